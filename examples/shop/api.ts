@@ -1,0 +1,68 @@
+/**
+ * The example shop API: three versions of customers, orders and coupons.
+ * Run `npm run example` to regenerate `examples/shop/generated/`.
+ */
+import { collection, defineApi, f } from 'restgen';
+import { address } from './address.ts';
+
+export default defineApi({
+  name: 'shop',
+  title: 'Shop API',
+  description: 'Customers place orders; coupons arrive in v3.',
+  versions: {
+    v1: { released: '2026-01-15', deprecated: '2026-09-01', sunset: '2027-03-01' },
+    v2: { released: '2026-09-01' },
+    v3: {},
+  },
+  versioning: { in: 'path' },
+  auth: {
+    bearer: {},
+    apiKey: { header: 'X-API-Key' },
+  },
+  rateLimit: { limit: 100, window: '1m' },
+  collections: {
+    customers: collection({
+      description: 'People who buy things.',
+      fields: {
+        id: f.id(),
+        email: f.email().unique().filterable(),
+        name: f.string().min(1).max(200).optional().madeOptionalIn('v3').description('Optional since v3 for guest checkout'),
+        tier: f.enum(['free', 'pro']).default('free').filterable(),
+        password: f.string().min(12).max(128).writeOnly().optional().addedIn('v2'),
+        shipping: address.optional().addedIn('v2'),
+        tags: f.array(f.string().min(1).max(30)).max(10).default([]),
+        createdAt: f.datetime().readOnly(),
+      },
+      scopes: { read: 'customers:read', write: 'customers:write' },
+    }),
+    orders: collection({
+      description: 'An order of one product by one customer.',
+      fields: {
+        id: f.id(),
+        customer_id: f.ref('customers').filterable(),
+        product_id: f.int().min(1).example(7),
+        quantity: f.int().min(1).max(1000).renamedFrom('qty', 'v2'),
+        note: f.string().max(500).optional().removedIn('v2'),
+        currency: f.enum(['EUR', 'USD']).default('EUR').addedIn('v2'),
+        reference: f.string().pattern(/^[A-Z]{2}-\d{4,8}$/).optional().typeChangedFrom('v3', f.int().min(0).optional()),
+        giftMessage: f.string().max(200).optional().addedIn('v2'),
+        status: f.enum(['open', 'paid', 'shipped']).readOnly().filterable(),
+        createdAt: f.datetime().readOnly(),
+      },
+      operations: ['list', 'get', 'create', 'update', 'delete'],
+      scopes: { read: 'orders:read', write: 'orders:write' },
+      rateLimit: { limit: 20, window: '1s' },
+      public: ['list', 'get'],
+      pagination: { defaultLimit: 20, maxLimit: 100 },
+    }),
+    coupons: collection({
+      description: 'Discount codes.',
+      fields: {
+        id: f.id(),
+        code: f.string().pattern(/^[A-Z0-9]{4,16}$/).unique(),
+        percentOff: f.int().min(1).max(100),
+        validUntil: f.date().nullable(),
+      },
+    }).addedIn('v3'),
+  },
+});

@@ -1,0 +1,158 @@
+/**
+ * @module The plain data that DSL builders produce. The model reads only this; it never calls a builder.
+ * Every def records where the user wrote it (`site`, and `calls` per modifier) so that diagnostics can
+ * point at the exact builder call.
+ */
+
+/** Where a builder call was written: file, 1-based line, and the called member (for finding the column). */
+export interface CallSite {
+  readonly file: string;
+  readonly line: number;
+  readonly column?: number;
+  /** The name of the builder or modifier called, e.g. `renamedFrom`. */
+  readonly member: string;
+}
+
+/** The kinds of field the DSL knows. */
+export type FieldKind =
+  | 'string'
+  | 'int'
+  | 'number'
+  | 'boolean'
+  | 'enum'
+  | 'datetime'
+  | 'date'
+  | 'uuid'
+  | 'email'
+  | 'url'
+  | 'id'
+  | 'ref'
+  | 'array'
+  | 'object';
+
+/** A version marker on a field or a collection, as written. */
+export type MarkerDef =
+  | { readonly kind: 'addedIn'; readonly version: string; readonly site?: CallSite }
+  | {
+      readonly kind: 'removedIn';
+      readonly version: string;
+      readonly fallback?: { readonly value: unknown };
+      readonly site?: CallSite;
+    }
+  | { readonly kind: 'renamedFrom'; readonly from: string; readonly version: string; readonly site?: CallSite }
+  | { readonly kind: 'typeChangedFrom'; readonly version: string; readonly old: FieldDef; readonly site?: CallSite }
+  | { readonly kind: 'madeOptionalIn'; readonly version: string; readonly site?: CallSite }
+  | { readonly kind: 'madeRequiredIn'; readonly version: string; readonly site?: CallSite };
+
+/** One field as the builder chain describes it (its newest shape plus markers for the past). */
+export interface FieldDef {
+  readonly kind: FieldKind;
+  readonly min?: number;
+  readonly max?: number;
+  readonly pattern?: string;
+  /** Flags of a RegExp pattern; JSON Schema has none, so any flag is a diagnostic. */
+  readonly patternFlags?: string;
+  readonly values?: readonly string[];
+  readonly of?: FieldDef;
+  readonly fields?: Readonly<Record<string, FieldDef>>;
+  readonly ref?: string;
+  readonly optional?: boolean;
+  readonly nullable?: boolean;
+  readonly default?: { readonly value: unknown };
+  readonly readOnly?: boolean;
+  readonly writeOnly?: boolean;
+  readonly unique?: boolean;
+  readonly description?: string;
+  readonly example?: { readonly value: unknown };
+  readonly deprecated?: boolean;
+  readonly filterable?: boolean;
+  readonly markers: readonly MarkerDef[];
+  /** Where the field builder (`f.string()`) was called. */
+  readonly site?: CallSite;
+  /** Where each modifier was last called, by modifier name. */
+  readonly calls: Readonly<Record<string, CallSite>>;
+}
+
+/** The six operations a collection can offer. */
+export type OperationName = 'list' | 'get' | 'create' | 'replace' | 'update' | 'delete';
+
+/** An operation entry that exists only in some versions. */
+export interface VersionedOperation {
+  readonly name: OperationName;
+  readonly addedIn?: string;
+  readonly removedIn?: string;
+}
+
+/** Rate limit: `limit` requests per `window` (`'1s'`, `'1m'`, `'15m'`, `'1h'`, `'1d'`). */
+export interface RateLimitDef {
+  readonly limit: number;
+  readonly window: `${number}${'ms' | 's' | 'm' | 'h' | 'd'}`;
+}
+
+/** Scopes a principal needs, per kind of access. */
+export interface ScopesDef {
+  readonly read?: string | readonly string[];
+  readonly write?: string | readonly string[];
+}
+
+/** List limits of a collection. */
+export interface PaginationDef {
+  readonly defaultLimit?: number;
+  readonly maxLimit?: number;
+}
+
+/** The options of `collection({...})`. */
+export interface CollectionOptions {
+  readonly fields: Readonly<Record<string, { readonly def: FieldDef }>>;
+  /** Path segment; the collection's key by default. */
+  readonly path?: string;
+  /** Singular name for generated types (`orders` gives `Order` without it). */
+  readonly singular?: string;
+  readonly description?: string;
+  /** Operations offered; all six by default. */
+  readonly operations?: readonly (OperationName | VersionedOperation)[];
+  readonly scopes?: ScopesDef;
+  readonly rateLimit?: RateLimitDef;
+  /** Operations that need no credential. */
+  readonly public?: readonly OperationName[];
+  readonly pagination?: PaginationDef;
+}
+
+/** A collection as written. */
+export interface CollectionDef {
+  readonly kind: 'collection';
+  readonly options: CollectionOptions;
+  readonly markers: readonly MarkerDef[];
+  readonly site?: CallSite;
+  readonly calls: Readonly<Record<string, CallSite>>;
+}
+
+/** A version's lifecycle dates (`YYYY-MM-DD`). */
+export interface VersionDef {
+  readonly released?: string;
+  readonly deprecated?: string;
+  readonly sunset?: string;
+}
+
+/** How clients select a version. */
+export type VersioningDef = { readonly in: 'path' } | { readonly in: 'header'; readonly header?: string };
+
+/** The credentials an API accepts. */
+export interface AuthDef {
+  readonly bearer?: { readonly description?: string };
+  readonly apiKey?: { readonly header: string; readonly description?: string };
+}
+
+/** The whole API as `defineApi` returns it: plain data. */
+export interface ApiDef {
+  readonly kind: 'api-definition';
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly versions: Readonly<Record<string, VersionDef>>;
+  readonly versioning?: VersioningDef;
+  readonly auth?: AuthDef;
+  readonly rateLimit?: RateLimitDef;
+  readonly collections: Readonly<Record<string, CollectionDef>>;
+  readonly site?: CallSite;
+}

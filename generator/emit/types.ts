@@ -1,0 +1,26 @@
+/**
+ * @module The contract between emitters and the writer. Emitters are pure: `(api, options) => files`.
+ */
+import type { ApiIR } from '../model/ir.ts';
+import type { Render } from '../templates/load-templates.ts';
+
+/** How the formatter treats a file. */
+export type FileLanguage = 'typescript' | 'json' | 'markdown';
+
+/** One generated file, its path relative to the output folder (POSIX separators), content unformatted. */
+export interface OutputFile {
+  readonly path: string;
+  readonly content: string;
+  readonly language: FileLanguage;
+}
+
+/** What every emitter receives besides the IR. */
+export interface EmitOptions {
+  /** The API module's path relative to the output folder, POSIX (`../api.ts`): for headers and comments. */
+  readonly sourcePath: string;
+  /** Renders a Handlebars template by name (`zod/schemas`), user overrides applied. */
+  readonly render: Render;
+}
+
+/** An emitter: one output folder, no file system, clock, environment or randomness. */
+export type Emitter = (api: ApiIR, options: EmitOptions) => readonly OutputFile[];

@@ -1,0 +1,227 @@
+/**
+ * @module Turns field defs into {@link FieldIR}: normalises markers (sorted, unknown versions reported)
+ * and checks what a single field can get wrong on its own.
+ */
+import type { FieldDef, MarkerDef } from '../dsl/defs.ts';
+import { refOf, type DiagnosticBag } from './diagnostics.ts';
+import type { FieldIR, FieldShape, Rename, SourceRef, TypeIR } from './ir.ts';
+import { checkFieldValue } from './values.ts';
+
+/** What field building needs to know about the API. */
+export interface FieldContext {
+  readonly versions: readonly string[];
+  readonly diagnostics: DiagnosticBag;
+  /** Where to point when a builder call was not recorded. */
+  readonly fallback: SourceRef;
+}
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const LENGTH_KINDS = new Set(['string', 'array']);
+
+/** True for a valid field or collection name (a JavaScript identifier). */
+export function isIdentifier(name: string): boolean {
+  return IDENTIFIER.test(name);
+}
+
+function typeOf(def: FieldDef, where: string, ctx: FieldContext, ref: SourceRef): TypeIR {
+  const d = ctx.diagnostics;
+  const at = (member: string) => refOf(def.calls[member], ref);
+  if (def.min !== undefined && def.max !== undefined && def.min > def.max)
+    d.error('RG131', `${where}: min(${def.min}) is greater than max(${def.max}); swap them or remove one.`, at('max'));
+  for (const member of ['min', 'max'] as const) {
+    const n = def[member];
+    if (n === undefined) continue;
+    if (!Number.isFinite(n) || (LENGTH_KINDS.has(def.kind) && (!Number.isInteger(n) || n < 0)))
+      d.error('RG132', `${where}: ${member}(${n}) must be ${LENGTH_KINDS.has(def.kind) ? 'a whole number of at least 0' : 'a finite number'}.`, at(member));
+    else if (def.kind === 'int' && !Number.isInteger(n))
+      d.error('RG132', `${where}: ${member}(${n}) on an int field must be an integer.`, at(member));
+  }
+  const b = { ...(def.min !== undefined ? { min: def.min } : {}), ...(def.max !== undefined ? { max: def.max } : {}) };
+  switch (def.kind) {
+    case 'string': {
+      if (def.pattern !== undefined) {
+        try {
+          new RegExp(def.pattern, 'u');
+        } catch (e) {
+          d.error('RG133', `${where}: pattern /${def.pattern}/ is not a valid regular expression (${(e as Error).message}).`, at('pattern'));
+        }
+        if (def.patternFlags)
+          d.error('RG134', `${where}: pattern flags "${def.patternFlags}" are not supported (JSON Schema patterns have none); write the pattern without flags, e.g. [Aa] instead of /a/i.`, at('pattern'));
+      }
+      return { kind: 'string', ...b, ...(def.pattern !== undefined ? { pattern: def.pattern } : {}) };
+    }
+    case 'int':
+    case 'number':
+      return { kind: def.kind, ...b };
+    case 'enum': {
+      const values = def.values ?? [];
+      const dup = values.find((v, i) => values.indexOf(v) !== i);
+      if (values.length === 0 || values.some((v) => typeof v !== 'string' || v === ''))
+        d.error('RG135', `${where}: f.enum() needs at least one non-empty string value.`, refOf(def.site, ref));
+      else if (dup !== undefined)
+        d.error('RG135', `${where}: enum value "${dup}" is listed twice; remove the duplicate.`, refOf(def.site, ref));
+      return { kind: 'enum', values: [...values] };
+    }
+    case 'ref':
+      return { kind: 'ref', collection: def.ref ?? '' };
+    case 'array': {
+      const of = def.of;
+      if (!of) return { kind: 'array', of: { kind: 'string' }, ...b };
+      checkItem(of, `${where}[]`, ctx, ref);
+      return { kind: 'array', of: typeOf(of, `${where}[]`, ctx, refOf(of.site, ref)), ...b };
+    }
+    case 'object':
+      return {
+        kind: 'object',
+        fields: Object.entries(def.fields ?? {}).map(([name, child]) => buildField(name, child, `${where}.${name}`, ctx)),
+      };
+    case 'boolean':
+    case 'datetime':
+    case 'date':
+    case 'uuid':
+    case 'email':
+    case 'url':
+    case 'id':
+      return { kind: def.kind };
+  }
+}
+
+/** Array items are values, not fields: modifiers and markers on them mean nothing. */
+function checkItem(item: FieldDef, where: string, ctx: FieldContext, ref: SourceRef): void {
+  const misplaced = ['optional', 'default', 'readOnly', 'writeOnly', 'unique', 'filterable', 'deprecated'].filter(
+    (m) => m in item.calls,
+  );
+  for (const m of misplaced)
+    ctx.diagnostics.error('RG141', `${where}: .${m}() has no meaning on an array item; put it on the array field instead.`, refOf(item.calls[m], ref));
+  for (const marker of item.markers)
+    ctx.diagnostics.error('RG141', `${where}: version markers go on the array field, not on its items.`, refOf(marker.site, ref));
+  if (item.kind === 'id')
+    ctx.diagnostics.error('RG141', `${where}: f.id() cannot be an array item; use f.ref('collection') or f.uuid().`, refOf(item.site, ref));
+}
+
+function shapeOf(def: FieldDef, where: string, ctx: FieldContext, ref: SourceRef): FieldShape {
+  return {
+    type: typeOf(def, where, ctx, ref),
+    optional: def.optional === true,
+    nullable: def.nullable === true,
+    ...(def.default ? { default: def.default } : {}),
+    readOnly: def.readOnly === true,
+    writeOnly: def.writeOnly === true,
+    unique: def.unique === true,
+    filterable: def.filterable === true,
+    deprecated: def.deprecated === true,
+    ...(def.description !== undefined ? { description: def.description } : {}),
+    ...(def.example ? { example: def.example } : {}),
+  };
+}
+
+function checkShape(shape: FieldShape, def: FieldDef, where: string, ctx: FieldContext, ref: SourceRef): void {
+  const d = ctx.diagnostics;
+  const at = (member: string) => refOf(def.calls[member], ref);
+  if (shape.readOnly && shape.writeOnly)
+    d.error('RG136', `${where} is both readOnly (only in responses) and writeOnly (only in requests); keep one.`, at('writeOnly'));
+  if (shape.default) {
+    if (shape.readOnly && def.kind !== 'id')
+      d.error('RG141', `${where}: a read-only field is set by the server, so default() never applies; remove it.`, at('default'));
+    const why = checkFieldValue({ ...shape, optional: false }, shape.default.value);
+    if (why) d.error('RG137', `${where}: default ${JSON.stringify(shape.default.value)} fails the field's own constraints (${why}).`, at('default'));
+  }
+  if (shape.example) {
+    const why = checkFieldValue({ ...shape, optional: false }, shape.example.value);
+    if (why) d.error('RG138', `${where}: example ${JSON.stringify(shape.example.value)} fails the field's own constraints (${why}).`, at('example'));
+  }
+  const scalar = !['array', 'object'].includes(shape.type.kind);
+  if (shape.unique && !scalar)
+    d.error('RG141', `${where}: unique() needs a scalar field; ${shape.type.kind} values cannot be compared for duplicates.`, at('unique'));
+  if (shape.filterable && !scalar)
+    d.error('RG141', `${where}: filterable() needs a scalar field; a ${shape.type.kind} cannot be written as ?${where.split('.').pop()}=value.`, at('filterable'));
+  if (shape.filterable && shape.writeOnly)
+    d.error('RG141', `${where}: a write-only field is never returned, so it cannot be filtered on; remove filterable().`, at('filterable'));
+  if (def.kind === 'id') {
+    for (const m of ['optional', 'nullable', 'default', 'writeOnly', 'filterable'])
+      if (m in def.calls) d.error('RG141', `${where}: .${m}() is not allowed on f.id(); the id is always server-assigned and present.`, at(m));
+  }
+}
+
+function versionIndex(ctx: FieldContext, v: string): number {
+  return ctx.versions.indexOf(v);
+}
+
+/** Reports markers naming unknown versions and returns the ones that name known versions. */
+export function knownMarkers(markers: readonly MarkerDef[], where: string, ctx: FieldContext, ref: SourceRef): MarkerDef[] {
+  return markers.filter((m) => {
+    if (versionIndex(ctx, m.version) >= 0) return true;
+    ctx.diagnostics.error(
+      'RG150',
+      `${where}: ${m.kind}('${m.version}'${m.kind === 'renamedFrom' ? '' : ''}) names an unknown version; the API declares ${ctx.versions.join(', ')}.`,
+      refOf(m.site, ref),
+    );
+    return false;
+  });
+}
+
+const byVersion = (ctx: FieldContext) => (a: { version: string }, b: { version: string }) =>
+  versionIndex(ctx, a.version) - versionIndex(ctx, b.version);
+
+/** Builds one field (and, recursively, the fields of a nested object). */
+export function buildField(name: string, def: FieldDef, where: string, ctx: FieldContext): FieldIR {
+  const ref = refOf(def.site, ctx.fallback);
+  if (!isIdentifier(name))
+    ctx.diagnostics.error('RG130', `${where}: "${name}" is not a valid field name; use letters, digits and _ (not starting with a digit).`, ref);
+  const shape = shapeOf(def, where, ctx, ref);
+  checkShape(shape, def, where, ctx, ref);
+  const markers = knownMarkers(def.markers, where, ctx, ref);
+  let addedIn: string | undefined;
+  let removedIn: FieldIR['removedIn'];
+  const renames: Rename[] = [];
+  const typeChanges: { version: string; before: FieldShape; loc: SourceRef }[] = [];
+  const optionality: { version: string; to: 'optional' | 'required'; loc: SourceRef }[] = [];
+  for (const m of markers) {
+    const mref = refOf(m.site, ref);
+    if (m.kind !== 'addedIn' && m.kind !== 'removedIn' && versionIndex(ctx, m.version) === 0) {
+      ctx.diagnostics.error('RG163', `${where}: ${m.kind}('${m.version}') names the first version, which has no earlier version to differ from; remove the marker.`, mref);
+      continue;
+    }
+    switch (m.kind) {
+      case 'addedIn':
+        if (addedIn !== undefined) ctx.diagnostics.error('RG159', `${where}: addedIn() is given twice; keep one.`, mref);
+        addedIn = m.version;
+        break;
+      case 'removedIn':
+        if (removedIn !== undefined) ctx.diagnostics.error('RG159', `${where}: removedIn() is given twice; keep one.`, mref);
+        removedIn = { version: m.version, ...(m.fallback ? { fallback: m.fallback } : {}) };
+        break;
+      case 'renamedFrom':
+        if (!isIdentifier(m.from) || m.from === name)
+          ctx.diagnostics.error('RG153', `${where}: renamedFrom('${m.from}', '${m.version}') must name a different, valid field name.`, mref);
+        else renames.push({ from: m.from, version: m.version, loc: mref });
+        break;
+      case 'typeChangedFrom':
+        if (m.old.markers.length > 0)
+          ctx.diagnostics.error('RG162', `${where}: the old field given to typeChangedFrom('${m.version}', ...) carries version markers; put markers on the field itself, not on its old shape.`, mref);
+        typeChanges.push({ version: m.version, before: shapeOf(m.old, `${where} (before ${m.version})`, ctx, refOf(m.old.site, mref)), loc: mref });
+        break;
+      case 'madeOptionalIn':
+      case 'madeRequiredIn':
+        optionality.push({ version: m.version, to: m.kind === 'madeOptionalIn' ? 'optional' : 'required', loc: mref });
+        break;
+    }
+  }
+  for (const list of [renames, typeChanges, optionality]) {
+    list.sort(byVersion(ctx));
+    const dup = list.find((x, i) => i > 0 && list[i - 1]?.version === x.version);
+    if (dup) ctx.diagnostics.error('RG159', `${where}: two markers of the same kind name ${dup.version}; a field changes one way per version.`, ref);
+  }
+  return {
+    kind: 'field',
+    name,
+    ...shape,
+    ...(addedIn !== undefined ? { addedIn } : {}),
+    ...(removedIn ? { removedIn } : {}),
+    renames,
+    typeChanges,
+    optionality,
+    loc: ref,
+    calls: def.calls,
+  };
+}

@@ -1,0 +1,191 @@
+/**
+ * @module The intermediate representation: readonly plain data with `kind` discriminants, built once from
+ * the DSL and read by every emitter. It keeps the whole history (markers); `project()` turns it into the
+ * API as one version sees it. Fields and collections keep the order the user wrote them in.
+ */
+import type { OperationName } from '../dsl/defs.ts';
+
+export type { OperationName } from '../dsl/defs.ts';
+
+/** The six operations, in the order they are always emitted. */
+export const OPERATIONS: readonly OperationName[] = ['list', 'get', 'create', 'replace', 'update', 'delete'];
+
+/** Where something was written: file, line, the builder member called, and an optional property path into it. */
+export interface SourceRef {
+  readonly file: string;
+  readonly line: number;
+  readonly member: string;
+  /** Property names from the call's first argument down to the offending property, e.g. `['versions', 'v1']`. */
+  readonly path?: readonly string[];
+}
+
+/** A value type. `F` is the field type of nested objects: {@link FieldIR} in the IR, {@link FieldAt} after projection. */
+export type TypeIR<F = FieldIR> =
+  | { readonly kind: 'string'; readonly min?: number; readonly max?: number; readonly pattern?: string }
+  | { readonly kind: 'int'; readonly min?: number; readonly max?: number }
+  | { readonly kind: 'number'; readonly min?: number; readonly max?: number }
+  | { readonly kind: 'boolean' }
+  | { readonly kind: 'enum'; readonly values: readonly string[] }
+  | { readonly kind: 'datetime' }
+  | { readonly kind: 'date' }
+  | { readonly kind: 'uuid' }
+  | { readonly kind: 'email' }
+  | { readonly kind: 'url' }
+  | { readonly kind: 'id' }
+  | { readonly kind: 'ref'; readonly collection: string }
+  | { readonly kind: 'array'; readonly of: TypeIR<F>; readonly min?: number; readonly max?: number }
+  | { readonly kind: 'object'; readonly fields: readonly F[] };
+
+/** The kinds of {@link TypeIR}; tables keyed by it make a missing kind a compile error. */
+export type TypeKind = TypeIR['kind'];
+
+/** What a field is at one point in time: type, constraints and modifiers. */
+export interface FieldShape<F = FieldIR> {
+  readonly type: TypeIR<F>;
+  readonly optional: boolean;
+  readonly nullable: boolean;
+  readonly default?: { readonly value: unknown };
+  readonly readOnly: boolean;
+  readonly writeOnly: boolean;
+  readonly unique: boolean;
+  readonly filterable: boolean;
+  readonly deprecated: boolean;
+  readonly description?: string;
+  readonly example?: { readonly value: unknown };
+}
+
+/** A field with its history. `name` is its newest name (the key the user wrote). */
+export interface FieldIR extends FieldShape {
+  readonly kind: 'field';
+  readonly name: string;
+  readonly addedIn?: string;
+  readonly removedIn?: { readonly version: string; readonly fallback?: { readonly value: unknown } };
+  /** Older names, each valid before `version`; sorted by version, oldest first. */
+  readonly renames: readonly Rename[];
+  /** Complete older shapes, each valid before `version`; sorted by version, oldest first. */
+  readonly typeChanges: readonly { readonly version: string; readonly before: FieldShape; readonly loc: SourceRef }[];
+  /** Optionality changes: before `version` the field was the opposite of `to`. Sorted, oldest first. */
+  readonly optionality: readonly { readonly version: string; readonly to: 'optional' | 'required'; readonly loc: SourceRef }[];
+  readonly loc: SourceRef;
+  /** Where each modifier or marker was last called, by member name (for diagnostics). */
+  readonly calls: Readonly<Record<string, SourceRef>>;
+}
+
+/** An older name, valid before `version`. */
+export interface Rename {
+  readonly from: string;
+  readonly version: string;
+  readonly loc: SourceRef;
+}
+
+/** An operation of a collection and the versions it exists in. */
+export interface OperationIR {
+  readonly kind: 'operation';
+  readonly name: OperationName;
+  readonly addedIn?: string;
+  readonly removedIn?: string;
+}
+
+/** A rate limit: `limit` requests per `windowMs`. `window` is the text the user wrote. */
+export interface RateLimitIR {
+  readonly limit: number;
+  readonly window: string;
+  readonly windowMs: number;
+}
+
+/** A collection with its history. `name` is its newest name. */
+export interface CollectionIR {
+  readonly kind: 'collection';
+  readonly name: string;
+  /** Path segment in the newest version. */
+  readonly path: string;
+  /** Whether `path` was set explicitly (then renames do not change it). */
+  readonly explicitPath: boolean;
+  readonly singular?: string;
+  readonly description?: string;
+  readonly fields: readonly FieldIR[];
+  readonly operations: readonly OperationIR[];
+  readonly scopes: { readonly read: readonly string[]; readonly write: readonly string[] };
+  readonly rateLimit?: RateLimitIR;
+  readonly public: readonly OperationName[];
+  readonly pagination: { readonly defaultLimit: number; readonly maxLimit: number };
+  readonly addedIn?: string;
+  readonly removedIn?: string;
+  readonly renames: readonly Rename[];
+  readonly loc: SourceRef;
+  /** Where each marker was last called, by member name. */
+  readonly calls: Readonly<Record<string, SourceRef>>;
+}
+
+/** A version and its lifecycle dates (`YYYY-MM-DD`). */
+export interface VersionIR {
+  readonly kind: 'version';
+  readonly name: string;
+  /** Position, oldest first. */
+  readonly index: number;
+  readonly released?: string;
+  readonly deprecated?: string;
+  readonly sunset?: string;
+}
+
+/** The credential schemes an API accepts. */
+export interface AuthIR {
+  readonly bearer?: { readonly description?: string };
+  readonly apiKey?: { readonly header: string; readonly description?: string };
+}
+
+/** The whole API. */
+export interface ApiIR {
+  readonly kind: 'api';
+  readonly name: string;
+  readonly title: string;
+  readonly description?: string;
+  readonly versions: readonly VersionIR[];
+  readonly versioning: { readonly in: 'path' } | { readonly in: 'header'; readonly header: string };
+  readonly auth: AuthIR;
+  readonly rateLimit?: RateLimitIR;
+  readonly collections: readonly CollectionIR[];
+  /** The API module's path. */
+  readonly source: string;
+}
+
+/** A field as one version sees it. `name` is its name in that version; `key` its newest name. */
+export interface FieldAt extends FieldShape<FieldAt> {
+  readonly kind: 'field-at';
+  readonly name: string;
+  readonly key: string;
+  /** The version that removes the field, and what older versions answer for it once it is gone. */
+  readonly removedIn?: { readonly version: string; readonly fallback?: { readonly value: unknown } };
+  readonly loc: SourceRef;
+}
+
+/** A collection as one version sees it. */
+export interface CollectionAt {
+  readonly kind: 'collection-at';
+  readonly name: string;
+  readonly key: string;
+  readonly path: string;
+  /** PascalCase singular used for generated type names (`Order`). */
+  readonly typeName: string;
+  readonly description?: string;
+  readonly fields: readonly FieldAt[];
+  readonly operations: readonly OperationName[];
+  readonly scopes: CollectionIR['scopes'];
+  readonly rateLimit?: RateLimitIR;
+  readonly public: readonly OperationName[];
+  readonly pagination: CollectionIR['pagination'];
+  readonly loc: SourceRef;
+}
+
+/** The API as one version sees it. */
+export interface ApiAt {
+  readonly kind: 'api-at';
+  readonly name: string;
+  readonly title: string;
+  readonly description?: string;
+  readonly version: VersionIR;
+  readonly versioning: ApiIR['versioning'];
+  readonly auth: AuthIR;
+  readonly rateLimit?: RateLimitIR;
+  readonly collections: readonly CollectionAt[];
+}

@@ -1,0 +1,137 @@
+/**
+ * @module Stage "project": the API as one version sees it. The builder chain describes the newest
+ * version; walking from the newest version back to the requested one, each marker undoes its change.
+ */
+import type {
+  ApiAt,
+  ApiIR,
+  CollectionAt,
+  CollectionIR,
+  FieldAt,
+  FieldIR,
+  FieldShape,
+  OperationName,
+  TypeIR,
+} from './ir.ts';
+import { pascalCase, singularize } from './names.ts';
+
+/** Index of a version name in the API's version list (-1 when unknown). */
+export function versionIndexOf(api: Pick<ApiIR, 'versions'>, name: string): number {
+  return api.versions.findIndex((v) => v.name === name);
+}
+
+/** True when something added in `addedIn` and removed in `removedIn` exists at version index `at`. */
+export function existsAt(versions: readonly string[], at: number, addedIn?: string, removedIn?: string): boolean {
+  const from = addedIn === undefined ? 0 : versions.indexOf(addedIn);
+  const until = removedIn === undefined ? Infinity : versions.indexOf(removedIn);
+  return at >= from && at < until;
+}
+
+/** The name something had at version index `at`, given its newest name and its renames. */
+export function nameAt(versions: readonly string[], at: number, newest: string, renames: FieldIR['renames']): string {
+  let name = newest;
+  for (let i = renames.length - 1; i >= 0; i--) {
+    const r = renames[i]!;
+    if (at < versions.indexOf(r.version)) name = r.from;
+  }
+  return name;
+}
+
+/** The field's shape (type, constraints, modifiers) at version index `at`, its nested fields not yet projected. */
+export function shapeAt(versions: readonly string[], at: number, field: FieldIR): FieldShape {
+  let shape: FieldShape = field;
+  for (let k = versions.length - 1; k > at; k--) {
+    const version = versions[k];
+    const typeChange = field.typeChanges.find((c) => c.version === version);
+    if (typeChange) {
+      // The old builder is complete: it replaces type and modifiers alike.
+      shape = typeChange.before;
+      continue;
+    }
+    const optionality = field.optionality.find((c) => c.version === version);
+    if (optionality) shape = { ...shape, optional: optionality.to === 'required' };
+  }
+  return shape;
+}
+
+function projectType(versions: readonly string[], at: number, type: TypeIR): TypeIR<FieldAt> {
+  switch (type.kind) {
+    case 'object':
+      return { kind: 'object', fields: projectFields(versions, at, type.fields) };
+    case 'array':
+      return { ...type, of: projectType(versions, at, type.of) };
+    default:
+      return type;
+  }
+}
+
+/** The fields that exist at version index `at`, as that version sees them. */
+export function projectFields(versions: readonly string[], at: number, fields: readonly FieldIR[]): FieldAt[] {
+  const out: FieldAt[] = [];
+  for (const field of fields) {
+    if (!existsAt(versions, at, field.addedIn, field.removedIn?.version)) continue;
+    const shape = shapeAt(versions, at, field);
+    out.push({
+      kind: 'field-at',
+      name: nameAt(versions, at, field.name, field.renames),
+      key: field.name,
+      type: projectType(versions, at, shape.type),
+      optional: shape.optional,
+      nullable: shape.nullable,
+      ...(shape.default ? { default: shape.default } : {}),
+      readOnly: shape.readOnly,
+      writeOnly: shape.writeOnly,
+      unique: shape.unique,
+      filterable: shape.filterable,
+      deprecated: shape.deprecated,
+      ...(shape.description !== undefined ? { description: shape.description } : {}),
+      ...(shape.example ? { example: shape.example } : {}),
+      ...(field.removedIn ? { removedIn: field.removedIn } : {}),
+      loc: field.loc,
+    });
+  }
+  return out;
+}
+
+/** The collection at version index `at`, or undefined when it does not exist there. */
+export function projectCollection(versions: readonly string[], at: number, c: CollectionIR): CollectionAt | undefined {
+  if (!existsAt(versions, at, c.addedIn, c.removedIn)) return undefined;
+  const name = nameAt(versions, at, c.name, c.renames);
+  const operations: OperationName[] = c.operations
+    .filter((op) => existsAt(versions, at, op.addedIn, op.removedIn))
+    .map((op) => op.name);
+  return {
+    kind: 'collection-at',
+    name,
+    key: c.name,
+    path: c.explicitPath ? c.path : name,
+    typeName: pascalCase(c.singular !== undefined && name === c.name ? c.singular : singularize(name)),
+    ...(c.description !== undefined ? { description: c.description } : {}),
+    fields: projectFields(versions, at, c.fields),
+    operations,
+    scopes: c.scopes,
+    ...(c.rateLimit ? { rateLimit: c.rateLimit } : {}),
+    public: c.public.filter((op) => operations.includes(op)),
+    pagination: c.pagination,
+    loc: c.loc,
+  };
+}
+
+/** The API as version `version` sees it. Throws on an unknown version name (a programming error). */
+export function project(api: ApiIR, version: string): ApiAt {
+  const at = versionIndexOf(api, version);
+  const v = api.versions[at];
+  if (!v) throw new Error(`project(): unknown version ${version}`);
+  const versions = api.versions.map((x) => x.name);
+  return {
+    kind: 'api-at',
+    name: api.name,
+    title: api.title,
+    ...(api.description !== undefined ? { description: api.description } : {}),
+    version: v,
+    versioning: api.versioning,
+    auth: api.auth,
+    ...(api.rateLimit ? { rateLimit: api.rateLimit } : {}),
+    collections: api.collections.flatMap((c) => projectCollection(versions, at, c) ?? []),
+  };
+}
