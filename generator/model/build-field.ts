@@ -153,7 +153,7 @@ export function knownMarkers(markers: readonly MarkerDef[], where: string, ctx: 
     if (versionIndex(ctx, m.version) >= 0) return true;
     ctx.diagnostics.error(
       'RG150',
-      `${where}: ${m.kind}('${m.version}'${m.kind === 'renamedFrom' ? '' : ''}) names an unknown version; the API declares ${ctx.versions.join(', ')}.`,
+      `${where}: ${m.kind}(${m.kind === 'renamedFrom' ? `'${m.from}', ` : ''}'${m.version}') names an unknown version; the API declares ${ctx.versions.join(', ')}.`,
       refOf(m.site, ref),
     );
     return false;

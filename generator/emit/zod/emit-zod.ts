@@ -1,0 +1,113 @@
+/**
+ * @module The zod emitter: `vN/schemas.ts` per version, with every collection's resource, create,
+ * replace, patch and list-query schemas, the list envelope, and their inferred types.
+ *
+ * Output is kept compact on purpose (formatting costs ~5 s per MB): each collection has one map of field
+ * schemas, and the request and response objects spread it and override only the fields that differ.
+ */
+import type { ApiAt, CollectionAt, FieldAt, VersionIR } from '../../model/ir.ts';
+import { project } from '../../model/project.ts';
+import type { EmitOptions, OutputFile } from '../types.ts';
+import { baseExpression, defaultArgument, filterExpression, hasObject, propertyKey } from './zod-expression.ts';
+
+interface Member {
+  readonly key: string;
+  readonly expr: string;
+  readonly doc: string | false;
+}
+
+interface CollectionView {
+  readonly name: string;
+  readonly typeName: string;
+  readonly description: string | false;
+  readonly route: string;
+  readonly fieldsVar: string;
+  readonly writeVar: string;
+  readonly base: readonly Member[];
+  readonly responseOverrides: readonly Member[];
+  readonly writeOverrides: readonly Member[];
+  readonly createOverrides: readonly Member[];
+  readonly filters: readonly Member[];
+  readonly defaultLimit: number;
+  readonly maxLimit: number;
+}
+
+/** The view model of `templates/zod/schemas.hbs`. */
+export interface ZodFileView {
+  readonly title: string;
+  readonly version: string;
+  readonly lifecycle: string;
+  readonly collections: readonly CollectionView[];
+}
+
+/** `refVar.name`, or `refVar["odd-name"]` when the name is not an identifier. */
+function access(refVar: string, name: string): string {
+  const key = propertyKey(name);
+  return key === name ? `${refVar}.${name}` : `${refVar}[${key}]`;
+}
+
+function docOf(field: FieldAt): string | false {
+  const parts = [field.description ?? '', field.deprecated ? '@deprecated' : ''].filter(Boolean);
+  return parts.length > 0 ? parts.join(' ') : false;
+}
+
+/** Describes a version's lifecycle for the file comment. */
+export function lifecycleOf(v: VersionIR): string {
+  if (!v.released) return 'unreleased: may still change';
+  const parts = [`released ${v.released}`];
+  if (v.deprecated) parts.push(`deprecated ${v.deprecated}`);
+  if (v.sunset) parts.push(`sunset ${v.sunset}`);
+  return parts.join(', ');
+}
+
+function collectionView(api: ApiAt, c: CollectionAt): CollectionView {
+  const lower = c.typeName[0]!.toLowerCase() + c.typeName.slice(1);
+  const fieldsVar = `${lower}Fields`;
+  const writeVar = `${lower}Write`;
+  const member = (f: FieldAt, expr: string, doc: string | false = false): Member => ({ key: propertyKey(f.name), expr, doc });
+  const visible = c.fields.filter((f) => !f.writeOnly);
+  const writable = c.fields.filter((f) => !f.readOnly);
+  const prefix = api.versioning.in === 'path' ? `/${api.version.name}` : '';
+  return {
+    name: c.name,
+    typeName: c.typeName,
+    description: c.description ?? false,
+    route: `${prefix}/${c.path}`,
+    fieldsVar,
+    writeVar,
+    base: visible.map((f) => member(f, baseExpression(f, 'response'), docOf(f))),
+    responseOverrides: visible.filter((f) => f.optional).map((f) => member(f, `${access(fieldsVar, f.name)}.optional()`)),
+    writeOverrides: c.fields
+      .filter((f) => f.readOnly || f.writeOnly || hasObject(f.type))
+      .map((f) => member(f, f.readOnly ? 'readOnly' : baseExpression(f, 'request'), f.writeOnly ? docOf(f) : false)),
+    createOverrides: writable
+      .filter((f) => f.default || f.optional)
+      .map((f) =>
+        member(f, f.default ? `${access(writeVar, f.name)}.default(${defaultArgument(f.default.value)})` : `${access(writeVar, f.name)}.optional()`),
+      ),
+    filters: c.fields
+      .filter((f) => f.filterable)
+      .map((f) => member(f, `${filterExpression(f, access(fieldsVar, f.name))}.optional()`)),
+    defaultLimit: c.pagination.defaultLimit,
+    maxLimit: c.pagination.maxLimit,
+  };
+}
+
+/** The view model of one version's schemas file. */
+export function buildZodView(api: ApiAt): ZodFileView {
+  return {
+    title: api.title,
+    version: api.version.name,
+    lifecycle: lifecycleOf(api.version),
+    collections: api.collections.map((c) => collectionView(api, c)),
+  };
+}
+
+/** Emits `vN/schemas.ts` for every version. */
+export function emitZod(api: import('../../model/ir.ts').ApiIR, options: EmitOptions): OutputFile[] {
+  return api.versions.map((v) => ({
+    path: `${v.name}/schemas.ts`,
+    content: options.render('zod/schemas', buildZodView(project(api, v.name))),
+    language: 'typescript' as const,
+  }));
+}

@@ -1,0 +1,60 @@
+/**
+ * @module Finds the exact position of a diagnostic's builder call with ts-morph. Call sites recorded at
+ * run time carry a trustworthy line but no column; this runs only when there is something to report,
+ * because importing TypeScript costs over a second.
+ */
+import type { Diagnostic } from './diagnostics.ts';
+import type { SourceRef } from './ir.ts';
+
+type TsMorph = typeof import('ts-morph');
+type Node = import('ts-morph').Node;
+
+/** Line and column (1-based) of the node that `ref` names inside `file`'s text. */
+function findPosition(m: TsMorph, sourceFile: import('ts-morph').SourceFile, ref: SourceRef): { line: number; column: number } | undefined {
+  const { SyntaxKind } = m;
+  const calls = sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression);
+  const nameNode = (call: import('ts-morph').CallExpression): Node => {
+    const callee = call.getExpression();
+    return m.Node.isPropertyAccessExpression(callee) ? callee.getNameNode() : callee;
+  };
+  const named = calls.filter((c) => nameNode(c).getText() === ref.member);
+  // The recorded line is the line V8 reported for the call; prefer a call whose name is on it.
+  const onLine = named.filter((c) => nameNode(c).getStartLineNumber() === ref.line);
+  const spanning = named.filter((c) => c.getStartLineNumber() <= ref.line && ref.line <= c.getEndLineNumber());
+  const call = onLine[0] ?? spanning.sort((a, b) => a.getWidth() - b.getWidth())[0];
+  if (!call) return undefined;
+  let target: Node = nameNode(call);
+  let object: Node | undefined = call.getArguments()[0];
+  for (const key of ref.path ?? []) {
+    if (!object || !m.Node.isObjectLiteralExpression(object)) break;
+    const property = object.getProperty(key) ?? object.getProperty(JSON.stringify(key)) ?? object.getProperty(`'${key}'`);
+    if (!property) break;
+    target = property;
+    object = m.Node.isPropertyAssignment(property) ? property.getInitializer() : undefined;
+  }
+  const { line, column } = sourceFile.getLineAndColumnAtPos(target.getStart());
+  return { line, column };
+}
+
+/** Fills in `column` (and corrects `line`) of every diagnostic whose file can be parsed. */
+export async function locateDiagnostics(diagnostics: readonly Diagnostic[]): Promise<Diagnostic[]> {
+  const wanted = diagnostics.filter((d) => d.loc && d.loc.member);
+  if (wanted.length === 0) return [...diagnostics];
+  const m = await import('ts-morph');
+  const project = new m.Project({ useInMemoryFileSystem: false, skipAddingFilesFromTsConfig: true, skipFileDependencyResolution: true });
+  const files = new Map<string, import('ts-morph').SourceFile | undefined>();
+  return diagnostics.map((d) => {
+    if (!d.loc || !d.loc.member) return d;
+    if (!files.has(d.loc.file)) files.set(d.loc.file, project.addSourceFileAtPathIfExists(d.loc.file));
+    const sourceFile = files.get(d.loc.file);
+    const pos = sourceFile ? findPosition(m, sourceFile, d.loc) : undefined;
+    return pos ? { ...d, loc: { ...d.loc, line: pos.line }, column: pos.column } : d;
+  });
+}
+
+/** One line per diagnostic: `file:line:column: error RG131 message`, paths relative to `cwd`. */
+export function formatDiagnostic(d: Diagnostic, cwd: string): string {
+  const rel = (file: string) => (file.startsWith(cwd + '/') ? file.slice(cwd.length + 1) : file);
+  const where = d.loc ? `${rel(d.loc.file)}:${d.loc.line}:${d.column ?? 1}: ` : '';
+  return `${where}${d.severity} ${d.code} ${d.message}`;
+}

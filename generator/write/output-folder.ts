@@ -1,0 +1,88 @@
+/**
+ * @module The only code that touches the output folder. It reads what is there, tells restgen's files
+ * from the user's, and applies a plan: atomic writes (temp file + rename) of changed files and removal
+ * of generated files that are no longer produced. A user's file is never overwritten or deleted.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { isGenerated } from '../format/header.ts';
+
+/** What is in the output folder now. */
+export interface FolderState {
+  /** Relative POSIX paths of files restgen generated (they carry its header). */
+  readonly generated: ReadonlySet<string>;
+  /** Relative POSIX paths of every other file. */
+  readonly foreign: ReadonlySet<string>;
+}
+
+async function head(file: string): Promise<string> {
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(600);
+    const { bytesRead } = await handle.read(buffer, 0, 600, 0);
+    return buffer.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Scans `outDir` (missing is fine), skipping `node_modules` and dot-folders. */
+export async function scanOutput(outDir: string): Promise<FolderState> {
+  const generated = new Set<string>();
+  const foreign = new Set<string>();
+  if (!existsSync(outDir)) return { generated, foreign };
+  const walk = async (dir: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) await walk(full);
+      else if (entry.isFile()) {
+        const rel = path.relative(outDir, full).split(path.sep).join('/');
+        (isGenerated(await head(full)) ? generated : foreign).add(rel);
+      }
+    }
+  };
+  await walk(outDir);
+  return { generated, foreign };
+}
+
+/** Reads a file of the output folder, or undefined when it does not exist. */
+export async function readOutputFile(outDir: string, rel: string): Promise<string | undefined> {
+  try {
+    return await readFile(path.join(outDir, rel), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** Writes `content` to `file` atomically: a reader sees the old file or the new one, never half of one. */
+export async function writeAtomic(file: string, content: string): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await writeFile(temp, content, 'utf8');
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/** Applies a plan: writes `writes` and removes `removals` (generated files only; the caller checked). */
+export async function applyPlan(
+  outDir: string,
+  writes: readonly { path: string; content: string }[],
+  removals: readonly string[],
+): Promise<void> {
+  for (const w of writes) await writeAtomic(path.join(outDir, w.path), w.content);
+  for (const rel of removals) await rm(path.join(outDir, rel));
+  // Remove folders the removals emptied, so a dropped version leaves no empty vN/ behind.
+  for (const dir of [...new Set(removals.map((r) => path.posix.dirname(r)))].sort().reverse()) {
+    if (dir === '.') continue;
+    const full = path.join(outDir, dir);
+    if (existsSync(full) && (await readdir(full)).length === 0) await rmdir(full);
+  }
+}
