@@ -10,6 +10,8 @@ export interface Formatter {
   /** A string that identifies prettier's version and the resolved options for a file. */
   settingsKey(absPath: string, language: FileLanguage): Promise<string>;
   format(content: string, absPath: string, language: FileLanguage): Promise<string>;
+  /** Forgets resolved configuration, so the next run sees edits to the user's prettier config. */
+  refresh(): Promise<void>;
 }
 
 const PARSERS: { [L in FileLanguage]: string } = { typescript: 'typescript', json: 'json', markdown: 'markdown' };
@@ -31,6 +33,10 @@ export function createPrettierFormatter(): Formatter {
     return found;
   };
   return {
+    async refresh() {
+      configs.clear();
+      await (await load()).clearConfigCache();
+    },
     async settingsKey(absPath, language) {
       const p = await load();
       const options = await optionsFor(absPath);

@@ -99,6 +99,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     return { ok: false, diagnostics, ...empty, files: files.map((f) => f.path) };
   }
   const formatter = options.formatter ?? createPrettierFormatter();
+  await formatter.refresh();
   const writes: { path: string; content: string }[] = [];
   const stale: string[] = [];
   let formatted = 0;

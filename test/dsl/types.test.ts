@@ -1,0 +1,34 @@
+/**
+ * The DSL's types reject nonsense at compile time (checked by `tsc --noEmit` over this file) and keep
+ * value types for defaults.
+ */
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { f, type ValueOf } from '../../generator/dsl/index.ts';
+
+describe('DSL types', () => {
+  it('offers only the modifiers a kind has', () => {
+    // @ts-expect-error an int has no pattern
+    f.int().pattern(/x/);
+    // @ts-expect-error a boolean has no min
+    f.boolean().min(1);
+    // @ts-expect-error an enum default must be one of its values
+    f.enum(['free', 'pro']).default('gold');
+    // @ts-expect-error a string default must be a string
+    f.string().default(3);
+    expect(f.string().min(1).def).toMatchObject({ kind: 'string', min: 1 });
+  });
+
+  it('infers value types, nested objects and arrays included', () => {
+    const address = f.object({ zip: f.string(), floors: f.array(f.int()) });
+    expectTypeOf<ValueOf<typeof address>>().toEqualTypeOf<{ zip: string; floors: number[] }>();
+    expectTypeOf<ValueOf<ReturnType<typeof f.enum<'a' | 'b'>>>>().toEqualTypeOf<'a' | 'b'>();
+  });
+
+  it('builders are immutable: a modifier never changes the builder it was called on', () => {
+    const base = f.string();
+    const limited = base.max(3).optional();
+    expect(base.def.max).toBeUndefined();
+    expect(base.def.optional).toBeUndefined();
+    expect(limited.def).toMatchObject({ max: 3, optional: true });
+  });
+});
