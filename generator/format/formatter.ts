@@ -14,7 +14,9 @@ export interface Formatter {
   refresh(): Promise<void>;
 }
 
-const PARSERS: { [L in FileLanguage]: string } = { typescript: 'typescript', json: 'json', markdown: 'markdown' };
+// babel-ts prints TypeScript exactly as the typescript parser does for the code restgen generates (the
+// golden test checks every example file against the typescript parser) and parses about twice as fast.
+const PARSERS: { [L in FileLanguage]: string } = { typescript: 'babel-ts', json: 'json', markdown: 'markdown' };
 
 type Prettier = typeof import('prettier');
 

@@ -10,7 +10,7 @@ import type { Diagnostic } from '../model/diagnostics.ts';
 
 /** The result of loading: the definition, or the diagnostics that explain why there is none. */
 export type LoadResult =
-  | { readonly ok: true; readonly def: ApiDef; readonly source: string }
+  | { readonly ok: true; readonly def: ApiDef; readonly source: string; readonly files: readonly string[] }
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
 
 function isApiDef(value: unknown): value is ApiDef {
@@ -35,17 +35,27 @@ export async function loadApi(file: string): Promise<LoadResult> {
     diagnostics: [{ code: message.startsWith('RG002') ? 'RG002' : 'RG001', severity: 'error', message: message.replace(/^RG00\d /, ''), loc: { file: at, line, member: '' } }],
   });
   if (!existsSync(source)) return fail(`cannot find the API module ${file}; pass its path, e.g. restgen generate src/api.ts.`);
-  const jiti = createJiti(source, { moduleCache: false, fsCache: true, sourceMaps: false });
+  const jiti = createJiti(source, { moduleCache: true, fsCache: true, sourceMaps: false });
+  // Modules this load adds to the module cache are the API's files; forget them afterwards so that the
+  // next load (in --watch) reads them afresh.
+  const before = new Set(Object.keys(jiti.cache));
+  const loaded = (): string[] => {
+    const added = Object.keys(jiti.cache).filter((k) => !before.has(k));
+    for (const k of added) delete jiti.cache[k];
+    return added.filter((k) => path.isAbsolute(k)).sort();
+  };
   let mod: unknown;
   try {
     mod = await jiti.import(source);
   } catch (error) {
+    loaded();
     const where = lineIn(error, path.dirname(source));
     const text = error instanceof Error ? error.message.split('\n')[0] : String(error);
     return fail(`the API module failed to load: ${text}. Fix the error and run again.`, where?.line ?? 1, where?.file ?? source);
   }
+  const files = loaded();
   const def = (mod as { default?: unknown }).default;
   if (!isApiDef(def))
     return fail(`RG002 ${path.basename(source)} must export default defineApi({...}) from 'restgen'.`);
-  return { ok: true, def, source };
+  return { ok: true, def, source, files };
 }

@@ -5,17 +5,13 @@
  */
 import path from 'node:path';
 import type { ApiDef } from '../dsl/defs.ts';
-import { EMITTERS } from '../emit/registry.ts';
 import type { OutputFile } from '../emit/types.ts';
 import { createPrettierFormatter, type Formatter } from '../format/formatter.ts';
 import { hashOf, readHeader, withHeader } from '../format/header.ts';
-import { loadApi } from '../load/load-api.ts';
-import { buildApi } from '../model/build.ts';
-import { checkApi } from '../model/check.ts';
-import { DiagnosticBag, type Diagnostic } from '../model/diagnostics.ts';
+import type { Diagnostic } from '../model/diagnostics.ts';
 import type { ApiIR } from '../model/ir.ts';
-import { loadTemplates } from '../templates/load-templates.ts';
 import { applyPlan, readOutputFile, scanOutput } from '../write/output-folder.ts';
+import { hashInputs, runKey, saveRecord, upToDate, type RunRecord } from './run-cache.ts';
 
 /** Options of {@link generate}. */
 export interface GenerateOptions {
@@ -45,22 +41,34 @@ export interface GenerateResult {
   readonly stale: readonly string[];
   /** How many files needed prettier (their content changed). */
   readonly formatted: number;
+  /** True when the up-to-date cache answered without loading the API. */
+  readonly cached: boolean;
   readonly ir?: ApiIR;
 }
 
 /** Loads, builds and checks an API module. */
-export async function loadModel(apiPath: string): Promise<{ ir?: ApiIR; def?: ApiDef; diagnostics: Diagnostic[] }> {
+export async function loadModel(
+  apiPath: string,
+): Promise<{ ir?: ApiIR; def?: ApiDef; files?: readonly string[]; diagnostics: Diagnostic[] }> {
+  // Imported on demand: a run the up-to-date cache answers never pays for loading them.
+  const [{ loadApi }, { buildApi }, { checkApi }, { DiagnosticBag }] = await Promise.all([
+    import('../load/load-api.ts'),
+    import('../model/build.ts'),
+    import('../model/check.ts'),
+    import('../model/diagnostics.ts'),
+  ]);
   const loaded = await loadApi(apiPath);
   if (!loaded.ok) return { diagnostics: [...loaded.diagnostics] };
   const bag = new DiagnosticBag();
   const ir = buildApi(loaded.def, loaded.source, bag);
   // Whole-API rules run even after build errors, so one run reports every mistake.
   checkApi(ir, bag);
-  return bag.hasErrors ? { diagnostics: bag.items } : { ir, def: loaded.def, diagnostics: bag.items };
+  return bag.hasErrors ? { diagnostics: bag.items } : { ir, def: loaded.def, files: loaded.files, diagnostics: bag.items };
 }
 
 /** Runs every emitter; a path produced twice is a bug in restgen, not in the user's API. */
-export function emitAll(ir: ApiIR, sourcePath: string, templatesDir?: string): OutputFile[] {
+export async function emitAll(ir: ApiIR, sourcePath: string, templatesDir?: string): Promise<OutputFile[]> {
+  const [{ EMITTERS }, { loadTemplates }] = await Promise.all([import('../emit/registry.ts'), import('../templates/load-templates.ts')]);
   const { render } = loadTemplates(templatesDir);
   const files = EMITTERS.flatMap((e) => e.emit(ir, { sourcePath, render }));
   const seen = new Set<string>();
@@ -76,14 +84,18 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const apiPath = path.resolve(options.apiPath);
   const outDir = path.resolve(options.outDir ?? path.join(path.dirname(apiPath), 'generated'));
   const mode = options.mode ?? 'write';
-  const empty = { outDir, files: [], written: [], removed: [], stale: [], formatted: 0 };
+  const empty = { outDir, files: [], written: [], removed: [], stale: [], formatted: 0, cached: false };
+  const formatter = options.formatter ?? createPrettierFormatter();
+  await formatter.refresh();
+  const known = await upToDate(apiPath, outDir, options.templatesDir, formatter);
+  if (known) return { ok: true, diagnostics: [], ...empty, files: known, cached: true };
   const model = await loadModel(apiPath);
   if (!model.ir) return { ok: false, diagnostics: model.diagnostics, ...empty };
   const ir = model.ir;
   const sourcePath = path.relative(outDir, apiPath).split(path.sep).join('/');
   let files: OutputFile[];
   try {
-    files = emitAll(ir, sourcePath, options.templatesDir);
+    files = await emitAll(ir, sourcePath, options.templatesDir);
   } catch (error) {
     if (!options.templatesDir || !(error instanceof Error) || !error.message.startsWith('template override')) throw error;
     return { ok: false, diagnostics: [{ code: 'RG201', severity: 'error', message: error.message }], ...empty };
@@ -98,14 +110,15 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     }));
     return { ok: false, diagnostics, ...empty, files: files.map((f) => f.path) };
   }
-  const formatter = options.formatter ?? createPrettierFormatter();
-  await formatter.refresh();
   const writes: { path: string; content: string }[] = [];
   const stale: string[] = [];
   let formatted = 0;
+  const outputs: Record<string, RunRecord['outputs'][string]> = {};
   for (const file of files) {
     const abs = path.join(outDir, file.path);
-    const input = hashOf(file.language, file.content, await formatter.settingsKey(abs, file.language));
+    const settings = await formatter.settingsKey(abs, file.language);
+    const input = hashOf(file.language, file.content, settings);
+    outputs[file.path] = { input, language: file.language, settings };
     const existing = await readOutputFile(outDir, file.path);
     const header = existing === undefined ? undefined : readHeader(existing);
     if (header && header.intact && header.hashes.input === input) continue;
@@ -122,6 +135,11 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const removals = [...state.generated].filter((p) => !produced.has(p)).sort();
   if (mode === 'check') stale.push(...removals);
   else await applyPlan(outDir, writes, removals);
+  if (stale.length === 0 && model.files) {
+    const lockFile = path.join(path.dirname(apiPath), 'restgen.lock.json');
+    const inputs = hashInputs([...new Set([...model.files, apiPath, lockFile])].sort());
+    saveRecord(apiPath, outDir, options.templatesDir, { key: runKey(options.templatesDir), inputs, outputs });
+  }
   return {
     ok: mode === 'write' || stale.length === 0,
     diagnostics: model.diagnostics,
@@ -131,6 +149,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     removed: mode === 'write' ? removals : [],
     stale: stale.sort(),
     formatted,
+    cached: false,
     ir,
   };
 }

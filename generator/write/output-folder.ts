@@ -4,8 +4,8 @@
  * of generated files that are no longer produced. A user's file is never overwritten or deleted.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { closeSync, existsSync, openSync, readdirSync, readSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isGenerated } from '../format/header.ts';
 
@@ -17,34 +17,37 @@ export interface FolderState {
   readonly foreign: ReadonlySet<string>;
 }
 
-async function head(file: string): Promise<string> {
-  const handle = await open(file, 'r');
+function head(file: string): string {
+  const fd = openSync(file, 'r');
   try {
     const buffer = Buffer.alloc(600);
-    const { bytesRead } = await handle.read(buffer, 0, 600, 0);
+    const bytesRead = readSync(fd, buffer, 0, 600, 0);
     return buffer.subarray(0, bytesRead).toString('utf8');
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
-/** Scans `outDir` (missing is fine), skipping `node_modules` and dot-folders. */
+/**
+ * Scans `outDir` (missing is fine), skipping `node_modules` and dot-folders. Synchronous on purpose: it
+ * reads the first bytes of hundreds of small files, where promise overhead dominates.
+ */
 export async function scanOutput(outDir: string): Promise<FolderState> {
   const generated = new Set<string>();
   const foreign = new Set<string>();
   if (!existsSync(outDir)) return { generated, foreign };
-  const walk = async (dir: string): Promise<void> => {
-    for (const entry of await readdir(dir, { withFileTypes: true })) {
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
       if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
       const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) await walk(full);
+      if (entry.isDirectory()) walk(full);
       else if (entry.isFile()) {
         const rel = path.relative(outDir, full).split(path.sep).join('/');
-        (isGenerated(await head(full)) ? generated : foreign).add(rel);
+        (isGenerated(head(full)) ? generated : foreign).add(rel);
       }
     }
   };
-  await walk(outDir);
+  walk(outDir);
   return { generated, foreign };
 }
 

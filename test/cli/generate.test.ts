@@ -53,19 +53,19 @@ describe('restgen generate', () => {
   it('rewrites only the files whose content changed', async () => {
     const dir = project('partial');
     await run(dir, 'generate');
-    const v1 = path.join(dir, 'generated/v1/schemas.ts');
+    const v1 = path.join(dir, 'generated/v1/notes.ts');
     const before = statSync(v1).mtimeMs;
     writeFileSync(path.join(dir, 'api.ts'), API(`, body: f.string().optional().addedIn('v2')`));
     const r = await run(dir, 'generate');
-    expect(r.err).toContain('wrote   generated/v2/schemas.ts');
-    expect(r.err).not.toContain('v1/schemas.ts');
+    expect(r.err).toContain('wrote   generated/v2/notes.ts');
+    expect(r.err).not.toContain('v1/notes.ts');
     expect(statSync(v1).mtimeMs).toBe(before);
   });
 
   it('leaves the previous output untouched when the API has an error (exit 2)', async () => {
     const dir = project('failing');
     await run(dir, 'generate');
-    const file = path.join(dir, 'generated/v2/schemas.ts');
+    const file = path.join(dir, 'generated/v2/notes.ts');
     const before = readFileSync(file, 'utf8');
     writeFileSync(path.join(dir, 'api.ts'), API(`, body: f.string().min(5).max(1)`));
     const r = await run(dir, 'generate');
@@ -102,7 +102,7 @@ describe('restgen generate', () => {
     const dir = project('prettier');
     writeFiles(dir, { '.prettierrc.json': '{ "singleQuote": true }\n' });
     await run(dir, 'generate');
-    expect(readFileSync(path.join(dir, 'generated/v1/schemas.ts'), 'utf8')).toContain("from 'zod'");
+    expect(readFileSync(path.join(dir, 'generated/v1/notes.ts'), 'utf8')).toContain("from 'zod'");
     expect((await run(dir, 'check')).code).toBe(0);
     writeFiles(dir, { '.prettierrc.json': '{ "singleQuote": false }\n' });
     expect((await run(dir, 'check')).code).toBe(1);
@@ -126,13 +126,16 @@ describe('restgen check', () => {
     const dir = project('check', API().replace("v2: {}", "v2: {}, v3: {}"));
     await run(dir, 'generate', '--out', 'out');
     expect((await run(dir, 'check', '--out', 'out')).code).toBe(0);
-    const v1 = path.join(dir, 'out/v1/schemas.ts');
-    writeFileSync(v1, readFileSync(v1, 'utf8').replace('max(100)', 'max(101)'));
+    const v1 = path.join(dir, 'out/v1/notes.ts');
+    const text = readFileSync(v1, 'utf8');
+    expect(text).toContain('max(100)');
+    writeFileSync(v1, text.replace('max(100)', 'max(101)'));
     const edited = await run(dir, 'check', '--out', 'out');
     expect(edited.code).toBe(1);
-    expect(edited.err).toContain('stale   out/v1/schemas.ts');
+    expect(edited.err).toContain('stale   out/v1/notes.ts');
     writeFileSync(path.join(dir, 'api.ts'), API());
     const extra = await run(dir, 'check', '--out', 'out');
+    expect(extra.code).toBe(1);
     expect(extra.err).toContain('stale   out/v3/schemas.ts');
     expect(existsSync(path.join(dir, 'out/v3/schemas.ts'))).toBe(true);
   });

@@ -1,11 +1,13 @@
 /**
- * @module The zod emitter: `vN/schemas.ts` per version, with every collection's resource, create,
- * replace, patch and list-query schemas, the list envelope, and their inferred types.
+ * @module The zod emitter: per version, one file per collection (`vN/orders.ts`) with its resource,
+ * create, replace, patch and list-query schemas, the list envelope and their inferred types; a barrel
+ * `vN/schemas.ts` re-exporting them; and `zod-helpers.ts`, shared by every version.
  *
- * Output is kept compact on purpose (formatting costs ~5 s per MB): each collection has one map of field
- * schemas, and the request and response objects spread it and override only the fields that differ.
+ * Output is kept compact and split on purpose: formatting costs seconds per MB, and a changed field should
+ * reformat one file per version, not the whole version. Each collection has one map of field schemas, and
+ * the request and response objects spread it and override only the fields that differ.
  */
-import type { ApiAt, CollectionAt, FieldAt, VersionIR } from '../../model/ir.ts';
+import type { ApiAt, ApiIR, CollectionAt, FieldAt, VersionIR } from '../../model/ir.ts';
 import { project } from '../../model/project.ts';
 import type { EmitOptions, OutputFile } from '../types.ts';
 import { baseExpression, defaultArgument, filterExpression, hasObject, propertyKey } from './zod-expression.ts';
@@ -32,12 +34,19 @@ interface CollectionView {
   readonly maxLimit: number;
 }
 
-/** The view model of `templates/zod/schemas.hbs`. */
-export interface ZodFileView {
+/** The view model of `templates/zod/collection.hbs` (one collection in one version). */
+export interface ZodCollectionView extends CollectionView {
   readonly title: string;
   readonly version: string;
   readonly lifecycle: string;
-  readonly collections: readonly CollectionView[];
+}
+
+/** The view model of `templates/zod/schemas.hbs` (the barrel of one version). */
+export interface ZodBarrelView {
+  readonly title: string;
+  readonly version: string;
+  readonly lifecycle: string;
+  readonly files: readonly string[];
 }
 
 /** `refVar.name`, or `refVar["odd-name"]` when the name is not an identifier. */
@@ -93,21 +102,18 @@ function collectionView(api: ApiAt, c: CollectionAt): CollectionView {
   };
 }
 
-/** The view model of one version's schemas file. */
-export function buildZodView(api: ApiAt): ZodFileView {
-  return {
-    title: api.title,
-    version: api.version.name,
-    lifecycle: lifecycleOf(api.version),
-    collections: api.collections.map((c) => collectionView(api, c)),
-  };
-}
-
-/** Emits `vN/schemas.ts` for every version. */
-export function emitZod(api: import('../../model/ir.ts').ApiIR, options: EmitOptions): OutputFile[] {
-  return api.versions.map((v) => ({
-    path: `${v.name}/schemas.ts`,
-    content: options.render('zod/schemas', buildZodView(project(api, v.name))),
-    language: 'typescript' as const,
-  }));
+/** Emits the zod schemas of every version, and the helpers they share. */
+export function emitZod(api: ApiIR, options: EmitOptions): OutputFile[] {
+  const files: OutputFile[] = [{ path: 'zod-helpers.ts', content: options.render('zod/helpers', {}), language: 'typescript' }];
+  for (const v of api.versions) {
+    const at = project(api, v.name);
+    const header = { title: at.title, version: v.name, lifecycle: lifecycleOf(v) };
+    for (const c of at.collections) {
+      const view: ZodCollectionView = { ...header, ...collectionView(at, c) };
+      files.push({ path: `${v.name}/${c.name}.ts`, content: options.render('zod/collection', view), language: 'typescript' });
+    }
+    const barrel: ZodBarrelView = { ...header, files: at.collections.map((c) => c.name) };
+    files.push({ path: `${v.name}/schemas.ts`, content: options.render('zod/schemas', barrel), language: 'typescript' });
+  }
+  return files;
 }
