@@ -26,7 +26,7 @@ export function watchApi(apiPath: string, outDir: string | undefined, io: CliIO,
       });
     }, 80);
   });
-  io.err(`watching ${path.relative(io.cwd, root) || '.'} (Ctrl-C to stop)\n`);
+  watcher.on('ready', () => io.err(`watching ${path.relative(io.cwd, root) || '.'} (Ctrl-C to stop)\n`));
   return new Promise((resolve) => {
     process.once('SIGINT', () => void watcher.close().then(resolve));
   });

@@ -5,6 +5,7 @@
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import * as prettier from 'prettier';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generate } from '../../generator/pipeline/generate.ts';
 import { SHOP_API } from '../helpers/load-ir.ts';
@@ -34,6 +35,17 @@ describe('golden files of examples/shop', () => {
     expect(committed, 'missing or extra golden files (run with UPDATE_GOLDEN=1)').toEqual(expected);
     const changed = expected.filter((f) => readFileSync(path.join(fresh, f), 'utf8') !== readFileSync(path.join(GOLDEN, f), 'utf8'));
     expect(changed, 'golden files out of date (run with UPDATE_GOLDEN=1)').toEqual([]);
+  });
+
+  it('are formatted exactly as prettier formats them with its default TypeScript and JSON parsers', async () => {
+    const unformatted: string[] = [];
+    for (const f of listFiles(GOLDEN)) {
+      const parser = f.endsWith('.ts') ? 'typescript' : f.endsWith('.json') ? 'json' : f.endsWith('.md') ? 'markdown' : undefined;
+      if (!parser) continue;
+      const text = readFileSync(path.join(GOLDEN, f), 'utf8');
+      if ((await prettier.format(text, { parser })) !== text) unformatted.push(f);
+    }
+    expect(unformatted).toEqual([]);
   });
 
   it('regenerates to identical bytes, writing nothing', async () => {
