@@ -3,6 +3,7 @@
  * The only module (with `io.ts`) that touches the process.
  */
 import { Command, CommanderError } from 'commander';
+import { registerDiffCommand } from './commands/diff.ts';
 import { registerGenerateCommands } from './commands/generate.ts';
 import type { CliIO } from './io.ts';
 
@@ -24,6 +25,7 @@ export async function main(argv: readonly string[], overrides: Partial<CliIO> = 
     .exitOverride()
     .configureOutput({ writeOut: (t) => io.out(t), writeErr: (t) => io.err(t) });
   registerGenerateCommands(program, io);
+  registerDiffCommand(program, io);
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {

@@ -12,6 +12,11 @@ export interface OutputFile {
   readonly path: string;
   readonly content: string;
   readonly language: FileLanguage;
+  /**
+   * The content is already exactly what prettier prints with its default options (a test of the emitter
+   * must prove it); the writer then skips prettier unless the project configures it.
+   */
+  readonly preformatted?: boolean;
 }
 
 /** What every emitter receives besides the IR. */

@@ -10,6 +10,8 @@ import { createPrettierFormatter, type Formatter } from '../format/formatter.ts'
 import { hashOf, readHeader, withHeader } from '../format/header.ts';
 import type { Diagnostic } from '../model/diagnostics.ts';
 import type { ApiIR } from '../model/ir.ts';
+import type { Finding } from '../diff/types.ts';
+import { compareWithLock, lockPathFor, readLockFile, writeLockFile } from '../lock/index.ts';
 import { applyPlan, readOutputFile, scanOutput } from '../write/output-folder.ts';
 import { hashInputs, runKey, saveRecord, upToDate, type RunRecord } from './run-cache.ts';
 
@@ -25,6 +27,10 @@ export interface GenerateOptions {
   readonly templatesDir?: string;
   /** Reused across runs in `--watch`, so prettier stays warm. */
   readonly formatter?: Formatter;
+  /** Record breaking changes to released versions in the lock instead of refusing them. */
+  readonly acceptBreaking?: boolean;
+  /** `YYYY-MM-DD`: judges whether a removed version's sunset has passed (the lock only; output never depends on it). */
+  readonly today?: string;
 }
 
 /** What a run did (or, in check mode, found). */
@@ -43,6 +49,12 @@ export interface GenerateResult {
   readonly formatted: number;
   /** True when the up-to-date cache answered without loading the API. */
   readonly cached: boolean;
+  /** Allowed changes to released versions (and newly released versions) that updated the lock. */
+  readonly lockFindings: readonly Finding[];
+  /** Write mode: the lock was written. Check mode: the lock is out of date. */
+  readonly lockChanged: boolean;
+  /** The lock file's path. */
+  readonly lockPath: string;
   readonly ir?: ApiIR;
 }
 
@@ -84,7 +96,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const apiPath = path.resolve(options.apiPath);
   const outDir = path.resolve(options.outDir ?? path.join(path.dirname(apiPath), 'generated'));
   const mode = options.mode ?? 'write';
-  const empty = { outDir, files: [], written: [], removed: [], stale: [], formatted: 0, cached: false };
+  const lockPath = lockPathFor(apiPath);
+  const empty = { outDir, files: [], written: [], removed: [], stale: [], formatted: 0, cached: false, lockFindings: [], lockChanged: false, lockPath };
   const formatter = options.formatter ?? createPrettierFormatter();
   await formatter.refresh();
   const known = await upToDate(apiPath, outDir, options.templatesDir, formatter);
@@ -92,6 +105,15 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const model = await loadModel(apiPath);
   if (!model.ir) return { ok: false, diagnostics: model.diagnostics, ...empty };
   const ir = model.ir;
+  // A released version is frozen: judge it against its locked contract before anything is written.
+  const lockRead = readLockFile(lockPath);
+  if (!lockRead.ok)
+    return { ok: false, diagnostics: [{ code: 'RG181', severity: 'error', message: lockRead.message, loc: { file: lockPath, line: 1, member: '' } }], ...empty };
+  const lock = compareWithLock(ir, lockRead.lock, {
+    ...(options.acceptBreaking ? { acceptBreaking: true } : {}),
+    ...(options.today ? { today: options.today } : {}),
+  });
+  if (lock.diagnostics.length > 0) return { ok: false, diagnostics: [...model.diagnostics, ...lock.diagnostics], ...empty };
   const sourcePath = path.relative(outDir, apiPath).split(path.sep).join('/');
   let files: OutputFile[];
   try {
@@ -126,22 +148,26 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       stale.push(file.path);
       continue;
     }
-    const body = await formatter.format(file.content, abs, file.language);
+    const body = await formatter.format(file.content, abs, file.language, file.preformatted);
     formatted++;
     const content = withHeader(file.language, body, sourcePath, input);
     if (content !== existing) writes.push({ path: file.path, content });
   }
   const produced = new Set(files.map((f) => f.path));
   const removals = [...state.generated].filter((p) => !produced.has(p)).sort();
+  let lockChanged = lock.changed;
   if (mode === 'check') stale.push(...removals);
-  else await applyPlan(outDir, writes, removals);
-  if (stale.length === 0 && model.files) {
+  else {
+    await applyPlan(outDir, writes, removals);
+    lockChanged = lock.changed && writeLockFile(lockPath, lock.nextLock);
+  }
+  if (stale.length === 0 && !(mode === 'check' && lock.changed) && model.files) {
     const lockFile = path.join(path.dirname(apiPath), 'restgen.lock.json');
     const inputs = hashInputs([...new Set([...model.files, apiPath, lockFile])].sort());
     saveRecord(apiPath, outDir, options.templatesDir, { key: runKey(options.templatesDir), inputs, outputs });
   }
   return {
-    ok: mode === 'write' || stale.length === 0,
+    ok: mode === 'write' || (stale.length === 0 && !lock.changed),
     diagnostics: model.diagnostics,
     outDir,
     files: [...produced],
@@ -150,6 +176,9 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     stale: stale.sort(),
     formatted,
     cached: false,
+    lockFindings: lock.findings,
+    lockChanged,
+    lockPath,
     ir,
   };
 }

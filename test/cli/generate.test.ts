@@ -121,6 +121,22 @@ describe('restgen generate', () => {
   });
 });
 
+describe('the lock', () => {
+  it('is written on the first generate, makes check stale when missing, and a malformed one is RG181', async () => {
+    const dir = project('lock');
+    expect((await run(dir, 'check')).code).toBe(1);
+    const first = await run(dir, 'generate');
+    expect(first.err).toContain('wrote   restgen.lock.json');
+    expect(first.err).toContain('lock    safe: v1 v1: v1 was released');
+    expect(Object.keys(JSON.parse(readFileSync(path.join(dir, 'restgen.lock.json'), 'utf8')).versions)).toEqual(['v1']);
+    expect((await run(dir, 'check')).code).toBe(0);
+    writeFileSync(path.join(dir, 'restgen.lock.json'), '{ nope');
+    const broken = await run(dir, 'generate');
+    expect(broken.code).toBe(2);
+    expect(broken.err).toContain('RG181');
+  });
+});
+
 describe('restgen check', () => {
   it('passes on fresh output and names every stale file (exit 1): edited, missing, extra', async () => {
     const dir = project('check', API().replace("v2: {}", "v2: {}, v3: {}"));

@@ -12,7 +12,11 @@ interface Flags {
   readonly out?: string;
   readonly watch?: boolean;
   readonly templates?: string;
+  readonly acceptBreaking?: boolean;
 }
+
+/** Today's date for the lock's sunset judgement; only the CLI reads the clock. */
+const today = (): string => new Date().toISOString().slice(0, 10);
 
 /** Prints diagnostics (columns located) and returns whether any was an error. */
 export async function reportDiagnostics(result: Pick<GenerateResult, 'diagnostics'>, io: CliIO): Promise<boolean> {
@@ -34,9 +38,13 @@ async function runGenerate(apiPath: string, flags: Flags, io: CliIO, formatter =
     apiPath: path.resolve(io.cwd, apiPath),
     ...(flags.out ? { outDir: path.resolve(io.cwd, flags.out) } : {}),
     ...(flags.templates ? { templatesDir: path.resolve(io.cwd, flags.templates) } : {}),
+    ...(flags.acceptBreaking ? { acceptBreaking: true } : {}),
+    today: today(),
     formatter,
   });
   if (await reportDiagnostics(result, io)) return io.exit(2);
+  for (const f of result.lockFindings) io.err(`  lock    ${f.level}: ${f.version} ${f.location}: ${f.message} (${f.id})\n`);
+  if (result.lockChanged) io.err(`  wrote   ${rel(io, result.lockPath)}\n`);
   const ms = Math.round(performance.now() - started);
   const changes = result.written.length + result.removed.length;
   for (const f of result.written) io.err(`  wrote   ${rel(io, path.join(result.outDir, f))}\n`);
@@ -56,6 +64,7 @@ export function registerGenerateCommands(program: Command, io: CliIO): void {
     .option('--out <dir>', 'output folder (default: generated/ beside the module)')
     .option('--templates <dir>', 'a folder of templates overriding restgen\'s by name')
     .option('--watch', 'regenerate whenever a file beside the module changes')
+    .option('--accept-breaking', 'record a deliberate breaking change to a released version in restgen.lock.json')
     .action(async (apiPath: string, flags: Flags) => {
       const formatter = createPrettierFormatter();
       await runGenerate(apiPath, flags, io, formatter);
@@ -76,13 +85,16 @@ export function registerGenerateCommands(program: Command, io: CliIO): void {
       const result = await generate({
         apiPath: path.resolve(io.cwd, apiPath),
         mode: 'check',
+        today: today(),
         ...(flags.out ? { outDir: path.resolve(io.cwd, flags.out) } : {}),
         ...(flags.templates ? { templatesDir: path.resolve(io.cwd, flags.templates) } : {}),
       });
       if (await reportDiagnostics(result, io)) return io.exit(2);
-      if (result.stale.length > 0) {
+      if (result.stale.length > 0 || result.lockChanged) {
         for (const f of result.stale) io.err(`  stale   ${rel(io, path.join(result.outDir, f))}\n`);
-        io.err(`${result.stale.length} generated file${result.stale.length === 1 ? ' is' : 's are'} out of date; run restgen generate.\n`);
+        if (result.lockChanged) io.err(`  stale   ${rel(io, result.lockPath)} (a version was released or changed safely)\n`);
+        const count = result.stale.length + (result.lockChanged ? 1 : 0);
+        io.err(`${count} generated file${count === 1 ? ' is' : 's are'} out of date; run restgen generate.\n`);
         return io.exit(1);
       }
       io.err(`up to date: ${result.files.length} files in ${rel(io, result.outDir)}\n`);

@@ -1,0 +1,170 @@
+/**
+ * @module `restgen diff`: compares two versions (`--from v1 --to v2`, the migration notes) or every version
+ * with itself at a git ref (`--base <ref>`, the compatibility gate), and prints the findings as text,
+ * Markdown, JSON or GitHub annotations. Exit 0: nothing reaches `--fail-on`; 1: something does; 2: usage
+ * error or an API module that does not load. The API at the ref is read with git (the module and its
+ * local imports) into a temporary folder inside the repository, so package imports resolve as they do
+ * for the working tree; the folder is removed afterwards.
+ */
+import type { Command } from 'commander';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { combineReports, diffConsecutive, diffHistory, diffVersions, reaches } from '../../diff/diff-history.ts';
+import { FORMATS, formatReport, type Format } from '../../diff/format.ts';
+import type { DiffReport, Level } from '../../diff/types.ts';
+import type { Diagnostic } from '../../model/diagnostics.ts';
+import type { ApiIR } from '../../model/ir.ts';
+import { formatDiagnostic, locateDiagnostics } from '../../model/locate.ts';
+import { isIsoDate } from '../../model/values.ts';
+import { loadModel } from '../../pipeline/generate.ts';
+import type { CliIO } from '../io.ts';
+
+interface DiffFlags {
+  readonly from?: string;
+  readonly to?: string;
+  readonly base?: string;
+  readonly format: string;
+  readonly failOn?: string;
+  readonly today?: string;
+}
+
+const FAIL_ON = ['breaking', 'warning', 'none'] as const;
+
+/** A usage problem: reported on one line, exit 2. */
+class UsageError extends Error {}
+
+function git(args: readonly string[], cwd: string): string {
+  try {
+    return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+  } catch (error) {
+    const stderr = (error as { stderr?: unknown }).stderr;
+    const why = typeof stderr === 'string' && stderr.trim() ? stderr.trim().split('\n')[0] : error instanceof Error ? error.message : String(error);
+    throw new UsageError(`git ${args[0]} failed: ${why}`);
+  }
+}
+
+const LOCAL_IMPORT = /(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\s+from\s+)?['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+
+/** The repository file a relative import names, trying the extensions TypeScript loaders try. */
+function resolveImport(from: string, spec: string, files: ReadonlySet<string>): string | undefined {
+  const base = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec));
+  const candidates = [base, base.replace(/\.js$/, '.ts'), base.replace(/\.mjs$/, '.mts'), `${base}.ts`, `${base}.js`, `${base}/index.ts`, `${base}/index.js`];
+  return candidates.find((c) => files.has(c));
+}
+
+/**
+ * The API module at git `ref`: `api` undefined when the module did not exist there, `diagnostics` when it
+ * does not load or check. Paths in diagnostics name `ref:path`.
+ */
+async function loadAtRef(apiPath: string, ref: string): Promise<{ api?: ApiIR; diagnostics: readonly Diagnostic[]; absent: boolean }> {
+  const dir = path.dirname(apiPath);
+  const root = git(['rev-parse', '--show-toplevel'], dir).trim();
+  const rel = git(['rev-parse', '--show-prefix'], dir).trim() + path.basename(apiPath);
+  git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], root);
+  const files = new Set(git(['ls-tree', '-r', '--name-only', ref], root).split('\n').filter(Boolean));
+  if (!files.has(rel)) return { diagnostics: [], absent: true };
+  const temp = mkdtempSync(path.join(root, '.restgen-base-'));
+  try {
+    const queue = [rel];
+    const seen = new Set(queue);
+    while (queue.length) {
+      const file = queue.pop()!;
+      const text = git(['show', `${ref}:${file}`], root);
+      mkdirSync(path.dirname(path.join(temp, file)), { recursive: true });
+      writeFileSync(path.join(temp, file), text);
+      for (const m of text.matchAll(LOCAL_IMPORT)) {
+        const target = resolveImport(file, (m[1] ?? m[2])!, files);
+        if (target && !seen.has(target)) {
+          seen.add(target);
+          queue.push(target);
+        }
+      }
+    }
+    const model = await loadModel(path.join(temp, rel));
+    const relabel = (d: Diagnostic): Diagnostic =>
+      d.loc ? { ...d, loc: { ...d.loc, file: d.loc.file.startsWith(temp) ? `${ref}:${path.relative(temp, d.loc.file)}` : d.loc.file } } : d;
+    return { ...(model.ir ? { api: model.ir } : {}), diagnostics: model.diagnostics.map(relabel), absent: false };
+  } finally {
+    rmSync(temp, { recursive: true, force: true });
+  }
+}
+
+function pick<T extends string>(value: string | undefined, allowed: readonly T[], option: string): T | undefined {
+  if (value === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${option} must be one of ${allowed.join(', ')} (got '${value}')`);
+  return value as T;
+}
+
+function versionPair(api: ApiIR, flags: DiffFlags): { from: string; to: string } | undefined {
+  const names = api.versions.map((v) => v.name);
+  for (const v of [flags.from, flags.to])
+    if (v !== undefined && !names.includes(v)) throw new UsageError(`unknown version '${v}'; the API declares ${names.join(', ')}`);
+  if (flags.from === undefined && flags.to === undefined) return undefined;
+  const from = flags.from ?? names[names.indexOf(flags.to!) - 1];
+  const to = flags.to ?? names[names.indexOf(flags.from!) + 1];
+  if (from === undefined || to === undefined) throw new UsageError(`there is no version ${flags.from === undefined ? 'before' : 'after'} ${flags.from ?? flags.to}; give both --from and --to`);
+  return { from, to };
+}
+
+async function printDiagnostics(diagnostics: readonly Diagnostic[], io: CliIO, locate: boolean): Promise<boolean> {
+  const located = locate ? await locateDiagnostics(diagnostics) : diagnostics;
+  for (const d of located) io.err(formatDiagnostic(d, io.cwd) + '\n');
+  return diagnostics.some((d) => d.severity === 'error');
+}
+
+async function runDiff(apiArg: string, flags: DiffFlags, io: CliIO): Promise<void> {
+  const format = pick(flags.format, FORMATS, '--format') as Format;
+  const failOnFlag = pick(flags.failOn, FAIL_ON, '--fail-on');
+  if (flags.today !== undefined && !isIsoDate(flags.today)) throw new UsageError(`--today must be a date in YYYY-MM-DD form (got '${flags.today}')`);
+  if (flags.base !== undefined && (flags.from !== undefined || flags.to !== undefined)) throw new UsageError('give either --base <ref> or --from/--to, not both');
+  const today = flags.today ?? new Date().toISOString().slice(0, 10);
+  const apiPath = path.resolve(io.cwd, apiArg);
+  const head = await loadModel(apiPath);
+  if ((await printDiagnostics(head.diagnostics, io, true)) || !head.ir) return io.exit(2);
+  const api = head.ir;
+  let report: DiffReport;
+  let failOn: Level | 'none';
+  if (flags.base !== undefined) {
+    const base = await loadAtRef(apiPath, flags.base);
+    if ((await printDiagnostics(base.diagnostics, io, false)) || (!base.api && !base.absent)) {
+      io.err(`the API module at ${flags.base} does not load; nothing to compare.\n`);
+      return io.exit(2);
+    }
+    if (base.absent) io.err(`${path.relative(io.cwd, apiPath)} does not exist at ${flags.base}: every version is new.\n`);
+    report = diffHistory(base.api, api, { from: flags.base, to: 'working tree', today });
+    failOn = failOnFlag ?? 'breaking';
+  } else {
+    const pair = versionPair(api, flags);
+    report = pair ? diffVersions(api, pair.from, pair.to, { today }) : combineReports(diffConsecutive(api, { today }));
+    failOn = failOnFlag ?? 'none';
+  }
+  io.out(formatReport(report, format, { relativeTo: io.cwd }));
+  if (reaches(report.findings, failOn)) {
+    if (format !== 'json') io.err(`restgen diff: findings reach --fail-on ${failOn}.\n`);
+    io.exit(1);
+  }
+}
+
+/** Registers `restgen diff`. */
+export function registerDiffCommand(program: Command, io: CliIO): void {
+  program
+    .command('diff')
+    .description('classify the changes between two versions (--from/--to) or since a git ref (--base) as breaking, warning or safe')
+    .argument('[api]', 'the API module', 'api.ts')
+    .option('--from <version>', 'the earlier version')
+    .option('--to <version>', 'the later version')
+    .option('--base <ref>', 'compare every version with itself at this git ref (a branch, tag or commit)')
+    .option('--format <format>', `output format: ${FORMATS.join(', ')}`, 'text')
+    .option('--fail-on <level>', 'exit 1 when a finding reaches this level: breaking, warning or none (default: breaking with --base, none otherwise)')
+    .option('--today <date>', 'YYYY-MM-DD, to judge whether a sunset has passed (default: the current date)')
+    .action(async (apiArg: string, flags: DiffFlags) => {
+      try {
+        await runDiff(apiArg, flags, io);
+      } catch (error) {
+        if (!(error instanceof UsageError)) throw error;
+        io.err(`restgen diff: ${error.message}\n`);
+        io.exit(2);
+      }
+    });
+}

@@ -1,0 +1,107 @@
+/**
+ * @module The diff engine's entry point: compares two projections of an API (two versions of one IR, or
+ * one version at two points in history) and returns classified findings. Pure: no clock, no files.
+ */
+import type { ApiAt, CollectionAt, VersionIR } from '../model/ir.ts';
+import { FindingCollector, touchesOf, type Touch, type Touches } from './collector.ts';
+import { compareCollection, isPublic } from './diff-collections.ts';
+import type { DiffOptions, Finding, RenameResolver } from './types.ts';
+
+/** The default resolver: every removal plus addition of the same type is a possible rename. */
+export const reportPossibleRenames: RenameResolver = () => 'possible';
+
+/** Every route of every collection of `api`. */
+export function allTouches(api: ApiAt): Touch[] {
+  return api.collections.flatMap((c) => touchesOf(api, c, c.operations));
+}
+
+function guardedTouches(api: ApiAt): Touch[] {
+  return api.collections.flatMap((c) => touchesOf(api, c, c.operations.filter((op) => !isPublic(api, c, op))));
+}
+
+/** Pairs collections: by key (or name), then leftovers by path (a rename at the same path). */
+function pairCollections(before: ApiAt, after: ApiAt, match: 'key' | 'name') {
+  const key = (c: CollectionAt) => (match === 'key' ? c.key : c.name);
+  const pairs: [CollectionAt, CollectionAt][] = [];
+  const used = new Set<CollectionAt>();
+  const removed: CollectionAt[] = [];
+  for (const b of before.collections) {
+    const a = after.collections.find((c) => !used.has(c) && key(c) === key(b));
+    if (a) {
+      used.add(a);
+      pairs.push([b, a]);
+    } else removed.push(b);
+  }
+  const gone: CollectionAt[] = [];
+  for (const b of removed) {
+    const a = after.collections.find((c) => !used.has(c) && c.path === b.path);
+    if (a) {
+      used.add(a);
+      pairs.push([b, a]);
+    } else gone.push(b);
+  }
+  return { pairs, removed: gone, added: after.collections.filter((c) => !used.has(c)) };
+}
+
+function compareLifecycle(out: FindingCollector, b: VersionIR, a: VersionIR, touches: Touches): void {
+  const v = a.name;
+  if (b.released && !a.released) out.add('version-unreleased', v, `${v} was released on ${b.released} and is no longer marked released`, touches);
+  else if (!b.released && a.released) out.add('version-released', v, `${v} is released on ${a.released}: it is frozen from now on`, touches);
+  else if (b.released !== a.released) out.add('version-release-date-changed', v, `${v}: release date ${b.released} → ${a.released}`, touches);
+  if (!b.deprecated && a.deprecated) out.add('version-deprecated', v, `${v} is deprecated from ${a.deprecated}`, touches);
+  else if (b.deprecated && !a.deprecated) out.add('version-undeprecated', v, `${v} is no longer deprecated`, touches);
+  else if (b.deprecated !== a.deprecated) out.add('version-deprecated', v, `${v}: deprecation date ${b.deprecated} → ${a.deprecated}`, touches);
+  if (!b.sunset && a.sunset) out.add('version-sunset-set', v, `${v} sunsets on ${a.sunset} (answers 410 from then on)`, touches);
+  else if (b.sunset && !a.sunset) out.add('version-sunset-moved-later', v, `${v}: sunset ${b.sunset} withdrawn`, touches);
+  else if (b.sunset && a.sunset && b.sunset !== a.sunset)
+    out.add(a.sunset < b.sunset ? 'version-sunset-moved-earlier' : 'version-sunset-moved-later', v, `${v}: sunset ${b.sunset} → ${a.sunset}`, touches);
+}
+
+function compareApiLevel(out: FindingCollector, before: ApiAt, after: ApiAt): void {
+  const vb = before.versioning;
+  const va = after.versioning;
+  const describe = (x: ApiAt['versioning']) => (x.in === 'path' ? 'the path (/vN/...)' : `the ${x.header} header`);
+  if (vb.in !== va.in || (vb.in === 'header' && va.in === 'header' && vb.header !== va.header))
+    out.add('versioning-changed', 'versioning', `clients now select the version by ${describe(va)} instead of ${describe(vb)}`, { request: allTouches(before), response: allTouches(before) });
+  const guarded = { request: guardedTouches(after), response: [] };
+  const [bb, ba] = [before.auth.bearer, after.auth.bearer];
+  if (bb && !ba) out.add('auth-scheme-removed', 'auth.bearer', 'bearer tokens (Authorization: Bearer) are no longer accepted', guarded);
+  if (!bb && ba) out.add('auth-scheme-added', 'auth.bearer', 'bearer tokens (Authorization: Bearer) are accepted', guarded);
+  const [kb, ka] = [before.auth.apiKey, after.auth.apiKey];
+  if (kb && (!ka || ka.header !== kb.header))
+    out.add('auth-scheme-removed', 'auth.apiKey', `API keys in the ${kb.header} header are no longer accepted${ka ? ` (now ${ka.header})` : ''}`, guarded);
+  if (ka && (!kb || ka.header !== kb.header)) out.add('auth-scheme-added', 'auth.apiKey', `API keys are accepted in the ${ka.header} header`, guarded);
+}
+
+/**
+ * Compares two projections. With `match: 'key'` (the default) both must come from one IR, so declared
+ * renames pair up; with `match: 'name'` they may come from different IRs (one version at two git refs).
+ * Version dates are compared only when both sides are the same version.
+ * @example diffApis(project(api, 'v1'), project(api, 'v2'), {})
+ */
+export function diffApis(before: ApiAt, after: ApiAt, options: DiffOptions = {}): Finding[] {
+  const match = options.match ?? 'key';
+  const out = new FindingCollector(after.version.name);
+  compareApiLevel(out, before, after);
+  if (before.version.name === after.version.name) {
+    const all = allTouches(after);
+    compareLifecycle(out, before.version, after.version, { request: all, response: all });
+  }
+  const { pairs, removed, added } = pairCollections(before, after, match);
+  const ctx = {
+    out,
+    match,
+    resolveRename: options.resolveRename ?? reportPossibleRenames,
+    markerVersion: options.markerVersion ?? after.version.name,
+  };
+  for (const [b, a] of pairs) compareCollection({ ...ctx, before: { api: before, collection: b }, after: { api: after, collection: a } });
+  for (const b of removed) {
+    const t = touchesOf(before, b, b.operations);
+    out.add('collection-removed', b.name, `${b.name} was removed (every route under /${b.path})`, { request: t, response: t });
+  }
+  for (const a of added) {
+    const t = touchesOf(after, a, a.operations);
+    out.add('collection-added', a.name, `${a.name} was added at /${a.path}`, { request: t, response: t }, a.loc);
+  }
+  return out.findings();
+}

@@ -1,0 +1,12 @@
+/**
+ * @module The version diff: a pure engine that classifies changes between two projections of an API by
+ * the rules of breaking-changes.md, and formatters for its reports.
+ */
+export { diffApis, reportPossibleRenames } from './diff-apis.ts';
+export { combineReports, diffConsecutive, diffHistory, diffVersions, reaches, reportOf, suggestNextVersion, summarize, sunsetPassed } from './diff-history.ts';
+export { FORMATS, formatGithub, formatJson, formatMarkdown, formatReport, formatText, type Format, type FormatOptions } from './format.ts';
+export { RULES, allFindingIds, verdictOf, type RuleName } from './rules.ts';
+export { fingerprintOf, sortFindings } from './collector.ts';
+export { benchDiff, createSyntheticApi } from './bench.ts';
+export type * from './types.ts';
+export { LEVELS } from './types.ts';

@@ -1,0 +1,126 @@
+/**
+ * @module The rules of `breaking-changes.md` as data: each rule has a verdict per side of the data flow
+ * (request, response) or none where the table says "-". A finding's level is the worse verdict over the
+ * sides the change actually flows on; when the two verdicts differ, the id is prefixed with the side that
+ * decided (`request-field-became-required`), so every id has exactly one level.
+ */
+import type { Flow, Level } from './types.ts';
+import { LEVELS } from './types.ts';
+
+/** A rule's verdict per side; `undefined` = the change does not exist on that side. */
+export interface RuleVerdict {
+  readonly request?: Level;
+  readonly response?: Level;
+  /** One line for the README's table of ids. */
+  readonly summary: string;
+}
+
+const B = 'breaking';
+const W = 'warning';
+const S = 'safe';
+
+/** Every rule. The keys are the ids (before any side prefix). */
+export const RULES = {
+  'collection-removed': { request: B, response: B, summary: 'a collection was removed' },
+  'collection-added': { request: S, response: S, summary: 'a collection was added' },
+  'collection-path-changed': { request: B, response: B, summary: 'a collection is served at another path (a removal plus an addition)' },
+  'collection-renamed': { request: W, response: W, summary: 'a collection was renamed at the same path: the wire is unchanged, generated client members are renamed' },
+  'type-renamed': { request: W, response: W, summary: 'the generated type name of a collection changed (SDK only)' },
+  'operation-removed': { request: B, response: B, summary: 'an operation was removed' },
+  'operation-added': { request: S, response: S, summary: 'an operation was added' },
+  'required-field-added': { request: B, response: S, summary: 'a required field was added (breaking for create/replace bodies, even with a default)' },
+  'optional-field-added': { request: S, response: S, summary: 'an optional field was added' },
+  'required-field-removed': { request: W, response: B, summary: 'a required field was removed' },
+  'optional-field-removed': { request: W, response: W, summary: 'an optional field was removed' },
+  'field-renamed': { request: B, response: B, summary: 'a field was renamed (declared with renamedFrom)' },
+  'possible-undeclared-rename': { request: W, response: W, summary: 'a field was removed and one of the same type added in the same object: a rename without renamedFrom?' },
+  'field-became-required': { request: B, response: S, summary: 'an optional field became required' },
+  'field-became-optional': { request: S, response: B, summary: 'a required field became optional' },
+  'field-type-changed': { request: B, response: B, summary: 'the type changed incompatibly (int to string)' },
+  'field-type-widened': { request: S, response: B, summary: 'the type was widened (int to number)' },
+  'field-type-narrowed': { request: B, response: S, summary: 'the type was narrowed (number to int)' },
+  'field-format-changed': { request: B, response: B, summary: 'the string format changed (datetime to date, uuid to string, another ref target)' },
+  'field-became-nullable': { request: S, response: B, summary: 'the field may now be null' },
+  'field-became-non-nullable': { request: B, response: S, summary: 'the field may no longer be null' },
+  'enum-value-added': { request: S, response: W, summary: 'an enum value was added' },
+  'enum-value-removed': { request: B, response: W, summary: 'an enum value was removed' },
+  'field-became-enum': { request: B, response: S, summary: 'a free string became an enum' },
+  'field-no-longer-enum': { request: S, response: B, summary: 'an enum became a free string' },
+  'bound-tightened': { request: B, response: S, summary: 'a bound was tightened (max length down, minimum up, min items up, max items down)' },
+  'bound-loosened': { request: S, response: B, summary: 'a bound was loosened or removed' },
+  'bound-added': { request: B, response: S, summary: 'a bound was set where there was none' },
+  'pattern-added': { request: B, response: S, summary: 'a pattern was added' },
+  'pattern-removed': { request: S, response: B, summary: 'a pattern was removed' },
+  'pattern-changed': { request: W, response: W, summary: 'a pattern changed (whether it narrows cannot be decided)' },
+  'default-changed': { request: W, response: S, summary: 'the default value changed, was added or was removed' },
+  'field-became-read-only': { request: B, summary: 'a writable field became read-only: requests that send it are rejected' },
+  'field-became-unique': { request: B, summary: 'values must now be unique (a duplicate answers 409)' },
+  'field-no-longer-unique': { request: S, summary: 'values no longer need to be unique' },
+  'field-deprecated': { request: S, response: S, summary: 'a field was marked deprecated' },
+  'query-parameter-added': { request: S, summary: 'a list filter (optional query parameter) was added' },
+  'query-parameter-removed': { request: W, summary: 'a list filter was removed without being deprecated first' },
+  'deprecated-query-parameter-removed': { request: S, summary: 'a deprecated list filter was removed' },
+  'operation-no-longer-public': { request: B, summary: 'a public operation now needs a credential' },
+  'operation-became-public': { request: S, summary: 'an operation no longer needs a credential' },
+  'scope-added': { request: B, summary: 'an operation needs an additional scope' },
+  'scope-removed': { request: S, summary: 'an operation needs fewer scopes' },
+  'auth-scheme-removed': { request: B, summary: 'a credential scheme (bearer, API key header) is no longer accepted' },
+  'auth-scheme-added': { request: S, summary: 'a credential scheme is accepted in addition' },
+  'list-default-limit-changed': { request: W, summary: 'the default page size of a list changed' },
+  'list-max-limit-lowered': { request: B, summary: 'the maximum page size of a list was lowered' },
+  'list-max-limit-raised': { request: S, summary: 'the maximum page size of a list was raised' },
+  'rate-limit-lowered': { request: W, summary: 'fewer requests are allowed per window (clients see more 429s)' },
+  'rate-limit-raised': { request: S, summary: 'more requests are allowed per window, or no limit' },
+  'versioning-changed': { request: B, response: B, summary: 'clients select the version another way (path or header)' },
+  'version-added': { request: S, response: S, summary: 'a version was added' },
+  'version-removed': { request: B, response: B, summary: 'a version was removed before its sunset had passed' },
+  'version-removed-after-sunset': { request: S, response: S, summary: 'a deprecated version was removed after its sunset' },
+  'version-released': { request: S, response: S, summary: 'a version was released (it is frozen from now on)' },
+  'version-unreleased': { request: B, response: B, summary: 'a released version lost its release date' },
+  'version-release-date-changed': { request: W, response: W, summary: 'the release date of a released version changed' },
+  'version-deprecated': { request: S, response: S, summary: 'a version was deprecated (or its deprecation date moved)' },
+  'version-undeprecated': { request: S, response: S, summary: 'a deprecation was withdrawn' },
+  'version-sunset-set': { request: S, response: S, summary: 'a sunset date was announced' },
+  'version-sunset-moved-earlier': { request: B, response: B, summary: 'the sunset date moved earlier' },
+  'version-sunset-moved-later': { request: S, response: S, summary: 'the sunset date moved later or was withdrawn' },
+} as const satisfies Record<string, RuleVerdict>;
+
+/** A rule name (an id before any side prefix). */
+export type RuleName = keyof typeof RULES;
+
+const rank = (level: Level): number => LEVELS.indexOf(level);
+
+/** The worse of two levels. */
+export function worse(a: Level, b: Level): Level {
+  return rank(a) <= rank(b) ? a : b;
+}
+
+/**
+ * Applies `rule` to a change flowing as `flow`: the sides it applies to (non-empty and with a verdict),
+ * the worse verdict, and the id (prefixed with the deciding side when the two verdicts differ).
+ * `undefined` when the change flows on no side the rule knows.
+ */
+export function verdictOf(rule: RuleName, flow: Flow): { id: string; level: Level; request: boolean; response: boolean } | undefined {
+  const v: RuleVerdict = RULES[rule];
+  const request = v.request !== undefined && flow.request.length > 0;
+  const response = v.response !== undefined && flow.response.length > 0;
+  if (!request && !response) return undefined;
+  const levels: { side: 'request' | 'response'; level: Level }[] = [];
+  if (request) levels.push({ side: 'request', level: v.request! });
+  if (response) levels.push({ side: 'response', level: v.response! });
+  const decided = levels.reduce((a, b) => (rank(b.level) < rank(a.level) ? b : a));
+  const prefixed = v.request !== undefined && v.response !== undefined && v.request !== v.response;
+  return { id: prefixed ? `${decided.side}-${rule}` : rule, level: decided.level, request, response };
+}
+
+/** Every finding id with its level, for documentation: `request-x` and `response-x` where the sides differ. */
+export function allFindingIds(): { id: string; level: Level; summary: string }[] {
+  const out: { id: string; level: Level; summary: string }[] = [];
+  for (const [name, v] of Object.entries(RULES) as [RuleName, RuleVerdict][]) {
+    if (v.request !== undefined && v.response !== undefined && v.request !== v.response) {
+      out.push({ id: `request-${name}`, level: v.request, summary: `${v.summary} (decided by requests)` });
+      out.push({ id: `response-${name}`, level: v.response, summary: `${v.summary} (decided by responses)` });
+    } else out.push({ id: name, level: (v.request ?? v.response)!, summary: v.summary });
+  }
+  return out;
+}

@@ -1,0 +1,100 @@
+/**
+ * @module The view model of CHANGES.md: per pair of consecutive versions, the counts per level and the
+ * findings grouped by collection (API-wide changes first), each with its routes and client methods.
+ * Everything the template shows is decided here; the template only lays it out.
+ */
+import { diffConsecutive } from '../../diff/diff-history.ts';
+import type { DiffReport, Direction, Finding } from '../../diff/types.ts';
+import type { ApiIR } from '../../model/ir.ts';
+import { project } from '../../model/project.ts';
+
+/** One finding as CHANGES.md shows it. */
+export interface FindingView {
+  readonly level: string;
+  readonly id: string;
+  readonly location: string;
+  readonly direction: string;
+  readonly message: string;
+  /** Inline code list of routes, or false when none. */
+  readonly routes: string | false;
+  readonly client: string | false;
+}
+
+/** Findings of one collection (or of the API as a whole). */
+export interface GroupView {
+  readonly title: string;
+  readonly findings: readonly FindingView[];
+}
+
+/** One pair of consecutive versions. */
+export interface PairView {
+  readonly from: string;
+  readonly to: string;
+  readonly breaking: number;
+  readonly warning: number;
+  readonly safe: number;
+  readonly empty: boolean;
+  readonly groups: readonly GroupView[];
+}
+
+/** The whole view of CHANGES.md. */
+export interface ChangesView {
+  readonly title: string;
+  readonly sourcePath: string;
+  readonly versions: readonly { name: string; released: string; deprecated: string; sunset: string }[];
+  readonly pairs: readonly PairView[];
+  readonly single: boolean;
+}
+
+const DIRECTION: { readonly [D in Direction]: string } = { both: 'requests and responses', request: 'requests', response: 'responses' };
+
+/** Escapes what Markdown would read as formatting in free text (patterns carry `*`, `[`, `\`). */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_[\]<>|#]/g, (c) => `\\${c}`);
+}
+
+const codeList = (items: readonly string[]) => (items.length ? items.map((s) => `\`${s}\``).join(', ') : false);
+
+function findingView(f: Finding): FindingView {
+  return {
+    level: f.level,
+    id: f.id,
+    location: f.location,
+    direction: DIRECTION[f.direction],
+    message: escapeMarkdown(f.message),
+    routes: codeList(f.affects.routes),
+    client: codeList(f.affects.client),
+  };
+}
+
+function pairView(api: ApiIR, report: DiffReport): PairView {
+  const before = project(api, report.from);
+  const after = project(api, report.to);
+  // Collections in the later version's order, then those only the earlier one has.
+  const order = [...after.collections.map((c) => c.name), ...before.collections.map((c) => c.name).filter((n) => !after.collections.some((c) => c.name === n))];
+  const groups = new Map<string, Finding[]>();
+  for (const f of report.findings) {
+    const head = f.location.split('.')[0]!;
+    const title = order.includes(head) ? head : 'API';
+    groups.set(title, [...(groups.get(title) ?? []), f]);
+  }
+  const titles = ['API', ...order].filter((t) => groups.has(t));
+  return {
+    from: report.from,
+    to: report.to,
+    ...report.summary,
+    empty: report.findings.length === 0,
+    groups: titles.map((title) => ({ title, findings: groups.get(title)!.map(findingView) })),
+  };
+}
+
+/** The view of CHANGES.md for `api`. */
+export function buildChangesView(api: ApiIR, sourcePath: string): ChangesView {
+  return {
+    title: api.title,
+    sourcePath,
+    versions: api.versions.map((v) => ({ name: v.name, released: v.released ?? 'not yet', deprecated: v.deprecated ?? '-', sunset: v.sunset ?? '-' })),
+    pairs: diffConsecutive(api).map((r) => pairView(api, r)),
+    single: api.versions.length < 2,
+  };
+}

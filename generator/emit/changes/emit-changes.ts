@@ -1,0 +1,12 @@
+/**
+ * @module The CHANGES.md emitter: the version diff report between consecutive versions, for reviewers
+ * and for client authors migrating from one version to the next. Regenerated with everything else, so a
+ * pull request shows how the changelog moved.
+ */
+import type { Emitter } from '../types.ts';
+import { buildChangesView } from './changes-view.ts';
+
+/** Emits `CHANGES.md`. */
+export const emitChanges: Emitter = (api, options) => [
+  { path: 'CHANGES.md', content: options.render('changes/changes', buildChangesView(api, options.sourcePath)), language: 'markdown' },
+];

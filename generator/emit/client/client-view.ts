@@ -1,0 +1,191 @@
+/**
+ * @module The view models of the client templates, built from the IR. Every decision about what the
+ * client contains (which types, which operations, what the docs say) is made here; the templates in
+ * `templates/client/` only lay it out.
+ */
+import type { ApiIR, CollectionAt, VersionIR } from '../../model/ir.ts';
+import { pascalCase } from '../../model/names.ts';
+import { project } from '../../model/project.ts';
+import { filterMembers, members, propertyKey, type MemberView } from './client-types.ts';
+
+/** A named object type (`interface X { ... }`), or an alias of another when `alias` is set. */
+export interface ObjectTypeView {
+  readonly name: string;
+  readonly doc: string;
+  readonly members: readonly MemberView[];
+  /** Another type's name when this one is identical to it (`type OrderReplace = OrderCreate`), else false. */
+  readonly alias: string | false;
+}
+
+/** One collection in one version. */
+export interface CollectionView {
+  /** The property key of the collection in its version's namespace. */
+  readonly key: string;
+  /** The path segment, as a string literal. */
+  readonly path: string;
+  readonly doc: string | false;
+  /** The object types to declare, resource type first. */
+  readonly types: readonly ObjectTypeView[];
+  /** The list query (filters beside `$.ListParams`) and page types, or false when the collection has no list. */
+  readonly list: { readonly query: string; readonly filters: readonly MemberView[]; readonly page: string; readonly doc: string } | false;
+  /** The `CollectionTypes` slots as source: `item`, `create`, `replace`, `patch`, `query`, `ops`. */
+  readonly slots: { readonly item: string; readonly create: string; readonly replace: string; readonly patch: string; readonly query: string; readonly ops: string };
+  /** The operations as an array literal (`['list', 'get']`). */
+  readonly opsArray: string;
+}
+
+/** The view of `client/<version>.ts`. */
+export interface VersionFileView {
+  readonly title: string;
+  readonly version: string;
+  /** The version as a string literal. */
+  readonly versionLiteral: string;
+  /** JSDoc lines of the version (lifecycle, `@deprecated`, `@experimental`). */
+  readonly docLines: readonly string[];
+  /** `ShopV1`: the namespace interface. */
+  readonly namespaceName: string;
+  /** `ShopV1Types`: the map of collection to types. */
+  readonly typesName: string;
+  /** `createV1`: builds the namespace on a transport. */
+  readonly factoryName: string;
+  readonly collections: readonly CollectionView[];
+}
+
+/** One version as the index sees it. */
+export interface IndexVersionView {
+  readonly key: string;
+  readonly module: string;
+  readonly namespaceName: string;
+  readonly factoryName: string;
+  /** The name the version's types are re-exported under (`V1`). */
+  readonly typesAlias: string;
+  readonly docLines: readonly string[];
+}
+
+/** The view of `client/index.ts`. */
+export interface IndexView {
+  readonly title: string;
+  /** `ShopClient`. */
+  readonly clientName: string;
+  /** `createShopClient`. */
+  readonly factoryName: string;
+  /** `ShopClientOptions`. */
+  readonly optionsName: string;
+  /** The options type as source (`$.ClientOptions`, or an `Omit<...>` of the schemes the API lacks). */
+  readonly optionsType: string;
+  /** The API key header as a string literal, or `null`. */
+  readonly apiKeyHeader: string;
+  /** The version header as a string literal, or `null` for path versioning. */
+  readonly versionHeader: string;
+  readonly versions: readonly IndexVersionView[];
+  /** The usage example: the options to pass and a collection to list (of the newest released version). */
+  readonly example: { readonly options: string; readonly collection: string } | false;
+}
+
+const literal = (value: string): string => JSON.stringify(value);
+/** A member access in source: `.v1`, or `['2026-01']` when the name is not an identifier. */
+const accessor = (name: string): string => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? `.${name}` : `[${literal(name)}]`);
+
+/** An identifier part for a version name: `v1` gives `V1`, `2026-01` gives `V2026_01`. */
+export function versionIdentifier(name: string): string {
+  const id = name.replace(/[^A-Za-z0-9]+/g, '_');
+  return /^[0-9]/.test(id) ? `V${id}` : id[0]!.toUpperCase() + id.slice(1);
+}
+
+/** The JSDoc lines of a version: its lifecycle, with `@deprecated` or `@experimental` tags. */
+export function versionDocLines(api: ApiIR, v: VersionIR): string[] {
+  if (v.released === undefined) return [`${v.name}: not released yet, it may still change in breaking ways.`, '@experimental'];
+  const lines = [`${v.name}: released ${v.released}.`];
+  if (v.deprecated !== undefined || v.sunset !== undefined) {
+    const successor = api.versions.find((w) => w.index > v.index && w.released !== undefined && w.deprecated === undefined);
+    const sunset = v.sunset !== undefined ? `; sunset ${v.sunset}, after which it answers 410 Gone` : '';
+    const move = successor ? `. Move to ${successor.name}.` : '.';
+    lines.push(`@deprecated Deprecated since ${v.deprecated ?? v.released}${sunset}${move}`);
+  }
+  return lines;
+}
+
+function buildCollection(c: CollectionAt, version: string): CollectionView {
+  const t = c.typeName;
+  const has = (op: CollectionAt['operations'][number]): boolean => c.operations.includes(op);
+  const writes = has('create') || has('replace');
+  const createName = has('create') ? `${t}Create` : `${t}Replace`;
+  const types: ObjectTypeView[] = [
+    { name: t, doc: c.description ?? `A ${c.name} resource as ${version} answers it.`, members: members(c.fields, 'response'), alias: false },
+  ];
+  if (writes) types.push({ name: createName, doc: `The body of ${c.name}.${has('create') ? 'create' : 'replace'} in ${version}.`, members: members(c.fields, 'request'), alias: false });
+  // Replace takes the same body as create (the zod schemas agree), so it is an alias when both exist.
+  if (has('create') && has('replace')) types.push({ name: `${t}Replace`, doc: `The body of ${c.name}.replace in ${version}.`, members: [], alias: createName });
+  // A patch is a create body with every top-level field optional; spelled out only when there is no create body.
+  if (has('update')) {
+    const doc = `The patch of ${c.name}.update in ${version}: only the fields to change.`;
+    types.push(writes ? { name: `${t}Patch`, doc, members: [], alias: `Partial<${createName}>` } : { name: `${t}Patch`, doc, members: members(c.fields, 'patch'), alias: false });
+  }
+  return {
+    key: propertyKey(c.name),
+    path: literal(c.path),
+    doc: c.description ?? false,
+    types,
+    list: has('list') ? { query: `${t}ListQuery`, filters: filterMembers(c.fields), page: `${t}List`, doc: `${c.name}.list in ${version}` } : false,
+    slots: {
+      item: t,
+      create: has('create') ? `${t}Create` : 'never',
+      replace: has('replace') ? `${t}Replace` : 'never',
+      patch: has('update') ? `${t}Patch` : 'never',
+      query: has('list') ? `${t}ListQuery` : 'never',
+      ops: c.operations.map(literal).join(' | ') || 'never',
+    },
+    opsArray: `[${c.operations.map(literal).join(', ')}]`,
+  };
+}
+
+/** The view of one version's module. */
+export function buildVersionView(api: ApiIR, v: VersionIR): VersionFileView {
+  const at = project(api, v.name);
+  const id = versionIdentifier(v.name);
+  const base = pascalCase(api.name);
+  return {
+    title: api.title,
+    version: v.name,
+    versionLiteral: literal(v.name),
+    docLines: versionDocLines(api, v),
+    namespaceName: `${base}${id}`,
+    typesName: `${base}${id}Types`,
+    factoryName: `create${id}`,
+    collections: at.collections.map((c) => buildCollection(c, v.name)),
+  };
+}
+
+/** The view of the index module. */
+export function buildIndexView(api: ApiIR): IndexView {
+  const base = pascalCase(api.name);
+  const omit = [...(api.auth.bearer ? [] : ['bearer']), ...(api.auth.apiKey ? [] : ['apiKey'])];
+  const released = api.versions.filter((v) => v.released !== undefined);
+  const shown = released[released.length - 1] ?? api.versions[api.versions.length - 1];
+  const listed = shown ? project(api, shown.name).collections.find((c) => c.operations.includes('list')) : undefined;
+  const credential = api.auth.bearer ? ', bearer: TOKEN' : api.auth.apiKey ? ', apiKey: KEY' : '';
+  return {
+    title: api.title,
+    clientName: `${base}Client`,
+    factoryName: `create${base}Client`,
+    optionsName: `${base}ClientOptions`,
+    optionsType: omit.length > 0 ? `Omit<$.ClientOptions, ${omit.map(literal).join(' | ')}>` : '$.ClientOptions',
+    apiKeyHeader: api.auth.apiKey ? literal(api.auth.apiKey.header) : 'null',
+    versionHeader: api.versioning.in === 'header' ? literal(api.versioning.header) : 'null',
+    versions: api.versions.map((v) => {
+      const id = versionIdentifier(v.name);
+      return {
+        key: propertyKey(v.name),
+        module: literal(`./${v.name}.js`),
+        namespaceName: `${base}${id}`,
+        factoryName: `create${id}`,
+        typesAlias: id,
+        docLines: versionDocLines(api, v),
+      };
+    }),
+    example:
+      shown && listed
+        ? { options: `baseUrl: 'https://api.example.com'${credential}`, collection: `${accessor(shown.name)}${accessor(listed.name)}` }
+        : false,
+  };
+}

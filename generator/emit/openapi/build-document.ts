@@ -1,0 +1,157 @@
+/**
+ * @module Assembles the OpenAPI 3.1 document of one version: info (with the version's lifecycle),
+ * servers, tags, paths and the components they use. The writer later puts its `x-restgen` header
+ * member first; nothing here depends on it.
+ */
+import type { ApiAt, CollectionAt, VersionIR } from '../../model/ir.ts';
+import { buildCollectionSchemas } from './collection-schemas.ts';
+import { buildFormatSchema, FORMAT_NAMES, type FormatKind, type FormatNames } from './field-schema.ts';
+import { compact, ref, sortedKeys, type Json, type JsonObject } from './json.ts';
+import { buildCollectionPaths, rateLimitSentence, type OperationContext } from './operations.ts';
+import {
+  ERRORS,
+  buildErrorResponse,
+  buildHeaders,
+  buildProblemSchema,
+  buildSecuritySchemes,
+  type ErrorStatus,
+} from './shared-components.ts';
+
+/** A component name not taken by a collection's schemas: `Problem`, else `RestgenProblem`, ... */
+function freeName(preferred: string, taken: ReadonlySet<string>): string {
+  let name = preferred;
+  while (taken.has(name)) name = `Restgen${name}`;
+  return name;
+}
+
+/** The collections' schema names, which the shared schemas must not collide with. */
+function collectionSchemaNames(api: ApiAt): Set<string> {
+  const suffixes = ['', 'Create', 'Replace', 'Patch', 'List'];
+  return new Set(api.collections.flatMap((c) => suffixes.map((s) => `${c.typeName}${s}`)));
+}
+
+/** Every `$ref` a JSON value holds, added to `found`. */
+function refsIn(value: Json, found: Set<string>): Set<string> {
+  if (value === null || typeof value !== 'object') return found;
+  if (Array.isArray(value)) {
+    for (const v of value as readonly Json[]) refsIn(v, found);
+    return found;
+  }
+  for (const key in value) {
+    const v = (value as JsonObject)[key]!;
+    if (key === '$ref' && typeof v === 'string') found.add(v);
+    else refsIn(v, found);
+  }
+  return found;
+}
+
+/** The members of `all` that `users` refer to: a component nothing uses is noise, and linters say so. */
+function referenced(all: Record<string, JsonObject>, users: Json, section: string): Record<string, JsonObject> {
+  const refs = refsIn(users, new Set());
+  return Object.fromEntries(Object.entries(all).filter(([name]) => refs.has(`#/components/${section}/${name}`)));
+}
+
+const FORMAT_KINDS: readonly FormatKind[] = ['datetime', 'date', 'uuid', 'email'];
+
+/** The sentences info.description gives about a version's lifecycle. */
+export function lifecycleSentences(v: VersionIR): string[] {
+  if (!v.released) return [`Version ${v.name} is not released yet and may still change.`];
+  const out = [`Version ${v.name} was released on ${v.released}.`];
+  if (v.deprecated) out.push(`It is deprecated since ${v.deprecated}; move to a newer version.`);
+  if (v.sunset) out.push(`It stops being served on ${v.sunset} (sunset) and answers 410 from then on.`);
+  return out;
+}
+
+function tagOf(api: ApiAt, c: CollectionAt): JsonObject {
+  const scope = api.rateLimit ? `for ${c.name}, besides the API's` : `for ${c.name}`;
+  const parts = [c.description ?? `The ${c.name} collection.`, rateLimitSentence(c.rateLimit, scope)];
+  return { name: c.name, description: parts.filter(Boolean).join(' ') };
+}
+
+function sharedParameters(api: ApiAt, formats: FormatNames): Record<string, JsonObject> {
+  const out: Record<string, JsonObject> = {
+    Id: { name: 'id', in: 'path', required: true, description: 'The id of the resource.', schema: ref('schemas', formats.uuid) },
+    Cursor: {
+      name: 'cursor',
+      in: 'query',
+      description: 'The `next_cursor` of the previous page; an invalid cursor answers 400.',
+      schema: { type: 'string', minLength: 1 },
+    },
+  };
+  out['IdempotencyKey'] = {
+    name: 'Idempotency-Key',
+    in: 'header',
+    description: 'Makes a retried create safe: the same key with the same body replays the first answer (kept 24 hours by default).',
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+  };
+  if (api.versioning.in === 'header') {
+    out['ApiVersion'] = {
+      name: api.versioning.header,
+      in: 'header',
+      required: true,
+      description: `Selects the API version: \`${api.version.name}\` for this document.`,
+      schema: { type: 'string', enum: [api.version.name] },
+    };
+  }
+  return out;
+}
+
+function infoOf(api: ApiAt): JsonObject {
+  const v = api.version;
+  const notes = [
+    'Errors are `application/problem+json` (RFC 9457).',
+    'A method a path does not offer answers 405 with an `Allow` header; an unknown path answers 404.',
+  ];
+  const description = [api.description, ...lifecycleSentences(v), rateLimitSentence(api.rateLimit, 'over the whole API'), ...notes].filter((s): s is string => Boolean(s)).join(' ');
+  return compact({
+    title: api.title,
+    version: v.name,
+    description,
+    'x-released': v.released,
+    'x-deprecated': v.deprecated,
+    'x-sunset': v.sunset,
+  });
+}
+
+/** The OpenAPI 3.1 document of one version, as a plain JSON object. */
+export function buildOpenApiDocument(api: ApiAt): JsonObject {
+  const taken = collectionSchemaNames(api);
+  const formats: FormatNames = {
+    datetime: freeName(FORMAT_NAMES.datetime, taken),
+    date: freeName(FORMAT_NAMES.date, taken),
+    uuid: freeName(FORMAT_NAMES.uuid, taken),
+    email: freeName(FORMAT_NAMES.email, taken),
+  };
+  const ctx: OperationContext = { api, formats, usedErrors: new Set<ErrorStatus>() };
+  const paths: Record<string, Json> = {};
+  const schemas: Record<string, JsonObject> = {};
+  for (const c of api.collections) {
+    Object.assign(paths, buildCollectionPaths(ctx, c));
+    Object.assign(schemas, buildCollectionSchemas(c, formats));
+  }
+  const problem = freeName('Problem', taken);
+  if (ctx.usedErrors.size > 0) schemas[problem] = buildProblemSchema();
+  const parameters = referenced(sharedParameters(api, formats), paths, 'parameters');
+  const formatSchemas = Object.fromEntries(FORMAT_KINDS.map((k) => [formats[k], buildFormatSchema(k)]));
+  Object.assign(schemas, referenced(formatSchemas, [paths, schemas, parameters], 'schemas'));
+  const responses: Record<string, JsonObject> = {};
+  for (const status of ctx.usedErrors) responses[ERRORS[status].name] = buildErrorResponse(status, problem, api.auth);
+  const headers = referenced(buildHeaders(), [paths, responses], 'headers');
+  const securitySchemes = buildSecuritySchemes(api.auth);
+  const nonEmpty = (map: Record<string, JsonObject>): JsonObject | undefined =>
+    Object.keys(map).length > 0 ? sortedKeys(map) : undefined;
+  return compact({
+    openapi: '3.1.1',
+    info: infoOf(api),
+    servers: [{ url: '/', description: 'The host serving this API.' }],
+    tags: api.collections.map((c) => tagOf(api, c)),
+    paths,
+    components: compact({
+      schemas: nonEmpty(schemas),
+      responses: nonEmpty(responses),
+      headers: nonEmpty(headers),
+      parameters: nonEmpty(parameters),
+      securitySchemes: nonEmpty(securitySchemes),
+    }),
+  });
+}

@@ -1,0 +1,142 @@
+/**
+ * @module JSON Schema 2020-12 of a field, one writer per type kind (a new kind without a writer fails to
+ * compile). The schemas say exactly what the generated zod schemas accept: formats carry zod's own
+ * regular expression as `pattern`, because in OpenAPI 3.1 `format` is only an annotation and many
+ * validators (and ajv-formats) are looser or stricter than zod. Those long patterns live once per
+ * document, in shared format schemas that fields refer to.
+ */
+import { z } from 'zod';
+import type { FieldAt, TypeIR, TypeKind } from '../../model/ir.ts';
+import { compact, ref, type Json, type JsonObject } from './json.ts';
+
+/**
+ * Where a schema is used. `response`: as the server answers (write-only fields left out, unknown keys
+ * allowed, as `z.object` strips them). `request`: a body (read-only fields left out, unknown keys
+ * rejected, nested defaults documented). Mirrors `SchemaMode` of the zod emitter.
+ */
+export type SchemaMode = 'response' | 'request';
+
+/** The pattern zod itself checks for a format, read from zod so that the two can never drift apart. */
+function zodPattern(schema: z.ZodType): string {
+  const json = z.toJSONSchema(schema) as { pattern?: unknown };
+  if (typeof json.pattern !== 'string') throw new Error('internal error: zod gave no pattern for a format');
+  return json.pattern;
+}
+
+/** The formats that get a shared component schema (their patterns are long; fields refer to them). */
+export type FormatKind = 'datetime' | 'date' | 'uuid' | 'email';
+
+/** The component name of each shared format schema in one document. */
+export type FormatNames = { readonly [K in FormatKind]: string };
+
+/** The preferred component names of the format schemas (a document renames one that a collection's type already uses). */
+export const FORMAT_NAMES: FormatNames = { datetime: 'DateTime', date: 'Date', uuid: 'Uuid', email: 'Email' };
+
+/** The shared format schemas; the expressions are the ones the zod emitter writes (zod-expression.ts). */
+export function buildFormatSchema(kind: FormatKind): JsonObject {
+  switch (kind) {
+    case 'datetime':
+      return {
+        type: 'string',
+        format: 'date-time',
+        pattern: zodPattern(z.iso.datetime({ offset: true })),
+        description: 'An RFC 3339 date-time with seconds and an offset (`Z` or `+hh:mm`).',
+      };
+    case 'date':
+      return { type: 'string', format: 'date', pattern: zodPattern(z.iso.date()), description: 'A calendar date, `YYYY-MM-DD`.' };
+    case 'uuid':
+      return { type: 'string', format: 'uuid', pattern: zodPattern(z.uuid()), description: 'An RFC 9562 UUID.' };
+    case 'email':
+      return { type: 'string', format: 'email', pattern: zodPattern(z.email()), description: 'An email address.' };
+  }
+}
+
+/** `z.int()` accepts safe integers only; an integer schema says so where the field sets no bound. */
+const SAFE = Number.MAX_SAFE_INTEGER;
+
+type Writers = {
+  [K in TypeKind]: (type: Extract<TypeIR<FieldAt>, { kind: K }>, mode: SchemaMode, formats: FormatNames) => JsonObject;
+};
+
+const writers: Writers = {
+  string: (t) => compact({ type: 'string', minLength: t.min, maxLength: t.max, pattern: t.pattern }),
+  int: (t) => ({ type: 'integer', minimum: t.min ?? -SAFE, maximum: t.max ?? SAFE }),
+  number: (t) => compact({ type: 'number', minimum: t.min, maximum: t.max }),
+  boolean: () => ({ type: 'boolean' }),
+  enum: (t) => ({ type: 'string', enum: [...t.values] }),
+  datetime: (_t, _m, names) => ref('schemas', names.datetime),
+  date: (_t, _m, names) => ref('schemas', names.date),
+  uuid: (_t, _m, names) => ref('schemas', names.uuid),
+  email: (_t, _m, names) => ref('schemas', names.email),
+  // zod checks a URL with the WHATWG parser; no pattern says the same, so `format` is all there is.
+  url: () => ({ type: 'string', format: 'uri' }),
+  id: (_t, _m, names) => ref('schemas', names.uuid),
+  ref: (_t, _m, names) => ref('schemas', names.uuid),
+  array: (t, mode, names) => compact({ type: 'array', items: typeSchema(t.of, mode, names), minItems: t.min, maxItems: t.max }),
+  object: (t, mode, names) => objectSchema(t.fields, mode, names),
+};
+
+/** The schema of a type, without the field's modifiers. */
+export function typeSchema(type: TypeIR<FieldAt>, mode: SchemaMode, formats: FormatNames): JsonObject {
+  return (writers[type.kind] as (t: TypeIR<FieldAt>, m: SchemaMode, f: FormatNames) => JsonObject)(type, mode, formats);
+}
+
+/** Adds `null` to a schema's type (and to its enum, which would otherwise still reject it). */
+export function withNull(schema: JsonObject): JsonObject {
+  const type = schema['type'];
+  // A reference (a shared format) cannot take a second type: it becomes one branch of two.
+  if (typeof type !== 'string') return { anyOf: [schema, { type: 'null' }] };
+  const out: Record<string, Json> = { ...schema, type: [type, 'null'] };
+  const values = schema['enum'];
+  if (Array.isArray(values)) out['enum'] = [...(values as readonly Json[]), null];
+  return out;
+}
+
+/** What a property schema documents besides the type: the field's annotations in this mode. */
+export interface PropertyOptions {
+  readonly mode: SchemaMode;
+  /** Document the default (where zod applies it: create and replace bodies, nested request objects). */
+  readonly withDefault: boolean;
+  readonly formats: FormatNames;
+}
+
+/** The schema of a field as an object property: type, null, description, default, example, flags. */
+export function propertySchema(field: FieldAt, options: PropertyOptions): JsonObject {
+  const base = typeSchema(field.type, options.mode, options.formats);
+  const typed = field.nullable ? withNull(base) : base;
+  return compact({
+    ...typed,
+    description: field.description,
+    default: options.withDefault && field.default ? (field.default.value as Json) : undefined,
+    examples: field.example ? [field.example.value as Json] : undefined,
+    deprecated: field.deprecated ? true : undefined,
+    readOnly: options.mode === 'response' && field.readOnly ? true : undefined,
+    writeOnly: options.mode === 'request' && field.writeOnly ? true : undefined,
+  });
+}
+
+/** True when a field is one key of an object in this mode (write-only fields are never answered, read-only never sent). */
+export function isMember(field: FieldAt, mode: SchemaMode): boolean {
+  return mode === 'response' ? !field.writeOnly : !field.readOnly;
+}
+
+/** True when an object of this mode must carry the field (as `z.input` of the schema sees it). */
+export function isRequired(field: FieldAt, mode: SchemaMode, withDefaults: boolean): boolean {
+  if (field.optional) return false;
+  // A default makes a key optional only where zod applies it (requests); responses always carry it.
+  return !(mode === 'request' && withDefaults && field.default);
+}
+
+/** An object of fields; nested objects follow the rules of the top-level object they sit in. */
+export function objectSchema(fields: readonly FieldAt[], mode: SchemaMode, formats: FormatNames): JsonObject {
+  const members = fields.filter((f) => isMember(f, mode));
+  const properties: Record<string, Json> = {};
+  for (const f of members) properties[f.name] = propertySchema(f, { mode, withDefault: mode === 'request', formats });
+  const required = members.filter((f) => isRequired(f, mode, true)).map((f) => f.name);
+  return compact({
+    type: 'object',
+    properties,
+    required: required.length > 0 ? required : undefined,
+    additionalProperties: mode === 'request' ? false : undefined,
+  });
+}

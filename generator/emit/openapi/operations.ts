@@ -1,0 +1,199 @@
+/**
+ * @module The path items of one collection: `/vN/orders` (list, create) and `/vN/orders/{id}` (get,
+ * replace, update, delete), with stable operationIds, parameters, bodies, security and every status the
+ * generated server can answer.
+ */
+import { OPERATIONS, type ApiAt, type CollectionAt, type FieldAt, type OperationName, type RateLimitIR } from '../../model/ir.ts';
+import { pascalCase, singularize } from '../../model/names.ts';
+import { schemaNamesOf } from './collection-schemas.ts';
+import { typeSchema, type FormatNames } from './field-schema.ts';
+import { compact, ref, type Json, type JsonObject } from './json.ts';
+import { ERRORS, SCHEME, type ErrorStatus } from './shared-components.ts';
+
+/** What the operations of a document refer to and record while they are built. */
+export interface OperationContext {
+  readonly api: ApiAt;
+  readonly formats: FormatNames;
+  /** Error statuses used so far (only those become response components). */
+  readonly usedErrors: Set<ErrorStatus>;
+}
+
+const METHOD: { readonly [K in OperationName]: string } = {
+  list: 'get',
+  get: 'get',
+  create: 'post',
+  replace: 'put',
+  update: 'patch',
+  delete: 'delete',
+};
+
+/** The operationId of an operation: `listOrders`, `getOrder`, `createOrder`, ... */
+export function operationIdOf(c: CollectionAt, op: OperationName): string {
+  return op === 'list' ? `list${pascalCase(c.name)}` : `${op}${c.typeName}`;
+}
+
+/** The prefix of every path: `/v2` with path versioning, nothing with header versioning. */
+export function pathPrefix(api: ApiAt): string {
+  return api.versioning.in === 'path' ? `/${api.version.name}` : '';
+}
+
+function humanName(name: string): string {
+  return name.replace(/[_-]+/g, ' ');
+}
+
+function summaryOf(c: CollectionAt, op: OperationName): string {
+  const one = humanName(singularize(c.name));
+  const a = `${/^[aeiou]/i.test(one) ? 'an' : 'a'} ${one}`;
+  const summaries: { readonly [K in OperationName]: string } = {
+    list: `List ${humanName(c.name)}`,
+    get: `Get one ${one}`,
+    create: `Create ${a}`,
+    replace: `Replace ${a}`,
+    update: `Update some fields of ${a}`,
+    delete: `Delete ${a}`,
+  };
+  return summaries[op];
+}
+
+function isPublic(api: ApiAt, c: CollectionAt, op: OperationName): boolean {
+  return c.public.includes(op) || (!api.auth.bearer && !api.auth.apiKey);
+}
+
+function scopesOf(c: CollectionAt, op: OperationName): readonly string[] {
+  return op === 'list' || op === 'get' ? c.scopes.read : c.scopes.write;
+}
+
+function securityOf(api: ApiAt, c: CollectionAt, op: OperationName): Json {
+  if (isPublic(api, c, op)) return [];
+  // Scopes on non-OAuth schemes are the "role names" OpenAPI 3.1 allows there.
+  const scopes = [...scopesOf(c, op)];
+  const out: JsonObject[] = [];
+  if (api.auth.bearer) out.push({ [SCHEME.bearer]: scopes });
+  if (api.auth.apiKey) out.push({ [SCHEME.apiKey]: scopes });
+  return out;
+}
+
+/** The error statuses one operation can answer (what the generated server's runtime answers). */
+function errorStatuses(api: ApiAt, c: CollectionAt, op: OperationName): ErrorStatus[] {
+  const body = op === 'create' || op === 'replace' || op === 'update';
+  const byId = op !== 'list' && op !== 'create';
+  const unique = c.fields.some((f) => f.unique);
+  const statuses: ErrorStatus[] = [];
+  // An id that is not a UUID answers 404, so get and delete validate nothing but the version header.
+  if (op === 'list' || body || api.versioning.in === 'header') statuses.push(400);
+  // A credential sent to a public operation must still be valid.
+  if (api.auth.bearer || api.auth.apiKey) statuses.push(401);
+  if (!isPublic(api, c, op) && scopesOf(c, op).length > 0) statuses.push(403);
+  if (op === 'create') statuses.push(422);
+  if (byId) statuses.push(404);
+  if (body && unique) statuses.push(409);
+  if (api.version.sunset) statuses.push(410);
+  if (body) statuses.push(413, 415);
+  if (api.rateLimit || c.rateLimit) statuses.push(429);
+  statuses.push(500);
+  return statuses.sort((a, b) => a - b);
+}
+
+/** A sentence on a rate limit: `scope` says what it covers (the API, or one collection on top of it). */
+export function rateLimitSentence(limit: RateLimitIR | undefined, scope: string): string | undefined {
+  if (!limit) return undefined;
+  return `Rate limit ${scope}: ${limit.limit} requests per ${limit.window} per credential (per client IP when anonymous); answers carry RateLimit-* headers.`;
+}
+
+function successHeaders(api: ApiAt, extra: Record<string, JsonObject>): JsonObject | undefined {
+  const headers: Record<string, JsonObject> = { ...extra };
+  if (api.version.deprecated) {
+    headers['Deprecation'] = ref('headers', 'Deprecation');
+    if (api.version.sunset) headers['Sunset'] = ref('headers', 'Sunset');
+  }
+  return Object.keys(headers).length > 0 ? headers : undefined;
+}
+
+function jsonContent(schemaName: string): JsonObject {
+  return { 'application/json': { schema: ref('schemas', schemaName) } };
+}
+
+function successResponse(api: ApiAt, c: CollectionAt, op: OperationName): [string, JsonObject] {
+  const names = schemaNamesOf(c);
+  const one = humanName(singularize(c.name));
+  switch (op) {
+    case 'list':
+      return ['200', compact({ description: `A page of ${humanName(c.name)}.`, headers: successHeaders(api, {}), content: jsonContent(names.list) })];
+    case 'create': {
+      const headers = successHeaders(api, { Location: ref('headers', 'Location'), 'Idempotent-Replayed': ref('headers', 'IdempotentReplayed') });
+      return ['201', compact({ description: `The ${one} was created.`, headers, content: jsonContent(names.resource) })];
+    }
+    case 'delete':
+      return ['204', compact({ description: `The ${one} was deleted.`, headers: successHeaders(api, {}) })];
+    default:
+      return ['200', compact({ description: `The ${one}.`, headers: successHeaders(api, {}), content: jsonContent(names.resource) })];
+  }
+}
+
+function filterParameter(c: CollectionAt, f: FieldAt, formats: FormatNames): JsonObject {
+  // The query text is coerced to the field's type; a filter never matches null.
+  return compact({
+    name: f.name,
+    in: 'query',
+    description: `Only ${humanName(c.name)} whose \`${f.name}\` equals this value.`,
+    deprecated: f.deprecated ? true : undefined,
+    schema: typeSchema(f.type, 'response', formats),
+  });
+}
+
+function listParameters(c: CollectionAt, formats: FormatNames): JsonObject[] {
+  const { defaultLimit, maxLimit } = c.pagination;
+  return [
+    {
+      name: 'limit',
+      in: 'query',
+      description: `Items per page, at least 1; values above ${maxLimit} are lowered to ${maxLimit}.`,
+      // The maximum is zod's safe-integer bound, not maxLimit: a larger value is lowered, not rejected.
+      schema: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: defaultLimit },
+    },
+    ref('parameters', 'Cursor'),
+    ...c.fields.filter((f) => f.filterable).map((f) => filterParameter(c, f, formats)),
+  ];
+}
+
+function operationOf(ctx: OperationContext, c: CollectionAt, op: OperationName): JsonObject {
+  const { api } = ctx;
+  const names = schemaNamesOf(c);
+  const responses: Record<string, JsonObject> = {};
+  const [status, success] = successResponse(api, c, op);
+  responses[status] = success;
+  for (const e of errorStatuses(api, c, op)) {
+    ctx.usedErrors.add(e);
+    responses[String(e)] = ref('responses', ERRORS[e].name);
+  }
+  const bodySchema = op === 'create' ? names.create : op === 'replace' ? names.replace : op === 'update' ? names.patch : undefined;
+  return compact({
+    operationId: operationIdOf(c, op),
+    summary: summaryOf(c, op),
+    tags: [c.name],
+    deprecated: api.version.deprecated ? true : undefined,
+    parameters: op === 'list' ? listParameters(c, ctx.formats) : op === 'create' ? [ref('parameters', 'IdempotencyKey')] : undefined,
+    requestBody: bodySchema ? { required: true, content: jsonContent(bodySchema) } : undefined,
+    responses,
+    security: securityOf(api, c, op),
+  });
+}
+
+/** The path items of one collection, keyed by path; only paths with at least one operation. */
+export function buildCollectionPaths(ctx: OperationContext, c: CollectionAt): Record<string, JsonObject> {
+  const base = `${pathPrefix(ctx.api)}/${c.path}`;
+  const shared = ctx.api.versioning.in === 'header' ? [ref('parameters', 'ApiVersion')] : [];
+  const ops = OPERATIONS.filter((op) => c.operations.includes(op));
+  const collectionOps = ops.filter((op) => op === 'list' || op === 'create');
+  const itemOps = ops.filter((op) => op !== 'list' && op !== 'create');
+  const out: Record<string, JsonObject> = {};
+  const item = (ops: readonly OperationName[], parameters: readonly JsonObject[]): JsonObject => {
+    const entries: Record<string, Json> = {};
+    if (parameters.length > 0) entries['parameters'] = [...parameters];
+    for (const op of ops) entries[METHOD[op]] = operationOf(ctx, c, op);
+    return entries;
+  };
+  if (collectionOps.length > 0) out[base] = item(collectionOps, shared);
+  if (itemOps.length > 0) out[`${base}/{id}`] = item(itemOps, [...shared, ref('parameters', 'Id')]);
+  return out;
+}

@@ -1,0 +1,133 @@
+/**
+ * @module Components every operation shares: the problem+json schema (RFC 9457), one response per error
+ * status, the headers those responses carry, and the security schemes. Operations refer to them by
+ * name, which keeps a document of a large API small.
+ */
+import type { AuthIR } from '../../model/ir.ts';
+import { ref, type JsonObject } from './json.ts';
+
+/** The error statuses a generated server answers, and what each means. */
+export const ERRORS = {
+  400: { name: 'BadRequest', text: 'The request is malformed or fails validation; `errors` lists every problem.' },
+  401: { name: 'Unauthorized', text: 'The credential is missing (where one is needed) or was not accepted.' },
+  403: { name: 'Forbidden', text: 'The credential lacks a scope this operation needs; `scopes` lists them.' },
+  404: { name: 'NotFound', text: 'No resource has this id.' },
+  409: { name: 'Conflict', text: 'A field that must be unique already has this value; `field` names it.' },
+  410: { name: 'Gone', text: 'This API version is past its sunset date and no longer served.' },
+  413: { name: 'ContentTooLarge', text: 'The request body is too large.' },
+  415: { name: 'UnsupportedMediaType', text: 'The request body is not `application/json`.' },
+  422: { name: 'IdempotencyKeyReused', text: 'This `Idempotency-Key` was used before with a different body.' },
+  429: { name: 'TooManyRequests', text: 'The rate limit is exceeded; retry after `Retry-After` seconds.' },
+  500: { name: 'InternalServerError', text: 'The server failed; no details are disclosed.' },
+} as const;
+
+/** An error status the document can list. */
+export type ErrorStatus = keyof typeof ERRORS;
+
+/** The security scheme component names. */
+export const SCHEME = { bearer: 'bearerAuth', apiKey: 'apiKeyAuth' } as const;
+
+/** The `components.securitySchemes` of an API's auth settings (empty when it has none). */
+export function buildSecuritySchemes(auth: AuthIR): Record<string, JsonObject> {
+  const out: Record<string, JsonObject> = {};
+  if (auth.bearer) {
+    out[SCHEME.bearer] = {
+      type: 'http',
+      scheme: 'bearer',
+      description: auth.bearer.description ?? 'A token sent as `Authorization: Bearer <token>`.',
+    };
+  }
+  if (auth.apiKey) {
+    out[SCHEME.apiKey] = {
+      type: 'apiKey',
+      in: 'header',
+      name: auth.apiKey.header,
+      description: auth.apiKey.description ?? `An API key sent in the \`${auth.apiKey.header}\` header.`,
+    };
+  }
+  return out;
+}
+
+/** The problem+json schema: every error body. */
+export function buildProblemSchema(): JsonObject {
+  return {
+    type: 'object',
+    description: 'An error, as RFC 9457 problem details.',
+    properties: {
+      type: { type: 'string', description: 'A URI reference naming the kind of problem.' },
+      title: { type: 'string', description: 'A short summary of the kind of problem.' },
+      status: { type: 'integer', minimum: 400, maximum: 599, description: 'The HTTP status code.' },
+      detail: { type: 'string', description: 'What went wrong this time.' },
+      code: { type: 'string', description: 'The kind of problem, for programs: `validation_failed`, `not_found`, ...' },
+      scopes: { type: 'array', items: { type: 'string' }, description: '403 only: the scopes the credential lacks.' },
+      field: { type: 'string', description: '409 only, when known: the field whose value is taken.' },
+      errors: {
+        type: 'array',
+        description: 'Validation only: one entry per problem found.',
+        items: {
+          type: 'object',
+          properties: {
+            pointer: {
+              type: 'string',
+              description: 'Where the problem is: a JSON Pointer (RFC 6901) in URI fragment form, like `#/quantity`.',
+            },
+            detail: { type: 'string', description: 'What is wrong with it.' },
+            parameter: { type: 'string', description: 'For a query string: the parameter at fault.' },
+          },
+          required: ['pointer', 'detail'],
+        },
+      },
+    },
+    required: ['type', 'title', 'status', 'detail', 'code'],
+  };
+}
+
+/** Every header component a document may use (it keeps those it refers to). */
+export function buildHeaders(): Record<string, JsonObject> {
+  const int = (description: string): JsonObject => ({ description, schema: { type: 'integer', minimum: 0 } });
+  return {
+    RetryAfter: int('Seconds to wait before trying again.'),
+    RateLimitLimit: int('Requests allowed in the current window.'),
+    RateLimitRemaining: int('Requests left in the current window.'),
+    RateLimitReset: int('Seconds until the window resets.'),
+    RateLimitPolicy: { description: 'The limit as `<requests>;w=<window seconds>`.', schema: { type: 'string' } },
+    Location: { description: 'The path of the new resource.', schema: { type: 'string', format: 'uri-reference' } },
+    IdempotentReplayed: {
+      description: '`true` when this is the stored answer to an earlier request with the same `Idempotency-Key`.',
+      schema: { type: 'string', enum: ['true'] },
+    },
+    Deprecation: {
+      description: 'When this API version was deprecated, as `@<unix seconds>` (RFC 9745).',
+      schema: { type: 'string' },
+    },
+    Sunset: {
+      description: 'When this API version stops being served, as an HTTP-date (RFC 8594).',
+      schema: { type: 'string' },
+    },
+  };
+}
+
+/** The header names of the rate-limit group, as sent on the wire, and their components. */
+export const RATE_LIMIT_HEADERS: readonly (readonly [string, string])[] = [
+  ['Retry-After', 'RetryAfter'],
+  ['RateLimit-Limit', 'RateLimitLimit'],
+  ['RateLimit-Remaining', 'RateLimitRemaining'],
+  ['RateLimit-Reset', 'RateLimitReset'],
+  ['RateLimit-Policy', 'RateLimitPolicy'],
+];
+
+/** The response component of an error status, problem+json body and its headers. */
+export function buildErrorResponse(status: ErrorStatus, problemSchema: string, auth: AuthIR): JsonObject {
+  const headers: Record<string, JsonObject> = {};
+  if (status === 429) for (const [wire, component] of RATE_LIMIT_HEADERS) headers[wire] = ref('headers', component);
+  if (status === 401 || status === 403) {
+    const schemes = [auth.bearer ? 'Bearer' : undefined, auth.apiKey ? 'ApiKey' : undefined].filter(Boolean).join(', ');
+    const why = status === 401 ? `The schemes accepted: ${schemes}.` : 'The challenge, with `error="insufficient_scope"` and the scopes needed.';
+    headers['WWW-Authenticate'] = { description: why, schema: { type: 'string' } };
+  }
+  return {
+    description: ERRORS[status].text,
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    content: { 'application/problem+json': { schema: ref('schemas', problemSchema) } },
+  };
+}

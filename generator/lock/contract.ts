@@ -1,0 +1,139 @@
+/**
+ * @module The wire contract of one version: the projection without source locations, documentation or
+ * history, with everything unordered sorted, so equal contracts serialise to equal bytes. The lock file
+ * holds one per released version; `apiAtOfContract` turns one back into a projection for the diff engine.
+ */
+import type { ApiAt, ApiIR, AuthIR, CollectionAt, FieldAt, OperationName, RateLimitIR, SourceRef, TypeIR } from '../model/ir.ts';
+import { project } from '../model/project.ts';
+
+/** A value type in a contract (nested fields are {@link FieldContract}s). */
+export type TypeContract = TypeIR<FieldContract>;
+
+/** A field as clients see it in one version. */
+export interface FieldContract {
+  readonly name: string;
+  readonly type: TypeContract;
+  readonly optional: boolean;
+  readonly nullable: boolean;
+  readonly default?: { readonly value: unknown };
+  readonly readOnly: boolean;
+  readonly writeOnly: boolean;
+  readonly unique: boolean;
+  readonly filterable: boolean;
+  readonly deprecated: boolean;
+}
+
+/** A collection as clients see it in one version. */
+export interface CollectionContract {
+  readonly name: string;
+  readonly path: string;
+  readonly typeName: string;
+  readonly operations: readonly OperationName[];
+  readonly public: readonly OperationName[];
+  readonly scopes: { readonly read: readonly string[]; readonly write: readonly string[] };
+  readonly pagination: { readonly defaultLimit: number; readonly maxLimit: number };
+  readonly rateLimit?: RateLimitIR;
+  readonly fields: readonly FieldContract[];
+}
+
+/** One version's wire contract. */
+export interface VersionContract {
+  readonly version: { readonly name: string; readonly released?: string; readonly deprecated?: string; readonly sunset?: string };
+  readonly versioning: ApiIR['versioning'];
+  readonly auth: { readonly bearer?: Record<string, never>; readonly apiKey?: { readonly header: string } };
+  readonly rateLimit?: RateLimitIR;
+  readonly collections: readonly CollectionContract[];
+}
+
+const byName = <T extends { readonly name: string }>(xs: readonly T[]): T[] => [...xs].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+const sorted = (xs: readonly string[]): string[] => [...xs].sort();
+
+function typeContract(t: TypeIR<FieldAt>): TypeContract {
+  switch (t.kind) {
+    case 'object':
+      return { kind: 'object', fields: byName(t.fields.map(fieldContract)) };
+    case 'array':
+      return { ...t, of: typeContract(t.of) };
+    case 'enum':
+      return { kind: 'enum', values: sorted(t.values) };
+    default:
+      return t;
+  }
+}
+
+function fieldContract(f: FieldAt): FieldContract {
+  return {
+    name: f.name,
+    type: typeContract(f.type),
+    optional: f.optional,
+    nullable: f.nullable,
+    ...(f.default ? { default: { value: f.default.value } } : {}),
+    readOnly: f.readOnly,
+    writeOnly: f.writeOnly,
+    unique: f.unique,
+    filterable: f.filterable,
+    deprecated: f.deprecated,
+  };
+}
+
+function rate(r: RateLimitIR | undefined): { rateLimit?: RateLimitIR } {
+  return r ? { rateLimit: { limit: r.limit, window: r.window, windowMs: r.windowMs } } : {};
+}
+
+/** The wire contract of `version` of `api`. */
+export function contractOf(api: ApiIR, version: string): VersionContract {
+  const at = project(api, version);
+  const v = at.version;
+  return {
+    version: { name: v.name, ...(v.released ? { released: v.released } : {}), ...(v.deprecated ? { deprecated: v.deprecated } : {}), ...(v.sunset ? { sunset: v.sunset } : {}) },
+    versioning: at.versioning.in === 'path' ? { in: 'path' } : { in: 'header', header: at.versioning.header },
+    auth: { ...(at.auth.bearer ? { bearer: {} } : {}), ...(at.auth.apiKey ? { apiKey: { header: at.auth.apiKey.header } } : {}) },
+    ...rate(at.rateLimit),
+    collections: byName(
+      at.collections.map((c) => ({
+        name: c.name,
+        path: c.path,
+        typeName: c.typeName,
+        operations: [...c.operations],
+        public: [...c.public],
+        scopes: { read: sorted(c.scopes.read), write: sorted(c.scopes.write) },
+        pagination: { defaultLimit: c.pagination.defaultLimit, maxLimit: c.pagination.maxLimit },
+        ...rate(c.rateLimit),
+        fields: byName(c.fields.map(fieldContract)),
+      })),
+    ),
+  };
+}
+
+function fieldAt(f: FieldContract, loc: SourceRef): FieldAt {
+  return { kind: 'field-at', key: f.name, loc, ...f, type: typeAt(f.type, loc) };
+}
+
+function typeAt(t: TypeContract, loc: SourceRef): TypeIR<FieldAt> {
+  if (t.kind === 'object') return { kind: 'object', fields: t.fields.map((x) => fieldAt(x, loc)) };
+  if (t.kind === 'array') return { ...t, of: typeAt(t.of, loc) };
+  return t;
+}
+
+/** A locked contract as a projection the diff engine can compare (locations point at `lockFile`). */
+export function apiAtOfContract(apiName: string, contract: VersionContract, lockFile: string): ApiAt {
+  const loc: SourceRef = { file: lockFile, line: 1, member: '' };
+  const auth: AuthIR = { ...(contract.auth.bearer ? { bearer: {} } : {}), ...(contract.auth.apiKey ? { apiKey: contract.auth.apiKey } : {}) };
+  const collections: CollectionAt[] = contract.collections.map((c) => ({
+    kind: 'collection-at',
+    key: c.name,
+    loc,
+    ...c,
+    fields: c.fields.map((x) => fieldAt(x, loc)),
+  }));
+  return {
+    kind: 'api-at',
+    name: apiName,
+    title: apiName,
+    version: { kind: 'version', index: 0, ...contract.version },
+    versioning: contract.versioning,
+    auth,
+    ...(contract.rateLimit ? { rateLimit: contract.rateLimit } : {}),
+    collections,
+  };
+}

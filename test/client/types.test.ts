@@ -1,0 +1,94 @@
+/**
+ * Type tests of the generated client (the golden copy of the example's client, which the project's tsc
+ * checks): each version's methods take exactly that version's fields, an operation or collection a
+ * version lacks is a type error, results are typed per version. The `@ts-expect-error` lines fail the type
+ * check when the error they expect disappears. At run time, the namespaces hold the same operations.
+ */
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import {
+  createShopClient,
+  type ApiPromise,
+  type Page,
+  type PagePromise,
+  type ShopClient,
+  type ShopClientOptions,
+  type V1,
+  type V2,
+  type V3,
+} from '../../examples/shop/generated/client/index.js';
+
+// Only type-checked, never called: no server is needed.
+function typeChecks(shop: ShopClient): void {
+  // v1 knows `qty` and `note`; v2 renamed qty to quantity, removed note and added currency.
+  void shop.v1.orders.create({ customer_id: 'c', product_id: 7, qty: 2, note: 'hi' });
+  // @ts-expect-error v1 has no `quantity` (it is `qty` there)
+  void shop.v1.orders.create({ customer_id: 'c', product_id: 7, quantity: 2 });
+  // @ts-expect-error v1 has no `currency` (added in v2)
+  void shop.v1.orders.create({ customer_id: 'c', product_id: 7, qty: 2, currency: 'EUR' });
+  void shop.v2.orders.create({ customer_id: 'c', product_id: 7, quantity: 2, currency: 'USD' });
+  // @ts-expect-error v2 has no `qty`
+  void shop.v2.orders.create({ customer_id: 'c', product_id: 7, qty: 2 });
+  // @ts-expect-error v2 removed `note`
+  void shop.v2.orders.update('id', { note: 'x' });
+  // @ts-expect-error `status` is read-only: never in a request
+  void shop.v2.orders.update('id', { status: 'paid' });
+  // @ts-expect-error not a currency
+  void shop.v2.orders.create({ customer_id: 'c', product_id: 7, quantity: 2, currency: 'GBP' });
+  // reference changed type in v3: a number before, a string since.
+  void shop.v2.orders.update('id', { reference: 12 });
+  // @ts-expect-error v3's reference is a string
+  void shop.v3.orders.update('id', { reference: 12 });
+  // name became optional in v3 only.
+  // @ts-expect-error v2 requires a customer's name
+  void shop.v2.customers.create({ email: 'a@b.c' });
+  void shop.v3.customers.create({ email: 'a@b.c' });
+
+  // @ts-expect-error orders offer no replace in any version
+  void shop.v2.orders.replace;
+  void shop.v2.customers.replace('id', { email: 'a@b.c', name: 'A' });
+  // @ts-expect-error coupons arrive in v3
+  void shop.v2.coupons;
+  void shop.v3.coupons.list();
+
+  // List filters are the filterable fields of the version.
+  void shop.v2.orders.list({ status: 'paid', limit: 10 });
+  // @ts-expect-error product_id is not filterable
+  void shop.v2.orders.list({ product_id: 7 });
+  // @ts-expect-error the filter takes the version's enum values
+  void shop.v2.orders.list({ status: 'lost' });
+}
+
+describe('generated client types', () => {
+  it('types results per version', () => {
+    expectTypeOf<ShopClient['v1']['orders']['get']>().returns.toEqualTypeOf<ApiPromise<V1.Order>>();
+    expectTypeOf<V1.Order>().toHaveProperty('qty').toEqualTypeOf<number>();
+    expectTypeOf<V1.Order>().not.toHaveProperty('quantity');
+    expectTypeOf<V2.Order>().toHaveProperty('quantity').toEqualTypeOf<number>();
+    expectTypeOf<V2.Order>().toHaveProperty('currency').toEqualTypeOf<'EUR' | 'USD'>();
+    expectTypeOf<V2.Order>().not.toHaveProperty('note');
+    expectTypeOf<V3.Order['reference']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<V2.Order['reference']>().toEqualTypeOf<number | undefined>();
+    // Write-only fields are never answered; fields with defaults always are.
+    expectTypeOf<V2.Customer>().not.toHaveProperty('password');
+    expectTypeOf<V2.CustomerCreate>().toHaveProperty('password').toEqualTypeOf<string | undefined>();
+    expectTypeOf<V2.Customer['tier']>().toEqualTypeOf<'free' | 'pro'>();
+    expectTypeOf<V2.CustomerCreate['tier']>().toEqualTypeOf<'free' | 'pro' | undefined>();
+    expectTypeOf<V3.Coupon['validUntil']>().toEqualTypeOf<string | null>();
+    expectTypeOf<ShopClient['v2']['orders']['list']>().returns.toEqualTypeOf<PagePromise<V2.Order>>();
+    expectTypeOf<Awaited<ReturnType<ShopClient['v2']['orders']['list']>>>().toEqualTypeOf<Page<V2.Order>>();
+    expectTypeOf<ShopClient['v2']['orders']['delete']>().returns.toEqualTypeOf<ApiPromise<void>>();
+    expectTypeOf<ShopClient['v2']['orders']>().not.toHaveProperty('replace');
+    expectTypeOf<ShopClient['v2']>().not.toHaveProperty('coupons');
+    expectTypeOf<ShopClientOptions>().toHaveProperty('apiKey');
+    expect(typeChecks).toBeTypeOf('function');
+  });
+
+  it('offers at run time exactly the operations each version declares', () => {
+    const shop = createShopClient({ baseUrl: 'http://127.0.0.1:1' });
+    expect(Object.keys(shop)).toEqual(['v1', 'v2', 'v3']);
+    expect(Object.keys(shop.v1)).toEqual(['customers', 'orders']);
+    expect(Object.keys(shop.v3)).toEqual(['customers', 'orders', 'coupons']);
+    expect(Object.keys(shop.v2.orders)).toEqual(['list', 'get', 'create', 'update', 'delete']);
+    expect(Object.keys(shop.v2.customers)).toEqual(['list', 'get', 'create', 'replace', 'update', 'delete']);
+  });
+});

@@ -1,0 +1,179 @@
+/**
+ * One test per field row of breaking-changes.md, on read-write, request-only (writeOnly) and
+ * response-only (readOnly) variants of the same field where direction matters.
+ */
+import { describe, expect, it } from 'vitest';
+import { f } from '../../generator/dsl/index.ts';
+import { apiWith, diffEdit, diffField, summary } from './helpers.ts';
+
+const at = 'items.x';
+const one = (id: string, level: string, location = at) => [{ id, level, location }];
+
+describe('field added', () => {
+  it('required field: breaking for requests even with a default, safe for responses', () => {
+    expect(summary(diffEdit(apiWith({}), apiWith({ x: f.string() })))).toEqual(one('request-required-field-added', 'breaking'));
+    expect(summary(diffEdit(apiWith({}), apiWith({ x: f.string().default('a') })))).toEqual(one('request-required-field-added', 'breaking'));
+    expect(summary(diffEdit(apiWith({}), apiWith({ x: f.string().writeOnly() })))).toEqual(one('request-required-field-added', 'breaking'));
+    expect(summary(diffEdit(apiWith({}), apiWith({ x: f.datetime().readOnly() })))).toEqual(one('response-required-field-added', 'safe'));
+  });
+  it('required field in a collection without create or replace: optional in PATCH, safe', () => {
+    const shape = { collection: { operations: ['list', 'get', 'update'] as const } };
+    expect(summary(diffEdit(apiWith({}, shape), apiWith({ x: f.string() }, shape)))).toEqual(one('response-required-field-added', 'safe'));
+  });
+  it('optional field: safe on every side', () => {
+    for (const x of [f.string().optional(), f.string().optional().writeOnly(), f.string().optional().readOnly()])
+      expect(summary(diffEdit(apiWith({}), apiWith({ x })))).toEqual(one('optional-field-added', 'safe'));
+  });
+  it('optional query parameter (a new filter): safe', () => {
+    const found = diffEdit(apiWith({}), apiWith({ x: f.string().optional().filterable() }));
+    expect(summary(found)).toEqual([...one('optional-field-added', 'safe'), ...one('query-parameter-added', 'safe')]);
+    expect(found[1]!.affects.routes).toEqual(['GET /v1/items']);
+  });
+});
+
+describe('field removed', () => {
+  it('required read-write field: breaking (responses)', () => {
+    expect(summary(diffEdit(apiWith({ x: f.string() }), apiWith({})))).toEqual(one('response-required-field-removed', 'breaking'));
+  });
+  it('optional field: warning', () => {
+    expect(summary(diffEdit(apiWith({ x: f.string().optional() }), apiWith({})))).toEqual(one('optional-field-removed', 'warning'));
+  });
+  it('required write-only field: warning (requests only)', () => {
+    const found = diffEdit(apiWith({ x: f.string().writeOnly() }), apiWith({}));
+    expect(summary(found)).toEqual(one('request-required-field-removed', 'warning'));
+    expect(found[0]!.direction).toBe('request');
+  });
+  it('required read-only field: breaking (responses only)', () => {
+    const found = diffEdit(apiWith({ x: f.datetime().readOnly() }), apiWith({}));
+    expect(summary(found)).toEqual(one('response-required-field-removed', 'breaking'));
+    expect(found[0]!.direction).toBe('response');
+  });
+  it('query parameter removed: warning, safe when it was deprecated first', () => {
+    expect(summary(diffField(f.string().filterable(), f.string()))).toEqual(one('query-parameter-removed', 'warning'));
+    expect(summary(diffField(f.string().filterable().deprecated(), f.string().deprecated()))).toEqual(one('deprecated-query-parameter-removed', 'safe'));
+  });
+});
+
+describe('requiredness', () => {
+  it('optional became required: breaking for requests, safe for responses', () => {
+    expect(summary(diffField(f.string().optional(), f.string()))).toEqual(one('request-field-became-required', 'breaking'));
+    expect(summary(diffField(f.string().optional().writeOnly(), f.string().writeOnly()))).toEqual(one('request-field-became-required', 'breaking'));
+    expect(summary(diffField(f.string().optional().readOnly(), f.string().readOnly()))).toEqual(one('response-field-became-required', 'safe'));
+  });
+  it('required became optional: safe for requests, breaking for responses', () => {
+    expect(summary(diffField(f.string(), f.string().optional()))).toEqual(one('response-field-became-optional', 'breaking'));
+    expect(summary(diffField(f.string().writeOnly(), f.string().optional().writeOnly()))).toEqual(one('request-field-became-optional', 'safe'));
+    expect(summary(diffField(f.string().readOnly(), f.string().optional().readOnly()))).toEqual(one('response-field-became-optional', 'breaking'));
+  });
+  it('a read-write finding carries both directions and every route', () => {
+    const [found] = diffField(f.string().optional(), f.string());
+    expect(found!.direction).toBe('both');
+    expect(found!.affects.routes).toEqual(['GET /v1/items', 'GET /v1/items/{id}', 'POST /v1/items', 'PUT /v1/items/{id}', 'PATCH /v1/items/{id}']);
+    expect(found!.affects.client).toContain('v1.items.create');
+  });
+});
+
+describe('types and formats', () => {
+  it('type changed incompatibly (int to string): breaking on every side', () => {
+    for (const [b, a] of [[f.int(), f.string()], [f.int().writeOnly(), f.string().writeOnly()], [f.int().readOnly(), f.string().readOnly()]] as const)
+      expect(summary(diffField(b, a))).toEqual(one('field-type-changed', 'breaking'));
+  });
+  it('type widened (int to number): safe for requests, breaking for responses', () => {
+    expect(summary(diffField(f.int(), f.number()))).toEqual(one('response-field-type-widened', 'breaking'));
+    expect(summary(diffField(f.int().writeOnly(), f.number().writeOnly()))).toEqual(one('request-field-type-widened', 'safe'));
+    expect(summary(diffField(f.int().readOnly(), f.number().readOnly()))).toEqual(one('response-field-type-widened', 'breaking'));
+  });
+  it('type narrowed (number to int): breaking for requests', () => {
+    expect(summary(diffField(f.number(), f.int()))).toEqual(one('request-field-type-narrowed', 'breaking'));
+    expect(summary(diffField(f.number().readOnly(), f.int().readOnly()))).toEqual(one('response-field-type-narrowed', 'safe'));
+  });
+  it('format changed (datetime to date, uuid to string): breaking', () => {
+    expect(summary(diffField(f.datetime(), f.date()))).toEqual(one('field-format-changed', 'breaking'));
+    expect(summary(diffField(f.uuid().readOnly(), f.string().readOnly()))).toEqual(one('field-format-changed', 'breaking'));
+    expect(summary(diffField(f.uuid().writeOnly(), f.string().writeOnly()))).toEqual(one('field-format-changed', 'breaking'));
+  });
+  it('became nullable: safe for requests, breaking for responses', () => {
+    expect(summary(diffField(f.string(), f.string().nullable()))).toEqual(one('response-field-became-nullable', 'breaking'));
+    expect(summary(diffField(f.string().writeOnly(), f.string().nullable().writeOnly()))).toEqual(one('request-field-became-nullable', 'safe'));
+    expect(summary(diffField(f.string().readOnly(), f.string().nullable().readOnly()))).toEqual(one('response-field-became-nullable', 'breaking'));
+  });
+  it('became non-nullable: breaking for requests, safe for responses', () => {
+    expect(summary(diffField(f.string().nullable(), f.string()))).toEqual(one('request-field-became-non-nullable', 'breaking'));
+    expect(summary(diffField(f.string().nullable().writeOnly(), f.string().writeOnly()))).toEqual(one('request-field-became-non-nullable', 'breaking'));
+    expect(summary(diffField(f.string().nullable().readOnly(), f.string().readOnly()))).toEqual(one('response-field-became-non-nullable', 'safe'));
+  });
+});
+
+describe('enums', () => {
+  it('enum value added: safe for requests, warning for responses', () => {
+    expect(summary(diffField(f.enum(['a']), f.enum(['a', 'b'])))).toEqual(one('response-enum-value-added', 'warning'));
+    expect(summary(diffField(f.enum(['a']).writeOnly(), f.enum(['a', 'b']).writeOnly()))).toEqual(one('request-enum-value-added', 'safe'));
+    expect(summary(diffField(f.enum(['a']).readOnly(), f.enum(['a', 'b']).readOnly()))).toEqual(one('response-enum-value-added', 'warning'));
+  });
+  it('enum value removed: breaking for requests, warning for responses', () => {
+    expect(summary(diffField(f.enum(['a', 'b']), f.enum(['a'])))).toEqual(one('request-enum-value-removed', 'breaking'));
+    expect(summary(diffField(f.enum(['a', 'b']).writeOnly(), f.enum(['a']).writeOnly()))).toEqual(one('request-enum-value-removed', 'breaking'));
+    expect(summary(diffField(f.enum(['a', 'b']).readOnly(), f.enum(['a']).readOnly()))).toEqual(one('response-enum-value-removed', 'warning'));
+  });
+  it('a read-only filter is a request too: removing a value breaks ?x=b', () => {
+    const found = diffField(f.enum(['a', 'b']).readOnly().filterable(), f.enum(['a']).readOnly().filterable());
+    expect(summary(found)).toEqual(one('request-enum-value-removed', 'breaking'));
+    expect(found[0]!.affects.routes).toContain('GET /v1/items');
+  });
+  it('became an enum: breaking for requests, safe for responses', () => {
+    expect(summary(diffField(f.string(), f.enum(['a'])))).toEqual(one('request-field-became-enum', 'breaking'));
+    expect(summary(diffField(f.string().readOnly(), f.enum(['a']).readOnly()))).toEqual(one('response-field-became-enum', 'safe'));
+  });
+});
+
+describe('bounds and patterns', () => {
+  it('bound tightened (max length down, minimum up, min items up, max items down): breaking for requests, safe for responses', () => {
+    expect(summary(diffField(f.string().max(200), f.string().max(100)))).toEqual(one('request-bound-tightened', 'breaking'));
+    expect(summary(diffField(f.int().min(1), f.int().min(5)))).toEqual(one('request-bound-tightened', 'breaking'));
+    expect(summary(diffField(f.array(f.string()).min(0), f.array(f.string()).min(1)))).toEqual(one('request-bound-tightened', 'breaking'));
+    expect(summary(diffField(f.array(f.string()).max(10), f.array(f.string()).max(5)))).toEqual(one('request-bound-tightened', 'breaking'));
+    expect(summary(diffField(f.string().max(200).readOnly(), f.string().max(100).readOnly()))).toEqual(one('response-bound-tightened', 'safe'));
+  });
+  it('bound loosened or removed: safe for requests, breaking for responses', () => {
+    expect(summary(diffField(f.string().max(100), f.string().max(200)))).toEqual(one('response-bound-loosened', 'breaking'));
+    expect(summary(diffField(f.int().min(1), f.int()))).toEqual(one('response-bound-loosened', 'breaking'));
+    expect(summary(diffField(f.string().max(100).writeOnly(), f.string().writeOnly()))).toEqual(one('request-bound-loosened', 'safe'));
+  });
+  it('bound set where there was none: breaking for requests, safe for responses', () => {
+    expect(summary(diffField(f.int(), f.int().max(10)))).toEqual(one('request-bound-added', 'breaking'));
+    expect(summary(diffField(f.int().readOnly(), f.int().max(10).readOnly()))).toEqual(one('response-bound-added', 'safe'));
+  });
+  it('pattern added: breaking for requests, safe for responses', () => {
+    expect(summary(diffField(f.string(), f.string().pattern(/^[a-z]+$/)))).toEqual(one('request-pattern-added', 'breaking'));
+    expect(summary(diffField(f.string().readOnly(), f.string().pattern(/^[a-z]+$/).readOnly()))).toEqual(one('response-pattern-added', 'safe'));
+  });
+  it('pattern changed: warning', () => {
+    expect(summary(diffField(f.string().pattern(/^[a-z]+$/), f.string().pattern(/^[a-z0-9]+$/)))).toEqual(one('pattern-changed', 'warning'));
+    expect(summary(diffField(f.string().pattern(/^a$/).readOnly(), f.string().pattern(/^b$/).readOnly()))).toEqual(one('pattern-changed', 'warning'));
+  });
+  it('pattern removed: a loosening, breaking for responses', () => {
+    expect(summary(diffField(f.string().pattern(/^a$/), f.string()))).toEqual(one('response-pattern-removed', 'breaking'));
+  });
+});
+
+describe('defaults, access and other modifiers', () => {
+  it('default value changed: warning for requests', () => {
+    const found = diffField(f.enum(['a', 'b']).default('a'), f.enum(['a', 'b']).default('b'));
+    expect(summary(found)).toEqual(one('request-default-changed', 'warning'));
+    expect(found[0]!.message).toContain('"a" → "b"');
+  });
+  it('field became read-only: breaking (requests that send it are rejected)', () => {
+    const found = diffField(f.string(), f.string().readOnly());
+    expect(summary(found)).toEqual(one('field-became-read-only', 'breaking'));
+    expect(found[0]!.direction).toBe('request');
+  });
+  it('field became write-only: responses lose it', () => {
+    expect(summary(diffField(f.string(), f.string().writeOnly()))).toEqual(one('response-required-field-removed', 'breaking'));
+  });
+  it('became unique: breaking for requests (409)', () => {
+    expect(summary(diffField(f.string(), f.string().unique()))).toEqual(one('field-became-unique', 'breaking'));
+  });
+  it('deprecated: safe', () => {
+    expect(summary(diffField(f.string(), f.string().deprecated()))).toEqual(one('field-deprecated', 'safe'));
+  });
+});

@@ -1,0 +1,188 @@
+/**
+ * The generated OpenAPI documents of the example, checked by tools nobody here wrote: every document
+ * validates against the OpenAPI 3.1 schema (@seriousme/openapi-schema-validator) and lints clean with
+ * Redocly's recommended rules (redocly.yaml at the root says which rule is off, and why). Then the
+ * contents a user relies on: operationIds, security, statuses, headers, lifecycle, determinism.
+ */
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emitOpenApi } from '../../generator/emit/openapi/emit-openapi.ts';
+import { loadTemplates } from '../../generator/templates/load-templates.ts';
+import { generateExample, type GeneratedExample, type OpenApiDoc } from './generate-openapi.ts';
+
+const REDOCLY = new URL('../../node_modules/@redocly/cli/bin/cli.js', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+let example: GeneratedExample;
+beforeAll(async () => {
+  example = await generateExample('openapi-doc');
+});
+afterAll(() => example?.cleanup());
+
+type Operation = Record<string, unknown> & { responses: Record<string, Record<string, unknown>>; security: unknown };
+
+function op(doc: OpenApiDoc, path: string, method: string): Operation {
+  const found = doc.paths[path]?.[method];
+  if (!found) throw new Error(`no ${method.toUpperCase()} ${path}`);
+  return found as Operation;
+}
+
+describe('tools from the registry accept every document', () => {
+  it('validates against the OpenAPI 3.1 schema', async () => {
+    for (const v of example.versions) {
+      const validator = new Validator();
+      const result = await validator.validate(example.docPath(v));
+      expect(result.errors, v).toBeUndefined();
+      expect(result.valid, v).toBe(true);
+      expect(validator.version).toBe('3.1');
+    }
+  });
+
+  it('lints clean with redocly recommended rules (warnings included)', async () => {
+    // One file per run: with several files, `--format=json` prints one report after another.
+    const reports = await Promise.all(
+      example.versions.map(async (v) => {
+        const { stdout } = await promisify(execFile)(process.execPath, [REDOCLY, 'lint', '--format=json', example.docPath(v)], { cwd: ROOT });
+        return JSON.parse(stdout) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; message: string }[] };
+      }),
+    );
+    for (const report of reports) {
+      expect(report.problems.map((p) => `${p.ruleId}: ${p.message}`)).toEqual([]);
+      expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+    }
+  });
+});
+
+describe('contents', () => {
+  it('has one document per version, its info.version the version name, after the writer header', () => {
+    for (const v of example.versions) {
+      const doc = example.doc(v);
+      expect(Object.keys(doc)[0]).toBe('x-restgen');
+      expect(doc['openapi']).toMatch(/^3\.1\./);
+      expect(doc.info['version']).toBe(v);
+    }
+  });
+
+  it('names operations stably and prefixes paths with the version', () => {
+    const doc = example.doc('v3');
+    const ids = Object.values(doc.paths).flatMap((item) => Object.values(item).map((o) => (o as Record<string, unknown>)['operationId']).filter(Boolean));
+    expect(ids).toEqual([
+      'listCustomers', 'createCustomer', 'getCustomer', 'replaceCustomer', 'updateCustomer', 'deleteCustomer',
+      'listOrders', 'createOrder', 'getOrder', 'updateOrder', 'deleteOrder',
+      'listCoupons', 'createCoupon', 'getCoupon', 'replaceCoupon', 'updateCoupon', 'deleteCoupon',
+    ]);
+    expect(Object.keys(doc.paths).every((p) => p.startsWith('/v3/'))).toBe(true);
+    // orders offer no replace: no PUT and no OrderReplace schema.
+    expect(doc.paths['/v3/orders/{id}']!['put']).toBeUndefined();
+    expect(doc.components.schemas['OrderReplace']).toBeUndefined();
+  });
+
+  it('marks public operations and asks for the collection scopes elsewhere', () => {
+    const doc = example.doc('v2');
+    expect(op(doc, '/v2/orders', 'get').security).toEqual([]);
+    expect(op(doc, '/v2/orders', 'post').security).toEqual([{ bearerAuth: ['orders:write'] }, { apiKeyAuth: ['orders:write'] }]);
+    expect(op(doc, '/v2/customers/{id}', 'get').security).toEqual([{ bearerAuth: ['customers:read'] }, { apiKeyAuth: ['customers:read'] }]);
+    expect(doc.components['securitySchemes']).toEqual({
+      apiKeyAuth: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-Key' }),
+      bearerAuth: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+    });
+    // A public operation asks for no scope, but a credential that is sent must still be valid.
+    expect(Object.keys(op(doc, '/v2/orders', 'get').responses)).toEqual(['200', '400', '401', '429', '500']);
+  });
+
+  it('lists every status an operation can answer, errors as problem+json', () => {
+    const doc = example.doc('v2');
+    expect(Object.keys(op(doc, '/v2/customers', 'post').responses)).toEqual(['201', '400', '401', '403', '409', '413', '415', '422', '429', '500']);
+    // An id that is not a UUID answers 404, so delete never answers 400.
+    expect(Object.keys(op(doc, '/v2/orders/{id}', 'delete').responses)).toEqual(['204', '401', '403', '404', '429', '500']);
+    expect(Object.keys(op(doc, '/v2/orders/{id}', 'patch').responses)).toEqual(['200', '400', '401', '403', '404', '413', '415', '429', '500']);
+    const responses = doc.components['responses'] as Record<string, Record<string, unknown>>;
+    for (const response of Object.values(responses)) {
+      expect(response['content']).toEqual({ 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } });
+    }
+    expect(Object.keys(responses['TooManyRequests']!['headers'] as object)).toEqual([
+      'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy',
+    ]);
+    expect(Object.keys(responses['Unauthorized']!['headers'] as object)).toEqual(['WWW-Authenticate']);
+    const created = op(doc, '/v2/customers', 'post');
+    expect(Object.keys(created.responses['201']!['headers'] as object)).toEqual(['Location', 'Idempotent-Replayed']);
+    expect(created['parameters']).toEqual([{ $ref: '#/components/parameters/IdempotencyKey' }]);
+    const problem = doc.components.schemas['Problem'] as { required: string[]; properties: Record<string, unknown> };
+    expect(problem.required).toEqual(['type', 'title', 'status', 'detail', 'code']);
+    expect(Object.keys(problem.properties)).toEqual(expect.arrayContaining(['type', 'title', 'status', 'detail', 'errors']));
+  });
+
+  it('marks a deprecated version: every operation deprecated, sunset date, Deprecation and Sunset headers, 410', () => {
+    const v1 = example.doc('v1');
+    expect(v1.info['x-sunset']).toBe('2027-03-01');
+    expect(v1.info['description']).toContain('2027-03-01');
+    const operations = Object.values(v1.paths).flatMap((item) => Object.entries(item).filter(([k]) => k !== 'parameters').map(([, o]) => o as Operation));
+    expect(operations.length).toBe(11);
+    for (const o of operations) {
+      expect(o['deprecated']).toBe(true);
+      expect(Object.keys(o.responses)).toContain('410');
+      const success = Object.entries(o.responses).find(([status]) => status.startsWith('2'))![1];
+      expect(Object.keys(success['headers'] as object)).toEqual(expect.arrayContaining(['Deprecation', 'Sunset']));
+    }
+    const v2 = example.doc('v2');
+    expect(JSON.stringify(v2.paths)).not.toContain('"deprecated"');
+    expect(v2.info['x-sunset']).toBeUndefined();
+  });
+
+  it('describes list queries and the page envelope', () => {
+    const doc = example.doc('v2');
+    const params = op(doc, '/v2/orders', 'get')['parameters'] as Record<string, unknown>[];
+    expect(params[0]).toMatchObject({ name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, default: 20 } });
+    expect(params[1]).toEqual({ $ref: '#/components/parameters/Cursor' });
+    expect(params.slice(2).map((p) => p['name'])).toEqual(['customer_id', 'status']);
+    expect(doc.components.schemas['OrderList']).toMatchObject({
+      required: ['data', 'next_cursor'],
+      properties: { data: { type: 'array', items: { $ref: '#/components/schemas/Order' } }, next_cursor: { type: ['string', 'null'] } },
+    });
+  });
+
+  it('keeps read-only fields out of bodies and write-only fields out of responses', () => {
+    const schemas = example.doc('v2').components.schemas as Record<string, { properties: Record<string, Record<string, unknown>>; required?: string[]; additionalProperties?: boolean }>;
+    expect(Object.keys(schemas['Customer']!.properties)).not.toContain('password');
+    expect(schemas['Customer']!.properties['createdAt']).toMatchObject({ readOnly: true });
+    expect(schemas['CustomerCreate']!.properties['password']).toMatchObject({ writeOnly: true });
+    expect(Object.keys(schemas['CustomerCreate']!.properties)).not.toContain('createdAt');
+    expect(schemas['CustomerCreate']!.additionalProperties).toBe(false);
+    expect(schemas['CustomerCreate']!.properties['shipping']).toMatchObject({ additionalProperties: false });
+    expect(schemas['Customer']!.properties['shipping']!['additionalProperties']).toBeUndefined();
+    expect(schemas['CustomerCreate']!.properties['tier']).toMatchObject({ default: 'free' });
+    expect(schemas['CustomerCreate']!.required).toEqual(['email', 'name']);
+    expect(schemas['Customer']!.required).toEqual(['id', 'email', 'name', 'tier', 'tags', 'createdAt']);
+    expect(schemas['CustomerPatch']!.required).toBeUndefined();
+    expect(schemas['Order']!.properties['product_id']).toMatchObject({ examples: [7] });
+  });
+
+  it('uses the version header instead of a path prefix when the API is versioned by header', async () => {
+    const { loadIr } = await import('../helpers/load-ir.ts');
+    const ir = await loadIr();
+    const byHeader = { ...ir, versioning: { in: 'header' as const, header: 'Api-Version' } };
+    const [, v2] = emitOpenApi(byHeader, { sourcePath: 'api.ts', render: loadTemplates().render }).map((f) => JSON.parse(f.content) as OpenApiDoc);
+    expect(Object.keys(v2!.paths)).toEqual(['/customers', '/customers/{id}', '/orders', '/orders/{id}']);
+    expect(v2!.paths['/orders']!['parameters']).toEqual([{ $ref: '#/components/parameters/ApiVersion' }]);
+    expect((v2!.components as Record<string, Record<string, unknown>>)['parameters']!['ApiVersion']).toMatchObject({
+      name: 'Api-Version', in: 'header', required: true, schema: { type: 'string', enum: ['v2'] },
+    });
+  });
+
+  it('is deterministic: emitting twice gives the same bytes', async () => {
+    const render = loadTemplates().render;
+    const once = emitOpenApi(example.ir, { sourcePath: 'a', render });
+    const twice = emitOpenApi(example.ir, { sourcePath: 'a', render });
+    expect(twice).toEqual(once);
+    expect(once.map((f) => f.path)).toEqual(['openapi/v1.json', 'openapi/v2.json', 'openapi/v3.json']);
+  });
+
+  it('prints JSON exactly as prettier formats it, so formatting can be skipped', async () => {
+    const prettier = await import('prettier');
+    for (const file of emitOpenApi(example.ir, { sourcePath: 'a', render: loadTemplates().render })) {
+      expect(await prettier.format(file.content, { parser: 'json' }), file.path).toBe(file.content);
+    }
+  });
+});

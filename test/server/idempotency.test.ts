@@ -1,0 +1,83 @@
+/**
+ * End to end over HTTP: a create sent with an `Idempotency-Key` is answered once and replayed on retries
+ * (same status, body and Location), a reused key with another body is refused, and a concurrent retry
+ * waits for the first attempt instead of creating twice.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHOP_MIGRATIONS, generateInto, importServer, registerOf, start, testAuthenticate, type Running } from './helpers.ts';
+
+let server: Running;
+let creates = 0;
+let clock = 0;
+
+beforeAll(async () => {
+  const mod = await importServer(await generateInto('idempotency'));
+  const handlers = mod.createMemoryHandlers();
+  const create = handlers['customers']!['create'] as (body: unknown, ctx: unknown) => Promise<unknown>;
+  handlers['customers']!['create'] = (async (body: unknown, ctx: unknown) => {
+    creates++;
+    await new Promise((r) => setTimeout(r, 50));
+    return create(body, ctx);
+  }) as never;
+  server = await start((app) =>
+    registerOf(mod, 'Shop')(app, handlers, {
+      authenticate: testAuthenticate,
+      migrations: SHOP_MIGRATIONS,
+      rateLimit: false,
+      idempotencyTtl: 60_000,
+      now: () => new Date(Date.UTC(2026, 10, 1) + clock),
+    }),
+  );
+});
+afterAll(() => server.close());
+
+describe('Idempotency-Key on create', () => {
+  it('replays the first answer to a retry: one resource, same body and Location', async () => {
+    creates = 0;
+    const body = { email: 'once@example.com', name: 'Once' };
+    const first = await server.call('POST', '/v3/customers', { body, headers: { 'idempotency-key': 'abc' } });
+    const retry = await server.call('POST', '/v3/customers', { body, headers: { 'idempotency-key': 'abc' } });
+    expect(first.status).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    expect(retry.status).toBe(201);
+    expect(retry.body).toEqual(first.body);
+    expect(retry.headers.get('location')).toBe(first.headers.get('location'));
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(creates).toBe(1);
+    expect((await server.call('GET', '/v3/customers?email=once%40example.com')).body.data).toHaveLength(1);
+  });
+
+  it('without a key a second create is a 409 duplicate', async () => {
+    const body = { email: 'twice@example.com', name: 'Twice' };
+    expect((await server.call('POST', '/v3/customers', { body })).status).toBe(201);
+    expect((await server.call('POST', '/v3/customers', { body })).status).toBe(409);
+  });
+
+  it('a concurrent retry waits for the first attempt', async () => {
+    creates = 0;
+    const body = { email: 'race@example.com', name: 'Race' };
+    const [a, b] = await Promise.all([0, 1].map(() => server.call('POST', '/v3/customers', { body, headers: { 'idempotency-key': 'race' } })));
+    expect([a!.status, b!.status]).toEqual([201, 201]);
+    expect(a!.body).toEqual(b!.body);
+    expect(creates).toBe(1);
+  });
+
+  it('refuses a key reused with a different body (422), and keys are per principal', async () => {
+    const body = { email: 'k@example.com', name: 'K' };
+    expect((await server.call('POST', '/v3/customers', { body, headers: { 'idempotency-key': 'k' } })).status).toBe(201);
+    const reused = await server.call('POST', '/v3/customers', { body: { ...body, name: 'Other' }, headers: { 'idempotency-key': 'k' } });
+    expect(reused.status).toBe(422);
+    expect(reused.body).toMatchObject({ code: 'idempotency_key_reused' });
+    // Another principal's same key is a different key: this create runs (and meets the duplicate email).
+    expect((await server.call('POST', '/v3/customers', { token: 'someone-else', body, headers: { 'idempotency-key': 'k' } })).status).toBe(409);
+  });
+
+  it('forgets answers after the configured time', async () => {
+    creates = 0;
+    const body = { email: 'ttl@example.com', name: 'Ttl' };
+    expect((await server.call('POST', '/v3/customers', { body, headers: { 'idempotency-key': 'ttl' } })).status).toBe(201);
+    clock += 61_000;
+    expect((await server.call('POST', '/v3/customers', { body, headers: { 'idempotency-key': 'ttl' } })).status).toBe(409);
+    expect(creates).toBe(2);
+  });
+});

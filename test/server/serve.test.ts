@@ -1,0 +1,68 @@
+/**
+ * `restgen serve`: generates the example, runs it on the in-memory handlers with any token accepted, and
+ * stops on SIGINT. Run as a child process, as a user runs it.
+ */
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { createStandInMigrations } from '../../generator/cli/commands/serve.ts';
+import { HEADER_API } from './helpers.ts';
+import { SHOP_API, loadIr } from '../helpers/load-ir.ts';
+
+const FIXTURE = new URL('./fixtures/serve-cli.ts', import.meta.url).pathname;
+
+/** Starts the fixture CLI; resolves with the URL it prints, the output so far, and a way to stop it. */
+function runServe(args: string[]): Promise<{ url: string; out: () => string; err: () => string; stop: () => Promise<number | null> }> {
+  const child = spawn(process.execPath, ['--import', 'jiti/register', FIXTURE, 'serve', ...args], { cwd: new URL('../../', import.meta.url).pathname });
+  let out = '';
+  let err = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+      if (url) resolve({ url, out: () => out, err: () => err, stop: () => (child.kill('SIGINT'), exited) });
+    });
+    void exited.then((code) => reject(new Error(`serve exited with ${code} before listening:\n${out}\n${err}`)));
+  });
+}
+
+describe('restgen serve', () => {
+  it('serves the shop example on a free port, accepts any token with every scope, and stops on SIGINT', async () => {
+    const served = await runServe([SHOP_API, '--port', '0']);
+    try {
+      expect(served.out()).toContain('v1, sunset 2027-03-01: /v1/customers  /v1/orders');
+      expect(served.out()).toContain('v3, unreleased: /v3/customers  /v3/orders  /v3/coupons');
+      const created = await fetch(`${served.url}/v1/customers`, { method: 'POST', headers: { authorization: 'Bearer anything', 'content-type': 'application/json' }, body: JSON.stringify({ email: 'a@example.com', name: 'A' }) });
+      expect(created.status).toBe(201);
+      const { id } = (await created.json()) as { id: string };
+      const order = await fetch(`${served.url}/v2/orders`, { method: 'POST', headers: { 'x-api-key': 'whatever', 'content-type': 'application/json' }, body: JSON.stringify({ customer_id: id, product_id: 1, quantity: 2 }) });
+      expect(order.status).toBe(201);
+      expect(await order.json()).toMatchObject({ quantity: 2, currency: 'EUR', status: 'open' });
+      expect((await fetch(`${served.url}/v3/customers`)).status).toBe(401);
+      expect(served.err()).toContain('stand-in migration hooks');
+    } finally {
+      expect(await served.stop()).toBe(0);
+    }
+  }, 60_000);
+
+  it('serves a header-versioned API', async () => {
+    const served = await runServe([HEADER_API, '--port', '0']);
+    try {
+      expect(served.out()).toContain('choose a version with the Api-Version header');
+      expect((await fetch(`${served.url}/notes`, { headers: { 'api-version': '2025-06' } })).status).toBe(200);
+      expect((await fetch(`${served.url}/notes`)).status).toBe(400);
+    } finally {
+      await served.stop();
+    }
+  }, 60_000);
+
+  it('stand-in hooks convert between the types of a changed field', async () => {
+    const { migrations, stands } = createStandInMigrations(await loadIr());
+    expect(stands).toHaveLength(3);
+    const reference = migrations['v3']!['orders']!['reference']!;
+    expect(reference['up']!(12)).toBe('12');
+    expect(reference['down']!('AB-1234')).toBe(1234);
+    expect(migrations['v3']!['customers']!['name']!['whenMissing']!()).toBe('unknown');
+  });
+});
