@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { benchDiff } from '../generator/diff/index.ts';
 import { syntheticApi } from './synthetic.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -37,6 +38,14 @@ function scenario(name: string, prepare: () => void, args: string[], expectCode 
   return { name, ms: median(times) };
 }
 
+/** Runs another benchmark script in its own process, its output passed through. */
+function runScript(script: string): void {
+  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/jiti/lib/jiti-cli.mjs'), path.join(ROOT, 'bench', script)], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+}
+
 function main(): void {
   rmSync(WORK, { recursive: true, force: true });
   mkdirSync(WORK, { recursive: true });
@@ -57,6 +66,13 @@ function main(): void {
   console.log(`machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; median of ${RUNS} whole-process runs\n`);
   console.log('| scenario | time |\n|---|---|');
   for (const r of results) console.log(`| ${r.name} | ${(r.ms / 1000).toFixed(2)} s |`);
+
+  const diff = benchDiff({ collections: COLLECTIONS });
+  console.log(`\n${diff.name}, in process, projection included: ${diff.medianMs} ms median of ${diff.runs} (${diff.findings} findings)\n`);
+  if (process.env.BENCH_ONLY_GENERATE === '1') return;
+  runScript('client-size.ts');
+  console.log('');
+  runScript('server.ts');
 }
 
 main();

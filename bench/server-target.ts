@@ -34,5 +34,7 @@ await server.registerBenchApi(app, {
     list: () => ({ data: [], next_cursor: null }),
   },
 });
+// The server's own CPU time: the benchmark divides requests by it, a measure other processes' load cannot skew.
+app.get('/__cpu', async () => process.cpuUsage());
 await app.listen({ port: 0, host: '127.0.0.1' });
 process.stdout.write(`${(app.server.address() as { port: number }).port}\n`);

@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerDiffCommand } from './commands/diff.ts';
 import { registerGenerateCommands } from './commands/generate.ts';
+import { registerServeCommand } from './commands/serve.ts';
 import type { CliIO } from './io.ts';
 
 /** Runs restgen with `argv` (without `node` and the script) and returns the exit code. */
@@ -26,6 +27,7 @@ export async function main(argv: readonly string[], overrides: Partial<CliIO> = 
     .configureOutput({ writeOut: (t) => io.out(t), writeErr: (t) => io.err(t) });
   registerGenerateCommands(program, io);
   registerDiffCommand(program, io);
+  registerServeCommand(program, io);
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {

@@ -55,18 +55,19 @@ describe('a header-versioned API', () => {
   });
 
   it('declares the types each direction of the wire needs', () => {
-    const v1 = read('2025-01.ts');
+    const v1 = read('2025-01/widgets.ts');
     // Responses: no write-only member, defaults present; no create type for a collection without writes.
     expect(v1).toMatch(/spec: \{ serial: number; size: number \}/);
     expect(v1).toMatch(/label: string \| null;/);
     expect(v1).toMatch(/colors: \("red" \| "blue"\)\[\];/);
     expect(v1).not.toContain('WidgetCreate');
     expect(v1).toMatch(/\/\*\* Shown in the shop\n \s*\* @deprecated \*\/\n\s*active\?: boolean;/);
-    const v2 = read('2026-01.ts');
+    const v2 = read('2026-01/parts.ts');
     expect(v2).toMatch(/export interface PartCreate \{\s+name: string;\s+\}/);
     expect(v2).toContain('export type PartReplace = PartCreate;');
     expect(v2).toContain('create: PartCreate;');
-    expect(v2).toMatch(/@experimental/);
+    expect(read('2026-01.ts')).toContain('export type { Part, PartCreate, PartReplace } from "./2026-01/parts.js";');
+    expect(read('2026-01.ts')).toMatch(/@experimental/);
     expect(read('index.ts')).toMatch(/GadgetStoreClientOptions = Omit<\$\.ClientOptions, "apiKey">/);
   });
 

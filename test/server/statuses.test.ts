@@ -87,6 +87,9 @@ describe('error statuses, all problem+json', () => {
     const post = await server.call('DELETE', '/v3/orders');
     expectProblem(post, 405, 'method_not_allowed');
     expect(post.headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');
+    const head = await server.call('HEAD', '/v3/customers');
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toMatch(/^application\/json/);
     const options = await server.call('OPTIONS', '/v3/customers');
     expect(options.status).toBe(204);
     expect(options.headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');

@@ -17,24 +17,41 @@ export interface ObjectTypeView {
   readonly alias: string | false;
 }
 
-/** One collection in one version. */
+/** The view of `client/<version>/<collection>.ts`: one collection's types in one version. */
+export interface CollectionFileView {
+  readonly title: string;
+  readonly version: string;
+  /** The collection's name, as the DSL spells it. */
+  readonly name: string;
+  /** The object types to declare, resource type first. */
+  readonly types: readonly ObjectTypeView[];
+  /** The list query (filters beside `$.ListParams`) and page types, or false when the collection has no list. */
+  readonly list: { readonly query: string; readonly filters: readonly MemberView[]; readonly page: string; readonly doc: string } | false;
+  /** `OrderTypes`: the collection's `CollectionTypes` interface, imported by the version module only. */
+  readonly slotsName: string;
+  /** The `CollectionTypes` slots as source: `item`, `create`, `replace`, `patch`, `query`, `ops`. */
+  readonly slots: { readonly item: string; readonly create: string; readonly replace: string; readonly patch: string; readonly query: string; readonly ops: string };
+}
+
+/** One collection as its version module sees it. */
 export interface CollectionView {
   /** The property key of the collection in its version's namespace. */
   readonly key: string;
   /** The path segment, as a string literal. */
   readonly path: string;
   readonly doc: string | false;
-  /** The object types to declare, resource type first. */
-  readonly types: readonly ObjectTypeView[];
-  /** The list query (filters beside `$.ListParams`) and page types, or false when the collection has no list. */
-  readonly list: { readonly query: string; readonly filters: readonly MemberView[]; readonly page: string; readonly doc: string } | false;
-  /** The `CollectionTypes` slots as source: `item`, `create`, `replace`, `patch`, `query`, `ops`. */
-  readonly slots: { readonly item: string; readonly create: string; readonly replace: string; readonly patch: string; readonly query: string; readonly ops: string };
+  /** The collection's module, as a string literal (`'./v1/orders.js'`). */
+  readonly module: string;
+  /** `OrderTypes`, and the local name it is imported as (`$Order`: cannot clash with the module's own names). */
+  readonly slotsName: string;
+  readonly alias: string;
+  /** The public type names the version module re-exports from the collection's module. */
+  readonly exports: readonly string[];
   /** The operations as an array literal (`['list', 'get']`). */
   readonly opsArray: string;
 }
 
-/** The view of `client/<version>.ts`. */
+/** The view of `client/<version>.ts`, which assembles the version from its collection modules. */
 export interface VersionFileView {
   readonly title: string;
   readonly version: string;
@@ -49,6 +66,12 @@ export interface VersionFileView {
   /** `createV1`: builds the namespace on a transport. */
   readonly factoryName: string;
   readonly collections: readonly CollectionView[];
+}
+
+/** One version's module and its collections' modules, as relative paths inside `client/`. */
+export interface VersionViews {
+  readonly version: VersionFileView;
+  readonly collections: readonly { readonly path: string; readonly view: CollectionFileView }[];
 }
 
 /** One version as the index sees it. */
@@ -105,7 +128,7 @@ export function versionDocLines(api: ApiIR, v: VersionIR): string[] {
   return lines;
 }
 
-function buildCollection(c: CollectionAt, version: string): CollectionView {
+function buildCollectionFile(api: ApiIR, c: CollectionAt, version: string): CollectionFileView {
   const t = c.typeName;
   const has = (op: CollectionAt['operations'][number]): boolean => c.operations.includes(op);
   const writes = has('create') || has('replace');
@@ -122,11 +145,12 @@ function buildCollection(c: CollectionAt, version: string): CollectionView {
     types.push(writes ? { name: `${t}Patch`, doc, members: [], alias: `Partial<${createName}>` } : { name: `${t}Patch`, doc, members: members(c.fields, 'patch'), alias: false });
   }
   return {
-    key: propertyKey(c.name),
-    path: literal(c.path),
-    doc: c.description ?? false,
+    title: api.title,
+    version,
+    name: c.name,
     types,
     list: has('list') ? { query: `${t}ListQuery`, filters: filterMembers(c.fields), page: `${t}List`, doc: `${c.name}.list in ${version}` } : false,
+    slotsName: `${t}Types`,
     slots: {
       item: t,
       create: has('create') ? `${t}Create` : 'never',
@@ -135,24 +159,39 @@ function buildCollection(c: CollectionAt, version: string): CollectionView {
       query: has('list') ? `${t}ListQuery` : 'never',
       ops: c.operations.map(literal).join(' | ') || 'never',
     },
-    opsArray: `[${c.operations.map(literal).join(', ')}]`,
   };
 }
 
-/** The view of one version's module. */
-export function buildVersionView(api: ApiIR, v: VersionIR): VersionFileView {
+/**
+ * The views of one version: its module (small, and unchanged by edits to fields) and one module per
+ * collection with that collection's types, so a field change rewrites (and reformats) one small file.
+ */
+export function buildVersionViews(api: ApiIR, v: VersionIR): VersionViews {
   const at = project(api, v.name);
   const id = versionIdentifier(v.name);
   const base = pascalCase(api.name);
+  const collections = at.collections.map((c) => ({ c, file: buildCollectionFile(api, c, v.name) }));
   return {
-    title: api.title,
-    version: v.name,
-    versionLiteral: literal(v.name),
-    docLines: versionDocLines(api, v),
-    namespaceName: `${base}${id}`,
-    typesName: `${base}${id}Types`,
-    factoryName: `create${id}`,
-    collections: at.collections.map((c) => buildCollection(c, v.name)),
+    version: {
+      title: api.title,
+      version: v.name,
+      versionLiteral: literal(v.name),
+      docLines: versionDocLines(api, v),
+      namespaceName: `${base}${id}`,
+      typesName: `${base}${id}Types`,
+      factoryName: `create${id}`,
+      collections: collections.map(({ c, file }) => ({
+        key: propertyKey(c.name),
+        path: literal(c.path),
+        doc: c.description ?? false,
+        module: literal(`./${v.name}/${c.name}.js`),
+        slotsName: file.slotsName,
+        alias: `$${c.typeName}`,
+        exports: [...file.types.map((t) => t.name), ...(file.list ? [file.list.query, file.list.page] : [])],
+        opsArray: `[${c.operations.map(literal).join(', ')}]`,
+      })),
+    },
+    collections: collections.map(({ c, file }) => ({ path: `${v.name}/${c.name}.ts`, view: file })),
   };
 }
 
