@@ -25,12 +25,20 @@ export interface UpPlan {
   readonly fill: Readonly<Record<string, unknown>>;
 }
 
-/** One step of a down plan (`DownStep` in the generated `runtime.ts`). */
+/** An up plan as generated: its empty parts left out (the runtime reads a missing part as empty). */
+export type CompactUpPlan = { readonly [K in keyof UpPlan]?: UpPlan[K] };
+
+/**
+ * How one response field of a version is made when it is not a copy of the same newest key (`DownStep` in
+ * the generated `runtime.ts`). Plain copies are not listed: the runtime takes the response schema's keys.
+ */
 export type DownStep =
-  | string
-  | { readonly name: string; readonly key: string; readonly hooks?: readonly string[]; readonly whenMissing?: string }
-  | { readonly name: string; readonly fallback: unknown }
-  | { readonly name: string; readonly hook: string };
+  | { readonly key: string; readonly hooks?: readonly string[]; readonly whenMissing?: string }
+  | { readonly fallback: unknown }
+  | { readonly hook: string };
+
+/** A down plan: the response fields that are not plain copies, by the version's name, in field order. */
+export type DownPlan = Readonly<Record<string, DownStep>>;
 
 /** Collects the hooks plans refer to, with the members each needs. */
 export class HookNeeds {
@@ -90,14 +98,23 @@ export function planUp(versions: readonly string[], c: CollectionIR, at: number,
   return { renames, drop, hooks, fill };
 }
 
-/** True when the plan changes nothing (the version's requests already have the newest shape). */
-export function isIdentity(plan: UpPlan): boolean {
-  return Object.keys(plan.renames).length + plan.drop.length + Object.keys(plan.hooks).length + Object.keys(plan.fill).length === 0;
+/** The plan without its empty parts; null when nothing is left (the version's requests already have the newest shape). */
+export function compactUp(plan: UpPlan): CompactUpPlan | null {
+  const out: { -readonly [K in keyof UpPlan]?: UpPlan[K] } = {};
+  if (Object.keys(plan.renames).length > 0) out.renames = plan.renames;
+  if (plan.drop.length > 0) out.drop = plan.drop;
+  if (Object.keys(plan.hooks).length > 0) out.hooks = plan.hooks;
+  if (Object.keys(plan.fill).length > 0) out.fill = plan.fill;
+  return Object.keys(out).length > 0 ? out : null;
 }
 
-/** Migrates a resource of version index `top` down to the response of version index `at`. */
-export function planDown(versions: readonly string[], c: CollectionIR, at: number, top: number, needs: HookNeeds): DownStep[] {
-  const steps: DownStep[] = [];
+/**
+ * Migrates a resource of version index `top` down to the response of version index `at`. Lists only the
+ * fields that are not plain copies; the response's fields are the readable fields of `at`, in field order,
+ * which is the key order of the version's response schema.
+ */
+export function planDown(versions: readonly string[], c: CollectionIR, at: number, top: number, needs: HookNeeds): DownPlan {
+  const steps: Record<string, DownStep> = {};
   for (const f of c.fields) {
     if (!exists(versions, at, f)) continue;
     const shape = shapeAt(versions, at, f);
@@ -105,7 +122,7 @@ export function planDown(versions: readonly string[], c: CollectionIR, at: numbe
     const name = nameAt(versions, at, f.name, f.renames);
     if (!exists(versions, top, f)) {
       const removed = f.removedIn!;
-      steps.push(removed.fallback ? { name, fallback: removed.fallback.value } : { name, hook: needs.use(removed.version, c.name, f.name, 'removed', 'value') });
+      steps[name] = removed.fallback ? { fallback: removed.fallback.value } : { hook: needs.use(removed.version, c.name, f.name, 'removed', 'value') };
       continue;
     }
     const key = nameAt(versions, top, f.name, f.renames);
@@ -118,8 +135,8 @@ export function planDown(versions: readonly string[], c: CollectionIR, at: numbe
     // The latest point where it became optional is where a value must be made up for older versions.
     const madeOptional = f.optionality.filter((o) => o.to === 'optional' && versions.indexOf(o.version) > at && versions.indexOf(o.version) <= top).pop();
     const whenMissing = requiredHere && mayBeMissing && madeOptional ? needs.use(madeOptional.version, c.name, f.name, 'madeOptional', 'whenMissing') : undefined;
-    if (name === key && hooks.length === 0 && whenMissing === undefined) steps.push(name);
-    else steps.push({ name, key, ...(hooks.length > 0 ? { hooks } : {}), ...(whenMissing ? { whenMissing } : {}) });
+    if (name !== key || hooks.length > 0 || whenMissing !== undefined)
+      steps[name] = { key, ...(hooks.length > 0 ? { hooks } : {}), ...(whenMissing ? { whenMissing } : {}) };
   }
   return steps;
 }
