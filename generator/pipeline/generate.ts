@@ -55,6 +55,8 @@ export interface GenerateResult {
   readonly lockChanged: boolean;
   /** The lock file's path. */
   readonly lockPath: string;
+  /** Milliseconds spent per stage (load, lock, emit, format, write), for `--debug`. */
+  readonly timings: Readonly<Record<string, number>>;
   readonly ir?: ApiIR;
 }
 
@@ -97,12 +99,21 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const outDir = path.resolve(options.outDir ?? path.join(path.dirname(apiPath), 'generated'));
   const mode = options.mode ?? 'write';
   const lockPath = lockPathFor(apiPath);
-  const empty = { outDir, files: [], written: [], removed: [], stale: [], formatted: 0, cached: false, lockFindings: [], lockChanged: false, lockPath };
+  const timings: Record<string, number> = {};
+  let lapStart = performance.now();
+  const lap = (stage: string) => {
+    const now = performance.now();
+    timings[stage] = Math.round((timings[stage] ?? 0) + now - lapStart);
+    lapStart = now;
+  };
+  const empty = { outDir, files: [], written: [], removed: [], stale: [], formatted: 0, cached: false, lockFindings: [], lockChanged: false, lockPath, timings };
   const formatter = options.formatter ?? createPrettierFormatter();
   await formatter.refresh();
   const known = await upToDate(apiPath, outDir, options.templatesDir, formatter);
   if (known) return { ok: true, diagnostics: [], ...empty, files: known, cached: true };
+  lap('up-to-date check');
   const model = await loadModel(apiPath);
+  lap('load, build, check');
   if (!model.ir) return { ok: false, diagnostics: model.diagnostics, ...empty };
   const ir = model.ir;
   // A released version is frozen: judge it against its locked contract before anything is written.
@@ -114,6 +125,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     ...(options.today ? { today: options.today } : {}),
   });
   if (lock.diagnostics.length > 0) return { ok: false, diagnostics: [...model.diagnostics, ...lock.diagnostics], ...empty };
+  lap('lock');
   const sourcePath = path.relative(outDir, apiPath).split(path.sep).join('/');
   let files: OutputFile[];
   try {
@@ -122,6 +134,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     if (!options.templatesDir || !(error instanceof Error) || !error.message.startsWith('template override')) throw error;
     return { ok: false, diagnostics: [{ code: 'RG201', severity: 'error', message: error.message }], ...empty };
   }
+  lap('emit');
   const state = await scanOutput(outDir);
   const conflicts = files.filter((f) => state.foreign.has(f.path));
   if (conflicts.length > 0) {
@@ -136,19 +149,28 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const stale: string[] = [];
   let formatted = 0;
   const outputs: Record<string, RunRecord['outputs'][string]> = {};
+  // Settings are resolved per folder and language; the comparison itself is synchronous on purpose
+  // (thousands of small reads, where promise overhead would dominate).
+  const settingsOf = new Map<string, string>();
+  for (const file of files) {
+    const key = `${path.posix.dirname(file.path)}\0${file.language}`;
+    if (!settingsOf.has(key)) settingsOf.set(key, await formatter.settingsKey(path.join(outDir, file.path), file.language));
+  }
   for (const file of files) {
     const abs = path.join(outDir, file.path);
-    const settings = await formatter.settingsKey(abs, file.language);
+    const settings = settingsOf.get(`${path.posix.dirname(file.path)}\0${file.language}`)!;
     const input = hashOf(file.language, file.content, settings);
     outputs[file.path] = { input, language: file.language, settings };
-    const existing = await readOutputFile(outDir, file.path);
+    const existing = readOutputFile(outDir, file.path);
     const header = existing === undefined ? undefined : readHeader(existing);
     if (header && header.intact && header.hashes.input === input) continue;
     if (mode === 'check') {
       stale.push(file.path);
       continue;
     }
+    lap('compare');
     const body = await formatter.format(file.content, abs, file.language, file.preformatted);
+    lap(`format ${file.path.split('/')[0]}`);
     formatted++;
     const content = withHeader(file.language, body, sourcePath, input);
     if (content !== existing) writes.push({ path: file.path, content });
@@ -158,6 +180,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   let lockChanged = lock.changed;
   if (mode === 'check') stale.push(...removals);
   else {
+    lap('compare');
     await applyPlan(outDir, writes, removals);
     lockChanged = lock.changed && writeLockFile(lockPath, lock.nextLock);
   }
@@ -166,6 +189,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     const inputs = hashInputs([...new Set([...model.files, apiPath, lockFile])].sort());
     saveRecord(apiPath, outDir, options.templatesDir, { key: runKey(options.templatesDir), inputs, outputs });
   }
+  lap('write');
   return {
     ok: mode === 'write' || (stale.length === 0 && !lock.changed),
     diagnostics: model.diagnostics,
@@ -179,6 +203,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     lockFindings: lock.findings,
     lockChanged,
     lockPath,
+    timings,
     ir,
   };
 }

@@ -4,8 +4,8 @@
  * of generated files that are no longer produced. A user's file is never overwritten or deleted.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, openSync, readdirSync, readSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isGenerated } from '../format/header.ts';
 
@@ -52,9 +52,9 @@ export async function scanOutput(outDir: string): Promise<FolderState> {
 }
 
 /** Reads a file of the output folder, or undefined when it does not exist. */
-export async function readOutputFile(outDir: string, rel: string): Promise<string | undefined> {
+export function readOutputFile(outDir: string, rel: string): string | undefined {
   try {
-    return await readFile(path.join(outDir, rel), 'utf8');
+    return readFileSync(path.join(outDir, rel), 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;

@@ -50,6 +50,17 @@ describe('restgen generate', () => {
     expect(statSync(file).mtimeMs).toBe(mtime);
   });
 
+  it('loads modules that use top-level await, import.meta and local imports', async () => {
+    const dir = project('esm');
+    writeFiles(dir, {
+      'limits.ts': `export const maxTitle: number = await Promise.resolve(42);\nexport const here = import.meta.url;\n`,
+      'api.ts': API().replace("import { collection, defineApi, f } from 'restgen';", "import { collection, defineApi, f } from 'restgen';\nimport { maxTitle, here } from './limits.ts';\nif (!here.startsWith('file:')) throw new Error('no import.meta.url');").replace('max(100)', 'max(maxTitle)'),
+    });
+    const r = await run(dir, 'generate');
+    expect(r.err).not.toContain('error');
+    expect(readFileSync(path.join(dir, 'generated/v1/notes.ts'), 'utf8')).toContain('max(42)');
+  });
+
   it('rewrites only the files whose content changed', async () => {
     const dir = project('partial');
     await run(dir, 'generate');

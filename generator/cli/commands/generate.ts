@@ -43,6 +43,7 @@ async function runGenerate(apiPath: string, flags: Flags, io: CliIO, formatter =
     formatter,
   });
   if (await reportDiagnostics(result, io)) return io.exit(2);
+  if (io.debug) io.err(`timings (ms): ${JSON.stringify(result.timings)}\n`);
   for (const f of result.lockFindings) io.err(`  lock    ${f.level}: ${f.version} ${f.location}: ${f.message} (${f.id})\n`);
   if (result.lockChanged) io.err(`  wrote   ${rel(io, result.lockPath)}\n`);
   const ms = Math.round(performance.now() - started);
