@@ -3,6 +3,7 @@
  * `index.ts`, which only name collections. Changing a field rewrites (and reformats) only that collection's
  * module.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collection, defineApi, f } from '../../generator/dsl/index.ts';
@@ -50,13 +51,14 @@ function changed(a: readonly OutputFile[], b: readonly OutputFile[]): string[] {
 }
 
 describe('server layout', () => {
-  it('emits one module per collection beside the shared ones', async () => {
+  it('emits one module per collection beside the shared ones, and the runtime as modules behind a barrel', async () => {
     expect(emit(await loadIr()).map((x) => x.path)).toEqual([
       'server/index.ts',
       'server/memory-store.ts',
       'server/routes.ts',
       'server/runtime.ts',
       'server/types.ts',
+      ...['auth', 'gate', 'guards', 'handle', 'idempotency', 'migrate', 'mount', 'openapi', 'paths', 'problems', 'rate-limit', 'spec', 'state', 'types'].map((m) => `server/runtime/${m}.ts`),
       'server/collections/customers.ts',
       'server/collections/orders.ts',
       'server/collections/coupons.ts',
@@ -92,5 +94,13 @@ describe('server layout', () => {
       }
       expect(steps).toBeGreaterThan(0);
     }
+  });
+
+  it('keeps every generated server module under 400 lines (formatted)', async () => {
+    const dir = await generateInto('layout-shop');
+    const files = readdirSync(path.join(dir, 'server'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    expect(files.length).toBeGreaterThan(15);
+    const long = files.filter((f) => readFileSync(path.join(dir, 'server', f), 'utf8').split('\n').length > 400);
+    expect(long).toEqual([]);
   });
 });

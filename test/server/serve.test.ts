@@ -40,6 +40,10 @@ describe('restgen serve', () => {
       expect(order.status).toBe(201);
       expect(await order.json()).toMatchObject({ quantity: 2, currency: 'EUR', status: 'open' });
       expect((await fetch(`${served.url}/v3/customers`)).status).toBe(401);
+      // The OpenAPI documents are generated into the cache folder beside the server, and served.
+      const document = await fetch(`${served.url}/v2/openapi.json`);
+      expect(document.status).toBe(200);
+      expect(((await document.json()) as { info: { version: string } }).info.version).toBe('v2');
       expect(served.err()).toContain('stand-in migration hooks');
     } finally {
       expect(await served.stop()).toBe(0);
@@ -52,6 +56,8 @@ describe('restgen serve', () => {
       expect(served.out()).toContain('choose a version with the Api-Version header');
       expect((await fetch(`${served.url}/notes`, { headers: { 'api-version': '2025-06' } })).status).toBe(200);
       expect((await fetch(`${served.url}/notes`)).status).toBe(400);
+      const document = await fetch(`${served.url}/openapi.json`, { headers: { 'api-version': '2025-01' } });
+      expect(((await document.json()) as { info: { version: string } }).info.version).toBe('2025-01');
     } finally {
       await served.stop();
     }

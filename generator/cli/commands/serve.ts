@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { ApiIR, FieldShape, TypeIR } from '../../model/ir.ts';
 import { pascalCase } from '../../model/names.ts';
 import { project, shapeAt } from '../../model/project.ts';
-import { generate } from '../../pipeline/generate.ts';
+import { generate, loadModel } from '../../pipeline/generate.ts';
 import type { CliIO } from '../io.ts';
 import { reportDiagnostics } from './generate.ts';
 
@@ -109,7 +109,9 @@ export async function serveApi(options: ServeOptions, io: CliIO): Promise<Served
   const outDir = options.outDir ?? path.join(CACHE, pascalCase(path.basename(path.dirname(options.apiPath))) + '-' + path.basename(options.apiPath, '.ts'));
   const result = await generate({ apiPath: options.apiPath, outDir });
   if (await reportDiagnostics(result, io)) return undefined;
-  const ir = result.ir!;
+  // The up-to-date cache answers without the model; serving needs it, so load it then.
+  const ir = result.ir ?? (await loadModel(options.apiPath)).ir;
+  if (!ir) throw new Error(`serve: ${options.apiPath} generated but could not be loaded again`);
   const name = pascalCase(ir.name);
   const jiti = createJiti(path.join(outDir, 'server/index.ts'), { moduleCache: false, fsCache: true, sourceMaps: false });
   const mod = (await jiti.import(path.join(outDir, 'server/index.ts'))) as Record<string, unknown>;
@@ -129,7 +131,7 @@ export async function serveApi(options: ServeOptions, io: CliIO): Promise<Served
     const at = project(ir, v.name);
     const base = ir.versioning.in === 'path' ? `/${v.name}` : '';
     const state = v.sunset ? `, sunset ${v.sunset}` : v.deprecated ? ', deprecated' : !v.released ? ', unreleased' : '';
-    lines.push(`  ${v.name}${state}: ${at.collections.map((c) => `${base}/${c.path}`).join('  ')}`);
+    lines.push(`  ${v.name}${state}: ${at.collections.map((c) => `${base}/${c.path}`).join('  ')}  (OpenAPI: ${base}/openapi.json)`);
   }
   if (ir.versioning.in === 'header') lines.push(`  choose a version with the ${ir.versioning.header} header`);
   // One write, so a reader sees the whole listing at once.

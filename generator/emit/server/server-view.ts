@@ -18,6 +18,8 @@ interface VersionView {
   readonly deprecation: string | null;
   readonly sunset: string | null;
   readonly sunsetAt: number | null;
+  /** The version's OpenAPI document relative to `server/` (the OpenAPI emitter writes `openapi/<version>.json`). */
+  readonly document: string;
   /** The imported route entries of the version's collections, in declaration order. */
   readonly routes: readonly string[];
 }
@@ -118,6 +120,7 @@ export function buildServerViews(api: ApiIR): ServerViews {
         deprecation: v.deprecated ? `@${dayMs(v.deprecated) / 1000}` : null,
         sunset: v.sunset ? new Date(dayMs(v.sunset)).toUTCString() : null,
         sunsetAt: v.sunset ? dayMs(v.sunset) : null,
+        document: `../openapi/${v.name}.json`,
         routes: collections.filter((c) => c.versions.includes(v.name)).map((c) => routeOf(c.key, v.name)),
       })),
     },
