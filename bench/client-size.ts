@@ -38,7 +38,9 @@ async function measure(label: string, apiPath: string, outDir: string): Promise<
   const result = await generate({ apiPath, outDir });
   if (!result.ok) throw new Error(`generate failed: ${JSON.stringify(result.diagnostics)}`);
   const client = path.join(outDir, 'client');
-  const sources = readdirSync(client).reduce((n, f) => n + readFileSync(path.join(client, f)).length, 0);
+  const sources = readdirSync(client, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .reduce((n, e) => n + readFileSync(path.join(e.parentPath, e.name)).length, 0);
   const min = await bundleSize(path.join(client, 'index.ts'));
   console.log(`| ${label} | ${kb(sources)} | ${kb(min.bytes)} (${min.bytes} B) | ${kb(min.gzip)} (${min.gzip} B) |`);
 }

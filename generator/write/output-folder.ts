@@ -4,8 +4,7 @@
  * of generated files that are no longer produced. A user's file is never overwritten or deleted.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isGenerated } from '../format/header.ts';
 
@@ -61,15 +60,22 @@ export function readOutputFile(outDir: string, rel: string): string | undefined 
   }
 }
 
-/** Writes `content` to `file` atomically: a reader sees the old file or the new one, never half of one. */
-export async function writeAtomic(file: string, content: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
+/**
+ * Writes `content` to `file` atomically: a reader sees the old file or the new one, never half of one.
+ * Synchronous, like the scan: a generation writes hundreds of small files.
+ */
+export function writeAtomic(file: string, content: string, madeDirs: Set<string> = new Set()): void {
+  const dir = path.dirname(file);
+  if (!madeDirs.has(dir)) {
+    mkdirSync(dir, { recursive: true });
+    madeDirs.add(dir);
+  }
   const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    await writeFile(temp, content, 'utf8');
-    await rename(temp, file);
+    writeFileSync(temp, content, 'utf8');
+    renameSync(temp, file);
   } catch (error) {
-    await rm(temp, { force: true });
+    rmSync(temp, { force: true });
     throw error;
   }
 }
@@ -80,12 +86,13 @@ export async function applyPlan(
   writes: readonly { path: string; content: string }[],
   removals: readonly string[],
 ): Promise<void> {
-  for (const w of writes) await writeAtomic(path.join(outDir, w.path), w.content);
-  for (const rel of removals) await rm(path.join(outDir, rel));
+  const madeDirs = new Set<string>();
+  for (const w of writes) writeAtomic(path.join(outDir, w.path), w.content, madeDirs);
+  for (const rel of removals) rmSync(path.join(outDir, rel));
   // Remove folders the removals emptied, so a dropped version leaves no empty vN/ behind.
   for (const dir of [...new Set(removals.map((r) => path.posix.dirname(r)))].sort().reverse()) {
     if (dir === '.') continue;
     const full = path.join(outDir, dir);
-    if (existsSync(full) && (await readdir(full)).length === 0) await rmdir(full);
+    if (existsSync(full) && readdirSync(full).length === 0) rmdirSync(full);
   }
 }

@@ -10,6 +10,7 @@ import { collection, defineApi, f } from '../../generator/dsl/index.ts';
 import { emitChanges } from '../../generator/emit/changes/emit-changes.ts';
 import { loadTemplates } from '../../generator/templates/load-templates.ts';
 import { loadIr } from '../helpers/load-ir.ts';
+import { createSyntheticApi } from '../../generator/diff/index.ts';
 import { irOf } from './helpers.ts';
 
 const GOLDEN = new URL('./golden/shop-CHANGES.md', import.meta.url).pathname;
@@ -28,6 +29,15 @@ describe('CHANGES.md', () => {
     expect(text).toMatch(/\*\*breaking\*\* `orders\.quantity`: orders\.qty was renamed to quantity \(`field-renamed`/);
     expect(text).toContain('Client: `v2.orders.list`');
   });
+  it('leaves the emitter exactly as prettier formats it (so the writer may skip prettier)', async () => {
+    const single = irOf(defineApi({ name: 'one', versions: { v1: { released: '2026-01-01' } }, collections: { items: collection({ fields: { id: f.id() } }) } }));
+    for (const ir of [await loadIr(), createSyntheticApi(20), single]) {
+      const [file] = emitChanges(ir, { sourcePath: '../api.ts', render });
+      expect(file!.preformatted).toBe(true);
+      expect(await prettier.format(file!.content, { parser: 'markdown' })).toBe(file!.content);
+    }
+  });
+
   it('is the same for the same API (no clock, no ordering by hash)', async () => {
     const ir = await loadIr();
     expect(emitChanges(ir, { sourcePath: '../api.ts', render })).toEqual(emitChanges(ir, { sourcePath: '../api.ts', render }));

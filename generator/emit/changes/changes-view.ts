@@ -3,6 +3,7 @@
  * findings grouped by collection (API-wide changes first), each with its routes and client methods.
  * Everything the template shows is decided here; the template only lays it out.
  */
+import { markdownTable } from './markdown-table.ts';
 import { diffConsecutive } from '../../diff/diff-history.ts';
 import type { DiffReport, Direction, Finding } from '../../diff/types.ts';
 import type { ApiIR } from '../../model/ir.ts';
@@ -33,6 +34,8 @@ export interface PairView {
   readonly breaking: number;
   readonly warning: number;
   readonly safe: number;
+  /** The summary table, laid out as prettier would. */
+  readonly summary: string;
   readonly empty: boolean;
   readonly groups: readonly GroupView[];
 }
@@ -41,7 +44,8 @@ export interface PairView {
 export interface ChangesView {
   readonly title: string;
   readonly sourcePath: string;
-  readonly versions: readonly { name: string; released: string; deprecated: string; sunset: string }[];
+  /** The versions and their dates, as a table laid out as prettier would. */
+  readonly versions: string;
   readonly pairs: readonly PairView[];
   readonly single: boolean;
 }
@@ -83,6 +87,11 @@ function pairView(api: ApiIR, report: DiffReport): PairView {
     from: report.from,
     to: report.to,
     ...report.summary,
+    summary: markdownTable(
+      ['breaking', 'warning', 'safe'],
+      [[String(report.summary.breaking), String(report.summary.warning), String(report.summary.safe)]],
+      ['right', 'right', 'right'],
+    ),
     empty: report.findings.length === 0,
     groups: titles.map((title) => ({ title, findings: groups.get(title)!.map(findingView) })),
   };
@@ -93,7 +102,11 @@ export function buildChangesView(api: ApiIR, sourcePath: string): ChangesView {
   return {
     title: api.title,
     sourcePath,
-    versions: api.versions.map((v) => ({ name: v.name, released: v.released ?? 'not yet', deprecated: v.deprecated ?? '-', sunset: v.sunset ?? '-' })),
+    versions: markdownTable(
+      ['version', 'released', 'deprecated', 'sunset'],
+      api.versions.map((v) => [v.name, v.released ?? 'not yet', v.deprecated ?? '-', v.sunset ?? '-']),
+      ['left', 'left', 'left', 'left'],
+    ),
     pairs: diffConsecutive(api).map((r) => pairView(api, r)),
     single: api.versions.length < 2,
   };
