@@ -3,24 +3,15 @@
  * history, with everything unordered sorted, so equal contracts serialise to equal bytes. The lock file
  * holds one per released version; `apiAtOfContract` turns one back into a projection for the diff engine.
  */
-import type { ApiAt, ApiIR, AuthIR, CollectionAt, FieldAt, OperationName, RateLimitIR, SourceRef, TypeIR } from '../model/ir.ts';
+import type { ApiAt, ApiIR, AuthIR, CollectionAt, FieldAt, OperationName, RateLimitIR, SourceRef, TypeIR, FieldShape } from '../model/ir.ts';
 import { project } from '../model/project.ts';
 
 /** A value type in a contract (nested fields are {@link FieldContract}s). */
 export type TypeContract = TypeIR<FieldContract>;
 
-/** A field as clients see it in one version. */
-export interface FieldContract {
+/** A field as clients see it in one version: its shape without documentation, and its name. */
+export interface FieldContract extends Omit<FieldShape<FieldContract>, 'description' | 'example'> {
   readonly name: string;
-  readonly type: TypeContract;
-  readonly optional: boolean;
-  readonly nullable: boolean;
-  readonly default?: { readonly value: unknown };
-  readonly readOnly: boolean;
-  readonly writeOnly: boolean;
-  readonly unique: boolean;
-  readonly filterable: boolean;
-  readonly deprecated: boolean;
 }
 
 /** A collection as clients see it in one version. */
