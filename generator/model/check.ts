@@ -72,6 +72,28 @@ function checkField(ctx: Ctx, c: CollectionIR, field: FieldIR, where: string, al
       for (const child of shape.type.fields) checkField(ctx, c, child, `${where}.${child.name}`, alive.filter((i) => existsAt(versions, i, child.addedIn, child.removedIn?.version)));
 }
 
+/**
+ * Inside an object the server migrates renames, added and removed fields, but calls no hooks: a nested
+ * type change or a nested field made optional (older versions require a value) must be described on the
+ * object field itself.
+ */
+function checkNestedChanges(ctx: Ctx, field: FieldIR, where: string): void {
+  for (const shape of [field, ...field.typeChanges.map((t) => t.before)]) {
+    let type = shape.type;
+    while (type.kind === 'array') type = type.of;
+    if (type.kind !== 'object') continue;
+    for (const child of type.fields) {
+      const path = `${where}.${child.name}`;
+      const cannot = (what: string, loc: SourceRef) =>
+        ctx.d.error('RG164', `${path}: a nested field change the server cannot migrate without a hook: ${what}; move the marker to the object field, e.g. \`.typeChangedFrom(v, f.object({...old}))\`.`, loc);
+      for (const t of child.typeChanges) cannot(`typeChangedFrom('${t.version}')`, t.loc);
+      for (const o of child.optionality)
+        if (o.to === 'optional' && !child.default) cannot(`madeOptionalIn('${o.version}') without a default`, o.loc);
+      checkNestedChanges(ctx, child, path);
+    }
+  }
+}
+
 function checkRefs(ctx: Ctx, type: FieldIR['type'], where: string, alive: number[], loc: SourceRef): void {
   if (type.kind === 'array') return checkRefs(ctx, type.of, where, alive, loc);
   if (type.kind !== 'ref') return;
@@ -120,7 +142,10 @@ export function checkApi(api: ApiIR, d: DiagnosticBag): void {
     for (const r of c.renames)
       if (!existsAt(versions, versions.indexOf(r.version) - 1, c.addedIn, c.removedIn) || !existsAt(versions, versions.indexOf(r.version), c.addedIn, c.removedIn))
         d.error('RG160', `${c.name}: renamedFrom('${r.from}', '${r.version}') describes a change in ${r.version}, but the collection does not exist both there and in the version before.`, r.loc);
-    for (const field of c.fields) checkField(ctx, c, field, `${c.name}.${field.name}`, lifetime(ctx, c, field));
+    for (const field of c.fields) {
+      checkField(ctx, c, field, `${c.name}.${field.name}`, lifetime(ctx, c, field));
+      checkNestedChanges(ctx, field, `${c.name}.${field.name}`);
+    }
     checkNamesPerVersion(ctx, c.fields, c.name);
   }
   versions.forEach((version, i) => {

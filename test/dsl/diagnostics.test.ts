@@ -87,6 +87,7 @@ const cases: Case[] = [
   { code: 'RG160', fields: `        size: f.int().optional().addedIn('v3').renamedFrom('count', 'v2'), // <-` },
   { code: 'RG162', fields: `        size: f.string().typeChangedFrom('v2', f.int().addedIn('v2')), // <-` },
   { code: 'RG163', fields: `        size: f.int().renamedFrom('count', 'v1'), // <-` },
+  { code: 'RG164', fields: `        box: f.object({ size: f.int().typeChangedFrom('v2', f.string()) }).optional(), // <-` },
 ];
 
 describe('DSL diagnostics', () => {

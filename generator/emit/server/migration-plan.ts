@@ -23,6 +23,8 @@ export interface UpPlan {
   readonly drop: readonly string[];
   readonly hooks: Readonly<Record<string, readonly string[]>>;
   readonly fill: Readonly<Record<string, unknown>>;
+  /** Plans of nested objects (or arrays of them) whose fields changed, by newest name. */
+  readonly nested: Readonly<Record<string, CompactUpPlan>>;
 }
 
 /** An up plan as generated: its empty parts left out (the runtime reads a missing part as empty). */
@@ -33,9 +35,18 @@ export type CompactUpPlan = { readonly [K in keyof UpPlan]?: UpPlan[K] };
  * the generated `runtime.ts`). Plain copies are not listed: the runtime takes the response schema's keys.
  */
 export type DownStep =
-  | { readonly key: string; readonly hooks?: readonly string[]; readonly whenMissing?: string }
+  | { readonly key: string; readonly hooks?: readonly string[]; readonly whenMissing?: string; readonly nested?: NestedDown }
   | { readonly fallback: unknown }
   | { readonly hook: string };
+
+/**
+ * How a nested object (or each object of an array) of the newest version becomes an older version's: its
+ * `fields` by the older names, in order, and the ones that are not plain copies.
+ */
+export interface NestedDown {
+  readonly fields: readonly string[];
+  readonly down?: DownPlan;
+}
 
 /** A down plan: the response fields that are not plain copies, by the version's name, in field order. */
 export type DownPlan = Readonly<Record<string, DownStep>>;
@@ -59,6 +70,7 @@ export class HookNeeds {
   }
 }
 
+
 /** Versions strictly after `from` up to and including `to` at which `field` changed type, oldest first. */
 function typeChangesBetween(versions: readonly string[], field: FieldIR, from: number, to: number): string[] {
   return field.typeChanges.map((c) => c.version).filter((v) => versions.indexOf(v) > from && versions.indexOf(v) <= to);
@@ -66,13 +78,31 @@ function typeChangesBetween(versions: readonly string[], field: FieldIR, from: n
 
 const exists = (versions: readonly string[], at: number, f: FieldIR) => existsAt(versions, at, f.addedIn, f.removedIn?.version);
 
-/** Migrates a request (body or list query) of version index `at` up to version index `top`. */
-export function planUp(versions: readonly string[], c: CollectionIR, at: number, top: number, needs: HookNeeds): UpPlan {
+/** The fields of the object a type holds, itself or as the items of (nested) arrays; null for other types. */
+function objectFields(type: FieldIR['type']): readonly FieldIR[] | null {
+  if (type.kind === 'array') return objectFields(type.of);
+  return type.kind === 'object' ? type.fields : null;
+}
+
+/**
+ * The version index from which `field` keeps its newest type up to `top`: after its last type change in
+ * (`at`, `top`], else `at`. Nested plans migrate between it and `top`; type-change hooks cover the rest.
+ */
+function sameTypeFrom(versions: readonly string[], field: FieldIR, at: number, top: number): number {
+  const changes = typeChangesBetween(versions, field, at, top);
+  return changes.length > 0 ? versions.indexOf(changes[changes.length - 1]!) : at;
+}
+
+/** Type-change hook ids of a field, or none inside nested objects (check RG164 keeps those out). */
+type HookIds = (f: FieldIR, changes: readonly string[], member: 'up' | 'down') => string[];
+
+function planFieldsUp(versions: readonly string[], fields: readonly FieldIR[], at: number, top: number, hookIds: HookIds): UpPlan {
   const renames: Record<string, string> = {};
   const drop: string[] = [];
   const hooks: Record<string, readonly string[]> = {};
   const fill: Record<string, unknown> = {};
-  for (const f of c.fields) {
+  const nested: Record<string, CompactUpPlan> = {};
+  for (const f of fields) {
     const here = exists(versions, at, f);
     const there = exists(versions, top, f);
     if (here) {
@@ -84,9 +114,14 @@ export function planUp(versions: readonly string[], c: CollectionIR, at: number,
       const newName = nameAt(versions, top, f.name, f.renames);
       if (name !== newName) renames[name] = newName;
       const shape = shapeAt(versions, at, f);
-      const changes = typeChangesBetween(versions, f, at, top);
       // A read-only field never arrives in a request; converting it up is never needed.
-      if (changes.length > 0 && !shape.readOnly) hooks[newName] = changes.map((v) => needs.use(v, c.name, f.name, 'typeChange', 'up'));
+      if (!shape.readOnly) {
+        const ids = hookIds(f, typeChangesBetween(versions, f, at, top), 'up');
+        if (ids.length > 0) hooks[newName] = ids;
+        const inner = objectFields(shapeAt(versions, top, f).type);
+        const plan = inner && compactUp(planFieldsUp(versions, inner, sameTypeFrom(versions, f, at, top), top, () => []));
+        if (plan) nested[newName] = plan;
+      }
     }
     // A default the older version does not apply itself (the field is new, or was optional there).
     const defaultedHere = here && shapeAt(versions, at, f).default !== undefined;
@@ -95,7 +130,12 @@ export function planUp(versions: readonly string[], c: CollectionIR, at: number,
       if (newest.default && !newest.readOnly) fill[nameAt(versions, top, f.name, f.renames)] = newest.default.value;
     }
   }
-  return { renames, drop, hooks, fill };
+  return { renames, drop, hooks, fill, nested };
+}
+
+/** Migrates a request (body or list query) of version index `at` up to version index `top`. */
+export function planUp(versions: readonly string[], c: CollectionIR, at: number, top: number, needs: HookNeeds): UpPlan {
+  return planFieldsUp(versions, c.fields, at, top, (f, changes) => changes.map((v) => needs.use(v, c.name, f.name, 'typeChange', 'up')));
 }
 
 /** The plan without its empty parts; null when nothing is left (the version's requests already have the newest shape). */
@@ -105,7 +145,56 @@ export function compactUp(plan: UpPlan): CompactUpPlan | null {
   if (plan.drop.length > 0) out.drop = plan.drop;
   if (Object.keys(plan.hooks).length > 0) out.hooks = plan.hooks;
   if (Object.keys(plan.fill).length > 0) out.fill = plan.fill;
+  if (Object.keys(plan.nested).length > 0) out.nested = plan.nested;
   return Object.keys(out).length > 0 ? out : null;
+}
+
+/** The hooks a down plan may call; nested objects get none (check RG164 keeps changes that need one out). */
+interface DownHooks {
+  readonly typeChange: HookIds;
+  readonly removed: (f: FieldIR) => string;
+  readonly madeOptional: (f: FieldIR, version: string) => string;
+}
+
+/** The nested down plan of an object field, or undefined when the older objects are plain copies. */
+function nestedDown(versions: readonly string[], f: FieldIR, at: number, top: number): NestedDown | undefined {
+  const inner = objectFields(shapeAt(versions, top, f).type);
+  if (!inner) return undefined;
+  const from = sameTypeFrom(versions, f, at, top);
+  const readable = (i: number) => inner.filter((x) => exists(versions, i, x) && !shapeAt(versions, i, x).writeOnly);
+  const fields = readable(from).map((x) => nameAt(versions, from, x.name, x.renames));
+  const down = planFieldsDown(versions, inner, from, top, null);
+  const same = Object.keys(down).length === 0 && fields.join('\0') === readable(top).map((x) => x.name).join('\0');
+  return same ? undefined : { fields, ...(Object.keys(down).length > 0 ? { down } : {}) };
+}
+
+function planFieldsDown(versions: readonly string[], fields: readonly FieldIR[], at: number, top: number, hooks: DownHooks | null): DownPlan {
+  const steps: Record<string, DownStep> = {};
+  for (const f of fields) {
+    if (!exists(versions, at, f)) continue;
+    const shape = shapeAt(versions, at, f);
+    if (shape.writeOnly) continue;
+    const name = nameAt(versions, at, f.name, f.renames);
+    if (!exists(versions, top, f)) {
+      const removed = f.removedIn!;
+      if (removed.fallback) steps[name] = { fallback: removed.fallback.value };
+      // Inside an object a removed field without fallback is optional (RG154): older versions answer none.
+      else if (hooks) steps[name] = { hook: hooks.removed(f) };
+      continue;
+    }
+    const key = nameAt(versions, top, f.name, f.renames);
+    const ids = hooks ? hooks.typeChange(f, typeChangesBetween(versions, f, at, top).reverse(), 'down') : [];
+    const newest = shapeAt(versions, top, f);
+    const requiredHere = !shape.optional || shape.default !== undefined;
+    const mayBeMissing = newest.optional && newest.default === undefined;
+    // The latest point where it became optional is where a value must be made up for older versions.
+    const madeOptional = f.optionality.filter((o) => o.to === 'optional' && versions.indexOf(o.version) > at && versions.indexOf(o.version) <= top).pop();
+    const whenMissing = hooks && requiredHere && mayBeMissing && madeOptional ? hooks.madeOptional(f, madeOptional.version) : undefined;
+    const nested = nestedDown(versions, f, at, top);
+    if (name !== key || ids.length > 0 || whenMissing !== undefined || nested)
+      steps[name] = { key, ...(ids.length > 0 ? { hooks: ids } : {}), ...(whenMissing ? { whenMissing } : {}), ...(nested ? { nested } : {}) };
+  }
+  return steps;
 }
 
 /**
@@ -114,29 +203,9 @@ export function compactUp(plan: UpPlan): CompactUpPlan | null {
  * which is the key order of the version's response schema.
  */
 export function planDown(versions: readonly string[], c: CollectionIR, at: number, top: number, needs: HookNeeds): DownPlan {
-  const steps: Record<string, DownStep> = {};
-  for (const f of c.fields) {
-    if (!exists(versions, at, f)) continue;
-    const shape = shapeAt(versions, at, f);
-    if (shape.writeOnly) continue;
-    const name = nameAt(versions, at, f.name, f.renames);
-    if (!exists(versions, top, f)) {
-      const removed = f.removedIn!;
-      steps[name] = removed.fallback ? { fallback: removed.fallback.value } : { hook: needs.use(removed.version, c.name, f.name, 'removed', 'value') };
-      continue;
-    }
-    const key = nameAt(versions, top, f.name, f.renames);
-    const hooks = typeChangesBetween(versions, f, at, top)
-      .reverse()
-      .map((v) => needs.use(v, c.name, f.name, 'typeChange', 'down'));
-    const newest = shapeAt(versions, top, f);
-    const requiredHere = !shape.optional || shape.default !== undefined;
-    const mayBeMissing = newest.optional && newest.default === undefined;
-    // The latest point where it became optional is where a value must be made up for older versions.
-    const madeOptional = f.optionality.filter((o) => o.to === 'optional' && versions.indexOf(o.version) > at && versions.indexOf(o.version) <= top).pop();
-    const whenMissing = requiredHere && mayBeMissing && madeOptional ? needs.use(madeOptional.version, c.name, f.name, 'madeOptional', 'whenMissing') : undefined;
-    if (name !== key || hooks.length > 0 || whenMissing !== undefined)
-      steps[name] = { key, ...(hooks.length > 0 ? { hooks } : {}), ...(whenMissing ? { whenMissing } : {}) };
-  }
-  return steps;
+  return planFieldsDown(versions, c.fields, at, top, {
+    typeChange: (f, changes) => changes.map((v) => needs.use(v, c.name, f.name, 'typeChange', 'down')),
+    removed: (f) => needs.use(f.removedIn!.version, c.name, f.name, 'removed', 'value'),
+    madeOptional: (f, version) => needs.use(version, c.name, f.name, 'madeOptional', 'whenMissing'),
+  });
 }
