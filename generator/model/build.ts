@@ -11,6 +11,8 @@ import { isIsoDate } from './values.ts';
 const VERSION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const PATH_SEGMENT = /^[a-z0-9][a-z0-9._~-]*$/;
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
+// Version names become folder and file names next to these generated ones.
+const RESERVED_VERSION_NAMES = new Set(['server', 'client', 'openapi', 'runtime', 'collections', 'zod-helpers', 'changes.md', 'index', 'types', 'routes']);
 const WINDOW = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
@@ -39,6 +41,8 @@ function versionsOf(def: ApiDef, d: DiagnosticBag, apiRef: SourceRef): VersionIR
     const ref = { ...apiRef, path: ['versions', name] };
     if (!VERSION_NAME.test(name))
       d.error('RG102', `version "${name}" is not a valid version name; use letters, digits, '.', '_' or '-' (like v1 or 2026-01).`, ref);
+    else if (RESERVED_VERSION_NAMES.has(name.toLowerCase()))
+      d.error('RG107', `version "${name}" would collide with generated files of the same name (${[...RESERVED_VERSION_NAMES].join(', ')} are taken); call it v1, v2, ... or by date.`, ref);
     for (const key of ['released', 'deprecated', 'sunset'] as const) {
       const date = v[key];
       if (date !== undefined && !isIsoDate(date))

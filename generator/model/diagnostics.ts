@@ -16,6 +16,7 @@ export const DIAGNOSTIC_CODES = {
   RG104: 'version dates out of order',
   RG105: 'unreleased version before a released one',
   RG106: 'invalid versioning',
+  RG107: 'version name taken by generated files',
   RG110: 'invalid API key header',
   RG111: 'scopes without auth',
   RG112: 'public operation not offered',

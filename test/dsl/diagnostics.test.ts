@@ -49,6 +49,7 @@ const cases: Case[] = [
   { code: 'RG103', api: `{ name: 'demo', versions: { v1: { released: '2026-02-30' } }, // <-\n collections: { a: collection({ fields: { id: f.id() } }) } }` },
   { code: 'RG104', api: `{ name: 'demo', versions: { v1: { released: '2026-05-01', deprecated: '2026-04-01' } }, // <-\n collections: { a: collection({ fields: { id: f.id() } }) } }` },
   { code: 'RG105', api: `{ name: 'demo', versions: { v1: {}, v2: { released: '2026-01-01' } }, // <-\n collections: { a: collection({ fields: { id: f.id() } }) } }` },
+  { code: 'RG107', api: `{ name: 'demo', versions: { server: {} }, // <-\n collections: { a: collection({ fields: { id: f.id() } }) } }` },
   { code: 'RG106', api: `{ name: 'demo', versions: { v1: {} }, versioning: { in: 'header', header: 'Api Version' }, // <-\n collections: { a: collection({ fields: { id: f.id() } }) } }` },
   { code: 'RG110', api: `{ name: 'demo', versions: { v1: {} }, auth: { apiKey: { header: 'X Key' } }, // <-\n collections: { a: collection({ fields: { id: f.id() } }) } }` },
   { code: 'RG111', api: `{ name: 'demo', versions: { v1: {} }, collections: { a: collection({ fields: { id: f.id() },\n scopes: { read: 'a:read' } }) } } // <-` },
