@@ -3,13 +3,15 @@
  * `test/.tmp/`.
  */
 import { execFile } from 'node:child_process';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'vitest';
 import { generate } from '../../generator/pipeline/generate.ts';
 import { SHOP_API } from '../helpers/load-ir.ts';
-import { tempDir } from '../helpers/temp-api.ts';
+import { listFiles, tempDir } from '../helpers/temp-api.ts';
+
+export { listFiles };
 
 /** Generates `apiPath` (the example by default) into a temporary folder; returns it and its cleanup. */
 export async function generateInto(prefix: string, apiPath: string = SHOP_API): Promise<{ dir: string; cleanup: () => void }> {
@@ -18,14 +20,6 @@ export async function generateInto(prefix: string, apiPath: string = SHOP_API): 
   expect(result.diagnostics).toEqual([]);
   expect(result.ok).toBe(true);
   return tmp;
-}
-
-/** Every file under `dir`, relative POSIX paths, sorted. */
-export function listFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
-    .sort();
 }
 
 const TSC = new URL('../../node_modules/typescript-native/bin/tsc', import.meta.url).pathname;

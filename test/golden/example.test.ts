@@ -3,23 +3,17 @@
  * restgen generates now. A missing, changed or extra file fails. `UPDATE_GOLDEN=1 npx vitest run test/golden`
  * (or `npm run example`) rewrites them.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import * as prettier from 'prettier';
 import { afterAll, describe, expect, it } from 'vitest';
 import { emitAll, generate } from '../../generator/pipeline/generate.ts';
 import { loadIr, SHOP_API } from '../helpers/load-ir.ts';
+import { listFiles } from '../helpers/temp-api.ts';
 
 const EXAMPLES = [SHOP_API, new URL('../../examples/header-versioning/api.ts', import.meta.url).pathname];
 const cleanups: (() => void)[] = [];
 afterAll(() => cleanups.forEach((c) => c()));
-
-function listFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
-    .sort();
-}
 
 describe.each(EXAMPLES)('golden files of %s', (apiPath) => {
   const golden = path.join(path.dirname(apiPath), 'generated');

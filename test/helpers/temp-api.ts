@@ -2,7 +2,7 @@
  * @module Test helper: writes API modules into a temporary folder inside the project (so `restgen`,
  * `zod` and `fastify` resolve like in a user's project) and removes them afterwards.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const TMP_ROOT = new URL('../.tmp/', import.meta.url).pathname;
@@ -27,4 +27,12 @@ export function lineOf(source: string, marker: string): number {
   const index = source.split('\n').findIndex((l) => l.includes(marker));
   if (index < 0) throw new Error(`marker ${marker} not found`);
   return index + 1;
+}
+
+/** Every file under `dir`, relative POSIX paths, sorted. */
+export function listFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
+    .sort();
 }
