@@ -11,13 +11,13 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FileLanguage } from '../emit/types.ts';
 import type { Formatter } from '../format/formatter.ts';
 import { readHeader } from '../format/header.ts';
 import { scanOutput } from '../write/output-folder.ts';
+import { PACKAGE_ROOT } from '../package-root.ts';
 
-const RESTGEN_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const RESTGEN_ROOT = PACKAGE_ROOT;
 
 /** What a complete run records. */
 export interface RunRecord {

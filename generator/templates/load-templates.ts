@@ -5,13 +5,13 @@
 import Handlebars from 'handlebars';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../package-root.ts';
 
 /** Renders template `name` (like `zod/schemas`) with a view model. */
 export type Render = (name: string, view: object) => string;
 
 /** restgen's own templates folder. */
-export const BUILTIN_TEMPLATES = fileURLToPath(new URL('../../templates/', import.meta.url));
+export const BUILTIN_TEMPLATES = packagePath('templates');
 
 function templateFiles(dir: string): Map<string, string> {
   const found = new Map<string, string>();
