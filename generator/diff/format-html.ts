@@ -87,8 +87,16 @@ function statusOf(v: VersionInfo, today: string | undefined): string {
   return 'unreleased';
 }
 
+/** A change's before or after value in words: a field as `enum(EUR, USD), required, default "EUR"`. */
 function value(v: unknown): string {
-  return v === undefined ? '—' : typeof v === 'string' ? v : stableJson(v);
+  if (v === undefined || v === null) return '—';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'object' && !Array.isArray(v) && 'type' in v) {
+    const f = v as { type: unknown; optional?: unknown; nullable?: unknown; default?: unknown; readOnly?: unknown; writeOnly?: unknown };
+    const parts = [String(f.type), f.optional ? 'optional' : 'required', ...(f.nullable ? ['nullable'] : []), ...(f.readOnly ? ['read-only'] : []), ...(f.writeOnly ? ['write-only'] : [])];
+    return `${parts.join(', ')}${'default' in f ? `, default ${stableJson(f.default)}` : ''}`;
+  }
+  return Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : stableJson(x))).join(', ') || '(none)' : stableJson(v);
 }
 
 function findingView(f: Finding, options: FormatOptions): FindingView {
@@ -130,7 +138,7 @@ export function buildHtmlView(report: DiffReport, options: FormatOptions = {}): 
   const s = report.summary;
   const collections = [...new Set(report.findings.map((f) => f.location.split('.')[0]!.replace(/\[\]$/, '')))].sort();
   return {
-    title: escapeHtml(`${report.api ? `${report.api}: ` : ''}API changes ${report.from} → ${report.to}`),
+    title: escapeHtml(`${report.api ?? 'API'} — changes ${report.from} → ${report.to}`),
     subtitle: escapeHtml(`${s.breaking} breaking, ${s.warning} warning${s.warning === 1 ? '' : 's'}, ${s.safe} safe${report.git ? ` · base ${report.git.base.ref} at ${report.git.base.commit.slice(0, 12)}` : ''}`),
     versions: report.versions.map((v) => ({
       name: escapeHtml(v.name),

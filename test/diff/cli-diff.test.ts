@@ -2,39 +2,15 @@
  * `restgen diff` in process: exit codes (0 nothing reaches --fail-on, 1 something does, 2 usage errors
  * and modules that do not load), formats, and `--base` against a temporary git repository.
  */
-import { Command } from 'commander';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { registerDiffCommand } from '../../generator/cli/commands/diff.ts';
 import { SHOP_API } from '../helpers/load-ir.ts';
+import { removeTempProjects, runDiffCli, tempProject } from './helpers.ts';
 
-const ROOT = new URL('../../', import.meta.url).pathname;
-
-/** Runs `restgen diff ...args` in process. */
-async function diff(args: readonly string[], cwd = ROOT): Promise<{ code: number; out: string; err: string }> {
-  let code = 0;
-  let out = '';
-  let err = '';
-  const program = new Command('restgen').exitOverride();
-  registerDiffCommand(program, { out: (t) => void (out += t), err: (t) => void (err += t), exit: (c) => void (code = Math.max(code, c)), debug: false, cwd });
-  await program.parseAsync(['diff', ...args], { from: 'user' });
-  return { code, out, err };
-}
-
-const temps: string[] = [];
-afterAll(() => temps.forEach((t) => rmSync(t, { recursive: true, force: true })));
-
-/** A temporary folder where `import 'restgen'` resolves to this checkout. */
-export function tempProject(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'restgen-diff-'));
-  temps.push(dir);
-  mkdirSync(path.join(dir, 'node_modules'));
-  symlinkSync(ROOT, path.join(dir, 'node_modules', 'restgen'));
-  return dir;
-}
+const diff = runDiffCli;
+afterAll(removeTempProjects);
 
 const git = (dir: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=restgen', '-c', 'user.email=restgen@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, stdio: 'pipe' });
