@@ -50,7 +50,7 @@ function properWay(id: string, location: string, next: string): string {
     'optional-field-added': `add it in a new version: .addedIn('${next}')`,
     'required-field-removed': `remove it in a new version: .removedIn('${next}', { fallback: ... })`,
     'optional-field-removed': `remove it in a new version: .removedIn('${next}')`,
-    'field-became-required': `.madeRequiredIn('${next}') on ${field}`,
+    'field-became-required': `.madeRequiredIn('${next}', { fallback: ... }) on ${field}`,
     'field-became-optional': `.madeOptionalIn('${next}') on ${field}`,
     'collection-added': `collection({...}).addedIn('${next}')`,
     'collection-removed': `collection({...}).removedIn('${next}') instead of deleting it`,
