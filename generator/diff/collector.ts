@@ -69,6 +69,8 @@ interface Draft {
   readonly location: string;
   readonly messages: string[];
   readonly changes: Change[];
+  /** The changes as stable JSON, to keep each once. */
+  readonly seen: Set<string>;
   readonly request: Map<string, Touch>;
   readonly response: Map<string, Touch>;
   loc?: SourceRef;
@@ -90,15 +92,21 @@ export class FindingCollector {
    * where the builder call that made it is (`loc`). Changes on no side the rule knows are dropped.
    */
   add(rule: RuleName, location: string, message: string, touches: Touches, loc?: SourceRef, change?: Change, hint?: Hint): void {
+    // A change that flows nowhere (no route carries it on either side) is no finding and adds nothing to one.
+    if (touches.request.length === 0 && touches.response.length === 0) return;
     const key = `${rule}\u0000${location}`;
     let draft = this.drafts.get(key);
     if (!draft) {
-      draft = { rule, location, messages: [], changes: [], request: new Map(), response: new Map(), ...(loc ? { loc } : {}) };
+      draft = { rule, location, messages: [], changes: [], seen: new Set(), request: new Map(), response: new Map(), ...(loc ? { loc } : {}) };
       this.drafts.set(key, draft);
     }
     if (!draft.messages.includes(message)) draft.messages.push(message);
-    const what = change ?? { aspect: rule, after: message };
-    if (!draft.changes.some((c) => stableJson(c) === stableJson(what))) draft.changes.push(what);
+    const what = change ?? { aspect: rule };
+    const text = stableJson(what);
+    if (!draft.seen.has(text)) {
+      draft.seen.add(text);
+      draft.changes.push(what);
+    }
     if (hint && !draft.hint) draft.hint = hint;
     const v = RULES[rule] as { request?: unknown; response?: unknown };
     if (v.request !== undefined) for (const t of touches.request) draft.request.set(t.route, t);

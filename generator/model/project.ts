@@ -66,8 +66,16 @@ function projectType(versions: readonly string[], at: number, type: TypeIR): Typ
   }
 }
 
-/** Every version marker of `field` with where it was written, oldest version first. */
-export function markersOf(versions: readonly string[], field: FieldIR): MarkerAt[] {
+const markerCache = new WeakMap<FieldIR, readonly MarkerAt[]>();
+
+/** Every version marker of `field` with where it was written, oldest version first (computed once per field). */
+export function markersOf(versions: readonly string[], field: FieldIR): readonly MarkerAt[] {
+  let markers = markerCache.get(field);
+  if (!markers) markerCache.set(field, (markers = collectMarkers(versions, field)));
+  return markers;
+}
+
+function collectMarkers(versions: readonly string[], field: FieldIR): MarkerAt[] {
   const at = (member: string) => field.calls[member] ?? field.loc;
   const list: Omit<MarkerAt, 'index'>[] = [
     ...(field.addedIn ? [{ member: 'addedIn' as const, version: field.addedIn, loc: at('addedIn') }] : []),
