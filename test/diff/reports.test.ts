@@ -92,6 +92,40 @@ describe('JSON and its schema', () => {
   });
 });
 
+describe('findings point at the exact builder call', () => {
+  it('scopes, operations and removedIn: the property or marker, not the collection', async () => {
+    const source = (write: string, ops: string, extra: string) => `import { collection, defineApi, f } from 'restgen';
+
+export default defineApi({
+  name: 'shop',
+  versions: { v1: { released: '2026-01-01' }, v2: {} },
+  auth: { bearer: {} },
+  collections: {
+    orders: collection({
+      fields: { id: f.id(), quantity: f.int()${extra} },
+      operations: [${ops}],
+      scopes: { read: 'orders:read', write: ${write} },
+    }),
+  },
+});
+`;
+    const dir = repo('f.int()', 'f.int()');
+    writeFileSync(path.join(dir, 'api.ts'), source("'orders:write'", "'list', 'get', 'create', 'delete'", ''));
+    git(dir, 'commit', '-qam', 'scopes');
+    const edited = source("['orders:write', 'orders:admin']", "'list', 'get', 'create'", ", note: f.string().optional().removedIn('v2')");
+    writeFileSync(path.join(dir, 'api.ts'), edited);
+    const lines = edited.split('\n');
+    const at = (line: number, text: string) => ({ file: 'api.ts', line, column: lines[line - 1]!.indexOf(text) + 1 });
+    const r = await diff(['api.ts', '--base', 'HEAD', '--format', 'json'], dir);
+    const found = (JSON.parse(r.out) as { findings: { id: string; version: string; source: unknown }[] }).findings.filter((x) => x.version === 'v1');
+    expect(found.find((x) => x.id === 'scope-added')!.source).toEqual(at(11, 'write:'));
+    expect(found.find((x) => x.id === 'operation-removed')!.source).toEqual(at(10, 'operations:'));
+    // Between versions of one module, a removal points at its removedIn marker.
+    const v = await diff(['api.ts', '--from', 'v1', '--to', 'v2', '--format', 'github'], dir);
+    expect(v.out).toContain(`::error file=api.ts,line=9,col=${lines[8]!.indexOf('removedIn') + 1},title=breaking request-optional-field-removed (orders.note)::`);
+  });
+});
+
 describe('JUnit XML', () => {
   const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['testsuite', 'testcase'].includes(name) });
   type Case = { name: string; classname: string; file?: string; line?: string; failure?: { type: string }; skipped?: unknown; 'system-out'?: string };
