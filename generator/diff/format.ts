@@ -7,7 +7,7 @@ import { flagsOf, sourceOf, type FormatOptions } from './format-options.ts';
 import { formatHtml } from './format-html.ts';
 import { formatJson } from './format-json.ts';
 import { formatJunit } from './format-junit.ts';
-import { failsOn, gates } from './gate.ts';
+import { gates } from './gate.ts';
 import type { DiffReport, Finding, Level } from './types.ts';
 
 export { formatJson } from './format-json.ts';
@@ -100,11 +100,6 @@ export function formatGithub(report: DiffReport, options: FormatOptions = {}): s
   const lines = report.findings.map((f) => annotation(f, options));
   lines.push(`restgen diff ${report.from} → ${report.to}: ${counts(report)}`);
   return lines.join('\n') + '\n';
-}
-
-/** Findings that fail the run at `failOn`. */
-export function failing(report: DiffReport, failOn: Level | 'none'): Finding[] {
-  return report.findings.filter((f) => failsOn(f, failOn));
 }
 
 /** Formats `report` in `format`. */

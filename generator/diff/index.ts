@@ -6,7 +6,7 @@ export { diffApis, reportPossibleRenames } from './diff-apis.ts';
 export { combineReports, diffConsecutive, diffHistory, diffVersions, markerVersionFor, reportOf, suggestNextVersion, summarize, sunsetPassed, versionsOf } from './diff-history.ts';
 export { applyAcceptance, applySeverity, failsOn, gateReport, reaches, SEVERITIES, unknownSeverityIds } from './gate.ts';
 export { FORMATS, formatGithub, formatJson, formatMarkdown, formatReport, formatText, type Format, type FormatOptions } from './format.ts';
-export { RULES, allFindingIds, ruleOfId, verdictOf, type RuleName } from './rules.ts';
+export { RULES, allFindingIds, verdictOf, type RuleName } from './rules.ts';
 export { fingerprintOf, sortFindings } from './collector.ts';
 export { nameSimilarity } from './similarity.ts';
 export { benchDiff, createSyntheticApi } from './bench.ts';

@@ -118,13 +118,6 @@ export function verdictOf(rule: RuleName, flow: Flow): { id: string; level: Leve
   return { id: prefixed ? `${decided.side}-${rule}` : rule, level: decided.level, request: deciding('request'), response: deciding('response') };
 }
 
-/** The rule a finding id belongs to (its side prefix removed), or undefined for an unknown id. */
-export function ruleOfId(id: string): RuleName | undefined {
-  if (id in RULES) return id as RuleName;
-  const bare = id.replace(/^(request|response)-/, '');
-  return bare !== id && bare in RULES ? (bare as RuleName) : undefined;
-}
-
 /** Every finding id with its level, for documentation: `request-x` and `response-x` where the sides differ. */
 export function allFindingIds(): { id: string; level: Level; summary: string }[] {
   const out: { id: string; level: Level; summary: string }[] = [];
