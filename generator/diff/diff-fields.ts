@@ -12,8 +12,6 @@ import { hintRename, type Removal, type Addition } from './rename-hints.ts';
 import { nameSimilarity, pairBest } from './similarity.ts';
 import type { RenameResolver } from './types.ts';
 
-export { stableJson } from './collector.ts';
-
 /** One side of a comparison: the API as one version (at one point in history) sees it, and a collection in it. */
 export interface SideAt {
   readonly api: ApiAt;
@@ -76,7 +74,7 @@ function common(a: Channels, b: Channels): Channels {
 const responseRequired = (f: FieldAt) => !f.optional || f.default !== undefined;
 
 /** A field as a finding's before or after value. */
-export function fieldValue(f: FieldAt): Record<string, unknown> {
+function fieldValue(f: FieldAt): Record<string, unknown> {
   return {
     name: f.name,
     type: describeType(f.type),
