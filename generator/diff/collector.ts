@@ -1,12 +1,12 @@
 /**
  * @module Turns classified changes into findings: applies the rule table, computes the affected routes and
- * client methods, merges changes of one rule at one location into one finding (so id + location, and
- * hence the fingerprint, is unique per version), and sorts the result.
+ * client methods on the sides that decided the level, merges changes of one rule at one location into one
+ * finding (keeping every change's before and after), fingerprints it, and sorts the result.
  */
 import { createHash } from 'node:crypto';
 import { OPERATIONS, type ApiAt, type CollectionAt, type OperationName, type SourceRef } from '../model/ir.ts';
 import { RULES, verdictOf, type RuleName } from './rules.ts';
-import { LEVELS, type Finding } from './types.ts';
+import { LEVELS, type Change, type Finding, type Hint } from './types.ts';
 
 /** One route a change touches, with the generated client method that calls it. */
 export interface Touch {
@@ -46,18 +46,35 @@ export function both(touches: readonly Touch[]): Touches {
   return { request: touches, response: touches };
 }
 
-/** A stable hash of a finding's id and location. */
-export function fingerprintOf(id: string, location: string): string {
-  return createHash('sha256').update(`${id}\u0000${location}`).digest('hex').slice(0, 16);
+/** JSON with sorted keys: equal values give equal text. */
+export function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value && typeof value === 'object')
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  return JSON.stringify(value) ?? 'undefined';
+}
+
+/**
+ * A stable hash of what makes a finding distinct: its id, the version it shows up in, its location and
+ * what changed there (each change's aspect, before and after, in a fixed order). Two findings share a
+ * fingerprint only when they report the same change to the same version.
+ */
+export function fingerprintOf(id: string, version: string, location: string, changes: readonly Change[]): string {
+  const what = changes.map(stableJson).sort().join('\u0001');
+  return createHash('sha256').update([id, version, location, what].join('\u0000')).digest('hex').slice(0, 16);
 }
 
 interface Draft {
   readonly rule: RuleName;
   readonly location: string;
   readonly messages: string[];
+  readonly changes: Change[];
+  /** The changes as stable JSON, to keep each once. */
+  readonly seen: Set<string>;
   readonly request: Map<string, Touch>;
   readonly response: Map<string, Touch>;
   loc?: SourceRef;
+  hint?: Hint;
 }
 
 function sortTouches(touches: Iterable<Touch>): Touch[] {
@@ -70,15 +87,27 @@ export class FindingCollector {
 
   constructor(private readonly version: string) {}
 
-  /** Records a change of `rule` at `location`. Changes on no side the rule knows are dropped. */
-  add(rule: RuleName, location: string, message: string, touches: Touches, loc?: SourceRef): void {
+  /**
+   * Records a change of `rule` at `location`: what changed (`change`, with before and after values) and
+   * where the builder call that made it is (`loc`). Changes on no side the rule knows are dropped.
+   */
+  add(rule: RuleName, location: string, message: string, touches: Touches, loc?: SourceRef, change?: Change, hint?: Hint): void {
+    // A change that flows nowhere (no route carries it on either side) is no finding and adds nothing to one.
+    if (touches.request.length === 0 && touches.response.length === 0) return;
     const key = `${rule}\u0000${location}`;
     let draft = this.drafts.get(key);
     if (!draft) {
-      draft = { rule, location, messages: [], request: new Map(), response: new Map(), ...(loc ? { loc } : {}) };
+      draft = { rule, location, messages: [], changes: [], seen: new Set(), request: new Map(), response: new Map(), ...(loc ? { loc } : {}) };
       this.drafts.set(key, draft);
     }
     if (!draft.messages.includes(message)) draft.messages.push(message);
+    const what = change ?? { aspect: rule };
+    const text = stableJson(what);
+    if (!draft.seen.has(text)) {
+      draft.seen.add(text);
+      draft.changes.push(what);
+    }
+    if (hint && !draft.hint) draft.hint = hint;
     const v = RULES[rule] as { request?: unknown; response?: unknown };
     if (v.request !== undefined) for (const t of touches.request) draft.request.set(t.route, t);
     if (v.response !== undefined) for (const t of touches.response) draft.response.set(t.route, t);
@@ -93,7 +122,9 @@ export class FindingCollector {
       const response = sortTouches(d.response.values());
       const verdict = verdictOf(d.rule, { request: request.map((t) => t.op), response: response.map((t) => t.op) });
       if (!verdict) continue;
-      const touched = sortTouches(new Map([...request, ...response].map((t) => [t.route, t])).values());
+      // Only the sides that decided the level: a request-only break lists no GET route.
+      const sides = [...(verdict.request ? request : []), ...(verdict.response ? response : [])];
+      const touched = sortTouches(new Map(sides.map((t) => [t.route, t])).values());
       out.push({
         id: verdict.id,
         level: verdict.level,
@@ -102,8 +133,10 @@ export class FindingCollector {
         direction: verdict.request && verdict.response ? 'both' : verdict.request ? 'request' : 'response',
         message: d.messages.join('; '),
         affects: { routes: touched.map((t) => t.route), client: touched.map((t) => t.client) },
-        fingerprint: fingerprintOf(verdict.id, d.location),
+        changes: d.changes,
+        fingerprint: fingerprintOf(verdict.id, this.version, d.location, d.changes),
         ...(d.loc ? { loc: d.loc } : {}),
+        ...(d.hint ? { hint: d.hint } : {}),
       });
     }
     return sortFindings(out);

@@ -2,9 +2,11 @@
  * @module The diff engine's entry point: compares two projections of an API (two versions of one IR, or
  * one version at two points in history) and returns classified findings. Pure: no clock, no files.
  */
-import type { ApiAt, CollectionAt, VersionIR } from '../model/ir.ts';
+import type { ApiAt, CollectionAt, SourceRef, VersionIR } from '../model/ir.ts';
 import { FindingCollector, touchesOf, type Touch, type Touches } from './collector.ts';
 import { compareCollection, isPublic } from './diff-collections.ts';
+import { signatureOf } from './diff-types.ts';
+import { hintCollectionRename } from './rename-hints.ts';
 import type { DiffOptions, Finding, RenameResolver } from './types.ts';
 
 /** The default resolver: every removal plus addition of the same type is a possible rename. */
@@ -43,34 +45,49 @@ function pairCollections(before: ApiAt, after: ApiAt, match: 'key' | 'name') {
   return { pairs, removed: gone, added: after.collections.filter((c) => !used.has(c)) };
 }
 
-function compareLifecycle(out: FindingCollector, b: VersionIR, a: VersionIR, touches: Touches): void {
+/** Where a property of `defineApi({...})` is written (`versions.v1.sunset`, `auth.bearer`). */
+function apiLoc(api: ApiAt, ...path: string[]): SourceRef | undefined {
+  return api.loc ? { ...api.loc, path } : undefined;
+}
+
+function compareLifecycle(out: FindingCollector, api: ApiAt, b: VersionIR, a: VersionIR, touches: Touches): void {
   const v = a.name;
-  if (b.released && !a.released) out.add('version-unreleased', v, `${v} was released on ${b.released} and is no longer marked released`, touches);
-  else if (!b.released && a.released) out.add('version-released', v, `${v} is released on ${a.released}: it is frozen from now on`, touches);
-  else if (b.released !== a.released) out.add('version-release-date-changed', v, `${v}: release date ${b.released} → ${a.released}`, touches);
-  if (!b.deprecated && a.deprecated) out.add('version-deprecated', v, `${v} is deprecated from ${a.deprecated}`, touches);
-  else if (b.deprecated && !a.deprecated) out.add('version-undeprecated', v, `${v} is no longer deprecated`, touches);
-  else if (b.deprecated !== a.deprecated) out.add('version-deprecated', v, `${v}: deprecation date ${b.deprecated} → ${a.deprecated}`, touches);
-  if (!b.sunset && a.sunset) out.add('version-sunset-set', v, `${v} sunsets on ${a.sunset} (answers 410 from then on)`, touches);
-  else if (b.sunset && !a.sunset) out.add('version-sunset-moved-later', v, `${v}: sunset ${b.sunset} withdrawn`, touches);
+  const at = (key: string) => apiLoc(api, 'versions', v, key);
+  const change = (aspect: 'released' | 'deprecated' | 'sunset') => ({ aspect, before: b[aspect], after: a[aspect] });
+  if (b.released && !a.released) out.add('version-unreleased', v, `${v} was released on ${b.released} and is no longer marked released`, touches, apiLoc(api, 'versions', v), change('released'));
+  else if (!b.released && a.released) out.add('version-released', v, `${v} is released on ${a.released}: it is frozen from now on`, touches, at('released'), change('released'));
+  else if (b.released !== a.released) out.add('version-release-date-changed', v, `${v}: release date ${b.released} → ${a.released}`, touches, at('released'), change('released'));
+  if (!b.deprecated && a.deprecated) out.add('version-deprecated', v, `${v} is deprecated from ${a.deprecated}`, touches, at('deprecated'), change('deprecated'));
+  else if (b.deprecated && !a.deprecated) out.add('version-undeprecated', v, `${v} is no longer deprecated`, touches, apiLoc(api, 'versions', v), change('deprecated'));
+  else if (b.deprecated !== a.deprecated) out.add('version-deprecated', v, `${v}: deprecation date ${b.deprecated} → ${a.deprecated}`, touches, at('deprecated'), change('deprecated'));
+  if (!b.sunset && a.sunset) out.add('version-sunset-set', v, `${v} sunsets on ${a.sunset} (answers 410 from then on)`, touches, at('sunset'), change('sunset'));
+  else if (b.sunset && !a.sunset) out.add('version-sunset-moved-later', v, `${v}: sunset ${b.sunset} withdrawn`, touches, apiLoc(api, 'versions', v), change('sunset'));
   else if (b.sunset && a.sunset && b.sunset !== a.sunset)
-    out.add(a.sunset < b.sunset ? 'version-sunset-moved-earlier' : 'version-sunset-moved-later', v, `${v}: sunset ${b.sunset} → ${a.sunset}`, touches);
+    out.add(a.sunset < b.sunset ? 'version-sunset-moved-earlier' : 'version-sunset-moved-later', v, `${v}: sunset ${b.sunset} → ${a.sunset}`, touches, at('sunset'), change('sunset'));
 }
 
 function compareApiLevel(out: FindingCollector, before: ApiAt, after: ApiAt): void {
   const vb = before.versioning;
   const va = after.versioning;
   const describe = (x: ApiAt['versioning']) => (x.in === 'path' ? 'the path (/vN/...)' : `the ${x.header} header`);
+  const label = (x: ApiAt['versioning']) => (x.in === 'path' ? 'path' : `header ${x.header}`);
   if (vb.in !== va.in || (vb.in === 'header' && va.in === 'header' && vb.header !== va.header))
-    out.add('versioning-changed', 'versioning', `clients now select the version by ${describe(va)} instead of ${describe(vb)}`, { request: allTouches(before), response: allTouches(before) });
+    out.add('versioning-changed', 'versioning', `clients now select the version by ${describe(va)} instead of ${describe(vb)}`, { request: allTouches(before), response: allTouches(before) }, apiLoc(after, 'versioning'), { aspect: 'versioning', before: label(vb), after: label(va) });
   const guarded = { request: guardedTouches(after), response: [] };
   const [bb, ba] = [before.auth.bearer, after.auth.bearer];
-  if (bb && !ba) out.add('auth-scheme-removed', 'auth.bearer', 'bearer tokens (Authorization: Bearer) are no longer accepted', guarded);
-  if (!bb && ba) out.add('auth-scheme-added', 'auth.bearer', 'bearer tokens (Authorization: Bearer) are accepted', guarded);
+  const bearer = { aspect: 'auth.bearer', before: Boolean(bb), after: Boolean(ba) };
+  if (bb && !ba) out.add('auth-scheme-removed', 'auth.bearer', 'bearer tokens (Authorization: Bearer) are no longer accepted', guarded, apiLoc(after, 'auth'), bearer);
+  if (!bb && ba) out.add('auth-scheme-added', 'auth.bearer', 'bearer tokens (Authorization: Bearer) are accepted', guarded, apiLoc(after, 'auth', 'bearer'), bearer);
   const [kb, ka] = [before.auth.apiKey, after.auth.apiKey];
+  const apiKey = { aspect: 'auth.apiKey', before: kb?.header ?? null, after: ka?.header ?? null };
   if (kb && (!ka || ka.header !== kb.header))
-    out.add('auth-scheme-removed', 'auth.apiKey', `API keys in the ${kb.header} header are no longer accepted${ka ? ` (now ${ka.header})` : ''}`, guarded);
-  if (ka && (!kb || ka.header !== kb.header)) out.add('auth-scheme-added', 'auth.apiKey', `API keys are accepted in the ${ka.header} header`, guarded);
+    out.add('auth-scheme-removed', 'auth.apiKey', `API keys in the ${kb.header} header are no longer accepted${ka ? ` (now ${ka.header})` : ''}`, guarded, apiLoc(after, 'auth', 'apiKey'), apiKey);
+  if (ka && (!kb || ka.header !== kb.header)) out.add('auth-scheme-added', 'auth.apiKey', `API keys are accepted in the ${ka.header} header`, guarded, apiLoc(after, 'auth', 'apiKey'), apiKey);
+}
+
+/** The fields of a collection as comparable text: names and types, in name order. */
+function fieldSet(c: CollectionAt): string {
+  return c.fields.map((f) => `${f.name}:${signatureOf(f.type)}`).sort().join(',');
 }
 
 /**
@@ -85,23 +102,28 @@ export function diffApis(before: ApiAt, after: ApiAt, options: DiffOptions = {})
   compareApiLevel(out, before, after);
   if (before.version.name === after.version.name) {
     const all = allTouches(after);
-    compareLifecycle(out, before.version, after.version, { request: all, response: all });
+    compareLifecycle(out, after, before.version, after.version, { request: all, response: all });
   }
   const { pairs, removed, added } = pairCollections(before, after, match);
-  const ctx = {
-    out,
-    match,
-    resolveRename: options.resolveRename ?? reportPossibleRenames,
-    markerVersion: options.markerVersion ?? after.version.name,
-  };
+  const markerVersion = options.markerVersion === undefined ? after.version.name : options.markerVersion;
+  const ctx = { out, match, resolveRename: options.resolveRename ?? reportPossibleRenames, markerVersion };
   for (const [b, a] of pairs) compareCollection({ ...ctx, before: { api: before, collection: b }, after: { api: after, collection: a } });
   for (const b of removed) {
     const t = touchesOf(before, b, b.operations);
-    out.add('collection-removed', b.name, `${b.name} was removed (every route under /${b.path})`, { request: t, response: t });
+    // In one definition the collection is still written down, with its removedIn marker.
+    const loc = match === 'key' ? b.calls?.['removedIn'] : undefined;
+    out.add('collection-removed', b.name, `${b.name} was removed (every route under /${b.path})`, { request: t, response: t }, loc, { aspect: 'collection', before: b.path });
   }
   for (const a of added) {
     const t = touchesOf(after, a, a.operations);
-    out.add('collection-added', a.name, `${a.name} was added at /${a.path}`, { request: t, response: t }, a.loc);
+    out.add('collection-added', a.name, `${a.name} was added at /${a.path}`, { request: t, response: t }, (match === 'key' ? a.calls?.['addedIn'] : undefined) ?? a.loc, { aspect: 'collection', after: a.path });
+  }
+  for (const b of removed) {
+    const a = added.find((x) => fieldSet(x) === fieldSet(b));
+    if (!a) continue;
+    const { message, hint } = hintCollectionRename(b.name, a.name, markerVersion);
+    const t = { request: [...touchesOf(before, b, b.operations), ...touchesOf(after, a, a.operations)], response: [] };
+    out.add('possible-collection-rename', a.name, message, { request: t.request, response: t.request }, a.loc, { aspect: 'name', before: b.name, after: a.name }, hint);
   }
   return out.findings();
 }

@@ -1,11 +1,15 @@
 /**
  * @module Compares the fields of one object (a collection or a nested object) between two projections:
  * pairs them (by key or by name), classifies additions, removals, renames and every modifier change, and
- * decides each change's direction from the field's modifiers and the operations that carry it.
+ * decides each change's direction from the field's modifiers and the operations that carry it. Each
+ * finding points at the builder call that made the change: the marker between the two versions, or the
+ * modifier that was edited.
  */
-import type { ApiAt, CollectionAt, FieldAt, OperationName, SourceRef } from '../model/ir.ts';
-import { touchesOf, type FindingCollector, type Touches } from './collector.ts';
-import { compareTypes, signatureOf } from './diff-types.ts';
+import type { ApiAt, CollectionAt, FieldAt, MarkerAt, OperationName, SourceRef } from '../model/ir.ts';
+import { stableJson, touchesOf, type FindingCollector, type Touches } from './collector.ts';
+import { compareTypes, describeType, signatureOf } from './diff-types.ts';
+import { hintRename, type Removal, type Addition } from './rename-hints.ts';
+import { nameSimilarity, pairBest } from './similarity.ts';
 import type { RenameResolver } from './types.ts';
 
 /** One side of a comparison: the API as one version (at one point in history) sees it, and a collection in it. */
@@ -21,7 +25,8 @@ export interface FieldDiffContext {
   readonly after: SideAt;
   readonly match: 'key' | 'name';
   readonly resolveRename: RenameResolver;
-  readonly markerVersion: string;
+  /** The version marker hints name; null when no declared version can carry one. */
+  readonly markerVersion: string | null;
 }
 
 /**
@@ -68,15 +73,24 @@ function common(a: Channels, b: Channels): Channels {
 /** Required in responses: present unless optional without a default (the server fills defaults). */
 const responseRequired = (f: FieldAt) => !f.optional || f.default !== undefined;
 
-/** JSON with sorted keys: equal values give equal text. */
-export function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (value && typeof value === 'object')
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
-  return JSON.stringify(value) ?? 'undefined';
+/** A field as a finding's before or after value. */
+function fieldValue(f: FieldAt): Record<string, unknown> {
+  return {
+    name: f.name,
+    type: describeType(f.type),
+    optional: f.optional,
+    nullable: f.nullable,
+    ...(f.default ? { default: f.default.value } : {}),
+    ...(f.readOnly ? { readOnly: true } : {}),
+    ...(f.writeOnly ? { writeOnly: true } : {}),
+  };
 }
 
 class FieldDiffer {
+  /** Fields removed and added anywhere in the collection, for spotting a field moved into a nested object. */
+  readonly removals: Removal[] = [];
+  readonly additions: Addition[] = [];
+
   constructor(private readonly ctx: FieldDiffContext) {}
 
   private touch(ops: readonly OperationName[]) {
@@ -92,6 +106,19 @@ class FieldDiffer {
     return this.touches([...ch.body, ...ch.query], ch.response);
   }
 
+  /** The marker of `f` named `member` for a version between the two sides (declared changes, key mode). */
+  private marker(f: FieldAt, ...members: MarkerAt['member'][]): SourceRef | undefined {
+    const from = this.ctx.before.api.version.index;
+    const to = this.ctx.after.api.version.index;
+    if (this.ctx.match !== 'key' || from >= to) return undefined;
+    return f.markers?.find((m) => members.includes(m.member) && m.index > from && m.index <= to)?.loc;
+  }
+
+  /** Where a change to `a` was made: the marker that declares it, else the modifier, else the field. */
+  private locOf(a: FieldAt, modifier?: string, ...markers: MarkerAt['member'][]): SourceRef {
+    return (markers.length ? this.marker(a, ...markers) : undefined) ?? (modifier ? a.calls?.[modifier] : undefined) ?? a.loc;
+  }
+
   compareLists(before: readonly FieldAt[], after: readonly FieldAt[], path: string, parentB: Channels, parentA: Channels, top: boolean, parentLoc: SourceRef): void {
     const key = (f: FieldAt) => (this.ctx.match === 'key' ? f.key : f.name);
     const afterByKey = new Map(after.map((f) => [key(f), f]));
@@ -105,52 +132,68 @@ class FieldDiffer {
       } else removed.push(b);
     }
     const added = after.filter((a) => !matched.has(a));
-    const paired = new Set<FieldAt>();
-    const offered = new Set<FieldAt>();
+    // Pair by name similarity and type, never by position: the same type and alike names first; a type
+    // change only when the names are clearly alike (a lower-confidence guess).
+    const pairs = pairBest(removed, added, (r, a) => {
+      const similar = nameSimilarity(r.name, a.name);
+      if (signatureOf(r.type) === signatureOf(a.type)) return 1 + similar;
+      return similar >= 0.6 ? similar : undefined;
+    });
+    const partner = new Map(pairs.map((p) => [added[p.right]!, removed[p.left]!]));
+    const renamed = new Set<FieldAt>();
     for (const a of added) {
-      const b = removed.find((r) => !offered.has(r) && signatureOf(r.type) === signatureOf(a.type));
-      if (b) offered.add(b);
-      const decision = b ? this.ctx.resolveRename({ version: this.ctx.after.api.version.name, parent: path, removed: b, added: a }) : 'separate';
+      const b = partner.get(a);
+      const confidence = b && signatureOf(b.type) === signatureOf(a.type) ? 'high' : 'low';
+      const decision = b ? this.ctx.resolveRename({ version: this.ctx.after.api.version.name, parent: path, removed: b, added: a, confidence }) : 'separate';
       if (b && decision === 'rename') {
-        paired.add(b);
+        renamed.add(b);
         this.compareField(b, a, path, parentB, parentA, top, true);
         continue;
       }
       if (b && decision === 'possible') {
-        const at = `${path}.${a.name}`;
         const ca = channelsOf(a, parentA, top);
         const cb = channelsOf(b, parentB, top);
+        const hint = hintRename(path, b, a, confidence, this.ctx.markerVersion);
         this.ctx.out.add(
           'possible-undeclared-rename',
-          at,
-          `${path}.${b.name} was removed and ${at} added with the same type; if it is a rename, declare it on ${a.name} with .renamedFrom('${b.name}', '${this.ctx.markerVersion}')`,
+          `${path}.${a.name}`,
+          hint.message,
           this.touches([...ca.body, ...cb.body], [...ca.response, ...cb.response]),
-          a.loc,
+          this.locOf(a, undefined, 'addedIn'),
+          { aspect: 'name', before: b.name, after: a.name },
+          hint.hint,
         );
       }
       this.added(a, path, parentA, top);
     }
-    for (const b of removed) if (!paired.has(b)) this.removed(b, path, parentB, top, parentLoc);
+    for (const b of removed) if (!renamed.has(b)) this.removed(b, path, parentB, top, parentLoc);
   }
 
   private added(a: FieldAt, path: string, parent: Channels, top: boolean): void {
     const at = `${path}.${a.name}`;
     const ch = channelsOf(a, parent, top);
-    if (a.optional) this.ctx.out.add('optional-field-added', at, `${at} was added (optional)`, this.touches(ch.body, ch.response), a.loc);
+    const loc = this.locOf(a, undefined, 'addedIn');
+    const change = { aspect: 'field', after: fieldValue(a) };
+    if (a.optional) this.ctx.out.add('optional-field-added', at, `${at} was added (optional)`, this.touches(ch.body, ch.response), loc, change);
     else {
       const dflt = a.default ? `, default ${stableJson(a.default.value)}` : '';
-      this.ctx.out.add('required-field-added', at, `${at} was added (required${dflt})`, this.touches(ch.required, ch.response), a.loc);
+      this.ctx.out.add('required-field-added', at, `${at} was added (required${dflt})`, this.touches(ch.required, ch.response), loc, change);
     }
-    if (ch.query.length) this.ctx.out.add('query-parameter-added', at, `${path} list accepts the new filter ?${a.name}=`, this.touches(ch.query, []), a.loc);
+    if (ch.query.length) this.ctx.out.add('query-parameter-added', at, `${path} list accepts the new filter ?${a.name}=`, this.touches(ch.query, []), loc, { aspect: 'filter', after: a.name });
+    this.additions.push({ path, field: a, touches: this.values(ch), loc });
   }
 
   private removed(b: FieldAt, path: string, parent: Channels, top: boolean, parentLoc: SourceRef): void {
     const at = `${path}.${b.name}`;
     const ch = channelsOf(b, parent, top);
     const required = responseRequired(b);
-    this.ctx.out.add(required ? 'required-field-removed' : 'optional-field-removed', at, `${at} was removed${required ? ' (it was required in responses)' : ''}`, this.touches(ch.body, ch.response), parentLoc);
+    // The removedIn marker when both sides come from one definition; otherwise the object it was in.
+    const loc = this.marker(b, 'removedIn') ?? parentLoc;
+    const change = { aspect: 'field', before: fieldValue(b) };
+    this.ctx.out.add(required ? 'required-field-removed' : 'optional-field-removed', at, `${at} was removed${required ? ' (it was required in responses)' : ''}`, this.touches(ch.body, ch.response), loc, change);
     if (ch.query.length)
-      this.ctx.out.add(b.deprecated ? 'deprecated-query-parameter-removed' : 'query-parameter-removed', at, `${path} list no longer accepts the filter ?${b.name}=`, this.touches(ch.query, []), parentLoc);
+      this.ctx.out.add(b.deprecated ? 'deprecated-query-parameter-removed' : 'query-parameter-removed', at, `${path} list no longer accepts the filter ?${b.name}=`, this.touches(ch.query, []), loc, { aspect: 'filter', before: b.name });
+    this.removals.push({ path, field: b, touches: this.values(ch), loc });
   }
 
   private compareField(b: FieldAt, a: FieldAt, path: string, parentB: Channels, parentA: Channels, top: boolean, undeclared = false): void {
@@ -161,31 +204,36 @@ class FieldDiffer {
     const both = common(cb, ca);
     const values = this.values(both);
     if (b.name !== a.name)
-      out.add('field-renamed', at, `${path}.${b.name} was renamed to ${a.name}${undeclared ? ' (confirmed by the rename resolver)' : ''}`, values, a.loc);
+      out.add('field-renamed', at, `${path}.${b.name} was renamed to ${a.name}${undeclared ? ' (confirmed by the rename resolver)' : ''}`, values, this.locOf(a, undefined, 'renamedFrom'), { aspect: 'name', before: b.name, after: a.name });
     this.compareAccess(b, a, at, cb, ca, parentA);
+    const filterLoc = this.locOf(a, 'filterable');
     if (top && cb.query.length && !ca.query.length && parentA.query.length)
-      out.add(b.deprecated ? 'deprecated-query-parameter-removed' : 'query-parameter-removed', at, `${path} list no longer accepts the filter ?${b.name}=`, this.touches(parentA.query, []), a.loc);
+      out.add(b.deprecated ? 'deprecated-query-parameter-removed' : 'query-parameter-removed', at, `${path} list no longer accepts the filter ?${b.name}=`, this.touches(parentA.query, []), filterLoc, { aspect: 'filter', before: b.name });
     if (top && !cb.query.length && ca.query.length && parentB.query.length)
-      out.add('query-parameter-added', at, `${path} list accepts the new filter ?${a.name}=`, this.touches(ca.query, []), a.loc);
+      out.add('query-parameter-added', at, `${path} list accepts the new filter ?${a.name}=`, this.touches(ca.query, []), filterLoc, { aspect: 'filter', after: a.name });
     // Requiredness differs per side: a default makes a field present in every response.
     const reqFlip = both.required.length > 0 && b.optional !== a.optional;
     const resFlip = both.response.length > 0 && responseRequired(b) !== responseRequired(a);
     const becameRequired = this.touches(reqFlip && !a.optional ? both.required : [], resFlip && responseRequired(a) ? both.response : []);
     const becameOptional = this.touches(reqFlip && a.optional ? both.required : [], resFlip && !responseRequired(a) ? both.response : []);
-    out.add('field-became-required', at, `${at} became required`, becameRequired, a.loc);
-    out.add('field-became-optional', at, `${at} became optional`, becameOptional, a.loc);
+    const optionality = { aspect: 'optional', before: b.optional, after: a.optional };
+    out.add('field-became-required', at, `${at} became required`, becameRequired, this.locOf(a, undefined, 'madeRequiredIn', 'typeChangedFrom'), optionality);
+    out.add('field-became-optional', at, `${at} became optional`, becameOptional, this.locOf(a, 'optional', 'madeOptionalIn', 'typeChangedFrom'), optionality);
     if (b.nullable !== a.nullable)
-      out.add(a.nullable ? 'field-became-nullable' : 'field-became-non-nullable', at, `${at} ${a.nullable ? 'may now be null' : 'may no longer be null'}`, this.touches(both.body, both.response), a.loc);
+      out.add(a.nullable ? 'field-became-nullable' : 'field-became-non-nullable', at, `${at} ${a.nullable ? 'may now be null' : 'may no longer be null'}`, this.touches(both.body, both.response), this.locOf(a, 'nullable', 'typeChangedFrom'), { aspect: 'nullable', before: b.nullable, after: a.nullable });
     const db = b.default ? stableJson(b.default.value) : 'none';
     const da = a.default ? stableJson(a.default.value) : 'none';
-    if (db !== da) out.add('default-changed', at, `${at}: default ${db} → ${da}`, this.touches(both.required, []), a.loc);
+    if (db !== da)
+      out.add('default-changed', at, `${at}: default ${db} → ${da}`, this.touches(both.required, []), this.locOf(a, 'default', 'typeChangedFrom'), { aspect: 'default', before: b.default?.value, after: a.default?.value });
     if (b.unique !== a.unique)
-      out.add(a.unique ? 'field-became-unique' : 'field-no-longer-unique', at, `${at} ${a.unique ? 'must now be unique (a duplicate answers 409)' : 'no longer needs to be unique'}`, this.touches(both.body, []), a.loc);
-    if (!b.deprecated && a.deprecated) out.add('field-deprecated', at, `${at} is deprecated`, values, a.loc);
+      out.add(a.unique ? 'field-became-unique' : 'field-no-longer-unique', at, `${at} ${a.unique ? 'must now be unique (a duplicate answers 409)' : 'no longer needs to be unique'}`, this.touches(both.body, []), this.locOf(a, 'unique', 'typeChangedFrom'), { aspect: 'unique', before: b.unique, after: a.unique });
+    if (!b.deprecated && a.deprecated) out.add('field-deprecated', at, `${at} is deprecated`, values, this.locOf(a, 'deprecated', 'typeChangedFrom'), { aspect: 'deprecated', before: false, after: true });
+    const typeMarker = this.marker(a, 'typeChangedFrom');
     compareTypes(
       {
         out,
-        loc: a.loc,
+        loc: (modifier) => typeMarker ?? (modifier ? a.calls?.[modifier] : undefined) ?? a.loc,
+        markerVersion: this.ctx.markerVersion,
         onObject: (bf, af, p) => this.compareLists(bf, af, p, nestedChannels(cb), nestedChannels(ca), false, a.loc),
       },
       b.type,
@@ -198,24 +246,28 @@ class FieldDiffer {
   /** readOnly / writeOnly changes move a field into or out of requests or responses. */
   private compareAccess(b: FieldAt, a: FieldAt, at: string, cb: Channels, ca: Channels, parentA: Channels): void {
     const out = this.ctx.out;
+    const loc = (modifier: string) => this.locOf(a, modifier, 'typeChangedFrom');
+    const readOnly = { aspect: 'readOnly', before: b.readOnly, after: a.readOnly };
+    const writeOnly = { aspect: 'writeOnly', before: b.writeOnly, after: a.writeOnly };
     if (!b.readOnly && a.readOnly && cb.body.length)
-      out.add('field-became-read-only', at, `${at} became read-only: requests that send it are rejected`, this.touches(only(cb.body, parentA.body), []), a.loc);
+      out.add('field-became-read-only', at, `${at} became read-only: requests that send it are rejected`, this.touches(only(cb.body, parentA.body), []), loc('readOnly'), readOnly);
     if (b.readOnly && !a.readOnly && ca.body.length) {
       const rule = a.optional || !ca.required.length ? 'optional-field-added' : 'required-field-added';
       const ops = rule === 'required-field-added' ? ca.required : ca.body;
-      out.add(rule, at, `${at} is no longer read-only: requests now carry it (${a.optional ? 'optional' : 'required'})`, this.touches(ops, []), a.loc);
+      out.add(rule, at, `${at} is no longer read-only: requests now carry it (${a.optional ? 'optional' : 'required'})`, this.touches(ops, []), loc('readOnly'), readOnly);
     }
     if (!b.writeOnly && a.writeOnly && cb.response.length)
-      out.add(responseRequired(b) ? 'required-field-removed' : 'optional-field-removed', at, `${at} became write-only: responses no longer carry it`, this.touches([], only(cb.response, parentA.response)), a.loc);
+      out.add(responseRequired(b) ? 'required-field-removed' : 'optional-field-removed', at, `${at} became write-only: responses no longer carry it`, this.touches([], only(cb.response, parentA.response)), loc('writeOnly'), writeOnly);
     if (b.writeOnly && !a.writeOnly && ca.response.length)
-      out.add(responseRequired(a) ? 'required-field-added' : 'optional-field-added', at, `${at} is no longer write-only: responses now carry it`, this.touches([], ca.response), a.loc);
+      out.add(responseRequired(a) ? 'required-field-added' : 'optional-field-added', at, `${at} is no longer write-only: responses now carry it`, this.touches([], ca.response), loc('writeOnly'), writeOnly);
   }
 }
 
-/** Compares the top-level fields of two projections of one collection. */
+/** Compares the top-level fields of two projections of one collection, then looks for fields moved between objects. */
 export function compareCollectionFields(ctx: FieldDiffContext): void {
   const { before, after } = ctx;
-  new FieldDiffer(ctx).compareLists(
+  const differ = new FieldDiffer(ctx);
+  differ.compareLists(
     before.collection.fields,
     after.collection.fields,
     after.collection.name,
@@ -224,4 +276,50 @@ export function compareCollectionFields(ctx: FieldDiffContext): void {
     true,
     after.collection.loc,
   );
+  reportMoves(ctx, differ.removals, differ.additions);
+}
+
+/** Every field of an added or removed object, with its path: a field can move into an object added with it. */
+function flatten(entries: readonly (Removal | Addition)[]): (Removal | Addition)[] {
+  const out: (Removal | Addition)[] = [];
+  const walk = (e: Removal | Addition) => {
+    out.push(e);
+    let t = e.field.type;
+    while (t.kind === 'array') t = t.of;
+    if (t.kind === 'object') for (const child of t.fields) walk({ ...e, path: `${e.path}.${e.field.name}${e.field.type.kind === 'array' ? '[]' : ''}`, field: child });
+  };
+  entries.forEach(walk);
+  return out;
+}
+
+/**
+ * A field removed from one object and one of the same name and type added in an object inside it (or the
+ * other way round) is probably a move. Markers cannot move a field, so the hint says how to keep older
+ * versions whole.
+ */
+function reportMoves(ctx: FieldDiffContext, removals: readonly Removal[], additions: readonly Addition[]): void {
+  const gone = flatten(removals);
+  const came = flatten(additions);
+  for (const r of gone)
+    for (const a of came) {
+      if (r.field.name !== a.field.name || signatureOf(r.field.type) !== signatureOf(a.field.type)) continue;
+      const inward = a.path.startsWith(`${r.path}.`);
+      const outward = r.path.startsWith(`${a.path}.`);
+      if (!inward && !outward) continue;
+      const from = `${r.path}.${r.field.name}`;
+      const to = `${a.path}.${a.field.name}`;
+      const v = ctx.markerVersion;
+      const marker = v
+        ? `keep ${from} in older versions with .removedIn('${v}'${r.field.optional ? '' : ', { fallback }'}) and add ${to} with .addedIn('${v}')`
+        : `add a version after ${ctx.after.api.version.name} to versions first, then keep ${from} there with .removedIn(<new version>) and add ${to} with .addedIn(<new version>)`;
+      ctx.out.add(
+        'possible-field-move',
+        to,
+        `${from} was removed and ${to} added with the same type: moved ${inward ? 'into' : 'out of'} a nested object? Clients must send and read it in its new place; ${marker}`,
+        { request: [...r.touches.request, ...a.touches.request], response: [...r.touches.response, ...a.touches.response] },
+        a.loc,
+        { aspect: 'path', before: from, after: to },
+        { marker, confidence: 'high' },
+      );
+    }
 }

@@ -5,9 +5,9 @@
  */
 import type { ApiIR } from '../model/ir.ts';
 import { project } from '../model/project.ts';
-import { FindingCollector, sortFindings, touchesOf } from './collector.ts';
+import { FindingCollector, touchesOf } from './collector.ts';
 import { diffApis } from './diff-apis.ts';
-import { LEVELS, type DiffOptions, type DiffReport, type Finding, type Level } from './types.ts';
+import type { Comparison, DiffOptions, DiffReport, Finding, Level, VersionInfo } from './types.ts';
 
 /** Counts findings per level. */
 export function summarize(findings: readonly Finding[]): DiffReport['summary'] {
@@ -15,14 +15,24 @@ export function summarize(findings: readonly Finding[]): DiffReport['summary'] {
   return { breaking: count('breaking'), warning: count('warning'), safe: count('safe') };
 }
 
+/** The versions of `api` and their dates, for a report's timeline. */
+export function versionsOf(api: ApiIR): VersionInfo[] {
+  return api.versions.map((v) => ({
+    name: v.name,
+    ...(v.released ? { released: v.released } : {}),
+    ...(v.deprecated ? { deprecated: v.deprecated } : {}),
+    ...(v.sunset ? { sunset: v.sunset } : {}),
+  }));
+}
+
 /** A report of `findings` between `from` and `to`. */
-export function reportOf(from: string, to: string, findings: readonly Finding[]): DiffReport {
-  return { from, to, summary: summarize(findings), findings };
+export function reportOf(from: string, to: string, findings: readonly Finding[], comparisons: readonly Comparison[], versions: readonly VersionInfo[]): DiffReport {
+  return { from, to, summary: summarize(findings), findings, comparisons, versions };
 }
 
 /** Compares two versions of one API: the migration notes from `from` to `to`. */
 export function diffVersions(api: ApiIR, from: string, to: string, options: DiffOptions = {}): DiffReport {
-  return reportOf(from, to, diffApis(project(api, from), project(api, to), { match: 'key', ...options }));
+  return reportOf(from, to, diffApis(project(api, from), project(api, to), { match: 'key', ...options }), [{ from, to, version: to }], versionsOf(api));
 }
 
 /** Every pair of consecutive versions, oldest first. */
@@ -33,7 +43,20 @@ export function diffConsecutive(api: ApiIR, options: DiffOptions = {}): DiffRepo
 /** Several reports as one: from the first `from` to the last `to`, findings in report order. */
 export function combineReports(reports: readonly DiffReport[]): DiffReport {
   const findings = reports.flatMap((r) => r.findings);
-  return reportOf(reports[0]?.from ?? '', reports[reports.length - 1]?.to ?? '', findings);
+  return reportOf(reports[0]?.from ?? '', reports[reports.length - 1]?.to ?? '', findings, reports.flatMap((r) => r.comparisons), reports[0]?.versions ?? []);
+}
+
+/**
+ * The version a marker in a hint should name for a change found in `version` when comparing it through
+ * history: an unreleased version names itself (it may change, and the version before it holds the old
+ * shape); a released one the first unreleased version after it. Null when the API declares no such
+ * version: hints then say to add one, never naming a version that does not exist.
+ */
+export function markerVersionFor(api: ApiIR, version: string): string | null {
+  const at = api.versions.findIndex((v) => v.name === version);
+  const self = api.versions[at];
+  if (self && !self.released) return at > 0 ? self.name : null;
+  return api.versions.find((v, i) => i > at && !v.released)?.name ?? null;
 }
 
 /**
@@ -56,43 +79,38 @@ export function sunsetPassed(sunset: string | undefined, today: string | undefin
 
 /**
  * Compares every version of `head` with itself in `base` (the API at a git ref; `undefined` when the
- * module did not exist there). `from`/`to` name the two points in history for the report.
+ * module did not exist there). `from`/`to` name the two points in history for the report. Findings keep
+ * their rule's level; those on a version not released at the base are marked `unreleased` (they never fail).
  */
 export function diffHistory(base: ApiIR | undefined, head: ApiIR, options: DiffOptions & { from: string; to: string }): DiffReport {
   const { from, to, ...rest } = options;
   const findings: Finding[] = [];
+  const comparisons: Comparison[] = [];
   const headNames = head.versions.map((v) => v.name);
   for (const v of base?.versions ?? []) {
+    comparisons.push({ from, to, version: v.name });
+    let changes: Finding[];
     if (!headNames.includes(v.name)) {
       const out = new FindingCollector(v.name);
       const at = project(base!, v.name);
       const t = at.collections.flatMap((c) => touchesOf(at, c, c.operations));
       const passed = Boolean(v.deprecated) && sunsetPassed(v.sunset, options.today);
-      out.add(passed ? 'version-removed-after-sunset' : 'version-removed', v.name, passed ? `${v.name} was removed after its sunset (${v.sunset})` : `${v.name} was removed${v.sunset ? ` before its sunset (${v.sunset})` : ' without a sunset'}`, { request: t, response: t });
-      findings.push(...out.findings());
-      continue;
-    }
-    const changes = diffApis(project(base!, v.name), project(head, v.name), {
-      match: 'name',
-      markerVersion: suggestNextVersion(head, v.name),
-      ...rest,
-    });
+      const why = passed ? `${v.name} was removed after its sunset (${v.sunset})` : `${v.name} was removed${v.sunset ? ` before its sunset (${v.sunset})` : ' without a sunset'}`;
+      out.add(passed ? 'version-removed-after-sunset' : 'version-removed', v.name, why, { request: t, response: t }, head.loc ? { ...head.loc, path: ['versions'] } : undefined, { aspect: 'version', before: v.name });
+      changes = out.findings();
+    } else
+      changes = diffApis(project(base!, v.name), project(head, v.name), { match: 'name', ...rest, markerVersion: markerVersionFor(head, v.name) });
     // Only a released version is a promise to clients; anything else may still change freely.
-    findings.push(...(v.released ? changes : sortFindings(changes.map((f) => ({ ...f, level: 'safe' as const, message: `${f.message} (${v.name} is not released)` })))));
+    findings.push(...(v.released ? changes : changes.map((f) => ({ ...f, unreleased: true }))));
   }
   for (const v of head.versions) {
     if (base?.versions.some((x) => x.name === v.name)) continue;
+    comparisons.push({ from, to, version: v.name });
     const out = new FindingCollector(v.name);
     const at = project(head, v.name);
     const t = at.collections.flatMap((c) => touchesOf(at, c, c.operations));
-    out.add('version-added', v.name, `${v.name} was added${v.released ? ` (released ${v.released})` : ''}`, { request: t, response: t });
+    out.add('version-added', v.name, `${v.name} was added${v.released ? ` (released ${v.released})` : ''}`, { request: t, response: t }, head.loc ? { ...head.loc, path: ['versions', v.name] } : undefined, { aspect: 'version', after: v.name });
     findings.push(...out.findings());
   }
-  return reportOf(from, to, findings);
-}
-
-/** Whether any finding reaches `failOn` (`none` never does). */
-export function reaches(findings: readonly Finding[], failOn: Level | 'none'): boolean {
-  if (failOn === 'none') return false;
-  return findings.some((f) => LEVELS.indexOf(f.level) <= LEVELS.indexOf(failOn));
+  return reportOf(from, to, findings, comparisons, versionsOf(head));
 }

@@ -5,13 +5,18 @@
  */
 import type { FieldAt, SourceRef, TypeIR, TypeKind } from '../model/ir.ts';
 import type { FindingCollector, Touches } from './collector.ts';
+import { hintEnumRename } from './rename-hints.ts';
+import { nameSimilarity, pairBest } from './similarity.ts';
 
 type T = TypeIR<FieldAt>;
 
 /** What comparing a type needs: where to report, and how to compare nested objects. */
 export interface TypeContext {
   readonly out: FindingCollector;
-  readonly loc: SourceRef | undefined;
+  /** Where the change was made: the `typeChangedFrom` marker, else the edited modifier (`max`), else the field. */
+  readonly loc: (modifier?: string) => SourceRef | undefined;
+  /** The version marker hints name; null when no declared version can carry one. */
+  readonly markerVersion: string | null;
   /** Compares the fields of two nested objects at `path` (`orders.shipping`, `orders.lines[]`). */
   readonly onObject: (before: readonly FieldAt[], after: readonly FieldAt[], path: string) => void;
 }
@@ -37,8 +42,9 @@ const FORMAT: { readonly [K in TypeKind]: string | undefined } = {
 /** A short name of a kind for messages: `string (date-time)`, `int`. */
 export function describeType(t: T): string {
   if (t.kind === 'ref') return `ref(${t.collection})`;
-  if (t.kind === 'array') return `array of ${describeType(t.of)}`;
-  if (t.kind === 'enum') return `enum(${t.values.join(', ')})`;
+  if (t.kind === 'array') return `array of ${describeType(t.of)}${t.itemsNullable ? ' or null' : ''}`;
+  // Sorted: a locked contract keeps enum values sorted, and messages and fingerprints must not depend on it.
+  if (t.kind === 'enum') return `enum(${[...t.values].sort().join(', ')})`;
   return t.kind;
 }
 
@@ -51,22 +57,39 @@ export function signatureOf(t: T): string {
   return t.kind === 'int' ? 'integer' : t.kind;
 }
 
-function boundUnit(kind: 'string' | 'int' | 'number' | 'array'): [string, string] {
-  if (kind === 'string') return ['min length', 'max length'];
-  if (kind === 'array') return ['min items', 'max items'];
-  return ['minimum', 'maximum'];
+/** Names of the two bounds of a kind: for messages, and as the `aspect` of the change (`maxLength`). */
+function boundUnit(kind: 'string' | 'int' | 'number' | 'array'): [[string, string], [string, string]] {
+  if (kind === 'string') return [['min length', 'minLength'], ['max length', 'maxLength']];
+  if (kind === 'array') return [['min items', 'minItems'], ['max items', 'maxItems']];
+  return [['minimum', 'minimum'], ['maximum', 'maximum']];
 }
 
 function compareBounds(ctx: TypeContext, path: string, touches: Touches, kind: 'string' | 'int' | 'number' | 'array', b: { min?: number; max?: number }, a: { min?: number; max?: number }): void {
   const [minName, maxName] = boundUnit(kind);
-  const report = (name: string, before: number | undefined, after: number | undefined, tighter: boolean) => {
+  const report = ([name, aspect]: [string, string], member: string, before: number | undefined, after: number | undefined, tighter: boolean) => {
     if (before === after) return;
-    if (before === undefined) ctx.out.add('bound-added', path, `${path}: ${name} ${after} set where there was none`, touches, ctx.loc);
-    else if (after === undefined) ctx.out.add('bound-loosened', path, `${path}: ${name} ${before} removed`, touches, ctx.loc);
-    else ctx.out.add(tighter ? 'bound-tightened' : 'bound-loosened', path, `${path}: ${name} ${before} → ${after}`, touches, ctx.loc);
+    const change = { aspect, before, after };
+    const loc = ctx.loc(member);
+    if (before === undefined) ctx.out.add('bound-added', path, `${path}: ${name} ${after} set where there was none`, touches, loc, change);
+    else if (after === undefined) ctx.out.add('bound-loosened', path, `${path}: ${name} ${before} removed`, touches, loc, change);
+    else ctx.out.add(tighter ? 'bound-tightened' : 'bound-loosened', path, `${path}: ${name} ${before} → ${after}`, touches, loc, change);
   };
-  if (b.min !== a.min) report(minName, b.min, a.min, (a.min ?? -Infinity) > (b.min ?? -Infinity));
-  if (b.max !== a.max) report(maxName, b.max, a.max, (a.max ?? Infinity) < (b.max ?? Infinity));
+  if (b.min !== a.min) report(minName, 'min', b.min, a.min, (a.min ?? -Infinity) > (b.min ?? -Infinity));
+  if (b.max !== a.max) report(maxName, 'max', b.max, a.max, (a.max ?? Infinity) < (b.max ?? Infinity));
+}
+
+/** Enum values removed and added at once: pairs alike ones as possible renames (one of each is a likely pair). */
+function hintEnumRenames(ctx: TypeContext, path: string, touches: Touches, before: readonly string[], removed: readonly string[], added: readonly string[]): void {
+  const single = removed.length === 1 && added.length === 1;
+  const pairs = pairBest(removed, added, (r, a) => {
+    const similar = nameSimilarity(r, a);
+    return single || similar >= 0.5 ? similar : undefined;
+  });
+  for (const p of pairs) {
+    const [r, a] = [removed[p.left]!, added[p.right]!];
+    const { message, hint } = hintEnumRename(path, r, a, before, p.score >= 0.5 ? 'high' : 'low', ctx.markerVersion);
+    ctx.out.add('possible-enum-value-rename', path, message, touches, ctx.loc('enum'), { aspect: 'enumValue', before: r, after: a }, hint);
+  }
 }
 
 /** Compares the types of one field (or array item) at `path`, reporting into `ctx.out`. */
@@ -77,9 +100,11 @@ export function compareTypes(ctx: TypeContext, b: T, a: T, path: string, touches
       const after = a as typeof b;
       compareBounds(ctx, path, touches, 'string', b, after);
       if (b.pattern !== after.pattern) {
-        if (b.pattern === undefined) ctx.out.add('pattern-added', path, `${path}: pattern /${after.pattern}/ added`, touches, ctx.loc);
-        else if (after.pattern === undefined) ctx.out.add('pattern-removed', path, `${path}: pattern /${b.pattern}/ removed`, touches, ctx.loc);
-        else ctx.out.add('pattern-changed', path, `${path}: pattern /${b.pattern}/ → /${after.pattern}/`, touches, ctx.loc);
+        const change = { aspect: 'pattern', before: b.pattern, after: after.pattern };
+        const loc = ctx.loc('pattern');
+        if (b.pattern === undefined) ctx.out.add('pattern-added', path, `${path}: pattern /${after.pattern}/ added`, touches, loc, change);
+        else if (after.pattern === undefined) ctx.out.add('pattern-removed', path, `${path}: pattern /${b.pattern}/ removed`, touches, loc, change);
+        else ctx.out.add('pattern-changed', path, `${path}: pattern /${b.pattern}/ → /${after.pattern}/`, touches, loc, change);
       }
       return;
     }
@@ -91,19 +116,26 @@ export function compareTypes(ctx: TypeContext, b: T, a: T, path: string, touches
       const added = after.filter((v) => !b.values.includes(v));
       const removed = b.values.filter((v) => !after.includes(v));
       const list = (vs: readonly string[]) => vs.map((v) => `'${v}'`).join(', ');
-      if (added.length) ctx.out.add('enum-value-added', path, `${path}: enum value${added.length > 1 ? 's' : ''} ${list(added)} added`, touches, ctx.loc);
-      if (removed.length) ctx.out.add('enum-value-removed', path, `${path}: enum value${removed.length > 1 ? 's' : ''} ${list(removed)} removed`, touches, ctx.loc);
+      // Sorted values: the lock keeps enum values sorted, and a fingerprint must not depend on the order written.
+      const values = (vs: readonly string[]) => [...vs].sort();
+      const loc = ctx.loc('enum');
+      if (added.length) ctx.out.add('enum-value-added', path, `${path}: enum value${added.length > 1 ? 's' : ''} ${list(added)} added`, touches, loc, { aspect: 'enumValues', after: values(added) });
+      if (removed.length) ctx.out.add('enum-value-removed', path, `${path}: enum value${removed.length > 1 ? 's' : ''} ${list(removed)} removed`, touches, loc, { aspect: 'enumValues', before: values(removed) });
+      if (added.length && removed.length) hintEnumRenames(ctx, path, touches, b.values, removed, added);
       return;
     }
     case 'ref': {
       const after = a as typeof b;
       if (b.collection !== after.collection)
-        ctx.out.add('field-format-changed', path, `${path} now refers to ${after.collection} instead of ${b.collection}`, touches, ctx.loc);
+        ctx.out.add('field-format-changed', path, `${path} now refers to ${after.collection} instead of ${b.collection}`, touches, ctx.loc('ref'), { aspect: 'ref', before: b.collection, after: after.collection });
       return;
     }
     case 'array': {
       const after = a as typeof b;
       compareBounds(ctx, path, touches, 'array', b, after);
+      const [nb, na] = [b.itemsNullable === true, after.itemsNullable === true];
+      if (nb !== na)
+        ctx.out.add(na ? 'field-became-nullable' : 'field-became-non-nullable', `${path}[]`, `${path}[]: items ${na ? 'may now be null' : 'may no longer be null'}`, touches, ctx.loc('array'), { aspect: 'nullable', before: nb, after: na });
       return compareTypes(ctx, b.of, after.of, `${path}[]`, touches);
     }
     case 'object':
@@ -114,17 +146,19 @@ export function compareTypes(ctx: TypeContext, b: T, a: T, path: string, touches
 }
 
 function compareKinds(ctx: TypeContext, b: T, a: T, path: string, touches: Touches): void {
-  const change = `${path}: ${describeType(b)} → ${describeType(a)}`;
-  if (b.kind === 'int' && a.kind === 'number') return ctx.out.add('field-type-widened', path, change, touches, ctx.loc);
-  if (b.kind === 'number' && a.kind === 'int') return ctx.out.add('field-type-narrowed', path, change, touches, ctx.loc);
+  const message = `${path}: ${describeType(b)} → ${describeType(a)}`;
+  const change = { aspect: 'type', before: describeType(b), after: describeType(a) };
+  const loc = ctx.loc();
+  if (b.kind === 'int' && a.kind === 'number') return ctx.out.add('field-type-widened', path, message, touches, loc, change);
+  if (b.kind === 'number' && a.kind === 'int') return ctx.out.add('field-type-narrowed', path, message, touches, loc, change);
   const fb = FORMAT[b.kind];
   const fa = FORMAT[a.kind];
-  if (a.kind === 'enum' && fb !== undefined) return ctx.out.add('field-became-enum', path, change, touches, ctx.loc);
-  if (b.kind === 'enum' && fa !== undefined) return ctx.out.add('field-no-longer-enum', path, change, touches, ctx.loc);
+  if (a.kind === 'enum' && fb !== undefined) return ctx.out.add('field-became-enum', path, message, touches, loc, change);
+  if (b.kind === 'enum' && fa !== undefined) return ctx.out.add('field-no-longer-enum', path, message, touches, loc, change);
   if (fb !== undefined && fa !== undefined) {
     // id, uuid and ref are all uuids on the wire: switching between them changes nothing a client sees.
-    if (fb !== fa) ctx.out.add('field-format-changed', path, change, touches, ctx.loc);
+    if (fb !== fa) ctx.out.add('field-format-changed', path, message, touches, loc, change);
     return;
   }
-  ctx.out.add('field-type-changed', path, change, touches, ctx.loc);
+  ctx.out.add('field-type-changed', path, message, touches, loc, change);
 }

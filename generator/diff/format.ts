@@ -1,38 +1,25 @@
 /**
- * @module Formats a diff report: `text` for terminals, `md` for review (pull request comments), `json`
- * for tools (the shape documented in the README), `github` for GitHub Actions annotations.
+ * @module Formats a diff report: `text` for terminals, `md` for review (pull request comments), `json` for
+ * tools (shape and JSON Schema in `format-json.ts`), `github` for GitHub Actions annotations on the exact
+ * builder line, `junit` for CI test reports, `html` for a self-contained page a reviewer opens.
  */
-import path from 'node:path';
+import { flagsOf, sourceOf, type FormatOptions } from './format-options.ts';
+import { formatHtml } from './format-html.ts';
+import { formatJson } from './format-json.ts';
+import { formatJunit } from './format-junit.ts';
+import { gates } from './gate.ts';
 import type { DiffReport, Finding, Level } from './types.ts';
 
+export { formatJson } from './format-json.ts';
+export { formatJunit } from './format-junit.ts';
+export { formatHtml } from './format-html.ts';
+export { flagsOf, sourceOf, type FormatOptions } from './format-options.ts';
+
 /** The formats `restgen diff --format` accepts. */
-export const FORMATS = ['text', 'md', 'json', 'github'] as const;
+export const FORMATS = ['text', 'md', 'json', 'github', 'junit', 'html'] as const;
 
 /** A report format. */
 export type Format = (typeof FORMATS)[number];
-
-/** Options of the formatters. */
-export interface FormatOptions {
-  /** Source paths in annotations are made relative to this folder (the repository root or cwd). */
-  readonly relativeTo?: string;
-  /** At most this many routes per finding in text and Markdown (all in JSON). Default 6. */
-  readonly maxRoutes?: number;
-}
-
-/** The report as JSON (two-space indented, trailing newline); `loc` is left out. */
-export function formatJson(report: DiffReport): string {
-  const findings = report.findings.map((f) => ({
-    id: f.id,
-    level: f.level,
-    version: f.version,
-    location: f.location,
-    direction: f.direction,
-    message: f.message,
-    affects: { routes: f.affects.routes, client: f.affects.client },
-    fingerprint: f.fingerprint,
-  }));
-  return JSON.stringify({ from: report.from, to: report.to, summary: report.summary, findings }, null, 2) + '\n';
-}
 
 function counts(report: DiffReport): string {
   const s = report.summary;
@@ -48,7 +35,11 @@ export function formatText(report: DiffReport, options: FormatOptions = {}): str
   const max = options.maxRoutes ?? 6;
   const lines = [`restgen diff ${report.from} → ${report.to}: ${counts(report)}`];
   for (const f of report.findings) {
-    lines.push('', `${f.level.padEnd(8)} ${f.id}  ${f.location}  [${f.version}, ${f.direction}]`, `         ${f.message}`);
+    const flags = flagsOf(f);
+    lines.push('', `${f.level.padEnd(8)} ${f.id}  ${f.location}  [${f.version}, ${f.direction}]${flags.length ? `  (${flags.join('; ')})` : ''}`, `         ${f.message}`);
+    const at = sourceOf(f, options.relativeTo);
+    if (at) lines.push(`         at ${at.file}:${at.line}:${at.column}`);
+    if (f.hint) lines.push(`         hint (${f.hint.confidence} confidence): ${f.hint.marker}`);
     if (f.affects.routes.length) lines.push(`         routes: ${some(f.affects.routes, max)}`, `         client: ${some(f.affects.client, max)}`);
   }
   if (report.findings.length === 0) lines.push('no changes');
@@ -56,9 +47,9 @@ export function formatText(report: DiffReport, options: FormatOptions = {}): str
 }
 
 const code = (s: string) => '`' + s.replace(/`/g, "'") + '`';
-const cell = (s: string) => s.replace(/\|/g, '\\|');
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-/** The report as Markdown, for a pull request comment. */
+/** The report as Markdown, for a pull request comment: a summary, then a row per finding with its routes, client methods and fingerprint. */
 export function formatMarkdown(report: DiffReport, options: FormatOptions = {}): string {
   const max = options.maxRoutes ?? 6;
   const s = report.summary;
@@ -70,10 +61,14 @@ export function formatMarkdown(report: DiffReport, options: FormatOptions = {}):
     `| ${s.breaking} | ${s.warning} | ${s.safe} |`,
   ];
   if (report.findings.length) {
-    lines.push('', '| level | version | location | change | id | affects |', '| --- | --- | --- | --- | --- | --- |');
+    lines.push('', '| level | version | location | change | id | routes | client | fingerprint |', '| --- | --- | --- | --- | --- | --- | --- | --- |');
     for (const f of report.findings) {
-      const level = f.level === 'breaking' ? '**breaking**' : f.level;
-      lines.push(`| ${level} | ${f.version} | ${code(f.location)} | ${cell(f.message)} (${f.direction}) | ${code(f.id)} | ${cell(some(f.affects.routes.map(code), max))} |`);
+      const level = f.level === 'breaking' && gates(f) ? '**breaking**' : f.level;
+      const flags = flagsOf(f);
+      const change = `${f.message} (${f.direction})${flags.length ? ` _${flags.join('; ')}_` : ''}${f.hint ? ` Hint: ${f.hint.marker}` : ''}`;
+      lines.push(
+        `| ${level} | ${f.version} | ${code(f.location)} | ${cell(change)} | ${code(f.id)} | ${cell(some(f.affects.routes.map(code), max))} | ${cell(some(f.affects.client.map(code), max))} | ${code(f.fingerprint)} |`,
+      );
     }
   }
   return lines.join('\n') + '\n';
@@ -91,12 +86,13 @@ function escapeProperty(s: string): string {
 
 function annotation(f: Finding, options: FormatOptions): string {
   const props: string[] = [];
-  if (f.loc) {
-    const file = options.relativeTo ? path.relative(options.relativeTo, f.loc.file) : f.loc.file;
-    props.push(`file=${escapeProperty(file.split(path.sep).join('/'))}`, `line=${f.loc.line}`);
-  }
+  const at = sourceOf(f, options.relativeTo);
+  if (at) props.push(`file=${escapeProperty(at.file)}`, `line=${at.line}`, ...(f.column ? [`col=${f.column}`] : []));
   props.push(`title=${escapeProperty(`${f.level} ${f.id} (${f.location})`)}`);
-  return `::${ANNOTATION[f.level]} ${props.join(',')}::${escapeData(`${f.message} [${f.version}, ${f.direction}]`)}`;
+  const flags = flagsOf(f);
+  // A finding that cannot fail the run (unreleased, accepted) is information, whatever its level.
+  const kind = gates(f) ? ANNOTATION[f.level] : 'notice';
+  return `::${kind} ${props.join(',')}::${escapeData(`${f.message} [${f.version}, ${f.direction}]${flags.length ? ` (${flags.join('; ')})` : ''}`)}`;
 }
 
 /** The report as GitHub Actions workflow commands: one annotation per finding, then a summary line. */
@@ -110,11 +106,15 @@ export function formatGithub(report: DiffReport, options: FormatOptions = {}): s
 export function formatReport(report: DiffReport, format: Format, options: FormatOptions = {}): string {
   switch (format) {
     case 'json':
-      return formatJson(report);
+      return formatJson(report, options);
     case 'md':
       return formatMarkdown(report, options);
     case 'github':
       return formatGithub(report, options);
+    case 'junit':
+      return formatJunit(report, options);
+    case 'html':
+      return formatHtml(report, options);
     case 'text':
       return formatText(report, options);
   }

@@ -3,10 +3,12 @@
  * the rules of breaking-changes.md, and formatters for its reports.
  */
 export { diffApis, reportPossibleRenames } from './diff-apis.ts';
-export { combineReports, diffConsecutive, diffHistory, diffVersions, reaches, reportOf, suggestNextVersion, summarize, sunsetPassed } from './diff-history.ts';
+export { combineReports, diffConsecutive, diffHistory, diffVersions, markerVersionFor, reportOf, suggestNextVersion, summarize, sunsetPassed, versionsOf } from './diff-history.ts';
+export { applyAcceptance, applySeverity, failsOn, gateReport, reaches, SEVERITIES, unknownSeverityIds } from './gate.ts';
 export { FORMATS, formatGithub, formatJson, formatMarkdown, formatReport, formatText, type Format, type FormatOptions } from './format.ts';
 export { RULES, allFindingIds, verdictOf, type RuleName } from './rules.ts';
 export { fingerprintOf, sortFindings } from './collector.ts';
+export { nameSimilarity } from './similarity.ts';
 export { benchDiff, createSyntheticApi } from './bench.ts';
 export type * from './types.ts';
 export { LEVELS } from './types.ts';

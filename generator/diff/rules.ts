@@ -30,10 +30,13 @@ export const RULES = {
   'operation-added': { request: S, response: S, summary: 'an operation was added' },
   'required-field-added': { request: B, response: S, summary: 'a required field was added (breaking for create/replace bodies, even with a default)' },
   'optional-field-added': { request: S, response: S, summary: 'an optional field was added' },
-  'required-field-removed': { request: W, response: B, summary: 'a required field was removed' },
-  'optional-field-removed': { request: W, response: W, summary: 'an optional field was removed' },
+  'required-field-removed': { request: B, response: B, summary: 'a required field was removed (request bodies are strict: a request that sends it now answers 400)' },
+  'optional-field-removed': { request: B, response: W, summary: 'an optional field was removed (request bodies are strict: a request that sends it now answers 400)' },
   'field-renamed': { request: B, response: B, summary: 'a field was renamed (declared with renamedFrom)' },
-  'possible-undeclared-rename': { request: W, response: W, summary: 'a field was removed and one of the same type added in the same object: a rename without renamedFrom?' },
+  'possible-undeclared-rename': { request: W, response: W, summary: 'a field was removed and a similar one added in the same object: a rename without renamedFrom? (the hint names the marker)' },
+  'possible-field-move': { request: W, response: W, summary: 'a field was removed and one of the same name and type added in a nested object: moved?' },
+  'possible-collection-rename': { request: W, response: W, summary: 'a collection was removed and one with the same fields added: a rename without renamedFrom?' },
+  'possible-enum-value-rename': { request: W, response: W, summary: 'an enum value was removed and a similar one added: renamed?' },
   'field-became-required': { request: B, response: S, summary: 'an optional field became required' },
   'field-became-optional': { request: S, response: B, summary: 'a required field became optional' },
   'field-type-changed': { request: B, response: B, summary: 'the type changed incompatibly (int to string)' },
@@ -58,7 +61,7 @@ export const RULES = {
   'field-no-longer-unique': { request: S, summary: 'values no longer need to be unique' },
   'field-deprecated': { request: S, response: S, summary: 'a field was marked deprecated' },
   'query-parameter-added': { request: S, summary: 'a list filter (optional query parameter) was added' },
-  'query-parameter-removed': { request: W, summary: 'a list filter was removed without being deprecated first' },
+  'query-parameter-removed': { request: B, summary: 'a list filter was removed without being deprecated first (unknown query parameters answer 400)' },
   'deprecated-query-parameter-removed': { request: S, summary: 'a deprecated list filter was removed' },
   'operation-no-longer-public': { request: B, summary: 'a public operation now needs a credential' },
   'operation-became-public': { request: S, summary: 'an operation no longer needs a credential' },
@@ -96,8 +99,9 @@ export function worse(a: Level, b: Level): Level {
 }
 
 /**
- * Applies `rule` to a change flowing as `flow`: the sides it applies to (non-empty and with a verdict),
- * the worse verdict, and the id (prefixed with the deciding side when the two verdicts differ).
+ * Applies `rule` to a change flowing as `flow`: the worse verdict over the sides it flows on, the id
+ * (prefixed with the deciding side when the two verdicts differ), and the sides that decided it: a change
+ * breaking only requests has `request` alone, so its report lists only the routes that take requests.
  * `undefined` when the change flows on no side the rule knows.
  */
 export function verdictOf(rule: RuleName, flow: Flow): { id: string; level: Level; request: boolean; response: boolean } | undefined {
@@ -110,7 +114,8 @@ export function verdictOf(rule: RuleName, flow: Flow): { id: string; level: Leve
   if (response) levels.push({ side: 'response', level: v.response! });
   const decided = levels.reduce((a, b) => (rank(b.level) < rank(a.level) ? b : a));
   const prefixed = v.request !== undefined && v.response !== undefined && v.request !== v.response;
-  return { id: prefixed ? `${decided.side}-${rule}` : rule, level: decided.level, request, response };
+  const deciding = (side: 'request' | 'response') => levels.some((l) => l.side === side && l.level === decided.level);
+  return { id: prefixed ? `${decided.side}-${rule}` : rule, level: decided.level, request: deciding('request'), response: deciding('response') };
 }
 
 /** Every finding id with its level, for documentation: `request-x` and `response-x` where the sides differ. */

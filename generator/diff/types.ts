@@ -21,11 +21,30 @@ export interface Affects {
   readonly client: readonly string[];
 }
 
-/** One classified change. The JSON report carries every member except `loc`. */
+/** One thing that changed at a finding's location, with its values on both sides (absent = did not exist). */
+export interface Change {
+  /** What changed: `field`, `type`, `maxLength`, `operations`, `scopes.write`, `sunset`, ... */
+  readonly aspect: string;
+  readonly before?: unknown;
+  readonly after?: unknown;
+}
+
+/** A suggestion that goes with a possible rename or move: the marker to write, and how sure the guess is. */
+export interface Hint {
+  /** The marker (or fix) to write, e.g. `.renamedFrom('qty', 'v2') on quantity`. */
+  readonly marker: string;
+  /** `high`: same type and similar names; `low`: the type changed too, or only the shape matches. */
+  readonly confidence: 'high' | 'low';
+}
+
+/** One classified change. The JSON report carries every member except `loc` (given as `source`). */
 export interface Finding {
   /** Stable kebab-case rule id, e.g. `request-field-became-required`. */
   readonly id: string;
+  /** The level that counts: the rule's, or the one a severity override gave it. */
   readonly level: Level;
+  /** The rule's own level, when a severity override changed it. */
+  readonly ruleLevel?: Level;
   /** The version the change shows up in (the later side of the comparison). */
   readonly version: string;
   /** Dotted path from the collection (`orders.shipping.zip`), the collection (`orders`), or an API-wide key (`auth.bearer`, `v1`). */
@@ -34,10 +53,36 @@ export interface Finding {
   /** One line, for humans. */
   readonly message: string;
   readonly affects: Affects;
-  /** A stable hash of id + location, for baselines and de-duplication in CI. */
+  /** What changed, with before and after values (several when changes of one rule at one place were joined). */
+  readonly changes: readonly Change[];
+  /**
+   * A stable hash of id, version, location and the changes: two distinct findings never share one, and
+   * the same finding gets the same one on every run and machine (for baselines in CI).
+   */
   readonly fingerprint: string;
-  /** The builder call to point at (later side when it exists there), for annotations and diagnostics. */
+  /** The builder call to point at (the marker or option that made the change), for annotations and diagnostics. */
   readonly loc?: SourceRef;
+  /** The 1-based column of `loc`, filled in when a report locates its findings. */
+  readonly column?: number;
+  /** A change to a version that was not released at the base (`--base`): listed with its level, never fails. */
+  readonly unreleased?: boolean;
+  /** A deliberate break recorded in the lock (`generate --accept-breaking`): listed, never fails. */
+  readonly accepted?: AcceptedBreak;
+  /** The marker to write, for possible renames and moves. */
+  readonly hint?: Hint;
+}
+
+/** A breaking change recorded as deliberate in `restgen.lock.json`. */
+export interface AcceptedBreak {
+  readonly fingerprint: string;
+  readonly version: string;
+  readonly id: string;
+  readonly location: string;
+  readonly message: string;
+  /** Why it was accepted (optional, written by hand or by `--accept-breaking`). */
+  readonly reason?: string;
+  /** `YYYY-MM-DD` it was recorded. */
+  readonly acceptedOn?: string;
 }
 
 /** A removed and an added field that might be one field renamed without a marker. */
@@ -48,6 +93,8 @@ export interface RenameCandidate {
   readonly parent: string;
   readonly removed: FieldAt;
   readonly added: FieldAt;
+  /** `high`: same base type and format; `low`: the names are alike but the type changed too. */
+  readonly confidence: 'high' | 'low';
 }
 
 /**
@@ -72,8 +119,30 @@ export interface DiffOptions {
   readonly today?: string;
   /** Settles possible renames; default: every candidate is `possible`. */
   readonly resolveRename?: RenameResolver;
-  /** The version to name in marker hints (`.renamedFrom('old', 'v3')`); default: the later side's version. */
-  readonly markerVersion?: string;
+  /**
+   * The version to name in marker hints (`.renamedFrom('old', 'v3')`); default: the later side's version.
+   * `null`: no declared version can carry the marker (hints then say to add a version first).
+   */
+  readonly markerVersion?: string | null;
+}
+
+/** Severity overrides: a finding id (or a rule name, covering both its sides) mapped to a level, or `off` to drop it. */
+export type SeverityOverrides = Readonly<Record<string, Level | 'off'>>;
+
+/** One comparison a report holds: a pair of versions, or one version at the base and in the working tree. */
+export interface Comparison {
+  readonly from: string;
+  readonly to: string;
+  /** The version whose findings belong to this comparison (findings carry it as `version`). */
+  readonly version: string;
+}
+
+/** A version and its lifecycle dates, for the report's timeline. */
+export interface VersionInfo {
+  readonly name: string;
+  readonly released?: string;
+  readonly deprecated?: string;
+  readonly sunset?: string;
 }
 
 /** A diff report: what was compared and what was found. */
@@ -84,6 +153,20 @@ export interface DiffReport {
   readonly to: string;
   readonly summary: { readonly breaking: number; readonly warning: number; readonly safe: number };
   readonly findings: readonly Finding[];
+  /** The comparisons made, in order (one per pair of versions, or one per version with `--base`). */
+  readonly comparisons: readonly Comparison[];
+  /** The API's versions as the later side declares them, for timelines. */
+  readonly versions: readonly VersionInfo[];
+  /** The API's title, for report headings. */
+  readonly api?: string;
+  /** With `--base`: the commits compared (the ref as given and the commit it resolved to; HEAD and whether the tree had changes). */
+  readonly git?: GitRefs;
+}
+
+/** The commits a `--base` report compared. */
+export interface GitRefs {
+  readonly base: { readonly ref: string; readonly commit: string };
+  readonly head: { readonly commit: string | null; readonly dirty: boolean };
 }
 
 /** Operations, per side, in which a changed thing flows; an empty side is not affected. */

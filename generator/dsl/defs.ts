@@ -42,7 +42,13 @@ export type MarkerDef =
   | { readonly kind: 'renamedFrom'; readonly from: string; readonly version: string; readonly site?: CallSite }
   | { readonly kind: 'typeChangedFrom'; readonly version: string; readonly old: FieldDef; readonly site?: CallSite }
   | { readonly kind: 'madeOptionalIn'; readonly version: string; readonly site?: CallSite }
-  | { readonly kind: 'madeRequiredIn'; readonly version: string; readonly site?: CallSite };
+  | {
+      readonly kind: 'madeRequiredIn';
+      readonly version: string;
+      /** What a create sent to an older version (where the field was optional) gets when it leaves the field out. */
+      readonly fallback?: { readonly value: unknown };
+      readonly site?: CallSite;
+    };
 
 /** One field as the builder chain describes it (its newest shape plus markers for the past). */
 export interface FieldDef {

@@ -51,8 +51,12 @@ export interface FieldModifiers<T> extends AnyField {
   typeChangedFrom(version: string, old: AnyField): this;
   /** Before `version` this optional field was required. @example f.string().optional().madeOptionalIn('v2') */
   madeOptionalIn(version: string): this;
-  /** Before `version` this required field was optional. @example f.string().madeRequiredIn('v2') */
-  madeRequiredIn(version: string): this;
+  /**
+   * Before `version` this required field was optional. A create sent to an older version may still leave
+   * it out: give the value it then gets as `fallback` (or a `.default(...)`, which also changes older versions).
+   * @example f.string().writeOnly().madeRequiredIn('v2', { fallback: '' })
+   */
+  madeRequiredIn(version: string, options?: { fallback: T | null }): this;
 }
 
 /** Minimum and maximum: a number's value, a string's length, an array's item count. */
@@ -123,7 +127,10 @@ class FieldBuilder implements AnyField {
     return this.with('typeChangedFrom', {}, { kind: 'typeChangedFrom', version, old: old.def });
   }
   madeOptionalIn(version: string) { return this.with('madeOptionalIn', {}, { kind: 'madeOptionalIn', version }); }
-  madeRequiredIn(version: string) { return this.with('madeRequiredIn', {}, { kind: 'madeRequiredIn', version }); }
+  madeRequiredIn(version: string, options?: { fallback: unknown }) {
+    const fallback = options && 'fallback' in options ? { value: options.fallback } : undefined;
+    return this.with('madeRequiredIn', {}, { kind: 'madeRequiredIn', version, ...(fallback ? { fallback } : {}) });
+  }
 }
 
 function start(kind: FieldKind, member: string, extra: Partial<FieldDef> = {}): FieldBuilder {

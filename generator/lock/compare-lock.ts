@@ -5,9 +5,10 @@
  * deliberate break. A version enters the lock when it is first released.
  */
 import { allTouches, diffApis } from '../diff/diff-apis.ts';
-import { suggestNextVersion, sunsetPassed } from '../diff/diff-history.ts';
+import { markerVersionFor, suggestNextVersion, sunsetPassed } from '../diff/diff-history.ts';
 import { FindingCollector } from '../diff/collector.ts';
-import type { Finding } from '../diff/types.ts';
+import { applySeverity } from '../diff/gate.ts';
+import type { AcceptedBreak, Finding, SeverityOverrides } from '../diff/types.ts';
 import type { Diagnostic } from '../model/diagnostics.ts';
 import type { ApiIR, SourceRef } from '../model/ir.ts';
 import { project } from '../model/project.ts';
@@ -18,15 +19,19 @@ import { LOCK_FILE_NAME, serializeLock, type LockFile } from './lock-file.ts';
 export interface CompareLockOptions {
   /** Record breaking changes in the lock instead of reporting them as errors (`--accept-breaking`). */
   readonly acceptBreaking?: boolean;
-  /** `YYYY-MM-DD`: a deprecated version may leave the lock once its sunset has passed. Without it, it never has. */
+  /** `YYYY-MM-DD`: a deprecated version may leave the lock once its sunset has passed. Without it, it never has. Also the date an accepted break is recorded with. */
   readonly today?: string;
+  /** Why the breaks accepted now are deliberate; recorded with each in the lock. */
+  readonly acceptReason?: string;
+  /** Severity overrides (the config file's `diff.severity`): a rule turned down to `warning` is no longer refused. */
+  readonly severity?: SeverityOverrides;
 }
 
 /** What the lock says about the API. */
 export interface LockComparison {
-  /** RG180 errors, one per breaking change to a released version (none with `acceptBreaking`). */
+  /** RG180 errors, one per breaking change to a released version (none with `acceptBreaking`, none for breaks the lock accepts). */
   readonly diagnostics: readonly Diagnostic[];
-  /** Changes that are allowed: safe and warning ones, plus breaking ones when accepted. */
+  /** Changes that are allowed: safe and warning ones, plus breaking ones when accepted (marked `accepted`). */
   readonly findings: readonly Finding[];
   /** The lock to write: released versions added, allowed changes recorded, rejected ones left as locked. */
   readonly nextLock: LockFile;
@@ -45,7 +50,7 @@ function properWay(id: string, location: string, next: string): string {
     'optional-field-added': `add it in a new version: .addedIn('${next}')`,
     'required-field-removed': `remove it in a new version: .removedIn('${next}', { fallback: ... })`,
     'optional-field-removed': `remove it in a new version: .removedIn('${next}')`,
-    'field-became-required': `.madeRequiredIn('${next}') on ${field}`,
+    'field-became-required': `.madeRequiredIn('${next}', { fallback: ... }) on ${field}`,
     'field-became-optional': `.madeOptionalIn('${next}') on ${field}`,
     'collection-added': `collection({...}).addedIn('${next}')`,
     'collection-removed': `collection({...}).removedIn('${next}') instead of deleting it`,
@@ -63,7 +68,7 @@ function properWay(id: string, location: string, next: string): string {
 }
 
 function rg180(api: ApiIR, version: string, f: Finding, next: string): Diagnostic {
-  const loc: SourceRef = f.loc && !f.loc.file.endsWith(LOCK_FILE_NAME) ? f.loc : { file: api.source, line: 1, member: 'defineApi', path: ['versions', version] };
+  const loc: SourceRef = f.loc && !f.loc.file.endsWith(LOCK_FILE_NAME) ? f.loc : { ...(api.loc ?? { file: api.source, line: 1, member: 'defineApi' }), path: ['versions', version] };
   return {
     code: 'RG180',
     severity: 'error',
@@ -78,6 +83,24 @@ export function compareWithLock(api: ApiIR, lock: LockFile | undefined, options:
   const findings: Finding[] = [];
   const next: Record<string, VersionContract> = {};
   const locked = lock?.versions ?? {};
+  const accepted = new Map((lock?.accepted ?? []).map((a) => [a.fingerprint, a]));
+  /** A breaking finding the lock already accepts, or accepts now: marked; else undefined. */
+  const accept = (f: Finding): Finding | undefined => {
+    const known = accepted.get(f.fingerprint);
+    if (known) return { ...f, accepted: known };
+    if (!options.acceptBreaking) return undefined;
+    const entry: AcceptedBreak = {
+      fingerprint: f.fingerprint,
+      version: f.version,
+      id: f.id,
+      location: f.location,
+      message: f.message,
+      ...(options.acceptReason ? { reason: options.acceptReason } : {}),
+      ...(options.today ? { acceptedOn: options.today } : {}),
+    };
+    accepted.set(f.fingerprint, entry);
+    return { ...f, accepted: entry };
+  };
   for (const [name, contract] of Object.entries(locked)) {
     const version = api.versions.find((v) => v.name === name);
     if (!version) {
@@ -87,11 +110,12 @@ export function compareWithLock(api: ApiIR, lock: LockFile | undefined, options:
       const routes = allTouches(apiAtOfContract(api.name, contract, LOCK_FILE_NAME));
       const why = passed ? ` after its sunset (${v.sunset})` : v.sunset ? ` before its sunset (${v.sunset})` : ' although it was released';
       out.add(passed ? 'version-removed-after-sunset' : 'version-removed', name, `${name} was removed${why}`, { request: routes, response: routes });
-      const [finding] = out.findings();
-      if (finding?.level === 'breaking' && !options.acceptBreaking) {
-        diagnostics.push({ ...rg180(api, name, finding, suggestNextVersion(api, name)), loc: { file: api.source, line: 1, member: 'defineApi', path: ['versions'] } });
+      const [finding] = applySeverity(out.findings(), options.severity ?? {});
+      const allowed = finding?.level === 'breaking' ? accept(finding) : finding;
+      if (finding && !allowed) {
+        diagnostics.push({ ...rg180(api, name, finding, suggestNextVersion(api, name)), loc: { ...(api.loc ?? { file: api.source, line: 1, member: 'defineApi' }), path: ['versions'] } });
         next[name] = contract;
-      } else if (finding) findings.push(finding);
+      } else if (allowed) findings.push(allowed);
       continue;
     }
     const current = contractOf(api, name);
@@ -100,14 +124,19 @@ export function compareWithLock(api: ApiIR, lock: LockFile | undefined, options:
       continue;
     }
     const marker = suggestNextVersion(api, name);
-    const changes = diffApis(apiAtOfContract(api.name, contract, LOCK_FILE_NAME), project(api, name), { match: 'name', markerVersion: marker, ...(options.today ? { today: options.today } : {}) });
-    const breaking = changes.filter((f) => f.level === 'breaking');
-    if (breaking.length && !options.acceptBreaking) {
-      diagnostics.push(...breaking.map((f) => rg180(api, name, f, marker)));
-      findings.push(...changes.filter((f) => f.level !== 'breaking'));
+    const diffed = diffApis(apiAtOfContract(api.name, contract, LOCK_FILE_NAME), project(api, name), {
+      match: 'name',
+      markerVersion: markerVersionFor(api, name),
+      ...(options.today ? { today: options.today } : {}),
+    });
+    const changes = applySeverity(diffed, options.severity ?? {});
+    const refused = changes.filter((f) => f.level === 'breaking' && !accepted.has(f.fingerprint));
+    if (refused.length && !options.acceptBreaking) {
+      diagnostics.push(...refused.map((f) => rg180(api, name, f, marker)));
+      findings.push(...changes.filter((f) => f.level !== 'breaking' || accepted.has(f.fingerprint)).map((f) => (f.level === 'breaking' ? accept(f)! : f)));
       next[name] = contract;
     } else {
-      findings.push(...changes);
+      findings.push(...changes.map((f) => (f.level === 'breaking' ? accept(f)! : f)));
       next[name] = current;
     }
   }
@@ -122,7 +151,10 @@ export function compareWithLock(api: ApiIR, lock: LockFile | undefined, options:
   const ordered: Record<string, VersionContract> = {};
   for (const v of api.versions) if (next[v.name]) ordered[v.name] = next[v.name]!;
   for (const [name, c] of Object.entries(next)) ordered[name] ??= c;
-  const nextLock: LockFile = { lockfileVersion: 1, api: api.name, versions: ordered };
+  // Accepted breaks stay recorded while their version is; sorted so the lock's bytes depend only on them.
+  const keep = [...accepted.values()].filter((a) => a.version in ordered || !api.versions.some((v) => v.name === a.version));
+  keep.sort((a, b) => (a.version < b.version ? -1 : a.version > b.version ? 1 : a.fingerprint < b.fingerprint ? -1 : a.fingerprint > b.fingerprint ? 1 : 0));
+  const nextLock: LockFile = { lockfileVersion: 1, api: api.name, versions: ordered, ...(keep.length ? { accepted: keep } : {}) };
   const changed = lock ? serializeLock(lock) !== serializeLock(nextLock) : Object.keys(ordered).length > 0;
   return { diagnostics, findings, nextLock, changed };
 }

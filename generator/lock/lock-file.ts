@@ -5,16 +5,22 @@
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { AcceptedBreak } from '../diff/types.ts';
 import type { VersionContract } from './contract.ts';
 
 /** The lock file's name. */
 export const LOCK_FILE_NAME = 'restgen.lock.json';
 
-/** The lock: the wire contract of every released version, by version name. */
+/**
+ * The lock: the wire contract of every released version, by version name, and the breaking changes that
+ * were made to released versions on purpose (`generate --accept-breaking`), by fingerprint: `check` and
+ * `diff --base` both let those pass.
+ */
 export interface LockFile {
   readonly lockfileVersion: 1;
   readonly api: string;
   readonly versions: Readonly<Record<string, VersionContract>>;
+  readonly accepted?: readonly AcceptedBreak[];
 }
 
 /** The lock file beside the API module at `apiPath`. */
@@ -46,7 +52,23 @@ export function parseLock(text: string): { ok: true; lock: LockFile } | { ok: fa
   const o = data as { lockfileVersion?: unknown; api?: unknown; versions?: unknown } | null;
   if (!o || typeof o !== 'object' || o.lockfileVersion !== 1 || typeof o.api !== 'string' || !o.versions || typeof o.versions !== 'object' || Array.isArray(o.versions))
     return { ok: false, message: 'is not a restgen lock file (lockfileVersion 1 with api and versions expected); restore it from version control' };
-  return { ok: true, lock: { lockfileVersion: 1, api: o.api, versions: o.versions as Record<string, VersionContract> } };
+  const accepted = (data as { accepted?: unknown }).accepted;
+  if (accepted !== undefined && !isAcceptedList(accepted))
+    return { ok: false, message: 'has an "accepted" list whose entries lack a string fingerprint, version, id, location or message; restore it from version control' };
+  return { ok: true, lock: { lockfileVersion: 1, api: o.api, versions: o.versions as Record<string, VersionContract>, ...(accepted?.length ? { accepted } : {}) } };
+}
+
+function isAcceptedList(value: unknown): value is AcceptedBreak[] {
+  const text = (x: unknown) => typeof x === 'string';
+  const optional = (x: unknown) => x === undefined || typeof x === 'string';
+  return (
+    Array.isArray(value) &&
+    value.every((e: unknown) => {
+      if (!e || typeof e !== 'object') return false;
+      const a = e as Record<string, unknown>;
+      return text(a.fingerprint) && text(a.version) && text(a.id) && text(a.location) && text(a.message) && optional(a.reason) && optional(a.acceptedOn);
+    })
+  );
 }
 
 /** Reads the lock at `file`: `lock` is undefined when there is none yet. */

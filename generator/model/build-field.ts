@@ -68,7 +68,8 @@ function typeOf(def: FieldDef, where: string, ctx: FieldContext, ref: SourceRef)
       const of = def.of;
       if (!of) return { kind: 'array', of: { kind: 'string' }, ...b };
       checkItem(of, `${where}[]`, ctx, ref);
-      return { kind: 'array', of: typeOf(of, `${where}[]`, ctx, refOf(of.site, ref)), ...b };
+      // f.array(f.string().nullable()): the items may be null (the array itself is nullable with .nullable() on it).
+      return { kind: 'array', of: typeOf(of, `${where}[]`, ctx, refOf(of.site, ref)), ...b, ...(of.nullable ? { itemsNullable: true } : {}) };
     }
     case 'object':
       return {
@@ -175,7 +176,7 @@ export function buildField(name: string, def: FieldDef, where: string, ctx: Fiel
   let removedIn: FieldIR['removedIn'];
   const renames: Rename[] = [];
   const typeChanges: { version: string; before: FieldShape; loc: SourceRef }[] = [];
-  const optionality: { version: string; to: 'optional' | 'required'; loc: SourceRef }[] = [];
+  const optionality: FieldIR['optionality'][number][] = [];
   for (const m of markers) {
     const mref = refOf(m.site, ref);
     if (m.kind !== 'addedIn' && m.kind !== 'removedIn' && versionIndex(ctx, m.version) === 0) {
@@ -203,7 +204,7 @@ export function buildField(name: string, def: FieldDef, where: string, ctx: Fiel
         break;
       case 'madeOptionalIn':
       case 'madeRequiredIn':
-        optionality.push({ version: m.version, to: m.kind === 'madeOptionalIn' ? 'optional' : 'required', loc: mref });
+        optionality.push({ version: m.version, to: m.kind === 'madeOptionalIn' ? 'optional' : 'required', loc: mref, ...(m.kind === 'madeRequiredIn' && m.fallback ? { fallback: m.fallback } : {}) });
         break;
     }
   }

@@ -203,5 +203,6 @@ export function buildApi(def: ApiDef, source: string, diagnostics: DiagnosticBag
     ...(rateLimit ? { rateLimit } : {}),
     collections: Object.entries(def.collections ?? {}).map(([name, c]) => collectionOf(name, c, ctx, hasAuth)),
     source,
+    loc: apiRef,
   };
 }

@@ -3,7 +3,7 @@
  * field exists in, renames onto taken names, refs, paths per version, migrations old versions need).
  */
 import { type DiagnosticBag } from './diagnostics.ts';
-import type { ApiIR, CollectionIR, FieldIR, SourceRef } from './ir.ts';
+import type { ApiIR, CollectionIR, FieldIR, FieldShape, SourceRef } from './ir.ts';
 import { existsAt, projectCollection, shapeAt } from './project.ts';
 import { checkFieldValue } from './values.ts';
 
@@ -47,8 +47,9 @@ function checkField(ctx: Ctx, c: CollectionIR, field: FieldIR, where: string, al
       d.error('RG157', `${where}: madeOptionalIn('${o.version}') says the field became optional in ${o.version}, but it is required there; add .optional() to the chain (it describes the newest version).`, o.loc);
     if (o.to === 'required' && shape.optional)
       d.error('RG158', `${where}: madeRequiredIn('${o.version}') says the field became required in ${o.version}, but it is optional there; remove .optional() or the marker.`, o.loc);
-    if (o.to === 'required' && !shape.default && !shape.readOnly)
-      d.error('RG156', `${where} became required in ${o.version} without a default, so a create sent to an older version cannot be migrated up; add .default(value).`, o.loc);
+    if (o.to === 'required' && !shape.default && !shape.readOnly && !o.fallback)
+      d.error('RG156', `${where} became required in ${o.version} without a default, so a create sent to an older version cannot be migrated up; give the value such a create gets: .madeRequiredIn('${o.version}', { fallback: ... }) (or add .default(value)).`, o.loc);
+    if (o.to === 'required' && o.fallback) checkRequiredFallback(ctx, where, o, shape);
   }
   if (field.removedIn && alive.length > 0) {
     const last = shapeAt(versions, alive[alive.length - 1]!, field);
@@ -70,6 +71,19 @@ function checkField(ctx: Ctx, c: CollectionIR, field: FieldIR, where: string, al
   for (const shape of [field, ...field.typeChanges.map((t) => t.before)])
     if (shape.type.kind === 'object')
       for (const child of shape.type.fields) checkField(ctx, c, child, `${where}.${child.name}`, alive.filter((i) => existsAt(versions, i, child.addedIn, child.removedIn?.version)));
+}
+
+/** The fallback of `madeRequiredIn(v, { fallback })`: it must be needed, and valid where the field is required. */
+function checkRequiredFallback(ctx: Ctx, where: string, o: FieldIR['optionality'][number], shape: FieldShape): void {
+  const value = o.fallback!.value;
+  if (shape.readOnly)
+    ctx.d.error('RG167', `${where} is read-only, so requests never carry it and the fallback of madeRequiredIn('${o.version}') never applies; remove the fallback.`, o.loc);
+  else if (shape.default)
+    ctx.d.error('RG166', `${where} has a default (${JSON.stringify(shape.default.value)}), which already fills creates sent to older versions, so the fallback of madeRequiredIn('${o.version}') would never apply; keep one of them.`, o.loc);
+  else {
+    const why = checkFieldValue({ ...shape, optional: false }, value);
+    if (why) ctx.d.error('RG165', `${where}: fallback ${JSON.stringify(value)} of madeRequiredIn('${o.version}') fails the field's constraints in ${o.version} (${why}); give a value the field accepts there.`, o.loc);
+  }
 }
 
 /**

@@ -33,7 +33,14 @@ export type TypeIR<F = FieldIR> =
   | { readonly kind: 'url' }
   | { readonly kind: 'id' }
   | { readonly kind: 'ref'; readonly collection: string }
-  | { readonly kind: 'array'; readonly of: TypeIR<F>; readonly min?: number; readonly max?: number }
+  | {
+      readonly kind: 'array';
+      readonly of: TypeIR<F>;
+      readonly min?: number;
+      readonly max?: number;
+      /** The items may be `null` (`f.array(f.string().nullable())`). */
+      readonly itemsNullable?: boolean;
+    }
   | { readonly kind: 'object'; readonly fields: readonly F[] };
 
 /** The kinds of {@link TypeIR}; tables keyed by it make a missing kind a compile error. */
@@ -64,8 +71,16 @@ export interface FieldIR extends FieldShape {
   readonly renames: readonly Rename[];
   /** Complete older shapes, each valid before `version`; sorted by version, oldest first. */
   readonly typeChanges: readonly { readonly version: string; readonly before: FieldShape; readonly loc: SourceRef }[];
-  /** Optionality changes: before `version` the field was the opposite of `to`. Sorted, oldest first. */
-  readonly optionality: readonly { readonly version: string; readonly to: 'optional' | 'required'; readonly loc: SourceRef }[];
+  /**
+   * Optionality changes: before `version` the field was the opposite of `to`. Sorted, oldest first. A field
+   * made required may carry a `fallback`: what a create sent to an older version (where it was optional) gets.
+   */
+  readonly optionality: readonly {
+    readonly version: string;
+    readonly to: 'optional' | 'required';
+    readonly loc: SourceRef;
+    readonly fallback?: { readonly value: unknown };
+  }[];
   readonly loc: SourceRef;
   /** Where each modifier or marker was last called, by member name (for diagnostics). */
   readonly calls: Readonly<Record<string, SourceRef>>;
@@ -147,6 +162,8 @@ export interface ApiIR {
   readonly collections: readonly CollectionIR[];
   /** The API module's path. */
   readonly source: string;
+  /** Where `defineApi` was called (findings about versions, auth and rate limits point into it). */
+  readonly loc?: SourceRef;
 }
 
 /** A field as one version sees it. `name` is its name in that version; `key` its newest name. */
@@ -156,6 +173,18 @@ export interface FieldAt extends FieldShape<FieldAt> {
   readonly key: string;
   /** The version that removes the field, and what older versions answer for it once it is gone. */
   readonly removedIn?: { readonly version: string; readonly fallback?: { readonly value: unknown } };
+  readonly loc: SourceRef;
+  /** Where each modifier was last called, by member name (the diff points its findings at them). */
+  readonly calls?: Readonly<Record<string, SourceRef>>;
+  /** The field's version markers with where each was written, oldest first (the diff points at them). */
+  readonly markers?: readonly MarkerAt[];
+}
+
+/** A version marker of a field: which one, the version it names (and its index), and where it was written. */
+export interface MarkerAt {
+  readonly member: 'addedIn' | 'removedIn' | 'renamedFrom' | 'typeChangedFrom' | 'madeOptionalIn' | 'madeRequiredIn';
+  readonly version: string;
+  readonly index: number;
   readonly loc: SourceRef;
 }
 
@@ -175,6 +204,8 @@ export interface CollectionAt {
   readonly public: readonly OperationName[];
   readonly pagination: CollectionIR['pagination'];
   readonly loc: SourceRef;
+  /** Where each marker of the collection was last called, by member name. */
+  readonly calls?: Readonly<Record<string, SourceRef>>;
 }
 
 /** The API as one version sees it. */
@@ -188,4 +219,6 @@ export interface ApiAt {
   readonly auth: AuthIR;
   readonly rateLimit?: RateLimitIR;
   readonly collections: readonly CollectionAt[];
+  /** Where `defineApi` was called. */
+  readonly loc?: SourceRef;
 }

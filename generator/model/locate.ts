@@ -36,19 +36,29 @@ function findPosition(m: TsMorph, sourceFile: import('ts-morph').SourceFile, ref
   return { line, column };
 }
 
-/** Fills in `column` (and corrects `line`) of every diagnostic whose file can be parsed. */
-export async function locateDiagnostics(diagnostics: readonly Diagnostic[]): Promise<Diagnostic[]> {
-  const wanted = diagnostics.filter((d) => d.loc && d.loc.member);
-  if (wanted.length === 0) return [...diagnostics];
+/**
+ * The exact line and column (1-based) of each builder call `refs` name; undefined where the file cannot be
+ * parsed or the call is not found. Loads ts-morph only when some ref names a call.
+ */
+export async function locateSources(refs: readonly (SourceRef | undefined)[]): Promise<({ line: number; column: number } | undefined)[]> {
+  if (!refs.some((r) => r && r.member)) return refs.map(() => undefined);
   const m = await import('ts-morph');
   const project = new m.Project({ useInMemoryFileSystem: false, skipAddingFilesFromTsConfig: true, skipFileDependencyResolution: true });
   const files = new Map<string, import('ts-morph').SourceFile | undefined>();
-  return diagnostics.map((d) => {
-    if (!d.loc || !d.loc.member) return d;
-    if (!files.has(d.loc.file)) files.set(d.loc.file, project.addSourceFileAtPathIfExists(d.loc.file));
-    const sourceFile = files.get(d.loc.file);
-    const pos = sourceFile ? findPosition(m, sourceFile, d.loc) : undefined;
-    return pos ? { ...d, loc: { ...d.loc, line: pos.line }, column: pos.column } : d;
+  return refs.map((ref) => {
+    if (!ref || !ref.member) return undefined;
+    if (!files.has(ref.file)) files.set(ref.file, project.addSourceFileAtPathIfExists(ref.file));
+    const sourceFile = files.get(ref.file);
+    return sourceFile ? findPosition(m, sourceFile, ref) : undefined;
+  });
+}
+
+/** Fills in `column` (and corrects `line`) of every diagnostic whose file can be parsed. */
+export async function locateDiagnostics(diagnostics: readonly Diagnostic[]): Promise<Diagnostic[]> {
+  const positions = await locateSources(diagnostics.map((d) => d.loc));
+  return diagnostics.map((d, i) => {
+    const pos = positions[i];
+    return pos && d.loc ? { ...d, loc: { ...d.loc, line: pos.line }, column: pos.column } : d;
   });
 }
 

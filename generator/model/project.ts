@@ -10,6 +10,7 @@ import type {
   FieldAt,
   FieldIR,
   FieldShape,
+  MarkerAt,
   OperationName,
   TypeIR,
 } from './ir.ts';
@@ -65,6 +66,27 @@ function projectType(versions: readonly string[], at: number, type: TypeIR): Typ
   }
 }
 
+const markerCache = new WeakMap<FieldIR, readonly MarkerAt[]>();
+
+/** Every version marker of `field` with where it was written, oldest version first (computed once per field). */
+export function markersOf(versions: readonly string[], field: FieldIR): readonly MarkerAt[] {
+  let markers = markerCache.get(field);
+  if (!markers) markerCache.set(field, (markers = collectMarkers(versions, field)));
+  return markers;
+}
+
+function collectMarkers(versions: readonly string[], field: FieldIR): MarkerAt[] {
+  const at = (member: string) => field.calls[member] ?? field.loc;
+  const list: Omit<MarkerAt, 'index'>[] = [
+    ...(field.addedIn ? [{ member: 'addedIn' as const, version: field.addedIn, loc: at('addedIn') }] : []),
+    ...(field.removedIn ? [{ member: 'removedIn' as const, version: field.removedIn.version, loc: at('removedIn') }] : []),
+    ...field.renames.map((r) => ({ member: 'renamedFrom' as const, version: r.version, loc: r.loc })),
+    ...field.typeChanges.map((t) => ({ member: 'typeChangedFrom' as const, version: t.version, loc: t.loc })),
+    ...field.optionality.map((o) => ({ member: o.to === 'optional' ? ('madeOptionalIn' as const) : ('madeRequiredIn' as const), version: o.version, loc: o.loc })),
+  ];
+  return list.map((m) => ({ ...m, index: versions.indexOf(m.version) })).sort((a, b) => a.index - b.index);
+}
+
 /** The fields that exist at version index `at`, as that version sees them. */
 export function projectFields(versions: readonly string[], at: number, fields: readonly FieldIR[]): FieldAt[] {
   const out: FieldAt[] = [];
@@ -88,6 +110,8 @@ export function projectFields(versions: readonly string[], at: number, fields: r
       ...(shape.example ? { example: shape.example } : {}),
       ...(field.removedIn ? { removedIn: field.removedIn } : {}),
       loc: field.loc,
+      calls: field.calls,
+      markers: markersOf(versions, field),
     });
   }
   return out;
@@ -114,6 +138,7 @@ export function projectCollection(versions: readonly string[], at: number, c: Co
     public: c.public.filter((op) => operations.includes(op)),
     pagination: c.pagination,
     loc: c.loc,
+    calls: c.calls,
   };
 }
 
@@ -133,5 +158,6 @@ export function project(api: ApiIR, version: string): ApiAt {
     auth: api.auth,
     ...(api.rateLimit ? { rateLimit: api.rateLimit } : {}),
     collections: api.collections.flatMap((c) => projectCollection(versions, at, c) ?? []),
+    ...(api.loc ? { loc: api.loc } : {}),
   };
 }

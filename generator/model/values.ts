@@ -64,7 +64,8 @@ export function checkTypeValue<F extends FieldShape<F>>(type: TypeIR<F>, value: 
     case 'array': {
       if (!Array.isArray(value)) return `${JSON.stringify(value)} is not an array`;
       for (const [i, item] of value.entries()) {
-        const why = checkTypeValue(type.of, item);
+        if (item === null && type.itemsNullable) continue;
+        const why = item === null ? 'null is not allowed (the items are not nullable)' : checkTypeValue(type.of, item);
         if (why) return `item ${i}: ${why}`;
       }
       return bounds('item count', value.length, type.min, type.max);

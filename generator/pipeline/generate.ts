@@ -10,7 +10,7 @@ import { createPrettierFormatter, type Formatter } from '../format/formatter.ts'
 import { hashOf, readHeader, withHeader } from '../format/header.ts';
 import type { Diagnostic } from '../model/diagnostics.ts';
 import type { ApiIR } from '../model/ir.ts';
-import type { Finding } from '../diff/types.ts';
+import type { Finding, SeverityOverrides } from '../diff/types.ts';
 import { compareWithLock, lockPathFor, readLockFile, writeLockFile } from '../lock/index.ts';
 import { applyPlan, readOutputFile, scanOutput } from '../write/output-folder.ts';
 import { hashInputs, runKey, saveRecord, upToDate, type RunRecord } from './run-cache.ts';
@@ -29,6 +29,10 @@ export interface GenerateOptions {
   readonly formatter?: Formatter;
   /** Record breaking changes to released versions in the lock instead of refusing them. */
   readonly acceptBreaking?: boolean;
+  /** Why the breaks accepted with `acceptBreaking` are deliberate; recorded with each in the lock. */
+  readonly acceptReason?: string;
+  /** Severity overrides for the lock's judgement (the config file's `diff.severity`). */
+  readonly severity?: SeverityOverrides;
   /** `YYYY-MM-DD`: judges whether a removed version's sunset has passed (the lock only; output never depends on it). */
   readonly today?: string;
 }
@@ -122,6 +126,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     return { ok: false, diagnostics: [{ code: 'RG181', severity: 'error', message: lockRead.message, loc: { file: lockPath, line: 1, member: '' } }], ...empty };
   const lock = compareWithLock(ir, lockRead.lock, {
     ...(options.acceptBreaking ? { acceptBreaking: true } : {}),
+    ...(options.acceptReason ? { acceptReason: options.acceptReason } : {}),
+    ...(options.severity ? { severity: options.severity } : {}),
     ...(options.today ? { today: options.today } : {}),
   });
   if (lock.diagnostics.length > 0) return { ok: false, diagnostics: [...model.diagnostics, ...lock.diagnostics], ...empty };

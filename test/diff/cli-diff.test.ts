@@ -2,39 +2,15 @@
  * `restgen diff` in process: exit codes (0 nothing reaches --fail-on, 1 something does, 2 usage errors
  * and modules that do not load), formats, and `--base` against a temporary git repository.
  */
-import { Command } from 'commander';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { registerDiffCommand } from '../../generator/cli/commands/diff.ts';
 import { SHOP_API } from '../helpers/load-ir.ts';
+import { removeTempProjects, runDiffCli, tempProject } from './helpers.ts';
 
-const ROOT = new URL('../../', import.meta.url).pathname;
-
-/** Runs `restgen diff ...args` in process. */
-async function diff(args: readonly string[], cwd = ROOT): Promise<{ code: number; out: string; err: string }> {
-  let code = 0;
-  let out = '';
-  let err = '';
-  const program = new Command('restgen').exitOverride();
-  registerDiffCommand(program, { out: (t) => void (out += t), err: (t) => void (err += t), exit: (c) => void (code = Math.max(code, c)), debug: false, cwd });
-  await program.parseAsync(['diff', ...args], { from: 'user' });
-  return { code, out, err };
-}
-
-const temps: string[] = [];
-afterAll(() => temps.forEach((t) => rmSync(t, { recursive: true, force: true })));
-
-/** A temporary folder where `import 'restgen'` resolves to this checkout. */
-export function tempProject(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'restgen-diff-'));
-  temps.push(dir);
-  mkdirSync(path.join(dir, 'node_modules'));
-  symlinkSync(ROOT, path.join(dir, 'node_modules', 'restgen'));
-  return dir;
-}
+const diff = runDiffCli;
+afterAll(removeTempProjects);
 
 const git = (dir: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=restgen', '-c', 'user.email=restgen@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, stdio: 'pipe' });
@@ -106,21 +82,23 @@ describe('restgen diff --base', () => {
     writeFileSync(path.join(dir, 'api.ts'), module(50));
     const broken = await diff(['api.ts', '--base', 'HEAD', '--format', 'json'], dir);
     expect(broken.code).toBe(1);
-    const data = JSON.parse(broken.out) as { from: string; to: string; findings: { id: string; level: string; version: string; location: string }[] };
+    const data = JSON.parse(broken.out) as { from: string; to: string; findings: { id: string; level: string; version: string; location: string; unreleased?: boolean; fails: boolean }[] };
     expect([data.from, data.to]).toEqual(['HEAD', 'working tree']);
-    expect(data.findings.map((x) => [x.id, x.level, x.version, x.location])).toEqual([
-      ['request-bound-tightened', 'breaking', 'v1', 'orders.quantity'],
-      ['request-bound-tightened', 'safe', 'v2', 'orders.quantity'],
+    expect(data.findings.map((x) => [x.id, x.level, x.version, x.location, x.unreleased ?? false, x.fails])).toEqual([
+      ['request-bound-tightened', 'breaking', 'v1', 'orders.quantity', false, true],
+      ['request-bound-tightened', 'breaking', 'v2', 'orders.quantity', true, false],
     ]);
     expect((await diff(['api.ts', '--base', 'HEAD', '--fail-on', 'none'], dir)).code).toBe(0);
     const annotations = await diff(['api.ts', '--base', 'HEAD', '--format', 'github'], dir);
-    expect(annotations.out).toMatch(/^::error file=api\.ts,line=8,title=breaking request-bound-tightened \(orders\.quantity\)::/m);
+    // On the exact call that changed: `.max(50)` on line 8.
+    const column = module(50).split('\n')[7]!.indexOf('max(') + 1;
+    expect(annotations.out).toMatch(new RegExp(`^::error file=api\\.ts,line=8,col=${column},title=breaking request-bound-tightened \\(orders\\.quantity\\)::`, 'm'));
 
     // The proper way: the change lands in the unreleased v2 with a marker.
     writeFileSync(path.join(dir, 'api.ts'), module(50, `.typeChangedFrom('v2', f.int().min(1).max(100))`));
     const proper = await diff(['api.ts', '--base', 'HEAD'], dir);
     expect(proper.code).toBe(0);
-    expect(proper.out).toContain('(v2 is not released)');
+    expect(proper.out).toContain('(unreleased: never fails)');
     expect(readdirSync(dir).filter((n) => n.startsWith('.restgen-base-'))).toEqual([]);
   });
   it('a bad ref or a folder outside git is a usage error (2); a module new since the ref is all safe', async () => {

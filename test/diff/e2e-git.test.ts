@@ -95,5 +95,19 @@ describe('a released version is locked, end to end', () => {
     expect(readFileSync(path.join(dir, 'restgen.lock.json'), 'utf8')).toBe(before.lock);
     const properCheck = restgen('check', 'api.ts');
     expect(properCheck.status, properCheck.stderr).toBe(0);
-  });
+
+    // A deliberate break, accepted with generate --accept-breaking: check and diff --base both let it pass.
+    writeFileSync(path.join(dir, 'api.ts'), api(`f.int().min(2).max(50).typeChangedFrom('v2', f.int().min(2).max(100))`));
+    expect(restgen('check', 'api.ts').status).toBe(2);
+    expect(restgen('diff', 'api.ts', '--base', 'HEAD').status).toBe(1);
+    const accept = restgen('generate', 'api.ts', '--accept-breaking');
+    expect(accept.status, accept.stderr).toBe(0);
+    const lock = JSON.parse(readFileSync(path.join(dir, 'restgen.lock.json'), 'utf8')) as { accepted: { id: string; version: string }[] };
+    expect(lock.accepted.map((a) => [a.version, a.id])).toEqual([['v1', 'request-bound-tightened']]);
+    expect(restgen('check', 'api.ts').status).toBe(0);
+    const accepted = restgen('diff', 'api.ts', '--base', 'HEAD', '--fail-on', 'breaking');
+    expect(accepted.status, accepted.stdout + accepted.stderr).toBe(0);
+    expect(accepted.stdout).toMatch(/breaking request-bound-tightened {2}orders\.quantity {2}\[v1, request\] {2}\(accepted/);
+    // Thirteen real processes, three of which load ts-morph to locate findings: more than the default 30 s on a busy machine.
+  }, 120_000);
 });

@@ -24,10 +24,14 @@ const report = diffVersions(api, 'v1', 'v2');
 
 describe('json', () => {
   it('has exactly the documented shape', () => {
-    const data = JSON.parse(formatJson(report)) as Record<string, unknown>;
-    expect(Object.keys(data)).toEqual(['from', 'to', 'summary', 'findings']);
-    expect(data.summary).toEqual({ breaking: 1, warning: 0, safe: 1 });
+    const data = JSON.parse(formatJson(report, { failOn: 'breaking', relativeTo: process.cwd() })) as Record<string, unknown>;
+    expect(Object.keys(data)).toEqual(['formatVersion', 'from', 'to', 'failOn', 'summary', 'versions', 'comparisons', 'findings']);
+    expect(data.summary).toEqual({ breaking: 1, warning: 0, safe: 1, failing: 1 });
+    expect(data.versions).toEqual([{ name: 'v1', released: '2026-01-01' }, { name: 'v2' }]);
+    expect(data.comparisons).toEqual([{ from: 'v1', to: 'v2', version: 'v2' }]);
     const findings = data.findings as Record<string, unknown>[];
+    const loc = report.findings[0]!.loc!;
+    expect(loc.member).toBe('renamedFrom');
     expect(findings[0]).toEqual({
       id: 'field-renamed',
       level: 'breaking',
@@ -35,9 +39,13 @@ describe('json', () => {
       location: 'orders.quantity',
       direction: 'both',
       message: 'orders.qty was renamed to quantity',
+      changes: [{ aspect: 'name', before: 'qty', after: 'quantity' }],
       affects: { routes: ['GET /v2/orders/{id}', 'POST /v2/orders'], client: ['v2.orders.get', 'v2.orders.create'] },
+      source: { file: 'test/diff/format.test.ts', line: loc.line, column: 1 },
+      fails: true,
       fingerprint: report.findings[0]!.fingerprint,
     });
+    expect(findings[1]).toMatchObject({ id: 'optional-field-added', fails: false, changes: [{ aspect: 'field', after: { name: 'note', type: 'string', optional: true, nullable: false } }] });
     expect(formatJson(report).endsWith('}\n')).toBe(true);
   });
 });
@@ -64,7 +72,10 @@ describe('text and markdown', () => {
   it('markdown has a summary table and a row per finding', () => {
     const md = formatMarkdown(report);
     expect(md).toContain('| 1 | 0 | 1 |');
-    expect(md).toContain('| **breaking** | v2 | `orders.quantity` | orders.qty was renamed to quantity (both) | `field-renamed` |');
+    const fingerprint = report.findings[0]!.fingerprint;
+    expect(md).toContain(
+      `| **breaking** | v2 | \`orders.quantity\` | orders.qty was renamed to quantity (both) | \`field-renamed\` | \`GET /v2/orders/{id}\`, \`POST /v2/orders\` | \`v2.orders.get\`, \`v2.orders.create\` | \`${fingerprint}\` |`,
+    );
   });
   it('formatReport dispatches by name', () => {
     expect(formatReport(report, 'json')).toBe(formatJson(report));

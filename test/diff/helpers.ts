@@ -3,6 +3,11 @@
  * collection's field (or options) before and after an edit, the way `--base` compares a version with
  * itself at two points in history.
  */
+import { Command } from 'commander';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { registerDiffCommand } from '../../generator/cli/commands/diff.ts';
 import type { AnyField, ApiDef, CollectionOptions, VersionDef } from '../../generator/dsl/index.ts';
 import { collection, defineApi, f } from '../../generator/dsl/index.ts';
 import { diffApis } from '../../generator/diff/diff-apis.ts';
@@ -63,4 +68,32 @@ export function diffBetween(api: ApiIR, from: string, to: string, options: DiffO
 /** id, level and location of each finding: what the rule tests assert. */
 export function summary(findings: readonly Finding[]): { id: string; level: string; location: string }[] {
   return findings.map((f) => ({ id: f.id, level: f.level, location: f.location }));
+}
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const temps: string[] = [];
+
+/** A temporary folder where `import 'restgen'` resolves to this checkout; removed by {@link removeTempProjects}. */
+export function tempProject(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'restgen-diff-'));
+  temps.push(dir);
+  mkdirSync(path.join(dir, 'node_modules'));
+  symlinkSync(ROOT, path.join(dir, 'node_modules', 'restgen'));
+  return dir;
+}
+
+/** Removes every folder {@link tempProject} made (call it in `afterAll`). */
+export function removeTempProjects(): void {
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/** Runs `restgen diff ...args` in process, in `cwd` (default: the repository root). */
+export async function runDiffCli(args: readonly string[], cwd = ROOT): Promise<{ code: number; out: string; err: string }> {
+  let code = 0;
+  let out = '';
+  let err = '';
+  const program = new Command('restgen').exitOverride();
+  registerDiffCommand(program, { out: (t) => void (out += t), err: (t) => void (err += t), exit: (c) => void (code = Math.max(code, c)), debug: false, cwd });
+  await program.parseAsync(['diff', ...args], { from: 'user' });
+  return { code, out, err };
 }

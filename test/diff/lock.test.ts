@@ -46,7 +46,9 @@ describe('compareWithLock', () => {
     const [d] = result.diagnostics;
     const field = edited.collections[0]!.fields.find((x) => x.name === 'x')!;
     expect(d!.severity).toBe('error');
-    expect(d!.loc).toEqual(field.loc);
+    // The edited modifier's own call (`.max(50)`), not the field's first builder call.
+    expect(d!.loc).toEqual(field.calls['max']);
+    expect(d!.loc!.member).toBe('max');
     expect(d!.loc!.file).toMatch(/lock\.test\.ts$/);
     expect(d!.message).toContain('v1 is released and frozen');
     expect(d!.message).toContain('request-bound-tightened');

@@ -4,7 +4,6 @@
 import { describe, expect, it } from 'vitest';
 import { collection, defineApi, f } from '../../generator/dsl/index.ts';
 import type { RenameCandidate } from '../../generator/diff/types.ts';
-import { fingerprintOf } from '../../generator/diff/collector.ts';
 import { diffVersions } from '../../generator/diff/diff-history.ts';
 import { apiWith, diffBetween, diffEdit, irOf, summary } from './helpers.ts';
 
@@ -39,11 +38,12 @@ describe('possible undeclared renames', () => {
   it('removal plus addition of the same base type and format: a warning with the marker to write', () => {
     const found = diffEdit(before(), after());
     expect(summary(found)).toEqual([
+      { id: 'request-optional-field-removed', level: 'breaking', location: 'items.note' },
       { id: 'possible-undeclared-rename', level: 'warning', location: 'items.memo' },
-      { id: 'optional-field-removed', level: 'warning', location: 'items.note' },
       { id: 'optional-field-added', level: 'safe', location: 'items.memo' },
     ]);
-    expect(found[0]!.message).toContain(".renamedFrom('note', 'v1')");
+    expect(found[1]!.message).toContain(".renamedFrom('note', 'v1')");
+    expect(found[1]!.hint).toEqual({ marker: ".renamedFrom('note', 'v1') on memo", confidence: 'high' });
   });
   it('the hint names the version to put the marker in', () => {
     const found = diffEdit(before(), after(), 'v1', { markerVersion: 'v2' });
@@ -55,7 +55,7 @@ describe('possible undeclared renames', () => {
     expect(found.map((x) => x.id)).toContain('possible-undeclared-rename');
     expect(found.find((x) => x.id === 'possible-undeclared-rename')!.message).toContain(".renamedFrom('note', 'v2')");
   });
-  it('a different type or format is no candidate', () => {
+  it('a different type or format with unlike names is no candidate', () => {
     expect(diffEdit(apiWith({ a: f.string().optional() }), apiWith({ b: f.date().optional() })).map((x) => x.id)).not.toContain('possible-undeclared-rename');
     expect(diffEdit(apiWith({ a: f.int().optional() }), apiWith({ b: f.string().optional() })).map((x) => x.id)).not.toContain('possible-undeclared-rename');
   });
@@ -63,9 +63,9 @@ describe('possible undeclared renames', () => {
     const seen: RenameCandidate[] = [];
     const renamed = diffEdit(before(), after(), 'v1', { resolveRename: (c) => (seen.push(c), 'rename') });
     expect(summary(renamed)).toEqual([{ id: 'field-renamed', level: 'breaking', location: 'items.memo' }]);
-    expect(seen.map((c) => [c.parent, c.removed.name, c.added.name])).toEqual([['items', 'note', 'memo']]);
+    expect(seen.map((c) => [c.parent, c.removed.name, c.added.name, c.confidence])).toEqual([['items', 'note', 'memo', 'high']]);
     const separate = diffEdit(before(), after(), 'v1', { resolveRename: () => 'separate' });
-    expect(separate.map((x) => x.id)).toEqual(['optional-field-removed', 'optional-field-added']);
+    expect(separate.map((x) => x.id)).toEqual(['request-optional-field-removed', 'optional-field-added']);
   });
   it('in nested objects too', () => {
     const found = diffEdit(apiWith({ shipping: f.object({ zip: f.string() }) }), apiWith({ shipping: f.object({ postcode: f.string() }) }));
@@ -92,14 +92,5 @@ describe('nested paths', () => {
     expect(summary(diffEdit(apiWith({ tags: f.array(f.string().max(30)) }), apiWith({ tags: f.array(f.string().max(20)) })))).toEqual([
       { id: 'request-bound-tightened', level: 'breaking', location: 'items.tags[]' },
     ]);
-  });
-});
-
-describe('fingerprints', () => {
-  it('are a stable hash of id and location', () => {
-    const [found] = diffEdit(apiWith({ x: f.string().optional() }), apiWith({ x: f.string() }));
-    expect(found!.fingerprint).toBe(fingerprintOf('request-field-became-required', 'items.x'));
-    expect(found!.fingerprint).toMatch(/^[0-9a-f]{16}$/);
-    expect(fingerprintOf('a', 'b.c')).not.toBe(fingerprintOf('a.b', 'c'));
   });
 });

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { collection, defineApi, f } from '../../generator/dsl/index.ts';
+import { failsOn, reaches } from '../../generator/diff/gate.ts';
 import { diffHistory } from '../../generator/diff/diff-history.ts';
 import { apiWith, diffBetween, diffEdit, irOf, summary } from './helpers.ts';
 
@@ -100,17 +101,27 @@ describe('versions', () => {
     const never = diffHistory(two({ released: '2026-01-01', sunset: '2026-02-01' }), onlyV2(), { from: 'base', to: 'head', today: '2030-01-01' });
     expect(summary(never.findings)).toEqual([{ id: 'version-removed', level: 'breaking', location: 'v1' }]);
   });
-  it('changes to an unreleased version and new versions are safe through history', () => {
+  it('changes to an unreleased version keep their level, marked unreleased (they never fail); new versions are safe', () => {
     const base = apiWith({ x: f.string() }, { versions: { v1: { released: '2026-01-01' }, v2: {} } });
     const head = apiWith({ x: f.string().optional() }, { versions: { v1: { released: '2026-01-01' }, v2: {}, v3: {} } });
     const report = diffHistory(base, head, { from: 'HEAD', to: 'working tree' });
     expect(summary(report.findings)).toEqual([
       { id: 'response-field-became-optional', level: 'breaking', location: 'items.x' },
-      { id: 'response-field-became-optional', level: 'safe', location: 'items.x' },
+      { id: 'response-field-became-optional', level: 'breaking', location: 'items.x' },
       { id: 'version-added', level: 'safe', location: 'v3' },
     ]);
-    expect(report.findings.map((x) => x.version)).toEqual(['v1', 'v2', 'v3']);
-    expect(report.summary).toEqual({ breaking: 1, warning: 0, safe: 2 });
+    expect(report.findings.map((x) => [x.version, x.unreleased ?? false])).toEqual([['v1', false], ['v2', true], ['v3', false]]);
+    expect(report.summary).toEqual({ breaking: 2, warning: 0, safe: 1 });
+    expect(report.findings.filter((x) => failsOn(x, 'breaking')).map((x) => x.version)).toEqual(['v1']);
+    expect(report.comparisons.map((c) => c.version)).toEqual(['v1', 'v2', 'v3']);
+  });
+  it('an id keeps its level on an unreleased version (request-required-field-added stays breaking)', () => {
+    const versions = { v1: { released: '2026-01-01' }, v2: {} };
+    const report = diffHistory(apiWith({}, { versions }), apiWith({ y: f.int() }, { versions }), { from: 'main', to: 'working tree' });
+    const v2 = report.findings.filter((x) => x.version === 'v2');
+    expect(v2.map((x) => [x.id, x.level, x.unreleased])).toEqual([['request-required-field-added', 'breaking', true]]);
+    expect(reaches(v2, 'breaking')).toBe(false);
+    expect(reaches(report.findings, 'breaking')).toBe(true);
   });
 });
 

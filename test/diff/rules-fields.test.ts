@@ -32,24 +32,36 @@ describe('field added', () => {
 });
 
 describe('field removed', () => {
-  it('required read-write field: breaking (responses)', () => {
-    expect(summary(diffEdit(apiWith({ x: f.string() }), apiWith({})))).toEqual(one('response-required-field-removed', 'breaking'));
+  it('required read-write field: breaking on both sides', () => {
+    const found = diffEdit(apiWith({ x: f.string() }), apiWith({}));
+    expect(summary(found)).toEqual(one('required-field-removed', 'breaking'));
+    expect(found[0]!.direction).toBe('both');
   });
-  it('optional field: warning', () => {
-    expect(summary(diffEdit(apiWith({ x: f.string().optional() }), apiWith({})))).toEqual(one('optional-field-removed', 'warning'));
+  it('optional read-write field: breaking, decided by requests (bodies are strict: sending it now answers 400)', () => {
+    const found = diffEdit(apiWith({ x: f.string().optional() }), apiWith({}));
+    expect(summary(found)).toEqual(one('request-optional-field-removed', 'breaking'));
+    expect(found[0]!.direction).toBe('request');
+    // Only the routes that take the field in a request: a GET is not broken by it.
+    expect(found[0]!.affects.routes).toEqual(['POST /v1/items', 'PUT /v1/items/{id}', 'PATCH /v1/items/{id}']);
   });
-  it('required write-only field: warning (requests only)', () => {
+  it('optional read-only field: a warning for responses only', () => {
+    expect(summary(diffEdit(apiWith({ x: f.string().optional().readOnly() }), apiWith({})))).toEqual(one('response-optional-field-removed', 'warning'));
+  });
+  it('optional write-only field: breaking (requests only)', () => {
+    expect(summary(diffEdit(apiWith({ x: f.string().optional().writeOnly() }), apiWith({})))).toEqual(one('request-optional-field-removed', 'breaking'));
+  });
+  it('required write-only field: breaking (requests only)', () => {
     const found = diffEdit(apiWith({ x: f.string().writeOnly() }), apiWith({}));
-    expect(summary(found)).toEqual(one('request-required-field-removed', 'warning'));
+    expect(summary(found)).toEqual(one('required-field-removed', 'breaking'));
     expect(found[0]!.direction).toBe('request');
   });
   it('required read-only field: breaking (responses only)', () => {
     const found = diffEdit(apiWith({ x: f.datetime().readOnly() }), apiWith({}));
-    expect(summary(found)).toEqual(one('response-required-field-removed', 'breaking'));
+    expect(summary(found)).toEqual(one('required-field-removed', 'breaking'));
     expect(found[0]!.direction).toBe('response');
   });
-  it('query parameter removed: warning, safe when it was deprecated first', () => {
-    expect(summary(diffField(f.string().filterable(), f.string()))).toEqual(one('query-parameter-removed', 'warning'));
+  it('query parameter removed: breaking (unknown query parameters answer 400), safe when it was deprecated first', () => {
+    expect(summary(diffField(f.string().filterable(), f.string()))).toEqual(one('query-parameter-removed', 'breaking'));
     expect(summary(diffField(f.string().filterable().deprecated(), f.string().deprecated()))).toEqual(one('deprecated-query-parameter-removed', 'safe'));
   });
 });
@@ -65,11 +77,14 @@ describe('requiredness', () => {
     expect(summary(diffField(f.string().writeOnly(), f.string().optional().writeOnly()))).toEqual(one('request-field-became-optional', 'safe'));
     expect(summary(diffField(f.string().readOnly(), f.string().optional().readOnly()))).toEqual(one('response-field-became-optional', 'breaking'));
   });
-  it('a read-write finding carries both directions and every route', () => {
-    const [found] = diffField(f.string().optional(), f.string());
-    expect(found!.direction).toBe('both');
-    expect(found!.affects.routes).toEqual(['GET /v1/items', 'GET /v1/items/{id}', 'POST /v1/items', 'PUT /v1/items/{id}', 'PATCH /v1/items/{id}']);
-    expect(found!.affects.client).toContain('v1.items.create');
+  it('a finding decided by requests lists only request routes; one breaking both sides lists every route', () => {
+    const [required] = diffField(f.string().optional(), f.string());
+    expect(required!.direction).toBe('request');
+    expect(required!.affects.routes).toEqual(['POST /v1/items', 'PUT /v1/items/{id}']);
+    expect(required!.affects.client).toEqual(['v1.items.create', 'v1.items.replace']);
+    const [retyped] = diffField(f.int(), f.string());
+    expect(retyped!.direction).toBe('both');
+    expect(retyped!.affects.routes).toEqual(['GET /v1/items', 'GET /v1/items/{id}', 'POST /v1/items', 'PUT /v1/items/{id}', 'PATCH /v1/items/{id}']);
   });
 });
 
@@ -168,7 +183,7 @@ describe('defaults, access and other modifiers', () => {
     expect(found[0]!.direction).toBe('request');
   });
   it('field became write-only: responses lose it', () => {
-    expect(summary(diffField(f.string(), f.string().writeOnly()))).toEqual(one('response-required-field-removed', 'breaking'));
+    expect(summary(diffField(f.string(), f.string().writeOnly()))).toEqual(one('required-field-removed', 'breaking'));
   });
   it('became unique: breaking for requests (409)', () => {
     expect(summary(diffField(f.string(), f.string().unique()))).toEqual(one('field-became-unique', 'breaking'));

@@ -89,6 +89,9 @@ const cases: Case[] = [
   { code: 'RG162', fields: `        size: f.string().typeChangedFrom('v2', f.int().addedIn('v2')), // <-` },
   { code: 'RG163', fields: `        size: f.int().renamedFrom('count', 'v1'), // <-` },
   { code: 'RG164', fields: `        box: f.object({ size: f.int().typeChangedFrom('v2', f.string()) }).optional(), // <-` },
+  { code: 'RG165', fields: `        size: f.int().min(1).madeRequiredIn('v2', { fallback: 0 }), // <-` },
+  { code: 'RG166', fields: `        size: f.int().default(1).madeRequiredIn('v2', { fallback: 2 }), // <-` },
+  { code: 'RG167', fields: `        size: f.int().readOnly().madeRequiredIn('v2', { fallback: 2 }), // <-` },
 ];
 
 describe('DSL diagnostics', () => {

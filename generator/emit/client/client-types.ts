@@ -37,6 +37,7 @@ const writers: Writers = {
   ref: () => 'string',
   array: (t, mode) => {
     const item = typeText(t.of, mode);
+    if (t.itemsNullable) return `(${item} | null)[]`;
     return item.includes('|') && !item.startsWith('{') ? `(${item})[]` : `${item}[]`;
   },
   object: (t, mode) => `{ ${members(t.fields, mode).map(memberText).join(' ')} }`,

@@ -72,7 +72,10 @@ const writers: Writers = {
   url: () => ({ type: 'string', format: 'uri' }),
   id: (_t, _m, names) => ref('schemas', names.uuid),
   ref: (_t, _m, names) => ref('schemas', names.uuid),
-  array: (t, mode, names) => compact({ type: 'array', items: typeSchema(t.of, mode, names), minItems: t.min, maxItems: t.max }),
+  array: (t, mode, names) => {
+    const items = typeSchema(t.of, mode, names);
+    return compact({ type: 'array', items: t.itemsNullable ? withNull(items) : items, minItems: t.min, maxItems: t.max });
+  },
   object: (t, mode, names) => objectSchema(t.fields, mode, names),
 };
 

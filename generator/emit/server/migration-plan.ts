@@ -128,6 +128,11 @@ function planFieldsUp(versions: readonly string[], fields: readonly FieldIR[], a
     if (there && !defaultedHere) {
       const newest = shapeAt(versions, top, f);
       if (newest.default && !newest.readOnly) fill[nameAt(versions, top, f.name, f.renames)] = newest.default.value;
+      // Made required later with a fallback (issue #12): what a create of this version that left it out gets.
+      else if (here && !newest.readOnly && shapeAt(versions, at, f).optional) {
+        const made = f.optionality.filter((o) => o.to === 'required' && o.fallback && versions.indexOf(o.version) > at && versions.indexOf(o.version) <= top).pop();
+        if (made?.fallback) fill[nameAt(versions, top, f.name, f.renames)] = made.fallback.value;
+      }
     }
   }
   return { renames, drop, hooks, fill, nested };

@@ -22,7 +22,7 @@ const writers: Writers = {
   url: text,
   id: text,
   ref: text,
-  array: (t, versions, at) => `Array<${typeText(t.of, versions, at)}>`,
+  array: (t, versions, at) => `Array<${typeText(t.of, versions, at)}${t.itemsNullable ? ' | null' : ''}>`,
   object: (t, versions, at) => {
     // Nested fields as the version sees them (names, presence); their shapes come from the projection.
     const members = projectFields(versions, at, t.fields).map((f) => {

@@ -30,7 +30,7 @@ const writers: Writers = {
   url: () => 'z.url()',
   id: () => 'z.uuid()',
   ref: () => 'z.uuid()',
-  array: (t, mode) => `z.array(${typeExpression(t.of, mode)})${bounds(t.min, t.max)}`,
+  array: (t, mode) => `z.array(${typeExpression(t.of, mode)}${t.itemsNullable ? '.nullable()' : ''})${bounds(t.min, t.max)}`,
   object: (t, mode) => objectExpression(t.fields, mode),
 };
 
