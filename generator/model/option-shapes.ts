@@ -6,7 +6,7 @@
  * building can go on and report every other mistake of the run.
  */
 import { describeValue } from '../dsl/arguments.ts';
-import type { DiagnosticBag } from './diagnostics.ts';
+import type { DiagnosticBag, DiagnosticCode } from './diagnostics.ts';
 import type { SourceRef } from './ir.ts';
 
 /** What a value in the options must be. `later`: a rule of its own checks it (with a more precise message). */
@@ -18,11 +18,24 @@ export type Shape =
   | { readonly kind: 'record'; readonly of: Shape }
   | { readonly kind: 'object'; readonly keys: Readonly<Record<string, Shape>>; readonly required?: readonly string[] };
 
-const str: Shape = { kind: 'string' };
-const later: Shape = { kind: 'later' };
-const list = (of: Shape): Shape => ({ kind: 'list', of });
-const record = (of: Shape): Shape => ({ kind: 'record', of });
-const object = (keys: Record<string, Shape>, required?: readonly string[]): Shape => ({ kind: 'object', keys, ...(required ? { required } : {}) });
+/** A string. */
+export const str: Shape = { kind: 'string' };
+/** Anything: a rule of its own checks the value. */
+export const later: Shape = { kind: 'later' };
+/** An array of `of`. */
+export const list = (of: Shape): Shape => ({ kind: 'list', of });
+/** An object with any keys, each value `of`. */
+export const record = (of: Shape): Shape => ({ kind: 'record', of });
+/** An object with exactly these keys (those in `required` must be there). */
+export const object = (keys: Record<string, Shape>, required?: readonly string[]): Shape => ({ kind: 'object', keys, ...(required ? { required } : {}) });
+
+/** The codes a shape check reports: a value of the wrong kind (or missing), and an unknown key. */
+export interface ShapeCodes {
+  readonly wrongKind: DiagnosticCode;
+  readonly unknownKey: DiagnosticCode;
+}
+
+const DSL_CODES: ShapeCodes = { wrongKind: 'RG175', unknownKey: 'RG176' };
 
 const RATE_LIMIT = object({ limit: later, window: later });
 
@@ -95,11 +108,20 @@ export function closest(name: string, known: readonly string[]): string | undefi
  * owner in messages (`defineApi`, `orders`); `ref` is the call the options were passed to, and `path` the
  * property names from its first argument down to `value`.
  */
-export function checkShape(value: unknown, shape: Shape, where: string, ref: SourceRef, d: DiagnosticBag, path: readonly string[] = []): unknown {
+export function checkShape(
+  value: unknown,
+  shape: Shape,
+  where: string,
+  ref: SourceRef,
+  d: DiagnosticBag,
+  path: readonly string[] = [],
+  codes: ShapeCodes = DSL_CODES,
+): unknown {
+  const recurse = (v: unknown, inner: Shape, p: readonly string[]) => checkShape(v, inner, where, ref, d, p, codes);
   const at = { ...ref, path };
   const name = path.length > 0 ? path.join('.') : 'the options';
   const wrong = () => {
-    d.error('RG175', `${where}: ${name} must be ${EXPECTED[shape.kind]} (got ${describeValue(value)}).`, at);
+    d.error(codes.wrongKind, `${where}: ${name} must be ${EXPECTED[shape.kind]} (got ${describeValue(value)}).`, at);
     return undefined;
   };
   switch (shape.kind) {
@@ -110,10 +132,10 @@ export function checkShape(value: unknown, shape: Shape, where: string, ref: Sou
     case 'string-or-list':
       return typeof value === 'string' || (Array.isArray(value) && value.every((v) => typeof v === 'string')) ? value : wrong();
     case 'list':
-      return Array.isArray(value) ? value.map((item, i) => checkShape(item, shape.of, where, ref, d, [...path, String(i)])) : wrong();
+      return Array.isArray(value) ? value.map((item, i) => recurse(item, shape.of, [...path, String(i)])) : wrong();
     case 'record':
       if (!isRecord(value)) return wrong();
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, checkShape(v, shape.of, where, ref, d, [...path, k])]));
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, recurse(v, shape.of, [...path, k])]));
     case 'object': {
       if (!isRecord(value)) return wrong();
       const known = Object.keys(shape.keys);
@@ -122,15 +144,15 @@ export function checkShape(value: unknown, shape: Shape, where: string, ref: Sou
         const inner = shape.keys[k];
         if (!inner) {
           const guess = closest(k, known);
-          d.error('RG176', `${where}: unknown option '${k}'${guess ? ` (did you mean '${guess}'?)` : ''}; ${path.length > 0 ? `${name} takes` : 'the options are'} ${known.join(', ')}.`, { ...ref, path: [...path, k] });
+          d.error(codes.unknownKey, `${where}: unknown option '${k}'${guess ? ` (did you mean '${guess}'?)` : ''}; ${path.length > 0 ? `${name} takes` : 'the options are'} ${known.join(', ')}.`, { ...ref, path: [...path, k] });
           continue;
         }
         if (v === undefined) continue;
-        const checked = checkShape(v, inner, where, ref, d, [...path, k]);
+        const checked = recurse(v, inner, [...path, k]);
         if (checked !== undefined) out[k] = checked;
       }
       for (const k of shape.required ?? [])
-        if (value[k] === undefined) d.error('RG175', `${where}: ${path.length > 0 ? `${name}.` : ''}${k} is missing; it is required.`, at);
+        if (value[k] === undefined) d.error(codes.wrongKind, `${where}: ${path.length > 0 ? `${name}.` : ''}${k} is missing; it is required.`, at);
       return out;
     }
   }
