@@ -92,8 +92,8 @@ export async function loadApi(file: string): Promise<LoadResult> {
     ok: false,
     diagnostics: [{ code: message.startsWith('RG002') ? 'RG002' : 'RG001', severity: 'error', message: message.replace(/^RG00\d /, ''), loc: { file: at, line, member: '' } }],
   });
-  if (!existsSync(source)) return fail(`cannot find the API module ${file}; pass its path, e.g. restgen generate src/api.ts.`);
-  if (statSync(source).isDirectory()) return fail(`${file} is a folder; pass the API module inside it, e.g. restgen generate ${path.join(file, 'api.ts')}.`);
+  if (!existsSync(source)) return fail(`cannot find the API module; pass its path, e.g. restgen generate src/api.ts, or set api in restgen.config.ts.`);
+  if (statSync(source).isDirectory()) return fail(`this is a folder, not a module; pass the API module inside it, e.g. ${path.basename(source)}/api.ts.`);
   const attempt = await importModule(source);
   if (!attempt.ok) {
     const why = describeLoadError(attempt.error, path.dirname(source), source);

@@ -98,9 +98,12 @@ function distance(a: string, b: string): number {
 
 /** The known name closest to `name`, when it is close enough to be a typo. */
 export function closest(name: string, known: readonly string[]): string | undefined {
-  const scored = known.map((k) => ({ k, d: distance(name.toLowerCase(), k.toLowerCase()) })).sort((x, y) => x.d - y.d);
+  const lower = name.toLowerCase();
+  const scored = known.map((k) => ({ k, d: distance(lower, k.toLowerCase()) })).sort((x, y) => x.d - y.d);
   const best = scored[0];
-  return best && best.d <= Math.max(1, Math.floor(name.length / 3)) ? best.k : undefined;
+  if (best && best.d <= Math.max(1, Math.floor(name.length / 3))) return best.k;
+  // A known name with something added or cut off (`outDir` for `out`, `oper` for `operations`).
+  return known.find((k) => k.length >= 3 && lower.length >= 3 && (lower.startsWith(k.toLowerCase()) || k.toLowerCase().startsWith(lower)));
 }
 
 /**

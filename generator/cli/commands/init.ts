@@ -23,10 +23,12 @@ type Manifest = Record<string, unknown> & { scripts?: Record<string, string> };
 
 /** An API name (letters and digits, starting with a letter) from a package or folder name: `my-shop` gives `myShop`. */
 export function apiNameFrom(text: string): string {
-  const words = text.replace(/^@[^/]+\//, '').split(/[^A-Za-z0-9]+/).filter(Boolean);
-  const joined = words.map((w, i) => (i === 0 ? w.toLowerCase() : w[0]!.toUpperCase() + w.slice(1))).join('');
-  const trimmed = joined.replace(/^[0-9]+/, '');
-  return trimmed || 'api';
+  const words = text.replace(/^@[^/]+\//, '').split(/[^A-Za-z0-9]+/);
+  // A name starts with a letter: words before the first letter (a year, a number) are dropped.
+  const from = words.findIndex((w) => /[A-Za-z]/.test(w));
+  if (from < 0) return 'api';
+  const kept = [words[from]!.replace(/^\d+/, ''), ...words.slice(from + 1)].filter(Boolean);
+  return kept.map((w, i) => (i === 0 ? w[0]!.toLowerCase() + w.slice(1) : w[0]!.toUpperCase() + w.slice(1))).join('');
 }
 
 /** The indentation package.json uses, so the edit keeps its style. */
