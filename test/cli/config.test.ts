@@ -104,7 +104,7 @@ const cases: Case[] = [
     file: 'package.json',
     at: '"dependencies"',
     line: 3,
-    says: "the generated code imports @fastify/rate-limit (^10.0.0 || ^11.0.0), which package.json does not list; install it with: npm install '@fastify/rate-limit@^10.0.0 || ^11.0.0' zod@^4.0.0",
+    says: "the generated code imports @fastify/rate-limit (^10.3.0 || ^11.0.0), which package.json does not list; install it with: npm install '@fastify/rate-limit@^10.3.0 || ^11.0.0' zod@^4.0.0",
     severity: 'warning',
   },
   {

@@ -1,6 +1,7 @@
 /**
  * The packed artifact, as a new user meets it: `npm pack`, install the tarball into a fresh project outside
- * this repository (with fastify, @fastify/rate-limit, zod, typescript and @types/node from the registry),
+ * this repository (with fastify, @fastify/rate-limit and zod at the oldest versions restgen's peer ranges
+ * allow, and typescript and @types/node, from the registry),
  * `restgen init`, generate, type-check the user's `api.ts` and config (no @types/node), the generated code
  * and code that uses it under the strictest common settings in both module modes with `skipLibCheck` off,
  * check that the DSL's typed errors still appear, build and deploy the server with its `openapi/` folder,
@@ -16,9 +17,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const run = promisify(execFile);
-const own = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
-/** The versions this repository tests with, so the artifact is tested against the same ones. */
+const own = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string>; peerDependencies: Record<string, string> };
+/** The versions this repository develops with (its own tests run the newest supported runtime packages). */
 const pin = (name: string): string => own.devDependencies[name]!;
+/** The oldest version a peer range allows: here the generated code runs on the floor of every range it declares. */
+const floor = (name: string): string => /\d+\.\d+\.\d+/.exec(own.peerDependencies[name]!)![0];
 
 // npm passes its configuration to scripts as npm_* variables; the nested npm must not inherit `npm test`'s.
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_')));
@@ -105,7 +108,7 @@ beforeAll(async () => {
     name: 'packed-e2e',
     private: true,
     type: 'module',
-    dependencies: { fastify: pin('fastify'), '@fastify/rate-limit': pin('@fastify/rate-limit'), zod: pin('zod') },
+    dependencies: { fastify: floor('fastify'), '@fastify/rate-limit': floor('@fastify/rate-limit'), zod: floor('zod') },
     devDependencies: {
       restgen: `file:${path.join(work, tarball.filename)}`,
       typescript: pin('typescript'),
