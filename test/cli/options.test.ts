@@ -43,6 +43,23 @@ describe('the command line', () => {
     expect((await runCli(tmp.dir, ['--help'])).out).toMatch(/\n {2}init \[options\] \[api\] +write a starter API module/);
   });
 
+  it('loads only what a command needs: nothing heavy for --version, never fastify for generate', async () => {
+    // An ESM resolve hook that records every package restgen's compiled code imports.
+    const hook = `export async function resolve(s, c, next) { if (!s.startsWith('.') && !s.startsWith('node:') && !s.startsWith('file:')) process.stderr.write('[import ' + s + ']'); return next(s, c); }`;
+    const register = `import { register } from 'node:module'; register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}));`;
+    const imports = async (cwd: string, ...argv: string[]) => {
+      const { stderr } = await exec(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(register)}`, BIN, ...argv], { cwd });
+      return [...new Set([...stderr.matchAll(/\[import ([^\]]+)\]/g)].map((m) => m[1]!))].sort();
+    };
+    expect(await imports(tmp.dir, '--version')).toEqual(['commander', 'picocolors']);
+    const dir = project();
+    const generate = await imports(dir, 'generate');
+    expect(generate).toEqual(expect.arrayContaining(['jiti', 'prettier', 'handlebars']));
+    for (const heavy of ['fastify', '@fastify/rate-limit', 'ts-morph', 'chokidar']) expect(generate).not.toContain(heavy);
+    const upToDate = await imports(dir, 'generate');
+    for (const unneeded of ['jiti', 'sucrase', 'handlebars', 'ts-morph', 'fastify']) expect(upToDate).not.toContain(unneeded);
+  });
+
   it('--quiet prints nothing on success, and still prints warnings and errors', async () => {
     const dir = projectWithRestgen(path.join(tmp.dir, `p${++count}`), { 'api.ts': API(), 'package.json': '{ "name": "q" }\n' });
     const first = await runCli(dir, ['generate', '--quiet']);
