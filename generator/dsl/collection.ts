@@ -52,6 +52,8 @@ function build(def: CollectionDef): CollectionBuilder {
  *   public: ['list', 'get'],
  * })
  */
+export function collection(options: CollectionOptions): CollectionBuilder;
+// The implementation also takes what the types reject (extra arguments), to report it.
 export function collection(options: CollectionOptions, ...rest: unknown[]): CollectionBuilder {
   const site = captureCallSite('collection');
   const slips = slipsOf(aritySlip('collection', [options, ...rest], 1, site));

@@ -215,54 +215,72 @@ function start(
 /** A plain object (not an array, not a builder, not null). */
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !isFieldBuilder(v);
 
+/** The field builders `f` offers; each returns a new builder for one field. */
+export interface FieldBuilders {
+  /** A string. @example f.string().min(1).max(200) */
+  string(): StringField;
+  /** An integer. @example f.int().min(1).max(1000) */
+  int(): NumberField;
+  /** Any JSON number. @example f.number().min(0) */
+  number(): NumberField;
+  /** `true` or `false`. @example f.boolean().default(false) */
+  boolean(): BooleanField;
+  /** One of the given strings. @example f.enum(['open', 'paid', 'shipped']) */
+  enum<const V extends string>(values: readonly [V, ...V[]]): EnumField<V>;
+  /** An RFC 3339 date-time with offset (`2026-01-15T10:00:00Z`). @example f.datetime().readOnly() */
+  datetime(): FormatField;
+  /** A calendar date (`2026-01-15`). @example f.date().optional() */
+  date(): FormatField;
+  /** A UUID. @example f.uuid() */
+  uuid(): FormatField;
+  /** An email address. @example f.email().unique() */
+  email(): FormatField;
+  /** An absolute URL. @example f.url().optional() */
+  url(): FormatField;
+  /** The collection's identifier: a server-assigned, read-only UUID. Exactly one per collection. @example f.id() */
+  id(): FormatField;
+  /** The id of a resource in another collection. @example f.ref('customers') */
+  ref(collection: string): FormatField;
+  /** A list of values. @example f.array(f.string().max(30)).max(10) */
+  array<F extends AnyField>(of: F): ArrayField<ValueOf<F>>;
+  /** A nested object. @example f.object({ street: f.string(), zip: f.string().pattern(/^\d{5}$/) }) */
+  object<F extends Record<string, AnyField>>(fields: F): ObjectField<ObjectValue<F>>;
+}
+
 /**
  * The field builders.
  * @example
  * fields: { id: f.id(), email: f.email().unique(), tier: f.enum(['free', 'pro']).default('free') }
  */
-export const f = {
-  /** A string. @example f.string().min(1).max(200) */
+export const f: FieldBuilders = {
   string: (...args: unknown[]): StringField => start('string', args, 0) as unknown as StringField,
-  /** An integer. @example f.int().min(1).max(1000) */
   int: (...args: unknown[]): NumberField => start('int', args, 0) as unknown as NumberField,
-  /** Any JSON number. @example f.number().min(0) */
   number: (...args: unknown[]): NumberField => start('number', args, 0) as unknown as NumberField,
-  /** `true` or `false`. @example f.boolean().default(false) */
   boolean: (...args: unknown[]): BooleanField => start('boolean', args, 0) as unknown as BooleanField,
-  /** One of the given strings. @example f.enum(['open', 'paid', 'shipped']) */
-  enum: <const V extends string>(values: readonly [V, ...V[]], ...rest: unknown[]): EnumField<V> =>
+  enum: ((values: unknown, ...rest: unknown[]) =>
     start('enum', [values, ...rest], 1, (site) =>
       Array.isArray(values)
         ? { extra: { values: [...values] } }
         : { slips: [kindSlip('enum', false, values, "an array of strings, e.g. f.enum(['open', 'paid'])", site)], standIn: 'string' },
-    ) as unknown as EnumField<V>,
-  /** An RFC 3339 date-time with offset (`2026-01-15T10:00:00Z`). @example f.datetime().readOnly() */
+    )) as unknown as FieldBuilders['enum'],
   datetime: (...args: unknown[]): FormatField => start('datetime', args, 0) as unknown as FormatField,
-  /** A calendar date (`2026-01-15`). @example f.date().optional() */
   date: (...args: unknown[]): FormatField => start('date', args, 0) as unknown as FormatField,
-  /** A UUID. @example f.uuid() */
   uuid: (...args: unknown[]): FormatField => start('uuid', args, 0) as unknown as FormatField,
-  /** An email address. @example f.email().unique() */
   email: (...args: unknown[]): FormatField => start('email', args, 0) as unknown as FormatField,
-  /** An absolute URL. @example f.url().optional() */
   url: (...args: unknown[]): FormatField => start('url', args, 0) as unknown as FormatField,
-  /** The collection's identifier: a server-assigned, read-only UUID. Exactly one per collection. @example f.id() */
   id: (...args: unknown[]): FormatField => start('id', args, 0, () => ({ extra: { readOnly: true } })) as unknown as FormatField,
-  /** The id of a resource in another collection. @example f.ref('customers') */
-  ref: (collection: string, ...rest: unknown[]): FormatField =>
+  ref: (collection: unknown, ...rest: unknown[]): FormatField =>
     start('ref', [collection, ...rest], 1, (site) =>
       typeof collection === 'string'
         ? { extra: { ref: collection } }
         : { slips: [kindSlip('ref', false, collection, "the name of a collection, e.g. f.ref('customers')", site)], standIn: 'uuid' },
     ) as unknown as FormatField,
-  /** A list of values. @example f.array(f.string().max(30)).max(10) */
-  array: <F extends AnyField>(of: F, ...rest: unknown[]): ArrayField<ValueOf<F>> =>
+  array: ((of: unknown, ...rest: unknown[]) =>
     start('array', [of, ...rest], 1, (site) => {
       const slip = fieldSlip('array', of, site);
-      return slip ? { extra: { of: { kind: 'string', markers: [], calls: {} } }, slips: [slip] } : { extra: { of: of.def } };
-    }) as unknown as ArrayField<ValueOf<F>>,
-  /** A nested object. @example f.object({ street: f.string(), zip: f.string().pattern(/^\d{5}$/) }) */
-  object: <F extends Record<string, AnyField>>(fields: F, ...rest: unknown[]): ObjectField<ObjectValue<F>> =>
+      return slip || !isFieldBuilder(of) ? { extra: { of: { kind: 'string', markers: [], calls: {} } }, slips: [slip] } : { extra: { of: of.def } };
+    })) as unknown as FieldBuilders['array'],
+  object: ((fields: unknown, ...rest: unknown[]) =>
     start('object', [fields, ...rest], 1, (site) => {
       if (!isPlainObject(fields))
         return { extra: { fields: {} }, slips: [kindSlip('object', false, fields, 'an object of fields, e.g. f.object({ zip: f.string() })', site)] };
@@ -270,5 +288,5 @@ export const f = {
       const slips = entries.map(([key, value]) => fieldSlip('object', value, site, [key]));
       const good = entries.filter(([, value]) => isFieldBuilder(value)) as [string, AnyField][];
       return { extra: { fields: Object.fromEntries(good.map(([k, v]) => [k, v.def])) }, slips };
-    }) as unknown as ObjectField<ObjectValue<F>>,
+    })) as unknown as FieldBuilders['object'],
 };

@@ -11,6 +11,7 @@ export {
   type ArrayField,
   type BooleanField,
   type EnumField,
+  type FieldBuilders,
   type FieldModifiers,
   type FormatField,
   type NumberField,
