@@ -103,7 +103,8 @@ let tarball: { filename: string; entryCount: number; size: number; unpackedSize:
 
 beforeAll(async () => {
   const packed = await sh('npm', ['pack', '--json', '--pack-destination', work], ROOT);
-  tarball = (JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as (typeof tarball)[])[0]!;
+  // The JSON array is the last thing npm prints (the build's own output may come before it).
+  tarball = (JSON.parse(packed.stdout.slice(packed.stdout.search(/^\[\s*\{/m))) as (typeof tarball)[])[0]!;
   const manifest = {
     name: 'packed-e2e',
     private: true,
