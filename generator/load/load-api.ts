@@ -92,7 +92,7 @@ export async function loadApi(file: string): Promise<LoadResult> {
     ok: false,
     diagnostics: [{ code: message.startsWith('RG002') ? 'RG002' : 'RG001', severity: 'error', message: message.replace(/^RG00\d /, ''), loc: { file: at, line, member: '' } }],
   });
-  if (!existsSync(source)) return fail(`cannot find the API module; pass its path, e.g. restgen generate src/api.ts, or set api in restgen.config.ts.`);
+  if (!existsSync(source)) return fail(`cannot find the API module; pass its path (restgen generate src/api.ts), set api in restgen.config.ts, or start one with restgen init.`);
   if (statSync(source).isDirectory()) return fail(`this is a folder, not a module; pass the API module inside it, e.g. ${path.basename(source)}/api.ts.`);
   const attempt = await importModule(source);
   if (!attempt.ok) {

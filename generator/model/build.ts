@@ -162,9 +162,11 @@ function collectionOf(name: string, def: CollectionDef, ctx: FieldContext, hasAu
   if (o.path !== undefined && !PATH_SEGMENT.test(o.path))
     d.error('RG124', `${where}: path '${o.path}' must be one lowercase URL segment (letters, digits, '-', '_', '.'), without slashes.`, { ...ref, path: ['path'] });
   const fctx = { ...ctx, fallback: ref };
-  const fields = fieldEntries(o.fields ?? {}, where, ref, d, ['fields']).map(([fname, field]) => buildField(fname, field, `${name}.${fname}`, fctx));
+  const entries = fieldEntries(o.fields ?? {}, where, ref, d, ['fields']);
+  const fields = entries.map(([fname, field]) => buildField(fname, field, `${name}.${fname}`, fctx));
   const ids = fields.filter((field) => field.type.kind === 'id');
-  if (ids.length === 0)
+  // A field that is not a builder was reported (RG170, RG172); it may well be the id.
+  if (ids.length === 0 && entries.length === Object.keys(o.fields ?? {}).length)
     d.error('RG122', `${where} has no id field; add one, e.g. id: f.id().`, { ...ref, path: ['fields'] });
   for (const extra of ids.slice(1))
     d.error('RG123', `${where}: ${extra.name} is a second f.id() field; a collection has exactly one (use f.ref() or f.uuid() for other ids).`, extra.loc);

@@ -93,6 +93,13 @@ describe('slips the types reject are diagnostics at generate time', () => {
     expect({ line: d!.loc?.line, column: d!.column }).toEqual({ line, column: text.split('\n')[line - 1]!.indexOf(c.at) + 1 });
   });
 
+  it('a field that is not a builder is one mistake: no "no id field" when it was the id', async () => {
+    const dir = path.join(tmp.dir, 'uncalled-id');
+    writeFiles(dir, { 'api.ts': source({ code: 'RG170', at: '', says: '' }).replace('id: f.id(),', 'id: f.id,') });
+    const result = await generate({ apiPath: path.join(dir, 'api.ts') });
+    expect(result.diagnostics.map((d) => `${d.code} ${d.message}`)).toEqual(['RG170 things.id: the function id is a builder that was not called; write f.id().']);
+  });
+
   it('reports a slip and the other mistakes of the same run together', async () => {
     const dir = path.join(tmp.dir, 'together');
     writeFiles(dir, { 'api.ts': source({ code: 'RG170', fields: `        a: f.string,\n        b: f.int().min(5).max(1),`, at: '', says: '' }) });
