@@ -1,7 +1,12 @@
 #!/usr/bin/env node
-// restgen's sources are TypeScript; jiti compiles them on first use and caches the result.
-import { createJiti } from 'jiti';
-
-const jiti = createJiti(import.meta.url, { fsCache: true, sourceMaps: false });
-const { main } = await jiti.import('../generator/cli/main.ts');
-process.exitCode = await main(process.argv.slice(2));
+// The restgen command: runs the compiled CLI from dist/ (built by `npm run build`, and by npm itself on
+// `npm ci`, `npm pack` and `npm publish` through the `prepare` script).
+let cli;
+try {
+  cli = await import('../dist/cli.js');
+} catch (error) {
+  if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('dist/cli.js')) throw error;
+  process.stderr.write('restgen: dist/cli.js is missing; in a clone of restgen, run `npm run build` first.\n');
+  process.exit(2);
+}
+process.exitCode = await cli.main(process.argv.slice(2));

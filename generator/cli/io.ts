@@ -15,4 +15,19 @@ export interface CliIO {
   readonly debug: boolean;
   /** The working directory paths are resolved against. */
   readonly cwd: string;
+  /** `--quiet`: print only errors and warnings (no progress, no "up to date"). */
+  readonly quiet?: boolean;
+  /** Whether stderr gets colours (decided once, from the terminal, `NO_COLOR`, `FORCE_COLOR` and `--no-color`). */
+  readonly color?: boolean;
+}
+
+/** Progress and success lines: printed on stderr unless `--quiet`. */
+export function info(io: CliIO, text: string): void {
+  if (!io.quiet) io.err(text);
+}
+
+/** A one-line usage error (`restgen generate: --out names a file ...`) and exit status 2. */
+export function usageError(io: CliIO, command: string, message: string): void {
+  io.err(`restgen ${command}: ${message}\n`);
+  io.exit(2);
 }

@@ -1,12 +1,36 @@
 /**
  * @module The command line: parses arguments, runs a command, and turns its outcome into an exit code.
- * The only module (with `io.ts`) that touches the process.
+ * The only module (with `io.ts`) that touches the process. A command's module is imported only when that
+ * command runs (all of them only for help), so `restgen --version` loads nothing but commander, and
+ * `generate` never loads fastify or the diff engine.
  */
 import { Command, CommanderError } from 'commander';
-import { registerDiffCommand } from './commands/diff.ts';
-import { registerGenerateCommands } from './commands/generate.ts';
-import { registerServeCommand } from './commands/serve.ts';
+import { readFileSync } from 'node:fs';
+import { packagePath } from '../package-root.ts';
 import type { CliIO } from './io.ts';
+import { colorEnabled } from './style.ts';
+
+type Register = (program: Command, io: CliIO) => void;
+
+/** Each command's module, loaded on demand. `generate` and `check` share one. */
+const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
+  generate: async () => (await import('./commands/generate.ts')).registerGenerateCommands,
+  check: async () => (await import('./commands/generate.ts')).registerGenerateCommands,
+  diff: async () => (await import('./commands/diff.ts')).registerDiffCommand,
+  serve: async () => (await import('./commands/serve.ts')).registerServeCommand,
+  init: async () => (await import('./commands/init.ts')).registerInitCommand,
+};
+
+/** restgen's version, from its package.json. */
+function version(): string {
+  return (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** The command `argv` names (its first word that is not an option), when it is one restgen has. */
+function commandOf(argv: readonly string[]): string | undefined {
+  const word = argv.find((a) => !a.startsWith('-'));
+  return word !== undefined && word in COMMANDS ? word : undefined;
+}
 
 /** Runs restgen with `argv` (without `node` and the script) and returns the exit code. */
 export async function main(argv: readonly string[], overrides: Partial<CliIO> = {}): Promise<number> {
@@ -17,17 +41,30 @@ export async function main(argv: readonly string[], overrides: Partial<CliIO> = 
     err: (t) => void process.stderr.write(t),
     cwd: process.cwd(),
     debug,
+    quiet: argv.includes('--quiet') || argv.includes('-q'),
+    color: colorEnabled(process.stderr, process.env, argv),
     ...overrides,
     exit: (c) => void (code = Math.max(code, c)),
   };
   const program = new Command('restgen')
     .description('Versioned Fastify routes, zod validators, a typed client, OpenAPI and a diff report from a TypeScript DSL.')
+    .version(version(), '-v, --version', "print restgen's version")
+    .option('-q, --quiet', 'print only errors and warnings')
+    .option('--no-color', 'no colours, even on a terminal (NO_COLOR and FORCE_COLOR are honoured too)')
     .option('--debug', 'print stack traces of unexpected errors')
+    .showSuggestionAfterError()
     .exitOverride()
     .configureOutput({ writeOut: (t) => io.out(t), writeErr: (t) => io.err(t) });
-  registerGenerateCommands(program, io);
-  registerDiffCommand(program, io);
-  registerServeCommand(program, io);
+  const wanted = commandOf(argv);
+  // `--version` alone needs no command; help and unknown commands need them all (to list or suggest them).
+  const versionOnly = !wanted && (argv.includes('-v') || argv.includes('--version'));
+  const loaders = wanted ? [COMMANDS[wanted]!] : versionOnly ? [] : Object.values(COMMANDS);
+  const registered = new Set<Register>();
+  for (const register of await Promise.all(loaders.map((load) => load())))
+    if (!registered.has(register)) {
+      registered.add(register);
+      register(program, io);
+    }
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {

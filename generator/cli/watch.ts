@@ -3,7 +3,7 @@
  */
 import { watch } from 'chokidar';
 import path from 'node:path';
-import type { CliIO } from './io.ts';
+import { info, type CliIO } from './io.ts';
 
 /** Watches the module's folder (not the output folder) and calls `run` after each burst of changes. */
 export function watchApi(apiPath: string, outDir: string | undefined, io: CliIO, run: () => Promise<void>): Promise<void> {
@@ -21,12 +21,12 @@ export function watchApi(apiPath: string, outDir: string | undefined, io: CliIO,
     clearTimeout(timer);
     timer = setTimeout(() => {
       running = running.then(async () => {
-        io.err(`\nchanged: ${path.relative(io.cwd, file)}\n`);
+        info(io, `\nchanged: ${path.relative(io.cwd, file)}\n`);
         await run();
       });
     }, 80);
   });
-  watcher.on('ready', () => io.err(`watching ${path.relative(io.cwd, root) || '.'} (Ctrl-C to stop)\n`));
+  watcher.on('ready', () => info(io, `watching ${path.relative(io.cwd, root) || '.'} (Ctrl-C to stop)\n`));
   return new Promise((resolve) => {
     process.once('SIGINT', () => void watcher.close().then(resolve));
   });

@@ -34,16 +34,23 @@ export interface ApiOptions<V extends string> {
  * });
  */
 export function defineApi<V extends string>(options: ApiOptions<V>): ApiDef {
-  return {
-    kind: 'api-definition',
-    name: options.name,
-    ...(options.title !== undefined ? { title: options.title } : {}),
-    ...(options.description !== undefined ? { description: options.description } : {}),
-    versions: options.versions,
-    ...(options.versioning ? { versioning: options.versioning } : {}),
-    ...(options.auth ? { auth: options.auth } : {}),
-    ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
-    collections: Object.fromEntries(Object.entries(options.collections).map(([k, c]) => [k, c.def])),
-    site: captureCallSite('defineApi'),
-  };
+  const site = captureCallSite('defineApi');
+  // Kept as written for the model to check; only collection builders are reduced to their plain data.
+  const raw: unknown = options;
+  const collections: unknown = isRecord(raw) ? raw['collections'] : undefined;
+  const plain =
+    isRecord(raw) && isRecord(collections)
+      ? { ...raw, collections: Object.fromEntries(Object.entries(collections).map(([k, c]) => [k, isCollectionBuilder(c) ? c.def : c])) }
+      : raw;
+  return { kind: 'api-definition', options: plain, ...(site ? { site } : {}) };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isCollectionBuilder(value: unknown): value is CollectionBuilder {
+  if (typeof value !== 'object' || value === null || !('def' in value)) return false;
+  const def: unknown = value.def;
+  return typeof def === 'object' && def !== null && 'kind' in def && def.kind === 'collection';
 }

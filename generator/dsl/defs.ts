@@ -13,6 +13,29 @@ export interface CallSite {
   readonly member: string;
 }
 
+/**
+ * A builder called with something its TypeScript signature rejects. Builders never throw (an API module
+ * may be plain JavaScript, or its author may not run `tsc` on it): they record the slip, carry on with a
+ * neutral stand-in, and the model reports it as a diagnostic at the call.
+ */
+export interface ArgumentSlip {
+  /** The builder or modifier that was called, e.g. `array` or `min`. */
+  readonly member: string;
+  /**
+   * `not-called`: a builder function itself where its result belongs (`f.string` instead of `f.string()`);
+   * `not-a-field`: some other value where a field builder belongs; `wrong-kind`: an argument of the wrong
+   * type; `extra-arguments`: arguments the member does not take.
+   */
+  readonly problem: 'not-called' | 'not-a-field' | 'wrong-kind' | 'extra-arguments';
+  /** What the member takes, e.g. `a number`. */
+  readonly expected: string;
+  /** What was passed, e.g. `the string '5'` or `the function string`. */
+  readonly got: string;
+  /** Property names inside the call's first argument that lead to the offending value, e.g. `['zip']`. */
+  readonly path?: readonly string[];
+  readonly site?: CallSite;
+}
+
 /** The kinds of field the DSL knows. */
 export type FieldKind =
   | 'string'
@@ -77,6 +100,8 @@ export interface FieldDef {
   readonly site?: CallSite;
   /** Where each modifier was last called, by modifier name. */
   readonly calls: Readonly<Record<string, CallSite>>;
+  /** Arguments the builder's types reject, in call order. */
+  readonly slips?: readonly ArgumentSlip[];
 }
 
 /** The six operations a collection can offer. */
@@ -127,10 +152,13 @@ export interface CollectionOptions {
 /** A collection as written. */
 export interface CollectionDef {
   readonly kind: 'collection';
+  /** The options exactly as written; the model checks them against {@link CollectionOptions}. */
   readonly options: CollectionOptions;
   readonly markers: readonly MarkerDef[];
   readonly site?: CallSite;
   readonly calls: Readonly<Record<string, CallSite>>;
+  /** Arguments the builder's types reject, in call order. */
+  readonly slips?: readonly ArgumentSlip[];
 }
 
 /** A version's lifecycle dates (`YYYY-MM-DD`). */
@@ -149,16 +177,13 @@ export interface AuthDef {
   readonly apiKey?: { readonly header: string; readonly description?: string };
 }
 
-/** The whole API as `defineApi` returns it: plain data. */
+/**
+ * The whole API as `defineApi` returns it: plain data. `options` holds the object as written, with every
+ * collection builder replaced by its {@link CollectionDef}; anything else is kept as it was, for the model
+ * to check (a module may be plain JavaScript, so nothing here is trusted to match its type).
+ */
 export interface ApiDef {
   readonly kind: 'api-definition';
-  readonly name: string;
-  readonly title?: string;
-  readonly description?: string;
-  readonly versions: Readonly<Record<string, VersionDef>>;
-  readonly versioning?: VersioningDef;
-  readonly auth?: AuthDef;
-  readonly rateLimit?: RateLimitDef;
-  readonly collections: Readonly<Record<string, CollectionDef>>;
+  readonly options: unknown;
   readonly site?: CallSite;
 }

@@ -2,8 +2,9 @@
  * @module Field builders (`f.string()`, `f.int()`, ...). Each call returns a new immutable builder whose
  * `def` is plain data; modifiers are typed per kind, so `f.int().pattern(...)` does not type-check.
  */
+import { aritySlip, describeValue, fieldSlip, isFieldBuilder, kindSlip, slipsOf } from './arguments.ts';
 import { captureCallSite } from './call-site.ts';
-import type { FieldDef, FieldKind, MarkerDef } from './defs.ts';
+import type { ArgumentSlip, CallSite, FieldDef, FieldKind, MarkerDef } from './defs.ts';
 
 /** Any field builder; what `fields: {...}` and `f.array()` accept. */
 export interface AnyField {
@@ -87,54 +88,178 @@ export type ObjectField<T> = FieldModifiers<T>;
 
 type ObjectValue<F extends Record<string, AnyField>> = { [K in keyof F]: ValueOf<F[K]> };
 
-/** The shared implementation behind every field interface: each modifier returns a new builder. */
+/** What one modifier call changes: properties of the def, a marker, and slips of its arguments. */
+interface Change {
+  readonly patch?: Partial<FieldDef>;
+  readonly marker?: MarkerDef;
+  readonly slips?: readonly (ArgumentSlip | undefined)[];
+}
+
+const isVersion = (v: unknown): v is string => typeof v === 'string';
+const VERSION = "a version name such as 'v2'";
+
+/**
+ * The shared implementation behind every field interface: each modifier returns a new builder. Every
+ * member checks its arguments against its signature (records a slip instead of throwing), so a module
+ * that was never type-checked gets the same verdicts at `generate` time.
+ */
+/** The `{ fallback: value }` option of `removedIn` and `madeRequiredIn`, or the slip it is. */
+function fallbackOption(member: string, options: unknown): { readonly value: unknown } | ArgumentSlip {
+  const keys = typeof options === 'object' && options !== null && !Array.isArray(options) ? Object.keys(options) : undefined;
+  if (!keys || keys.length !== 1 || keys[0] !== 'fallback')
+    return { member, problem: 'wrong-kind', expected: 'options of the form { fallback: value }', got: keys ? `{ ${keys.join(', ')} }` : describeValue(options) };
+  return { value: (options as { fallback: unknown }).fallback };
+}
+
 class FieldBuilder implements AnyField {
   constructor(readonly def: FieldDef) {}
 
-  private with(member: string, patch: Partial<FieldDef>, marker?: MarkerDef): this {
+  private with(member: string, args: readonly unknown[], takes: number, change: (site: CallSite | undefined) => Change): this {
     const site = captureCallSite(member);
+    const { patch = {}, marker, slips = [] } = change(site);
     const calls = site ? { ...this.def.calls, [member]: site } : this.def.calls;
     const markers = marker ? [...this.def.markers, { ...marker, site }] : this.def.markers;
-    return new FieldBuilder({ ...this.def, ...patch, calls, markers }) as this;
+    const found = slipsOf(...slips, aritySlip(member, args, takes, site));
+    const all = found.length > 0 ? { slips: [...(this.def.slips ?? []), ...found] } : {};
+    return new FieldBuilder({ ...this.def, ...patch, calls, markers, ...all }) as this;
   }
 
-  min(n: number) { return this.with('min', { min: n }); }
-  max(n: number) { return this.with('max', { max: n }); }
-  pattern(re: RegExp | string) {
-    return typeof re === 'string'
-      ? this.with('pattern', { pattern: re })
-      : this.with('pattern', { pattern: re.source, ...(re.flags ? { patternFlags: re.flags } : {}) });
+  /** A modifier without arguments that sets one flag. */
+  private flag(member: 'optional' | 'nullable' | 'readOnly' | 'writeOnly' | 'unique' | 'deprecated' | 'filterable', args: readonly unknown[]): this {
+    return this.with(member, args, 0, () => ({ patch: { [member]: true } }));
   }
-  optional() { return this.with('optional', { optional: true }); }
-  nullable() { return this.with('nullable', { nullable: true }); }
-  default(value: unknown) { return this.with('default', { default: { value } }); }
-  readOnly() { return this.with('readOnly', { readOnly: true }); }
-  writeOnly() { return this.with('writeOnly', { writeOnly: true }); }
-  unique() { return this.with('unique', { unique: true }); }
-  description(text: string) { return this.with('description', { description: text }); }
-  example(value: unknown) { return this.with('example', { example: { value } }); }
-  deprecated() { return this.with('deprecated', { deprecated: true }); }
-  filterable() { return this.with('filterable', { filterable: true }); }
-  addedIn(version: string) { return this.with('addedIn', {}, { kind: 'addedIn', version }); }
-  removedIn(version: string, options?: { fallback: unknown }) {
-    const fallback = options && 'fallback' in options ? { value: options.fallback } : undefined;
-    return this.with('removedIn', {}, { kind: 'removedIn', version, ...(fallback ? { fallback } : {}) });
+
+  /** A marker whose first argument is a version; `ok` says whether the rest of its arguments are fine. */
+  private marker(member: string, args: readonly unknown[], takes: number, version: unknown, make: () => MarkerDef | ArgumentSlip): this {
+    return this.with(member, args, takes, (site) => {
+      if (!isVersion(version)) return { slips: [kindSlip(member, false, version, VERSION, site)] };
+      const made = make();
+      return 'problem' in made ? { slips: [{ ...made, ...(site ? { site } : {}) }] } : { marker: made };
+    });
   }
-  renamedFrom(from: string, version: string) {
-    return this.with('renamedFrom', {}, { kind: 'renamedFrom', from, version });
+
+  private bound(member: 'min' | 'max', n: unknown, args: readonly unknown[]): this {
+    return this.with(member, args, 1, (site) =>
+      typeof n === 'number' ? { patch: { [member]: n } } : { slips: [kindSlip(member, false, n, 'a number', site)] },
+    );
   }
-  typeChangedFrom(version: string, old: AnyField) {
-    return this.with('typeChangedFrom', {}, { kind: 'typeChangedFrom', version, old: old.def });
+
+  min(n: unknown, ...rest: unknown[]) { return this.bound('min', n, [n, ...rest]); }
+  max(n: unknown, ...rest: unknown[]) { return this.bound('max', n, [n, ...rest]); }
+  pattern(re: unknown, ...rest: unknown[]) {
+    return this.with('pattern', [re, ...rest], 1, (site) => {
+      if (typeof re === 'string') return { patch: { pattern: re } };
+      if (re instanceof RegExp) return { patch: { pattern: re.source, ...(re.flags ? { patternFlags: re.flags } : {}) } };
+      return { slips: [kindSlip('pattern', false, re, 'a RegExp or a string', site)] };
+    });
   }
-  madeOptionalIn(version: string) { return this.with('madeOptionalIn', {}, { kind: 'madeOptionalIn', version }); }
-  madeRequiredIn(version: string, options?: { fallback: unknown }) {
-    const fallback = options && 'fallback' in options ? { value: options.fallback } : undefined;
-    return this.with('madeRequiredIn', {}, { kind: 'madeRequiredIn', version, ...(fallback ? { fallback } : {}) });
+  optional(...args: unknown[]) { return this.flag('optional', args); }
+  nullable(...args: unknown[]) { return this.flag('nullable', args); }
+  readOnly(...args: unknown[]) { return this.flag('readOnly', args); }
+  writeOnly(...args: unknown[]) { return this.flag('writeOnly', args); }
+  unique(...args: unknown[]) { return this.flag('unique', args); }
+  deprecated(...args: unknown[]) { return this.flag('deprecated', args); }
+  filterable(...args: unknown[]) { return this.flag('filterable', args); }
+  default(...args: unknown[]) {
+    return this.with('default', args, 1, (site) =>
+      args[0] === undefined ? { slips: [kindSlip('default', false, undefined, 'a value (or null)', site)] } : { patch: { default: { value: args[0] } } },
+    );
+  }
+  example(...args: unknown[]) {
+    return this.with('example', args, 1, (site) =>
+      args[0] === undefined ? { slips: [kindSlip('example', false, undefined, 'a value', site)] } : { patch: { example: { value: args[0] } } },
+    );
+  }
+  description(text: unknown, ...rest: unknown[]) {
+    return this.with('description', [text, ...rest], 1, (site) =>
+      typeof text === 'string' ? { patch: { description: text } } : { slips: [kindSlip('description', false, text, 'a string', site)] },
+    );
+  }
+  addedIn(version: unknown, ...rest: unknown[]) {
+    return this.marker('addedIn', [version, ...rest], 1, version, () => ({ kind: 'addedIn', version: version as string }));
+  }
+  removedIn(version: unknown, options?: unknown, ...rest: unknown[]) {
+    const args = options === undefined ? [version, ...rest] : [version, options, ...rest];
+    return this.marker('removedIn', args, 2, version, () => {
+      if (options === undefined) return { kind: 'removedIn', version: version as string };
+      const fallback = fallbackOption('removedIn', options);
+      return 'problem' in fallback ? fallback : { kind: 'removedIn', version: version as string, fallback };
+    });
+  }
+  renamedFrom(from: unknown, version: unknown, ...rest: unknown[]) {
+    return this.marker('renamedFrom', [from, version, ...rest], 2, version, () =>
+      typeof from === 'string'
+        ? { kind: 'renamedFrom', from, version: version as string }
+        : { member: 'renamedFrom', problem: 'wrong-kind', expected: "the old name as a string, e.g. renamedFrom('qty', 'v2')", got: describeValue(from) },
+    );
+  }
+  typeChangedFrom(version: unknown, old: unknown, ...rest: unknown[]) {
+    return this.marker('typeChangedFrom', [version, old, ...rest], 2, version, () =>
+      isFieldBuilder(old) ? { kind: 'typeChangedFrom', version: version as string, old: old.def } : fieldSlip('typeChangedFrom', old, undefined)!,
+    );
+  }
+  madeOptionalIn(version: unknown, ...rest: unknown[]) {
+    return this.marker('madeOptionalIn', [version, ...rest], 1, version, () => ({ kind: 'madeOptionalIn', version: version as string }));
+  }
+  madeRequiredIn(version: unknown, options?: unknown, ...rest: unknown[]) {
+    const args = options === undefined ? [version, ...rest] : [version, options, ...rest];
+    return this.marker('madeRequiredIn', args, 2, version, () => {
+      if (options === undefined) return { kind: 'madeRequiredIn', version: version as string };
+      const fallback = fallbackOption('madeRequiredIn', options);
+      return 'problem' in fallback ? fallback : { kind: 'madeRequiredIn', version: version as string, fallback };
+    });
   }
 }
 
-function start(kind: FieldKind, member: string, extra: Partial<FieldDef> = {}): FieldBuilder {
-  return new FieldBuilder({ kind, ...extra, markers: [], calls: {}, site: captureCallSite(member) });
+/**
+ * Starts a field. `check` looks at the builder's arguments and returns the def's extra properties, or a
+ * slip and the neutral kind to continue with (so one mistake gives one diagnostic, not a cascade).
+ */
+function start(
+  kind: FieldKind,
+  args: readonly unknown[],
+  takes: number,
+  check: (site: CallSite | undefined) => { extra?: Partial<FieldDef>; slips?: readonly (ArgumentSlip | undefined)[]; standIn?: FieldKind } = () => ({}),
+): FieldBuilder {
+  const site = captureCallSite(kind);
+  const { extra = {}, slips = [], standIn } = check(site);
+  const found = slipsOf(...slips, aritySlip(kind, args, takes, site));
+  return new FieldBuilder({ kind: standIn ?? kind, ...extra, markers: [], calls: {}, site, ...(found.length > 0 ? { slips: found } : {}) });
+}
+
+/** A plain object (not an array, not a builder, not null). */
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !isFieldBuilder(v);
+
+/** The field builders `f` offers; each returns a new builder for one field. */
+export interface FieldBuilders {
+  /** A string. @example f.string().min(1).max(200) */
+  string(): StringField;
+  /** An integer. @example f.int().min(1).max(1000) */
+  int(): NumberField;
+  /** Any JSON number. @example f.number().min(0) */
+  number(): NumberField;
+  /** `true` or `false`. @example f.boolean().default(false) */
+  boolean(): BooleanField;
+  /** One of the given strings. @example f.enum(['open', 'paid', 'shipped']) */
+  enum<const V extends string>(values: readonly [V, ...V[]]): EnumField<V>;
+  /** An RFC 3339 date-time with offset (`2026-01-15T10:00:00Z`). @example f.datetime().readOnly() */
+  datetime(): FormatField;
+  /** A calendar date (`2026-01-15`). @example f.date().optional() */
+  date(): FormatField;
+  /** A UUID. @example f.uuid() */
+  uuid(): FormatField;
+  /** An email address. @example f.email().unique() */
+  email(): FormatField;
+  /** An absolute URL. @example f.url().optional() */
+  url(): FormatField;
+  /** The collection's identifier: a server-assigned, read-only UUID. Exactly one per collection. @example f.id() */
+  id(): FormatField;
+  /** The id of a resource in another collection. @example f.ref('customers') */
+  ref(collection: string): FormatField;
+  /** A list of values. @example f.array(f.string().max(30)).max(10) */
+  array<F extends AnyField>(of: F): ArrayField<ValueOf<F>>;
+  /** A nested object. @example f.object({ street: f.string(), zip: f.string().pattern(/^\d{5}$/) }) */
+  object<F extends Record<string, AnyField>>(fields: F): ObjectField<ObjectValue<F>>;
 }
 
 /**
@@ -142,38 +267,41 @@ function start(kind: FieldKind, member: string, extra: Partial<FieldDef> = {}): 
  * @example
  * fields: { id: f.id(), email: f.email().unique(), tier: f.enum(['free', 'pro']).default('free') }
  */
-export const f = {
-  /** A string. @example f.string().min(1).max(200) */
-  string: (): StringField => start('string', 'string') as unknown as StringField,
-  /** An integer. @example f.int().min(1).max(1000) */
-  int: (): NumberField => start('int', 'int') as unknown as NumberField,
-  /** Any JSON number. @example f.number().min(0) */
-  number: (): NumberField => start('number', 'number') as unknown as NumberField,
-  /** `true` or `false`. @example f.boolean().default(false) */
-  boolean: (): BooleanField => start('boolean', 'boolean') as unknown as BooleanField,
-  /** One of the given strings. @example f.enum(['open', 'paid', 'shipped']) */
-  enum: <const V extends string>(values: readonly [V, ...V[]]): EnumField<V> =>
-    start('enum', 'enum', { values: [...values] }) as unknown as EnumField<V>,
-  /** An RFC 3339 date-time with offset (`2026-01-15T10:00:00Z`). @example f.datetime().readOnly() */
-  datetime: (): FormatField => start('datetime', 'datetime') as unknown as FormatField,
-  /** A calendar date (`2026-01-15`). @example f.date().optional() */
-  date: (): FormatField => start('date', 'date') as unknown as FormatField,
-  /** A UUID. @example f.uuid() */
-  uuid: (): FormatField => start('uuid', 'uuid') as unknown as FormatField,
-  /** An email address. @example f.email().unique() */
-  email: (): FormatField => start('email', 'email') as unknown as FormatField,
-  /** An absolute URL. @example f.url().optional() */
-  url: (): FormatField => start('url', 'url') as unknown as FormatField,
-  /** The collection's identifier: a server-assigned, read-only UUID. Exactly one per collection. @example f.id() */
-  id: (): FormatField => start('id', 'id', { readOnly: true }) as unknown as FormatField,
-  /** The id of a resource in another collection. @example f.ref('customers') */
-  ref: (collection: string): FormatField => start('ref', 'ref', { ref: collection }) as unknown as FormatField,
-  /** A list of values. @example f.array(f.string().max(30)).max(10) */
-  array: <F extends AnyField>(of: F): ArrayField<ValueOf<F>> =>
-    start('array', 'array', { of: of.def }) as unknown as ArrayField<ValueOf<F>>,
-  /** A nested object. @example f.object({ street: f.string(), zip: f.string().pattern(/^\d{5}$/) }) */
-  object: <F extends Record<string, AnyField>>(fields: F): ObjectField<ObjectValue<F>> =>
-    start('object', 'object', {
-      fields: Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v.def])),
-    }) as unknown as ObjectField<ObjectValue<F>>,
+export const f: FieldBuilders = {
+  string: (...args: unknown[]): StringField => start('string', args, 0) as unknown as StringField,
+  int: (...args: unknown[]): NumberField => start('int', args, 0) as unknown as NumberField,
+  number: (...args: unknown[]): NumberField => start('number', args, 0) as unknown as NumberField,
+  boolean: (...args: unknown[]): BooleanField => start('boolean', args, 0) as unknown as BooleanField,
+  enum: ((values: unknown, ...rest: unknown[]) =>
+    start('enum', [values, ...rest], 1, (site) =>
+      Array.isArray(values)
+        ? { extra: { values: [...values] } }
+        : { slips: [kindSlip('enum', false, values, "an array of strings, e.g. f.enum(['open', 'paid'])", site)], standIn: 'string' },
+    )) as unknown as FieldBuilders['enum'],
+  datetime: (...args: unknown[]): FormatField => start('datetime', args, 0) as unknown as FormatField,
+  date: (...args: unknown[]): FormatField => start('date', args, 0) as unknown as FormatField,
+  uuid: (...args: unknown[]): FormatField => start('uuid', args, 0) as unknown as FormatField,
+  email: (...args: unknown[]): FormatField => start('email', args, 0) as unknown as FormatField,
+  url: (...args: unknown[]): FormatField => start('url', args, 0) as unknown as FormatField,
+  id: (...args: unknown[]): FormatField => start('id', args, 0, () => ({ extra: { readOnly: true } })) as unknown as FormatField,
+  ref: (collection: unknown, ...rest: unknown[]): FormatField =>
+    start('ref', [collection, ...rest], 1, (site) =>
+      typeof collection === 'string'
+        ? { extra: { ref: collection } }
+        : { slips: [kindSlip('ref', false, collection, "the name of a collection, e.g. f.ref('customers')", site)], standIn: 'uuid' },
+    ) as unknown as FormatField,
+  array: ((of: unknown, ...rest: unknown[]) =>
+    start('array', [of, ...rest], 1, (site) => {
+      const slip = fieldSlip('array', of, site);
+      return slip || !isFieldBuilder(of) ? { extra: { of: { kind: 'string', markers: [], calls: {} } }, slips: [slip] } : { extra: { of: of.def } };
+    })) as unknown as FieldBuilders['array'],
+  object: ((fields: unknown, ...rest: unknown[]) =>
+    start('object', [fields, ...rest], 1, (site) => {
+      if (!isPlainObject(fields))
+        return { extra: { fields: {} }, slips: [kindSlip('object', false, fields, 'an object of fields, e.g. f.object({ zip: f.string() })', site)] };
+      const entries = Object.entries(fields);
+      const slips = entries.map(([key, value]) => fieldSlip('object', value, site, [key]));
+      const good = entries.filter(([, value]) => isFieldBuilder(value)) as [string, AnyField][];
+      return { extra: { fields: Object.fromEntries(good.map(([k, v]) => [k, v.def])) }, slips };
+    })) as unknown as FieldBuilders['object'],
 };

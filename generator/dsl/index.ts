@@ -1,14 +1,17 @@
 /**
- * @module The DSL a user's `api.ts` imports: `import { defineApi, collection, f } from 'restgen'`.
+ * @module What a user's `api.ts` and `restgen.config.ts` import from `restgen`: the DSL
+ * (`defineApi`, `collection`, `f`) and `defineConfig`.
  */
 export { defineApi, type ApiOptions } from './define-api.ts';
 export { collection, type CollectionBuilder } from './collection.ts';
+export { defineConfig, type DiffConfig, type FindingLevel, type Part, type RestgenConfig } from './define-config.ts';
 export {
   f,
   type AnyField,
   type ArrayField,
   type BooleanField,
   type EnumField,
+  type FieldBuilders,
   type FieldModifiers,
   type FormatField,
   type NumberField,

@@ -1,18 +1,23 @@
 /**
- * @module Every emitter restgen runs, in a fixed order. Each owns one part of the output folder.
+ * @module Every emitter restgen runs, in a fixed order, one per part. What each part needs and imports is
+ * in `parts.ts` (data only, so the CLI can read it without loading the emitters).
  */
+import type { Part } from '../dsl/define-config.ts';
 import { emitChanges } from './changes/emit-changes.ts';
 import { emitClient } from './client/emit-client.ts';
 import { emitOpenApi } from './openapi/emit-openapi.ts';
+import { PART_NAMES } from './parts.ts';
 import { emitServer } from './server/emit-server.ts';
 import type { Emitter } from './types.ts';
 import { emitZod } from './zod/emit-zod.ts';
 
-/** The emitters of `restgen generate`, each with the output folder it owns. */
-export const EMITTERS: readonly { readonly name: string; readonly emit: Emitter }[] = [
-  { name: 'zod', emit: emitZod },
-  { name: 'client', emit: emitClient },
-  { name: 'openapi', emit: emitOpenApi },
-  { name: 'server', emit: emitServer },
-  { name: 'changes', emit: emitChanges },
-];
+const EMIT: { readonly [P in Part]: Emitter } = {
+  zod: emitZod,
+  client: emitClient,
+  openapi: emitOpenApi,
+  server: emitServer,
+  changes: emitChanges,
+};
+
+/** The emitters of `restgen generate`, each with the part (and output folder) it owns. */
+export const EMITTERS: readonly { readonly name: Part; readonly emit: Emitter }[] = PART_NAMES.map((name) => ({ name, emit: EMIT[name] }));

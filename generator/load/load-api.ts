@@ -4,7 +4,7 @@
  */
 import { createJiti } from 'jiti';
 import { transform } from 'sucrase';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ApiDef } from '../dsl/defs.ts';
 import type { Diagnostic } from '../model/diagnostics.ts';
@@ -44,11 +44,11 @@ function stripTypes(options: { source: string; filename?: string }): { code: str
   return { code };
 }
 
+/** The outcome of importing a user's module: its exports and every file it loaded, or the error it threw. */
+export type Imported = { readonly ok: true; readonly mod: unknown; readonly files: string[] } | { readonly ok: false; readonly error: unknown };
+
 /** Imports `source` once; the modules it added to the module cache are listed and then forgotten. */
-async function importOnce(
-  source: string,
-  fast: boolean,
-): Promise<{ ok: true; mod: unknown; files: string[] } | { ok: false; error: unknown }> {
+async function importOnce(source: string, fast: boolean): Promise<Imported> {
   const jiti = createJiti(source, { moduleCache: true, fsCache: !fast, sourceMaps: false, ...(fast ? { transform: stripTypes } : {}) });
   // Forgetting what this load added lets the next load (in --watch) read the files afresh.
   const before = new Set(Object.keys(jiti.cache));
@@ -66,6 +66,25 @@ async function importOnce(
   }
 }
 
+/**
+ * Imports a user's TypeScript (or JavaScript) module afresh: with the fast compiler first, then with jiti's
+ * own (Babel) pipeline when the module needs what sucrase's CommonJS output cannot give, such as top-level await.
+ */
+export async function importModule(source: string): Promise<Imported> {
+  const attempt = await importOnce(source, true);
+  return attempt.ok ? attempt : importOnce(source, false);
+}
+
+/** Where and why a module failed to load: the first line of the error, and the line that threw in `dir`. */
+export function describeLoadError(error: unknown, dir: string, fallback: string): { text: string; file: string; line: number } {
+  const where = lineIn(error, dir);
+  const first = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+  // A package the module imports is not installed where it looks: say how to install it.
+  const pkg = /Cannot find (?:module|package) '((?:@[^/']+\/)?[^/'.][^/']*)/.exec(first)?.[1];
+  const text = pkg ? `${first} (install it in this project: npm install ${pkg === 'restgen' ? '-D restgen' : pkg})` : first;
+  return { text, file: where?.file ?? fallback, line: where?.line ?? 1 };
+}
+
 /** Loads the API module at `file`. Every call reads the module afresh (for `--watch`). */
 export async function loadApi(file: string): Promise<LoadResult> {
   const source = path.resolve(file);
@@ -73,16 +92,12 @@ export async function loadApi(file: string): Promise<LoadResult> {
     ok: false,
     diagnostics: [{ code: message.startsWith('RG002') ? 'RG002' : 'RG001', severity: 'error', message: message.replace(/^RG00\d /, ''), loc: { file: at, line, member: '' } }],
   });
-  if (!existsSync(source)) return fail(`cannot find the API module ${file}; pass its path, e.g. restgen generate src/api.ts.`);
-  // The fast compiler first; jiti's own (Babel) pipeline when the module needs what sucrase's CommonJS
-  // output cannot give, such as top-level await.
-  let attempt = await importOnce(source, true);
-  if (!attempt.ok) attempt = await importOnce(source, false);
+  if (!existsSync(source)) return fail(`cannot find the API module; pass its path (restgen generate src/api.ts), set api in restgen.config.ts, or start one with restgen init.`);
+  if (statSync(source).isDirectory()) return fail(`this is a folder, not a module; pass the API module inside it, e.g. ${path.basename(source)}/api.ts.`);
+  const attempt = await importModule(source);
   if (!attempt.ok) {
-    const { error } = attempt;
-    const where = lineIn(error, path.dirname(source));
-    const text = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    return fail(`the API module failed to load: ${text}. Fix the error and run again.`, where?.line ?? 1, where?.file ?? source);
+    const why = describeLoadError(attempt.error, path.dirname(source), source);
+    return fail(`the API module failed to load: ${why.text}. Fix the error and run again.`, why.line, why.file);
   }
   const { mod, files } = attempt;
   const def = (mod as { default?: unknown }).default;

@@ -3,6 +3,7 @@
  * and checks what a single field can get wrong on its own.
  */
 import type { FieldDef, MarkerDef } from '../dsl/defs.ts';
+import { checkKindMembers, reportSlips } from './check-builders.ts';
 import { refOf, type DiagnosticBag } from './diagnostics.ts';
 import type { FieldIR, FieldShape, Rename, SourceRef, TypeIR } from './ir.ts';
 import { checkFieldValue } from './values.ts';
@@ -26,17 +27,22 @@ export function isIdentifier(name: string): boolean {
 function typeOf(def: FieldDef, where: string, ctx: FieldContext, ref: SourceRef): TypeIR {
   const d = ctx.diagnostics;
   const at = (member: string) => refOf(def.calls[member], ref);
-  if (def.min !== undefined && def.max !== undefined && def.min > def.max)
-    d.error('RG131', `${where}: min(${def.min}) is greater than max(${def.max}); swap them or remove one.`, at('max'));
+  reportSlips(def.slips, where, refOf(def.site, ref), d);
+  // Bounds and patterns on a kind without them were reported (RG174) and are left out from here on.
+  const has = checkKindMembers(def, where, ref, d);
+  const bound = (member: 'min' | 'max'): number | undefined => (has.has(member) ? def[member] : undefined);
+  const [min, max] = [bound('min'), bound('max')];
+  if (min !== undefined && max !== undefined && min > max)
+    d.error('RG131', `${where}: min(${min}) is greater than max(${max}); swap them or remove one.`, at('max'));
   for (const member of ['min', 'max'] as const) {
-    const n = def[member];
+    const n = bound(member);
     if (n === undefined) continue;
     if (!Number.isFinite(n) || (LENGTH_KINDS.has(def.kind) && (!Number.isInteger(n) || n < 0)))
       d.error('RG132', `${where}: ${member}(${n}) must be ${LENGTH_KINDS.has(def.kind) ? 'a whole number of at least 0' : 'a finite number'}.`, at(member));
     else if (def.kind === 'int' && !Number.isInteger(n))
       d.error('RG132', `${where}: ${member}(${n}) on an int field must be an integer.`, at(member));
   }
-  const b = { ...(def.min !== undefined ? { min: def.min } : {}), ...(def.max !== undefined ? { max: def.max } : {}) };
+  const b = { ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) };
   switch (def.kind) {
     case 'string': {
       if (def.pattern !== undefined) {

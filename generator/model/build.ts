@@ -2,9 +2,12 @@
  * @module Stage "build": the `defineApi()` data becomes the {@link ApiIR}. Problems local to one
  * declaration are reported here; problems that need the whole API are in `check.ts`.
  */
-import type { ApiDef, CollectionDef, OperationName, RateLimitDef } from '../dsl/defs.ts';
+import type { ApiDef, CollectionDef, OperationName } from '../dsl/defs.ts';
 import { buildField, isIdentifier, knownMarkers, type FieldContext } from './build-field.ts';
+import { describeValue } from '../dsl/arguments.ts';
+import { collectionEntries, fieldEntries, reportSlips } from './check-builders.ts';
 import { refOf, type DiagnosticBag } from './diagnostics.ts';
+import { API_OPTIONS, checkShape, COLLECTION_OPTIONS, OPERATION_ENTRY } from './option-shapes.ts';
 import { OPERATIONS, type Rename, type ApiIR, type CollectionIR, type OperationIR, type RateLimitIR, type SourceRef, type VersionIR } from './ir.ts';
 import { isIsoDate } from './values.ts';
 
@@ -16,15 +19,47 @@ const RESERVED_VERSION_NAMES = new Set(['server', 'client', 'openapi', 'runtime'
 const WINDOW = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
-function rateLimitOf(def: RateLimitDef | undefined, where: string, d: DiagnosticBag, ref: SourceRef): RateLimitIR | undefined {
+/** A rate limit after its shape was checked: the values themselves are still unchecked. */
+interface CheckedRateLimit {
+  readonly limit?: unknown;
+  readonly window?: unknown;
+}
+
+/** `defineApi`'s options after {@link API_OPTIONS} checked their shape; values its own rules check stay `unknown`. */
+interface CheckedApi {
+  readonly name?: unknown;
+  readonly title?: string;
+  readonly description?: string;
+  readonly versions?: Readonly<Record<string, { readonly released?: unknown; readonly deprecated?: unknown; readonly sunset?: unknown } | undefined>>;
+  readonly versioning?: { readonly in?: unknown; readonly header?: unknown };
+  readonly auth?: { readonly bearer?: { readonly description?: string }; readonly apiKey?: { readonly header?: unknown; readonly description?: string } };
+  readonly rateLimit?: CheckedRateLimit;
+  readonly collections?: Readonly<Record<string, unknown>>;
+}
+
+/** `collection`'s options after {@link COLLECTION_OPTIONS} checked their shape. */
+interface CheckedCollection {
+  readonly fields?: Readonly<Record<string, unknown>>;
+  readonly path?: string;
+  readonly singular?: string;
+  readonly description?: string;
+  readonly operations?: readonly unknown[];
+  readonly scopes?: { readonly read?: string | readonly string[]; readonly write?: string | readonly string[] };
+  readonly rateLimit?: CheckedRateLimit;
+  readonly public?: readonly unknown[];
+  readonly pagination?: { readonly defaultLimit?: unknown; readonly maxLimit?: unknown };
+}
+
+function rateLimitOf(def: CheckedRateLimit | undefined, where: string, d: DiagnosticBag, ref: SourceRef): RateLimitIR | undefined {
   if (!def) return undefined;
-  const m = WINDOW.exec(String(def.window));
-  if (!Number.isInteger(def.limit) || def.limit < 1 || !m) {
-    d.error('RG113', `${where}: rateLimit needs a whole limit of at least 1 and a window like '1s', '1m', '15m', '1h' or '1d' (got limit ${def.limit}, window '${def.window}').`, ref);
+  const { limit, window } = def;
+  const m = typeof window === 'string' ? WINDOW.exec(window) : null;
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || !m || typeof window !== 'string') {
+    d.error('RG113', `${where}: rateLimit needs a whole limit of at least 1 and a window like '1s', '1m', '15m', '1h' or '1d' (got limit ${String(limit)}, window '${String(window)}').`, ref);
     return undefined;
   }
   const ms = Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS];
-  return { limit: def.limit, window: def.window, windowMs: ms };
+  return { limit, window: window as RateLimitIR['window'], windowMs: ms };
 }
 
 function scopeList(value: string | readonly string[] | undefined): string[] {
@@ -32,9 +67,14 @@ function scopeList(value: string | readonly string[] | undefined): string[] {
   return typeof value === 'string' ? [value] : [...value];
 }
 
-function versionsOf(def: ApiDef, d: DiagnosticBag, apiRef: SourceRef): VersionIR[] {
-  const entries = Object.entries(def.versions ?? {});
-  if (entries.length === 0)
+/** A date as text; a value of another kind keeps its text so that RG103 names it. */
+const asText = (x: unknown): string | undefined => (x === undefined ? undefined : typeof x === 'string' ? x : String(x));
+
+function versionsOf(def: CheckedApi, d: DiagnosticBag, apiRef: SourceRef, reportEmpty: boolean): VersionIR[] {
+  const entries = Object.entries(def.versions ?? {}).map(
+    ([name, v]) => [name, { released: asText(v?.released), deprecated: asText(v?.deprecated), sunset: asText(v?.sunset) }] as const,
+  );
+  if (entries.length === 0 && reportEmpty)
     d.error('RG101', `defineApi: versions is empty; declare at least one, e.g. versions: { v1: {} }.`, { ...apiRef, path: ['versions'] });
   let seenUnreleased: string | undefined;
   return entries.map(([name, v], index) => {
@@ -72,28 +112,39 @@ function versionsOf(def: ApiDef, d: DiagnosticBag, apiRef: SourceRef): VersionIR
   });
 }
 
-function operationsOf(def: CollectionDef, where: string, ctx: FieldContext, ref: SourceRef): OperationIR[] {
-  const written = def.options.operations ?? OPERATIONS;
+/** An `operations` entry: an operation name, or `{ name, addedIn, removedIn }` (checked against its shape). */
+function operationEntry(entry: unknown, index: number, where: string, ctx: FieldContext, ref: SourceRef): { name: unknown; addedIn?: unknown; removedIn?: unknown } | undefined {
+  if (typeof entry === 'string') return { name: entry };
+  if (typeof entry === 'object' && entry !== null && !Array.isArray(entry))
+    return checkShape(entry, OPERATION_ENTRY, where, ref, ctx.diagnostics, ['operations', String(index)]) as { name: unknown } | undefined;
+  ctx.diagnostics.error('RG175', `${where}: operations[${index}] must be an operation name or { name, addedIn, removedIn } (got ${describeValue(entry)}).`, { ...ref, path: ['operations', String(index)] });
+  return undefined;
+}
+
+function operationsOf(written: readonly unknown[], where: string, ctx: FieldContext, ref: SourceRef): OperationIR[] {
   const ops: OperationIR[] = [];
-  for (const entry of written) {
-    const op = typeof entry === 'string' ? { name: entry } : entry;
+  for (const [index, entry] of written.entries()) {
+    const op = operationEntry(entry, index, where, ctx, ref);
+    if (!op) continue;
     const oref = { ...ref, path: ['operations'] };
-    if (!OPERATIONS.includes(op.name)) {
-      ctx.diagnostics.error('RG115', `${where}: unknown operation '${op.name}'; the operations are ${OPERATIONS.join(', ')}.`, oref);
+    const name = op.name;
+    if (typeof name !== 'string' || !(OPERATIONS as readonly string[]).includes(name)) {
+      ctx.diagnostics.error('RG115', `${where}: unknown operation '${String(name)}'; the operations are ${OPERATIONS.join(', ')}.`, oref);
       continue;
     }
-    if (ops.some((o) => o.name === op.name)) {
-      ctx.diagnostics.error('RG116', `${where}: operation '${op.name}' is listed twice; keep one.`, oref);
+    if (ops.some((o) => o.name === name)) {
+      ctx.diagnostics.error('RG116', `${where}: operation '${name}' is listed twice; keep one.`, oref);
       continue;
     }
+    const known = (v: unknown): v is string => typeof v === 'string' && ctx.versions.includes(v);
     for (const v of [op.addedIn, op.removedIn])
-      if (v !== undefined && !ctx.versions.includes(v))
-        ctx.diagnostics.error('RG150', `${where}: operation '${op.name}' names unknown version '${v}'; the API declares ${ctx.versions.join(', ')}.`, oref);
+      if (v !== undefined && !known(v))
+        ctx.diagnostics.error('RG150', `${where}: operation '${name}' names unknown version '${String(v)}'; the API declares ${ctx.versions.join(', ')}.`, oref);
     ops.push({
       kind: 'operation',
-      name: op.name,
-      ...(op.addedIn && ctx.versions.includes(op.addedIn) ? { addedIn: op.addedIn } : {}),
-      ...(op.removedIn && ctx.versions.includes(op.removedIn) ? { removedIn: op.removedIn } : {}),
+      name: name as OperationName,
+      ...(known(op.addedIn) ? { addedIn: op.addedIn } : {}),
+      ...(known(op.removedIn) ? { removedIn: op.removedIn } : {}),
     });
   }
   // Emit operations in one fixed order, whatever order the user listed them in.
@@ -104,19 +155,22 @@ function collectionOf(name: string, def: CollectionDef, ctx: FieldContext, hasAu
   const d = ctx.diagnostics;
   const ref = refOf(def.site, ctx.fallback);
   const where = name;
-  const o = def.options;
+  reportSlips(def.slips, where, ref, d);
+  const o = (checkShape(def.options, COLLECTION_OPTIONS, where, ref, d) ?? {}) as CheckedCollection;
   if (!isIdentifier(name))
     d.error('RG120', `collection "${name}" is not a valid name; use letters, digits and _ (it names generated code).`, ref);
   if (o.path !== undefined && !PATH_SEGMENT.test(o.path))
     d.error('RG124', `${where}: path '${o.path}' must be one lowercase URL segment (letters, digits, '-', '_', '.'), without slashes.`, { ...ref, path: ['path'] });
   const fctx = { ...ctx, fallback: ref };
-  const fields = Object.entries(o.fields ?? {}).map(([fname, field]) => buildField(fname, field.def, `${name}.${fname}`, fctx));
+  const entries = fieldEntries(o.fields ?? {}, where, ref, d, ['fields']);
+  const fields = entries.map(([fname, field]) => buildField(fname, field, `${name}.${fname}`, fctx));
   const ids = fields.filter((field) => field.type.kind === 'id');
-  if (ids.length === 0)
+  // A field that is not a builder was reported (RG170, RG172); it may well be the id.
+  if (ids.length === 0 && entries.length === Object.keys(o.fields ?? {}).length)
     d.error('RG122', `${where} has no id field; add one, e.g. id: f.id().`, { ...ref, path: ['fields'] });
   for (const extra of ids.slice(1))
     d.error('RG123', `${where}: ${extra.name} is a second f.id() field; a collection has exactly one (use f.ref() or f.uuid() for other ids).`, extra.loc);
-  const operations = operationsOf(def, where, fctx, ref);
+  const operations = operationsOf(o.operations ?? OPERATIONS, where, fctx, ref);
   const publicOps = [...(o.public ?? [])];
   for (const op of publicOps)
     if (!operations.some((x) => x.name === op))
@@ -124,10 +178,11 @@ function collectionOf(name: string, def: CollectionDef, ctx: FieldContext, hasAu
   const scopes = { read: scopeList(o.scopes?.read), write: scopeList(o.scopes?.write) };
   if (!hasAuth && (scopes.read.length > 0 || scopes.write.length > 0))
     d.error('RG111', `${where}: scopes are declared but the API has no auth; add auth: { bearer: {} } (or apiKey) to defineApi, or remove the scopes.`, { ...ref, path: ['scopes'] });
-  const defaultLimit = o.pagination?.defaultLimit ?? 20;
-  const maxLimit = o.pagination?.maxLimit ?? 100;
+  const pageLimit = (v: unknown, fallback: number): number => (v === undefined ? fallback : typeof v === 'number' ? v : NaN);
+  const defaultLimit = pageLimit(o.pagination?.defaultLimit, 20);
+  const maxLimit = pageLimit(o.pagination?.maxLimit, 100);
   if (!Number.isInteger(defaultLimit) || !Number.isInteger(maxLimit) || defaultLimit < 1 || defaultLimit > maxLimit)
-    d.error('RG114', `${where}: pagination needs whole numbers with 1 <= defaultLimit <= maxLimit (got ${defaultLimit} and ${maxLimit}).`, { ...ref, path: ['pagination'] });
+    d.error('RG114', `${where}: pagination needs whole numbers with 1 <= defaultLimit <= maxLimit (got ${String(o.pagination?.defaultLimit ?? defaultLimit)} and ${String(o.pagination?.maxLimit ?? maxLimit)}).`, { ...ref, path: ['pagination'] });
   const markers = knownMarkers(def.markers, where, fctx, ref);
   let addedIn: string | undefined;
   let removedIn: string | undefined;
@@ -170,38 +225,43 @@ function collectionOf(name: string, def: CollectionDef, ctx: FieldContext, hasAu
 /** Builds the IR of an API definition, reporting problems into `diagnostics`. */
 export function buildApi(def: ApiDef, source: string, diagnostics: DiagnosticBag): ApiIR {
   const apiRef = refOf(def.site, { file: source, line: 1, member: 'defineApi' });
-  if (typeof def.name !== 'string' || !/^[A-Za-z][A-Za-z0-9]*$/.test(def.name))
-    diagnostics.error('RG100', `defineApi: name '${def.name}' must be letters and digits, starting with a letter (it names generated symbols like registerShopApi).`, { ...apiRef, path: ['name'] });
-  const versions = versionsOf(def, diagnostics, apiRef);
+  const api = (checkShape(def.options, API_OPTIONS, 'defineApi', apiRef, diagnostics) ?? {}) as CheckedApi;
+  const name = typeof api.name === 'string' ? api.name : '';
+  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(name))
+    diagnostics.error('RG100', `defineApi: name '${String(api.name)}' must be letters and digits, starting with a letter (it names generated symbols like registerShopApi).`, { ...apiRef, path: ['name'] });
+  // A versions value of the wrong kind was reported already (RG175); "versions is empty" would repeat it.
+  const rawVersions = typeof def.options === 'object' && def.options !== null ? (def.options as { versions?: unknown }).versions : undefined;
+  const versions = versionsOf(api, diagnostics, apiRef, rawVersions === undefined || api.versions !== undefined);
   const ctx: FieldContext = { versions: versions.map((v) => v.name), diagnostics, fallback: apiRef };
-  const versioningDef = def.versioning ?? { in: 'path' };
+  const versioningDef = api.versioning ?? { in: 'path' };
   let versioning: ApiIR['versioning'] = { in: 'path' };
   if (versioningDef.in === 'header') {
     const header = versioningDef.header ?? 'Api-Version';
-    if (!HEADER_NAME.test(header))
-      diagnostics.error('RG106', `versioning: '${header}' is not a valid HTTP header name.`, { ...apiRef, path: ['versioning'] });
-    versioning = { in: 'header', header };
+    if (typeof header !== 'string' || !HEADER_NAME.test(header))
+      diagnostics.error('RG106', `versioning: '${String(header)}' is not a valid HTTP header name.`, { ...apiRef, path: ['versioning'] });
+    versioning = { in: 'header', header: String(header) };
   } else if (versioningDef.in !== 'path') {
-    diagnostics.error('RG106', `versioning.in must be 'path' or 'header' (got '${String((versioningDef as { in: unknown }).in)}').`, { ...apiRef, path: ['versioning'] });
+    diagnostics.error('RG106', `versioning.in must be 'path' or 'header' (got '${String(versioningDef.in)}').`, { ...apiRef, path: ['versioning'] });
   }
-  const auth = def.auth ?? {};
-  if (auth.apiKey && !HEADER_NAME.test(auth.apiKey.header ?? ''))
-    diagnostics.error('RG110', `auth.apiKey.header '${auth.apiKey.header}' is not a valid HTTP header name; for example 'X-API-Key'.`, { ...apiRef, path: ['auth', 'apiKey'] });
+  const auth = api.auth ?? {};
+  const keyHeader = auth.apiKey?.header;
+  if (auth.apiKey && (typeof keyHeader !== 'string' || !HEADER_NAME.test(keyHeader)))
+    diagnostics.error('RG110', `auth.apiKey.header '${String(keyHeader ?? '')}' is not a valid HTTP header name; for example 'X-API-Key'.`, { ...apiRef, path: ['auth', 'apiKey'] });
   const hasAuth = Boolean(auth.bearer || auth.apiKey);
-  const rateLimit = rateLimitOf(def.rateLimit, 'defineApi', diagnostics, { ...apiRef, path: ['rateLimit'] });
+  const rateLimit = rateLimitOf(api.rateLimit, 'defineApi', diagnostics, { ...apiRef, path: ['rateLimit'] });
   return {
     kind: 'api',
-    name: def.name,
-    title: def.title ?? def.name,
-    ...(def.description !== undefined ? { description: def.description } : {}),
+    name,
+    title: api.title ?? name,
+    ...(api.description !== undefined ? { description: api.description } : {}),
     versions,
     versioning,
     auth: {
       ...(auth.bearer ? { bearer: auth.bearer } : {}),
-      ...(auth.apiKey ? { apiKey: auth.apiKey } : {}),
+      ...(auth.apiKey ? { apiKey: { ...auth.apiKey, header: String(keyHeader) } } : {}),
     },
     ...(rateLimit ? { rateLimit } : {}),
-    collections: Object.entries(def.collections ?? {}).map(([name, c]) => collectionOf(name, c, ctx, hasAuth)),
+    collections: collectionEntries(api.collections ?? {}, apiRef, diagnostics).map(([cname, c]) => collectionOf(cname, c, ctx, hasAuth)),
     source,
     loc: apiRef,
   };

@@ -62,9 +62,30 @@ export async function locateDiagnostics(diagnostics: readonly Diagnostic[]): Pro
   });
 }
 
+/** How {@link formatDiagnostic} marks up its parts (the CLI passes colours; the default is plain text). */
+export interface DiagnosticStyle {
+  readonly location: (text: string) => string;
+  readonly error: (text: string) => string;
+  readonly warning: (text: string) => string;
+  readonly code: (text: string) => string;
+}
+
+const same = (text: string): string => text;
+const PLAIN: DiagnosticStyle = { location: same, error: same, warning: same, code: same };
+
 /** One line per diagnostic: `file:line:column: error RG131 message`, paths relative to `cwd`. */
-export function formatDiagnostic(d: Diagnostic, cwd: string): string {
+export function formatDiagnostic(d: Diagnostic, cwd: string, style: DiagnosticStyle = PLAIN): string {
   const rel = (file: string) => (file.startsWith(cwd + '/') ? file.slice(cwd.length + 1) : file);
-  const where = d.loc ? `${rel(d.loc.file)}:${d.loc.line}:${d.column ?? 1}: ` : '';
-  return `${where}${d.severity} ${d.code} ${d.message}`;
+  const where = d.loc ? style.location(`${rel(d.loc.file)}:${d.loc.line}:${d.column ?? 1}:`) + ' ' : '';
+  return `${where}${style[d.severity](d.severity)} ${style.code(d.code)} ${d.message}`;
+}
+
+/** Orders diagnostics by file, line and column (those without a place last), keeping the order of ties. */
+export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const key = (d: Diagnostic): [string, number, number] => (d.loc ? [d.loc.file, d.loc.line, d.column ?? 1] : ['\uffff', 0, 0]);
+  return [...diagnostics].sort((a, b) => {
+    const [fa, la, ca] = key(a);
+    const [fb, lb, cb] = key(b);
+    return fa < fb ? -1 : fa > fb ? 1 : la - lb || ca - cb;
+  });
 }

@@ -4,14 +4,16 @@
  * previous output untouched.
  */
 import path from 'node:path';
+import type { Part } from '../dsl/define-config.ts';
 import type { ApiDef } from '../dsl/defs.ts';
+import { PART_NAMES, partOf, withNeeds } from '../emit/parts.ts';
 import type { OutputFile } from '../emit/types.ts';
 import { createPrettierFormatter, type Formatter } from '../format/formatter.ts';
 import { hashOf, readHeader, withHeader } from '../format/header.ts';
 import type { Diagnostic } from '../model/diagnostics.ts';
 import type { ApiIR } from '../model/ir.ts';
 import type { Finding, SeverityOverrides } from '../diff/types.ts';
-import { compareWithLock, lockPathFor, readLockFile, writeLockFile } from '../lock/index.ts';
+import { lockPathFor, readLockFile, writeLockFile } from '../lock/lock-file.ts';
 import { applyPlan, readOutputFile, scanOutput } from '../write/output-folder.ts';
 import { hashInputs, runKey, saveRecord, upToDate, type RunRecord } from './run-cache.ts';
 
@@ -35,7 +37,12 @@ export interface GenerateOptions {
   readonly severity?: SeverityOverrides;
   /** `YYYY-MM-DD`: judges whether a removed version's sunset has passed (the lock only; output never depends on it). */
   readonly today?: string;
+  /** The parts to generate (default: all); the parts they need are added. */
+  readonly parts?: readonly Part[];
 }
+
+/** Why `check` finds a file stale. */
+export type StaleReason = 'missing' | 'edited' | 'outdated' | 'removed';
 
 /** What a run did (or, in check mode, found). */
 export interface GenerateResult {
@@ -49,6 +56,8 @@ export interface GenerateResult {
   readonly removed: readonly string[];
   /** Check mode: files that are missing, edited, out of date, or generated but no longer produced. */
   readonly stale: readonly string[];
+  /** Check mode: why each stale file is stale. */
+  readonly staleReasons: Readonly<Record<string, StaleReason>>;
   /** How many files needed prettier (their content changed). */
   readonly formatted: number;
   /** True when the up-to-date cache answered without loading the API. */
@@ -84,11 +93,11 @@ export async function loadModel(
   return bag.hasErrors ? { diagnostics: bag.items } : { ir, def: loaded.def, files: loaded.files, diagnostics: bag.items };
 }
 
-/** Runs every emitter; a path produced twice is a bug in restgen, not in the user's API. */
-export async function emitAll(ir: ApiIR, sourcePath: string, templatesDir?: string): Promise<OutputFile[]> {
+/** Runs the emitters of `parts` (default: all); a path produced twice is a bug in restgen, not in the user's API. */
+export async function emitAll(ir: ApiIR, sourcePath: string, templatesDir?: string, parts: readonly Part[] = PART_NAMES): Promise<OutputFile[]> {
   const [{ EMITTERS }, { loadTemplates }] = await Promise.all([import('../emit/registry.ts'), import('../templates/load-templates.ts')]);
   const { render } = loadTemplates(templatesDir);
-  const files = EMITTERS.flatMap((e) => e.emit(ir, { sourcePath, render }));
+  const files = EMITTERS.filter((e) => parts.includes(e.name)).flatMap((e) => e.emit(ir, { sourcePath, render }));
   const seen = new Set<string>();
   for (const f of files) {
     if (seen.has(f.path)) throw new Error(`internal error: two emitters produce ${f.path}`);
@@ -110,11 +119,15 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     timings[stage] = Math.round((timings[stage] ?? 0) + now - lapStart);
     lapStart = now;
   };
-  const empty = { outDir, files: [], written: [], removed: [], stale: [], formatted: 0, cached: false, lockFindings: [], lockChanged: false, lockPath, timings };
+  const parts = withNeeds(options.parts ?? PART_NAMES);
+  const empty = { outDir, files: [], written: [], removed: [], stale: [], staleReasons: {}, formatted: 0, cached: false, lockFindings: [], lockChanged: false, lockPath, timings };
   const formatter = options.formatter ?? createPrettierFormatter();
   await formatter.refresh();
   const known = await upToDate(apiPath, outDir, options.templatesDir, formatter);
-  if (known) return { ok: true, diagnostics: [], ...empty, files: known, cached: true };
+  // The cache does not record which parts were generated; every part always writes at least one file, so
+  // the parts owning the recorded files say it (a run for other parts must not be answered "up to date").
+  const sameParts = known !== undefined && new Set(known.map(partOf)).size === parts.length && known.every((f) => parts.includes(partOf(f)));
+  if (known && sameParts) return { ok: true, diagnostics: [], ...empty, files: known, cached: true };
   lap('up-to-date check');
   const model = await loadModel(apiPath);
   lap('load, build, check');
@@ -124,6 +137,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const lockRead = readLockFile(lockPath);
   if (!lockRead.ok)
     return { ok: false, diagnostics: [{ code: 'RG181', severity: 'error', message: lockRead.message, loc: { file: lockPath, line: 1, member: '' } }], ...empty };
+  // Imported here: the judgement runs the diff engine, which a run the cache answers never needs.
+  const { compareWithLock } = await import('../lock/compare-lock.ts');
   const lock = compareWithLock(ir, lockRead.lock, {
     ...(options.acceptBreaking ? { acceptBreaking: true } : {}),
     ...(options.acceptReason ? { acceptReason: options.acceptReason } : {}),
@@ -135,7 +150,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const sourcePath = path.relative(outDir, apiPath).split(path.sep).join('/');
   let files: OutputFile[];
   try {
-    files = await emitAll(ir, sourcePath, options.templatesDir);
+    files = await emitAll(ir, sourcePath, options.templatesDir, parts);
   } catch (error) {
     if (!options.templatesDir || !(error instanceof Error) || !error.message.startsWith('template override')) throw error;
     return { ok: false, diagnostics: [{ code: 'RG201', severity: 'error', message: error.message }], ...empty };
@@ -153,6 +168,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   }
   const writes: { path: string; content: string }[] = [];
   const stale: string[] = [];
+  const staleReasons: Record<string, StaleReason> = {};
   let formatted = 0;
   const outputs: Record<string, RunRecord['outputs'][string]> = {};
   // Settings are resolved per folder and language; the comparison itself is synchronous on purpose
@@ -172,6 +188,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     if (header && header.intact && header.hashes.input === input) continue;
     if (mode === 'check') {
       stale.push(file.path);
+      staleReasons[file.path] = existing === undefined ? 'missing' : header && !header.intact ? 'edited' : 'outdated';
       continue;
     }
     lap('compare');
@@ -184,7 +201,10 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const produced = new Set(files.map((f) => f.path));
   const removals = [...state.generated].filter((p) => !produced.has(p)).sort();
   let lockChanged = lock.changed;
-  if (mode === 'check') stale.push(...removals);
+  if (mode === 'check') {
+    stale.push(...removals);
+    for (const r of removals) staleReasons[r] = 'removed';
+  }
   else {
     lap('compare');
     await applyPlan(outDir, writes, removals);
@@ -204,6 +224,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     written: writes.map((w) => w.path),
     removed: mode === 'write' ? removals : [],
     stale: stale.sort(),
+    staleReasons,
     formatted,
     cached: false,
     lockFindings: lock.findings,

@@ -3,7 +3,7 @@
  * value types for defaults.
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { f, type ValueOf } from '../../generator/dsl/index.ts';
+import { collection, defineApi, defineConfig, f, type ValueOf } from '../../generator/dsl/index.ts';
 
 describe('DSL types', () => {
   it('offers only the modifiers a kind has', () => {
@@ -15,6 +15,22 @@ describe('DSL types', () => {
     f.enum(['free', 'pro']).default('gold');
     // @ts-expect-error a string default must be a string
     f.string().default(3);
+    // @ts-expect-error builders and flag modifiers take no arguments
+    f.string('name');
+    // @ts-expect-error optional() takes no argument
+    f.string().optional(false);
+    // @ts-expect-error a collection takes its options only
+    collection({ fields: { id: f.id() } }, 'orders');
+    // @ts-expect-error unknown options are rejected
+    collection({ fields: { id: f.id() }, operation: ['list'] });
+    // @ts-expect-error a field builder must be called
+    collection({ fields: { id: f.id(), name: f.string } });
+    // @ts-expect-error a collection must be wrapped in collection()
+    defineApi({ name: 'x', versions: { v1: {} }, collections: { things: { fields: { id: f.id() } } } });
+    // @ts-expect-error removedIn's options need a fallback
+    f.string().optional().removedIn('v2', {});
+    // @ts-expect-error parts are checked by name
+    defineConfig({ generate: ['sever'] });
     expect(f.string().min(1).def).toMatchObject({ kind: 'string', min: 1 });
   });
 

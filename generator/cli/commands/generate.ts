@@ -3,101 +3,108 @@
  */
 import type { Command } from 'commander';
 import path from 'node:path';
-import { createPrettierFormatter } from '../../format/formatter.ts';
-import { formatDiagnostic, locateDiagnostics } from '../../model/locate.ts';
-import { generate, type GenerateResult } from '../../pipeline/generate.ts';
-import type { CliIO } from '../io.ts';
+import { missingPeers } from '../../config/peers.ts';
+import { createPrettierFormatter, type Formatter } from '../../format/formatter.ts';
+import { generate, type StaleReason } from '../../pipeline/generate.ts';
+import { info, type CliIO } from '../io.ts';
+import { reportDiagnostics } from '../report.ts';
+import { resolveRun, type ResolvedRun, type RunFlags } from '../run-options.ts';
+import { paintOf } from '../style.ts';
 
-interface Flags {
-  readonly out?: string;
+interface Flags extends RunFlags {
   readonly watch?: boolean;
-  readonly templates?: string;
   readonly acceptBreaking?: boolean;
 }
 
 /** Today's date for the lock's sunset judgement; only the CLI reads the clock. */
 const today = (): string => new Date().toISOString().slice(0, 10);
 
-/** Prints diagnostics (columns located) and returns whether any was an error. */
-export async function reportDiagnostics(result: Pick<GenerateResult, 'diagnostics'>, io: CliIO): Promise<boolean> {
-  if (result.diagnostics.length === 0) return false;
-  const located = await locateDiagnostics(result.diagnostics);
-  for (const d of located) io.err(formatDiagnostic(d, io.cwd) + '\n');
-  const errors = located.filter((d) => d.severity === 'error').length;
-  if (errors > 0) io.err(`${errors} error${errors === 1 ? '' : 's'}; nothing was written.\n`);
-  return errors > 0;
-}
+/** How `check` explains each stale file. */
+const WHY: { readonly [R in StaleReason]: string } = {
+  missing: 'missing',
+  edited: 'edited by hand',
+  outdated: 'out of date',
+  removed: 'no longer generated',
+};
 
 function rel(io: CliIO, p: string): string {
   return path.relative(io.cwd, p) || '.';
 }
 
-async function runGenerate(apiPath: string, flags: Flags, io: CliIO, formatter = createPrettierFormatter()): Promise<void> {
-  const started = performance.now();
-  const result = await generate({
-    apiPath: path.resolve(io.cwd, apiPath),
-    ...(flags.out ? { outDir: path.resolve(io.cwd, flags.out) } : {}),
-    ...(flags.templates ? { templatesDir: path.resolve(io.cwd, flags.templates) } : {}),
-    ...(flags.acceptBreaking ? { acceptBreaking: true } : {}),
+/** The options of {@link generate} a resolved run gives. */
+function pipelineOptions(run: ResolvedRun) {
+  return {
+    apiPath: run.apiPath,
+    ...(run.outDir ? { outDir: run.outDir } : {}),
+    ...(run.templatesDir ? { templatesDir: run.templatesDir } : {}),
+    parts: run.parts,
     today: today(),
-    formatter,
-  });
-  if (await reportDiagnostics(result, io)) return io.exit(2);
+  };
+}
+
+async function runGenerate(run: ResolvedRun, flags: Flags, io: CliIO, formatter: Formatter): Promise<void> {
+  const started = performance.now();
+  const p = paintOf(io);
+  const result = await generate({ ...pipelineOptions(run), ...(flags.acceptBreaking ? { acceptBreaking: true } : {}), formatter });
+  if (await reportDiagnostics(result.diagnostics, io)) return io.exit(2);
+  await reportDiagnostics(missingPeers(result.outDir, run.parts), io);
   if (io.debug) io.err(`timings (ms): ${JSON.stringify(result.timings)}\n`);
-  for (const f of result.lockFindings) io.err(`  lock    ${f.level}: ${f.version} ${f.location}: ${f.message} (${f.id})\n`);
-  if (result.lockChanged) io.err(`  wrote   ${rel(io, result.lockPath)}\n`);
+  for (const f of result.lockFindings) info(io, `  lock    ${f.level}: ${f.version} ${f.location}: ${f.message} (${f.id})\n`);
+  if (result.lockChanged) info(io, `  ${p.green('wrote')}   ${rel(io, result.lockPath)}\n`);
   const ms = Math.round(performance.now() - started);
   const changes = result.written.length + result.removed.length;
-  for (const f of result.written) io.err(`  wrote   ${rel(io, path.join(result.outDir, f))}\n`);
-  for (const f of result.removed) io.err(`  removed ${rel(io, path.join(result.outDir, f))}\n`);
-  io.err(
-    `${changes === 0 ? 'up to date' : `${result.written.length} written, ${result.removed.length} removed`}: ` +
+  for (const f of result.written) info(io, `  ${p.green('wrote')}   ${rel(io, path.join(result.outDir, f))}\n`);
+  for (const f of result.removed) info(io, `  ${p.yellow('removed')} ${rel(io, path.join(result.outDir, f))}\n`);
+  info(
+    io,
+    `${changes === 0 ? p.green('up to date') : `${result.written.length} written, ${result.removed.length} removed`}: ` +
       `${result.files.length} files in ${rel(io, result.outDir)} (${ms} ms)\n`,
   );
 }
 
+async function runCheck(run: ResolvedRun, io: CliIO): Promise<void> {
+  const p = paintOf(io);
+  const result = await generate({ ...pipelineOptions(run), mode: 'check' });
+  if (await reportDiagnostics(result.diagnostics, io, false)) return io.exit(2);
+  if (result.stale.length > 0 || result.lockChanged) {
+    for (const f of result.stale) io.err(`  ${p.yellow('stale')}   ${rel(io, path.join(result.outDir, f))} (${WHY[result.staleReasons[f] ?? 'outdated']})\n`);
+    if (result.lockChanged) io.err(`  ${p.yellow('stale')}   ${rel(io, result.lockPath)} (a version was released or changed safely)\n`);
+    const count = result.stale.length + (result.lockChanged ? 1 : 0);
+    io.err(`${count} generated file${count === 1 ? ' is' : 's are'} out of date; run restgen generate.\n`);
+    return io.exit(1);
+  }
+  info(io, `${p.green('up to date')}: ${result.files.length} files in ${rel(io, result.outDir)}\n`);
+}
+
+/** The options `generate` and `check` share. */
+function withRunOptions(command: Command): Command {
+  return command
+    .argument('[api]', 'the API module (default: api in restgen.config.ts, else api.ts)')
+    .option('--out <dir>', 'output folder (default: generated/ beside the module)')
+    .option('--templates <dir>', "a folder of templates overriding restgen's by name")
+    .option('--parts <list>', 'only these parts, comma-separated: zod, client, openapi, server, changes (server brings zod and openapi)')
+    .option('--config <file>', 'the config file (default: restgen.config.ts in the working folder, when there is one)');
+}
+
 /** Registers `generate` and `check`. */
 export function registerGenerateCommands(program: Command, io: CliIO): void {
-  program
-    .command('generate')
-    .description('generate every version\'s code from the API module')
-    .argument('[api]', 'the API module', 'api.ts')
-    .option('--out <dir>', 'output folder (default: generated/ beside the module)')
-    .option('--templates <dir>', 'a folder of templates overriding restgen\'s by name')
+  withRunOptions(program.command('generate').description("generate every version's code from the API module"))
     .option('--watch', 'regenerate whenever a file beside the module changes')
     .option('--accept-breaking', 'record a deliberate breaking change to a released version in restgen.lock.json')
-    .action(async (apiPath: string, flags: Flags) => {
+    .action(async (apiArg: string | undefined, flags: Flags) => {
+      const run = await resolveRun('generate', apiArg, flags, io);
+      if (!run) return;
       const formatter = createPrettierFormatter();
-      await runGenerate(apiPath, flags, io, formatter);
+      await runGenerate(run, flags, io, formatter);
       if (flags.watch) {
         const { watchApi } = await import('../watch.ts');
-        await watchApi(path.resolve(io.cwd, apiPath), flags.out ? path.resolve(io.cwd, flags.out) : undefined, io, () =>
-          runGenerate(apiPath, flags, io, formatter),
-        );
+        await watchApi(run.apiPath, run.outDir, io, () => runGenerate(run, flags, io, formatter));
       }
     });
-  program
-    .command('check')
-    .description('exit 1 when the generated files are not what generate would write (for CI)')
-    .argument('[api]', 'the API module', 'api.ts')
-    .option('--out <dir>', 'output folder (default: generated/ beside the module)')
-    .option('--templates <dir>', 'a folder of templates overriding restgen\'s by name')
-    .action(async (apiPath: string, flags: Flags) => {
-      const result = await generate({
-        apiPath: path.resolve(io.cwd, apiPath),
-        mode: 'check',
-        today: today(),
-        ...(flags.out ? { outDir: path.resolve(io.cwd, flags.out) } : {}),
-        ...(flags.templates ? { templatesDir: path.resolve(io.cwd, flags.templates) } : {}),
-      });
-      if (await reportDiagnostics(result, io)) return io.exit(2);
-      if (result.stale.length > 0 || result.lockChanged) {
-        for (const f of result.stale) io.err(`  stale   ${rel(io, path.join(result.outDir, f))}\n`);
-        if (result.lockChanged) io.err(`  stale   ${rel(io, result.lockPath)} (a version was released or changed safely)\n`);
-        const count = result.stale.length + (result.lockChanged ? 1 : 0);
-        io.err(`${count} generated file${count === 1 ? ' is' : 's are'} out of date; run restgen generate.\n`);
-        return io.exit(1);
-      }
-      io.err(`up to date: ${result.files.length} files in ${rel(io, result.outDir)}\n`);
-    });
+  withRunOptions(program.command('check').description('exit 1 when the generated files are not what generate would write (for CI)')).action(
+    async (apiArg: string | undefined, flags: RunFlags) => {
+      const run = await resolveRun('check', apiArg, flags, io);
+      if (run) await runCheck(run, io);
+    },
+  );
 }

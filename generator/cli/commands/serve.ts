@@ -1,28 +1,36 @@
 /**
  * @module `restgen serve [api.ts] [--port]`: generates the API, loads its server with jiti and runs it on
  * the in-memory handlers, with an `authenticate` that accepts any token and grants every scope. For trying
- * an API out; nothing here is meant for production.
+ * an API out; nothing here is meant for production. The server runs on the project's own fastify,
+ * @fastify/rate-limit and zod (restgen does not carry them), generated into the project's
+ * `node_modules/.cache/restgen-serve/` so that its imports resolve to them.
  */
 import type { Command } from 'commander';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { createJiti } from 'jiti';
+import type { FastifyInstance } from 'fastify';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { installSpec } from '../../config/peers.ts';
+import type { Part } from '../../dsl/define-config.ts';
+import { peersOf } from '../../emit/parts.ts';
 import type { ApiIR, FieldShape, TypeIR } from '../../model/ir.ts';
 import { pascalCase } from '../../model/names.ts';
 import { project, shapeAt } from '../../model/project.ts';
 import { generate, loadModel } from '../../pipeline/generate.ts';
-import type { CliIO } from '../io.ts';
-import { reportDiagnostics } from './generate.ts';
+import { usageError, type CliIO } from '../io.ts';
+import { reportDiagnostics } from '../report.ts';
+import { resolveRun } from '../run-options.ts';
 
 /** Options of {@link serveApi}. */
 export interface ServeOptions {
   readonly apiPath: string;
   readonly port: number;
   readonly host: string;
-  /** Where to generate; by default a cache folder inside restgen, leaving the user's output alone. */
+  /** Where to generate; by default a cache folder in the project's node_modules, leaving the user's output alone. */
   readonly outDir?: string;
+  readonly templatesDir?: string;
 }
 
 /** A running `serve`. */
@@ -34,8 +42,39 @@ export interface Served {
 
 type Fn = (...args: unknown[]) => unknown;
 
-// Generated into restgen's own tree, so the server's imports (zod, @fastify/rate-limit) resolve to restgen's.
-const CACHE = fileURLToPath(new URL('../../../node_modules/.cache/restgen-serve/', import.meta.url));
+/** What the generated server needs; `serve` generates it and the parts it needs. */
+const SERVER: readonly Part[] = ['server'];
+
+/** A problem `serve` reports as a one-line usage error (exit 2). */
+class ServeProblem extends Error {}
+
+/** The project's `node_modules` folder nearest to `dir`, where the cache folder goes. */
+function nearestNodeModules(dir: string): string | undefined {
+  for (let at = dir; ; at = path.dirname(at)) {
+    if (existsSync(path.join(at, 'node_modules'))) return path.join(at, 'node_modules');
+    if (path.dirname(at) === at) return undefined;
+  }
+}
+
+/** Loads the project's fastify, as the generated server will (resolved from `from`); a clear problem when it is missing. */
+async function projectFastify(from: string): Promise<(options: object) => FastifyInstance> {
+  const require = createRequire(path.join(from, 'noop.js'));
+  const missing = Object.entries(peersOf(SERVER)).filter(([name]) => {
+    try {
+      require.resolve(name);
+      return false;
+    } catch {
+      // Not installed where the generated server looks for it.
+      return true;
+    }
+  });
+  if (missing.length > 0)
+    throw new ServeProblem(
+      `the generated server needs ${missing.map(([n]) => n).join(', ')} in your project; install ${missing.length === 1 ? 'it' : 'them'} with: npm install ${missing.map(([n, r]) => installSpec(n, r)).join(' ')}`,
+    );
+  const mod = (await import(pathToFileURL(require.resolve('fastify')).href)) as { default: (options: object) => FastifyInstance };
+  return mod.default;
+}
 
 /** Converts a value to the kind of `type`, for stand-in migrations (there is no user code to ask). */
 function coerce(type: TypeIR, value: unknown): unknown {
@@ -106,13 +145,18 @@ export function createStandInMigrations(ir: ApiIR): { migrations: Record<string,
 
 /** Generates the API, starts its server on the in-memory handlers, and returns where it listens. */
 export async function serveApi(options: ServeOptions, io: CliIO): Promise<Served | undefined> {
-  const outDir = options.outDir ?? path.join(CACHE, pascalCase(path.basename(path.dirname(options.apiPath))) + '-' + path.basename(options.apiPath, '.ts'));
-  const result = await generate({ apiPath: options.apiPath, outDir });
-  if (await reportDiagnostics(result, io)) return undefined;
+  const apiDir = path.dirname(options.apiPath);
+  const modules = nearestNodeModules(apiDir);
+  if (!options.outDir && !modules) throw new ServeProblem('there is no node_modules folder above the API module; install the generated server\'s packages in your project first (npm install fastify @fastify/rate-limit zod).');
+  const outDir = options.outDir ?? path.join(modules!, '.cache', 'restgen-serve', `${pascalCase(path.basename(apiDir))}-${path.basename(options.apiPath).replace(/\.[^.]+$/, '')}`);
+  const Fastify = await projectFastify(outDir);
+  const result = await generate({ apiPath: options.apiPath, outDir, parts: SERVER, ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}) });
+  if (await reportDiagnostics(result.diagnostics, io)) return undefined;
   // The up-to-date cache answers without the model; serving needs it, so load it then.
   const ir = result.ir ?? (await loadModel(options.apiPath)).ir;
   if (!ir) throw new Error(`serve: ${options.apiPath} generated but could not be loaded again`);
   const name = pascalCase(ir.name);
+  const { createJiti } = await import('jiti');
   const jiti = createJiti(path.join(outDir, 'server/index.ts'), { moduleCache: false, fsCache: true, sourceMaps: false });
   const mod = (await jiti.import(path.join(outDir, 'server/index.ts'))) as Record<string, unknown>;
   const register = mod[`register${name}Api`] as (app: FastifyInstance, handlers: unknown, options: object) => Promise<void>;
@@ -124,7 +168,16 @@ export async function serveApi(options: ServeOptions, io: CliIO): Promise<Served
     authenticate: ({ token }: { token: string }) => ({ id: token, scopes }),
     migrations,
   });
-  await app.listen({ port: options.port, host: options.host });
+  try {
+    await app.listen({ port: options.port, host: options.host });
+  } catch (error) {
+    await app.close();
+    const code = (error as { code?: unknown }).code;
+    if (code === 'EADDRINUSE') throw new ServeProblem(`port ${options.port} on ${options.host} is in use; choose another with --port (or --port 0 for any free port).`);
+    if (code === 'EACCES') throw new ServeProblem(`port ${options.port} needs privileges this process does not have; choose one above 1023 with --port.`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new ServeProblem(`cannot listen on ${options.host}: no such interface on this machine; use --host 127.0.0.1.`);
+    throw error;
+  }
   const url = `http://${options.host}:${(app.server.address() as AddressInfo).port}`;
   const lines = [`${ir.title} on ${url} (in-memory data; any bearer token or API key is accepted, with every scope)`];
   for (const v of ir.versions) {
@@ -145,23 +198,36 @@ export function registerServeCommand(program: Command, io: CliIO): void {
   program
     .command('serve')
     .description('run the API on in-memory handlers, for trying it out')
-    .argument('[api]', 'the API module', 'api.ts')
+    .argument('[api]', 'the API module (default: api in restgen.config.ts, else api.ts)')
     .option('--port <port>', 'port to listen on (0: any free port)', '3000')
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
-    .option('--out <dir>', 'generate into this folder instead of a cache folder')
-    .action(async (apiPath: string, flags: { port: string; host: string; out?: string }) => {
+    .option('--out <dir>', 'generate into this folder instead of a cache folder in node_modules')
+    .option('--templates <dir>', "a folder of templates overriding restgen's by name")
+    .option('--config <file>', 'the config file (default: restgen.config.ts in the working folder, when there is one)')
+    .action(async (apiArg: string | undefined, flags: { port: string; host: string; out?: string; templates?: string; config?: string }) => {
       const port = Number(flags.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) {
-        io.err(`restgen serve: --port must be a whole number from 0 to 65535 (got ${flags.port}).\n`);
-        return io.exit(2);
+      if (!/^\d+$/.test(flags.port) || !Number.isInteger(port) || port < 0 || port > 65535)
+        return usageError(io, 'serve', `--port must be a whole number from 0 to 65535 (got ${flags.port}).`);
+      // The config's output folder is for generate; serve always generates the server into its cache (or --out).
+      const run = await resolveRun('serve', apiArg, { ...(flags.templates ? { templates: flags.templates } : {}), ...(flags.config ? { config: flags.config } : {}) }, io);
+      if (!run) return;
+      let served: Served | undefined;
+      try {
+        served = await serveApi(
+          { apiPath: run.apiPath, port, host: flags.host, ...(flags.out ? { outDir: path.resolve(io.cwd, flags.out) } : {}), ...(run.templatesDir ? { templatesDir: run.templatesDir } : {}) },
+          io,
+        );
+      } catch (error) {
+        if (!(error instanceof ServeProblem)) throw error;
+        return usageError(io, 'serve', error.message);
       }
-      const served = await serveApi({ apiPath: path.resolve(io.cwd, apiPath), port, host: flags.host, ...(flags.out ? { outDir: path.resolve(io.cwd, flags.out) } : {}) }, io);
       if (!served) return io.exit(2);
+      const app = served.app;
       await new Promise<void>((resolve) => {
         const stop = () => {
           process.off('SIGINT', stop);
           process.off('SIGTERM', stop);
-          void served.app.close().then(() => resolve());
+          void app.close().then(() => resolve());
         };
         process.on('SIGINT', stop);
         process.on('SIGTERM', stop);

@@ -1,0 +1,74 @@
+/**
+ * @module The packages the generated code imports, against the project's nearest `package.json`: each one
+ * the selected parts need and the manifest does not list is a warning (RG215) with the command that adds it.
+ * Generated code never imports restgen, so these are the only packages it needs at run time.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Part } from '../dsl/define-config.ts';
+import { peersOf } from '../emit/parts.ts';
+import type { Diagnostic } from '../model/diagnostics.ts';
+
+const SECTIONS = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'] as const;
+
+/** The nearest `package.json` at or above `dir`, or undefined. */
+export function nearestManifest(dir: string): string | undefined {
+  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
+    const file = path.join(at, 'package.json');
+    if (existsSync(file)) return file;
+    if (path.dirname(at) === at) return undefined;
+  }
+}
+
+/** `name@range`, quoted for a POSIX shell when the range holds spaces or operators. */
+export function installSpec(name: string, range: string): string {
+  const spec = `${name}@${range}`;
+  return /^[\w@/.^~-]+$/.test(spec) ? spec : `'${spec}'`;
+}
+
+/** 1-based line and column of the `"dependencies"` key (where a missing package goes), else the file's start. */
+function dependenciesAt(text: string): { line: number; column: number } {
+  const index = text.indexOf('"dependencies"');
+  if (index < 0) return { line: 1, column: 1 };
+  const before = text.slice(0, index).split('\n');
+  return { line: before.length, column: before[before.length - 1]!.length + 1 };
+}
+
+/**
+ * Warnings for every package the output of `parts` imports that the `package.json` nearest to `outDir`
+ * does not list in any of its dependency sections.
+ */
+export function missingPeers(outDir: string, parts: readonly Part[]): Diagnostic[] {
+  const peers = Object.entries(peersOf(parts));
+  if (peers.length === 0) return [];
+  const manifest = nearestManifest(outDir);
+  let listed = new Set<string>();
+  let text = '';
+  if (manifest) {
+    text = readFileSync(manifest, 'utf8');
+    try {
+      const json = JSON.parse(text) as Record<string, unknown>;
+      listed = new Set(SECTIONS.flatMap((s) => Object.keys((json[s] as Record<string, unknown> | undefined) ?? {})));
+    } catch {
+      // A package.json npm itself cannot read: every package counts as missing, and npm will say why.
+    }
+  }
+  const missing = peers.filter(([name]) => !listed.has(name));
+  const command = `npm install ${missing.map(([name, range]) => installSpec(name, range)).join(' ')}`;
+  const at = dependenciesAt(text);
+  return missing.map(([name, range]): Diagnostic =>
+    manifest
+      ? {
+          code: 'RG215',
+          severity: 'warning',
+          message: `the generated code imports ${name} (${range}), which package.json does not list; install it with: ${command}`,
+          loc: { file: manifest, line: at.line, member: '' },
+          column: at.column,
+        }
+      : {
+          code: 'RG215',
+          severity: 'warning',
+          message: `the generated code imports ${name} (${range}), and there is no package.json above the output folder; create one (npm init -y) and run: ${command}`,
+        },
+  );
+}

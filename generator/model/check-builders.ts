@@ -1,0 +1,88 @@
+/**
+ * @module The run-time mirror of the DSL's builder types: builders that were not called, other values
+ * where a field or a collection belongs, arguments of the wrong kind or number (the slips the builders
+ * recorded), and modifiers a field's kind does not have (`f.int().pattern(...)`). Each is a diagnostic
+ * at the call, never a crash and never silently dropped.
+ */
+import { describeValue, isFieldBuilder } from '../dsl/arguments.ts';
+import type { ArgumentSlip, CollectionDef, FieldDef, FieldKind } from '../dsl/defs.ts';
+import { refOf, type DiagnosticBag, type DiagnosticCode } from './diagnostics.ts';
+import type { SourceRef } from './ir.ts';
+
+const SLIP_CODES: { readonly [P in ArgumentSlip['problem']]: DiagnosticCode } = {
+  'not-called': 'RG170',
+  'not-a-field': 'RG172',
+  'wrong-kind': 'RG173',
+  'extra-arguments': 'RG177',
+};
+
+const SLIP_MESSAGES: { readonly [P in ArgumentSlip['problem']]: (s: ArgumentSlip) => string } = {
+  'not-called': (s) => `${s.member}() was given ${s.got} without calling it; write ${s.expected}.`,
+  'not-a-field': (s) => `${s.member}() was given ${s.got} where a field belongs; use ${s.expected}.`,
+  'wrong-kind': (s) => `${s.member}() takes ${s.expected}, not ${s.got}.`,
+  'extra-arguments': (s) => `${s.member}() takes ${s.expected} (got ${s.got}); remove the extra arguments.`,
+};
+
+/** Reports the slips a builder recorded, each at its call (and the property inside it, when there is one). */
+export function reportSlips(slips: readonly ArgumentSlip[] | undefined, where: string, fallback: SourceRef, d: DiagnosticBag): void {
+  for (const slip of slips ?? []) {
+    const subject = slip.path ? `${where}.${slip.path.join('.')}` : where;
+    d.error(SLIP_CODES[slip.problem], `${subject}: ${SLIP_MESSAGES[slip.problem](slip)}`, refOf(slip.site, fallback, slip.path));
+  }
+}
+
+/** The modifiers that only some kinds of field have (every kind has the others). */
+const KIND_MEMBERS: { readonly [M in 'min' | 'max' | 'pattern']: readonly FieldKind[] } = {
+  min: ['string', 'int', 'number', 'array'],
+  max: ['string', 'int', 'number', 'array'],
+  pattern: ['string'],
+};
+
+/** How a message names a builder. */
+const builderOf = (kind: FieldKind): string => `f.${kind}()`;
+
+/**
+ * Reports modifiers the field's kind does not have (their types reject them) and returns the names of
+ * those that it does have, so the bounds checks only look at meaningful ones.
+ */
+export function checkKindMembers(def: FieldDef, where: string, fallback: SourceRef, d: DiagnosticBag): ReadonlySet<string> {
+  const allowed = new Set<string>();
+  for (const [member, kinds] of Object.entries(KIND_MEMBERS) as [keyof typeof KIND_MEMBERS, readonly FieldKind[]][]) {
+    if (!(member in def.calls)) continue;
+    if (kinds.includes(def.kind)) allowed.add(member);
+    else
+      d.error('RG174', `${where}: .${member}() does not apply to ${builderOf(def.kind)}; only ${kinds.map(builderOf).join(', ')} ha${kinds.length === 1 ? 's' : 've'} it. Remove it.`, refOf(def.calls[member], fallback));
+  }
+  return allowed;
+}
+
+/** The field builders among `fields` (by name); every other value is reported at its property. */
+export function fieldEntries(fields: Readonly<Record<string, unknown>>, where: string, ref: SourceRef, d: DiagnosticBag, path: readonly string[]): [string, FieldDef][] {
+  const good: [string, FieldDef][] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    const at = { ...ref, path: [...path, name] };
+    if (isFieldBuilder(value)) good.push([name, value.def]);
+    else if (typeof value === 'function')
+      d.error('RG170', `${where}.${name}: ${describeValue(value)} is a builder that was not called; write f.${value.name || 'string'}().`, at);
+    else d.error('RG172', `${where}.${name}: ${describeValue(value)} is not a field; use a field builder such as f.string() or f.int().min(1).`, at);
+  }
+  return good;
+}
+
+function isCollectionDef(value: unknown): value is CollectionDef {
+  return typeof value === 'object' && value !== null && 'kind' in value && value.kind === 'collection' && 'markers' in value;
+}
+
+/** The collections among `collections` (by name); every other value is reported at its property. */
+export function collectionEntries(collections: Readonly<Record<string, unknown>>, ref: SourceRef, d: DiagnosticBag): [string, CollectionDef][] {
+  const good: [string, CollectionDef][] = [];
+  for (const [name, value] of Object.entries(collections)) {
+    const at = { ...ref, path: ['collections', name] };
+    if (isCollectionDef(value)) good.push([name, value]);
+    else if (typeof value === 'function')
+      d.error('RG170', `collections.${name}: ${describeValue(value)} was not called; write ${value.name || 'collection'}({ fields: {...} }).`, at);
+    else
+      d.error('RG171', `collections.${name}: ${describeValue(value)} is not a collection; wrap its options in collection({...}), e.g. ${name}: collection({ fields: { id: f.id() } }).`, at);
+  }
+  return good;
+}

@@ -1,0 +1,98 @@
+/**
+ * `restgen init`: the starter API it writes generates and checks cleanly, package.json gets the scripts
+ * (created when missing, edited in its own style when present), the install line names what the generated
+ * code imports, and no existing file is ever overwritten.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { apiNameFrom } from '../../generator/cli/commands/init.ts';
+import { tempDir, writeFiles } from '../helpers/temp-api.ts';
+import { projectWithRestgen, runCli } from './run-cli.ts';
+
+const tmp = tempDir('init');
+afterAll(tmp.cleanup);
+
+let count = 0;
+const fresh = (files: Record<string, string> = {}): string => projectWithRestgen(path.join(tmp.dir, `p${++count}`), files);
+const json = (dir: string): Record<string, unknown> & { scripts: Record<string, string> } => JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+
+describe('restgen init', () => {
+  it('writes a starter API that generates and checks, creates package.json with the scripts, and says what to install', async () => {
+    const dir = fresh();
+    const r = await runCli(dir, ['init']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toContain('created api.ts');
+    expect(json(dir)).toMatchObject({ private: true, type: 'module', scripts: { generate: 'restgen generate', check: 'restgen check' } });
+    expect(r.err).toContain('npm install -D restgen');
+    expect(r.err).toContain("npm install '@fastify/rate-limit@^10.3.0 || ^11.0.0' fastify@^5.1.0 zod@^4.0.0");
+    const api = readFileSync(path.join(dir, 'api.ts'), 'utf8');
+    expect(api).toMatch(/v1: \{ released: '\d{4}-\d{2}-\d{2}' \},\n {4}v2: \{\},/);
+    expect(api).toContain(`name: '${apiNameFrom(path.basename(dir))}'`);
+    const generated = await runCli(dir, ['generate']);
+    expect(generated.code, generated.err).toBe(0);
+    expect(existsSync(path.join(dir, 'generated/v1/tasks.ts'))).toBe(true);
+    expect(readFileSync(path.join(dir, 'generated/v1/tasks.ts'), 'utf8')).toContain('name:');
+    expect(readFileSync(path.join(dir, 'generated/v2/tasks.ts'), 'utf8')).toContain('title:');
+    expect((await runCli(dir, ['check'])).code).toBe(0);
+  });
+
+  it("adds the scripts to an existing package.json in its own indentation, under restgen: names when generate or check is taken", async () => {
+    const manifest = { name: '@acme/shop-api', version: '2.0.0', scripts: { check: 'tsc --noEmit' }, dependencies: { zod: '^4.1.0' }, devDependencies: { restgen: '^0.1.0' } };
+    const dir = fresh({ 'package.json': JSON.stringify(manifest, null, 4) + '\n' });
+    const r = await runCli(dir, ['init', 'src/api.ts']);
+    expect(r.code, r.err).toBe(0);
+    const text = readFileSync(path.join(dir, 'package.json'), 'utf8');
+    expect(text).toContain('\n    "name": "@acme/shop-api"');
+    expect(json(dir).scripts).toEqual({ check: 'tsc --noEmit', generate: 'restgen generate src/api.ts', 'restgen:check': 'restgen check src/api.ts' });
+    expect(json(dir)['dependencies']).toEqual({ zod: '^4.1.0' });
+    expect(readFileSync(path.join(dir, 'src/api.ts'), 'utf8')).toContain("name: 'shopApi'");
+    expect(r.err).not.toContain('npm install -D restgen');
+    expect(r.err).toContain("npm install '@fastify/rate-limit@^10.3.0 || ^11.0.0' fastify@^5.1.0   # what the generated code imports");
+    expect(r.err).toContain('npm run generate');
+  });
+
+  it('writes restgen.config.ts with --with-config, and the scripts then need no path', async () => {
+    const dir = fresh();
+    const r = await runCli(dir, ['init', 'api/shop.ts', '--with-config', '--name', 'shop']);
+    expect(r.code, r.err).toBe(0);
+    expect(readFileSync(path.join(dir, 'restgen.config.ts'), 'utf8')).toContain("api: 'api/shop.ts'");
+    expect(json(dir).scripts).toEqual({ generate: 'restgen generate', check: 'restgen check' });
+    const generated = await runCli(dir, ['generate']);
+    expect(generated.code, generated.err).toBe(0);
+    expect(existsSync(path.join(dir, 'generated/server/index.ts'))).toBe(true);
+  });
+
+  it('never overwrites a file: an existing api.ts or config file stops it before anything is written (exit 2)', async () => {
+    const dir = fresh({ 'api.ts': '// mine\n' });
+    const r = await runCli(dir, ['init']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('restgen init: api.ts exists, and init never overwrites a file; nothing was written.');
+    expect(readFileSync(path.join(dir, 'api.ts'), 'utf8')).toBe('// mine\n');
+    expect(existsSync(path.join(dir, 'package.json'))).toBe(false);
+    const withConfig = fresh({ 'restgen.config.mjs': 'export default {};\n', 'package.json': '{ "name": "x" }\n' });
+    const c = await runCli(withConfig, ['init', '--with-config']);
+    expect(c.code).toBe(2);
+    expect(c.err).toContain('restgen.config.mjs exists');
+    expect(existsSync(path.join(withConfig, 'api.ts'))).toBe(false);
+    expect(readFileSync(path.join(withConfig, 'package.json'), 'utf8')).toBe('{ "name": "x" }\n');
+  });
+
+  it('refuses a package.json it cannot read, and an API name that cannot name generated code', async () => {
+    const dir = fresh();
+    writeFiles(dir, { 'package.json': '{ "name": ' });
+    const broken = await runCli(dir, ['init']);
+    expect(broken.code).toBe(2);
+    expect(broken.err).toContain('package.json is not a valid JSON object');
+    expect(existsSync(path.join(dir, 'api.ts'))).toBe(false);
+    const named = await runCli(fresh(), ['init', '--name', 'my-api']);
+    expect(named.code).toBe(2);
+    expect(named.err).toContain("--name 'my-api' must be letters and digits");
+  });
+
+  it('derives API names that name generated code', () => {
+    expect(apiNameFrom('@acme/shop-api')).toBe('shopApi');
+    expect(apiNameFrom('2026_orders')).toBe('orders');
+    expect(apiNameFrom('---')).toBe('api');
+  });
+});

@@ -1,0 +1,60 @@
+/**
+ * The package's manifest is honest: the peer dependencies are exactly what the generated code imports (per
+ * part, from the registry's table), server-only packages are optional peers, runtime dependencies are
+ * pinned and free of install scripts, and `exports`, `bin` and `files` point at the build.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PART_NAMES, PARTS, partOf, peersOf } from '../../generator/emit/parts.ts';
+import { listFiles } from '../helpers/temp-api.ts';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<string, Record<string, unknown>>;
+const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean; dev?: boolean }> };
+
+describe('package.json', () => {
+  it('declares as peers exactly the packages the parts import, with the same ranges', () => {
+    expect(manifest['peerDependencies']).toEqual(peersOf(PART_NAMES));
+    for (const part of PART_NAMES)
+      for (const [name, range] of Object.entries(PARTS[part].peers)) expect(manifest['peerDependencies']![name], `${part}: ${name}`).toBe(range);
+  });
+
+  it('marks a peer optional exactly when only the server imports it', () => {
+    const optional = Object.keys(manifest['peerDependenciesMeta'] ?? {}).sort();
+    const serverOnly = Object.keys(peersOf(PART_NAMES)).filter((name) => PART_NAMES.every((p) => p === 'server' || !(name in PARTS[p].peers)));
+    expect(optional).toEqual(serverOnly.sort());
+    expect(Object.values(manifest['peerDependenciesMeta'] ?? {})).toEqual(serverOnly.map(() => ({ optional: true })));
+  });
+
+  it('every package the committed generated code imports is a peer of the part that owns the file', () => {
+    for (const example of ['shop', 'header-versioning']) {
+      const dir = path.join(ROOT, 'examples', example, 'generated');
+      for (const file of listFiles(dir).filter((f) => f.endsWith('.ts'))) {
+        const text = readFileSync(path.join(dir, file), 'utf8');
+        const bare = [...text.matchAll(/from "([^".][^"]*)"/g)].map((m) => m[1]!).filter((s) => !s.startsWith('node:'));
+        const peers = peersOf([partOf(file)]);
+        for (const spec of bare) {
+          const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
+          expect(name in peers, `${example}/${file} imports ${spec}, which the ${partOf(file)} part does not declare`).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('keeps the runtime small: no package of the generated code, exact versions, no install scripts', () => {
+    const deps = manifest['dependencies'] as Record<string, string>;
+    for (const name of Object.keys(peersOf(PART_NAMES))) expect(deps[name], name).toBeUndefined();
+    for (const [name, version] of Object.entries(deps)) expect(version, name).toMatch(/^\d+\.\d+\.\d+$/);
+    const scripted = Object.entries(lock.packages).filter(([key, p]) => key !== '' && p.hasInstallScript && !p.dev);
+    expect(scripted.map(([key]) => key)).toEqual([]);
+  });
+
+  it('points exports and bin at the build and ships only what a user needs', () => {
+    expect(manifest['exports']).toEqual({ '.': { types: './dist/index.d.ts', default: './dist/index.js' }, './package.json': './package.json' });
+    expect(manifest['bin']).toEqual({ restgen: './bin/restgen.js' });
+    expect(manifest['files']).toEqual(['bin/', 'dist/', 'templates/', 'runtime/']);
+    expect(manifest['engines']).toEqual({ node: '>=20.19' });
+    expect(readFileSync(path.join(ROOT, 'bin/restgen.js'), 'utf8')).toContain("import('../dist/cli.js')");
+  });
+});

@@ -1,0 +1,193 @@
+/**
+ * The packed artifact, as a new user meets it: `npm pack`, install the tarball into a fresh project outside
+ * this repository (with fastify, @fastify/rate-limit and zod at the oldest versions restgen's peer ranges
+ * allow, and typescript and @types/node, from the registry),
+ * `restgen init`, generate, type-check the user's `api.ts` and config (no @types/node), the generated code
+ * and code that uses it under the strictest common settings in both module modes with `skipLibCheck` off,
+ * check that the DSL's typed errors still appear, build and deploy the server with its `openapi/` folder,
+ * run `restgen check`, then drop the dev dependencies (restgen included) and run the server with the
+ * generated client over real HTTP. Needs the npm registry (npm's cache is reused).
+ */
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const run = promisify(execFile);
+const own = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string>; peerDependencies: Record<string, string> };
+/** The versions this repository develops with (its own tests run the newest supported runtime packages). */
+const pin = (name: string): string => own.devDependencies[name]!;
+/** The oldest version a peer range allows: here the generated code runs on the floor of every range it declares. */
+const floor = (name: string): string => /\d+\.\d+\.\d+/.exec(own.peerDependencies[name]!)![0];
+
+// npm passes its configuration to scripts as npm_* variables; the nested npm must not inherit `npm test`'s.
+const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_')));
+
+const work = mkdtempSync(path.join(os.tmpdir(), 'restgen-packed-'));
+const app = path.join(work, 'app');
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+async function sh(cmd: string, args: readonly string[], cwd = app): Promise<{ stdout: string; stderr: string }> {
+  try {
+    return await run(cmd, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 });
+  } catch (error) {
+    const e = error as { stdout?: string; stderr?: string; message: string };
+    throw new Error(`${cmd} ${args.join(' ')} failed:\n${e.stdout ?? ''}\n${e.stderr ?? e.message}`);
+  }
+}
+
+const restgen = (...args: string[]) => sh(path.join(app, 'node_modules/.bin/restgen'), args);
+/**
+ * The user's own files are checked with TypeScript 5 (what most projects run today); the generated code,
+ * which pulls in fastify's and zod's declarations with skipLibCheck off, with TypeScript 7's native
+ * compiler, about four times faster (both are the registry's `typescript` package).
+ */
+const tsc = (project: string, compiler: 'typescript' | 'typescript-native' = 'typescript') =>
+  sh(process.execPath, [path.join(app, 'node_modules', compiler, 'bin/tsc'), '-p', project]);
+
+const STRICT = {
+  target: 'es2022',
+  lib: ['es2023', 'dom'],
+  strict: true,
+  exactOptionalPropertyTypes: true,
+  noUncheckedIndexedAccess: true,
+  verbatimModuleSyntax: true,
+  isolatedModules: true,
+  noUnusedLocals: true,
+  skipLibCheck: false,
+};
+const MODES = { nodenext: { module: 'nodenext', moduleResolution: 'nodenext' }, bundler: { module: 'esnext', moduleResolution: 'bundler' } } as const;
+
+const USAGE = `import Fastify from 'fastify';
+import { createTodoClient } from './generated/client/index.js';
+import { createMemoryHandlers, registerTodoApi } from './generated/server/index.js';
+
+const app = Fastify();
+await registerTodoApi(app, createMemoryHandlers(), {
+  authenticate: async ({ token }) => (token === 'secret' ? { id: 'u1', scopes: ['tasks:read', 'tasks:write'] } : null),
+});
+await app.listen({ port: 0, host: '127.0.0.1' });
+const address = app.server.address();
+if (address === null || typeof address === 'string') throw new Error('not listening on a port');
+const baseUrl = \`http://127.0.0.1:\${address.port}\`;
+const todo = createTodoClient({ baseUrl, bearer: 'secret' });
+const created = await todo.v1.tasks.create({ name: 'Write the README' });
+const later = await todo.v2.tasks.get(created.id);
+const anonymous = await fetch(\`\${baseUrl}/v2/tasks\`);
+const openapi = await fetch(\`\${baseUrl}/v2/openapi.json\`);
+console.log(JSON.stringify({ created, later, anonymous: anonymous.status, openapi: openapi.status }));
+await app.close();
+`;
+
+const BAD_API = `import { collection, defineApi, f } from 'restgen';
+
+export default defineApi({
+  name: 'bad',
+  versions: { v1: {} },
+  collections: {
+    things: collection({
+      fields: {
+        id: f.id(),
+        size: f.int().pattern(/^1/),
+        tier: f.enum(['free', 'pro']).default('gold'),
+      },
+    }),
+  },
+});
+`;
+
+let tarball: { filename: string; entryCount: number; size: number; unpackedSize: number };
+
+beforeAll(async () => {
+  const packed = await sh('npm', ['pack', '--json', '--pack-destination', work], ROOT);
+  // The JSON array is the last thing npm prints (the build's own output may come before it).
+  tarball = (JSON.parse(packed.stdout.slice(packed.stdout.search(/^\[\s*\{/m))) as (typeof tarball)[])[0]!;
+  const manifest = {
+    name: 'packed-e2e',
+    private: true,
+    type: 'module',
+    dependencies: { fastify: floor('fastify'), '@fastify/rate-limit': floor('@fastify/rate-limit'), zod: floor('zod') },
+    devDependencies: {
+      restgen: `file:${path.join(work, tarball.filename)}`,
+      typescript: pin('typescript'),
+      'typescript-native': pin('typescript-native'),
+      '@types/node': pin('@types/node'),
+    },
+  };
+  mkdirSync(app);
+  writeFileSync(path.join(app, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
+  await sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error']);
+}, 240_000);
+
+describe('the packed artifact in a fresh project', () => {
+  it('ships only what a user needs', () => {
+    expect(tarball.entryCount).toBeLessThan(120);
+    const files = readFileSync(path.join(app, 'node_modules/restgen/package.json'), 'utf8');
+    expect(JSON.parse(files).exports['.'].default).toBe('./dist/index.js');
+    for (const absent of ['test', 'examples', 'bench', 'scripts', 'generator', '.ci'])
+      expect(() => readFileSync(path.join(app, 'node_modules/restgen', absent, 'x'))).toThrow();
+  });
+
+  it('imports from plain node, and prints its version', async () => {
+    const { stdout } = await sh(process.execPath, ['--input-type=module', '-e', "const m = await import('restgen'); console.log(Object.keys(m).sort().join())"]);
+    expect(stdout.trim()).toBe('collection,defineApi,defineConfig,f');
+    expect((await restgen('--version')).stdout.trim()).toBe(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version);
+  });
+
+  it('init writes a starter, and generate writes every part without asking for missing packages', async () => {
+    const init = await restgen('init', '--with-config', '--name', 'todo');
+    expect(init.stderr).toContain('created api.ts');
+    expect(init.stderr).not.toContain('npm install');
+    const generated = await sh('npm', ['run', 'generate', '--silent']);
+    expect(generated.stderr).not.toMatch(/warning|error/);
+    expect(generated.stderr).toContain('written');
+  }, 60_000);
+
+  it("type-checks the user's api.ts and config without @types/node, in both module modes, skipLibCheck off", async () => {
+    const checks = Object.entries(MODES).map(([mode, options]) => {
+      writeFileSync(path.join(app, `tsconfig.api.${mode}.json`), JSON.stringify({ compilerOptions: { ...STRICT, ...options, types: [], noEmit: true }, files: ['api.ts', 'restgen.config.ts'] }));
+      return tsc(`tsconfig.api.${mode}.json`);
+    });
+    await Promise.all(checks);
+  }, 120_000);
+
+  it('still reports the typed mistakes in an api.ts: f.int().pattern() and an enum default outside the enum', async () => {
+    writeFileSync(path.join(app, 'bad-api.ts'), BAD_API);
+    writeFileSync(path.join(app, 'tsconfig.bad.json'), JSON.stringify({ compilerOptions: { ...STRICT, ...MODES.nodenext, types: [], noEmit: true }, files: ['bad-api.ts'] }));
+    const failed = await tsc('tsconfig.bad.json', 'typescript-native').then(
+      () => '',
+      (e: Error) => e.message,
+    );
+    rmSync(path.join(app, 'bad-api.ts'));
+    const at = (line: number, text: string) => `bad-api.ts(${line},${BAD_API.split('\n')[line - 1]!.indexOf(text) + 1})`;
+    expect(failed).toContain(`${at(10, 'pattern')}: error TS2339: Property 'pattern' does not exist`);
+    expect(failed).toContain(`${at(11, "'gold'")}: error TS2345: Argument of type '"gold"'`);
+  }, 60_000);
+
+  it('type-checks the generated code and code using it in both module modes, builds it, and check passes', async () => {
+    writeFileSync(path.join(app, 'usage.ts'), USAGE);
+    writeFileSync(path.join(app, 'tsconfig.app.bundler.json'), JSON.stringify({ compilerOptions: { ...STRICT, ...MODES.bundler, types: ['node'], noEmit: true }, include: ['usage.ts', 'generated'] }));
+    // The nodenext project also emits: that is the build a deployment runs.
+    writeFileSync(path.join(app, 'tsconfig.app.nodenext.json'), JSON.stringify({ compilerOptions: { ...STRICT, ...MODES.nodenext, types: ['node'], rootDir: '.', outDir: 'build' }, include: ['usage.ts', 'generated'] }));
+    await Promise.all([tsc('tsconfig.app.bundler.json', 'typescript-native'), tsc('tsconfig.app.nodenext.json', 'typescript-native')]);
+    // Deploying the server: the compiled code plus the OpenAPI documents it serves, beside server/.
+    cpSync(path.join(app, 'generated/openapi'), path.join(app, 'build/generated/openapi'), { recursive: true });
+    const check = await restgen('check');
+    expect(check.stderr).toContain('up to date');
+  }, 120_000);
+
+  it('runs the built server without restgen installed and talks to it with the generated client', async () => {
+    await sh('npm', ['prune', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error']);
+    expect(() => readFileSync(path.join(app, 'node_modules/restgen/package.json'))).toThrow();
+    const { stdout } = await sh(process.execPath, ['build/usage.js']);
+    const result = JSON.parse(stdout) as { created: Record<string, unknown>; later: Record<string, unknown>; anonymous: number; openapi: number };
+    expect(result.created).toMatchObject({ name: 'Write the README', done: false });
+    expect(result.created).not.toHaveProperty('title');
+    expect(result.later).toMatchObject({ id: result.created['id'], title: 'Write the README', done: false });
+    expect(result.anonymous).toBe(401);
+    expect(result.openapi).toBe(200);
+  }, 60_000);
+});

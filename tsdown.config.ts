@@ -1,0 +1,26 @@
+/**
+ * @module The build: restgen's TypeScript sources compiled to `dist/` with tsdown (rolldown). Two bundles:
+ * `index` is what a user's `api.ts` and `restgen.config.ts` import (the DSL and `defineConfig`, with one
+ * bundled `.d.ts`), and `cli` is the command line, whose commands and heavy stages are split into chunks
+ * loaded on demand. Every npm dependency stays an import, resolved from the user's installation.
+ */
+import { defineConfig } from 'tsdown';
+
+const common = {
+  format: 'esm',
+  platform: 'node',
+  target: 'node20.19',
+  outDir: 'dist',
+  fixedExtension: false,
+  hash: false,
+  sourcemap: false,
+  logLevel: 'warn',
+  checks: { pluginTimings: false },
+  // Chunks of the CLI's lazily loaded commands and stages.
+  outputOptions: { chunkFileNames: 'chunks/[name].js' },
+} as const;
+
+export default defineConfig([
+  { ...common, entry: { index: 'generator/dsl/index.ts' }, dts: true, clean: true },
+  { ...common, entry: { cli: 'generator/cli/main.ts' }, dts: false, clean: false },
+]);
