@@ -4,6 +4,7 @@
  * settings (RG216), each at the property that holds it. What passes comes back typed.
  */
 import type { FindingLevel, Part, RestgenConfig } from '../dsl/define-config.ts';
+import { SEVERITIES, unknownSeverityIds } from '../diff/gate.ts';
 import { allFindingIds } from '../diff/rules.ts';
 import { isPart, PART_NAMES } from '../emit/parts.ts';
 import type { DiagnosticBag } from '../model/diagnostics.ts';
@@ -18,7 +19,6 @@ const CONFIG = object({
   diff: object({ severity: record(later), failOn: later }),
 });
 
-const LEVELS: readonly FindingLevel[] = ['breaking', 'warning', 'safe'];
 const FAIL_ON = ['breaking', 'warning', 'none'] as const;
 
 interface Shaped {
@@ -50,15 +50,15 @@ function partsOf(written: readonly unknown[], where: string, ref: SourceRef, d: 
 
 function diffOf(written: NonNullable<Shaped['diff']>, where: string, ref: SourceRef, d: DiagnosticBag): RestgenConfig['diff'] {
   const ids = allFindingIds().map((f) => f.id);
-  const severity: Record<string, FindingLevel> = {};
+  const severity: Record<string, FindingLevel | 'off'> = {};
   for (const [id, level] of Object.entries(written.severity ?? {})) {
     const at = { ...ref, path: ['diff', 'severity', id] };
-    if (!ids.includes(id)) {
+    if (unknownSeverityIds({ [id]: 'off' }).length > 0) {
       const guess = closest(id, ids);
       d.error('RG216', `${where}: diff.severity names '${id}', which is not a finding id${guess ? ` (did you mean '${guess}'?)` : ''}; restgen diff --format json lists the ids it reports.`, at);
-    } else if (!(LEVELS as readonly unknown[]).includes(level))
-      d.error('RG211', `${where}: diff.severity['${id}'] must be one of ${quote(LEVELS)} (got ${JSON.stringify(level)}).`, at);
-    else severity[id] = level as FindingLevel;
+    } else if (!(SEVERITIES as readonly unknown[]).includes(level))
+      d.error('RG211', `${where}: diff.severity['${id}'] must be one of ${quote(SEVERITIES)} (got ${JSON.stringify(level)}).`, at);
+    else severity[id] = level as FindingLevel | 'off';
   }
   const failOn = written.failOn;
   if (failOn !== undefined && !(FAIL_ON as readonly unknown[]).includes(failOn))

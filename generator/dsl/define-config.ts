@@ -13,8 +13,11 @@ export type FindingLevel = 'breaking' | 'warning' | 'safe';
 
 /** Settings of `restgen diff`. */
 export interface DiffConfig {
-  /** Another level for some finding ids, e.g. `{ 'rate-limit-lowered': 'breaking' }`. */
-  readonly severity?: Readonly<Record<string, FindingLevel>>;
+  /**
+   * Another level for some finding ids, e.g. `{ 'rate-limit-lowered': 'breaking' }`; `off` drops the finding.
+   * A rule name without its `request-`/`response-` prefix (`field-became-nullable`) covers both sides.
+   */
+  readonly severity?: Readonly<Record<string, FindingLevel | 'off'>>;
   /** Exit 1 when a finding reaches this level; `none` never fails. */
   readonly failOn?: 'breaking' | 'warning' | 'none';
 }

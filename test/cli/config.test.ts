@@ -73,6 +73,36 @@ describe('the config file', () => {
   });
 });
 
+describe('the config file and restgen diff', () => {
+  const TWO = API.replace("title: f.string().max(100)", "title: f.string().max(100), body: f.string().optional().addedIn('v2')");
+
+  it('judges findings with diff.severity and fails on diff.failOn; the API module comes from the config; flags win', async () => {
+    const dir = project({ 'src/api.ts': TWO, 'restgen.config.ts': config(`  api: 'src/api.ts',\n  diff: { severity: { 'optional-field-added': 'breaking' }, failOn: 'breaking' },`) });
+    const judged = await runCli(dir, ['diff', '--from', 'v1', '--to', 'v2', '--format', 'json']);
+    expect(judged.code, judged.err).toBe(1);
+    const report = JSON.parse(judged.out) as { findings: { id: string; level: string }[] };
+    expect(report.findings.find((f) => f.id === 'optional-field-added')?.level).toBe('breaking');
+    const flagged = await runCli(dir, ['diff', '--from', 'v1', '--to', 'v2', '--severity', 'optional-field-added=off']);
+    expect(flagged.code, flagged.err).toBe(0);
+    expect(flagged.out).not.toContain('optional-field-added');
+  });
+
+  it('records the reason given to generate --accept-breaking in the lock', async () => {
+    const released = API.replace('v1: {}', "v1: { released: '2026-01-15' }");
+    const dir = project({ 'api.ts': released });
+    expect((await runCli(dir, ['generate'])).code).toBe(0);
+    writeFiles(dir, { 'api.ts': released.replace('max(100)', 'max(50)') });
+    const refused = await runCli(dir, ['generate']);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain('RG180');
+    const accepted = await runCli(dir, ['generate', '--accept-breaking', 'titles are cut at 50 characters']);
+    expect(accepted.code, accepted.err).toBe(0);
+    const lock = JSON.parse(readFileSync(path.join(dir, 'restgen.lock.json'), 'utf8')) as { accepted?: { reason?: string }[] };
+    expect(lock.accepted?.map((a) => a.reason)).toEqual(['titles are cut at 50 characters']);
+    expect((await runCli(dir, ['check'])).code).toBe(0);
+  });
+});
+
 interface Case {
   readonly code: keyof typeof DIAGNOSTIC_CODES;
   readonly files: Record<string, string>;

@@ -22,7 +22,10 @@ import type { ApiIR } from '../../model/ir.ts';
 import { formatDiagnostic, locateDiagnostics, locateSources } from '../../model/locate.ts';
 import { isIsoDate } from '../../model/values.ts';
 import { loadModel } from '../../pipeline/generate.ts';
+import { loadConfig } from '../../config/load-config.ts';
+import type { DiffConfig } from '../../dsl/define-config.ts';
 import type { CliIO } from '../io.ts';
+import { reportDiagnostics } from '../report.ts';
 
 interface DiffFlags {
   readonly from?: string;
@@ -33,13 +36,9 @@ interface DiffFlags {
   readonly today?: string;
   readonly severity: readonly string[];
   readonly schema?: boolean;
+  readonly config?: string;
 }
 
-/** Settings of `restgen diff` that may come from the config file (`diff: { severity, failOn }`); flags win. */
-export interface DiffConfig {
-  readonly severity?: SeverityOverrides;
-  readonly failOn?: Level | 'none';
-}
 
 const FAIL_ON = ['breaking', 'warning', 'none'] as const;
 
@@ -187,15 +186,23 @@ async function locateReport(report: DiffReport): Promise<DiffReport> {
   return { ...report, findings };
 }
 
-async function runDiff(apiArg: string, flags: DiffFlags, io: CliIO, config: DiffConfig): Promise<void> {
+async function runDiff(apiArg: string | undefined, flags: DiffFlags, io: CliIO): Promise<void> {
   if (flags.schema) return io.out(JSON.stringify(REPORT_SCHEMA, null, 2) + '\n');
+  const loaded = await loadConfig(io.cwd, flags.config);
+  if (!loaded.ok) {
+    await reportDiagnostics(loaded.diagnostics, io);
+    return io.exit(2);
+  }
+  const config: DiffConfig = loaded.loaded?.config.diff ?? {};
+  const configApi = loaded.loaded?.config.api;
+  const apiPath =
+    apiArg !== undefined ? path.resolve(io.cwd, apiArg) : configApi !== undefined ? path.resolve(path.dirname(loaded.loaded!.file), configApi) : path.resolve(io.cwd, 'api.ts');
   const format = pick(flags.format, FORMATS, '--format') as Format;
   const failOnFlag = pick(flags.failOn, FAIL_ON, '--fail-on') ?? config.failOn;
   const severity = severityOf(flags.severity, config.severity ?? {});
   if (flags.today !== undefined && !isIsoDate(flags.today)) throw new UsageError(`--today must be a date in YYYY-MM-DD form (got '${flags.today}')`);
   if (flags.base !== undefined && (flags.from !== undefined || flags.to !== undefined)) throw new UsageError('give either --base <ref> or --from/--to, not both');
   const today = flags.today ?? new Date().toISOString().slice(0, 10);
-  const apiPath = path.resolve(io.cwd, apiArg);
   const head = await loadModel(apiPath);
   if ((await printDiagnostics(head.diagnostics, io, true)) || !head.ir) return io.exit(2);
   const api = head.ir;
@@ -227,12 +234,12 @@ async function runDiff(apiArg: string, flags: DiffFlags, io: CliIO, config: Diff
 
 const collect = (value: string, previous: readonly string[]): string[] => [...previous, value];
 
-/** Registers `restgen diff`. `config` holds settings from the config file; flags win over it. */
-export function registerDiffCommand(program: Command, io: CliIO, config: DiffConfig = {}): void {
+/** Registers `restgen diff`. Its settings may come from the config file's `diff` section; flags win over it. */
+export function registerDiffCommand(program: Command, io: CliIO): void {
   program
     .command('diff')
     .description('classify the changes between two versions (--from/--to) or since a git ref (--base) as breaking, warning or safe')
-    .argument('[api]', 'the API module', 'api.ts')
+    .argument('[api]', 'the API module (default: api in restgen.config.ts, else api.ts)')
     .option('--from <version>', 'the earlier version')
     .option('--to <version>', 'the later version')
     .option('--base <ref>', 'compare every version with itself at this git ref (a branch, tag or commit)')
@@ -241,9 +248,10 @@ export function registerDiffCommand(program: Command, io: CliIO, config: DiffCon
     .option('--severity <id=level>', 'judge a finding id (or a rule, both sides) at another level: breaking, warning, safe or off; repeatable', collect, [])
     .option('--today <date>', 'YYYY-MM-DD, to judge whether a sunset has passed (default: the current date)')
     .option('--schema', 'print the JSON Schema of the JSON report and exit')
-    .action(async (apiArg: string, flags: DiffFlags) => {
+    .option('--config <file>', 'the config file (default: restgen.config.ts in the working folder, when there is one)')
+    .action(async (apiArg: string | undefined, flags: DiffFlags) => {
       try {
-        await runDiff(apiArg, flags, io, config);
+        await runDiff(apiArg, flags, io);
       } catch (error) {
         if (!(error instanceof UsageError)) throw error;
         io.err(`restgen diff: ${error.message}\n`);

@@ -13,7 +13,8 @@ import { paintOf } from '../style.ts';
 
 interface Flags extends RunFlags {
   readonly watch?: boolean;
-  readonly acceptBreaking?: boolean;
+  /** `true`, or the reason recorded with each accepted break. */
+  readonly acceptBreaking?: boolean | string;
 }
 
 /** Today's date for the lock's sunset judgement; only the CLI reads the clock. */
@@ -39,13 +40,20 @@ function pipelineOptions(run: ResolvedRun) {
     ...(run.templatesDir ? { templatesDir: run.templatesDir } : {}),
     parts: run.parts,
     today: today(),
+    ...(run.config?.config.diff?.severity ? { severity: run.config.config.diff.severity } : {}),
   };
 }
 
 async function runGenerate(run: ResolvedRun, flags: Flags, io: CliIO, formatter: Formatter): Promise<void> {
   const started = performance.now();
   const p = paintOf(io);
-  const result = await generate({ ...pipelineOptions(run), ...(flags.acceptBreaking ? { acceptBreaking: true } : {}), formatter });
+  const accept = flags.acceptBreaking;
+  const result = await generate({
+    ...pipelineOptions(run),
+    ...(accept ? { acceptBreaking: true } : {}),
+    ...(typeof accept === 'string' ? { acceptReason: accept } : {}),
+    formatter,
+  });
   if (await reportDiagnostics(result.diagnostics, io)) return io.exit(2);
   await reportDiagnostics(missingPeers(result.outDir, run.parts), io);
   if (io.debug) io.err(`timings (ms): ${JSON.stringify(result.timings)}\n`);
@@ -90,7 +98,7 @@ function withRunOptions(command: Command): Command {
 export function registerGenerateCommands(program: Command, io: CliIO): void {
   withRunOptions(program.command('generate').description("generate every version's code from the API module"))
     .option('--watch', 'regenerate whenever a file beside the module changes')
-    .option('--accept-breaking', 'record a deliberate breaking change to a released version in restgen.lock.json')
+    .option('--accept-breaking [reason]', 'record a deliberate breaking change to a released version in restgen.lock.json, with the reason (recorded too)')
     .action(async (apiArg: string | undefined, flags: Flags) => {
       const run = await resolveRun('generate', apiArg, flags, io);
       if (!run) return;
