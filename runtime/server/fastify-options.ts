@@ -75,10 +75,12 @@ export const fastifyOptions: Pick<
   frameworkErrors: (error, _request, reply) => {
     const body = frameworkProblem(error.code);
     // The reply's generics are the instance's; its raw response takes the problem as is.
+    const text = JSON.stringify(body);
     reply.raw.writeHead(body.status, {
       "content-type": "application/problem+json",
+      "content-length": Buffer.byteLength(text),
     });
-    reply.raw.end(JSON.stringify(body));
+    reply.raw.end(text);
   },
   clientErrorHandler,
 };

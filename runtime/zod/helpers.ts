@@ -32,7 +32,8 @@ export const listLimit = (byDefault: number, max: number) =>
       z
         .string()
         .regex(/^\d+$/, { error: "expected a whole number in decimal digits" })
-        .transform(Number),
+        // However many digits: a number too large to hold is still above the maximum.
+        .transform((s) => Math.min(Number(s), Number.MAX_SAFE_INTEGER)),
     ])
     .pipe(z.number().min(1))
     .default(byDefault)
