@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { compileDown, compileUp, resolveHooks, type Hooks } from '../../runtime/server/migrate.ts';
 import type { ApiSpec, RouteSpec } from '../../runtime/server/spec.ts';
 
-const hooks: Hooks = new Map([
+const hooks: Hooks = new Map<string, Record<string, (value: unknown) => unknown>>([
   ['v2.orders.ref', { up: (n: unknown) => `RF-${String(n)}`, down: (s: unknown) => Number(String(s).slice(3)) }],
   ['v2.orders.note', { value: (o: unknown) => `from ${(o as { id: string }).id}` }],
 ]);
