@@ -89,29 +89,59 @@ describe('contents', () => {
       bearerAuth: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
     });
     // A public operation asks for no scope, but a credential that is sent must still be valid.
-    expect(Object.keys(op(doc, '/v2/orders', 'get').responses)).toEqual(['200', '400', '401', '429', '500']);
+    expect(Object.keys(op(doc, '/v2/orders', 'get').responses)).toEqual(['200', '400', '401', '429', '500', '503']);
   });
 
   it('lists every status an operation can answer, errors as problem+json', () => {
     const doc = example.doc('v2');
-    expect(Object.keys(op(doc, '/v2/customers', 'post').responses)).toEqual(['201', '400', '401', '403', '409', '413', '415', '422', '429', '500']);
+    expect(Object.keys(op(doc, '/v2/customers', 'post').responses)).toEqual(['201', '400', '401', '403', '409', '413', '415', '422', '429', '500', '503']);
     // An id that is not a UUID answers 404, so delete never answers 400.
-    expect(Object.keys(op(doc, '/v2/orders/{id}', 'delete').responses)).toEqual(['204', '401', '403', '404', '429', '500']);
-    expect(Object.keys(op(doc, '/v2/orders/{id}', 'patch').responses)).toEqual(['200', '400', '401', '403', '404', '413', '415', '429', '500']);
+    expect(Object.keys(op(doc, '/v2/orders/{id}', 'delete').responses)).toEqual(['204', '401', '403', '404', '429', '500', '503']);
+    expect(Object.keys(op(doc, '/v2/orders/{id}', 'patch').responses)).toEqual(['200', '400', '401', '403', '404', '413', '415', '429', '500', '503']);
     const responses = doc.components['responses'] as Record<string, Record<string, unknown>>;
     for (const response of Object.values(responses)) {
       expect(response['content']).toEqual({ 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } });
     }
-    expect(Object.keys(responses['TooManyRequests']!['headers'] as object)).toEqual([
+    // The shop's API-wide limit covers every operation: answers given after it is counted carry its headers.
+    expect(Object.keys(responses['TooManyRequestsRateLimited']!['headers'] as object)).toEqual([
       'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy',
     ]);
     expect(Object.keys(responses['Unauthorized']!['headers'] as object)).toEqual(['WWW-Authenticate']);
     const created = op(doc, '/v2/customers', 'post');
-    expect(Object.keys(created.responses['201']!['headers'] as object)).toEqual(['Location', 'Idempotent-Replayed']);
+    expect(Object.keys(created.responses['201']!['headers'] as object)).toEqual([
+      'Location', 'Idempotent-Replayed', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy',
+    ]);
     expect(created['parameters']).toEqual([{ $ref: '#/components/parameters/IdempotencyKey' }]);
     const problem = doc.components.schemas['Problem'] as { required: string[]; properties: Record<string, unknown> };
     expect(problem.required).toEqual(['type', 'title', 'status', 'detail', 'code']);
     expect(Object.keys(problem.properties)).toEqual(expect.arrayContaining(['type', 'title', 'status', 'detail', 'errors']));
+  });
+
+  it('declares the headers the server sends on every response: RateLimit-* on a limited route, Deprecation and Sunset in a deprecated version', () => {
+    const rateLimit = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'];
+    for (const version of ['v1', 'v2', 'v3']) {
+      const doc = example.doc(version);
+      const responses = doc.components['responses'] as Record<string, { headers?: Record<string, unknown> }>;
+      const resolve = (r: Record<string, unknown>) => (typeof r['$ref'] === 'string' ? responses[r['$ref'].split('/').pop()!]! : r) as { headers?: Record<string, unknown> };
+      for (const [path, item] of Object.entries(doc.paths))
+        for (const [method, o] of Object.entries(item).filter(([k]) => k !== 'parameters'))
+          for (const [status, response] of Object.entries((o as Operation).responses)) {
+            const headers = Object.keys(resolve(response).headers ?? {});
+            const where = `${version} ${method} ${path} ${status}`;
+            // 401, 403 and 410 are answered before the limit is counted.
+            if (!['401', '403', '410'].includes(status)) expect(headers, where).toEqual(expect.arrayContaining(rateLimit));
+            if (version === 'v1') expect(headers, where).toEqual(expect.arrayContaining(['Deprecation', 'Sunset']));
+            else expect(headers, where).not.toContain('Deprecation');
+          }
+    }
+  });
+
+  it('bounds list pages: maxItems on data and maximum on limit are the collection maxLimit', () => {
+    const doc = example.doc('v2');
+    const params = op(doc, '/v2/orders', 'get')['parameters'] as Record<string, Record<string, unknown>>[];
+    expect(params[0]!['schema']).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
+    const list = doc.components.schemas['OrderList'] as { properties: { data: Record<string, unknown> } };
+    expect(list.properties.data['maxItems']).toBe(100);
   });
 
   it('marks a deprecated version: every operation deprecated, sunset date, Deprecation and Sunset headers, 410', () => {
