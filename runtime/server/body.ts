@@ -22,6 +22,8 @@ class UnsupportedCharset extends Error {
   readonly statusCode = 415;
 }
 
+const BLANK = /^\s*$/;
+
 /** Replaces the JSON parser of `scope` and removes the text parser. */
 export function useJsonBodies(scope: FastifyInstance): void {
   const parseJson = scope.getDefaultJsonParser("error", "error");
@@ -31,15 +33,17 @@ export function useJsonBodies(scope: FastifyInstance): void {
     "application/json",
     { parseAs: "string" },
     (request, body, done) => {
-      const charset = charsetOf(String(request.headers["content-type"] ?? ""));
+      const type = request.headers["content-type"];
+      const charset =
+        type === "application/json" ? null : charsetOf(String(type ?? ""));
       if (charset !== null && charset !== "utf-8" && charset !== "utf8")
         return done(
           new UnsupportedCharset("JSON is read as UTF-8 only"),
           undefined,
         );
-      if (body === "" || (typeof body === "string" && body.trim() === ""))
-        return done(null, undefined);
-      return parseJson(request, String(body), done);
+      const text = String(body);
+      if (BLANK.test(text)) return done(null, undefined);
+      return parseJson(request, text, done);
     },
   );
 }

@@ -19,13 +19,15 @@ export async function invoke<T>(
   timeout: number,
   run: () => T | Promise<T>,
 ): Promise<Outcome<T>> {
-  let pending: Promise<T>;
+  let returned: T | Promise<T>;
   try {
-    pending = Promise.resolve(run());
+    returned = run();
   } catch (error) {
     return settled(error);
   }
-  const result = pending.then(
+  // A handler that answers synchronously needs no timer.
+  if (!isThenable(returned)) return { kind: "value", value: returned };
+  const result = Promise.resolve(returned).then(
     (value): Outcome<T> => ({ kind: "value", value }),
     (error: unknown): Outcome<T> => settled<T>(error),
   );
@@ -45,6 +47,11 @@ export async function invoke<T>(
     });
   return outcome;
 }
+
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof value === "object" &&
+  value !== null &&
+  typeof (value as { then?: unknown }).then === "function";
 
 function settled<T>(error: unknown): Outcome<T> {
   return error instanceof HttpProblem

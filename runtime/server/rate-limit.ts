@@ -39,7 +39,12 @@ export async function createLimiters(
   store: CounterStore | null,
 ): Promise<Limiters> {
   const byCollection = new Map<string, Limiter>();
-  if (!enabled) return { api: null, byCollection };
+  const declared =
+    spec.rateLimit !== null ||
+    spec.versions.some((v) =>
+      v.routes.some((r) => r.collection.rateLimit !== null),
+    );
+  if (!enabled || !declared) return { api: null, byCollection };
   await scope.register(rateLimitPlugin, {
     global: false,
     ...(store ? { redis: store.redis, nameSpace: `${store.prefix}rl:` } : {}),
