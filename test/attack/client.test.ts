@@ -122,6 +122,14 @@ describe('bodies', () => {
     await expect(createShopClient({ baseUrl: api.url }).v2.orders.get('o1')).rejects.toBeInstanceOf(InvalidResponseError);
   });
 
+  it('a request without a body sends no Content-Type, even when the default headers set one', async () => {
+    const api = await fault([{ status: 204 }, { status: 200, body: ORDER }]);
+    const client = createShopClient({ baseUrl: api.url, headers: { 'content-type': 'application/json' } });
+    await client.v2.orders.delete('o1');
+    await client.v2.orders.update('o1', { quantity: 3 });
+    expect(api.seen.map((s) => s.headers['content-type'])).toEqual([undefined, 'application/json']);
+  });
+
   it('a delete answered 204 without a body resolves', async () => {
     const api = await fault([{ status: 204 }]);
     await expect(createShopClient({ baseUrl: api.url }).v2.orders.delete('o1')).resolves.toBeUndefined();
