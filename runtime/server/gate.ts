@@ -5,13 +5,15 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { readCredential } from "./auth.js";
-import { internal, problem, send } from "./problems.js";
+import { answerFailure, invoke } from "./invoke.js";
+import { HttpProblem, problem, send } from "./problems.js";
 import type { Limiter } from "./rate-limit.js";
 import type { ApiSpec, RouteSpec, VersionSpec } from "./spec.js";
 import { stateOf, type Gate, type Mount } from "./state.js";
 import type { OperationName, Principal } from "./types.js";
 
 const READS: ReadonlySet<OperationName> = new Set(["list", "get"]);
+const AUTHENTICATE = "options.authenticate";
 
 /** What a 410 recommends: the newest released version that is not itself past its sunset, if any. */
 export function successorOf(spec: ApiSpec, now: number): string | null {
@@ -81,17 +83,24 @@ export function createGate(
           ),
         );
       }
-      let principal: Principal | null;
-      try {
-        principal = await m.authenticate(credential, request);
-      } catch (error) {
-        return internal(
+      // `authenticate` is user code: its errors tell the client nothing, and it has the request timeout.
+      const outcome = await invoke(
+        request,
+        AUTHENTICATE,
+        m.requestTimeout,
+        () => m.authenticate(credential, request),
+      );
+      if (outcome.kind !== "value")
+        return answerFailure(
           request,
           reply,
-          { err: error, source: "options.authenticate" },
-          "authenticate failed",
+          AUTHENTICATE,
+          outcome,
+          m.requestTimeout,
         );
-      }
+      if (outcome.value instanceof HttpProblem)
+        return send(reply, outcome.value.toProblem());
+      const principal: Principal | null = outcome.value;
       if (principal === null) {
         m.failures?.failed(request.ip);
         reply.header(

@@ -52,6 +52,18 @@ describe('errors thrown by user code', () => {
 });
 
 describe('requestTimeout', () => {
+  it('authenticate that never settles answers 503 too', async () => {
+    const mod = await vaultServer('handlers');
+    const server = await startVault(mod, mod.createMemoryHandlers(), { requestTimeout: 200, authenticate: () => new Promise(() => undefined) });
+    try {
+      const answer = await server.call('GET', `/v3/accounts/${ID}`);
+      expect(answer.status).toBe(503);
+      expect(server.logs.find((l) => l['source'] === 'options.authenticate')).toBeDefined();
+    } finally {
+      await server.close();
+    }
+  });
+
   it('a handler that never settles answers 503 with Retry-After, logged with its name', async () => {
     const mod = await vaultServer('handlers');
     const handlers = mod.createMemoryHandlers();
@@ -67,6 +79,7 @@ describe('requestTimeout', () => {
       expect(answer.headers.get('retry-after')).toBe('1');
       expect(server.logs.find((l) => l['source'] === 'handlers.accounts.get')).toMatchObject({ timeoutMs: 300 });
       // An idempotent create that hangs: 503 too, and its key stays taken until the create settles.
+      // (authenticate has the same timeout: see below.)
       const first = await server.call('POST', '/v3/accounts', { body: BODY, headers: { 'idempotency-key': 'hang' } });
       expect(first.status).toBe(503);
       const retry = await server.call('POST', '/v3/accounts', { body: BODY, headers: { 'idempotency-key': 'hang' } });
