@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { rolldown } from 'rolldown';
 import { emitClient } from '../generator/emit/client/emit-client.ts';
 import { generate, loadModel } from '../generator/pipeline/generate.ts';
-import { loadTemplates } from '../generator/templates/load-templates.ts';
+import { loadRuntime, loadTemplates } from '../generator/templates/load-templates.ts';
 import { syntheticApi } from './synthetic.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -58,7 +58,7 @@ const model = await loadModel(path.join(work, 'api-200.ts'));
 if (!model.ir) throw new Error(`synthetic API failed: ${JSON.stringify(model.diagnostics)}`);
 const { render } = loadTemplates();
 const started = performance.now();
-const files = emitClient(model.ir, { sourcePath: '../api-200.ts', render });
+const files = emitClient(model.ir, { sourcePath: '../api-200.ts', render, runtime: loadRuntime() });
 const ms = performance.now() - started;
 const bytes = files.reduce((n, f) => n + Buffer.byteLength(f.content), 0);
 console.log(`\nclient emitter, 200 collections x 3 versions: ${files.length} files, ${kb(bytes)} unformatted, rendered in ${ms.toFixed(0)} ms`);

@@ -73,6 +73,8 @@ function main(): void {
   runScript('client-size.ts');
   console.log('');
   runScript('server.ts');
+  console.log('');
+  runScript('server-serializer.ts');
 }
 
 main();

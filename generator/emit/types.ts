@@ -2,7 +2,7 @@
  * @module The contract between emitters and the writer. Emitters are pure: `(api, options) => files`.
  */
 import type { ApiIR } from '../model/ir.ts';
-import type { Render } from '../templates/load-templates.ts';
+import type { Render, RuntimeFiles } from '../templates/load-templates.ts';
 
 /** How the formatter treats a file. */
 export type FileLanguage = 'typescript' | 'json' | 'markdown';
@@ -25,6 +25,8 @@ export interface EmitOptions {
   readonly sourcePath: string;
   /** Renders a Handlebars template by name (`zod/schemas`), user overrides applied. */
   readonly render: Render;
+  /** restgen's runtime (`runtime/**.ts` by relative path), copied verbatim into the output. */
+  readonly runtime: RuntimeFiles;
 }
 
 /** An emitter: one output folder, no file system, clock, environment or randomness. */

@@ -6,6 +6,7 @@ import type { FieldDef, MarkerDef } from '../dsl/defs.ts';
 import { checkKindMembers, reportSlips } from './check-builders.ts';
 import { refOf, type DiagnosticBag } from './diagnostics.ts';
 import type { FieldIR, FieldShape, Rename, SourceRef, TypeIR } from './ir.ts';
+import { exampleOfPattern } from './pattern-example.ts';
 import { checkFieldValue } from './values.ts';
 
 /** What field building needs to know about the API. */
@@ -137,6 +138,10 @@ function checkShape(shape: FieldShape, def: FieldDef, where: string, ctx: FieldC
     const why = checkFieldValue({ ...shape, optional: false }, shape.example.value);
     if (why) d.error('RG138', `${where}: example ${JSON.stringify(shape.example.value)} fails the field's own constraints (${why}).`, at('example'));
   }
+  // Every pattern-constrained string gets an example in the OpenAPI documents: derived, or given.
+  const underivable = shape.example ? undefined : underivablePattern(shape.type);
+  if (underivable !== undefined)
+    d.error('RG190', `${where}: restgen cannot derive an example from the pattern ${JSON.stringify(underivable)} for the OpenAPI documents; add .example('...') with a value that matches it.`, at('pattern'));
   const scalar = !['array', 'object'].includes(shape.type.kind);
   if (shape.unique && !scalar)
     d.error('RG141', `${where}: unique() needs a scalar field; ${shape.type.kind} values cannot be compared for duplicates.`, at('unique'));
@@ -231,4 +236,11 @@ export function buildField(name: string, def: FieldDef, where: string, ctx: Fiel
     loc: ref,
     calls: def.calls,
   };
+}
+
+/** The pattern of a string (or of array items, at any depth) that derives no example within its length bounds. */
+function underivablePattern(type: TypeIR): string | undefined {
+  if (type.kind === 'array') return underivablePattern(type.of);
+  if (type.kind !== 'string' || type.pattern === undefined) return undefined;
+  return exampleOfPattern(type.pattern, type.min, type.max) === null ? type.pattern : undefined;
 }

@@ -95,9 +95,10 @@ export async function loadModel(
 
 /** Runs the emitters of `parts` (default: all); a path produced twice is a bug in restgen, not in the user's API. */
 export async function emitAll(ir: ApiIR, sourcePath: string, templatesDir?: string, parts: readonly Part[] = PART_NAMES): Promise<OutputFile[]> {
-  const [{ EMITTERS }, { loadTemplates }] = await Promise.all([import('../emit/registry.ts'), import('../templates/load-templates.ts')]);
+  const [{ EMITTERS }, { loadRuntime, loadTemplates }] = await Promise.all([import('../emit/registry.ts'), import('../templates/load-templates.ts')]);
   const { render } = loadTemplates(templatesDir);
-  const files = EMITTERS.filter((e) => parts.includes(e.name)).flatMap((e) => e.emit(ir, { sourcePath, render }));
+  const runtime = loadRuntime();
+  const files = EMITTERS.filter((e) => parts.includes(e.name)).flatMap((e) => e.emit(ir, { sourcePath, render, runtime }));
   const seen = new Set<string>();
   for (const f of files) {
     if (seen.has(f.path)) throw new Error(`internal error: two emitters produce ${f.path}`);

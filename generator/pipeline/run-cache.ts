@@ -57,6 +57,7 @@ function restgenFingerprint(): string {
     [
       hashTree(path.join(RESTGEN_ROOT, 'generator'), (n) => n.endsWith('.ts')),
       hashTree(path.join(RESTGEN_ROOT, 'templates'), (n) => n.endsWith('.hbs')),
+      hashTree(path.join(RESTGEN_ROOT, 'runtime'), (n) => n.endsWith('.ts')),
       hashFile(path.join(RESTGEN_ROOT, 'package.json')) ?? '',
     ].join(),
   );

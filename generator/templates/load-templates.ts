@@ -1,14 +1,51 @@
 /**
  * @module Loads restgen's Handlebars templates (and a user's overrides, by the same name) and compiles
- * them once. Emitters receive only the resulting `render` function, so they stay pure.
+ * them once, and reads the runtime restgen copies verbatim into generated output (`runtime/`). Emitters
+ * receive only the resulting `render` function and runtime texts, so they stay pure.
  */
 import Handlebars from 'handlebars';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { HtmlReportView } from '../diff/format-html.ts';
+import type { ChangesView } from '../emit/changes/changes-view.ts';
+import type { CollectionFileView as ClientCollectionView, IndexView as ClientIndexView, VersionFileView } from '../emit/client/client-view.ts';
+import type { CollectionFileView as ServerCollectionView } from '../emit/server/collection-view.ts';
+import type { IndexView as ServerIndexView, RoutesView, TypesView } from '../emit/server/server-view.ts';
+import type { ZodBarrelView, ZodCollectionView } from '../emit/zod/emit-zod.ts';
 import { packagePath } from '../package-root.ts';
 
-/** Renders template `name` (like `zod/schemas`) with a view model. */
-export type Render = (name: string, view: object) => string;
+/** Every template restgen renders, and the view model each one takes (partials, `_name`, are not listed). */
+export interface TemplateViews {
+  'changes/changes': ChangesView;
+  'changes/diff-report.html': HtmlReportView;
+  'client/collection': ClientCollectionView;
+  'client/index': ClientIndexView;
+  'client/version': VersionFileView;
+  'server/collection': ServerCollectionView;
+  'server/index': ServerIndexView;
+  'server/routes': RoutesView;
+  'server/types': TypesView;
+  'zod/collection': ZodCollectionView;
+  'zod/schemas': ZodBarrelView;
+}
+
+/** Renders template `name` (like `zod/schemas`) with its view model. */
+export type Render = <K extends keyof TemplateViews>(name: K, view: TemplateViews[K]) => string;
+
+/** The names of {@link TemplateViews}: each must exist as `templates/<name>.hbs`. */
+const RENDERED: { readonly [K in keyof TemplateViews]: true } = {
+  'changes/changes': true,
+  'changes/diff-report.html': true,
+  'client/collection': true,
+  'client/index': true,
+  'client/version': true,
+  'server/collection': true,
+  'server/index': true,
+  'server/routes': true,
+  'server/types': true,
+  'zod/collection': true,
+  'zod/schemas': true,
+};
 
 /** restgen's own templates folder. */
 export const BUILTIN_TEMPLATES = packagePath('templates');
@@ -54,10 +91,27 @@ export function loadTemplates(overrideDir?: string): { render: Render; names: re
     if (path.basename(name).startsWith('_')) hb.registerPartial(name, text);
     compiled.set(name, hb.compile(text, { strict: true, noEscape: true }));
   }
-  const render: Render = (name, view) => {
-    const template = compiled.get(name);
-    if (!template) throw new Error(`no template named ${name}`);
-    return template(view);
-  };
+  for (const name of Object.keys(RENDERED)) if (!compiled.has(name)) throw new Error(`internal error: templates/${name}.hbs is missing`);
+  const render: Render = (name, view) => compiled.get(name)!(view);
   return { render, names: [...files.keys()].sort() };
+}
+
+/** restgen's runtime folder: TypeScript copied verbatim into generated output. */
+export const RUNTIME_DIR = packagePath('runtime');
+
+/** The runtime's files by their path under `runtime/` (`server/mount.ts`), POSIX separators, sorted. */
+export type RuntimeFiles = ReadonlyMap<string, string>;
+
+let runtimeFiles: RuntimeFiles | undefined;
+/** Reads every `.ts` file under `runtime/` once per process (they are part of restgen, not of the user's project). */
+export function loadRuntime(): RuntimeFiles {
+  if (runtimeFiles) return runtimeFiles;
+  const found: [string, string][] = [];
+  for (const entry of readdirSync(RUNTIME_DIR, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
+    const full = path.join(entry.parentPath, entry.name);
+    found.push([path.relative(RUNTIME_DIR, full).replace(/\\/g, '/'), readFileSync(full, 'utf8')]);
+  }
+  runtimeFiles = new Map(found.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return runtimeFiles;
 }

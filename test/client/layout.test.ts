@@ -13,13 +13,13 @@ import { buildApi } from '../../generator/model/build.ts';
 import { checkApi } from '../../generator/model/check.ts';
 import { DiagnosticBag } from '../../generator/model/diagnostics.ts';
 import type { ApiIR } from '../../generator/model/ir.ts';
-import { loadTemplates } from '../../generator/templates/load-templates.ts';
+import { loadRuntime, loadTemplates } from '../../generator/templates/load-templates.ts';
 import { loadIr } from '../helpers/load-ir.ts';
 import { tempDir, writeFiles } from '../helpers/temp-api.ts';
 import { typeCheckClient } from './generate-client.ts';
 
 const { render } = loadTemplates();
-const emit = (ir: ApiIR): readonly OutputFile[] => emitClient(ir, { sourcePath: 'api.ts', render });
+const emit = (ir: ApiIR): readonly OutputFile[] => emitClient(ir, { sourcePath: 'api.ts', render, runtime: loadRuntime() });
 const tmp = tempDir('client-layout');
 afterAll(() => tmp.cleanup());
 
@@ -50,7 +50,7 @@ describe('client layout', () => {
   it('emits one module per version and one per collection in each version', async () => {
     expect(emit(await loadIr()).map((x) => x.path)).toEqual([
       'client/index.ts',
-      'client/runtime.ts',
+      ...[...loadRuntime().keys()].filter((k) => k.startsWith('client/')).map((k) => k.replace(/^client\//, 'client/runtime/')),
       'client/v1.ts',
       'client/v1/customers.ts',
       'client/v1/orders.ts',
@@ -76,7 +76,7 @@ describe('client layout', () => {
 
   it('type-checks standalone, also with a collection that has no list', async () => {
     const files = emit(twoCollections('int'));
-    expect(files.find((x) => x.path === 'client/v1/tags.ts')!.content).not.toContain('runtime.js');
+    expect(files.find((x) => x.path === 'client/v1/tags.ts')!.content).not.toContain('runtime/index.js');
     writeFiles(tmp.dir, Object.fromEntries(files.map((x) => [x.path, x.content])));
     // Uses the namespace's types, so a slot wired to the wrong collection fails to compile.
     writeFileSync(

@@ -71,6 +71,7 @@ const cases: Case[] = [
   { code: 'RG135', fields: `        kind: f.enum(['a', 'a']), // <-` },
   { code: 'RG136', fields: `        secret: f.string().readOnly().writeOnly(), // <-` },
   { code: 'RG137', fields: `        size: f.int().min(1).default(0), // <-` },
+  { code: 'RG190', fields: `        code: f.string().pattern('^(?=.*\\d)\\w+$'), // <-` },
   { code: 'RG138', fields: `        size: f.int().max(10).example(11), // <-` },
   { code: 'RG139', fields: `        owner: f.ref('people'), // <-` },
   { code: 'RG140', api: `{ name: 'demo', versions: { v1: {}, v2: {} }, collections: { a: collection({ fields: { id: f.id(),\n b: f.ref('b').optional() } }), // <-\n b: collection({ fields: { id: f.id() } }).addedIn('v2') } }` },

@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emitOpenApi } from '../../generator/emit/openapi/emit-openapi.ts';
-import { loadTemplates } from '../../generator/templates/load-templates.ts';
+import { loadRuntime, loadTemplates } from '../../generator/templates/load-templates.ts';
 import { generateExample, type GeneratedExample, type OpenApiDoc } from './generate-openapi.ts';
 
 const REDOCLY = new URL('../../node_modules/@redocly/cli/bin/cli.js', import.meta.url).pathname;
@@ -89,29 +89,59 @@ describe('contents', () => {
       bearerAuth: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
     });
     // A public operation asks for no scope, but a credential that is sent must still be valid.
-    expect(Object.keys(op(doc, '/v2/orders', 'get').responses)).toEqual(['200', '400', '401', '429', '500']);
+    expect(Object.keys(op(doc, '/v2/orders', 'get').responses)).toEqual(['200', '400', '401', '429', '500', '503']);
   });
 
   it('lists every status an operation can answer, errors as problem+json', () => {
     const doc = example.doc('v2');
-    expect(Object.keys(op(doc, '/v2/customers', 'post').responses)).toEqual(['201', '400', '401', '403', '409', '413', '415', '422', '429', '500']);
+    expect(Object.keys(op(doc, '/v2/customers', 'post').responses)).toEqual(['201', '400', '401', '403', '409', '413', '415', '422', '429', '500', '503']);
     // An id that is not a UUID answers 404, so delete never answers 400.
-    expect(Object.keys(op(doc, '/v2/orders/{id}', 'delete').responses)).toEqual(['204', '401', '403', '404', '429', '500']);
-    expect(Object.keys(op(doc, '/v2/orders/{id}', 'patch').responses)).toEqual(['200', '400', '401', '403', '404', '413', '415', '429', '500']);
+    expect(Object.keys(op(doc, '/v2/orders/{id}', 'delete').responses)).toEqual(['204', '401', '403', '404', '429', '500', '503']);
+    expect(Object.keys(op(doc, '/v2/orders/{id}', 'patch').responses)).toEqual(['200', '400', '401', '403', '404', '413', '415', '429', '500', '503']);
     const responses = doc.components['responses'] as Record<string, Record<string, unknown>>;
     for (const response of Object.values(responses)) {
       expect(response['content']).toEqual({ 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } });
     }
-    expect(Object.keys(responses['TooManyRequests']!['headers'] as object)).toEqual([
+    // The shop's API-wide limit covers every operation: answers given after it is counted carry its headers.
+    expect(Object.keys(responses['TooManyRequestsRateLimited']!['headers'] as object)).toEqual([
       'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy',
     ]);
     expect(Object.keys(responses['Unauthorized']!['headers'] as object)).toEqual(['WWW-Authenticate']);
     const created = op(doc, '/v2/customers', 'post');
-    expect(Object.keys(created.responses['201']!['headers'] as object)).toEqual(['Location', 'Idempotent-Replayed']);
+    expect(Object.keys(created.responses['201']!['headers'] as object)).toEqual([
+      'Location', 'Idempotent-Replayed', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy',
+    ]);
     expect(created['parameters']).toEqual([{ $ref: '#/components/parameters/IdempotencyKey' }]);
     const problem = doc.components.schemas['Problem'] as { required: string[]; properties: Record<string, unknown> };
     expect(problem.required).toEqual(['type', 'title', 'status', 'detail', 'code']);
     expect(Object.keys(problem.properties)).toEqual(expect.arrayContaining(['type', 'title', 'status', 'detail', 'errors']));
+  });
+
+  it('declares the headers the server sends on every response: RateLimit-* on a limited route, Deprecation and Sunset in a deprecated version', () => {
+    const rateLimit = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'];
+    for (const version of ['v1', 'v2', 'v3']) {
+      const doc = example.doc(version);
+      const responses = doc.components['responses'] as Record<string, { headers?: Record<string, unknown> }>;
+      const resolve = (r: Record<string, unknown>) => (typeof r['$ref'] === 'string' ? responses[r['$ref'].split('/').pop()!]! : r) as { headers?: Record<string, unknown> };
+      for (const [path, item] of Object.entries(doc.paths))
+        for (const [method, o] of Object.entries(item).filter(([k]) => k !== 'parameters'))
+          for (const [status, response] of Object.entries((o as Operation).responses)) {
+            const headers = Object.keys(resolve(response).headers ?? {});
+            const where = `${version} ${method} ${path} ${status}`;
+            // 401, 403 and 410 are answered before the limit is counted.
+            if (!['401', '403', '410'].includes(status)) expect(headers, where).toEqual(expect.arrayContaining(rateLimit));
+            if (version === 'v1') expect(headers, where).toEqual(expect.arrayContaining(['Deprecation', 'Sunset']));
+            else expect(headers, where).not.toContain('Deprecation');
+          }
+    }
+  });
+
+  it('bounds list pages: maxItems on data and maximum on limit are the collection maxLimit', () => {
+    const doc = example.doc('v2');
+    const params = op(doc, '/v2/orders', 'get')['parameters'] as Record<string, Record<string, unknown>>[];
+    expect(params[0]!['schema']).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
+    const list = doc.components.schemas['OrderList'] as { properties: { data: Record<string, unknown> } };
+    expect(list.properties.data['maxItems']).toBe(100);
   });
 
   it('marks a deprecated version: every operation deprecated, sunset date, Deprecation and Sunset headers, 410', () => {
@@ -163,7 +193,7 @@ describe('contents', () => {
     const { loadIr } = await import('../helpers/load-ir.ts');
     const ir = await loadIr();
     const byHeader = { ...ir, versioning: { in: 'header' as const, header: 'Api-Version' } };
-    const [, v2] = emitOpenApi(byHeader, { sourcePath: 'api.ts', render: loadTemplates().render }).map((f) => JSON.parse(f.content) as OpenApiDoc);
+    const [, v2] = emitOpenApi(byHeader, { sourcePath: 'api.ts', render: loadTemplates().render, runtime: loadRuntime() }).map((f) => JSON.parse(f.content) as OpenApiDoc);
     expect(Object.keys(v2!.paths)).toEqual(['/customers', '/customers/{id}', '/orders', '/orders/{id}']);
     expect(v2!.paths['/orders']!['parameters']).toEqual([{ $ref: '#/components/parameters/ApiVersion' }]);
     expect((v2!.components as Record<string, Record<string, unknown>>)['parameters']!['ApiVersion']).toMatchObject({
@@ -173,15 +203,15 @@ describe('contents', () => {
 
   it('is deterministic: emitting twice gives the same bytes', async () => {
     const render = loadTemplates().render;
-    const once = emitOpenApi(example.ir, { sourcePath: 'a', render });
-    const twice = emitOpenApi(example.ir, { sourcePath: 'a', render });
+    const once = emitOpenApi(example.ir, { sourcePath: 'a', render, runtime: loadRuntime() });
+    const twice = emitOpenApi(example.ir, { sourcePath: 'a', render, runtime: loadRuntime() });
     expect(twice).toEqual(once);
     expect(once.map((f) => f.path)).toEqual(['openapi/v1.json', 'openapi/v2.json', 'openapi/v3.json']);
   });
 
   it('prints JSON exactly as prettier formats it, so formatting can be skipped', async () => {
     const prettier = await import('prettier');
-    for (const file of emitOpenApi(example.ir, { sourcePath: 'a', render: loadTemplates().render })) {
+    for (const file of emitOpenApi(example.ir, { sourcePath: 'a', render: loadTemplates().render, runtime: loadRuntime() })) {
       expect(await prettier.format(file.content, { parser: 'json' }), file.path).toBe(file.content);
     }
   });

@@ -14,12 +14,12 @@ import { buildApi } from '../../generator/model/build.ts';
 import { checkApi } from '../../generator/model/check.ts';
 import { DiagnosticBag } from '../../generator/model/diagnostics.ts';
 import type { ApiIR } from '../../generator/model/ir.ts';
-import { loadTemplates } from '../../generator/templates/load-templates.ts';
+import { loadRuntime, loadTemplates } from '../../generator/templates/load-templates.ts';
 import { loadIr } from '../helpers/load-ir.ts';
 import { HEADER_API, generateInto } from './helpers.ts';
 
 const { render } = loadTemplates();
-const emit = (ir: ApiIR): readonly OutputFile[] => emitServer(ir, { sourcePath: 'api.ts', render });
+const emit = (ir: ApiIR): readonly OutputFile[] => emitServer(ir, { sourcePath: 'api.ts', render, runtime: loadRuntime() });
 
 function irOf(def: ApiDef): ApiIR {
   const bag = new DiagnosticBag();
@@ -51,14 +51,15 @@ function changed(a: readonly OutputFile[], b: readonly OutputFile[]): string[] {
 }
 
 describe('server layout', () => {
-  it('emits one module per collection beside the shared ones, and the runtime as modules behind a barrel', async () => {
+  it('emits one module per collection beside the shared ones, and the runtime verbatim as modules behind a barrel', async () => {
+    const runtime = [...loadRuntime().keys()].filter((k) => k.startsWith('server/')).map((k) => k.replace(/^server\//, 'server/runtime/'));
+    expect(runtime).toContain('server/runtime/index.ts');
+    expect(runtime).toContain('server/runtime/memory-store.ts');
     expect(emit(await loadIr()).map((x) => x.path)).toEqual([
       'server/index.ts',
-      'server/memory-store.ts',
       'server/routes.ts',
-      'server/runtime.ts',
       'server/types.ts',
-      ...['auth', 'gate', 'guards', 'handle', 'idempotency', 'migrate', 'mount', 'openapi', 'paths', 'problems', 'rate-limit', 'spec', 'state', 'types'].map((m) => `server/runtime/${m}.ts`),
+      ...runtime,
       'server/collections/customers.ts',
       'server/collections/orders.ts',
       'server/collections/coupons.ts',

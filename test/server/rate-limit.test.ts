@@ -80,11 +80,12 @@ describe('rate limits in memory', () => {
   });
 });
 
-/** Starts redis via the project script; undefined (and a visible skip) when it cannot. */
+/** Starts redis via the project script; undefined (and a visible skip) when it cannot, except in CI, where that fails. */
 function ensureRedis(): string | undefined {
   try {
     return execFileSync(new URL('../../scripts/ensure-redis.sh', import.meta.url).pathname, { encoding: 'utf8', timeout: 240_000 }).trim().split('\n').pop();
   } catch (error) {
+    if (process.env['CI'] === 'true') throw new Error(`CI=true: the Redis tests must run, but scripts/ensure-redis.sh failed: ${String(error)}`, { cause: error });
     console.warn(`SKIPPED: the Redis rate-limit tests need redis-server; scripts/ensure-redis.sh failed: ${String(error)}`);
     return undefined;
   }

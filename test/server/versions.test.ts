@@ -115,6 +115,8 @@ describe('version lifecycle', () => {
       const gone = await late.call('GET', '/v1/customers');
       expect(gone.status).toBe(410);
       expect(gone.body).toMatchObject({ code: 'version_sunset', status: 410 });
+      // v3 is newer but not released: the answer recommends the newest released version.
+      expect(gone.body['detail']).toBe('v1 was retired on Mon, 01 Mar 2027 00:00:00 GMT; use v2.');
       expect(gone.headers.get('sunset')).toBe('Mon, 01 Mar 2027 00:00:00 GMT');
       expect((await late.call('GET', '/v2/customers')).status).toBe(200);
     } finally {

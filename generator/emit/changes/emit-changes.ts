@@ -3,11 +3,12 @@
  * and for client authors migrating from one version to the next. Regenerated with everything else, so a
  * pull request shows how the changelog moved.
  */
-import type { Emitter } from '../types.ts';
+import type { EmitOptions, OutputFile } from '../types.ts';
+import type { ApiIR } from '../../model/ir.ts';
 import { buildChangesView } from './changes-view.ts';
 
 /** Emits `CHANGES.md`. */
-export const emitChanges: Emitter = (api, options) => [
+export const emitChanges = (api: ApiIR, options: Pick<EmitOptions, 'sourcePath' | 'render'>): OutputFile[] => [
   {
     path: 'CHANGES.md',
     content: options.render('changes/changes', buildChangesView(api, options.sourcePath)),

@@ -1,17 +1,18 @@
 /**
- * @module The client emitter: `client/index.ts` (the `createXClient` entry), `client/runtime.ts` (shared
- * transport, retries, errors, pagination; the same for every API), per version a small `client/<version>.ts`
+ * @module The client emitter: `client/index.ts` (the `createXClient` entry), `client/runtime/*.ts` (shared
+ * transport, retries, errors, pagination: restgen's `runtime/client/` copied verbatim), per version a small `client/<version>.ts`
  * that assembles the version's namespace, and per collection `client/<version>/<collection>.ts` with that
  * collection's types. One file per collection keeps a field change to one small file to reformat. The
  * client imports nothing outside its folder.
  */
+import { runtimeFiles } from '../runtime-files.ts';
 import type { Emitter, OutputFile } from '../types.ts';
 import { buildIndexView, buildVersionViews } from './client-view.ts';
 
 /** Emits the typed client SDK into `client/`. */
 export const emitClient: Emitter = (api, options) => {
   const ts = (path: string, content: string): OutputFile => ({ path: `client/${path}`, content, language: 'typescript' });
-  const files: OutputFile[] = [ts('index.ts', options.render('client/index', buildIndexView(api))), ts('runtime.ts', options.render('client/runtime', {}))];
+  const files: OutputFile[] = [ts('index.ts', options.render('client/index', buildIndexView(api))), ...runtimeFiles(options.runtime, 'client/', 'client/runtime/')];
   for (const v of api.versions) {
     const views = buildVersionViews(api, v);
     files.push(ts(`${v.name}.ts`, options.render('client/version', views.version)));

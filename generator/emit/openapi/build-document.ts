@@ -8,14 +8,7 @@ import { buildCollectionSchemas } from './collection-schemas.ts';
 import { buildFormatSchema, FORMAT_NAMES, type FormatKind, type FormatNames } from './field-schema.ts';
 import { compact, ref, sortedKeys, type Json, type JsonObject } from './json.ts';
 import { buildCollectionPaths, rateLimitSentence, type OperationContext } from './operations.ts';
-import {
-  ERRORS,
-  buildErrorResponse,
-  buildHeaders,
-  buildProblemSchema,
-  buildSecuritySchemes,
-  type ErrorStatus,
-} from './shared-components.ts';
+import { buildErrorResponse, buildHeaders, buildProblemSchema, buildSecuritySchemes } from './shared-components.ts';
 
 /** A component name not taken by a collection's schemas: `Problem`, else `RestgenProblem`, ... */
 function freeName(preferred: string, taken: ReadonlySet<string>): string {
@@ -122,7 +115,7 @@ export function buildOpenApiDocument(api: ApiAt): JsonObject {
     uuid: freeName(FORMAT_NAMES.uuid, taken),
     email: freeName(FORMAT_NAMES.email, taken),
   };
-  const ctx: OperationContext = { api, formats, usedErrors: new Set<ErrorStatus>() };
+  const ctx: OperationContext = { api, formats, usedErrors: new Map() };
   const paths: Record<string, Json> = {};
   const schemas: Record<string, JsonObject> = {};
   for (const c of api.collections) {
@@ -135,7 +128,8 @@ export function buildOpenApiDocument(api: ApiAt): JsonObject {
   const formatSchemas = Object.fromEntries(FORMAT_KINDS.map((k) => [formats[k], buildFormatSchema(k)]));
   Object.assign(schemas, referenced(formatSchemas, [paths, schemas, parameters], 'schemas'));
   const responses: Record<string, JsonObject> = {};
-  for (const status of ctx.usedErrors) responses[ERRORS[status].name] = buildErrorResponse(status, problem, api.auth);
+  const lifecycle = { deprecated: api.version.deprecated !== undefined, sunset: api.version.sunset !== undefined };
+  for (const [name, { status, limited }] of ctx.usedErrors) responses[name] = buildErrorResponse(status, problem, api.auth, { ...lifecycle, limited });
   const headers = referenced(buildHeaders(), [paths, responses], 'headers');
   const securitySchemes = buildSecuritySchemes(api.auth);
   const nonEmpty = (map: Record<string, JsonObject>): JsonObject | undefined =>

@@ -85,7 +85,7 @@ export function buildCollectionSchemas(c: CollectionAt, formats: FormatNames): R
       type: 'object',
       description: `A page of ${c.name}.`,
       properties: {
-        data: { type: 'array', items: ref('schemas', names.resource) },
+        data: { type: 'array', items: ref('schemas', names.resource), maxItems: c.pagination.maxLimit },
         next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` to get the next page; null on the last page.' },
       },
       required: ['data', 'next_cursor'],

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import type { FieldAt, TypeIR, TypeKind } from '../../model/ir.ts';
+import { exampleOfPattern } from '../../model/pattern-example.ts';
 import { compact, ref, type Json, type JsonObject } from './json.ts';
 
 /**
@@ -41,13 +42,14 @@ export function buildFormatSchema(kind: FormatKind): JsonObject {
         format: 'date-time',
         pattern: zodPattern(z.iso.datetime({ offset: true })),
         description: 'An RFC 3339 date-time with seconds and an offset (`Z` or `+hh:mm`).',
+        examples: ['2026-01-15T09:30:00Z'],
       };
     case 'date':
-      return { type: 'string', format: 'date', pattern: zodPattern(z.iso.date()), description: 'A calendar date, `YYYY-MM-DD`.' };
+      return { type: 'string', format: 'date', pattern: zodPattern(z.iso.date()), description: 'A calendar date, `YYYY-MM-DD`.', examples: ['2026-01-15'] };
     case 'uuid':
-      return { type: 'string', format: 'uuid', pattern: zodPattern(z.uuid()), description: 'An RFC 9562 UUID.' };
+      return { type: 'string', format: 'uuid', pattern: zodPattern(z.uuid()), description: 'An RFC 9562 UUID.', examples: ['0b7e2d11-8d0b-4b7a-9c39-3a3f6f1c2f0e'] };
     case 'email':
-      return { type: 'string', format: 'email', pattern: zodPattern(z.email()), description: 'An email address.' };
+      return { type: 'string', format: 'email', pattern: zodPattern(z.email()), description: 'An email address.', examples: ['someone@example.com'] };
   }
 }
 
@@ -59,7 +61,12 @@ type Writers = {
 };
 
 const writers: Writers = {
-  string: (t) => compact({ type: 'string', minLength: t.min, maxLength: t.max, pattern: t.pattern }),
+  string: (t) => {
+    // A pattern gets an example that matches it (a field's own example() replaces it; RG190 asks for one
+    // where none can be derived).
+    const example = t.pattern === undefined ? null : exampleOfPattern(t.pattern, t.min, t.max);
+    return compact({ type: 'string', minLength: t.min, maxLength: t.max, pattern: t.pattern, examples: example === null ? undefined : [example] });
+  },
   int: (t) => ({ type: 'integer', minimum: t.min ?? -SAFE, maximum: t.max ?? SAFE }),
   number: (t) => compact({ type: 'number', minimum: t.min, maximum: t.max }),
   boolean: () => ({ type: 'boolean' }),
@@ -111,7 +118,8 @@ export function propertySchema(field: FieldAt, options: PropertyOptions): JsonOb
     ...typed,
     description: field.description,
     default: options.withDefault && field.default ? (field.default.value as Json) : undefined,
-    examples: field.example ? [field.example.value as Json] : undefined,
+    // The field's own example wins over one derived from its pattern.
+    examples: field.example ? [field.example.value as Json] : typed['examples'],
     deprecated: field.deprecated ? true : undefined,
     readOnly: options.mode === 'response' && field.readOnly ? true : undefined,
     writeOnly: options.mode === 'request' && field.writeOnly ? true : undefined,

@@ -8,14 +8,14 @@ import { pascalCase, singularize } from '../../model/names.ts';
 import { schemaNamesOf } from './collection-schemas.ts';
 import { typeSchema, type FormatNames } from './field-schema.ts';
 import { compact, ref, type Json, type JsonObject } from './json.ts';
-import { ERRORS, SCHEME, type ErrorStatus } from './shared-components.ts';
+import { RATE_LIMIT_HEADERS, SCHEME, errorResponseName, type ErrorStatus } from './shared-components.ts';
 
 /** What the operations of a document refer to and record while they are built. */
 export interface OperationContext {
   readonly api: ApiAt;
   readonly formats: FormatNames;
-  /** Error statuses used so far (only those become response components). */
-  readonly usedErrors: Set<ErrorStatus>;
+  /** Error responses used so far, by component name (only those become response components). */
+  readonly usedErrors: Map<string, { readonly status: ErrorStatus; readonly limited: boolean }>;
 }
 
 const METHOD: { readonly [K in OperationName]: string } = {
@@ -85,12 +85,15 @@ function errorStatuses(api: ApiAt, c: CollectionAt, op: OperationName): ErrorSta
   if (api.auth.bearer || api.auth.apiKey) statuses.push(401);
   if (!isPublic(api, c, op) && scopesOf(c, op).length > 0) statuses.push(403);
   if (op === 'create') statuses.push(422);
+  // Rejected credentials are limited per address, on every operation that reads a credential.
+  const limited = api.rateLimit || c.rateLimit || api.auth.bearer || api.auth.apiKey;
   if (byId) statuses.push(404);
   if (body && unique) statuses.push(409);
   if (api.version.sunset) statuses.push(410);
   if (body) statuses.push(413, 415);
-  if (api.rateLimit || c.rateLimit) statuses.push(429);
-  statuses.push(500);
+  if (limited) statuses.push(429);
+  // 503: the request timeout, and an idempotency store that is unavailable.
+  statuses.push(500, 503);
   return statuses.sort((a, b) => a - b);
 }
 
@@ -100,8 +103,15 @@ export function rateLimitSentence(limit: RateLimitIR | undefined, scope: string)
   return `Rate limit ${scope}: ${limit.limit} requests per ${limit.window} per credential (per client IP when anonymous); answers carry RateLimit-* headers.`;
 }
 
-function successHeaders(api: ApiAt, extra: Record<string, JsonObject>): JsonObject | undefined {
+/** Whether an operation of `c` counts against a rate limit (then its answers carry the RateLimit headers). */
+function isRateLimited(api: ApiAt, c: CollectionAt): boolean {
+  return api.rateLimit !== undefined || c.rateLimit !== undefined;
+}
+
+function successHeaders(api: ApiAt, c: CollectionAt, extra: Record<string, JsonObject>): JsonObject | undefined {
   const headers: Record<string, JsonObject> = { ...extra };
+  if (isRateLimited(api, c))
+    for (const [wire, component] of RATE_LIMIT_HEADERS) if (wire !== 'Retry-After') headers[wire] = ref('headers', component);
   if (api.version.deprecated) {
     headers['Deprecation'] = ref('headers', 'Deprecation');
     if (api.version.sunset) headers['Sunset'] = ref('headers', 'Sunset');
@@ -118,15 +128,15 @@ function successResponse(api: ApiAt, c: CollectionAt, op: OperationName): [strin
   const one = humanName(singularize(c.name));
   switch (op) {
     case 'list':
-      return ['200', compact({ description: `A page of ${humanName(c.name)}.`, headers: successHeaders(api, {}), content: jsonContent(names.list) })];
+      return ['200', compact({ description: `A page of ${humanName(c.name)}.`, headers: successHeaders(api, c, {}), content: jsonContent(names.list) })];
     case 'create': {
-      const headers = successHeaders(api, { Location: ref('headers', 'Location'), 'Idempotent-Replayed': ref('headers', 'IdempotentReplayed') });
+      const headers = successHeaders(api, c, { Location: ref('headers', 'Location'), 'Idempotent-Replayed': ref('headers', 'IdempotentReplayed') });
       return ['201', compact({ description: `The ${one} was created.`, headers, content: jsonContent(names.resource) })];
     }
     case 'delete':
-      return ['204', compact({ description: `The ${one} was deleted.`, headers: successHeaders(api, {}) })];
+      return ['204', compact({ description: `The ${one} was deleted.`, headers: successHeaders(api, c, {}) })];
     default:
-      return ['200', compact({ description: `The ${one}.`, headers: successHeaders(api, {}), content: jsonContent(names.resource) })];
+      return ['200', compact({ description: `The ${one}.`, headers: successHeaders(api, c, {}), content: jsonContent(names.resource) })];
   }
 }
 
@@ -147,9 +157,8 @@ function listParameters(c: CollectionAt, formats: FormatNames): JsonObject[] {
     {
       name: 'limit',
       in: 'query',
-      description: `Items per page, at least 1; values above ${maxLimit} are lowered to ${maxLimit}.`,
-      // The maximum is zod's safe-integer bound, not maxLimit: a larger value is lowered, not rejected.
-      schema: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: defaultLimit },
+      description: `Items per page, at least 1 and at most ${maxLimit}; the server lowers a larger value to ${maxLimit} rather than refusing it.`,
+      schema: { type: 'integer', minimum: 1, maximum: maxLimit, default: defaultLimit },
     },
     ref('parameters', 'Cursor'),
     ...c.fields.filter((f) => f.filterable).map((f) => filterParameter(c, f, formats)),
@@ -162,9 +171,12 @@ function operationOf(ctx: OperationContext, c: CollectionAt, op: OperationName):
   const responses: Record<string, JsonObject> = {};
   const [status, success] = successResponse(api, c, op);
   responses[status] = success;
+  const limited = isRateLimited(api, c);
+  const variant = { limited, deprecated: api.version.deprecated !== undefined, sunset: api.version.sunset !== undefined };
   for (const e of errorStatuses(api, c, op)) {
-    ctx.usedErrors.add(e);
-    responses[String(e)] = ref('responses', ERRORS[e].name);
+    const name = errorResponseName(e, variant);
+    ctx.usedErrors.set(name, { status: e, limited });
+    responses[String(e)] = ref('responses', name);
   }
   const bodySchema = op === 'create' ? names.create : op === 'replace' ? names.replace : op === 'update' ? names.patch : undefined;
   return compact({

@@ -17,8 +17,15 @@ export const ERRORS = {
   413: { name: 'ContentTooLarge', text: 'The request body is too large.' },
   415: { name: 'UnsupportedMediaType', text: 'The request body is not `application/json`.' },
   422: { name: 'IdempotencyKeyReused', text: 'This `Idempotency-Key` was used before with a different body.' },
-  429: { name: 'TooManyRequests', text: 'The rate limit is exceeded; retry after `Retry-After` seconds.' },
-  500: { name: 'InternalServerError', text: 'The server failed; no details are disclosed.' },
+  429: {
+    name: 'TooManyRequests',
+    text: 'The rate limit is exceeded, or this address sent too many rejected credentials; retry after `Retry-After` seconds.',
+  },
+  500: { name: 'InternalServerError', text: 'The server failed (or produced an answer its schema does not allow); no details are disclosed.' },
+  503: {
+    name: 'ServiceUnavailable',
+    text: 'The handler did not answer within the request timeout, or a store it needs is unavailable; retry after `Retry-After` seconds.',
+  },
 } as const;
 
 /** An error status the document can list. */
@@ -116,15 +123,36 @@ export const RATE_LIMIT_HEADERS: readonly (readonly [string, string])[] = [
   ['RateLimit-Policy', 'RateLimitPolicy'],
 ];
 
+/** What else an error response of an operation carries, besides its status's own headers. */
+export interface ErrorVariant {
+  /** The operation is rate limited: answers given after the limit is counted carry RateLimit headers. */
+  readonly limited: boolean;
+  /** The version is deprecated: every answer carries Deprecation (and Sunset when one is set). */
+  readonly deprecated: boolean;
+  readonly sunset: boolean;
+}
+
+/** Statuses answered before the rate limit is counted (lifecycle and credentials): never with RateLimit headers. */
+const BEFORE_LIMIT: ReadonlySet<ErrorStatus> = new Set([401, 403, 410]);
+
+/** The component name of an error response: the status's name, `RateLimited` when it carries the limit's headers. */
+export function errorResponseName(status: ErrorStatus, variant: ErrorVariant): string {
+  return ERRORS[status].name + (variant.limited && !BEFORE_LIMIT.has(status) ? 'RateLimited' : '');
+}
+
 /** The response component of an error status, problem+json body and its headers. */
-export function buildErrorResponse(status: ErrorStatus, problemSchema: string, auth: AuthIR): JsonObject {
+export function buildErrorResponse(status: ErrorStatus, problemSchema: string, auth: AuthIR, variant: ErrorVariant): JsonObject {
   const headers: Record<string, JsonObject> = {};
-  if (status === 429) for (const [wire, component] of RATE_LIMIT_HEADERS) headers[wire] = ref('headers', component);
+  if (status === 429 || status === 503) headers['Retry-After'] = ref('headers', 'RetryAfter');
+  if (variant.limited && !BEFORE_LIMIT.has(status))
+    for (const [wire, component] of RATE_LIMIT_HEADERS) if (wire !== 'Retry-After') headers[wire] = ref('headers', component);
   if (status === 401 || status === 403) {
     const schemes = [auth.bearer ? 'Bearer' : undefined, auth.apiKey ? 'ApiKey' : undefined].filter(Boolean).join(', ');
     const why = status === 401 ? `The schemes accepted: ${schemes}.` : 'The challenge, with `error="insufficient_scope"` and the scopes needed.';
     headers['WWW-Authenticate'] = { description: why, schema: { type: 'string' } };
   }
+  if (variant.deprecated) headers['Deprecation'] = ref('headers', 'Deprecation');
+  if (variant.deprecated && variant.sunset) headers['Sunset'] = ref('headers', 'Sunset');
   return {
     description: ERRORS[status].text,
     ...(Object.keys(headers).length > 0 ? { headers } : {}),

@@ -5,6 +5,8 @@
  * module for every version: a field change usually changes the plans of every older version anyway, and
  * a module per version tripled the file headers and imports the formatter reads.)
  */
+import type { Assign, MemorySpec } from '../../../runtime/server/memory-store.ts';
+import type { CollectionSpec, LimitSpec } from '../../../runtime/server/spec.ts';
 import type { ApiIR, CollectionAt, CollectionIR, FieldAt, OperationName } from '../../model/ir.ts';
 import { OPERATIONS } from '../../model/ir.ts';
 import { existsAt, shapeAt } from '../../model/project.ts';
@@ -23,8 +25,6 @@ export interface ServerContext {
   /** The identifier a version's schema module is imported as (`V1`). */
   readonly alias: ReadonlyMap<string, string>;
 }
-
-type LimitView = { readonly max: number; readonly windowMs: number } | null;
 
 /** One version's route of a collection. */
 interface RouteView {
@@ -54,20 +54,10 @@ export interface CollectionFileView {
   /** The union of the versions the collection exists in (`"v1" | "v2"`). */
   readonly versionUnion: string;
   readonly routes: readonly RouteView[];
-  readonly spec: {
-    readonly key: string;
-    readonly public: readonly OperationName[];
-    readonly scopes: CollectionIR['scopes'];
-    readonly rateLimit: LimitView;
-    readonly hooks: readonly { readonly id: string; readonly members: readonly string[]; readonly why: string }[];
-  };
-  readonly memory: {
-    readonly name: string;
-    readonly id: string;
-    readonly assign: readonly (readonly unknown[])[];
-    readonly unique: readonly string[];
-    readonly readOnly: readonly string[];
-  };
+  /** The runtime's `CollectionSpec`, as JSON in the module. */
+  readonly spec: CollectionSpec;
+  /** The runtime's `MemorySpec`, as JSON in the module. */
+  readonly memory: MemorySpec;
   /** The newest resource type (`V3.Order`). */
   readonly resource: string;
   readonly handlersDoc: string;
@@ -115,7 +105,7 @@ function schemasOf(alias: string, c: CollectionAt): string {
 }
 
 /** How the in-memory store assigns a required read-only field: example first, then by type. */
-function assignOf(f: FieldAt): readonly unknown[] | null {
+function assignOf(f: FieldAt): Assign | null {
   if (f.optional) return null;
   if (f.example) return [f.name, 'value', f.example.value];
   switch (f.type.kind) {
@@ -216,7 +206,7 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
       // Without auth every operation is public: there is nothing to check a credential against.
       public: publicOps,
       scopes: c.scopes,
-      rateLimit: c.rateLimit ? { max: c.rateLimit.limit, windowMs: c.rateLimit.windowMs } : null,
+      rateLimit: c.rateLimit ? ({ max: c.rateLimit.limit, windowMs: c.rateLimit.windowMs } satisfies LimitSpec) : null,
       hooks: hooks.map((h) => ({ id: h.id, members: [...h.members].sort(), why: hookDoc(versions, h) })),
     },
     memory: {

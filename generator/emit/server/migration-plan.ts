@@ -3,7 +3,10 @@
  * that collection has: renames, dropped and defaulted fields, fallbacks, and the hooks a user must write
  * for what markers cannot express (a type change, a removal without fallback, a field made optional).
  */
+import type { DownStep, NestedDown, RouteSpec, UpPlan as RuntimeUpPlan } from '../../../runtime/server/spec.ts';
 import type { CollectionIR, FieldIR } from '../../model/ir.ts';
+
+export type { DownStep, NestedDown };
 import { existsAt, nameAt, shapeAt } from '../../model/project.ts';
 
 /** A hook the user supplies, identified as `<version>.<collection>.<field>` (newest names). */
@@ -17,39 +20,14 @@ export interface HookNeed {
   readonly members: ReadonlySet<'up' | 'down' | 'value' | 'whenMissing'>;
 }
 
-/** The up plan of the runtime (`UpPlan` in the generated `runtime.ts`). */
-export interface UpPlan {
-  readonly renames: Readonly<Record<string, string>>;
-  readonly drop: readonly string[];
-  readonly hooks: Readonly<Record<string, readonly string[]>>;
-  readonly fill: Readonly<Record<string, unknown>>;
-  /** Plans of nested objects (or arrays of them) whose fields changed, by newest name. */
-  readonly nested: Readonly<Record<string, CompactUpPlan>>;
-}
+/** An up plan while it is built: every part present (the runtime's `UpPlan`, from `runtime/server/spec.ts`). */
+export type UpPlan = Required<RuntimeUpPlan>;
 
 /** An up plan as generated: its empty parts left out (the runtime reads a missing part as empty). */
-export type CompactUpPlan = { readonly [K in keyof UpPlan]?: UpPlan[K] };
-
-/**
- * How one response field of a version is made when it is not a copy of the same newest key (`DownStep` in
- * the generated `runtime.ts`). Plain copies are not listed: the runtime takes the response schema's keys.
- */
-export type DownStep =
-  | { readonly key: string; readonly hooks?: readonly string[]; readonly whenMissing?: string; readonly nested?: NestedDown }
-  | { readonly fallback: unknown }
-  | { readonly hook: string };
-
-/**
- * How a nested object (or each object of an array) of the newest version becomes an older version's: its
- * `fields` by the older names, in order, and the ones that are not plain copies.
- */
-export interface NestedDown {
-  readonly fields: readonly string[];
-  readonly down?: DownPlan;
-}
+export type CompactUpPlan = RuntimeUpPlan;
 
 /** A down plan: the response fields that are not plain copies, by the version's name, in field order. */
-export type DownPlan = Readonly<Record<string, DownStep>>;
+export type DownPlan = RouteSpec['down'];
 
 /** Collects the hooks plans refer to, with the members each needs. */
 export class HookNeeds {

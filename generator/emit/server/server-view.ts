@@ -15,6 +15,7 @@ interface Import {
 }
 interface VersionView {
   readonly name: string;
+  readonly released: boolean;
   readonly deprecation: string | null;
   readonly sunset: string | null;
   readonly sunsetAt: number | null;
@@ -117,6 +118,7 @@ export function buildServerViews(api: ApiIR): ServerViews {
       rateLimit: api.rateLimit ? { max: api.rateLimit.limit, windowMs: api.rateLimit.windowMs } : null,
       versions: api.versions.map((v) => ({
         name: v.name,
+        released: v.released !== undefined,
         deprecation: v.deprecated ? `@${dayMs(v.deprecated) / 1000}` : null,
         sunset: v.sunset ? new Date(dayMs(v.sunset)).toUTCString() : null,
         sunsetAt: v.sunset ? dayMs(v.sunset) : null,

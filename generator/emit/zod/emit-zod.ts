@@ -9,6 +9,7 @@
  */
 import type { ApiAt, ApiIR, CollectionAt, FieldAt, VersionIR } from '../../model/ir.ts';
 import { project } from '../../model/project.ts';
+import { runtimeFiles } from '../runtime-files.ts';
 import type { EmitOptions, OutputFile } from '../types.ts';
 import { baseExpression, defaultArgument, filterExpression, hasObject, propertyKey } from './zod-expression.ts';
 
@@ -32,6 +33,8 @@ interface CollectionView {
   readonly filters: readonly Member[];
   readonly defaultLimit: number;
   readonly maxLimit: number;
+  /** Whether a filter reads a number from the query string (`queryNumber` is imported). */
+  readonly numericFilters: boolean;
 }
 
 /** The view model of `templates/zod/collection.hbs` (one collection in one version). */
@@ -99,12 +102,13 @@ function collectionView(api: ApiAt, c: CollectionAt): CollectionView {
       .map((f) => member(f, `${filterExpression(f, access(fieldsVar, f.name))}.optional()`)),
     defaultLimit: c.pagination.defaultLimit,
     maxLimit: c.pagination.maxLimit,
+    numericFilters: c.fields.some((f) => f.filterable && (f.type.kind === 'int' || f.type.kind === 'number')),
   };
 }
 
 /** Emits the zod schemas of every version, and the helpers they share. */
 export function emitZod(api: ApiIR, options: EmitOptions): OutputFile[] {
-  const files: OutputFile[] = [{ path: 'zod-helpers.ts', content: options.render('zod/helpers', {}), language: 'typescript' }];
+  const files: OutputFile[] = runtimeFiles(options.runtime, 'zod/helpers.ts', 'zod-helpers.ts');
   for (const v of api.versions) {
     const at = project(api, v.name);
     const header = { title: at.title, version: v.name, lifecycle: lifecycleOf(v) };

@@ -81,7 +81,8 @@ export function filterExpression(field: FieldAt, ref: string): string {
   switch (field.type.kind) {
     case 'int':
     case 'number':
-      return `z.coerce.number().pipe(${typeExpression(field.type, 'response')})`;
+      // Decimal digits only: `Number()` would also read `0x10`, `1e3` and blanks.
+      return `queryNumber.pipe(${typeExpression(field.type, 'response')})`;
     case 'boolean':
       return 'z.stringbool()';
     default:

@@ -1,0 +1,156 @@
+/**
+ * The errors the client throws: one class per kind of failure, all extending {@link ApiError}, and the
+ * reading of a failed response's problem body (RFC 9457).
+ * @module
+ */
+
+/** An RFC 9457 problem body, as the server sends it with every error. */
+export interface Problem {
+  type?: string;
+  title?: string;
+  status?: number;
+  detail?: string;
+  instance?: string;
+  /** Validation issues: a JSON pointer into the request and what is wrong there. */
+  errors?: { pointer: string; detail: string }[];
+  [member: string]: unknown;
+}
+
+/**
+ * The base of every error the client throws. `status` is the HTTP status (0 when no response arrived),
+ * `headers` the response headers and `problem` the parsed problem body (null when there was none).
+ */
+export class ApiError extends Error {
+  override name = "ApiError";
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly headers: Headers,
+    readonly problem: Problem | null,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** 400: the request was malformed or failed validation; `problem.errors` lists every issue. */
+export class BadRequestError extends ApiError {
+  override name = "BadRequestError";
+}
+/** 401: the credential is missing or not accepted. */
+export class AuthenticationError extends ApiError {
+  override name = "AuthenticationError";
+}
+/** 403: the credential lacks a scope this operation needs. */
+export class PermissionDeniedError extends ApiError {
+  override name = "PermissionDeniedError";
+}
+/** 404: no such resource (or path). */
+export class NotFoundError extends ApiError {
+  override name = "NotFoundError";
+}
+/** 409: a unique value is taken. Never retried. */
+export class ConflictError extends ApiError {
+  override name = "ConflictError";
+}
+/** 429: too many requests; thrown once the retries are used up or `Retry-After` exceeds `maxRetryAfter`. */
+export class RateLimitError extends ApiError {
+  override name = "RateLimitError";
+}
+/** 5xx: the server failed. */
+export class InternalServerError extends ApiError {
+  override name = "InternalServerError";
+}
+/** No response: the connection failed. `cause` holds the platform's error. Status 0. */
+export class ConnectionError extends ApiError {
+  override name = "ConnectionError";
+}
+/** No response within `timeout` milliseconds (per attempt, credential and body included). */
+export class TimeoutError extends ConnectionError {
+  override name = "TimeoutError";
+}
+/**
+ * A redirect the client does not follow: to another origin (the credential, the body and the
+ * Idempotency-Key are never sent there), or more than 5 in a row. `location` is where the server pointed
+ * (null where the platform hides it, as browsers do). Never retried.
+ */
+export class RedirectError extends ApiError {
+  override name = "RedirectError";
+  constructor(
+    message: string,
+    status: number,
+    headers: Headers,
+    readonly location: string | null,
+  ) {
+    super(message, status, headers, null);
+  }
+}
+/**
+ * A successful status whose body is not what the operation answers: not JSON, empty, larger than
+ * `maxResponseBytes`, or a list page without a `data` array or with a cursor already seen. Never retried:
+ * the same request would get the same answer.
+ */
+export class InvalidResponseError extends ApiError {
+  override name = "InvalidResponseError";
+}
+
+// Other statuses (405, 410, 413, 415, ...) are plain ApiErrors.
+const ERRORS: Readonly<Record<number, typeof ApiError>> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  409: ConflictError,
+  429: RateLimitError,
+};
+
+function parseProblem(text: string): Problem | null {
+  try {
+    const body: unknown = JSON.parse(text);
+    return typeof body === "object" && body !== null && !Array.isArray(body)
+      ? (body as Problem)
+      : null;
+  } catch {
+    // Not JSON (a proxy's HTML page, say): the status alone describes the error.
+    return null;
+  }
+}
+
+/** The error of a failed (non-2xx) response whose body was read as `text`. */
+export function errorFor(
+  response: Response,
+  text: string,
+  what: string,
+): ApiError {
+  const problem = parseProblem(text);
+  const { status } = response;
+  const title =
+    typeof problem?.title === "string"
+      ? problem.title
+      : response.statusText || "Error";
+  const detail =
+    typeof problem?.detail === "string" ? `: ${problem.detail}` : "";
+  const issues = Array.isArray(problem?.errors)
+    ? problem.errors.map((e) => `\n  ${e.pointer || "/"}: ${e.detail}`).join("")
+    : "";
+  const Class =
+    ERRORS[status] ?? (status >= 500 ? InternalServerError : ApiError);
+  return new Class(
+    `${status} ${title}${detail} (${what})${issues}`,
+    status,
+    response.headers,
+    problem,
+  );
+}
+
+/** The messages of an error and its causes, for a ConnectionError's message. */
+export function causeText(cause: unknown): string {
+  const parts: string[] = [];
+  for (
+    let c = cause, depth = 0;
+    c instanceof Error && depth < 3;
+    c = c.cause, depth++
+  )
+    parts.push(c.message);
+  return parts.join(": ") || String(cause);
+}

@@ -1,0 +1,47 @@
+/**
+ * The client's runtime, shared by every version: transport with timeouts and retries, same-origin
+ * redirects, a capped response body, typed errors, promises with raw access, pagination. It needs nothing
+ * but the platform's `fetch`, `AbortController`, `URLSearchParams`, `TextDecoder`, `setTimeout` and
+ * `crypto.randomUUID` (Node 20+, browsers, Deno, Bun).
+ * @module
+ */
+export {
+  ApiError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  ConnectionError,
+  InternalServerError,
+  InvalidResponseError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  RedirectError,
+  TimeoutError,
+  type Problem,
+} from "./failures.js";
+export {
+  createNamespace,
+  type CollectionTypes,
+  type Namespace,
+  type OperationName,
+  type Resource,
+  type ResourceMethods,
+} from "./namespace.js";
+export type {
+  ApiConfig,
+  AttemptEvent,
+  ClientOptions,
+  Credential,
+  Fetch,
+  FetchInit,
+  RequestOptions,
+} from "./options.js";
+export {
+  ApiPromise,
+  PagePromise,
+  type ListParams,
+  type Page,
+  type WithResponse,
+} from "./promises.js";
+export { Transport } from "./transport.js";

@@ -1,0 +1,93 @@
+/**
+ * A version's namespace: per collection the methods its version offers (`list`, `get`, `create`,
+ * `replace`, `update`, `delete`), each a request on the shared transport.
+ * @module
+ */
+import type { ApiPromise, PagePromise } from "./promises.js";
+import type { RequestOptions } from "./options.js";
+import type { Transport } from "./transport.js";
+
+/** The six operations a collection may offer. */
+export type OperationName =
+  "list" | "get" | "create" | "replace" | "update" | "delete";
+
+/** The types of one collection in one version, and the operations it offers there. */
+export interface CollectionTypes {
+  item: unknown;
+  create: unknown;
+  replace: unknown;
+  patch: unknown;
+  query: object;
+  ops: OperationName;
+}
+
+/** Every method a collection can have; {@link Resource} keeps those its version offers. */
+export interface ResourceMethods<C extends CollectionTypes> {
+  /** One page (`await`), or every item of every page (`for await`). */
+  list(query?: C["query"], opts?: RequestOptions): PagePromise<C["item"]>;
+  /** One resource by id; a missing one throws NotFoundError. */
+  get(id: string, opts?: RequestOptions): ApiPromise<C["item"]>;
+  /** Creates a resource; retried safely with one `Idempotency-Key` per call. */
+  create(body: C["create"], opts?: RequestOptions): ApiPromise<C["item"]>;
+  /** Replaces every writable field of a resource. */
+  replace(
+    id: string,
+    body: C["replace"],
+    opts?: RequestOptions,
+  ): ApiPromise<C["item"]>;
+  /** Changes the fields given, keeps the rest. */
+  update(
+    id: string,
+    patch: C["patch"],
+    opts?: RequestOptions,
+  ): ApiPromise<C["item"]>;
+  /** Deletes a resource. */
+  delete(id: string, opts?: RequestOptions): ApiPromise<void>;
+}
+
+/** A collection's methods in one version: only the operations that version offers. */
+export type Resource<C extends CollectionTypes> = Pick<
+  ResourceMethods<C>,
+  C["ops"]
+>;
+
+/** A version's collections, from a map of collection name to {@link CollectionTypes}. */
+export type Namespace<M> = {
+  readonly [K in keyof M]: M[K] extends CollectionTypes
+    ? Resource<M[K]>
+    : never;
+};
+
+/** Builds a version's namespace: per collection its path and operations. */
+export function createNamespace<M>(
+  t: Transport,
+  version: string,
+  spec: Record<
+    keyof M & string,
+    readonly [path: string, ops: readonly OperationName[]]
+  >,
+): Namespace<M> {
+  const namespace: Record<
+    string,
+    Partial<ResourceMethods<CollectionTypes>>
+  > = {};
+  for (const [name, [path, ops]] of Object.entries<
+    readonly [string, readonly OperationName[]]
+  >(spec)) {
+    const one = (id: string): string => `${path}/${encodeURIComponent(id)}`;
+    const all: ResourceMethods<CollectionTypes> = {
+      list: (query, opts) => t.list(version, path, query ?? {}, opts),
+      get: (id, opts) => t.request("GET", version, one(id), undefined, opts),
+      create: (body, opts) => t.request("POST", version, path, body, opts),
+      replace: (id, body, opts) =>
+        t.request("PUT", version, one(id), body, opts),
+      update: (id, patch, opts) =>
+        t.request("PATCH", version, one(id), patch, opts),
+      delete: (id, opts) =>
+        t.request("DELETE", version, one(id), undefined, opts),
+    };
+    namespace[name] = Object.fromEntries(ops.map((op) => [op, all[op]]));
+  }
+  // The generated version module pairs each collection's types with its operations; the cast states that.
+  return namespace as Namespace<M>;
+}

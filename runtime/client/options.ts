@@ -1,0 +1,86 @@
+/**
+ * The client's options (on the client and per request), what it hands to `fetch`, and what it reports
+ * after every attempt.
+ * @module
+ */
+import type { ApiError } from "./failures.js";
+
+/** A credential: a string, or a function that returns one (called before each attempt, for tokens that refresh). */
+export type Credential = string | (() => string | Promise<string>);
+
+/** What the client passes to `fetch`; the platform's `fetch` accepts it. */
+export interface FetchInit {
+  method: string;
+  headers: Headers;
+  body?: string;
+  signal: AbortSignal;
+  /** Always `manual`: the client follows redirects itself, and only on the same origin. */
+  redirect: "manual";
+}
+
+/** The `fetch` the client calls (the platform's by default); inject one for tests, proxies or tracing. */
+export type Fetch = (url: string, init: FetchInit) => Promise<Response>;
+
+/** One attempt of a request, reported to `onAttempt` when it ends. */
+export interface AttemptEvent {
+  readonly method: string;
+  readonly url: string;
+  /** 1 for the first attempt. */
+  readonly attempt: number;
+  /** The HTTP status, or null when no response arrived. */
+  readonly status: number | null;
+  /** Why the attempt failed, or null when it succeeded. */
+  readonly error: ApiError | null;
+  readonly durationMs: number;
+  /** Milliseconds until the next attempt, or null when this attempt was the last. */
+  readonly retryInMs: number | null;
+  /** The server's `Deprecation` header (RFC 9745): this version is deprecated. */
+  readonly deprecation: string | null;
+  /** The server's `Sunset` header (RFC 8594): the date this version stops answering. */
+  readonly sunset: string | null;
+}
+
+/** Options of the client; every one but `baseUrl` can be overridden per request. */
+export interface ClientOptions {
+  /** Where the API lives, e.g. `https://api.example.com` (version paths are appended). */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer <token>`. */
+  bearer?: Credential;
+  /** Sent in the API's key header. */
+  apiKey?: Credential;
+  /** Retries after the first attempt (default 2). */
+  maxRetries?: number;
+  /** Milliseconds each attempt may take, credential, redirects and response body included (default 60000). */
+  timeout?: number;
+  /** First backoff delay in milliseconds, doubled on each retry (default 500). */
+  retryDelay?: number;
+  /** Longest backoff delay in milliseconds (default 8000). */
+  maxRetryDelay?: number;
+  /** Longest `Retry-After` wait honoured, in milliseconds (default 60000); a longer one is not retried. */
+  maxRetryAfter?: number;
+  /** The largest response body read, in bytes (default 10 MiB); a larger one is an InvalidResponseError. */
+  maxResponseBytes?: number;
+  fetch?: Fetch;
+  /** Sent with every request. */
+  headers?: Record<string, string>;
+  /** Aborts every request (and every wait between attempts). */
+  signal?: AbortSignal;
+  /** Called after every attempt: for logging, metrics and deprecation warnings. */
+  onAttempt?: (event: AttemptEvent) => void;
+}
+
+/** Options of one request: any client option (but `baseUrl`), plus an idempotency key. */
+export interface RequestOptions extends Partial<
+  Omit<ClientOptions, "baseUrl">
+> {
+  /** Sent as `Idempotency-Key`; creates generate one per call when it is not given. */
+  idempotencyKey?: string;
+}
+
+/** What the generated index tells the transport about the API. */
+export interface ApiConfig {
+  /** The header of API keys, or null when the API takes none. */
+  readonly apiKeyHeader: string | null;
+  /** The header that selects the version, or null when the version is a path prefix. */
+  readonly versionHeader: string | null;
+}

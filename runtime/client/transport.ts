@@ -1,0 +1,264 @@
+/**
+ * The transport every generated client shares: credentials, timeouts, same-origin redirects, a capped
+ * response body, retries with backoff, typed errors, and `onAttempt` reports.
+ * @module
+ */
+import { fetchFollowing, pageProblem, parseBody, readText } from "./body.js";
+import {
+  ApiError,
+  ConnectionError,
+  InvalidResponseError,
+  TimeoutError,
+  causeText,
+  errorFor,
+} from "./failures.js";
+import type {
+  ApiConfig,
+  ClientOptions,
+  Credential,
+  Fetch,
+  FetchInit,
+  RequestOptions,
+} from "./options.js";
+import {
+  ApiPromise,
+  PagePromise,
+  type Page,
+  type WithResponse,
+} from "./promises.js";
+import { retryDelay } from "./retry.js";
+import {
+  abortReason,
+  guardAttempt,
+  sleep,
+  throwIfAborted,
+  untilAborted,
+} from "./signals.js";
+
+/** The default cap of a response body: 10 MiB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
+
+/** What one request sends and how its answer is checked. */
+interface Call {
+  readonly method: string;
+  readonly version: string;
+  readonly path: string;
+  readonly body: unknown;
+  readonly opts: RequestOptions;
+  readonly query?: object | undefined;
+  /** Why a successful body is not what the operation answers, or null. */
+  readonly check?: (data: unknown) => string | null;
+}
+
+/** Sends requests: credentials, timeouts, retries with backoff, errors, `onAttempt` reports. */
+export class Transport {
+  constructor(
+    readonly options: ClientOptions,
+    readonly config: ApiConfig,
+  ) {}
+
+  /** One request; its promise also offers `withResponse()`. */
+  request<T>(
+    method: string,
+    version: string,
+    path: string,
+    body: unknown,
+    opts: RequestOptions | undefined,
+    query?: object,
+  ): ApiPromise<T> {
+    return new ApiPromise(
+      this.send<T>({ method, version, path, body, opts: opts ?? {}, query }),
+    );
+  }
+
+  /** A list request whose promise also walks every following page. */
+  list<T>(
+    version: string,
+    path: string,
+    query: object,
+    opts: RequestOptions | undefined,
+  ): PagePromise<T> {
+    const call: Call = {
+      method: "GET",
+      version,
+      path,
+      body: undefined,
+      opts: opts ?? {},
+      query,
+      check: pageProblem,
+    };
+    return new PagePromise(this.send<Page<T>>(call), (cursor) =>
+      this.list<T>(version, path, { ...query, cursor }, opts),
+    );
+  }
+
+  private async send<T>(call: Call): Promise<WithResponse<T>> {
+    const { method, version, path, body, opts } = call;
+    const o: RequestOptions = { ...this.options, ...opts };
+    const { versionHeader } = this.config;
+    const url = buildUrl(
+      this.options.baseUrl,
+      versionHeader ? path : `${version}/${path}`,
+      call.query,
+    );
+    const what = `${method} ${url}`;
+    const headers = new Headers({
+      accept: "application/json, application/problem+json",
+    });
+    for (const [k, v] of Object.entries({
+      ...this.options.headers,
+      ...opts.headers,
+    }))
+      headers.set(k, v);
+    if (versionHeader) headers.set(versionHeader, version);
+    // A request without a body says nothing about a body's type, whatever the defaults hold.
+    if (body !== undefined) headers.set("content-type", "application/json");
+    else headers.delete("content-type");
+    // One key per call, the same on every attempt, so the server can replay a create that was retried.
+    const key =
+      o.idempotencyKey ?? (method === "POST" ? crypto.randomUUID() : undefined);
+    if (key !== undefined) headers.set("idempotency-key", key);
+    const signals = [this.options.signal, opts.signal].filter(
+      (s): s is AbortSignal => s !== undefined,
+    );
+    const maxRetries = o.maxRetries ?? 2;
+    const timeout = o.timeout ?? 60_000;
+    const maxBytes = o.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    const fetchFn: Fetch = o.fetch ?? ((u, init) => fetch(u, init));
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    for (let attempt = 1; ; attempt++) {
+      throwIfAborted(signals);
+      const started = Date.now();
+      const guard = guardAttempt(signals, timeout);
+      let response: Response | null = null;
+      let result: WithResponse<T> | null = null;
+      let error: ApiError | null = null;
+      try {
+        await this.applyCredentials(headers, o, guard.signal);
+        const init: FetchInit = {
+          method,
+          headers,
+          signal: guard.signal,
+          redirect: "manual",
+          ...(payload !== undefined ? { body: payload } : {}),
+        };
+        response = await fetchFollowing(fetchFn, url, init);
+        const text = await readText(response, maxBytes);
+        if (response.ok) {
+          if (text === null) throw tooLarge(response, maxBytes, what);
+          const data = parseBody(text, response, what, method !== "DELETE");
+          const problem = call.check?.(data) ?? null;
+          if (problem !== null)
+            throw new InvalidResponseError(
+              `${response.status}: the response is not a page: ${problem} (${what})`,
+              response.status,
+              response.headers,
+              null,
+            );
+          result = { data: data as T, response };
+        } else error = errorFor(response, text ?? "", what);
+      } catch (cause) {
+        if (signals.some((s) => s.aborted)) throw abortReason(signals);
+        if (cause instanceof ApiError) error = cause;
+        else if (guard.timedOut())
+          error = new TimeoutError(
+            `Timed out after ${timeout} ms (${what})`,
+            0,
+            new Headers(),
+            null,
+            { cause },
+          );
+        else if (cause instanceof CredentialFailure) throw cause.cause;
+        else
+          error = new ConnectionError(
+            `Connection failed (${what}): ${causeText(cause)}`,
+            0,
+            new Headers(),
+            null,
+            { cause },
+          );
+      } finally {
+        guard.done();
+      }
+      const retryInMs =
+        error && attempt <= maxRetries ? retryDelay(error, attempt, o) : null;
+      o.onAttempt?.({
+        method,
+        url,
+        attempt,
+        status: response?.status ?? null,
+        error,
+        durationMs: Date.now() - started,
+        retryInMs,
+        deprecation: response?.headers.get("deprecation") ?? null,
+        sunset: response?.headers.get("sunset") ?? null,
+      });
+      if (result) return result;
+      if (retryInMs === null) throw error;
+      await sleep(retryInMs, signals);
+    }
+  }
+
+  /** Sets the credential headers; a credential function may not outlast the attempt's signal. */
+  private async applyCredentials(
+    headers: Headers,
+    o: RequestOptions,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const { apiKeyHeader } = this.config;
+    if (o.bearer !== undefined)
+      headers.set(
+        "authorization",
+        `Bearer ${await resolveCredential(o.bearer, signal)}`,
+      );
+    if (o.apiKey !== undefined && apiKeyHeader)
+      headers.set(apiKeyHeader, await resolveCredential(o.apiKey, signal));
+  }
+}
+
+/** An error thrown by the caller's credential function: rethrown as is, never retried. */
+class CredentialFailure {
+  constructor(readonly cause: unknown) {}
+}
+
+async function resolveCredential(
+  c: Credential,
+  signal: AbortSignal,
+): Promise<string> {
+  if (typeof c !== "function") return c;
+  let pending: Promise<string>;
+  try {
+    pending = Promise.resolve(c());
+  } catch (error) {
+    throw new CredentialFailure(error);
+  }
+  return untilAborted(
+    pending.catch((error: unknown) => {
+      throw new CredentialFailure(error);
+    }),
+    signal,
+  );
+}
+
+function tooLarge(response: Response, max: number, what: string): ApiError {
+  return new InvalidResponseError(
+    `${response.status}: the response body is larger than maxResponseBytes (${max} bytes); not read (${what})`,
+    response.status,
+    response.headers,
+    null,
+  );
+}
+
+function buildUrl(
+  baseUrl: string,
+  path: string,
+  query: object | undefined,
+): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {}))
+    if (v !== undefined && v !== null)
+      for (const item of Array.isArray(v) ? v : [v])
+        params.append(k, String(item));
+  const qs = params.toString();
+  return `${baseUrl.replace(/\/+$/, "")}/${path}${qs ? `?${qs}` : ""}`;
+}

@@ -1,0 +1,161 @@
+/**
+ * Checked values between the user's code and the wire: a handler's resource migrated down and shaped by
+ * the response schema of the version answered, and a request migrated up by type-change hooks checked
+ * against the newest version's schema. What breaks a schema is never sent on: it answers 500, and the log
+ * names the handler or hook that produced it and the JSON pointer.
+ */
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { z } from "zod";
+import { isRecord } from "./guards.js";
+import { compileDown, compileUp } from "./migrate.js";
+import { INTERNAL, send } from "./problems.js";
+import { createShaper, pointerOf } from "./shape.js";
+import type { RouteSpec, VersionSpec } from "./spec.js";
+import type { Mount } from "./state.js";
+import type { OperationName } from "./types.js";
+
+/** Why a value cannot be sent on: who produced it, where, and how it breaks the schema. */
+export interface Broken {
+  readonly ok: false;
+  readonly source: string;
+  readonly pointer: string;
+  readonly detail: string;
+  readonly error?: unknown;
+}
+/** A value fit to go on, or why not. */
+export type Checked = { readonly ok: true; readonly value: unknown } | Broken;
+
+/** Logs a broken value (source, version, pointer) and answers 500 without details. */
+export function reject(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  version: string,
+  broken: Broken,
+): FastifyReply {
+  const { source, pointer, detail, error } = broken;
+  request.log.error(
+    {
+      source,
+      version,
+      pointer,
+      detail,
+      ...(error === undefined ? {} : { err: error }),
+    },
+    `${source} produced a value the ${version} schema does not allow at ${pointer}: ${detail}`,
+  );
+  return send(reply, INTERNAL);
+}
+
+/** The first field name of a pointer (`#/reference/0` -> `reference`). */
+const fieldOf = (pointer: string): string =>
+  (pointer.split("/")[1] ?? "").replace(/~1/g, "/").replace(/~0/g, "~");
+
+/** Who produced a response field: the down hook that converted it, else the handler. */
+function blameDown(
+  route: RouteSpec,
+  handler: string,
+): (pointer: string) => string {
+  return (pointer) => {
+    const name = fieldOf(pointer);
+    const step = Object.hasOwn(route.down, name) ? route.down[name] : undefined;
+    if (step === undefined || "fallback" in step) return handler;
+    if ("hook" in step) return `migrations.${step.hook}.value`;
+    if (step.hooks && step.hooks.length > 0)
+      return `migrations.${step.hooks[0]}.down`;
+    return step.whenMissing === undefined
+      ? handler
+      : `${handler} or migrations.${step.whenMissing}.whenMissing`;
+  };
+}
+
+/**
+ * The resource a handler (`source`) returned, as `version` answers it: migrated down, shaped and (unless
+ * turned off) checked. `at` is the pointer of the resource in the answer (`#`, `#/data/3`).
+ */
+export function createPresenter(
+  m: Mount,
+  version: VersionSpec,
+  route: RouteSpec,
+  source: string,
+): (value: unknown, at: string) => Checked {
+  const toVersion =
+    Object.keys(route.down).length === 0 ? null : compileDown(route, m.hooks);
+  const shape = createShaper(route.schemas.response, m.validateResponses);
+  const blame = blameDown(route, source);
+  return (value, at) => {
+    if (!isRecord(value) || Array.isArray(value))
+      return {
+        ok: false,
+        source,
+        pointer: at,
+        detail: "not a resource object",
+      };
+    let migrated: unknown;
+    try {
+      migrated = toVersion === null ? value : toVersion(value);
+    } catch (error) {
+      const hooks = `migrations to ${version.name} of ${route.collection.key}`;
+      return {
+        ok: false,
+        source: hooks,
+        pointer: at,
+        detail: "a hook threw",
+        error,
+      };
+    }
+    const shaped = shape(migrated);
+    if (shaped.ok) return shaped;
+    return {
+      ok: false,
+      source: blame(shaped.pointer),
+      pointer: at + shaped.pointer.slice(1),
+      detail: shaped.detail,
+    };
+  };
+}
+
+/**
+ * A request of `version` migrated up to the newest version (`complete` for create and replace, which take
+ * defaults). A type-change hook may turn a valid request into a value the newest version does not allow:
+ * then the result is checked with the newest schema before it reaches the handler (and the store).
+ */
+export function createUpMigration(
+  m: Mount,
+  version: VersionSpec,
+  route: RouteSpec,
+  op: OperationName,
+): (data: Record<string, unknown>, complete: boolean) => Checked {
+  const up = route.up === null ? null : compileUp(route.up, m.hooks);
+  const hooks = route.up?.hooks ?? {};
+  const newest = m.newest.get(route.collection.key)!;
+  const schemas: Partial<Record<OperationName, z.ZodType | undefined>> = {
+    create: newest.schemas.create,
+    replace: newest.schemas.replace,
+    update: newest.schemas.patch,
+  };
+  const schema = Object.keys(hooks).length > 0 ? schemas[op] : undefined;
+  const from = `migrations from ${version.name} of ${route.collection.key}`;
+  return (data, complete) => {
+    if (up === null) return { ok: true, value: data };
+    let migrated: Record<string, unknown>;
+    try {
+      migrated = up(data, complete);
+    } catch (error) {
+      return {
+        ok: false,
+        source: from,
+        pointer: "#",
+        detail: "a hook threw",
+        error,
+      };
+    }
+    if (schema === undefined) return { ok: true, value: migrated };
+    const parsed = schema.safeParse(migrated);
+    if (parsed.success) return { ok: true, value: parsed.data };
+    const issue = parsed.error.issues[0]!;
+    const pointer = pointerOf(issue.path);
+    const hook = hooks[fieldOf(pointer)]?.[0];
+    const source = hook === undefined ? from : `migrations.${hook}.up`;
+    return { ok: false, source, pointer, detail: issue.message };
+  };
+}

@@ -1,0 +1,173 @@
+/**
+ * The gate of an operation, run before its body is read: version lifecycle (Deprecation, Sunset, 410),
+ * credentials and scopes (401, 403; 429 for an address that sent too many rejected credentials), and rate
+ * limits (429 with RateLimit headers).
+ */
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { readCredential } from "./auth.js";
+import { answerFailure, invoke } from "./invoke.js";
+import { HttpProblem, problem, send } from "./problems.js";
+import type { Limiter } from "./rate-limit.js";
+import type { ApiSpec, RouteSpec, VersionSpec } from "./spec.js";
+import { stateOf, type Gate, type Mount } from "./state.js";
+import type { OperationName, Principal } from "./types.js";
+
+const READS: ReadonlySet<OperationName> = new Set(["list", "get"]);
+const AUTHENTICATE = "options.authenticate";
+
+/** What a 410 recommends: the newest released version that is not itself past its sunset, if any. */
+export function successorOf(spec: ApiSpec, now: number): string | null {
+  for (let i = spec.versions.length - 1; i >= 0; i--) {
+    const v = spec.versions[i]!;
+    if (v.released && (v.sunsetAt === null || now < v.sunsetAt)) return v.name;
+  }
+  return null;
+}
+
+/** The gate of `op` on `route` in `version`, or null when it has nothing to check. */
+export function createGate(
+  m: Mount,
+  version: VersionSpec,
+  route: RouteSpec,
+  op: OperationName,
+): Gate | null {
+  const isPublic = route.collection.public.includes(op);
+  const needs = READS.has(op)
+    ? route.collection.scopes.read
+    : route.collection.scopes.write;
+  const limiters = [
+    m.apiLimiter,
+    m.limiters.get(route.collection.key) ?? null,
+  ].filter((l): l is Limiter => l !== null);
+  const takesCredentials = m.spec.bearer || m.apiKeyHeader !== null;
+  if (
+    version.deprecation === null &&
+    version.sunset === null &&
+    limiters.length === 0 &&
+    isPublic &&
+    !takesCredentials
+  )
+    return null;
+  const retired = (reply: FastifyReply) => {
+    const next = successorOf(m.spec, m.now());
+    const use = next === null ? "" : `; use ${next}`;
+    return send(
+      reply,
+      problem(
+        410,
+        "version_sunset",
+        `${version.name} was retired on ${version.sunset}${use}.`,
+      ),
+    );
+  };
+  return async (request, reply) => {
+    if (version.deprecation !== null)
+      reply.header("deprecation", version.deprecation);
+    if (version.sunset !== null) {
+      reply.header("sunset", version.sunset);
+      if (version.sunsetAt !== null && m.now() >= version.sunsetAt)
+        return retired(reply);
+    }
+    const state = stateOf(request);
+    const credential = readCredential(request, m.spec, m.apiKeyHeader);
+    if (credential !== null) {
+      const wait = m.failures?.blocked(request.ip) ?? null;
+      if (wait !== null) {
+        reply.header("retry-after", wait);
+        return send(
+          reply,
+          problem(
+            429,
+            "too_many_failed_credentials",
+            `Too many rejected credentials from this address; retry in ${wait} s.`,
+          ),
+        );
+      }
+      // `authenticate` is user code: its errors tell the client nothing, and it has the request timeout.
+      const outcome = await invoke(
+        request,
+        AUTHENTICATE,
+        m.requestTimeout,
+        () => m.authenticate(credential, request),
+      );
+      if (outcome.kind !== "value")
+        return answerFailure(
+          request,
+          reply,
+          AUTHENTICATE,
+          outcome,
+          m.requestTimeout,
+        );
+      if (outcome.value instanceof HttpProblem)
+        return send(reply, outcome.value.toProblem());
+      const principal: Principal | null = outcome.value;
+      if (principal === null) {
+        m.failures?.failed(request.ip);
+        reply.header(
+          "www-authenticate",
+          m.challenge(credential.scheme, 'error="invalid_token"'),
+        );
+        return send(
+          reply,
+          problem(401, "invalid_token", "The credential was not accepted."),
+        );
+      }
+      state.principal = principal;
+      if (!isPublic) {
+        const lacking = needs.filter((s) => !principal.scopes.includes(s));
+        if (lacking.length > 0) {
+          const params = `error="insufficient_scope", scope="${lacking.join(" ")}"`;
+          reply.header(
+            "www-authenticate",
+            m.challenge(credential.scheme, params),
+          );
+          return send(
+            reply,
+            problem(
+              403,
+              "insufficient_scope",
+              `This operation needs the scope ${lacking.join(" and ")}.`,
+              { scopes: lacking },
+            ),
+          );
+        }
+      }
+    } else if (!isPublic) {
+      reply.header("www-authenticate", m.challenge(null));
+      return send(
+        reply,
+        problem(401, "unauthenticated", "This operation needs a credential."),
+      );
+    }
+    return limiters.length === 0 ? undefined : limit(request, reply, limiters);
+  };
+}
+
+/** Counts the request against every limit; 429 when one is exceeded. RateLimit headers on every answer. */
+async function limit(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  limiters: readonly Limiter[],
+): Promise<FastifyReply | undefined> {
+  const results = await Promise.all(limiters.map((l) => l(request)));
+  const exceeded = results
+    .filter((r) => r.exceeded)
+    .sort((a, b) => b.reset - a.reset)[0];
+  const shown =
+    exceeded ?? results.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+  reply
+    .header("ratelimit-limit", shown.max)
+    .header("ratelimit-remaining", shown.remaining)
+    .header("ratelimit-reset", shown.reset)
+    .header("ratelimit-policy", shown.policy);
+  if (!exceeded) return undefined;
+  reply.header("retry-after", Math.max(1, exceeded.reset));
+  return send(
+    reply,
+    problem(
+      429,
+      "rate_limited",
+      `Too many requests; retry in ${Math.max(1, exceeded.reset)} s.`,
+    ),
+  );
+}

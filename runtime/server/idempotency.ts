@@ -1,0 +1,220 @@
+/**
+ * Idempotency-Key replay: the answer to a create is kept under its key (in memory, or in Redis shared by
+ * every instance) and replayed to a retry. One create runs per key: an in-progress marker (a pending
+ * promise in memory, `SET NX PX` in Redis) makes a concurrent duplicate wait for the first answer.
+ */
+import { createHash } from "node:crypto";
+import type { RedisClient } from "./types.js";
+
+/** A remembered answer. */
+export interface Answer {
+  readonly status: number;
+  readonly location: string | null;
+  readonly body: unknown;
+}
+
+/**
+ * What `remember` found: an answer (`replayed` when it was stored before; null when `make` failed and
+ * nothing is remembered), `reused` when the key was used with another body, `busy` when the first request
+ * with this key did not finish before `deadline`.
+ */
+export type Remembered =
+  | {
+      readonly kind: "answer";
+      readonly answer: Answer | null;
+      readonly replayed: boolean;
+    }
+  | { readonly kind: "reused" }
+  | { readonly kind: "busy" };
+
+/** Where answers are kept. */
+export interface AnswerStore {
+  /**
+   * The answer stored under `key` for the same `fingerprint`, or runs `make` (once per key, across
+   * concurrent requests) and stores its answer. Waits for a concurrent first request until `deadline`
+   * (a `performance.now()` time). `make` resolves to null when there is nothing to remember (it failed).
+   */
+  remember(
+    key: string,
+    fingerprint: string,
+    make: () => Promise<Answer | null>,
+    deadline: number,
+  ): Promise<Remembered>;
+}
+
+/** A Redis command that failed or did not answer within the bound. */
+export class RedisUnavailable extends Error {
+  constructor(cause: unknown) {
+    super("Redis did not answer", { cause });
+    this.name = "RedisUnavailable";
+  }
+}
+
+/** `promise`, or a {@link RedisUnavailable} after `ms`; a late result is dropped. */
+export function bounded<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(
+      () =>
+        reject(new RedisUnavailable(new Error(`no answer within ${ms} ms`))),
+      ms,
+    );
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(new RedisUnavailable(error));
+      },
+    );
+  });
+}
+
+/** JSON with object keys sorted at every depth: the same value gives the same text whatever the key order. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (typeof value === "object" && value !== null) {
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record)
+      .filter((k) => record[k] !== undefined)
+      .sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(record[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+/** The fingerprint of a request body: SHA-256 of its canonical JSON. */
+export const fingerprintOf = (body: unknown): string =>
+  createHash("sha256").update(canonicalJson(body)).digest("base64url");
+
+const wait = (ms: number) =>
+  new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Answers in this process: at most `maxEntries`, the oldest forgotten first. Entries expire in the order
+ * they were stored (one TTL for all), so expiry and eviction look only at the oldest: O(1) per request.
+ */
+export function createMemoryAnswers(
+  ttl: number,
+  now: () => number,
+  maxEntries = 10_000,
+): AnswerStore {
+  const answers = new Map<
+    string,
+    { answer: Answer; fingerprint: string; expires: number }
+  >();
+  const pending = new Map<
+    string,
+    { fingerprint: string; done: Promise<unknown> }
+  >();
+  const expire = (t: number) => {
+    for (const [key, entry] of answers) {
+      if (entry.expires > t && answers.size <= maxEntries) break;
+      answers.delete(key);
+    }
+  };
+  return {
+    async remember(key, fingerprint, make, deadline) {
+      for (;;) {
+        expire(now());
+        const stored = answers.get(key);
+        if (stored)
+          return stored.fingerprint === fingerprint
+            ? { kind: "answer", answer: stored.answer, replayed: true }
+            : { kind: "reused" };
+        const running = pending.get(key);
+        if (running) {
+          if (running.fingerprint !== fingerprint) return { kind: "reused" };
+          // A retry that arrives while the first attempt runs waits for it instead of creating twice.
+          const left = deadline - performance.now();
+          if (left <= 0) return { kind: "busy" };
+          await Promise.race([running.done, wait(left)]);
+          continue;
+        }
+        const done = make();
+        pending.set(key, { fingerprint, done: done.catch(() => null) });
+        try {
+          const answer = await done;
+          if (answer !== null) {
+            answers.set(key, { answer, fingerprint, expires: now() + ttl });
+            expire(now());
+          }
+          return { kind: "answer", answer, replayed: false };
+        } finally {
+          pending.delete(key);
+        }
+      }
+    },
+  };
+}
+
+/** Settings of the Redis answer store. */
+export interface RedisAnswerSettings {
+  readonly prefix: string;
+  /** How long answers are kept, in ms. */
+  readonly ttl: number;
+  /** How long an in-progress marker lives, in ms: a create that outlives it (a crashed instance) may run again. */
+  readonly lockTtl: number;
+  /** The longest wait for one command, in ms. */
+  readonly timeout: number;
+}
+
+/**
+ * Answers in Redis, shared by every instance. The first request sets `<key>:lock` with `SET NX PX` (the
+ * body's fingerprint as its value) and runs the create; the others poll for its answer. Every command is
+ * bounded: a Redis that does not answer throws {@link RedisUnavailable}.
+ */
+export function createRedisAnswers(
+  redis: RedisClient,
+  settings: RedisAnswerSettings,
+): AnswerStore {
+  const { prefix, ttl, lockTtl, timeout } = settings;
+  return {
+    async remember(key, fingerprint, make, deadline) {
+      const answerKey = `${prefix}${key}`;
+      const lockKey = `${answerKey}:lock`;
+      for (let pause = 20; ; pause = Math.min(pause * 2, 200)) {
+        const stored = await bounded(redis.get(answerKey), timeout);
+        if (stored !== null) {
+          const entry = JSON.parse(stored) as {
+            answer: Answer;
+            fingerprint: string;
+          };
+          return entry.fingerprint === fingerprint
+            ? { kind: "answer", answer: entry.answer, replayed: true }
+            : { kind: "reused" };
+        }
+        const locked = await bounded(
+          redis.set(lockKey, fingerprint, "PX", lockTtl, "NX"),
+          timeout,
+        );
+        if (locked === "OK") {
+          let answer: Answer | null;
+          try {
+            answer = await make();
+            // The resource exists now: even when Redis fails to keep the answer, this request gets it.
+            if (answer !== null)
+              await bounded(
+                redis.set(
+                  answerKey,
+                  JSON.stringify({ answer, fingerprint }),
+                  "PX",
+                  ttl,
+                ),
+                timeout,
+              ).catch(() => undefined);
+          } finally {
+            await bounded(redis.del(lockKey), timeout).catch(() => undefined);
+          }
+          return { kind: "answer", answer, replayed: false };
+        }
+        const holder = await bounded(redis.get(lockKey), timeout);
+        if (holder !== null && holder !== fingerprint)
+          return { kind: "reused" };
+        if (performance.now() + pause > deadline) return { kind: "busy" };
+        await wait(pause);
+      }
+    },
+  };
+}

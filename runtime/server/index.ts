@@ -1,0 +1,50 @@
+/**
+ * The server runtime every generated API shares, re-exported from its modules: problem+json answers
+ * (RFC 9457), credentials and scopes, rate limits, version lifecycle, migrations between versions, answers
+ * shaped by each version's response schema, Idempotency-Key replay, OpenAPI documents, route mounting and
+ * the in-memory store. The API-specific files (`routes.ts`, `types.ts`, `index.ts`, `collections/*.ts`) are
+ * data and types the runtime reads.
+ */
+export { fastifyOptions } from "./fastify-options.js";
+export {
+  createMemoryCollection,
+  type Assign,
+  type MemoryOptions,
+  type MemorySpec,
+} from "./memory-store.js";
+export { mountApi } from "./mount.js";
+export {
+  BadRequest,
+  Conflict,
+  HttpProblem,
+  NotFound,
+  issuesOf,
+  problem,
+  type Problem,
+  type ProblemIssue,
+} from "./problems.js";
+export type {
+  ApiSpec,
+  CollectionSpec,
+  DownStep,
+  HookSpec,
+  LimitSpec,
+  NestedDown,
+  RouteSpec,
+  UpPlan,
+  VersionSpec,
+} from "./spec.js";
+export type {
+  AuthFailureLimit,
+  Awaitable,
+  CollectionHandlers,
+  Credential,
+  HandlerContext,
+  ListQuery,
+  OpenApiOptions,
+  OperationName,
+  Page,
+  Principal,
+  RedisClient,
+  ServerOptions,
+} from "./types.js";

@@ -1,0 +1,95 @@
+/**
+ * Calling user code (handlers, migration hooks) safely: a thrown error never reaches the client with its
+ * message or status, a problem (`NotFound`, `Conflict`, ...) thrown or returned is an answer, and a handler
+ * that does not settle within the request timeout lets the request answer 503.
+ */
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { HttpProblem, internal, problem, send } from "./problems.js";
+
+/** What a call of user code came to. */
+export type Outcome<T> =
+  | { readonly kind: "value"; readonly value: T | HttpProblem }
+  | { readonly kind: "error"; readonly error: unknown }
+  | { readonly kind: "timeout" };
+
+/** Runs `run`, settled within `timeout` ms; a late answer is dropped (and a late error logged). */
+export async function invoke<T>(
+  request: FastifyRequest,
+  source: string,
+  timeout: number,
+  run: () => T | Promise<T>,
+): Promise<Outcome<T>> {
+  let returned: T | Promise<T>;
+  try {
+    returned = run();
+  } catch (error) {
+    return settled(error);
+  }
+  // A handler that answers synchronously needs no timer.
+  if (!isThenable(returned)) return { kind: "value", value: returned };
+  const result = Promise.resolve(returned).then(
+    (value): Outcome<T> => ({ kind: "value", value }),
+    (error: unknown): Outcome<T> => settled<T>(error),
+  );
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<Outcome<T>>((resolve) => {
+    timer = setTimeout(() => resolve({ kind: "timeout" }), timeout);
+  });
+  const outcome = await Promise.race([result, late]);
+  clearTimeout(timer);
+  if (outcome.kind === "timeout")
+    void result.then((o) => {
+      if (o.kind === "error")
+        request.log.error(
+          { err: o.error, source },
+          "failed after the request timed out",
+        );
+    });
+  return outcome;
+}
+
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof value === "object" &&
+  value !== null &&
+  typeof (value as { then?: unknown }).then === "function";
+
+function settled<T>(error: unknown): Outcome<T> {
+  return error instanceof HttpProblem
+    ? { kind: "value", value: error }
+    : { kind: "error", error };
+}
+
+/** Answers an outcome that is not a value: 500 (logged, nothing told) or 503 after the timeout. */
+export function answerFailure(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  source: string,
+  outcome: Exclude<Outcome<unknown>, { kind: "value" }>,
+  timeout: number,
+): FastifyReply {
+  if (outcome.kind === "error")
+    return internal(
+      request,
+      reply,
+      { err: outcome.error, source },
+      "handler failed",
+    );
+  request.log.error(
+    { source, timeoutMs: timeout },
+    "handler did not answer in time",
+  );
+  return timedOut(reply, timeout);
+}
+
+/** 503 after the request timeout, with `Retry-After`. */
+export function timedOut(reply: FastifyReply, timeout: number): FastifyReply {
+  reply.header("retry-after", 1);
+  return send(
+    reply,
+    problem(
+      503,
+      "timeout",
+      `The server did not answer within ${timeout} ms; retry later.`,
+    ),
+  );
+}

@@ -1,0 +1,207 @@
+/**
+ * A complete in-memory implementation of one collection's handlers: ids and read-only fields assigned,
+ * unique fields checked (409) through an index (O(1) per request), cursor pagination bound to the filters
+ * it was issued for, and equality filters. For trying an API out and for tests: data lives as long as the
+ * process, at most `maxRecords` per collection (a create beyond answers 507).
+ */
+import { createHash, randomUUID } from "node:crypto";
+import { BadRequest, Conflict, HttpProblem, NotFound } from "./problems.js";
+import type { CollectionHandlers, ListQuery, Page } from "./types.js";
+
+/** How the store assigns a read-only field: a new uuid, the current time or date, or a fixed value. */
+export type Assign =
+  | readonly [key: string, how: "uuid" | "now" | "today"]
+  | readonly [key: string, how: "value", value: unknown];
+
+/** What the store knows about a collection (newest field names). */
+export interface MemorySpec {
+  readonly name: string;
+  readonly id: string;
+  readonly assign: readonly Assign[];
+  readonly unique: readonly string[];
+  /** Read-only fields: kept on replace and update. */
+  readonly readOnly: readonly string[];
+}
+
+/** Options of the in-memory handlers. */
+export interface MemoryOptions {
+  /** The clock for `now`/`today` read-only fields (tests inject one). */
+  readonly now?: () => Date;
+  /** The most records a collection keeps (default 100 000); a create beyond answers 507. */
+  readonly maxRecords?: number;
+}
+
+type Row = Record<string, unknown>;
+
+/** The filters of a list query (everything but `limit` and `cursor`), as a short stable digest. */
+function filtersDigest(
+  filters: readonly (readonly [string, unknown])[],
+): string {
+  const text = JSON.stringify(
+    [...filters].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
+  return createHash("sha256").update(text).digest("base64url").slice(0, 12);
+}
+
+/** A cursor: the last sequence number served, and the filters it belongs to. */
+export const encodeCursor = (seq: number, digest: string): string =>
+  Buffer.from(`s${seq}.${digest}`).toString("base64url");
+
+/** The sequence number of a cursor issued for `digest`, or null when it is not one (or was issued for other filters). */
+export function decodeCursor(cursor: string, digest: string): number | null {
+  const text = Buffer.from(cursor, "base64url").toString();
+  const match = /^s(\d{1,15})\.([\w-]{12})$/.exec(text);
+  if (!match || match[2] !== digest) return null;
+  const seq = Number(match[1]);
+  return encodeCursor(seq, digest) === cursor ? seq : null;
+}
+
+const defined = (input: object): Row => {
+  const out: Row = {};
+  for (const [key, value] of Object.entries(input))
+    if (value !== undefined) out[key] = value;
+  return out;
+};
+
+/**
+ * In-memory handlers for one collection. `T` is the newest resource type: records are built from validated
+ * bodies plus the assigned read-only fields, so they have its shape.
+ */
+export function createMemoryCollection<T extends object>(
+  spec: MemorySpec,
+  seed: readonly T[] = [],
+  options: MemoryOptions = {},
+): CollectionHandlers<T, object, object, object, ListQuery> {
+  const rows = new Map<string, { seq: number; row: Row }>();
+  // Per unique field: value -> id of the record holding it.
+  const owners = new Map(
+    spec.unique.map((field) => [field, new Map<unknown, string>()]),
+  );
+  let seq = 0;
+  const clock = options.now ?? (() => new Date());
+  const maxRecords = options.maxRecords ?? 100_000;
+  const out = (row: Row): T => structuredClone(row) as T;
+  const index = (id: string, row: Row | null, old: Row | null) => {
+    for (const [field, owner] of owners) {
+      if (old && old[field] !== undefined && owner.get(old[field]) === id)
+        owner.delete(old[field]);
+      if (row && row[field] !== undefined) owner.set(row[field], id);
+    }
+  };
+  const taken = (row: Row, self: string | null): Conflict | null => {
+    for (const [field, owner] of owners) {
+      const value = row[field];
+      if (value === undefined) continue;
+      const holder = owner.get(value);
+      if (holder !== undefined && holder !== self)
+        return new Conflict(
+          `${spec.name}.${field} ${JSON.stringify(value)} is taken by another resource.`,
+          field,
+        );
+    }
+    return null;
+  };
+  const put = (id: string, row: Row, old: Row | null) => {
+    index(id, row, old);
+    const found = rows.get(id);
+    if (found) found.row = row;
+    else rows.set(id, { seq: ++seq, row });
+  };
+  for (const item of seed) {
+    const row = defined(structuredClone(item));
+    put(String(row[spec.id]), row, null);
+  }
+  const assigned = (): Row => {
+    const row: Row = {};
+    for (const [key, how, value] of spec.assign) {
+      if (how === "uuid") row[key] = randomUUID();
+      else if (how === "now") row[key] = clock().toISOString();
+      else if (how === "today") row[key] = clock().toISOString().slice(0, 10);
+      else row[key] = structuredClone(value);
+    }
+    return row;
+  };
+  const keep = (row: Row): Row => {
+    const kept: Row = {};
+    for (const key of spec.readOnly)
+      if (row[key] !== undefined) kept[key] = row[key];
+    return kept;
+  };
+  const missing = (id: string) =>
+    new NotFound(`No ${spec.name} resource has id ${id}.`);
+  return {
+    list(query): Page<T> | BadRequest {
+      const filters = Object.entries(query).filter(
+        ([key, value]) =>
+          key !== "limit" && key !== "cursor" && value !== undefined,
+      );
+      const digest = filtersDigest(filters);
+      const after =
+        query.cursor === undefined ? 0 : decodeCursor(query.cursor, digest);
+      if (after === null)
+        return new BadRequest(
+          "The cursor is not one this server issued for these filters.",
+          [
+            {
+              pointer: "#/cursor",
+              detail: "unknown cursor, or one issued for other filters",
+              parameter: "cursor",
+            },
+          ],
+        );
+      const data: T[] = [];
+      let last = 0;
+      for (const { seq: at, row } of rows.values()) {
+        if (at <= after || !filters.every(([key, value]) => row[key] === value))
+          continue;
+        if (data.length === query.limit)
+          return { data, next_cursor: encodeCursor(last, digest) };
+        data.push(out(row));
+        last = at;
+      }
+      return { data, next_cursor: null };
+    },
+    get(id) {
+      const found = rows.get(id);
+      return found ? out(found.row) : missing(id);
+    },
+    create(body) {
+      if (rows.size >= maxRecords)
+        return new HttpProblem(
+          507,
+          "storage_full",
+          `The in-memory store keeps at most ${maxRecords} ${spec.name}.`,
+        );
+      const row = { ...defined(body), ...assigned() };
+      const conflict = taken(row, null);
+      if (conflict) return conflict;
+      put(String(row[spec.id]), row, null);
+      return out(row);
+    },
+    replace(id, body) {
+      const found = rows.get(id);
+      if (!found) return missing(id);
+      const row = { ...defined(body), ...keep(found.row) };
+      const conflict = taken(row, id);
+      if (conflict) return conflict;
+      put(id, row, found.row);
+      return out(row);
+    },
+    update(id, patch) {
+      const found = rows.get(id);
+      if (!found) return missing(id);
+      const row = { ...found.row, ...defined(patch), ...keep(found.row) };
+      const conflict = taken(row, id);
+      if (conflict) return conflict;
+      put(id, row, found.row);
+      return out(row);
+    },
+    delete(id) {
+      const found = rows.get(id);
+      if (!found) return missing(id);
+      index(id, null, found.row);
+      rows.delete(id);
+      return undefined;
+    },
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * Serving the API's OpenAPI documents: each version's generated `openapi/<version>.json`, read once at
+ * startup, at `/<version>/openapi.json` (or `/openapi.json` chosen by the version header; `options.openapi`
+ * moves it or turns it off). Public: no credential, no rate limit. A deprecated version's document carries
+ * its Deprecation and Sunset headers.
+ */
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { isRecord } from "./guards.js";
+import type { Placed } from "./paths.js";
+import type { ApiSpec, VersionSpec } from "./spec.js";
+import type { Entry } from "./state.js";
+import type { ServerOptions } from "./types.js";
+
+/** The routes of the documents (none when `option` is false); a missing or unreadable document is a startup error. */
+export async function placeDocuments(
+  spec: ApiSpec,
+  option: ServerOptions["openapi"],
+  prefix: string,
+): Promise<Placed[]> {
+  if (option === false) return [];
+  const owner = `register${spec.name}Api`;
+  const url = "/" + (option?.path ?? "openapi.json").replace(/^\/+/, "");
+  const first = url.split("/")[1];
+  if (
+    url === "/" ||
+    spec.versions.some((v) => v.routes.some((r) => r.path === first))
+  )
+    throw new Error(
+      `${owner}: options.openapi.path ${JSON.stringify(option?.path)} is empty or inside a collection's path; choose another.`,
+    );
+  const read = await Promise.allSettled(
+    spec.versions.map((v) => readDocument(owner, v.document, prefix)),
+  );
+  // The oldest version's failure, whichever read failed first.
+  const failed = read.find((r) => r.status === "rejected");
+  if (failed) throw failed.reason;
+  return spec.versions.map((version, i) => ({
+    version: version.name,
+    url,
+    method: "GET",
+    entry: documentEntry(
+      version,
+      (read[i] as PromiseFulfilledResult<string>).value,
+    ),
+  }));
+}
+
+/** The public entry of a document: lifecycle headers, then the document. */
+function documentEntry(version: VersionSpec, body: string): Entry {
+  const { deprecation, sunset } = version;
+  return {
+    gate:
+      deprecation === null && sunset === null
+        ? null
+        : async (_request, reply) => {
+            if (deprecation !== null) reply.header("deprecation", deprecation);
+            if (sunset !== null) reply.header("sunset", sunset);
+            return undefined;
+          },
+    handle: async (_request, reply) =>
+      reply.type("application/json; charset=utf-8").send(body),
+  };
+}
+
+/** The document's text; with a prefix, a copy whose `servers[0].url` is the prefix (the paths are relative to it). */
+async function readDocument(
+  owner: string,
+  url: URL,
+  prefix: string,
+): Promise<string> {
+  const file = url.protocol === "file:" ? fileURLToPath(url) : url.href;
+  let text: string;
+  try {
+    text = await readFile(url, "utf8");
+  } catch (error) {
+    const missing = isRecord(error) && error["code"] === "ENOENT";
+    throw new Error(
+      `${owner}: ${missing ? `the OpenAPI document ${file} does not exist` : `cannot read the OpenAPI document ${file} (${String(error)})`}; run \`restgen generate\` to write it, or pass openapi: false.`,
+      { cause: error },
+    );
+  }
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    throw new Error(
+      `${owner}: the OpenAPI document ${file} is not JSON (${String(error)}); run \`restgen generate\` to rewrite it.`,
+      { cause: error },
+    );
+  }
+  if (prefix === "") return text;
+  if (!isRecord(document))
+    throw new Error(
+      `${owner}: the OpenAPI document ${file} is not an object; run \`restgen generate\` to rewrite it.`,
+    );
+  const servers: unknown[] = Array.isArray(document["servers"])
+    ? document["servers"]
+    : [];
+  const server = isRecord(servers[0]) ? servers[0] : {};
+  return JSON.stringify({
+    ...document,
+    servers: [{ ...server, url: prefix }, ...servers.slice(1)],
+  });
+}

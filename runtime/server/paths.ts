@@ -1,0 +1,231 @@
+/**
+ * Registering routes under each versioning scheme: a path per version (`/v1/orders`), or one path where
+ * the version header picks the entry (400 when it is missing or unknown). Either way other methods answer
+ * 405 with `Allow`, and OPTIONS answers with `Allow`.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { problem, send, type Problem } from "./problems.js";
+import { stateOf, type Entry } from "./state.js";
+
+const ALL_METHODS = [
+  "GET",
+  "HEAD",
+  "POST",
+  "PUT",
+  "PATCH",
+  "DELETE",
+  "OPTIONS",
+] as const;
+
+/** A route of one version to register; `url` is relative to the version (`/orders/:id`). */
+export interface Placed {
+  readonly version: string;
+  readonly url: string;
+  readonly method: string;
+  readonly entry: Entry;
+}
+
+/**
+ * The served paths (relative to the prefix, as registered: `/v1/orders/:id`) and the `Allow` of each, so
+ * that a method Fastify has no route for (TRACE, PROPFIND, LINK, ...) on a served path answers 405, not 404.
+ */
+export class PathIndex {
+  readonly #allow = new Map<string, (request: FastifyRequest) => string>();
+
+  /** Records a registered path. */
+  add(url: string, allowFor: (request: FastifyRequest) => string): void {
+    this.#allow.set(url, allowFor);
+  }
+
+  /** The `Allow` of the served path `path` matches (`/v1/orders/abc` matches `/v1/orders/:id`), or null. */
+  allowOf(path: string, request: FastifyRequest): string | null {
+    const exact = this.#allow.get(path);
+    if (exact) return exact(request);
+    const cut = path.lastIndexOf("/");
+    if (cut <= 0 || cut === path.length - 1) return null;
+    const item = this.#allow.get(`${path.slice(0, cut)}/:id`);
+    return item ? item(request) : null;
+  }
+}
+
+/** The `Allow` header of a path that declares `methods`. */
+const allowOf = (methods: ReadonlySet<string>): string =>
+  ALL_METHODS.filter(
+    (x) =>
+      methods.has(x) || (x === "HEAD" && methods.has("GET")) || x === "OPTIONS",
+  ).join(", ");
+
+/** Registers the routes of one path: declared methods, 405 with `Allow` for the rest, OPTIONS with `Allow`. */
+function mountPath(
+  scope: FastifyInstance,
+  index: PathIndex,
+  url: string,
+  byMethod: ReadonlyMap<string, Entry | ((request: FastifyRequest) => Entry)>,
+  bodyLimit: number,
+  allowFor: (request: FastifyRequest) => string,
+): void {
+  index.add(url, allowFor);
+  for (const [method, target] of byMethod) {
+    if (typeof target === "function")
+      scope.route({
+        method,
+        url,
+        bodyLimit,
+        onRequest: (request, reply) => entryGate(request, reply, target),
+        handler: (request, reply) =>
+          stateOf(request).entry!.handle(request, reply),
+      });
+    else
+      scope.route({
+        method,
+        url,
+        bodyLimit,
+        ...(target.gate ? { onRequest: target.gate } : {}),
+        handler: target.handle,
+      });
+  }
+  const rest = ALL_METHODS.filter(
+    (x) => !byMethod.has(x) && !(x === "HEAD" && byMethod.has("GET")),
+  );
+  if (rest.length === 0) return;
+  scope.route({
+    method: [...rest],
+    url,
+    handler: async (request, reply) => {
+      const allow = allowFor(request);
+      reply.header("allow", allow);
+      if (request.method === "OPTIONS") return reply.code(204).send();
+      return send(
+        reply,
+        problem(
+          405,
+          "method_not_allowed",
+          `${request.method} is not allowed here; this path accepts ${allow}.`,
+        ),
+      );
+    },
+  });
+}
+
+/** Header versioning: the entry was chosen by `select`, which may already have answered (400, 404, 405). */
+async function entryGate(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  select: (request: FastifyRequest) => Entry,
+): Promise<FastifyReply | undefined> {
+  const entry = select(request);
+  stateOf(request).entry = entry;
+  return entry.gate ? entry.gate(request, reply) : undefined;
+}
+
+/** An entry whose gate answers `body` at once. */
+const answered = (
+  body: Problem,
+  headers: Readonly<Record<string, string>> = {},
+): Entry => ({
+  gate: async (_request, reply) => send(reply.headers(headers), body),
+  handle: async () => undefined,
+});
+
+/** Path versioning: each version's routes under `/<version>`. */
+export function mountByPath(
+  scope: FastifyInstance,
+  index: PathIndex,
+  placed: readonly Placed[],
+  bodyLimit: number,
+): void {
+  const urls = new Map<string, Map<string, Entry>>();
+  for (const p of placed) {
+    const url = `/${p.version}${p.url}`;
+    const byMethod = urls.get(url) ?? new Map<string, Entry>();
+    urls.set(url, byMethod);
+    byMethod.set(p.method, p.entry);
+  }
+  for (const [url, byMethod] of urls) {
+    const allow = allowOf(new Set(byMethod.keys()));
+    mountPath(scope, index, url, byMethod, bodyLimit, () => allow);
+  }
+}
+
+/** Header versioning: one path for every version; the `header` names the version (`names`, oldest first). */
+export function mountByHeader(
+  scope: FastifyInstance,
+  index: PathIndex,
+  placed: readonly Placed[],
+  names: readonly string[],
+  header: string,
+  bodyLimit: number,
+): void {
+  const lower = header.toLowerCase();
+  // Caches must key answers on the version header.
+  scope.addHook("onSend", async (_request, reply, payload) => {
+    reply.header("vary", header);
+    return payload;
+  });
+  // url -> method -> version -> entry.
+  const entries = new Map<string, Map<string, Map<string, Entry>>>();
+  for (const p of placed) {
+    const byMethod =
+      entries.get(p.url) ?? new Map<string, Map<string, Entry>>();
+    entries.set(p.url, byMethod);
+    const byVersion = byMethod.get(p.method) ?? new Map<string, Entry>();
+    byMethod.set(p.method, byVersion);
+    byVersion.set(p.version, p.entry);
+  }
+  const unknownVersion = answered(
+    problem(
+      400,
+      "unknown_version",
+      `Send the ${header} header with one of: ${names.join(", ")}.`,
+      { versions: names },
+    ),
+  );
+  const versionOf = (request: FastifyRequest): string | undefined => {
+    const value = request.headers[lower];
+    return typeof value === "string" && names.includes(value)
+      ? value
+      : undefined;
+  };
+  for (const [url, byMethod] of entries) {
+    const allowIn = (v: string) =>
+      allowOf(
+        new Set(
+          [...byMethod].filter(([, e]) => e.has(v)).map(([method]) => method),
+        ),
+      );
+    const select =
+      (method: string) =>
+      (request: FastifyRequest): Entry => {
+        const v = versionOf(request);
+        if (v === undefined) return unknownVersion;
+        const entry = byMethod.get(method)!.get(v);
+        if (entry) return entry;
+        const allow = [...byMethod.values()].some((e) => e.has(v))
+          ? allowIn(v)
+          : null;
+        if (allow === null)
+          return answered(
+            problem(
+              404,
+              "not_found",
+              `${url.replace("/:id", "/{id}")} does not exist in ${v}.`,
+            ),
+          );
+        return answered(
+          problem(
+            405,
+            "method_not_allowed",
+            `${method} is not allowed here in ${v}; this path accepts ${allow}.`,
+          ),
+          { allow },
+        );
+      };
+    const targets = new Map(
+      [...byMethod.keys()].map((method) => [method, select(method)] as const),
+    );
+    mountPath(scope, index, url, targets, bodyLimit, (request) => {
+      const v = versionOf(request);
+      return allowIn(v ?? names[names.length - 1]!);
+    });
+  }
+}

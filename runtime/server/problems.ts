@@ -1,0 +1,218 @@
+/**
+ * Problem answers (RFC 9457): the problem body, the problems a handler returns or throws, validation
+ * issues as JSON pointers, and Fastify's own errors as problems.
+ */
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { z } from "zod";
+import { isRecord } from "./guards.js";
+
+/** One issue of a failed validation: a JSON pointer (RFC 6901, as a URI fragment) and what is wrong. */
+export interface ProblemIssue {
+  readonly pointer: string;
+  readonly detail: string;
+  /** The query parameter, for issues of a query string. */
+  readonly parameter?: string;
+}
+/** An RFC 9457 problem body; `code` names the problem for programs. */
+export interface Problem {
+  readonly type: string;
+  readonly title: string;
+  readonly status: number;
+  readonly detail: string;
+  readonly code: string;
+  readonly [member: string]: unknown;
+}
+
+const TITLES: Readonly<Record<number, string>> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  410: "Gone",
+  413: "Content Too Large",
+  415: "Unsupported Media Type",
+  422: "Unprocessable Content",
+  429: "Too Many Requests",
+  431: "Request Header Fields Too Large",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+  507: "Insufficient Storage",
+};
+
+/** Builds a problem body; `title` is the status phrase, as `type: about:blank` asks. */
+export function problem(
+  status: number,
+  code: string,
+  detail: string,
+  members: Readonly<Record<string, unknown>> = {},
+): Problem {
+  return {
+    type: "about:blank",
+    title: TITLES[status] ?? "Error",
+    status,
+    detail,
+    code,
+    ...members,
+  };
+}
+
+/**
+ * A problem a handler reports: return it or throw it, and the route answers with its status and a
+ * problem+json body. {@link NotFound} (404) and {@link Conflict} (409) are the usual ones.
+ */
+export class HttpProblem extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly members: Readonly<Record<string, unknown>>;
+  constructor(
+    status: number,
+    code: string,
+    detail: string,
+    members: Readonly<Record<string, unknown>> = {},
+  ) {
+    super(detail);
+    this.name = "HttpProblem";
+    this.status = status;
+    this.code = code;
+    this.members = members;
+  }
+  /** The problem body this answers with. */
+  toProblem(): Problem {
+    return problem(this.status, this.code, this.message, this.members);
+  }
+}
+/** 404: the resource does not exist. `return new NotFound()` from get, replace, update or delete. */
+export class NotFound extends HttpProblem {
+  constructor(detail = "The resource does not exist.") {
+    super(404, "not_found", detail);
+  }
+}
+/** 409: a unique value is taken. `return new Conflict(detail, field)` from create, replace or update. */
+export class Conflict extends HttpProblem {
+  constructor(
+    detail = "A resource with the same unique value exists.",
+    field?: string,
+  ) {
+    super(409, "conflict", detail, field === undefined ? {} : { field });
+  }
+}
+/** 400 with the issues listed, for input only the handler can judge (a bad cursor). */
+export class BadRequest extends HttpProblem {
+  constructor(detail: string, errors: readonly ProblemIssue[] = []) {
+    super(400, "invalid_request", detail, { errors });
+  }
+}
+
+/** Answers with a problem body, its status and `application/problem+json`. */
+export function send(reply: FastifyReply, body: Problem): FastifyReply {
+  return reply.code(body.status).type("application/problem+json").send(body);
+}
+
+const escapePointer = (part: PropertyKey): string =>
+  String(part).replace(/~/g, "~0").replace(/\//g, "~1");
+
+/** Every issue of a failed parse, each with a JSON pointer; unknown keys become one issue each. */
+export function issuesOf(
+  error: z.ZodError,
+  where: "body" | "query",
+): ProblemIssue[] {
+  const out: ProblemIssue[] = [];
+  const add = (path: readonly PropertyKey[], detail: string) => {
+    const pointer = "#" + path.map((p) => "/" + escapePointer(p)).join("");
+    out.push(
+      where === "query" && path.length > 0
+        ? { pointer, detail, parameter: String(path[0]) }
+        : { pointer, detail },
+    );
+  };
+  for (const issue of error.issues) {
+    if (issue.code === "unrecognized_keys")
+      for (const key of issue.keys)
+        add(
+          [...issue.path, key],
+          "unknown field: this version does not accept it",
+        );
+    else add(issue.path, issue.message);
+  }
+  return out;
+}
+
+/** Answers 400 `validation_failed` with every issue of a failed parse. */
+export function invalid(
+  reply: FastifyReply,
+  error: z.ZodError,
+  where: "body" | "query",
+): FastifyReply {
+  const errors = issuesOf(error, where);
+  const what = where === "body" ? "request body" : "query string";
+  return send(
+    reply,
+    problem(
+      400,
+      "validation_failed",
+      `The ${what} is invalid (${errors.length} issue${errors.length === 1 ? "" : "s"}).`,
+      { errors },
+    ),
+  );
+}
+
+/** The 500 every failure of the server's own code answers: it tells the client nothing. */
+export const INTERNAL: Problem = problem(
+  500,
+  "internal_error",
+  "The server failed to answer; the error has been logged.",
+);
+
+/** Answers 500 without details; `what` (the handler or hook, the pointer) goes to the log with the error. */
+export function internal(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  what: Readonly<Record<string, unknown>>,
+  message: string,
+): FastifyReply {
+  request.log.error(what, message);
+  return send(reply, INTERNAL);
+}
+
+const CODES: Readonly<Record<string, readonly [status: number, code: string]>> =
+  {
+    FST_ERR_CTP_BODY_TOO_LARGE: [413, "payload_too_large"],
+    FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, "unsupported_media_type"],
+    FST_ERR_CTP_INVALID_JSON_BODY: [400, "bad_request"],
+    FST_ERR_CTP_EMPTY_JSON_BODY: [400, "bad_request"],
+    FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, "bad_request"],
+    FST_ERR_ROUTE_MISSING_CONTENT_TYPE: [415, "unsupported_media_type"],
+  };
+
+/**
+ * Fastify's own request errors (bad JSON, 413, 415, ...) as problems with details of our own wording;
+ * anything else, whatever `statusCode` it carries (user code's errors among them), is a logged 500 that
+ * tells nothing.
+ */
+export function answerError(
+  error: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  bodyLimit: number,
+): FastifyReply {
+  if (error instanceof HttpProblem) return send(reply, error.toProblem());
+  const code =
+    isRecord(error) && typeof error["code"] === "string" ? error["code"] : "";
+  const known = CODES[code];
+  if (known) {
+    const [status, name] = known;
+    const detail =
+      status === 413
+        ? `The request body is larger than ${bodyLimit} bytes.`
+        : status === 415
+          ? `Send the body as application/json in UTF-8 (got ${String(request.headers["content-type"] ?? "none")}).`
+          : code.endsWith("JSON_BODY")
+            ? "The request body is not valid JSON."
+            : "The request is malformed.";
+    return send(reply, problem(status, name, detail));
+  }
+  request.log.error({ err: error }, "request failed");
+  return send(reply, INTERNAL);
+}

@@ -1,0 +1,121 @@
+/**
+ * Rate limits over @fastify/rate-limit: the API-wide limit and each collection's, counted per principal
+ * (per client IP when anonymous), in memory or in Redis.
+ */
+import rateLimitPlugin from "@fastify/rate-limit";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { ApiSpec, LimitSpec } from "./spec.js";
+import { bounded } from "./idempotency.js";
+import { stateOf } from "./state.js";
+import type { RedisClient } from "./types.js";
+
+/** Where counters live: in Redis (bounded by `timeout` ms per check; past it the request is let through), or in memory. */
+export interface CounterStore {
+  readonly redis: RedisClient;
+  readonly prefix: string;
+  readonly timeout: number;
+}
+
+/** Counts a request against one limit; `reset` is in seconds. */
+export type Limiter = (request: FastifyRequest) => Promise<{
+  readonly exceeded: boolean;
+  readonly max: number;
+  readonly remaining: number;
+  readonly reset: number;
+  readonly policy: string;
+}>;
+
+/** The limiters of an API: the API-wide one and one per limited collection, by collection key. */
+export interface Limiters {
+  readonly api: Limiter | null;
+  readonly byCollection: ReadonlyMap<string, Limiter>;
+}
+
+/** Registers the rate-limit plugin in `scope` and creates the API's limiters; none when `enabled` is false. */
+export async function createLimiters(
+  scope: FastifyInstance,
+  spec: ApiSpec,
+  enabled: boolean,
+  store: CounterStore | null,
+): Promise<Limiters> {
+  const byCollection = new Map<string, Limiter>();
+  const declared =
+    spec.rateLimit !== null ||
+    spec.versions.some((v) =>
+      v.routes.some((r) => r.collection.rateLimit !== null),
+    );
+  if (!enabled || !declared) return { api: null, byCollection };
+  await scope.register(rateLimitPlugin, {
+    global: false,
+    ...(store ? { redis: store.redis, nameSpace: `${store.prefix}rl:` } : {}),
+  });
+  const timeout = store?.timeout ?? null;
+  const api = spec.rateLimit
+    ? createLimiter(scope, spec.rateLimit, "api", timeout)
+    : null;
+  for (const route of spec.versions.flatMap((v) => v.routes))
+    if (route.collection.rateLimit && !byCollection.has(route.collection.key))
+      byCollection.set(
+        route.collection.key,
+        createLimiter(
+          scope,
+          route.collection.rateLimit,
+          route.collection.key,
+          timeout,
+        ),
+      );
+  return { api, byCollection };
+}
+
+/**
+ * A limiter of `limit.max` requests per window, keyed by `name` and the principal (or client IP). With a
+ * `timeout`, a counter store that fails or does not answer in time lets the request through (fails open):
+ * an outage of the store must not stall or refuse every request.
+ */
+function createLimiter(
+  scope: FastifyInstance,
+  limit: LimitSpec,
+  name: string,
+  timeout: number | null,
+): Limiter {
+  const check = scope.createRateLimit({
+    max: limit.max,
+    timeWindow: limit.windowMs,
+    skipOnError: true,
+    keyGenerator: (request) => {
+      const principal = stateOf(request).principal;
+      return `${name}:${principal ? "p:" + principal.id : "ip:" + request.ip}`;
+    },
+  });
+  const policy = `${limit.max};w=${limit.windowMs / 1000}`;
+  const open = {
+    exceeded: false,
+    max: limit.max,
+    remaining: limit.max,
+    reset: 0,
+    policy,
+  };
+  return async (request) => {
+    let r: Awaited<ReturnType<typeof check>>;
+    if (timeout === null) r = await check(request);
+    else {
+      try {
+        r = await bounded(check(request), timeout);
+      } catch (error) {
+        request.log.warn(
+          { err: error, limit: name },
+          "rate limit store unavailable; request let through",
+        );
+        return open;
+      }
+    }
+    if (r.isAllowed) return open;
+    return {
+      exceeded: r.isExceeded,
+      max: r.max,
+      remaining: r.remaining,
+      reset: r.ttlInSeconds,
+      policy,
+    };
+  };
+}

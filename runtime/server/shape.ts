@@ -1,0 +1,94 @@
+/**
+ * What reaches the wire: an answer shaped by the response schema of the version answered. With validation
+ * (the default) zod parses the answer, which removes unknown and write-only keys at every depth and checks
+ * every value; without it, a key tree read once from the same schema removes them (and drops objects where
+ * the schema has a plain value), checking nothing else.
+ */
+import type { z } from "zod";
+import { isRecord } from "./guards.js";
+
+/** A shaped answer, or where it breaks the schema (a JSON pointer) and how. */
+export type Shaped =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly pointer: string; readonly detail: string };
+
+/** Shapes one answer. */
+export type Shaper = (value: unknown) => Shaped;
+
+/** The keys a response schema allows: an object's keys, an array's items, or a plain value. */
+type Keep =
+  | { readonly kind: "object"; readonly keys: ReadonlyMap<string, Keep> }
+  | { readonly kind: "array"; readonly of: Keep }
+  | { readonly kind: "value" };
+
+interface Def {
+  readonly type: string;
+  readonly shape?: Readonly<Record<string, { readonly def: Def }>>;
+  readonly element?: { readonly def: Def };
+  readonly innerType?: { readonly def: Def };
+  readonly in?: { readonly def: Def };
+}
+
+/** Reads the key tree of a schema: wrappers (optional, nullable, default, ...) are looked through. */
+function keepOf(def: Def): Keep {
+  if (def.type === "object" && def.shape) {
+    const keys = new Map<string, Keep>();
+    for (const [key, member] of Object.entries(def.shape))
+      keys.set(key, keepOf(member.def));
+    return { kind: "object", keys };
+  }
+  if (def.type === "array" && def.element)
+    return { kind: "array", of: keepOf(def.element.def) };
+  const inner = def.innerType ?? def.in;
+  return inner ? keepOf(inner.def) : { kind: "value" };
+}
+
+function strip(value: unknown, keep: Keep): unknown {
+  switch (keep.kind) {
+    case "object": {
+      if (!isRecord(value) || Array.isArray(value))
+        return typeof value === "object" && value !== null ? {} : value;
+      const out: Record<string, unknown> = {};
+      for (const [key, inner] of keep.keys) {
+        // Own keys only: a field may be called `constructor`.
+        if (!Object.hasOwn(value, key)) continue;
+        const v = strip(value[key], inner);
+        if (v !== undefined) out[key] = v;
+      }
+      return out;
+    }
+    case "array":
+      return Array.isArray(value)
+        ? value.map((item) => strip(item, keep.of))
+        : typeof value === "object" && value !== null
+          ? []
+          : value;
+    case "value":
+      // Where the schema has a plain value, an object (with whatever it holds) never passes.
+      return typeof value === "object" && value !== null ? undefined : value;
+  }
+}
+
+const escapePointer = (part: PropertyKey): string =>
+  String(part).replace(/~/g, "~0").replace(/\//g, "~1");
+
+/** The JSON pointer of a path, as a URI fragment (`#/shipping/zip`). */
+export const pointerOf = (path: readonly PropertyKey[]): string =>
+  "#" + path.map((p) => "/" + escapePointer(p)).join("");
+
+/** The shaper of a response schema; `validate: false` strips without checking values. */
+export function createShaper(schema: z.ZodType, validate: boolean): Shaper {
+  if (validate)
+    return (value) => {
+      const parsed = schema.safeParse(value);
+      if (parsed.success) return { ok: true, value: parsed.data };
+      const issue = parsed.error.issues[0]!;
+      return {
+        ok: false,
+        pointer: pointerOf(issue.path),
+        detail: issue.message,
+      };
+    };
+  const keep = keepOf((schema as unknown as { readonly def: Def }).def);
+  return (value) => ({ ok: true, value: strip(value, keep) });
+}

@@ -1,0 +1,72 @@
+/**
+ * What the route modules share: the per-request state (the principal a gate found, the entry header
+ * versioning chose), the gate/handle pair of a route, and the mounted API's resolved settings.
+ */
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Challenge } from "./auth.js";
+import type { FailureLimiter } from "./auth-failures.js";
+import type { AnyFn } from "./guards.js";
+import type { AnswerStore } from "./idempotency.js";
+import type { Hooks } from "./migrate.js";
+import type { Limiter } from "./rate-limit.js";
+import type { ApiSpec, RouteSpec } from "./spec.js";
+import type { Credential, Principal } from "./types.js";
+
+/** What a request's gate learnt, for its handler. */
+export interface RequestState {
+  principal: Principal | null;
+  entry: Entry | null;
+}
+/** The request decoration holding the state (registered by `mountApi`). */
+export const STATE = Symbol("restgen.state");
+type WithState = FastifyRequest & { [STATE]: RequestState | null };
+/** The state of a request, allocated on first use. */
+export const stateOf = (request: FastifyRequest): RequestState => {
+  const r = request as WithState;
+  return (r[STATE] ??= { principal: null, entry: null });
+};
+/** The principal a gate found, or null (also when no gate ran). */
+export const principalOf = (request: FastifyRequest): Principal | null =>
+  (request as WithState)[STATE]?.principal ?? null;
+
+/** Runs before the body is read; answering (returning the reply) ends the request there. */
+export type Gate = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+) => Promise<FastifyReply | undefined>;
+/** Answers a request that passed its gate. */
+export type Handle = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+) => Promise<unknown>;
+/** One route of one version. */
+export interface Entry {
+  /** What runs before the body is read (lifecycle, credentials, limits); null when there is nothing to check. */
+  readonly gate: Gate | null;
+  readonly handle: Handle;
+}
+
+/** The mounted API: its spec and everything `mountApi` resolved from the options. */
+export interface Mount {
+  readonly spec: ApiSpec;
+  readonly handlers: Readonly<Record<string, Readonly<Record<string, AnyFn>>>>;
+  readonly hooks: Hooks;
+  readonly answers: AnswerStore;
+  readonly authenticate: (
+    credential: Credential,
+    request: FastifyRequest,
+  ) => Promise<Principal | null>;
+  /** The clock of version lifecycles and idempotent answers (injectable). */
+  readonly now: () => number;
+  readonly apiKeyHeader: string | null;
+  readonly challenge: Challenge;
+  readonly failures: FailureLimiter | null;
+  readonly apiLimiter: Limiter | null;
+  readonly limiters: ReadonlyMap<string, Limiter>;
+  readonly prefix: string;
+  /** The route of each collection's newest version: migrated requests are checked against its schemas. */
+  readonly newest: ReadonlyMap<string, RouteSpec>;
+  readonly validateResponses: boolean;
+  /** How long a handler may take, in ms. */
+  readonly requestTimeout: number;
+}

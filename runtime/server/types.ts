@@ -1,0 +1,157 @@
+/**
+ * The types a user of a generated server codes against: principals and credentials, the handler context,
+ * pages and list queries, the handlers of a collection, and the options of `registerXApi`.
+ */
+import type { FastifyRequest } from "fastify";
+import type { HttpProblem } from "./problems.js";
+
+/** A value or a promise of it: handlers may be sync or async. */
+export type Awaitable<T> = T | Promise<T>;
+/** The six operations a collection can offer. */
+export type OperationName =
+  "list" | "get" | "create" | "replace" | "update" | "delete";
+
+/** Who is calling: `scopes` are checked against each operation's declared scopes. */
+export interface Principal {
+  readonly id: string;
+  readonly scopes: readonly string[];
+}
+/** A credential as sent: `Authorization: Bearer <token>` or the API key header. */
+export interface Credential {
+  readonly scheme: "bearer" | "apiKey";
+  readonly token: string;
+}
+/** What every handler receives besides its input. */
+export interface HandlerContext {
+  /** The caller, or null on a public operation called without a credential. */
+  readonly principal: Principal | null;
+  /** The version the client called; the input is already migrated to the newest version. */
+  readonly version: string;
+  readonly request: FastifyRequest;
+}
+
+/** A page of a list. */
+export interface Page<T> {
+  readonly data: readonly T[];
+  readonly next_cursor: string | null;
+}
+/** The query every list receives: `limit` (default and maximum applied) and the cursor. */
+export interface ListQuery {
+  readonly limit: number;
+  readonly cursor?: string | undefined;
+}
+
+/**
+ * The operations of one collection, written once against the newest version's types. Report a missing
+ * resource with `NotFound`, a taken unique value with `Conflict`, a bad cursor with `BadRequest` (any
+ * `HttpProblem`, returned or thrown); anything else thrown answers 500 without its message or status, and
+ * is logged. What a handler returns is shaped and checked against the response schema of the version called.
+ */
+export interface CollectionHandlers<T, C, R, P, Q> {
+  /** `GET /<collection>`: one page, filters applied. */
+  list(query: Q, ctx: HandlerContext): Awaitable<Page<T> | HttpProblem>;
+  /** `GET /<collection>/{id}`. */
+  get(id: string, ctx: HandlerContext): Awaitable<T | HttpProblem>;
+  /** `POST /<collection>`: the new resource, its read-only fields set. */
+  create(body: C, ctx: HandlerContext): Awaitable<T | HttpProblem>;
+  /** `PUT /<collection>/{id}`: a complete replacement; read-only fields keep their values. */
+  replace(id: string, body: R, ctx: HandlerContext): Awaitable<T | HttpProblem>;
+  /** `PATCH /<collection>/{id}`: only the fields present change. */
+  update(id: string, patch: P, ctx: HandlerContext): Awaitable<T | HttpProblem>;
+  /** `DELETE /<collection>/{id}`. */
+  delete(id: string, ctx: HandlerContext): Awaitable<void | HttpProblem>;
+}
+
+/**
+ * The Redis commands the server uses (an ioredis client fits): rate-limit counters, idempotent answers and
+ * their in-progress markers. Every command is bounded by `redisTimeout`, whatever the client's own settings.
+ */
+export interface RedisClient {
+  get(key: string): Promise<string | null>;
+  set(
+    key: string,
+    value: string,
+    mode: "PX",
+    milliseconds: number,
+  ): Promise<unknown>;
+  set(
+    key: string,
+    value: string,
+    mode: "PX",
+    milliseconds: number,
+    condition: "NX",
+  ): Promise<"OK" | null>;
+  del(...keys: string[]): Promise<number>;
+  defineCommand(
+    name: string,
+    definition: { lua: string; numberOfKeys?: number },
+  ): void;
+}
+
+/** Where the API's OpenAPI documents are served, relative to each version (default `openapi.json`). */
+export interface OpenApiOptions {
+  readonly path?: string;
+}
+
+/** The limit on rejected credentials per client address. */
+export interface AuthFailureLimit {
+  /** Rejected credentials allowed per address and window (default 20). */
+  readonly max?: number;
+  /** The window in ms (default 60 000). */
+  readonly windowMs?: number;
+}
+
+/** Options every generated `registerXApi` accepts. */
+export interface ServerOptions {
+  /** Resolves a credential to a principal; null answers 401 (`invalid_token`). */
+  readonly authenticate?: (
+    credential: Credential,
+    request: FastifyRequest,
+  ) => Awaitable<Principal | null>;
+  /** Static API keys and the principal each stands for, compared in constant time before `authenticate`. */
+  readonly apiKeys?: Readonly<Record<string, Principal>>;
+  /**
+   * Rejected credentials counted per client address (`request.ip`): over the limit, requests that carry a
+   * credential answer 429 before `authenticate` is called. Default 20 per minute; `false` turns it off.
+   */
+  readonly authFailures?: false | AuthFailureLimit;
+  /** A path prefix for every route, like `/api` (default: none). */
+  readonly prefix?: string;
+  /** The largest request body in bytes (default 1 MiB); a larger one answers 413. */
+  readonly bodyLimit?: number;
+  /**
+   * How long a handler may take, in ms (default 30 000): a later answer is dropped and the request answers
+   * 503 with `Retry-After`, logged with the handler's name.
+   */
+  readonly requestTimeout?: number;
+  /**
+   * Check every answer (handlers' and migration hooks') against the response schema of the version
+   * answered (default true): a violation answers 500 and is logged with its JSON pointer. Unknown and
+   * write-only keys are removed at every depth whether or not this is on.
+   */
+  readonly validateResponses?: boolean;
+  /** A Redis client shared by every instance: rate-limit counters and idempotent answers live there. */
+  readonly redis?: RedisClient;
+  /** The prefix of every Redis key (default `restgen:<api>:`). */
+  readonly redisPrefix?: string;
+  /**
+   * The longest wait for one Redis command, in ms (default 500). Past it, rate limits let the request
+   * through and idempotent creates answer 503 with `Retry-After`.
+   */
+  readonly redisTimeout?: number;
+  /** `false` turns the declared rate limits off (behind a gateway that limits, in tests). Default true. */
+  readonly rateLimit?: boolean;
+  /** How long the answer to an `Idempotency-Key` is replayed, in ms (default 24 h). */
+  readonly idempotencyTtl?: number;
+  /** In memory (without `redis`): the most answers kept (default 10 000); the oldest are forgotten first. */
+  readonly idempotencyMaxEntries?: number;
+  /** The clock that decides whether a version is past its sunset (tests inject one). */
+  readonly now?: () => Date;
+  /** Answer unknown paths under the prefix with a problem+json 404 (default true); false when the app sets its own not-found handler there. */
+  readonly notFound?: boolean;
+  /**
+   * Serve each version's OpenAPI document (the generated `openapi/<version>.json`) at `/<version>/openapi.json`,
+   * or at `/openapi.json` chosen by the version header (default). `{ path }` moves it; `false` turns it off.
+   */
+  readonly openapi?: false | OpenApiOptions;
+}

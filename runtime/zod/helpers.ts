@@ -1,0 +1,44 @@
+/**
+ * Schema helpers shared by every version's zod schemas: read-only fields, the numbers of a query string,
+ * the list limit and the list envelope.
+ */
+import { z } from "zod";
+
+/** A field the server sets: any value sent for it is rejected. */
+export const readOnly = z
+  .never({ error: "read-only: set by the server, do not send it" })
+  .optional();
+
+/**
+ * A number in a query string, in plain decimal notation only (`12`, `-3`, `2.5`): no hex (`0x10`),
+ * exponent (`1e3`), blank or surrounding spaces, all of which `Number()` would accept. A number passes as is.
+ */
+export const queryNumber = z.union([
+  z.number(),
+  z
+    .string()
+    .regex(/^-?\d+(\.\d+)?$/, { error: "expected a number in decimal digits" })
+    .transform(Number),
+]);
+
+/**
+ * `?limit=`: a whole number of at least 1 in decimal digits; values above the maximum (however many
+ * digits) are lowered to it.
+ */
+export const listLimit = (byDefault: number, max: number) =>
+  z
+    .union([
+      z.int(),
+      z
+        .string()
+        .regex(/^\d+$/, { error: "expected a whole number in decimal digits" })
+        // However many digits: a number too large to hold is still above the maximum.
+        .transform((s) => Math.min(Number(s), Number.MAX_SAFE_INTEGER)),
+    ])
+    .pipe(z.number().min(1))
+    .default(byDefault)
+    .transform((n) => Math.min(n, max));
+
+/** A page of a list: the items and the cursor of the next page (null on the last). */
+export const listPage = <T extends z.ZodType>(item: T) =>
+  z.object({ data: z.array(item), next_cursor: z.string().nullable() });

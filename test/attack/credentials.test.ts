@@ -1,0 +1,103 @@
+/**
+ * Attack: credential guessing and the challenges. Rejected credentials count per client address: over the
+ * limit the server answers 429 (with Retry-After) before `authenticate` is called again. `WWW-Authenticate`
+ * carries one challenge per scheme, with RFC 6750's error parameters inside the challenge of the scheme the
+ * client used.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServerModule } from '../server/helpers.ts';
+import { authenticate, startVault, vaultServer } from './helpers.ts';
+
+let mod: ServerModule;
+beforeAll(async () => {
+  mod = await vaultServer('credentials');
+});
+
+describe('credential guessing', () => {
+  let calls = 0;
+  let server: Awaited<ReturnType<typeof startVault>>;
+  beforeAll(async () => {
+    server = await startVault(mod, mod.createMemoryHandlers(), {
+      authenticate: (c: { token: string }) => (calls++, authenticate(c)),
+      authFailures: { max: 10, windowMs: 60_000 },
+    });
+  });
+  afterAll(() => server.close());
+
+  it('300 wrong tokens from one address: 10 reach authenticate, the rest answer 429 first', async () => {
+    calls = 0;
+    const statuses: number[] = [];
+    for (let i = 0; i < 300; i += 30)
+      statuses.push(...(await Promise.all(Array.from({ length: 30 }, (_, j) => server.call('GET', '/v3/accounts', { token: `guess-${i + j}` })))).map((a) => a.status));
+    expect(statuses.filter((s) => s === 401)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(290);
+    expect(calls).toBe(10);
+    const limited = await server.call('GET', '/v3/accounts', { token: 'guess-again' });
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({ code: 'too_many_failed_credentials' });
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // A valid credential from the same address is refused as well until the window ends: the limit is per address.
+    expect((await server.call('GET', '/v3/accounts', { token: 'admin' })).status).toBe(429);
+    expect(calls).toBe(10);
+    // Requests without a credential are not guesses.
+    expect((await server.call('GET', '/v3/events', { token: null })).status).toBe(200);
+  });
+
+  it('the window ends and credentials are checked again', async () => {
+    const short = await startVault(mod, mod.createMemoryHandlers(), { authFailures: { max: 2, windowMs: 300 } });
+    try {
+      for (let i = 0; i < 2; i++) expect((await short.call('GET', '/v3/accounts', { token: 'bad' })).status).toBe(401);
+      expect((await short.call('GET', '/v3/accounts', { token: 'admin' })).status).toBe(429);
+      await new Promise((r) => setTimeout(r, 350));
+      expect((await short.call('GET', '/v3/accounts', { token: 'admin' })).status).toBe(200);
+    } finally {
+      await short.close();
+    }
+  });
+});
+
+describe('authFailures: false', () => {
+  it('never limits rejected credentials', async () => {
+    let calls = 0;
+    const server = await startVault(mod, mod.createMemoryHandlers(), { authenticate: (c: { token: string }) => (calls++, authenticate(c)), authFailures: false });
+    try {
+      for (let i = 0; i < 30; i++) expect((await server.call('GET', '/v3/accounts', { token: 'bad' })).status).toBe(401);
+      expect(calls).toBe(30);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('WWW-Authenticate', () => {
+  let server: Awaited<ReturnType<typeof startVault>>;
+  beforeAll(async () => {
+    server = await startVault(mod, mod.createMemoryHandlers(), {
+      authenticate: ({ token }: { token: string }) => (token === 'bad' ? null : token === 'reader' ? { id: 'r', scopes: ['accounts:read'] } : { id: token, scopes: [] }),
+    });
+  });
+  afterAll(() => server.close());
+
+  it('without a credential: one challenge per scheme, no error', async () => {
+    const answer = await server.call('GET', '/v3/accounts', { token: null });
+    expect(answer.status).toBe(401);
+    expect(answer.headers.get('www-authenticate')).toBe('Bearer realm="vault", ApiKey realm="vault", header="X-API-Key"');
+  });
+
+  it('a rejected bearer token: error="invalid_token" inside the Bearer challenge (RFC 6750)', async () => {
+    const answer = await server.call('GET', '/v3/accounts', { token: 'bad' });
+    expect(answer.headers.get('www-authenticate')).toBe('Bearer realm="vault", error="invalid_token", ApiKey realm="vault", header="X-API-Key"');
+  });
+
+  it('a rejected API key: the error belongs to the ApiKey challenge', async () => {
+    const answer = await server.call('GET', '/v3/accounts', { token: null, headers: { 'x-api-key': 'bad' } });
+    expect(answer.status).toBe(401);
+    expect(answer.headers.get('www-authenticate')).toBe('Bearer realm="vault", ApiKey realm="vault", header="X-API-Key", error="invalid_token"');
+  });
+
+  it('a missing scope: 403 with insufficient_scope and the scope inside the Bearer challenge', async () => {
+    const answer = await server.call('POST', '/v3/accounts', { token: 'reader', body: {} });
+    expect(answer.status).toBe(403);
+    expect(answer.headers.get('www-authenticate')).toBe('Bearer realm="vault", error="insufficient_scope", scope="accounts:write", ApiKey realm="vault", header="X-API-Key"');
+  });
+});
