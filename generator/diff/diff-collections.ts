@@ -5,6 +5,7 @@
 import type { ApiAt, AuthIR, CollectionAt, OperationName, RateLimitIR, SourceRef } from '../model/ir.ts';
 import { both, touchesOf, type FindingCollector } from './collector.ts';
 import { compareCollectionFields, type FieldDiffContext } from './diff-fields.ts';
+import { compareLifecycles } from './diff-lifecycle.ts';
 
 const ACCESS: { readonly read: readonly OperationName[]; readonly write: readonly OperationName[] } = {
   read: ['list', 'get'],
@@ -95,4 +96,5 @@ export function compareCollection(ctx: FieldDiffContext): void {
   }
   if (ops.length) compareRateLimits(out, before.api, after.api, b, a, ops);
   compareCollectionFields(ctx);
+  compareLifecycles(ctx);
 }

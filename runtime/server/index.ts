@@ -1,8 +1,8 @@
 /**
  * The server runtime every generated API shares, re-exported from its modules: problem+json answers
  * (RFC 9457), credentials and scopes, rate limits, version lifecycle, migrations between versions, answers
- * shaped by each version's response schema, Idempotency-Key replay, OpenAPI documents, route mounting and
- * the in-memory store. The API-specific files (`routes.ts`, `types.ts`, `index.ts`, `collections/*.ts`) are
+ * shaped by each version's response schema, ETags and preconditions, lifecycle transitions, Idempotency-Key
+ * replay, OpenAPI documents, route mounting and the in-memory store. The API-specific files (`routes.ts`, `types.ts`, `index.ts`, `collections/*.ts`) are
  * data and types the runtime reads.
  */
 export { fastifyOptions } from "./fastify-options.js";
@@ -11,13 +11,16 @@ export {
   type Assign,
   type MemoryOptions,
   type MemorySpec,
+  type MemoryTransition,
 } from "./memory-store.js";
 export { mountApi } from "./mount.js";
 export {
   BadRequest,
   Conflict,
   HttpProblem,
+  InvalidTransition,
   NotFound,
+  PreconditionFailed,
   issuesOf,
   problem,
   type Problem,
@@ -28,9 +31,12 @@ export type {
   CollectionSpec,
   DownStep,
   HookSpec,
+  LifecycleSpec,
   LimitSpec,
   NestedDown,
   RouteSpec,
+  TransitionRouteSpec,
+  TransitionSpec,
   UpPlan,
   VersionSpec,
 } from "./spec.js";
@@ -38,6 +44,7 @@ export type {
   AuthFailureLimit,
   Awaitable,
   CollectionHandlers,
+  Condition,
   Credential,
   HandlerContext,
   ListQuery,
@@ -47,4 +54,5 @@ export type {
   Principal,
   RedisClient,
   ServerOptions,
+  TransitionHandler,
 } from "./types.js";

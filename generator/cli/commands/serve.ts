@@ -18,6 +18,7 @@ import { peersOf } from '../../emit/parts.ts';
 import type { ApiIR, FieldShape, TypeIR } from '../../model/ir.ts';
 import { pascalCase } from '../../model/names.ts';
 import { project, shapeAt } from '../../model/project.ts';
+import { scopeUses } from '../../model/scopes.ts';
 import { generate, loadModel } from '../../pipeline/generate.ts';
 import { usageError, type CliIO } from '../io.ts';
 import { reportDiagnostics } from '../report.ts';
@@ -161,7 +162,7 @@ export async function serveApi(options: ServeOptions, io: CliIO): Promise<Served
   const mod = (await jiti.import(path.join(outDir, 'server/index.ts'))) as Record<string, unknown>;
   const register = mod[`register${name}Api`] as (app: FastifyInstance, handlers: unknown, options: object) => Promise<void>;
   const createMemoryHandlers = mod['createMemoryHandlers'] as () => unknown;
-  const scopes = [...new Set(ir.collections.flatMap((c) => [...c.scopes.read, ...c.scopes.write]))].sort();
+  const scopes = [...new Set(scopeUses(ir).map((u) => u.scope))].sort();
   const { migrations, stands } = createStandInMigrations(ir);
   const app = Fastify({ logger: { level: 'warn' } });
   await register(app, createMemoryHandlers(), {
