@@ -4,7 +4,7 @@
  * return it (the newest version), without its write-only fields, so every version that shows the same
  * stored revision answers the same ETag, and no ETag discloses a secret.
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { FastifyRequest } from "fastify";
 import type { z } from "zod";
 import { createShaper } from "./shape.js";
@@ -21,7 +21,8 @@ export function createEtagger(schema: z.ZodType): Etagger {
   return (resource) => {
     const shaped = visible(resource);
     const text = JSON.stringify(shaped.ok ? shaped.value : null) ?? "";
-    return `"${createHash("sha256").update(text).digest("base64url").slice(0, 22)}"`;
+    // One-shot hashing: half the cost of a Hash object per answer.
+    return `"${hash("sha256", text, "base64url").slice(0, 22)}"`;
   };
 }
 
