@@ -165,9 +165,11 @@ export function createTransitionHandle(
         reply,
         problem(404, "not_found", `No ${route.path} resource has this id.`),
       );
-    const parsed = spec.input.safeParse(
-      request.body ?? {},
-    ) as z.ZodSafeParseResult<Record<string, unknown>>;
+    // An empty body reads as `{}`; any JSON value sent (null too) is checked as sent.
+    const body = request.body === undefined ? {} : request.body;
+    const parsed = spec.input.safeParse(body) as z.ZodSafeParseResult<
+      Record<string, unknown>
+    >;
     if (!parsed.success) return invalid(reply, parsed.error, "body");
     const input = up === null ? parsed.data : up(parsed.data, true);
     const idempotencyKey = idempotencyKeyOf(request, reply);
