@@ -116,9 +116,8 @@ export function sortKinds(kinds: readonly ErrorKind[]): ErrorKind[] {
   return [...kinds].sort((a, b) => ERRORS[a].status - ERRORS[b].status);
 }
 
-/** Records the error responses of an operation and refers to them, by status. */
-export function errorResponses(ctx: OperationContext, c: CollectionAt, kinds: readonly ErrorKind[]): Record<string, JsonObject> {
-  const limited = isRateLimited(ctx.api, c);
+/** Records the error responses of an operation and refers to them, by status; `limited`: it counts against a rate limit. */
+export function errorResponses(ctx: OperationContext, c: CollectionAt, kinds: readonly ErrorKind[], limited = isRateLimited(ctx.api, c)): Record<string, JsonObject> {
   const variant = { limited, deprecated: ctx.api.version.deprecated !== undefined, sunset: ctx.api.version.sunset !== undefined };
   const out: Record<string, JsonObject> = {};
   for (const kind of kinds) {
@@ -140,10 +139,10 @@ export function isRateLimited(api: ApiAt, c: CollectionAt): boolean {
   return api.rateLimit !== undefined || c.rateLimit !== undefined;
 }
 
-/** The headers of a success answer: `extra`, the rate limit's and the version's lifecycle headers. */
-export function successHeaders(api: ApiAt, c: CollectionAt, extra: Record<string, JsonObject>): JsonObject | undefined {
+/** The headers of a success answer: `extra`, the rate limit's (when `limited`) and the version's lifecycle headers. */
+export function successHeaders(api: ApiAt, c: CollectionAt, extra: Record<string, JsonObject>, limited = isRateLimited(api, c)): JsonObject | undefined {
   const headers: Record<string, JsonObject> = { ...extra };
-  if (isRateLimited(api, c))
+  if (limited)
     for (const [wire, component] of RATE_LIMIT_HEADERS) if (wire !== 'Retry-After') headers[wire] = ref('headers', component);
   if (api.version.deprecated) {
     headers['Deprecation'] = ref('headers', 'Deprecation');

@@ -14,6 +14,7 @@ import {
   hasNoAuth,
   humanName,
   isLimited,
+  isRateLimited,
   jsonContent,
   pathPrefix,
   securityWith,
@@ -57,7 +58,9 @@ function operationOf(ctx: OperationContext, c: CollectionAt, lc: LifecycleAt, t:
     required ? '' : 'The body may be empty.',
     'Sent with an `Idempotency-Key`, it runs once: a retry gets the same answer.' + limit,
   ].filter(Boolean).join(' ');
-  const ok = compact({ description: `The ${one}, now \`${t.to}\`.`, headers: successHeaders(api, c, ETAG), content: jsonContent(c.typeName) });
+  // Its own limit counts on top of the API's and the collection's: its answers carry RateLimit headers too.
+  const limited = isRateLimited(api, c) || t.rateLimit !== undefined;
+  const ok = compact({ description: `The ${one}, now \`${t.to}\`.`, headers: successHeaders(api, c, ETAG, limited), content: jsonContent(c.typeName) });
   return compact({
     operationId: transitionOperationId(c, t),
     summary: `${sentence(t.name)} ${a} (${t.from.join(', ')} → ${t.to})`,
@@ -66,7 +69,7 @@ function operationOf(ctx: OperationContext, c: CollectionAt, lc: LifecycleAt, t:
     deprecated: api.version.deprecated ? true : undefined,
     parameters: [ref('parameters', 'IdempotencyKey'), ref('parameters', c.requireIfMatch ? 'IfMatchRequired' : 'IfMatch')],
     requestBody: { required, content: jsonContent(inputTypeName(c, t.name)) },
-    responses: { '200': ok, ...errorResponses(ctx, c, errorKinds(api, c, t)) },
+    responses: { '200': ok, ...errorResponses(ctx, c, errorKinds(api, c, t), limited) },
     security: securityWith(api, hasNoAuth(api) ? null : t.scopes),
   });
 }
