@@ -32,6 +32,22 @@ export const idOf = (request: FastifyRequest): string | null => {
   return typeof id === "string" && UUID.test(id) ? id : null;
 };
 
+/**
+ * Answers a request whose id names no resource (not a UUID): 404, or 412 when it sends `If-Match`, which
+ * no missing resource satisfies (RFC 9110 section 13.1.1).
+ */
+export function noSuchId(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  path: string,
+): FastifyReply {
+  if (preconditionsOf(request)?.ifMatch) return preconditionFailed(reply);
+  return send(
+    reply,
+    problem(404, "not_found", `No ${path} resource has this id.`),
+  );
+}
+
 /** What a handler receives besides its input. */
 export const contextOf = (
   request: FastifyRequest,
@@ -64,11 +80,6 @@ export function createHandle(
     request: FastifyRequest,
     condition: Condition | null = null,
   ) => contextOf(request, version.name, condition);
-  const notFound = (reply: FastifyReply) =>
-    send(
-      reply,
-      problem(404, "not_found", `No ${route.path} resource has this id.`),
-    );
   const locationOf = (resource: unknown): string | null => {
     const id = isRecord(resource) ? resource[route.id] : undefined;
     return typeof id === "string" && id !== ""
@@ -171,8 +182,7 @@ export function createHandle(
       return async (request, reply) => {
         const id = idOf(request);
         const p = preconditionsOf(request);
-        if (id === null)
-          return p?.ifMatch ? preconditionFailed(reply) : notFound(reply);
+        if (id === null) return noSuchId(request, reply, route.path);
         const outcome = await invoke(request, source, timeout, () =>
           fn(id, context(request)),
         );
@@ -195,7 +205,7 @@ export function createHandle(
     case "delete":
       return async (request, reply) => {
         const id = idOf(request);
-        if (id === null) return notFound(reply);
+        if (id === null) return noSuchId(request, reply, route.path);
         const guarded = await guard(request, reply, id, context(request));
         if (!guarded.ok) return reply;
         const outcome = await invoke(request, source, timeout, () =>
@@ -211,7 +221,7 @@ export function createHandle(
     case "update":
       return async (request, reply) => {
         const id = idOf(request);
-        if (id === null) return notFound(reply);
+        if (id === null) return noSuchId(request, reply, route.path);
         const parsed = parse(request.body);
         if (!parsed.success) return invalid(reply, parsed.error, "body");
         const body = migrateUp(parsed.data, op === "replace");

@@ -19,7 +19,6 @@ import {
   InvalidTransition,
   PreconditionFailed,
   invalid,
-  problem,
   send,
 } from "./problems.js";
 import {
@@ -30,7 +29,7 @@ import {
 } from "./replay.js";
 import type { RouteSpec, VersionSpec } from "./spec.js";
 import type { Handle, Mount } from "./state.js";
-import { contextOf, idOf } from "./handle.js";
+import { contextOf, idOf, noSuchId } from "./handle.js";
 
 /** A problem as an answer. */
 const answerOf = (p: HttpProblem): Answer => ({
@@ -160,11 +159,7 @@ export function createTransitionHandle(
 
   return async (request, reply) => {
     const id = idOf(request);
-    if (id === null)
-      return send(
-        reply,
-        problem(404, "not_found", `No ${route.path} resource has this id.`),
-      );
+    if (id === null) return noSuchId(request, reply, route.path);
     // An empty body reads as `{}`; any JSON value sent (null too) is checked as sent.
     const body = request.body === undefined ? {} : request.body;
     const parsed = spec.input.safeParse(body) as z.ZodSafeParseResult<

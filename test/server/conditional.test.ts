@@ -121,6 +121,10 @@ describe('If-Match on writes', () => {
     expect((await shop.call('PATCH', `/v3/orders/${id}`, { body: { quantity: 1 }, headers: { 'if-match': current } })).status).toBe(412);
     expect((await shop.call('GET', `/v3/orders/${id}`, { headers: { 'if-match': current } })).status).toBe(412);
     expect((await shop.call('DELETE', `/v3/orders/${id}`)).status).toBe(404);
+    // An id that names no resource at all: 404, or 412 with If-Match.
+    expect((await shop.call('PATCH', '/v3/orders/not-an-id', { body: { quantity: 1 } })).status).toBe(404);
+    expect((await shop.call('PATCH', '/v3/orders/not-an-id', { body: { quantity: 1 }, headers: { 'if-match': '*' } })).status).toBe(412);
+    expect((await shop.call('POST', '/v3/orders/not-an-id:pay', { headers: { 'if-match': '*' } })).status).toBe(412);
   });
   it('transitions: stale 412 (the state stays), current 200', async () => {
     const created = await newOrder();
