@@ -43,8 +43,20 @@ export interface LifecycleContext extends FieldContext {
 
 /** Transition names must be identifiers that start lower-case (they name client methods and `:verb` paths). */
 const TRANSITION_NAME = /^[a-z][A-Za-z0-9]*$/;
-/** Names a transition cannot take: the operations (handlers and client methods share a namespace), and `then` (a thenable namespace would confuse `await`). */
-const RESERVED: ReadonlySet<string> = new Set([...OPERATIONS, 'then']);
+/**
+ * Names a transition cannot take: the operations (handlers and client methods share a namespace), `then`
+ * (a thenable namespace would confuse `await`), and what every JavaScript object inherits (a handler object
+ * that lacks the transition would seem to have it).
+ */
+const INHERITED = ['constructor', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', 'toString', 'valueOf'];
+const RESERVED: ReadonlySet<string> = new Set([...OPERATIONS, 'then', ...INHERITED]);
+
+/** Why a reserved name cannot be a transition. */
+function clashOf(name: string): string {
+  if (name === 'then') return 'promises (a namespace with a then method is awaited by mistake)';
+  if (INHERITED.includes(name)) return 'a method every JavaScript object has (a handler object without it would seem to have it)';
+  return `the ${name} operation (handlers and client methods share one namespace)`;
+}
 
 const scopeList = (value: string | readonly string[] | undefined): string[] | undefined =>
   value === undefined ? undefined : typeof value === 'string' ? [value] : [...value];
@@ -95,7 +107,7 @@ function buildTransition(name: string, t: CheckedTransition, states: readonly st
   if (!TRANSITION_NAME.test(name))
     d.error('RG325', `${ctx.where}: transition '${name}' must be an identifier starting with a lower-case letter (letters and digits, like cancel or markShipped): it names a client method and the path /{id}:${name}.`, loc);
   else if (RESERVED.has(name))
-    d.error('RG325', `${ctx.where}: transition '${name}' clashes with ${name === 'then' ? 'promises (a namespace with a then method is awaited by mistake)' : `the ${name} operation (handlers and client methods share one namespace)`}; choose another name.`, loc);
+    d.error('RG325', `${ctx.where}: transition '${name}' clashes with ${clashOf(name)}; choose another name.`, loc);
   const fromPath = ['lifecycle', ...path, 'from'];
   let from: string[] = [];
   if (!Array.isArray(t.from)) d.error('RG175', `${where}: from must be an array of states, e.g. from: ['open'] (got ${describeValue(t.from)}).`, { ...ctx.ref, path: fromPath });

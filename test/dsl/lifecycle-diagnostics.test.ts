@@ -84,6 +84,7 @@ const cases: Case[] = [
   },
   { code: 'RG325', transitions: `${PAY_CANCEL}\n          delete: { from: ['paid'], to: 'cancelled' }, // <-`, at: 'delete', says: "transition 'delete' clashes with the delete operation" },
   { code: 'RG325', transitions: `${PAY_CANCEL}\n          'mark-paid': { from: ['open'], to: 'paid' }, // <-`, at: "'mark-paid'", says: 'must be an identifier starting with a lower-case letter' },
+  { code: 'RG325', transitions: `${PAY_CANCEL}\n          toString: { from: ['open'], to: 'paid' }, // <-`, at: 'toString', says: 'clashes with a method every JavaScript object has' },
   { code: 'RG326', transitions: `          pay: { from: ['open'], to: 'paid' },\n          cancel: { from: ['open', 'paid', 'open'], to: 'cancelled' }, // <-`, at: 'from', says: "orders:cancel: from lists 'open' twice" },
   {
     code: 'RG327',
