@@ -15,6 +15,11 @@ export {
 } from "./memory-store.js";
 export { mountApi } from "./mount.js";
 export {
+  createWebhookDispatcherFor,
+  type DispatcherOptions,
+} from "./webhooks.js";
+export type { WebhookDispatcher } from "./webhook-dispatch.js";
+export {
   BadRequest,
   Conflict,
   HttpProblem,
@@ -34,11 +39,14 @@ export type {
   LifecycleSpec,
   LimitSpec,
   NestedDown,
+  PayloadSpec,
+  ResourceEventSpec,
   RouteSpec,
   TransitionRouteSpec,
   TransitionSpec,
   UpPlan,
   VersionSpec,
+  WebhooksSpec,
 } from "./spec.js";
 export type {
   AuthFailureLimit,
@@ -55,4 +63,5 @@ export type {
   RedisClient,
   ServerOptions,
   TransitionHandler,
+  WebhookOptions,
 } from "./types.js";

@@ -8,6 +8,7 @@ import type { ApiIR } from '../../model/ir.ts';
 import { pascalCase } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
 import { buildCollectionFiles, type CollectionFiles, type ServerContext } from './collection-view.ts';
+import { buildEventsView, type EventsView } from './events-view.ts';
 
 interface Import {
   readonly alias: string;
@@ -34,6 +35,8 @@ export interface RoutesView {
   readonly apiKeyHeader: string | null;
   readonly rateLimit: { readonly max: number; readonly windowMs: number } | null;
   readonly versions: readonly VersionView[];
+  /** The constant of `events.ts`, or null without events. */
+  readonly webhooks: string | null;
 }
 interface CollectionRef extends Import {
   readonly key: string;
@@ -57,6 +60,8 @@ export interface IndexView {
   readonly collections: readonly CollectionRef[];
   readonly optionsOptional: boolean;
   readonly versioning: string;
+  /** The API declares events: `createWebhookDispatcher` is exported. */
+  readonly hasEvents: boolean;
 }
 
 /** Everything the server templates need, computed once. */
@@ -65,6 +70,7 @@ export interface ServerViews {
   readonly types: TypesView;
   readonly index: IndexView;
   readonly collections: readonly CollectionFiles[];
+  readonly events: EventsView | null;
 }
 
 const identifier = (s: string) => s.replace(/[^A-Za-z0-9_$]/g, '_').replace(/^(\d)/, '_$1');
@@ -106,6 +112,9 @@ export function buildServerViews(api: ApiIR): ServerViews {
   // Collection names are identifiers without `$`: `$orders` collides with nothing.
   const refs: CollectionRef[] = collections.map((c) => ({ key: c.key, alias: `$${c.key}`, path: `./collections/${c.key}.js`, hasTransitions: c.hasTransitions }));
   const routeOf = (key: string, version: string) => `$${key}${/^[A-Za-z_$][\w$]*$/.test(version) ? `.${version}` : `[${JSON.stringify(version)}]`}`;
+  // The built-in collection's handlers come with the runtime: users neither write nor seed them.
+  const userRefs = refs.filter((_, i) => api.collections[i]!.builtin === undefined);
+  const events = buildEventsView(api, name, specName);
   const needsCredentials = collections.some((c) => c.needsCredentials);
   const needsMigrations = collections.some((c) => c.hasMigrations);
 
@@ -127,10 +136,11 @@ export function buildServerViews(api: ApiIR): ServerViews {
         document: `../openapi/${v.name}.json`,
         routes: collections.filter((c) => c.versions.includes(v.name)).map((c) => routeOf(c.key, v.name)),
       })),
+      webhooks: events?.constName ?? null,
     },
     types: {
       name,
-      collections: refs,
+      collections: userRefs,
       versions: versions.map((v) => JSON.stringify(v)).join(' | '),
       migrations: refs.filter((_, i) => collections[i]!.hasMigrations).map((r) => `${r.alias}.Migrations`).join(' & '),
       needsCredentials,
@@ -139,10 +149,12 @@ export function buildServerViews(api: ApiIR): ServerViews {
     index: {
       name,
       specName,
-      collections: refs,
+      collections: userRefs,
       optionsOptional: !needsCredentials && !needsMigrations,
       versioning: api.versioning.in === 'path' ? `under ${versions.map((v) => `/${v}`).join(', ')}` : `selected by the ${api.versioning.header} header`,
+      hasEvents: events !== null,
     },
     collections,
+    events,
   };
 }
