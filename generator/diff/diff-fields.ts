@@ -294,6 +294,15 @@ export function compareInputFields(ctx: FieldDiffContext, before: readonly Field
   new FieldDiffer(ctx).compareLists(before, after, path, channels, channels, false, loc);
 }
 
+/**
+ * Compares the payload fields of one webhook event (`op`, `@invoice.overdue`) by the response rules: they
+ * flow only from the server to subscribers. `path` is the event's location (`webhooks.invoice.overdue`).
+ */
+export function compareOutputFields(ctx: FieldDiffContext, before: readonly FieldAt[], after: readonly FieldAt[], path: string, op: RouteOp, loc: SourceRef): void {
+  const channels: Channels = { body: [], required: [], query: [], response: [op] };
+  new FieldDiffer(ctx).compareLists(before, after, path, channels, channels, false, loc);
+}
+
 /** Every field of an added or removed object, with its path: a field can move into an object added with it. */
 function flatten(entries: readonly (Removal | Addition)[]): (Removal | Addition)[] {
   const out: (Removal | Addition)[] = [];

@@ -3,7 +3,7 @@
  * client contains (which types, which operations, what the docs say) is made here; the templates in
  * `templates/client/` only lay it out.
  */
-import type { ApiIR, CollectionAt, VersionIR } from '../../model/ir.ts';
+import type { ApiAt, ApiIR, CollectionAt, VersionIR } from '../../model/ir.ts';
 import { pascalCase } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
 import { inputTypeName } from '../zod/emit-zod.ts';
@@ -79,6 +79,8 @@ export interface VersionFileView {
   /** `createV1`: builds the namespace on a transport. */
   readonly factoryName: string;
   readonly collections: readonly CollectionView[];
+  /** The members of the `WebhookEvent` union (`type` and the `data` type as source); empty without events. */
+  readonly events: readonly { readonly type: string; readonly data: string }[];
 }
 
 /** One version's module and its collections' modules, as relative paths inside `client/`. */
@@ -202,6 +204,7 @@ export function buildVersionViews(api: ApiIR, v: VersionIR): VersionViews {
       namespaceName: `${base}${id}`,
       typesName: `${base}${id}Types`,
       factoryName: `create${id}`,
+      events: eventMembers(at, v.name),
       collections: collections.map(({ c, file }) => ({
         key: propertyKey(c.name),
         path: literal(c.path),
@@ -216,6 +219,19 @@ export function buildVersionViews(api: ApiIR, v: VersionIR): VersionViews {
     },
     collections: collections.map(({ c, file }) => ({ path: `${v.name}/${c.name}.ts`, view: file })),
   };
+}
+
+/** The `WebhookEvent` members of a version: a derived event carries its collection's resource type, a custom one its payload. */
+function eventMembers(at: ApiAt, version: string): { type: string; data: string }[] {
+  return (at.events ?? []).flatMap((e) => {
+    if (e.source.kind === 'custom') {
+      const fields = members(e.source.payload, 'response').map((m) => `${m.key}${m.optional ? '?' : ''}: ${m.type}`);
+      return [{ type: literal(e.type), data: `{ ${fields.join('; ')} }` }];
+    }
+    const key = e.source.collection;
+    const c = at.collections.find((x) => x.key === key);
+    return c ? [{ type: literal(e.type), data: `import(${literal(`./${version}/${c.name}.js`)}).${c.typeName}` }] : [];
+  });
 }
 
 /** The view of the index module. */
