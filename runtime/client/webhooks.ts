@@ -87,9 +87,7 @@ async function macOf(secret: string, content: Uint8Array): Promise<Uint8Array> {
     false,
     ["sign"],
   );
-  return new Uint8Array(
-    await crypto.subtle.sign("HMAC", key, content),
-  );
+  return new Uint8Array(await crypto.subtle.sign("HMAC", key, content));
 }
 
 /**

@@ -13,8 +13,8 @@ export interface Received {
   readonly at: number;
 }
 
-/** How to answer the n-th request (0-based) at a path: a status (with headers), or `hang` (never answer). */
-export type Reply = { readonly status: number; readonly headers?: Readonly<Record<string, string>> } | 'hang';
+/** How to answer the n-th request (0-based) at a path: a status (with headers, after `delay` ms), or `hang` (never answer). */
+export type Reply = { readonly status: number; readonly headers?: Readonly<Record<string, string>>; readonly delay?: number } | 'hang';
 
 /** A running receiver. */
 export interface Receiver {
@@ -46,7 +46,9 @@ export async function startReceiver(): Promise<Receiver> {
         hanging.push(res);
         return;
       }
-      res.writeHead(reply.status, reply.headers ?? {}).end();
+      const send = () => res.writeHead(reply.status, reply.headers ?? {}).end();
+      if (reply.delay === undefined) send();
+      else setTimeout(send, reply.delay);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
