@@ -99,7 +99,9 @@ class FieldDiffer {
 
   private touch(ops: readonly RouteOp[]) {
     const { api, collection } = this.ctx.after;
-    return touchesOf(api, collection, only(ops, routeOpsOf(collection)));
+    const offered = routeOpsOf(collection);
+    // An event (`@type`) flows wherever its payload is compared; no collection offers it.
+    return touchesOf(api, collection, ops.filter((op) => op.startsWith('@') || offered.includes(op)));
   }
 
   private touches(request: readonly RouteOp[], response: readonly RouteOp[]): Touches {
