@@ -165,9 +165,12 @@ export async function serveApi(options: ServeOptions, io: CliIO): Promise<Served
   const scopes = [...new Set(scopeUses(ir).map((u) => u.scope))].sort();
   const { migrations, stands } = createStandInMigrations(ir);
   const app = Fastify({ logger: { level: 'warn' } });
+  const hasEvents = ir.collections.some((c) => c.builtin === 'webhook-endpoints');
   await register(app, createMemoryHandlers(), {
     authenticate: ({ token }: { token: string }) => ({ id: token, scopes }),
     migrations,
+    // Trying webhooks locally means a receiver on this machine: serve allows http and private addresses.
+    ...(hasEvents ? { webhooks: { allowPrivateUrls: true } } : {}),
   });
   try {
     await app.listen({ port: options.port, host: options.host });
@@ -188,6 +191,8 @@ export async function serveApi(options: ServeOptions, io: CliIO): Promise<Served
     lines.push(`  ${v.name}${state}: ${at.collections.map((c) => `${base}/${c.path}`).join('  ')}  (OpenAPI: ${base}/openapi.json)`);
   }
   if (ir.versioning.in === 'header') lines.push(`  choose a version with the ${ir.versioning.header} header`);
+  if (hasEvents)
+    lines.push('  webhooks: POST an endpoint to /<version>/webhook_endpoints; events are delivered from here, and http and private URLs are allowed (the server refuses them unless webhooks.allowPrivateUrls)');
   // One write, so a reader sees the whole listing at once.
   io.out(lines.join('\n') + '\n');
   if (stands.length > 0) io.err(`stand-in migration hooks (pass your own to register${name}Api in real code):\n${stands.map((s) => `  ${s}\n`).join('')}`);
