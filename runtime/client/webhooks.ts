@@ -58,7 +58,8 @@ const headerOf = (headers: WebhookHeaders, name: string): string | null => {
       : null;
 };
 
-const fromBase64 = (text: string): Uint8Array => {
+// Return types are inferred: TypeScript 5.7+ then sees a Uint8Array over an ArrayBuffer, which WebCrypto takes.
+const fromBase64 = (text: string) => {
   const binary = atob(text);
   const out = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
@@ -73,13 +74,23 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return diff === 0;
 }
 
-async function macOf(secret: string, content: Uint8Array): Promise<Uint8Array> {
-  let raw: Uint8Array;
+/** The bytes of `text` as WebCrypto takes them. */
+const utf8 = (text: string) => new Uint8Array(new TextEncoder().encode(text));
+
+/** The secret's key bytes (after `whsec_`). */
+function keyOf(secret: string) {
   try {
-    raw = fromBase64(secret.startsWith("whsec_") ? secret.slice(6) : secret);
+    return fromBase64(secret.startsWith("whsec_") ? secret.slice(6) : secret);
   } catch {
     throw new WebhookVerificationError("The secret is not base64 (whsec_...).");
   }
+}
+
+async function macOf(
+  secret: string,
+  content: ReturnType<typeof utf8>,
+): Promise<Uint8Array> {
+  const raw = keyOf(secret);
   const key = await crypto.subtle.importKey(
     "raw",
     raw,
@@ -123,7 +134,7 @@ export async function verifyWebhook<
       timestamp,
     );
   const text = typeof body === "string" ? body : new TextDecoder().decode(body);
-  const content = new TextEncoder().encode(`${id}.${stamp}.${text}`);
+  const content = utf8(`${id}.${stamp}.${text}`);
   const offered = signature
     .split(" ")
     .filter((s) => s.startsWith("v1,"))
