@@ -32,7 +32,8 @@ export function webhookEndpointsDef(example: string, scopes: CollectionDef['opti
         'Webhook endpoints: URLs that receive events, signed per Standard Webhooks. An endpoint is pinned to the version it was created through and receives payloads in that version\'s shape.',
       fields: {
         id: field('id', { readOnly: true }),
-        url: field('url', { description: 'Where events are POSTed: https and a public address (unless the server allows private URLs).' }),
+        // A string, not f.url(): the server parses it and answers which rule a refused URL breaks.
+        url: field('string', { min: 1, max: 2048, example: { value: 'https://hooks.example.com/shop' }, description: 'Where events are POSTed: https and a public address (unless the server allows private URLs).' }),
         events: field('array', {
           of: field('string', { pattern: EVENT_TYPE.source }).def,
           min: 1,

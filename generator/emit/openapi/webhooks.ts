@@ -8,12 +8,12 @@ import { objectSchema, type FormatNames } from './field-schema.ts';
 import { ref, type JsonObject } from './json.ts';
 
 const HEADERS: readonly (readonly [string, string, JsonObject])[] = [
-  ['webhook-id', 'The message id (`msg_...`): the same on every retry of the message; use it to drop duplicates.', { type: 'string', pattern: '^msg_[0-9a-f]{32}$' }],
-  ['webhook-timestamp', 'When this attempt was signed, in seconds since the epoch; refuse one far from now (default tolerance five minutes).', { type: 'string', pattern: '^[0-9]+$' }],
+  ['webhook-id', 'The message id (`msg_...`): the same on every retry of the message; use it to drop duplicates.', { type: 'string', pattern: '^msg_[0-9a-f]{32}$', examples: ['msg_2b7d9c0e4f1a4e6b8c3d5f7a9b1c2d3e'] }],
+  ['webhook-timestamp', 'When this attempt was signed, in seconds since the epoch; refuse one far from now (default tolerance five minutes).', { type: 'string', pattern: '^[0-9]+$', examples: ['1767225600'] }],
   [
     'webhook-signature',
     'Standard Webhooks signatures, space-separated: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the endpoint\'s secret (two during a rotation\'s grace period).',
-    { type: 'string', pattern: '^v1,[A-Za-z0-9+/=]+( v1,[A-Za-z0-9+/=]+)*$' },
+    { type: 'string', pattern: '^v1,[A-Za-z0-9+/=]+( v1,[A-Za-z0-9+/=]+)*$', examples: ['v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE='] },
   ],
 ];
 
