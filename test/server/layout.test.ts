@@ -60,9 +60,11 @@ describe('server layout', () => {
       'server/routes.ts',
       'server/types.ts',
       ...runtime,
+      'server/events.ts',
       'server/collections/customers.ts',
       'server/collections/orders.ts',
       'server/collections/coupons.ts',
+      'server/collections/webhook_endpoints.ts',
     ]);
   });
 
