@@ -7,6 +7,5 @@ export { combineReports, diffConsecutive, diffHistory, diffVersions, reaches, re
 export { FORMATS, formatGithub, formatJson, formatMarkdown, formatReport, formatText, type Format, type FormatOptions } from './format.ts';
 export { RULES, allFindingIds, verdictOf, type RuleName } from './rules.ts';
 export { fingerprintOf, sortFindings } from './collector.ts';
-export { benchDiff, createSyntheticApi } from './bench.ts';
 export type * from './types.ts';
 export { LEVELS } from './types.ts';
