@@ -4,7 +4,7 @@
  */
 import type { ApiDef, CollectionDef, OperationName, RateLimitDef } from '../dsl/defs.ts';
 import { buildField, isIdentifier, knownMarkers, type FieldContext } from './build-field.ts';
-import { refOf, type DiagnosticBag } from './diagnostics.ts';
+import { atPath, refOf, type DiagnosticBag } from './diagnostics.ts';
 import { OPERATIONS, type Rename, type ApiIR, type CollectionIR, type OperationIR, type RateLimitIR, type SourceRef, type VersionIR } from './ir.ts';
 import { isIsoDate } from './values.ts';
 
@@ -35,10 +35,10 @@ function scopeList(value: string | readonly string[] | undefined): string[] {
 function versionsOf(def: ApiDef, d: DiagnosticBag, apiRef: SourceRef): VersionIR[] {
   const entries = Object.entries(def.versions ?? {});
   if (entries.length === 0)
-    d.error('RG101', `defineApi: versions is empty; declare at least one, e.g. versions: { v1: {} }.`, { ...apiRef, path: ['versions'] });
+    d.error('RG101', `defineApi: versions is empty; declare at least one, e.g. versions: { v1: {} }.`, atPath(apiRef, ['versions']));
   let seenUnreleased: string | undefined;
   return entries.map(([name, v], index) => {
-    const ref = { ...apiRef, path: ['versions', name] };
+    const ref = atPath(apiRef, ['versions', name]);
     if (!VERSION_NAME.test(name))
       d.error('RG102', `version "${name}" is not a valid version name; use letters, digits, '.', '_' or '-' (like v1 or 2026-01).`, ref);
     else if (RESERVED_VERSION_NAMES.has(name.toLowerCase()))
@@ -46,7 +46,7 @@ function versionsOf(def: ApiDef, d: DiagnosticBag, apiRef: SourceRef): VersionIR
     for (const key of ['released', 'deprecated', 'sunset'] as const) {
       const date = v[key];
       if (date !== undefined && !isIsoDate(date))
-        d.error('RG103', `version ${name}: ${key} '${date}' is not a real date in YYYY-MM-DD form.`, { ...apiRef, path: ['versions', name, key] });
+        d.error('RG103', `version ${name}: ${key} '${date}' is not a real date in YYYY-MM-DD form.`, atPath(apiRef, ['versions', name, key]));
     }
     const order = [['released', v.released], ['deprecated', v.deprecated], ['sunset', v.sunset]] as const;
     for (let i = 0; i < order.length; i++)
@@ -54,7 +54,7 @@ function versionsOf(def: ApiDef, d: DiagnosticBag, apiRef: SourceRef): VersionIR
         const [a, da] = order[i]!;
         const [b, db] = order[j]!;
         if (da && db && isIsoDate(da) && isIsoDate(db) && db < da)
-          d.error('RG104', `version ${name}: ${b} (${db}) comes before ${a} (${da}); a version is released, then deprecated, then sunset.`, { ...apiRef, path: ['versions', name, b] });
+          d.error('RG104', `version ${name}: ${b} (${db}) comes before ${a} (${da}); a version is released, then deprecated, then sunset.`, atPath(apiRef, ['versions', name, b]));
       }
     if ((v.deprecated || v.sunset) && !v.released)
       d.error('RG104', `version ${name} has a deprecated or sunset date but no released date; add released: 'YYYY-MM-DD'.`, ref);
@@ -77,7 +77,7 @@ function operationsOf(def: CollectionDef, where: string, ctx: FieldContext, ref:
   const ops: OperationIR[] = [];
   for (const entry of written) {
     const op = typeof entry === 'string' ? { name: entry } : entry;
-    const oref = { ...ref, path: ['operations'] };
+    const oref = atPath(ref, ['operations']);
     if (!OPERATIONS.includes(op.name)) {
       ctx.diagnostics.error('RG115', `${where}: unknown operation '${op.name}'; the operations are ${OPERATIONS.join(', ')}.`, oref);
       continue;
@@ -108,26 +108,26 @@ function collectionOf(name: string, def: CollectionDef, ctx: FieldContext, hasAu
   if (!isIdentifier(name))
     d.error('RG120', `collection "${name}" is not a valid name; use letters, digits and _ (it names generated code).`, ref);
   if (o.path !== undefined && !PATH_SEGMENT.test(o.path))
-    d.error('RG124', `${where}: path '${o.path}' must be one lowercase URL segment (letters, digits, '-', '_', '.'), without slashes.`, { ...ref, path: ['path'] });
+    d.error('RG124', `${where}: path '${o.path}' must be one lowercase URL segment (letters, digits, '-', '_', '.'), without slashes.`, atPath(ref, ['path']));
   const fctx = { ...ctx, fallback: ref };
   const fields = Object.entries(o.fields ?? {}).map(([fname, field]) => buildField(fname, field.def, `${name}.${fname}`, fctx));
   const ids = fields.filter((field) => field.type.kind === 'id');
   if (ids.length === 0)
-    d.error('RG122', `${where} has no id field; add one, e.g. id: f.id().`, { ...ref, path: ['fields'] });
+    d.error('RG122', `${where} has no id field; add one, e.g. id: f.id().`, atPath(ref, ['fields']));
   for (const extra of ids.slice(1))
     d.error('RG123', `${where}: ${extra.name} is a second f.id() field; a collection has exactly one (use f.ref() or f.uuid() for other ids).`, extra.loc);
   const operations = operationsOf(def, where, fctx, ref);
   const publicOps = [...(o.public ?? [])];
   for (const op of publicOps)
     if (!operations.some((x) => x.name === op))
-      d.error('RG112', `${where}: public lists '${op}', which the collection does not offer; add it to operations or remove it from public.`, { ...ref, path: ['public'] });
+      d.error('RG112', `${where}: public lists '${op}', which the collection does not offer; add it to operations or remove it from public.`, atPath(ref, ['public']));
   const scopes = { read: scopeList(o.scopes?.read), write: scopeList(o.scopes?.write) };
   if (!hasAuth && (scopes.read.length > 0 || scopes.write.length > 0))
-    d.error('RG111', `${where}: scopes are declared but the API has no auth; add auth: { bearer: {} } (or apiKey) to defineApi, or remove the scopes.`, { ...ref, path: ['scopes'] });
+    d.error('RG111', `${where}: scopes are declared but the API has no auth; add auth: { bearer: {} } (or apiKey) to defineApi, or remove the scopes.`, atPath(ref, ['scopes']));
   const defaultLimit = o.pagination?.defaultLimit ?? 20;
   const maxLimit = o.pagination?.maxLimit ?? 100;
   if (!Number.isInteger(defaultLimit) || !Number.isInteger(maxLimit) || defaultLimit < 1 || defaultLimit > maxLimit)
-    d.error('RG114', `${where}: pagination needs whole numbers with 1 <= defaultLimit <= maxLimit (got ${defaultLimit} and ${maxLimit}).`, { ...ref, path: ['pagination'] });
+    d.error('RG114', `${where}: pagination needs whole numbers with 1 <= defaultLimit <= maxLimit (got ${defaultLimit} and ${maxLimit}).`, atPath(ref, ['pagination']));
   const markers = knownMarkers(def.markers, where, fctx, ref);
   let addedIn: string | undefined;
   let removedIn: string | undefined;
@@ -145,7 +145,7 @@ function collectionOf(name: string, def: CollectionDef, ctx: FieldContext, hasAu
     }
   }
   renames.sort((a, b) => ctx.versions.indexOf(a.version) - ctx.versions.indexOf(b.version));
-  const rateLimit = rateLimitOf(o.rateLimit, where, d, { ...ref, path: ['rateLimit'] });
+  const rateLimit = rateLimitOf(o.rateLimit, where, d, atPath(ref, ['rateLimit']));
   return {
     kind: 'collection',
     name,
@@ -171,7 +171,7 @@ function collectionOf(name: string, def: CollectionDef, ctx: FieldContext, hasAu
 export function buildApi(def: ApiDef, source: string, diagnostics: DiagnosticBag): ApiIR {
   const apiRef = refOf(def.site, { file: source, line: 1, member: 'defineApi' });
   if (typeof def.name !== 'string' || !/^[A-Za-z][A-Za-z0-9]*$/.test(def.name))
-    diagnostics.error('RG100', `defineApi: name '${def.name}' must be letters and digits, starting with a letter (it names generated symbols like registerShopApi).`, { ...apiRef, path: ['name'] });
+    diagnostics.error('RG100', `defineApi: name '${def.name}' must be letters and digits, starting with a letter (it names generated symbols like registerShopApi).`, atPath(apiRef, ['name']));
   const versions = versionsOf(def, diagnostics, apiRef);
   const ctx: FieldContext = { versions: versions.map((v) => v.name), diagnostics, fallback: apiRef };
   const versioningDef = def.versioning ?? { in: 'path' };
@@ -179,16 +179,16 @@ export function buildApi(def: ApiDef, source: string, diagnostics: DiagnosticBag
   if (versioningDef.in === 'header') {
     const header = versioningDef.header ?? 'Api-Version';
     if (!HEADER_NAME.test(header))
-      diagnostics.error('RG106', `versioning: '${header}' is not a valid HTTP header name.`, { ...apiRef, path: ['versioning'] });
+      diagnostics.error('RG106', `versioning: '${header}' is not a valid HTTP header name.`, atPath(apiRef, ['versioning']));
     versioning = { in: 'header', header };
   } else if (versioningDef.in !== 'path') {
-    diagnostics.error('RG106', `versioning.in must be 'path' or 'header' (got '${String((versioningDef as { in: unknown }).in)}').`, { ...apiRef, path: ['versioning'] });
+    diagnostics.error('RG106', `versioning.in must be 'path' or 'header' (got '${String((versioningDef as { in: unknown }).in)}').`, atPath(apiRef, ['versioning']));
   }
   const auth = def.auth ?? {};
   if (auth.apiKey && !HEADER_NAME.test(auth.apiKey.header ?? ''))
-    diagnostics.error('RG110', `auth.apiKey.header '${auth.apiKey.header}' is not a valid HTTP header name; for example 'X-API-Key'.`, { ...apiRef, path: ['auth', 'apiKey'] });
+    diagnostics.error('RG110', `auth.apiKey.header '${auth.apiKey.header}' is not a valid HTTP header name; for example 'X-API-Key'.`, atPath(apiRef, ['auth', 'apiKey']));
   const hasAuth = Boolean(auth.bearer || auth.apiKey);
-  const rateLimit = rateLimitOf(def.rateLimit, 'defineApi', diagnostics, { ...apiRef, path: ['rateLimit'] });
+  const rateLimit = rateLimitOf(def.rateLimit, 'defineApi', diagnostics, atPath(apiRef, ['rateLimit']));
   return {
     kind: 'api',
     name: def.name,
