@@ -60,7 +60,9 @@ export function summarise(profile: Profile): { total: number; buckets: [string, 
     const bucket = bucketOf(url, functionName);
     const owner = chargedTo(id);
     buckets.set(owner, (buckets.get(owner) ?? 0) + ms);
-    const fn = `${functionName || '(anonymous)'} ${url ? `${bucket}:${lineNumber + 1}` : ''}`;
+    const file = url.replace(/^file:\/\//, '');
+    const where = file.startsWith(ROOT) ? file.slice(ROOT.length) : bucket;
+    const fn = `${functionName || '(anonymous)'} ${url ? `${where}:${lineNumber + 1}` : ''}`;
     functions.set(fn, (functions.get(fn) ?? 0) + ms);
   }
   const sorted = (m: Map<string, number>): [string, number][] => [...m].sort((a, b) => b[1] - a[1]);
