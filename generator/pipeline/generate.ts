@@ -11,9 +11,9 @@ import { hashOf, readHeader, withHeader } from '../format/header.ts';
 import type { Diagnostic } from '../model/diagnostics.ts';
 import type { ApiIR } from '../model/ir.ts';
 import type { Finding } from '../diff/types.ts';
-import { compareWithLock, lockPathFor, readLockFile, writeLockFile } from '../lock/index.ts';
+import { lockPathFor, readLockFile, writeLockFile } from '../lock/lock-file.ts';
 import { applyPlan, readOutputFile, scanOutput } from '../write/output-folder.ts';
-import { hashInputs, runKey, saveRecord, upToDate, type RunRecord } from './run-cache.ts';
+import { outputSettingsStamp, outputStamps, recordInputs, runKey, saveRecord, upToDate, type OutputRecord, type SettingsOf } from './run-cache.ts';
 
 /** Options of {@link generate}. */
 export interface GenerateOptions {
@@ -108,8 +108,14 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   };
   const empty = { outDir, files: [], written: [], removed: [], stale: [], formatted: 0, cached: false, lockFindings: [], lockChanged: false, lockPath, timings };
   const formatter = options.formatter ?? createPrettierFormatter();
-  await formatter.refresh();
-  const known = await upToDate(apiPath, outDir, options.templatesDir, formatter);
+  // Forget configuration a warm formatter (--watch) resolved before, but only once it is needed: an
+  // up-to-date run whose formatter configuration files are unchanged never loads prettier.
+  let refreshed: Promise<void> | undefined;
+  const settingsOf: SettingsOf = async (abs, language) => {
+    await (refreshed ??= formatter.refresh());
+    return formatter.settingsKey(abs, language);
+  };
+  const known = await upToDate(apiPath, outDir, options.templatesDir, settingsOf);
   if (known) return { ok: true, diagnostics: [], ...empty, files: known, cached: true };
   lap('up-to-date check');
   const model = await loadModel(apiPath);
@@ -120,6 +126,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const lockRead = readLockFile(lockPath);
   if (!lockRead.ok)
     return { ok: false, diagnostics: [{ code: 'RG181', severity: 'error', message: lockRead.message, loc: { file: lockPath, line: 1, member: '' } }], ...empty };
+  // Imported on demand, like the model: the comparison pulls in the diff engine, which an up-to-date run never needs.
+  const { compareWithLock } = await import('../lock/compare-lock.ts');
   const lock = compareWithLock(ir, lockRead.lock, {
     ...(options.acceptBreaking ? { acceptBreaking: true } : {}),
     ...(options.today ? { today: options.today } : {}),
@@ -148,17 +156,17 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const writes: { path: string; content: string }[] = [];
   const stale: string[] = [];
   let formatted = 0;
-  const outputs: Record<string, RunRecord['outputs'][string]> = {};
+  const outputs: Record<string, Omit<OutputRecord, 'stamp'>> = {};
   // Settings are resolved per folder and language; the comparison itself is synchronous on purpose
   // (thousands of small reads, where promise overhead would dominate).
-  const settingsOf = new Map<string, string>();
+  const settingsByFolder = new Map<string, string>();
   for (const file of files) {
     const key = `${path.posix.dirname(file.path)}\0${file.language}`;
-    if (!settingsOf.has(key)) settingsOf.set(key, await formatter.settingsKey(path.join(outDir, file.path), file.language));
+    if (!settingsByFolder.has(key)) settingsByFolder.set(key, await settingsOf(path.join(outDir, file.path), file.language));
   }
   for (const file of files) {
     const abs = path.join(outDir, file.path);
-    const settings = settingsOf.get(`${path.posix.dirname(file.path)}\0${file.language}`)!;
+    const settings = settingsByFolder.get(`${path.posix.dirname(file.path)}\0${file.language}`)!;
     const input = hashOf(file.language, file.content, settings);
     outputs[file.path] = { input, language: file.language, settings };
     const existing = readOutputFile(outDir, file.path);
@@ -186,8 +194,11 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   }
   if (stale.length === 0 && !(mode === 'check' && lock.changed) && model.files) {
     const lockFile = path.join(path.dirname(apiPath), 'restgen.lock.json');
-    const inputs = hashInputs([...new Set([...model.files, apiPath, lockFile])].sort());
-    saveRecord(apiPath, outDir, options.templatesDir, { key: runKey(options.templatesDir), inputs, outputs });
+    const inputs = recordInputs([...new Set([...model.files, apiPath, lockFile])].sort());
+    const stamps = outputStamps(outDir);
+    const stamped = Object.fromEntries(Object.entries(outputs).map(([rel, o]) => [rel, { ...o, stamp: stamps.get(rel) ?? '' }]));
+    const settings = outputSettingsStamp(outDir, Object.keys(outputs))?.stamp ?? null;
+    saveRecord(apiPath, outDir, options.templatesDir, { key: runKey(options.templatesDir).key, inputs, outputs: stamped, settings });
   }
   lap('write');
   return {
