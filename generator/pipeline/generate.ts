@@ -13,7 +13,7 @@ import type { ApiIR } from '../model/ir.ts';
 import type { Finding } from '../diff/types.ts';
 import { lockPathFor, readLockFile, writeLockFile } from '../lock/lock-file.ts';
 import { applyPlan, readOutputFile, scanOutput } from '../write/output-folder.ts';
-import { outputSettingsStamp, outputStamps, recordInputs, runKey, saveRecord, upToDate, type OutputRecord, type SettingsOf } from './run-cache.ts';
+import { outputSettingsStamp, outputStamps, readRecord, recordInputs, runKey, saveRecord, unchangedOutputs, upToDate, type OutputRecord, type SettingsOf } from './run-cache.ts';
 
 /** Options of {@link generate}. */
 export interface GenerateOptions {
@@ -84,7 +84,13 @@ export async function loadModel(
 export async function emitAll(ir: ApiIR, sourcePath: string, templatesDir?: string): Promise<OutputFile[]> {
   const [{ EMITTERS }, { loadTemplates }] = await Promise.all([import('../emit/registry.ts'), import('../templates/load-templates.ts')]);
   const { render } = loadTemplates(templatesDir);
-  const files = EMITTERS.flatMap((e) => e.emit(ir, { sourcePath, render }));
+  const files = EMITTERS.flatMap((e) => {
+    const emitted = e.emit(ir, { sourcePath, render });
+    // Rendered text is a rope of every piece a template or printer appended (about five times its flat
+    // size); reading one character makes V8 flatten it in place, so only one emitter's ropes are ever alive.
+    for (const f of emitted) f.content.charCodeAt(0);
+    return emitted;
+  });
   const seen = new Set<string>();
   for (const f of files) {
     if (seen.has(f.path)) throw new Error(`internal error: two emitters produce ${f.path}`);
@@ -115,7 +121,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     await (refreshed ??= formatter.refresh());
     return formatter.settingsKey(abs, language);
   };
-  const known = await upToDate(apiPath, outDir, options.templatesDir, settingsOf);
+  const saved = readRecord(apiPath, outDir, options.templatesDir);
+  const known = saved && (await upToDate(saved, apiPath, outDir, options.templatesDir, settingsOf));
   if (known) return { ok: true, diagnostics: [], ...empty, files: known, cached: true };
   lap('up-to-date check');
   const model = await loadModel(apiPath);
@@ -143,7 +150,9 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     return { ok: false, diagnostics: [{ code: 'RG201', severity: 'error', message: error.message }], ...empty };
   }
   lap('emit');
-  const state = await scanOutput(outDir);
+  // Outputs the previous run recorded and nobody touched since need not be read to be compared.
+  const unchanged = unchangedOutputs(saved, outputStamps(outDir));
+  const state = await scanOutput(outDir, (rel) => unchanged.has(rel));
   const conflicts = files.filter((f) => state.foreign.has(f.path));
   if (conflicts.length > 0) {
     const diagnostics: Diagnostic[] = conflicts.map((f) => ({
@@ -164,11 +173,18 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     const key = `${path.posix.dirname(file.path)}\0${file.language}`;
     if (!settingsByFolder.has(key)) settingsByFolder.set(key, await settingsOf(path.join(outDir, file.path), file.language));
   }
-  for (const file of files) {
+  const produced = new Set(files.map((f) => f.path));
+  // Each file's rendered text is dropped once it has been compared and formatted, so that a large API
+  // never holds every rendered and every formatted file at once.
+  const pending: (OutputFile | undefined)[] = files;
+  for (let i = 0; i < pending.length; i++) {
+    const file = pending[i]!;
+    pending[i] = undefined;
     const abs = path.join(outDir, file.path);
     const settings = settingsByFolder.get(`${path.posix.dirname(file.path)}\0${file.language}`)!;
     const input = hashOf(file.language, file.content, settings);
     outputs[file.path] = { input, language: file.language, settings };
+    if (unchanged.get(file.path) === input) continue;
     const existing = readOutputFile(outDir, file.path);
     const header = existing === undefined ? undefined : readHeader(existing);
     if (header && header.intact && header.hashes.input === input) continue;
@@ -183,7 +199,6 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     const content = withHeader(file.language, body, sourcePath, input);
     if (content !== existing) writes.push({ path: file.path, content });
   }
-  const produced = new Set(files.map((f) => f.path));
   const removals = [...state.generated].filter((p) => !produced.has(p)).sort();
   let lockChanged = lock.changed;
   if (mode === 'check') stale.push(...removals);

@@ -160,6 +160,17 @@ export function outputIntact(outDir: string, rel: string, recorded: OutputRecord
   return header !== undefined && header.intact && header.hashes.input === recorded.input;
 }
 
+/**
+ * The outputs whose stamps prove them unchanged since `saved` was recorded, with their recorded input
+ * hashes: each is restgen's, intact, and generated from that input, without reading it.
+ */
+export function unchangedOutputs(saved: SavedRecord | undefined, stamps: ReadonlyMap<string, Stamp>): ReadonlyMap<string, string> {
+  const unchanged = new Map<string, string>();
+  for (const [rel, o] of Object.entries(saved?.record.outputs ?? {}))
+    if (trusted(o.stamp, stamps.get(rel), saved!.recordedAt)) unchanged.set(rel, o.input);
+  return unchanged;
+}
+
 /** Asks the formatter for the settings key of one output file (see `Formatter.settingsKey`). */
 export type SettingsOf = (absPath: string, language: FileLanguage) => Promise<string>;
 
@@ -189,13 +200,17 @@ async function settingsHold(outDir: string, record: RunRecord, recordedAt: bigin
 /**
  * True when the previous complete run's record still holds: same inputs, same restgen, same formatter
  * settings, and every output file present, generated, unedited and with the recorded content. Returns
- * the sorted list of output files when so. Files are judged by their stamps and read only when a stamp
+ * the sorted list of output files when so (`saved` is the record, see {@link readRecord}). Files are judged by their stamps and read only when a stamp
  * changed; when such a file proves unchanged, the record is saved again with the new stamps, so that the
  * next run need not read it. The formatter is asked only when its configuration files changed.
  */
-export async function upToDate(apiPath: string, outDir: string, templatesDir: string | undefined, settingsOf: SettingsOf): Promise<readonly string[] | undefined> {
-  const saved = readRecord(apiPath, outDir, templatesDir);
-  if (!saved) return undefined;
+export async function upToDate(
+  saved: SavedRecord,
+  apiPath: string,
+  outDir: string,
+  templatesDir: string | undefined,
+  settingsOf: SettingsOf,
+): Promise<readonly string[] | undefined> {
   const { record, recordedAt } = saved;
   const own = runKey(templatesDir);
   if (record.key !== own.key || own.newest >= recordedAt) return undefined;

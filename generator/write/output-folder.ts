@@ -43,12 +43,13 @@ function walkOutput(outDir: string, visit: (full: string, rel: string) => void):
 
 /**
  * Scans `outDir` (missing is fine), skipping `node_modules` and dot-folders. Synchronous on purpose: it
- * reads the first bytes of hundreds of small files, where promise overhead dominates.
+ * reads the first bytes of hundreds of small files, where promise overhead dominates. A file for which
+ * `knownGenerated` answers true (the caller proved it restgen's, e.g. by its unchanged stamp) is not read.
  */
-export async function scanOutput(outDir: string): Promise<FolderState> {
+export async function scanOutput(outDir: string, knownGenerated: (rel: string) => boolean = () => false): Promise<FolderState> {
   const generated = new Set<string>();
   const foreign = new Set<string>();
-  walkOutput(outDir, (full, rel) => (isGenerated(head(full)) ? generated : foreign).add(rel));
+  walkOutput(outDir, (full, rel) => (knownGenerated(rel) || isGenerated(head(full)) ? generated : foreign).add(rel));
   return { generated, foreign };
 }
 

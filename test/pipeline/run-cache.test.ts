@@ -151,6 +151,21 @@ describe('the up-to-date cache', () => {
   });
 });
 
+describe('a run after a change', () => {
+  it('reads none of the outputs the previous run recorded and nobody touched since', async () => {
+    const p = project('one-change');
+    await generate({ apiPath: p.api });
+    await tick();
+    writeFileSync(p.api, API.replace('max(10)', 'max(20)'));
+    const { result, reads } = await readsUnder(p.out, () => generate({ apiPath: p.api }));
+    expect(result.written).toContain('v2/notes.ts');
+    expect(result.written).not.toContain('v1/notes.ts');
+    // Only what is rewritten may be read (to compare with what is there).
+    expect(reads.filter((r) => !result.written.includes(r))).toEqual([]);
+    expect(await generate({ apiPath: p.api, mode: 'check' })).toMatchObject({ ok: true, cached: true });
+  });
+});
+
 describe("restgen's own stamp", () => {
   it('covers a packed install (dist, templates, runtime) as well as the sources', async () => {
     const root = path.join(tmp.dir, 'packed');
