@@ -151,7 +151,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   }
   lap('emit');
   // Outputs the previous run recorded and nobody touched since need not be read to be compared.
-  const unchanged = unchangedOutputs(saved, outputStamps(outDir));
+  const unchanged = unchangedOutputs(saved, saved ? outputStamps(outDir) : new Map());
   const state = await scanOutput(outDir, (rel) => unchanged.has(rel));
   const conflicts = files.filter((f) => state.foreign.has(f.path));
   if (conflicts.length > 0) {

@@ -151,7 +151,7 @@ export function readRecord(apiPath: string, outDir: string, templatesDir: string
  * unchanged since the record (no read at all), or else its content is intact and carries the recorded
  * input hash (one read). `checked` is called when the second answer was needed.
  */
-export function outputIntact(outDir: string, rel: string, recorded: OutputRecord, current: Stamp | undefined, recordedAt: bigint, checked: () => void): boolean {
+function outputIntact(outDir: string, rel: string, recorded: OutputRecord, current: Stamp | undefined, recordedAt: bigint, checked: () => void): boolean {
   if (current === undefined) return false;
   if (trusted(recorded.stamp, current, recordedAt)) return true;
   checked();
