@@ -8,6 +8,7 @@ import { compareCollection, isPublic } from './diff-collections.ts';
 import { signatureOf } from './diff-types.ts';
 import { hintCollectionRename } from './rename-hints.ts';
 import type { DiffOptions, Finding, RenameResolver } from './types.ts';
+import { atPath } from '../model/diagnostics.ts';
 
 /** The default resolver: every removal plus addition of the same type is a possible rename. */
 export const reportPossibleRenames: RenameResolver = () => 'possible';
@@ -47,7 +48,7 @@ function pairCollections(before: ApiAt, after: ApiAt, match: 'key' | 'name') {
 
 /** Where a property of `defineApi({...})` is written (`versions.v1.sunset`, `auth.bearer`). */
 function apiLoc(api: ApiAt, ...path: string[]): SourceRef | undefined {
-  return api.loc ? { ...api.loc, path } : undefined;
+  return api.loc ? atPath(api.loc, path) : undefined;
 }
 
 function compareLifecycle(out: FindingCollector, api: ApiAt, b: VersionIR, a: VersionIR, touches: Touches): void {

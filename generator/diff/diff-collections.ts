@@ -5,6 +5,7 @@
 import type { ApiAt, AuthIR, CollectionAt, OperationName, RateLimitIR, SourceRef } from '../model/ir.ts';
 import { both, touchesOf, type FindingCollector } from './collector.ts';
 import { compareCollectionFields, type FieldDiffContext } from './diff-fields.ts';
+import { atPath } from '../model/diagnostics.ts';
 
 const ACCESS: { readonly read: readonly OperationName[]; readonly write: readonly OperationName[] } = {
   read: ['list', 'get'],
@@ -29,7 +30,7 @@ function rateOf(api: ApiAt, c: CollectionAt): RateLimitIR | undefined {
 
 /** Where a collection option is written: the property of `collection({...})`, e.g. `scopes.write`. */
 export function optionLoc(c: CollectionAt, ...path: string[]): SourceRef {
-  return { ...c.loc, path };
+  return atPath(c.loc, path);
 }
 
 function compareRateLimits(out: FindingCollector, b: ApiAt, a: ApiAt, cb: CollectionAt, ca: CollectionAt, ops: readonly OperationName[]): void {
@@ -41,7 +42,7 @@ function compareRateLimits(out: FindingCollector, b: ApiAt, a: ApiAt, cb: Collec
   const touches = { request: touchesOf(a, ca, ops), response: [] };
   const message = `${ca.name}: rate limit ${text(rb)} → ${text(ra)}`;
   // The collection's own rateLimit when it has one (or had one), else the API-wide one.
-  const loc = ca.rateLimit || cb.rateLimit || !a.loc ? optionLoc(ca, 'rateLimit') : { ...a.loc, path: ['rateLimit'] };
+  const loc = ca.rateLimit || cb.rateLimit || !a.loc ? optionLoc(ca, 'rateLimit') : atPath(a.loc, ['rateLimit']);
   out.add(per(ra) < per(rb) ? 'rate-limit-lowered' : 'rate-limit-raised', ca.name, message, touches, loc, { aspect: 'rateLimit', before: text(rb), after: text(ra) });
 }
 

@@ -11,6 +11,8 @@ interface Ctx {
   readonly api: ApiIR;
   readonly versions: readonly string[];
   readonly d: DiagnosticBag;
+  /** Collections by name, so that checking every ref stays linear in the size of the API. */
+  readonly byName: ReadonlyMap<string, ApiIR['collections'][number]>;
 }
 
 const at = (field: FieldIR, member: string): SourceRef => field.calls[member] ?? field.loc;
@@ -111,7 +113,7 @@ function checkNestedChanges(ctx: Ctx, field: FieldIR, where: string): void {
 function checkRefs(ctx: Ctx, type: FieldIR['type'], where: string, alive: number[], loc: SourceRef): void {
   if (type.kind === 'array') return checkRefs(ctx, type.of, where, alive, loc);
   if (type.kind !== 'ref') return;
-  const target = ctx.api.collections.find((c) => c.name === type.collection);
+  const target = ctx.byName.get(type.collection);
   if (!target) {
     const names = ctx.api.collections.map((c) => c.name).join(', ');
     ctx.d.error('RG139', `${where}: f.ref('${type.collection}') names an unknown collection; the API has ${names}.`, { ...loc, member: 'ref' });
@@ -149,7 +151,7 @@ function checkNamesPerVersion(ctx: Ctx, fields: readonly FieldIR[], where: strin
 /** Runs every whole-API rule, reporting into `d`. */
 export function checkApi(api: ApiIR, d: DiagnosticBag): void {
   const versions = api.versions.map((v) => v.name);
-  const ctx: Ctx = { api, versions, d };
+  const ctx: Ctx = { api, versions, d, byName: new Map(api.collections.map((c) => [c.name, c])) };
   for (const c of api.collections) {
     if (c.addedIn && c.removedIn && versions.indexOf(c.removedIn) <= versions.indexOf(c.addedIn))
       d.error('RG151', `${c.name} is removed in ${c.removedIn} but only added in ${c.addedIn}; removedIn must name a later version.`, c.calls['removedIn'] ?? c.loc);

@@ -109,8 +109,27 @@ export class DiagnosticBag {
   }
 }
 
-/** A {@link SourceRef} for a recorded call site, or for `fallback` when the call was not recorded. */
+/**
+ * A {@link SourceRef} for a recorded call site, or for `fallback` when the call was not recorded. The line
+ * is read from the call site only when the ref's `line` is read: resolving it is the costly part of a
+ * call site (see `dsl/call-site.ts`), and most refs are never printed.
+ */
 export function refOf(site: CallSite | undefined, fallback: SourceRef, path?: readonly string[]): SourceRef {
-  const base: SourceRef = site ? { file: site.file, line: site.line, member: site.member } : fallback;
-  return path ? { ...base, path } : base;
+  return site ? lazyRef(site, path) : lazyRef(fallback, path ?? fallback.path);
+}
+
+/** `ref` narrowed to the property at `path` inside its call, its line still resolved lazily (unlike a spread). */
+export function atPath(ref: SourceRef, path: readonly string[]): SourceRef {
+  return lazyRef(ref, path);
+}
+
+function lazyRef(from: SourceRef | CallSite, path: readonly string[] | undefined): SourceRef {
+  return {
+    file: from.file,
+    get line(): number {
+      return from.line;
+    },
+    member: from.member,
+    ...(path ? { path } : {}),
+  };
 }

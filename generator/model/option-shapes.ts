@@ -6,7 +6,7 @@
  * building can go on and report every other mistake of the run.
  */
 import { describeValue } from '../dsl/arguments.ts';
-import type { DiagnosticBag, DiagnosticCode } from './diagnostics.ts';
+import { atPath, type DiagnosticBag, type DiagnosticCode } from './diagnostics.ts';
 import type { SourceRef } from './ir.ts';
 
 /** What a value in the options must be. `later`: a rule of its own checks it (with a more precise message). */
@@ -121,7 +121,7 @@ export function checkShape(
   codes: ShapeCodes = DSL_CODES,
 ): unknown {
   const recurse = (v: unknown, inner: Shape, p: readonly string[]) => checkShape(v, inner, where, ref, d, p, codes);
-  const at = { ...ref, path };
+  const at = atPath(ref, path);
   const name = path.length > 0 ? path.join('.') : 'the options';
   const wrong = () => {
     d.error(codes.wrongKind, `${where}: ${name} must be ${EXPECTED[shape.kind]} (got ${describeValue(value)}).`, at);
@@ -147,7 +147,7 @@ export function checkShape(
         const inner = shape.keys[k];
         if (!inner) {
           const guess = closest(k, known);
-          d.error(codes.unknownKey, `${where}: unknown option '${k}'${guess ? ` (did you mean '${guess}'?)` : ''}; ${path.length > 0 ? `${name} takes` : 'the options are'} ${known.join(', ')}.`, { ...ref, path: [...path, k] });
+          d.error(codes.unknownKey, `${where}: unknown option '${k}'${guess ? ` (did you mean '${guess}'?)` : ''}; ${path.length > 0 ? `${name} takes` : 'the options are'} ${known.join(', ')}.`, atPath(ref, [...path, k]));
           continue;
         }
         if (v === undefined) continue;
