@@ -198,7 +198,7 @@ describe('client credentials', () => {
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const notes = notesClient({ tokenUrl: `http://127.0.0.1:${port}/token` });
-    const error = await notes.v1.notes.list({}).then(
+    const error = await notes.v1.notes.list().then(
       () => null,
       (e: unknown) => e,
     );

@@ -49,7 +49,7 @@ export async function startJwks(keys: readonly TestKey[]): Promise<JwksServer> {
   let current = keys;
   let count = 0;
   let failure: number | null = null;
-  const server: Server = createServer((request, response) => {
+  const server: Server = createServer((_request, response) => {
     count++;
     if (failure !== null) {
       response.writeHead(failure, { 'content-type': 'text/plain' }).end('down');
