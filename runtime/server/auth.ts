@@ -141,7 +141,7 @@ const IDP_RETRY_AFTER = 5;
 
 /**
  * With `options.jwt`, verifies a bearer token before `authenticate`: the credential carrying the verified
- * principal, or the reply already sent: 401 `invalid_token` with the reason in `error_description` (counted
+ * principal, or null once it answered: 401 `invalid_token` with the reason in `error_description` (counted
  * as a rejected credential), or 503 with `Retry-After` when the signing keys cannot be fetched (logged).
  */
 export async function verifyBearer(
@@ -149,7 +149,7 @@ export async function verifyBearer(
   credential: Credential,
   request: FastifyRequest,
   reply: FastifyReply,
-): Promise<Credential | FastifyReply> {
+): Promise<Credential | null> {
   if (m.verifyJwt === null || credential.scheme !== "bearer") return credential;
   const verdict = await m.verifyJwt(credential.token);
   switch (verdict.kind) {
@@ -164,14 +164,15 @@ export async function verifyBearer(
           `error="invalid_token", error_description="${verdict.description}"`,
         ),
       );
-      return send(reply, problem(401, "invalid_token", verdict.description));
+      send(reply, problem(401, "invalid_token", verdict.description));
+      return null;
     case "unavailable":
       request.log.error(
         { err: verdict.error, source: "options.jwt" },
         "the identity provider's signing keys cannot be fetched",
       );
       reply.header("retry-after", IDP_RETRY_AFTER);
-      return send(
+      send(
         reply,
         problem(
           503,
@@ -179,5 +180,6 @@ export async function verifyBearer(
           `The access token cannot be verified now; retry in ${IDP_RETRY_AFTER} s.`,
         ),
       );
+      return null;
   }
 }

@@ -84,7 +84,7 @@ export function createGate(
         );
       }
       const checked = await verifyBearer(m, credential, request, reply);
-      if (!("scheme" in checked)) return checked;
+      if (checked === null) return reply;
       // `authenticate` is user code: its errors tell the client nothing, and it has the request timeout.
       const outcome = await invoke(
         request,
