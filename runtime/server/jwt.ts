@@ -3,7 +3,8 @@
  * when a token names an unknown `kid`, at most once per cooldown) or one fixed key; only the allowed
  * algorithms (asymmetric by default, never `none`, never HS* with a JWKS); `exp`, `nbf`, `iss` and `aud`
  * checked. A token that fails says why in words fit for `error_description`, never with internals; keys
- * that cannot be fetched are `unavailable` (the route answers 503), never a pass.
+ * that cannot be fetched are `unavailable` (the route answers 503), never a pass. A verified token is
+ * remembered for up to a minute (never past its `exp`).
  */
 import {
   createRemoteJWKSet,
@@ -177,6 +178,40 @@ function keyOf(
   return typeof key === "string" ? createPublicKey(key) : key;
 }
 
+/** How long a verified token is remembered at most, in ms, and how many tokens. */
+const REMEMBER_MS = 60_000;
+const REMEMBER_MAX = 10_000;
+
+/**
+ * Verified tokens, remembered so that a client reusing its token costs a lookup instead of a signature
+ * check (about 0.3-0.5 ms each): at most {@link REMEMBER_MS} and never past the token's `exp` (plus the
+ * clock tolerance), at most {@link REMEMBER_MAX} tokens, the oldest forgotten first.
+ */
+function createVerifiedCache(toleranceS: number): {
+  get(token: string): JwtVerdict | undefined;
+  set(token: string, verdict: JwtVerdict, exp: number): void;
+} {
+  const entries = new Map<string, { verdict: JwtVerdict; until: number }>();
+  return {
+    get(token) {
+      const entry = entries.get(token);
+      if (entry === undefined) return undefined;
+      if (Date.now() < entry.until) return entry.verdict;
+      entries.delete(token);
+      return undefined;
+    },
+    set(token, verdict, exp) {
+      const until = Math.min(
+        (exp + toleranceS) * 1000,
+        Date.now() + REMEMBER_MS,
+      );
+      if (entries.size >= REMEMBER_MAX)
+        entries.delete(entries.keys().next().value!);
+      entries.set(token, { verdict, until });
+    },
+  };
+}
+
 /** A verifier for `options`; throws at startup when the options are unsafe or incomplete. */
 export function createJwtVerifier(
   options: JwtOptions,
@@ -194,13 +229,16 @@ export function createJwtVerifier(
     clockTolerance: options.clockTolerance ?? 0,
     requiredClaims: ["exp", "sub"],
   };
+  const remembered = createVerifiedCache(options.clockTolerance ?? 0);
   return async (token) => {
+    const known = remembered.get(token);
+    if (known !== undefined) return known;
     try {
       const { payload } =
         typeof key === "function"
           ? await jwtVerify(token, key, verifyOptions)
           : await jwtVerify(token, key, verifyOptions);
-      return {
+      const verdict: JwtVerdict = {
         kind: "valid",
         claims: payload,
         principal: {
@@ -209,6 +247,8 @@ export function createJwtVerifier(
           claims: payload,
         },
       };
+      remembered.set(token, verdict, payload.exp!);
+      return verdict;
     } catch (error) {
       const description = describeFailure(error);
       return description === null

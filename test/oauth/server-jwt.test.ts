@@ -108,6 +108,16 @@ describe('JWT access tokens against a JWKS endpoint', () => {
     expect(api.errors).toEqual([]);
   });
 
+  it('remembers a verified token never past its exp: a token that expires is refused at once', async () => {
+    const token = await signToken(keyA, { exp: Math.floor(Date.now() / 1000) + 2 });
+    expect((await api.call('GET', '/v2/customers', { token })).status).toBe(200);
+    expect((await api.call('GET', '/v2/customers', { token })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 2100));
+    const expired = await api.call('GET', '/v2/customers', { token });
+    expect(expired.status).toBe(401);
+    expect(challengeOf(expired.headers)).toContain('error_description="The access token expired."');
+  });
+
   it('rejects an unknown kid until the cooldown passed, then refetches the rotated key set once', async () => {
     const rotated = await signToken(keyB, { sub: 'bob' });
     const unknown = await signToken(await makeKey('key-c', 'ES256'));
