@@ -161,7 +161,8 @@ export async function verifyBearer(
         "www-authenticate",
         m.challenge(
           "bearer",
-          `error="invalid_token", error_description="${verdict.description}"`,
+          // A quoted-string (RFC 9110): the descriptions are restgen's own words, kept free of quotes.
+          `error="invalid_token", error_description="${verdict.description.replace(/["\\]/g, "'")}"`,
         ),
       );
       send(reply, problem(401, "invalid_token", verdict.description));

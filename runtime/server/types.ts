@@ -111,7 +111,10 @@ export interface AuthFailureLimit {
 
 /** Options every generated `registerXApi` accepts. */
 export interface ServerOptions {
-  /** Resolves a credential to a principal; null answers 401 (`invalid_token`). */
+  /**
+   * Resolves a credential to a principal; null answers 401 (`invalid_token`). With `jwt`, a bearer token
+   * reaches it only once verified, with the principal it stands for in `credential.verified`.
+   */
   readonly authenticate?: (
     credential: Credential,
     request: FastifyRequest,
