@@ -12,12 +12,18 @@ import {
   jwtVerify,
   type CryptoKey,
   type JWK,
-  type JWTPayload,
   type JWTVerifyGetKey,
   type KeyObject,
 } from "jose";
 import { createPublicKey } from "node:crypto";
-import type { Principal } from "./types.js";
+import {
+  DEFAULT_JWT_ALGORITHMS,
+  scopesOfClaims,
+  type JwtVerdict,
+  type JwtVerifier,
+} from "./jwt-claims.js";
+
+export type { JwtVerdict, JwtVerifier };
 
 /** How the server verifies JWT access tokens (`options.jwt`). Give `jwksUrl` or `key`. */
 export interface JwtOptions {
@@ -40,34 +46,6 @@ export interface JwtOptions {
   /** How long a fetched JWKS is used before it is fetched again, in ms (default 600 000). */
   readonly jwksMaxAge?: number;
 }
-
-/** What verifying one token came to. */
-export type JwtVerdict =
-  | {
-      readonly kind: "valid";
-      readonly principal: Principal;
-      readonly claims: JWTPayload;
-    }
-  | { readonly kind: "invalid"; readonly description: string }
-  | { readonly kind: "unavailable"; readonly error: unknown };
-
-/** Verifies one access token. */
-export type JwtVerifier = (token: string) => Promise<JwtVerdict>;
-
-/** The default allow-list: asymmetric signatures only, so a public key can never be used as an HMAC secret. */
-export const DEFAULT_JWT_ALGORITHMS: readonly string[] = [
-  "RS256",
-  "RS384",
-  "RS512",
-  "PS256",
-  "PS384",
-  "PS512",
-  "ES256",
-  "ES384",
-  "ES512",
-  "EdDSA",
-  "Ed25519",
-];
 
 const INVALID_JWT = "The access token is not a valid JWT.";
 /** Token problems by jose's error code, worded for the client; every other failure is the keys' (503). */
@@ -102,17 +80,6 @@ function describeFailure(error: unknown): string | null {
   if (error instanceof errors.JOSEError)
     return TOKEN_ERRORS[error.code] ?? null;
   return null;
-}
-
-/** The scopes of a token: `scope` (space-separated) and `scp` (an array, or a space-separated string). */
-export function scopesOfClaims(claims: JWTPayload): string[] {
-  const words = (value: unknown): string[] =>
-    typeof value === "string"
-      ? value.split(" ").filter((s) => s.length > 0)
-      : Array.isArray(value)
-        ? value.filter((s): s is string => typeof s === "string")
-        : [];
-  return [...new Set([...words(claims["scope"]), ...words(claims["scp"])])];
 }
 
 /** Whether a key is a shared secret (HMAC) rather than a public key. */

@@ -8,7 +8,7 @@ import type { FailureLimiter } from "./auth-failures.js";
 import type { AnyFn } from "./guards.js";
 import type { AnswerStore } from "./idempotency.js";
 import type { Hooks } from "./migrate.js";
-import type { JwtVerifier } from "./jwt.js";
+import type { JwtVerifier } from "./jwt-claims.js";
 import type { Limiter } from "./rate-limit.js";
 import type { ApiSpec, RouteSpec } from "./spec.js";
 import type { Credential, Principal } from "./types.js";

@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { installSpec } from '../../config/peers.ts';
+import { installSpec, outputImports } from '../../config/peers.ts';
 import type { Part } from '../../dsl/define-config.ts';
 import { peersOf } from '../../emit/parts.ts';
 import { takesBearer, type ApiIR, type FieldShape, type TypeIR } from '../../model/ir.ts';
@@ -61,10 +61,13 @@ function nearestNodeModules(dir: string): string | undefined {
   }
 }
 
-/** Loads the project's fastify, as the generated server will (resolved from `from`); a clear problem when it is missing. */
+/**
+ * Loads the project's fastify, as the generated server in `from` will; a clear problem when it, or another
+ * package that server imports, is missing.
+ */
 async function projectFastify(from: string): Promise<(options: object) => FastifyInstance> {
   const require = createRequire(path.join(from, 'noop.js'));
-  const missing = Object.entries(peersOf(SERVER)).filter(([name]) => {
+  const missing = Object.entries(peersOf(SERVER, outputImports(from))).filter(([name]) => {
     try {
       require.resolve(name);
       return false;
@@ -154,9 +157,9 @@ export async function serveApi(options: ServeOptions, io: CliIO): Promise<Served
   const modules = nearestNodeModules(apiDir);
   if (!options.outDir && !modules) throw new ServeProblem('there is no node_modules folder above the API module; install the generated server\'s packages in your project first (npm install fastify @fastify/rate-limit zod).');
   const outDir = options.outDir ?? path.join(modules!, '.cache', 'restgen-serve', `${pascalCase(path.basename(apiDir))}-${path.basename(options.apiPath).replace(/\.[^.]+$/, '')}`);
-  const Fastify = await projectFastify(outDir);
   const result = await generate({ apiPath: options.apiPath, outDir, parts: SERVER, ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}) });
   if (await reportDiagnostics(result.diagnostics, io)) return undefined;
+  const Fastify = await projectFastify(outDir);
   // The up-to-date cache answers without the model; serving needs it, so load it then.
   const ir = result.ir ?? (await loadModel(options.apiPath)).ir;
   if (!ir) throw new Error(`serve: ${options.apiPath} generated but could not be loaded again`);
