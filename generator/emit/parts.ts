@@ -32,7 +32,7 @@ export const PARTS: { readonly [P in Part]: PartInfo } = {
   server: {
     summary: 'Fastify routes for every version, migrations, auth, rate limits, in-memory handlers (server/)',
     needs: ['zod', 'openapi'],
-    peers: { fastify: '^5.1.0', '@fastify/rate-limit': '^10.3.0 || ^11.0.0', zod: ZOD },
+    peers: { fastify: '^5.1.0', '@fastify/rate-limit': '^10.3.0 || ^11.0.0', jose: '^6.0.1', zod: ZOD },
     owns: (file) => top(file) === 'server',
   },
   client: {

@@ -134,7 +134,7 @@ const cases: Case[] = [
     file: 'package.json',
     at: '"dependencies"',
     line: 3,
-    says: "the generated code imports @fastify/rate-limit (^10.3.0 || ^11.0.0), which package.json does not list; install it with: npm install '@fastify/rate-limit@^10.3.0 || ^11.0.0' zod@^4.0.0",
+    says: "the generated code imports @fastify/rate-limit (^10.3.0 || ^11.0.0), which package.json does not list; install it with: npm install '@fastify/rate-limit@^10.3.0 || ^11.0.0' jose@^6.0.1 zod@^4.0.0",
     severity: 'warning',
   },
   {
@@ -169,7 +169,7 @@ describe('config and command-line diagnostics', () => {
   });
 
   it('reports each missing runtime package once, and nothing when package.json lists them all', async () => {
-    const manifest = { name: 'shop', type: 'module', dependencies: { zod: '^4.0.0' }, devDependencies: { fastify: '^5.0.0', '@fastify/rate-limit': '^11.0.0' } };
+    const manifest = { name: 'shop', type: 'module', dependencies: { zod: '^4.0.0' }, devDependencies: { fastify: '^5.0.0', '@fastify/rate-limit': '^11.0.0', jose: '^6.0.1' } };
     const dir = project({ 'package.json': JSON.stringify(manifest, null, 2) });
     const r = await runCli(dir, ['generate']);
     expect(r.code).toBe(0);
