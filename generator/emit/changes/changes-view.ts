@@ -4,6 +4,7 @@
  * Everything the template shows is decided here; the template only lays it out.
  */
 import { markdownTable } from './markdown-table.ts';
+import { headOfLocation } from '../../diff/collector.ts';
 import { diffConsecutive } from '../../diff/diff-history.ts';
 import type { DiffReport, Direction, Finding } from '../../diff/types.ts';
 import type { ApiIR } from '../../model/ir.ts';
@@ -78,7 +79,7 @@ function pairView(api: ApiIR, report: DiffReport): PairView {
   const order = [...after.collections.map((c) => c.name), ...before.collections.map((c) => c.name).filter((n) => !after.collections.some((c) => c.name === n))];
   const groups = new Map<string, Finding[]>();
   for (const f of report.findings) {
-    const head = f.location.split('.')[0]!;
+    const head = headOfLocation(f.location);
     const title = order.includes(head) ? head : 'API';
     groups.set(title, [...(groups.get(title) ?? []), f]);
   }

@@ -6,6 +6,7 @@
 import { takesBearer, type ApiIR, type CollectionAt, type VersionIR } from '../../model/ir.ts';
 import { pascalCase } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
+import { inputTypeName } from '../zod/emit-zod.ts';
 import { filterMembers, members, propertyKey, type MemberView } from './client-types.ts';
 
 /** A named object type (`interface X { ... }`), or an alias of another when `alias` is set. */
@@ -29,8 +30,18 @@ export interface CollectionFileView {
   readonly list: { readonly query: string; readonly filters: readonly MemberView[]; readonly page: string; readonly doc: string } | false;
   /** `OrderTypes`: the collection's `CollectionTypes` interface, imported by the version module only. */
   readonly slotsName: string;
-  /** The `CollectionTypes` slots as source: `item`, `create`, `replace`, `patch`, `query`, `ops`. */
-  readonly slots: { readonly item: string; readonly create: string; readonly replace: string; readonly patch: string; readonly query: string; readonly ops: string };
+  /** The `CollectionTypes` slots as source: `item`, `create`, `replace`, `patch`, `query`, `ops`, `transitions`. */
+  readonly slots: {
+    readonly item: string;
+    readonly create: string;
+    readonly replace: string;
+    readonly patch: string;
+    readonly query: string;
+    readonly ops: string;
+    readonly transitions: string;
+  };
+  /** The names of the lifecycle's transitions in this version. */
+  readonly transitions: readonly string[];
 }
 
 /** One collection as its version module sees it. */
@@ -49,6 +60,8 @@ export interface CollectionView {
   readonly exports: readonly string[];
   /** The operations as an array literal (`['list', 'get']`). */
   readonly opsArray: string;
+  /** The transitions as an array literal, or false when there are none. */
+  readonly transitionsArray: string | false;
 }
 
 /** The view of `client/<version>.ts`, which assembles the version from its collection modules. */
@@ -146,6 +159,13 @@ function buildCollectionFile(api: ApiIR, c: CollectionAt, version: string): Coll
     const doc = `The patch of ${c.name}.update in ${version}: only the fields to change.`;
     types.push(writes ? { name: `${t}Patch`, doc, members: [], alias: `Partial<${createName}>` } : { name: `${t}Patch`, doc, members: members(c.fields, 'patch'), alias: false });
   }
+  const transitions = c.lifecycle?.transitions ?? [];
+  for (const tr of transitions) {
+    const doc = [`The input of ${c.name}.${tr.name} in ${version}, which moves it from ${tr.from.join(' or ')} to ${tr.to}.`, tr.description ?? ''].filter(Boolean).join(' ');
+    const input = members(tr.input, 'request');
+    // Without fields the input is `{}` (or left out); `Record<string, never>` rejects anything else.
+    types.push({ name: inputTypeName(c, tr.name), doc, members: input, alias: input.length === 0 ? 'Record<string, never>' : false });
+  }
   return {
     title: api.title,
     version,
@@ -160,7 +180,9 @@ function buildCollectionFile(api: ApiIR, c: CollectionAt, version: string): Coll
       patch: has('update') ? `${t}Patch` : 'never',
       query: has('list') ? `${t}ListQuery` : 'never',
       ops: c.operations.map(literal).join(' | ') || 'never',
+      transitions: transitions.length > 0 ? `{ ${transitions.map((tr) => `${tr.name}: ${inputTypeName(c, tr.name)};`).join(' ')} }` : '{}',
     },
+    transitions: transitions.map((tr) => tr.name),
   };
 }
 
@@ -191,6 +213,7 @@ export function buildVersionViews(api: ApiIR, v: VersionIR): VersionViews {
         alias: `$${c.typeName}`,
         exports: [...file.types.map((t) => t.name), ...(file.list ? [file.list.query, file.list.page] : [])],
         opsArray: `[${c.operations.map(literal).join(', ')}]`,
+        transitionsArray: file.transitions.length > 0 ? `[${file.transitions.map(literal).join(', ')}]` : false,
       })),
     },
     collections: collections.map(({ c, file }) => ({ path: `${v.name}/${c.name}.ts`, view: file })),

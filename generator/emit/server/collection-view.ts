@@ -6,11 +6,12 @@
  * a module per version tripled the file headers and imports the formatter reads.)
  */
 import type { Assign, MemorySpec } from '../../../runtime/server/memory-store.ts';
-import type { CollectionSpec, LimitSpec } from '../../../runtime/server/spec.ts';
-import type { ApiIR, CollectionAt, CollectionIR, FieldAt, OperationName } from '../../model/ir.ts';
+import type { CollectionSpec, LifecycleSpec, LimitSpec } from '../../../runtime/server/spec.ts';
+import type { ApiIR, CollectionAt, CollectionIR, FieldAt, OperationName, RateLimitIR, TransitionIR } from '../../model/ir.ts';
 import { OPERATIONS } from '../../model/ir.ts';
 import { existsAt, shapeAt } from '../../model/project.ts';
-import { compactUp, planDown, planUp, HookNeeds, type CompactUpPlan, type DownPlan, type HookNeed } from './migration-plan.ts';
+import { inputTypeName } from '../zod/emit-zod.ts';
+import { compactUp, planDown, planFieldsUp, planUp, HookNeeds, type CompactUpPlan, type DownPlan, type HookNeed } from './migration-plan.ts';
 import { valueText } from './ts-type.ts';
 
 /** What every per-collection view needs of the API, computed once. */
@@ -36,6 +37,18 @@ interface RouteView {
   readonly schemas: string;
   readonly up: CompactUpPlan | null;
   readonly down: DownPlan;
+  /** The lifecycle's state field as this version names it, or null. */
+  readonly stateField: string | null;
+  /** The transitions of this version: name, input schema, and the plan that moves its input up. */
+  readonly transitions: readonly { readonly name: string; readonly input: string; readonly up: CompactUpPlan | null }[];
+}
+
+/** The handler type of one transition, for the `Transitions` interface. */
+interface TransitionTypeView {
+  readonly name: string;
+  readonly doc: string;
+  /** The type arguments of `TransitionHandler`, `,`-separated. */
+  readonly types: string;
 }
 
 interface HookFieldView {
@@ -66,6 +79,8 @@ export interface CollectionFileView {
   readonly ops: string;
   readonly migrations: readonly { readonly version: string; readonly collection: string; readonly fields: readonly HookFieldView[] }[];
   readonly hasMigrations: boolean;
+  /** The handler types of the lifecycle's transitions (`Transitions` is declared when there are any). */
+  readonly transitions: readonly TransitionTypeView[];
 }
 
 /** One collection's module and what the assembling modules need to know of it. */
@@ -78,6 +93,8 @@ export interface CollectionFiles {
   readonly hasMigrations: boolean;
   /** Whether some operation needs a credential. */
   readonly needsCredentials: boolean;
+  /** Whether the module declares `Transitions` (the collection has a lifecycle with transitions). */
+  readonly hasTransitions: boolean;
 }
 
 const lowerFirst = (s: string) => s[0]!.toLowerCase() + s.slice(1);
@@ -104,8 +121,36 @@ function schemasOf(alias: string, c: CollectionAt): string {
   return parts.join(', ');
 }
 
+const limitOf = (r: RateLimitIR | undefined): LimitSpec | null => (r ? { max: r.limit, windowMs: r.windowMs } : null);
+
+/** The runtime's lifecycle spec of a collection: newest state names, transitions of every version. */
+function lifecycleSpec(c: CollectionIR): LifecycleSpec | null {
+  const lc = c.lifecycle;
+  if (!lc) return null;
+  const transitions = Object.fromEntries(
+    lc.transitions.map((t) => [t.name, { from: t.from, to: t.to, scopes: t.scopes ?? c.scopes.write, rateLimit: limitOf(t.rateLimit) }]),
+  );
+  return { field: lc.field, initial: lc.initial, transitions };
+}
+
+/** The type of a resource in some states: `V3.Order & { readonly status: "open" | "paid" }`. */
+const inStates = (resource: string, field: string, states: readonly string[]): string =>
+  `${resource} & { readonly ${field}: ${states.map((s) => JSON.stringify(s)).join(' | ')} }`;
+
+/** The handler type of a transition: the resource in its `from` states, its input (newest version it exists in), the resource in its `to` state. */
+function transitionType(ctx: ServerContext, c: CollectionIR, t: TransitionIR, resource: string, field: string): TransitionTypeView {
+  const { versions, projections } = ctx;
+  let last = versions.length - 1;
+  while (last > 0 && !(existsAt(versions, last, t.addedIn, t.removedIn) && projections[last]!.collections.some((x) => x.key === c.name))) last--;
+  const at = projections[last]!.collections.find((x) => x.key === c.name)!;
+  const input = `z.output<typeof ${ctx.alias.get(versions[last]!)!}.${inputTypeName(at, t.name)}>`;
+  const doc = [`\`POST /${at.path}/{id}:${t.name}\`: ${t.from.join(', ')} → ${t.to}.`, t.description ?? ''].filter(Boolean).join(' ');
+  return { name: t.name, doc, types: [inStates(resource, field, t.from), input, inStates(resource, field, [t.to])].join(', ') };
+}
+
 /** How the in-memory store assigns a required read-only field: example first, then by type. */
-function assignOf(f: FieldAt): Assign | null {
+function assignOf(f: FieldAt, initial?: string): Assign | null {
+  if (initial !== undefined) return [f.name, 'value', initial];
   if (f.optional) return null;
   if (f.example) return [f.name, 'value', f.example.value];
   switch (f.type.kind) {
@@ -184,6 +229,14 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
       schemas: schemasOf(alias, cAt),
       up: at === top ? null : compactUp(planUp(versions, c, at, top, needs)),
       down: planDown(versions, c, at, top, needs),
+      stateField: cAt.lifecycle?.field ?? null,
+      transitions: (cAt.lifecycle?.transitions ?? []).map((t) => {
+        const ir = c.lifecycle!.transitions.find((x) => x.name === t.name)!;
+        // The newest version that offers the transition has the input its handler is typed with.
+        let last = at;
+        while (last + 1 <= top && existsAt(versions, last + 1, ir.addedIn, ir.removedIn)) last++;
+        return { name: t.name, input: `${alias}.${inputTypeName(cAt, t.name)}`, up: last === at ? null : compactUp(planFieldsUp(versions, ir.input, at, last, () => [])) };
+      }),
     });
   }
 
@@ -194,6 +247,9 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
   const ops = OPERATIONS.filter((op) => projections.some((p) => p.collections.some((x) => x.key === c.name && x.operations.includes(op))));
   const hookVersions = versions.filter((v) => hooks.some((h) => h.version === v));
   const readOnly = newest.fields.filter((f) => f.readOnly || f.type.kind === 'id');
+  const lifecycle = lifecycleSpec(c);
+  const stateField = newest.lifecycle?.field;
+  const transitions = (c.lifecycle?.transitions ?? []).map((t) => transitionType(ctx, c, t, resource, stateField!));
   const collection: CollectionFileView = {
     key: c.name,
     doc: `${c.name} of the ${ctx.name} API: routes, store and handler types.${c.description ? ` ${c.description}` : ''}`,
@@ -206,15 +262,21 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
       // Without auth every operation is public: there is nothing to check a credential against.
       public: publicOps,
       scopes: c.scopes,
-      rateLimit: c.rateLimit ? ({ max: c.rateLimit.limit, windowMs: c.rateLimit.windowMs } satisfies LimitSpec) : null,
+      rateLimit: limitOf(c.rateLimit),
       hooks: hooks.map((h) => ({ id: h.id, members: [...h.members].sort(), why: hookDoc(versions, h) })),
+      lifecycle,
+      requireIfMatch: c.requireIfMatch,
     },
     memory: {
       name: c.name,
       id: idOf(newest),
-      assign: readOnly.map(assignOf).filter((a) => a !== null),
+      assign: readOnly.map((f) => assignOf(f, f.name === stateField ? lifecycle?.initial : undefined)).filter((a) => a !== null),
       unique: newest.fields.filter((f) => f.unique).map((f) => f.name),
       readOnly: readOnly.map((f) => f.name),
+      lifecycle: lifecycle && {
+        field: lifecycle.field,
+        transitions: Object.fromEntries(Object.entries(lifecycle.transitions).map(([name, t]) => [name, { from: t.from, to: t.to }])),
+      },
     },
     resource,
     handlersDoc: `${c.name}: ${c.description ? c.description + ' ' : ''}Called by every version's routes, typed with ${versions[top]}.`,
@@ -228,12 +290,14 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
         .map((h) => ({ key: h.field, doc: hookDoc(versions, h), members: hookMembers(versions, c, h, resource, lowerFirst(newest.typeName)).join('; ') + ';' })),
     })),
     hasMigrations: hooks.length > 0,
+    transitions,
   };
   return {
     key: c.name,
     collection,
     versions: routes.map((r) => r.version),
     hasMigrations: hooks.length > 0,
-    needsCredentials: ctx.hasAuth && c.operations.some((op) => !publicOps.includes(op.name)),
+    needsCredentials: ctx.hasAuth && (c.operations.some((op) => !publicOps.includes(op.name)) || transitions.length > 0),
+    hasTransitions: transitions.length > 0,
   };
 }

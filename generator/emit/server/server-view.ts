@@ -37,6 +37,8 @@ export interface RoutesView {
 }
 interface CollectionRef extends Import {
   readonly key: string;
+  /** The module declares `Transitions` (the collection has a lifecycle). */
+  readonly hasTransitions: boolean;
 }
 /** The view of `server/types.ts`. */
 export interface TypesView {
@@ -104,7 +106,7 @@ export function buildServerViews(api: ApiIR): ServerViews {
   };
   const collections = api.collections.map((c) => buildCollectionFiles(ctx, c));
   // Collection names are identifiers without `$`: `$orders` collides with nothing.
-  const refs: CollectionRef[] = collections.map((c) => ({ key: c.key, alias: `$${c.key}`, path: `./collections/${c.key}.js` }));
+  const refs: CollectionRef[] = collections.map((c) => ({ key: c.key, alias: `$${c.key}`, path: `./collections/${c.key}.js`, hasTransitions: c.hasTransitions }));
   const routeOf = (key: string, version: string) => `$${key}${/^[A-Za-z_$][\w$]*$/.test(version) ? `.${version}` : `[${JSON.stringify(version)}]`}`;
   const needsCredentials = collections.some((c) => c.needsCredentials);
   const needsMigrations = collections.some((c) => c.hasMigrations);

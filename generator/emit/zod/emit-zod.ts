@@ -7,11 +7,12 @@
  * reformat one file per version, not the whole version. Each collection has one map of field schemas, and
  * the request and response objects spread it and override only the fields that differ.
  */
-import type { ApiAt, ApiIR, CollectionAt, FieldAt, VersionIR } from '../../model/ir.ts';
+import type { ApiAt, ApiIR, CollectionAt, FieldAt, LifecycleAt, VersionIR } from '../../model/ir.ts';
+import { pascalCase } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
 import { runtimeFiles } from '../runtime-files.ts';
 import type { EmitOptions, OutputFile } from '../types.ts';
-import { baseExpression, defaultArgument, filterExpression, hasObject, propertyKey } from './zod-expression.ts';
+import { baseExpression, defaultArgument, filterExpression, hasObject, propertyKey, typeExpression } from './zod-expression.ts';
 
 interface Member {
   readonly key: string;
@@ -35,6 +36,19 @@ interface CollectionView {
   readonly maxLimit: number;
   /** Whether a filter reads a number from the query string (`queryNumber` is imported). */
   readonly numericFilters: boolean;
+  /** Whether the collection has a lifecycle (`lifecycleState` is imported for its state field). */
+  readonly changedByTransitions: boolean;
+  /** The input schema of each transition of the version. */
+  readonly transitions: readonly TransitionView[];
+}
+
+/** A transition's input schema: `OrderCancelInput`. */
+interface TransitionView {
+  readonly name: string;
+  readonly schema: string;
+  readonly doc: string;
+  /** The zod expression of the body (a strict object). */
+  readonly expr: string;
 }
 
 /** The view model of `templates/zod/collection.hbs` (one collection in one version). */
@@ -72,6 +86,19 @@ export function lifecycleOf(v: VersionIR): string {
   return parts.join(', ');
 }
 
+/** The name of a transition's input schema and type: `OrderCancelInput`. */
+export function inputTypeName(c: CollectionAt, transition: string): string {
+  return `${c.typeName}${pascalCase(transition)}Input`;
+}
+
+/** The write schema of a lifecycle's state field: read-only, with a message naming the transitions. */
+function stateExpression(lc: LifecycleAt, route: string): string {
+  const byTarget: Record<string, string[]> = {};
+  for (const t of lc.transitions) (byTarget[t.to] ??= []).push(t.name);
+  const entries = Object.entries(byTarget).map(([state, names]) => `${propertyKey(state)}: [${names.map((n) => JSON.stringify(n)).join(', ')}]`);
+  return `lifecycleState(${JSON.stringify(`${route}/{id}`)}, { ${entries.join(', ')} })`;
+}
+
 function collectionView(api: ApiAt, c: CollectionAt): CollectionView {
   const lower = c.typeName[0]!.toLowerCase() + c.typeName.slice(1);
   const fieldsVar = `${lower}Fields`;
@@ -91,7 +118,10 @@ function collectionView(api: ApiAt, c: CollectionAt): CollectionView {
     responseOverrides: visible.filter((f) => f.optional).map((f) => member(f, `${access(fieldsVar, f.name)}.optional()`)),
     writeOverrides: c.fields
       .filter((f) => f.readOnly || f.writeOnly || hasObject(f.type))
-      .map((f) => member(f, f.readOnly ? 'readOnly' : baseExpression(f, 'request'), f.writeOnly ? docOf(f) : false)),
+      .map((f) => {
+        const state = c.lifecycle?.field === f.name ? stateExpression(c.lifecycle, `${prefix}/${c.path}`) : undefined;
+        return member(f, state ?? (f.readOnly ? 'readOnly' : baseExpression(f, 'request')), f.writeOnly ? docOf(f) : false);
+      }),
     createOverrides: writable
       .filter((f) => f.default || f.optional)
       .map((f) =>
@@ -103,6 +133,17 @@ function collectionView(api: ApiAt, c: CollectionAt): CollectionView {
     defaultLimit: c.pagination.defaultLimit,
     maxLimit: c.pagination.maxLimit,
     numericFilters: c.fields.some((f) => f.filterable && (f.type.kind === 'int' || f.type.kind === 'number')),
+    changedByTransitions: c.lifecycle !== undefined,
+    transitions: (c.lifecycle?.transitions ?? []).map((t) => ({
+      name: t.name,
+      schema: inputTypeName(c, t.name),
+      doc: [
+        `The body of \`POST ${prefix}/${c.path}/{id}:${t.name}\` (${t.from.join(', ')} → ${t.to}).`,
+        t.description ?? '',
+        'An empty body is read as `{}`.',
+      ].filter(Boolean).join(' '),
+      expr: typeExpression({ kind: 'object', fields: t.input }, 'request'),
+    })),
   };
 }
 

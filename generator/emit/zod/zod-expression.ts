@@ -68,7 +68,7 @@ function objectExpression(fields: readonly FieldAt[], mode: SchemaMode): string 
     const expr = memberExpression(f, mode);
     return expr === undefined ? [] : [`${propertyKey(f.name)}: ${expr}`];
   });
-  return `${mode === 'request' ? 'z.strictObject' : 'z.object'}({ ${members.join(', ')} })`;
+  return `${mode === 'request' ? 'z.strictObject' : 'z.object'}(${members.length > 0 ? `{ ${members.join(', ')} }` : '{}'})`;
 }
 
 /** True when a field's type contains a nested object (its request and response schemas then differ). */
