@@ -1,42 +1,27 @@
 /**
- * @module `npm run bench`: times restgen on a synthetic 200-collection API as whole processes, the way a
- * user's build step runs it (median of several runs), and prints a Markdown table for the README.
+ * @module `npm run bench`: restgen on synthetic APIs of 20, 200 and 1,000 collections, every path a build
+ * step runs, as whole processes (wall, CPU, peak RSS; medians), orval on the same API in the same run,
+ * then the client-size and server benchmarks. Prints Markdown for the README and writes
+ * `.bench/bench-results.json`.
+ *
+ * Environment: `BENCH_SIZES` (default `20,200,1000`), `BENCH_RUNS` (default 3), `BENCH_PEERS=0` skips
+ * orval, `BENCH_ONLY_GENERATE=1` skips the client-size and server benchmarks.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { benchDiff } from '../generator/diff/index.ts';
-import { syntheticApi } from './synthetic.ts';
+import { fileURLToPath } from 'node:url';
+import { benchDiff } from './diff.ts';
+import { measureOrval, orvalVersion } from './orval.ts';
+import { buildReport, formatReport, type SizeResult } from './report.ts';
+import { benchRestgen } from './restgen-paths.ts';
 
-const ROOT = new URL('..', import.meta.url).pathname;
-const BIN = path.join(ROOT, 'bin/restgen.js');
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const WORK = path.join(ROOT, '.bench');
-const COLLECTIONS = Number(process.env.BENCH_COLLECTIONS ?? 200);
+const SIZES = (process.env.BENCH_SIZES ?? '20,200,1000').split(',').map(Number);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-
-function timeRestgen(args: string[], expectCode = 0): number {
-  const started = performance.now();
-  try {
-    execFileSync(process.execPath, [BIN, ...args], { cwd: WORK, stdio: 'pipe' });
-    if (expectCode !== 0) throw new Error(`restgen ${args.join(' ')} exited 0, expected ${expectCode}`);
-  } catch (error) {
-    const status = (error as { status?: number }).status;
-    if (status !== expectCode) throw error;
-  }
-  return performance.now() - started;
-}
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-function scenario(name: string, prepare: () => void, args: string[], expectCode = 0): { name: string; ms: number } {
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    prepare();
-    times.push(timeRestgen(args, expectCode));
-  }
-  return { name, ms: median(times) };
-}
+const PEERS = process.env.BENCH_PEERS !== '0';
 
 /** Runs another benchmark script in its own process, its output passed through. */
 function runScript(script: string): void {
@@ -47,29 +32,22 @@ function runScript(script: string): void {
 }
 
 function main(): void {
-  rmSync(WORK, { recursive: true, force: true });
+  const loadAtStart = os.loadavg()[0]!;
   mkdirSync(WORK, { recursive: true });
-  const api = path.join(WORK, 'api.ts');
-  writeFileSync(api, syntheticApi(COLLECTIONS));
-  // Warm jiti's transform cache once, as any second run of a user's build has it.
-  timeRestgen(['check', 'api.ts'], 1);
-  let variant = 0;
-  const results = [
-    scenario('cold generate (empty output folder)', () => rmSync(path.join(WORK, 'generated'), { recursive: true, force: true }), ['generate', 'api.ts']),
-    scenario('generate, nothing changed', () => undefined, ['generate', 'api.ts']),
-    scenario('generate, one field changed', () => writeFileSync(api, syntheticApi(COLLECTIONS, ++variant)), ['generate', 'api.ts']),
-    scenario('check (up to date)', () => undefined, ['check', 'api.ts']),
-  ];
-  const out = execFileSync('du', ['-sb', path.join(WORK, 'generated')]).toString().split('\t')[0];
-  const files = execFileSync('find', [path.join(WORK, 'generated'), '-type', 'f']).toString().trim().split('\n').length;
-  console.log(`restgen bench: ${COLLECTIONS} collections x 12 fields x 3 versions; ${files} files, ${(Number(out) / 1e6).toFixed(2)} MB generated`);
-  console.log(`machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; median of ${RUNS} whole-process runs\n`);
-  console.log('| scenario | time |\n|---|---|');
-  for (const r of results) console.log(`| ${r.name} | ${(r.ms / 1000).toFixed(2)} s |`);
-
-  const diff = benchDiff({ collections: COLLECTIONS });
-  console.log(`\n${diff.name}, in process, projection included: ${diff.medianMs} ms median of ${diff.runs} (${diff.findings} findings)\n`);
+  const sizes: SizeResult[] = [];
+  for (const collections of SIZES) {
+    console.error(`bench: ${collections} collections...`);
+    const { dir, openapi, ...run } = benchRestgen(collections, RUNS, WORK);
+    const orval = PEERS ? measureOrval(openapi, path.join(dir, 'orval'), RUNS) : undefined;
+    const diffMs = benchDiff({ collections }).medianMs;
+    sizes.push({ ...run, ...(orval ? { orval } : {}), diffMs });
+  }
+  const report = buildReport(sizes, RUNS, PEERS ? orvalVersion() : 'not run', loadAtStart);
+  writeFileSync(path.join(WORK, 'bench-results.json'), `${JSON.stringify(report, null, 2)}\n`);
+  console.log(formatReport(report));
+  console.log(`\n(written to ${path.relative(ROOT, path.join(WORK, 'bench-results.json'))})`);
   if (process.env.BENCH_ONLY_GENERATE === '1') return;
+  console.log('');
   runScript('client-size.ts');
   console.log('');
   runScript('server.ts');

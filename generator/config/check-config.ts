@@ -7,7 +7,7 @@ import type { FindingLevel, Part, RestgenConfig } from '../dsl/define-config.ts'
 import { SEVERITIES, unknownSeverityIds } from '../diff/gate.ts';
 import { allFindingIds } from '../diff/rules.ts';
 import { isPart, PART_NAMES } from '../emit/parts.ts';
-import type { DiagnosticBag } from '../model/diagnostics.ts';
+import { atPath, type DiagnosticBag } from '../model/diagnostics.ts';
 import type { SourceRef } from '../model/ir.ts';
 import { checkShape, closest, later, list, object, record, str } from '../model/option-shapes.ts';
 
@@ -32,7 +32,7 @@ interface Shaped {
 const quote = (values: readonly string[]): string => values.map((v) => `'${v}'`).join(', ');
 
 function partsOf(written: readonly unknown[], where: string, ref: SourceRef, d: DiagnosticBag): Part[] | undefined {
-  const at = { ...ref, path: ['generate'] };
+  const at = atPath(ref, ['generate']);
   if (written.length === 0) {
     d.error('RG211', `${where}: generate lists no part; leave it out to generate every part, or name some of ${quote(PART_NAMES)}.`, at);
     return undefined;
@@ -52,7 +52,7 @@ function diffOf(written: NonNullable<Shaped['diff']>, where: string, ref: Source
   const ids = allFindingIds().map((f) => f.id);
   const severity: Record<string, FindingLevel | 'off'> = {};
   for (const [id, level] of Object.entries(written.severity ?? {})) {
-    const at = { ...ref, path: ['diff', 'severity', id] };
+    const at = atPath(ref, ['diff', 'severity', id]);
     if (unknownSeverityIds({ [id]: 'off' }).length > 0) {
       const guess = closest(id, ids);
       d.error('RG216', `${where}: diff.severity names '${id}', which is not a finding id${guess ? ` (did you mean '${guess}'?)` : ''}; restgen diff --format json lists the ids it reports.`, at);
@@ -62,7 +62,7 @@ function diffOf(written: NonNullable<Shaped['diff']>, where: string, ref: Source
   }
   const failOn = written.failOn;
   if (failOn !== undefined && !(FAIL_ON as readonly unknown[]).includes(failOn))
-    d.error('RG211', `${where}: diff.failOn must be one of ${quote(FAIL_ON)} (got ${JSON.stringify(failOn)}).`, { ...ref, path: ['diff', 'failOn'] });
+    d.error('RG211', `${where}: diff.failOn must be one of ${quote(FAIL_ON)} (got ${JSON.stringify(failOn)}).`, atPath(ref, ['diff', 'failOn']));
   return {
     ...(written.severity ? { severity } : {}),
     ...(failOn !== undefined && (FAIL_ON as readonly unknown[]).includes(failOn) ? { failOn: failOn as (typeof FAIL_ON)[number] } : {}),

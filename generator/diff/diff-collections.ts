@@ -2,7 +2,8 @@
  * @module Compares one collection between two projections: its path and names, operations, who may call
  * them (public operations, scopes), list limits and rate limits, then its fields.
  */
-import type { ApiAt, AuthIR, CollectionAt, OperationName, RateLimitIR, SourceRef } from '../model/ir.ts';
+import { atPath } from '../model/diagnostics.ts';
+import { takesCredentials, type ApiAt, type AuthIR, type CollectionAt, type OperationName, type RateLimitIR, type SourceRef } from '../model/ir.ts';
 import { both, touchesOf, type FindingCollector } from './collector.ts';
 import { compareCollectionFields, type FieldDiffContext } from './diff-fields.ts';
 import { compareLifecycles } from './diff-lifecycle.ts';
@@ -14,7 +15,7 @@ const ACCESS: { readonly read: readonly OperationName[]; readonly write: readonl
 
 /** True when the API accepts any credential at all. */
 export function hasAuth(auth: AuthIR): boolean {
-  return Boolean(auth.bearer || auth.apiKey);
+  return takesCredentials(auth);
 }
 
 /** Whether `op` of `c` can be called without a credential. */
@@ -30,7 +31,7 @@ function rateOf(api: ApiAt, c: CollectionAt): RateLimitIR | undefined {
 
 /** Where a collection option is written: the property of `collection({...})`, e.g. `scopes.write`. */
 export function optionLoc(c: CollectionAt, ...path: string[]): SourceRef {
-  return { ...c.loc, path };
+  return atPath(c.loc, path);
 }
 
 function compareRateLimits(out: FindingCollector, b: ApiAt, a: ApiAt, cb: CollectionAt, ca: CollectionAt, ops: readonly OperationName[]): void {
@@ -42,7 +43,7 @@ function compareRateLimits(out: FindingCollector, b: ApiAt, a: ApiAt, cb: Collec
   const touches = { request: touchesOf(a, ca, ops), response: [] };
   const message = `${ca.name}: rate limit ${text(rb)} → ${text(ra)}`;
   // The collection's own rateLimit when it has one (or had one), else the API-wide one.
-  const loc = ca.rateLimit || cb.rateLimit || !a.loc ? optionLoc(ca, 'rateLimit') : { ...a.loc, path: ['rateLimit'] };
+  const loc = ca.rateLimit || cb.rateLimit || !a.loc ? optionLoc(ca, 'rateLimit') : atPath(a.loc, ['rateLimit']);
   out.add(per(ra) < per(rb) ? 'rate-limit-lowered' : 'rate-limit-raised', ca.name, message, touches, loc, { aspect: 'rateLimit', before: text(rb), after: text(ra) });
 }
 

@@ -8,6 +8,7 @@ import { project } from '../model/project.ts';
 import { FindingCollector, touchesOf } from './collector.ts';
 import { diffApis } from './diff-apis.ts';
 import type { Comparison, DiffOptions, DiffReport, Finding, Level, VersionInfo } from './types.ts';
+import { atPath } from '../model/diagnostics.ts';
 
 /** Counts findings per level. */
 export function summarize(findings: readonly Finding[]): DiffReport['summary'] {
@@ -96,7 +97,7 @@ export function diffHistory(base: ApiIR | undefined, head: ApiIR, options: DiffO
       const t = at.collections.flatMap((c) => touchesOf(at, c, c.operations));
       const passed = Boolean(v.deprecated) && sunsetPassed(v.sunset, options.today);
       const why = passed ? `${v.name} was removed after its sunset (${v.sunset})` : `${v.name} was removed${v.sunset ? ` before its sunset (${v.sunset})` : ' without a sunset'}`;
-      out.add(passed ? 'version-removed-after-sunset' : 'version-removed', v.name, why, { request: t, response: t }, head.loc ? { ...head.loc, path: ['versions'] } : undefined, { aspect: 'version', before: v.name });
+      out.add(passed ? 'version-removed-after-sunset' : 'version-removed', v.name, why, { request: t, response: t }, head.loc ? atPath(head.loc, ['versions']) : undefined, { aspect: 'version', before: v.name });
       changes = out.findings();
     } else
       changes = diffApis(project(base!, v.name), project(head, v.name), { match: 'name', ...rest, markerVersion: markerVersionFor(head, v.name) });
@@ -109,7 +110,7 @@ export function diffHistory(base: ApiIR | undefined, head: ApiIR, options: DiffO
     const out = new FindingCollector(v.name);
     const at = project(head, v.name);
     const t = at.collections.flatMap((c) => touchesOf(at, c, c.operations));
-    out.add('version-added', v.name, `${v.name} was added${v.released ? ` (released ${v.released})` : ''}`, { request: t, response: t }, head.loc ? { ...head.loc, path: ['versions', v.name] } : undefined, { aspect: 'version', after: v.name });
+    out.add('version-added', v.name, `${v.name} was added${v.released ? ` (released ${v.released})` : ''}`, { request: t, response: t }, head.loc ? atPath(head.loc, ['versions', v.name]) : undefined, { aspect: 'version', after: v.name });
     findings.push(...out.findings());
   }
   return reportOf(from, to, findings, comparisons, versionsOf(head));

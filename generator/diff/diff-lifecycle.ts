@@ -4,6 +4,7 @@
  * initial state, the input fields of each transition (by the request rules), and whether writes need
  * If-Match. States added and removed are the state field's enum values (see `diff-types.ts`).
  */
+import { atPath } from '../model/diagnostics.ts';
 import type { CollectionAt, RateLimitIR, SourceRef, TransitionAt } from '../model/ir.ts';
 import { touchesOf, transitionOp, type RouteOp, type Touches } from './collector.ts';
 import { compareInputFields, type FieldDiffContext } from './diff-fields.ts';
@@ -32,19 +33,19 @@ function compareTransition(ctx: FieldDiffContext, b: TransitionAt, a: Transition
   const lost = b.from.filter((s) => !a.from.includes(s));
   const gained = a.from.filter((s) => !b.from.includes(s));
   const from = { aspect: 'from', before: sorted(b.from), after: sorted(a.from) };
-  if (lost.length) out.add('transition-from-narrowed', at, `${at} no longer starts from ${list(lost)}: such calls now answer 409`, request, { ...loc, path: [...(loc.path ?? []), 'from'] }, from);
-  if (gained.length) out.add('transition-from-widened', at, `${at} now also starts from ${list(gained)}`, request, { ...loc, path: [...(loc.path ?? []), 'from'] }, from);
-  if (b.to !== a.to) out.add('transition-target-changed', at, `${at} now leads to '${a.to}' instead of '${b.to}'`, both, { ...loc, path: [...(loc.path ?? []), 'to'] }, { aspect: 'to', before: b.to, after: a.to });
+  if (lost.length) out.add('transition-from-narrowed', at, `${at} no longer starts from ${list(lost)}: such calls now answer 409`, request, atPath(loc, [...(loc.path ?? []), 'from']), from);
+  if (gained.length) out.add('transition-from-widened', at, `${at} now also starts from ${list(gained)}`, request, atPath(loc, [...(loc.path ?? []), 'from']), from);
+  if (b.to !== a.to) out.add('transition-target-changed', at, `${at} now leads to '${a.to}' instead of '${b.to}'`, both, atPath(loc, [...(loc.path ?? []), 'to']), { aspect: 'to', before: b.to, after: a.to });
   const more = a.scopes.filter((s) => !b.scopes.includes(s));
   const fewer = b.scopes.filter((s) => !a.scopes.includes(s));
   const scopes = { aspect: 'scopes', before: sorted(b.scopes), after: sorted(a.scopes) };
-  const scopeLoc = { ...loc, path: [...(loc.path ?? []), 'scopes'] };
+  const scopeLoc = atPath(loc, [...(loc.path ?? []), 'scopes']);
   if (more.length) out.add('scope-added', at, `${at} now also needs scope ${list(more)}`, request, scopeLoc, scopes);
   if (fewer.length) out.add('scope-removed', at, `${at} no longer needs scope ${list(fewer)}`, request, scopeLoc, scopes);
   const rate = (r: RateLimitIR | undefined) => (r ? r.limit / r.windowMs : Infinity);
   const text = (r: RateLimitIR | undefined) => (r ? `${r.limit} per ${r.window}` : 'no limit of its own');
   if (rate(b.rateLimit) !== rate(a.rateLimit))
-    out.add(rate(a.rateLimit) < rate(b.rateLimit) ? 'rate-limit-lowered' : 'rate-limit-raised', at, `${at}: rate limit ${text(b.rateLimit)} → ${text(a.rateLimit)}`, request, { ...loc, path: [...(loc.path ?? []), 'rateLimit'] }, {
+    out.add(rate(a.rateLimit) < rate(b.rateLimit) ? 'rate-limit-lowered' : 'rate-limit-raised', at, `${at}: rate limit ${text(b.rateLimit)} → ${text(a.rateLimit)}`, request, atPath(loc, [...(loc.path ?? []), 'rateLimit']), {
       aspect: 'rateLimit',
       before: text(b.rateLimit),
       after: text(a.rateLimit),
@@ -74,11 +75,11 @@ export function compareLifecycles(ctx: FieldDiffContext): void {
   const [lb, la] = [cb.lifecycle, ca.lifecycle];
   if (lb && la && lb.initial !== la.initial) {
     const creates = touchesOf(after.api, ca, ca.operations.filter((op) => op === 'create'));
-    out.add('initial-state-changed', `${ca.name}.${la.field}`, `new ${ca.name} start as '${la.initial}' instead of '${lb.initial}'`, { request: [], response: creates }, { ...la.loc, path: [...(la.loc.path ?? []), 'initial'] }, { aspect: 'initial', before: lb.initial, after: la.initial });
+    out.add('initial-state-changed', `${ca.name}.${la.field}`, `new ${ca.name} start as '${la.initial}' instead of '${lb.initial}'`, { request: [], response: creates }, atPath(la.loc, [...(la.loc.path ?? []), 'initial']), { aspect: 'initial', before: lb.initial, after: la.initial });
   }
   if (cb.requireIfMatch !== ca.requireIfMatch) {
     const writes = touchesOf(after.api, ca, conditionalWrites(ca));
     const required = ca.requireIfMatch;
-    out.add(required ? 'if-match-required' : 'if-match-no-longer-required', ca.name, `${ca.name}: writes ${required ? 'now need If-Match (without it they answer 428)' : 'no longer need If-Match'}`, { request: writes, response: [] }, { ...ca.loc, path: ['requireIfMatch'] }, { aspect: 'requireIfMatch', before: cb.requireIfMatch, after: required });
+    out.add(required ? 'if-match-required' : 'if-match-no-longer-required', ca.name, `${ca.name}: writes ${required ? 'now need If-Match (without it they answer 428)' : 'no longer need If-Match'}`, { request: writes, response: [] }, atPath(ca.loc, ['requireIfMatch']), { aspect: 'requireIfMatch', before: cb.requireIfMatch, after: required });
   }
 }

@@ -9,6 +9,5 @@ export { FORMATS, formatGithub, formatJson, formatMarkdown, formatReport, format
 export { RULES, allFindingIds, verdictOf, type RuleName } from './rules.ts';
 export { fingerprintOf, sortFindings } from './collector.ts';
 export { nameSimilarity } from './similarity.ts';
-export { benchDiff, createSyntheticApi } from './bench.ts';
 export type * from './types.ts';
 export { LEVELS } from './types.ts';

@@ -70,12 +70,29 @@ function properWay(id: string, location: string, next: string): string {
   return table[rule] ?? `this setting is not versioned, so it cannot change in a released version; change it in '${next}' only by giving it its own collection, or run with --accept-breaking to record a deliberate break`;
 }
 
-function rg180(api: ApiIR, version: string, f: Finding, next: string): Diagnostic {
+/**
+ * The rename hints among a comparison's findings, by the location of the removed and of the added field: a
+ * field renamed without a marker shows up as a removal plus an addition, and each of those refusals should
+ * say that a rename marker is the likely fix.
+ */
+function renameHints(findings: readonly Finding[]): Map<string, string> {
+  const hints = new Map<string, string>();
+  for (const f of findings) {
+    const name = f.changes.find((c) => c.aspect === 'name');
+    if (f.id !== 'possible-undeclared-rename' || !f.hint || !name) continue;
+    const parent = f.location.slice(0, f.location.lastIndexOf('.'));
+    hints.set(`${parent}.${String(name.before)}`, f.hint.marker);
+    hints.set(f.location, f.hint.marker);
+  }
+  return hints;
+}
+
+function rg180(api: ApiIR, version: string, f: Finding, next: string, renameHint?: string): Diagnostic {
   const loc: SourceRef = f.loc && !f.loc.file.endsWith(LOCK_FILE_NAME) ? f.loc : { ...(api.loc ?? { file: api.source, line: 1, member: 'defineApi' }), path: ['versions', version] };
   return {
     code: 'RG180',
     severity: 'error',
-    message: `${version} is released and frozen, but ${f.message} (${f.id}, breaking); make the change in a new version: ${properWay(f.id, f.location, next)}; or pass --accept-breaking to record a deliberate break.`,
+    message: `${version} is released and frozen, but ${f.message} (${f.id}, breaking); make the change in a new version: ${renameHint ? `if this is a rename, write ${renameHint}; otherwise ` : ''}${properWay(f.id, f.location, next)}; or pass --accept-breaking to record a deliberate break.`,
     loc,
   };
 }
@@ -135,7 +152,8 @@ export function compareWithLock(api: ApiIR, lock: LockFile | undefined, options:
     const changes = applySeverity(diffed, options.severity ?? {});
     const refused = changes.filter((f) => f.level === 'breaking' && !accepted.has(f.fingerprint));
     if (refused.length && !options.acceptBreaking) {
-      diagnostics.push(...refused.map((f) => rg180(api, name, f, marker)));
+      const hints = renameHints(changes);
+      diagnostics.push(...refused.map((f) => rg180(api, name, f, marker, hints.get(f.location))));
       findings.push(...changes.filter((f) => f.level !== 'breaking' || accepted.has(f.fingerprint)).map((f) => (f.level === 'breaking' ? accept(f)! : f)));
       next[name] = contract;
     } else {

@@ -7,7 +7,7 @@
 import { describeValue } from '../dsl/arguments.ts';
 import { buildField, type FieldContext } from './build-field.ts';
 import { fieldEntries } from './check-builders.ts';
-import type { DiagnosticBag } from './diagnostics.ts';
+import { atPath, type DiagnosticBag } from './diagnostics.ts';
 import { OPERATIONS, type FieldIR, type LifecycleIR, type OperationIR, type RateLimitIR, type SourceRef, type TransitionIR } from './ir.ts';
 
 /** A transition after its options' shape was checked; the values its own rules check stay `unknown`. */
@@ -64,7 +64,7 @@ const scopeList = (value: string | readonly string[] | undefined): string[] | un
 /** The states of the lifecycle field (its newest enum values), or undefined when the field is not fit to hold states. */
 function stateField(lc: CheckedLifecycle, ctx: LifecycleContext): FieldIR | undefined {
   const d = ctx.diagnostics;
-  const at = { ...ctx.ref, path: ['lifecycle', 'field'] };
+  const at = atPath(ctx.ref, ['lifecycle', 'field']);
   const name = lc.field ?? '';
   const field = ctx.fields.find((f) => f.name === name);
   if (!field) {
@@ -87,7 +87,7 @@ function stateField(lc: CheckedLifecycle, ctx: LifecycleContext): FieldIR | unde
 
 /** A state name as written, or undefined (reported) when it is not a string or not a state. */
 function stateOf(value: unknown, states: readonly string[] | undefined, what: string, ctx: LifecycleContext, path: readonly string[]): string | undefined {
-  const at = { ...ctx.ref, path: ['lifecycle', ...path] };
+  const at = atPath(ctx.ref, ['lifecycle', ...path]);
   if (typeof value !== 'string') {
     ctx.diagnostics.error('RG175', `${ctx.where}: lifecycle.${path.join('.')} must be a state name (got ${describeValue(value)}).`, at);
     return undefined;
@@ -102,7 +102,7 @@ function stateOf(value: unknown, states: readonly string[] | undefined, what: st
 function buildTransition(name: string, t: CheckedTransition, states: readonly string[] | undefined, ctx: LifecycleContext): TransitionIR | undefined {
   const d = ctx.diagnostics;
   const path = ['transitions', name];
-  const loc: SourceRef = { ...ctx.ref, path: ['lifecycle', ...path] };
+  const loc: SourceRef = atPath(ctx.ref, ['lifecycle', ...path]);
   const where = `${ctx.where}:${name}`;
   if (!TRANSITION_NAME.test(name))
     d.error('RG325', `${ctx.where}: transition '${name}' must be an identifier starting with a lower-case letter (letters and digits, like cancel or markShipped): it names a client method and the path /{id}:${name}.`, loc);
@@ -110,27 +110,27 @@ function buildTransition(name: string, t: CheckedTransition, states: readonly st
     d.error('RG325', `${ctx.where}: transition '${name}' clashes with ${clashOf(name)}; choose another name.`, loc);
   const fromPath = ['lifecycle', ...path, 'from'];
   let from: string[] = [];
-  if (!Array.isArray(t.from)) d.error('RG175', `${where}: from must be an array of states, e.g. from: ['open'] (got ${describeValue(t.from)}).`, { ...ctx.ref, path: fromPath });
-  else if (t.from.length === 0) d.error('RG326', `${where}: from is empty; list the states the transition starts from.`, { ...ctx.ref, path: fromPath });
+  if (!Array.isArray(t.from)) d.error('RG175', `${where}: from must be an array of states, e.g. from: ['open'] (got ${describeValue(t.from)}).`, atPath(ctx.ref, fromPath));
+  else if (t.from.length === 0) d.error('RG326', `${where}: from is empty; list the states the transition starts from.`, atPath(ctx.ref, fromPath));
   else {
     from = t.from.flatMap((s: unknown, i: number) => stateOf(s, states, `transition ${name}: from`, ctx, [...path, 'from', String(i)]) ?? []);
     const twice = from.find((s, i) => from.indexOf(s) !== i);
-    if (twice !== undefined) d.error('RG326', `${where}: from lists '${twice}' twice; keep one.`, { ...ctx.ref, path: fromPath });
+    if (twice !== undefined) d.error('RG326', `${where}: from lists '${twice}' twice; keep one.`, atPath(ctx.ref, fromPath));
   }
   const to = stateOf(t.to, states, `transition ${name}: to`, ctx, [...path, 'to']);
   const scopes = scopeList(t.scopes);
   if (scopes && scopes.length > 0 && !ctx.hasAuth)
-    d.error('RG111', `${where}: scopes are declared but the API has no auth; add auth: { bearer: {} } (or apiKey) to defineApi, or remove the scopes.`, { ...loc, path: [...loc.path!, 'scopes'] });
+    d.error('RG111', `${where}: scopes are declared but the API has no auth; add auth: { oauth2: {...} } (or bearer, or apiKey) to defineApi, or remove the scopes.`, atPath(loc, [...loc.path!, 'scopes']));
   const fctx: FieldContext = { ...ctx, fallback: loc };
   const input = fieldEntries(t.input ?? {}, where, ctx.ref, d, ['lifecycle', ...path, 'input']).map(([fname, def]) => buildField(fname, def, `${where}.${fname}`, fctx));
   for (const f of input) checkInputField(f, `${where}.${f.name}`, d);
   const known = (v: string | undefined, member: 'addedIn' | 'removedIn'): v is string => {
     if (v === undefined) return false;
     if (ctx.versions.includes(v)) return true;
-    d.error('RG150', `${where}: ${member} '${v}' names an unknown version; the API declares ${ctx.versions.join(', ')}.`, { ...loc, path: [...loc.path!, member] });
+    d.error('RG150', `${where}: ${member} '${v}' names an unknown version; the API declares ${ctx.versions.join(', ')}.`, atPath(loc, [...loc.path!, member]));
     return false;
   };
-  const rateLimit = ctx.rateLimitOf(t.rateLimit, where, { ...loc, path: [...loc.path!, 'rateLimit'] });
+  const rateLimit = ctx.rateLimitOf(t.rateLimit, where, atPath(loc, [...loc.path!, 'rateLimit']));
   if (to === undefined || from.length === 0) return undefined;
   return {
     kind: 'transition',
@@ -174,7 +174,7 @@ export function buildLifecycle(lc: CheckedLifecycle, ctx: LifecycleContext): Lif
     if (built) transitions.push(built);
   }
   if (!ctx.operations.some((op) => op.name === 'get') && Object.keys(lc.transitions ?? {}).length > 0)
-    ctx.diagnostics.error('RG329', `${ctx.where}: a lifecycle needs the get operation: a transition loads the resource with the get handler to check its state; add 'get' to operations.`, { ...ctx.ref, path: ['operations'] });
+    ctx.diagnostics.error('RG329', `${ctx.where}: a lifecycle needs the get operation: a transition loads the resource with the get handler to check its state; add 'get' to operations.`, atPath(ctx.ref, ['operations']));
   if (!field || initial === undefined || field.type.kind !== 'enum') return undefined;
-  return { kind: 'lifecycle', field: field.name, initial, transitions, loc: { ...ctx.ref, path: ['lifecycle'] } };
+  return { kind: 'lifecycle', field: field.name, initial, transitions, loc: atPath(ctx.ref, ['lifecycle']) };
 }

@@ -3,20 +3,20 @@
  * declaration are reported here; problems that need the whole API are in `check.ts`.
  */
 import type { ApiDef, CollectionDef, OperationName } from '../dsl/defs.ts';
+import { buildAuth, HEADER_NAME, type CheckedAuth } from './build-auth.ts';
 import { buildField, isIdentifier, knownMarkers, type FieldContext } from './build-field.ts';
 import { buildCollectionEvents, buildCustomEvents } from './build-events.ts';
 import { buildLifecycle, type CheckedLifecycle } from './build-lifecycle.ts';
 import { DEFAULT_WEBHOOK_SCOPES, WEBHOOK_ENDPOINTS, webhookEndpointsDef } from './webhook-endpoints.ts';
 import { describeValue } from '../dsl/arguments.ts';
 import { collectionEntries, fieldEntries, reportSlips } from './check-builders.ts';
-import { refOf, type DiagnosticBag } from './diagnostics.ts';
+import { atPath, refOf, type DiagnosticBag } from './diagnostics.ts';
 import { API_OPTIONS, checkShape, COLLECTION_OPTIONS, OPERATION_ENTRY } from './option-shapes.ts';
-import { OPERATIONS, type Rename, type ApiIR, type CollectionIR, type OperationIR, type RateLimitIR, type SourceRef, type VersionIR } from './ir.ts';
+import { OPERATIONS, takesCredentials, type Rename, type ApiIR, type CollectionIR, type OperationIR, type RateLimitIR, type SourceRef, type VersionIR } from './ir.ts';
 import { isIsoDate } from './values.ts';
 
 const VERSION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const PATH_SEGMENT = /^[a-z0-9][a-z0-9._~-]*$/;
-const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 // Version names become folder and file names next to these generated ones.
 const RESERVED_VERSION_NAMES = new Set(['server', 'client', 'openapi', 'runtime', 'collections', 'zod-helpers', 'changes.md', 'index', 'types', 'routes']);
 const WINDOW = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
@@ -35,7 +35,7 @@ interface CheckedApi {
   readonly description?: string;
   readonly versions?: Readonly<Record<string, { readonly released?: unknown; readonly deprecated?: unknown; readonly sunset?: unknown } | undefined>>;
   readonly versioning?: { readonly in?: unknown; readonly header?: unknown };
-  readonly auth?: { readonly bearer?: { readonly description?: string }; readonly apiKey?: { readonly header?: unknown; readonly description?: string } };
+  readonly auth?: CheckedAuth;
   readonly rateLimit?: CheckedRateLimit;
   readonly collections?: Readonly<Record<string, unknown>>;
   readonly events?: Readonly<Record<string, { readonly payload?: Readonly<Record<string, unknown>>; readonly description?: string; readonly addedIn?: string; readonly removedIn?: string } | undefined>>;
@@ -83,10 +83,10 @@ function versionsOf(def: CheckedApi, d: DiagnosticBag, apiRef: SourceRef, report
     ([name, v]) => [name, { released: asText(v?.released), deprecated: asText(v?.deprecated), sunset: asText(v?.sunset) }] as const,
   );
   if (entries.length === 0 && reportEmpty)
-    d.error('RG101', `defineApi: versions is empty; declare at least one, e.g. versions: { v1: {} }.`, { ...apiRef, path: ['versions'] });
+    d.error('RG101', `defineApi: versions is empty; declare at least one, e.g. versions: { v1: {} }.`, atPath(apiRef, ['versions']));
   let seenUnreleased: string | undefined;
   return entries.map(([name, v], index) => {
-    const ref = { ...apiRef, path: ['versions', name] };
+    const ref = atPath(apiRef, ['versions', name]);
     if (!VERSION_NAME.test(name))
       d.error('RG102', `version "${name}" is not a valid version name; use letters, digits, '.', '_' or '-' (like v1 or 2026-01).`, ref);
     else if (RESERVED_VERSION_NAMES.has(name.toLowerCase()))
@@ -94,7 +94,7 @@ function versionsOf(def: CheckedApi, d: DiagnosticBag, apiRef: SourceRef, report
     for (const key of ['released', 'deprecated', 'sunset'] as const) {
       const date = v[key];
       if (date !== undefined && !isIsoDate(date))
-        d.error('RG103', `version ${name}: ${key} '${date}' is not a real date in YYYY-MM-DD form.`, { ...apiRef, path: ['versions', name, key] });
+        d.error('RG103', `version ${name}: ${key} '${date}' is not a real date in YYYY-MM-DD form.`, atPath(apiRef, ['versions', name, key]));
     }
     const order = [['released', v.released], ['deprecated', v.deprecated], ['sunset', v.sunset]] as const;
     for (let i = 0; i < order.length; i++)
@@ -102,7 +102,7 @@ function versionsOf(def: CheckedApi, d: DiagnosticBag, apiRef: SourceRef, report
         const [a, da] = order[i]!;
         const [b, db] = order[j]!;
         if (da && db && isIsoDate(da) && isIsoDate(db) && db < da)
-          d.error('RG104', `version ${name}: ${b} (${db}) comes before ${a} (${da}); a version is released, then deprecated, then sunset.`, { ...apiRef, path: ['versions', name, b] });
+          d.error('RG104', `version ${name}: ${b} (${db}) comes before ${a} (${da}); a version is released, then deprecated, then sunset.`, atPath(apiRef, ['versions', name, b]));
       }
     if ((v.deprecated || v.sunset) && !v.released)
       d.error('RG104', `version ${name} has a deprecated or sunset date but no released date; add released: 'YYYY-MM-DD'.`, ref);
@@ -125,7 +125,7 @@ function operationEntry(entry: unknown, index: number, where: string, ctx: Field
   if (typeof entry === 'string') return { name: entry };
   if (typeof entry === 'object' && entry !== null && !Array.isArray(entry))
     return checkShape(entry, OPERATION_ENTRY, where, ref, ctx.diagnostics, ['operations', String(index)]) as { name: unknown } | undefined;
-  ctx.diagnostics.error('RG175', `${where}: operations[${index}] must be an operation name or { name, addedIn, removedIn } (got ${describeValue(entry)}).`, { ...ref, path: ['operations', String(index)] });
+  ctx.diagnostics.error('RG175', `${where}: operations[${index}] must be an operation name or { name, addedIn, removedIn } (got ${describeValue(entry)}).`, atPath(ref, ['operations', String(index)]));
   return undefined;
 }
 
@@ -134,7 +134,7 @@ function operationsOf(written: readonly unknown[], where: string, ctx: FieldCont
   for (const [index, entry] of written.entries()) {
     const op = operationEntry(entry, index, where, ctx, ref);
     if (!op) continue;
-    const oref = { ...ref, path: ['operations'] };
+    const oref = atPath(ref, ['operations']);
     const name = op.name;
     if (typeof name !== 'string' || !(OPERATIONS as readonly string[]).includes(name)) {
       ctx.diagnostics.error('RG115', `${where}: unknown operation '${String(name)}'; the operations are ${OPERATIONS.join(', ')}.`, oref);
@@ -168,29 +168,29 @@ function collectionOf(name: string, def: CollectionDef, ctx: FieldContext, hasAu
   if (!isIdentifier(name))
     d.error('RG120', `collection "${name}" is not a valid name; use letters, digits and _ (it names generated code).`, ref);
   if (o.path !== undefined && !PATH_SEGMENT.test(o.path))
-    d.error('RG124', `${where}: path '${o.path}' must be one lowercase URL segment (letters, digits, '-', '_', '.'), without slashes.`, { ...ref, path: ['path'] });
+    d.error('RG124', `${where}: path '${o.path}' must be one lowercase URL segment (letters, digits, '-', '_', '.'), without slashes.`, atPath(ref, ['path']));
   const fctx = { ...ctx, fallback: ref };
   const entries = fieldEntries(o.fields ?? {}, where, ref, d, ['fields']);
   const fields = entries.map(([fname, field]) => buildField(fname, field, `${name}.${fname}`, fctx));
   const ids = fields.filter((field) => field.type.kind === 'id');
   // A field that is not a builder was reported (RG170, RG172); it may well be the id.
   if (ids.length === 0 && entries.length === Object.keys(o.fields ?? {}).length)
-    d.error('RG122', `${where} has no id field; add one, e.g. id: f.id().`, { ...ref, path: ['fields'] });
+    d.error('RG122', `${where} has no id field; add one, e.g. id: f.id().`, atPath(ref, ['fields']));
   for (const extra of ids.slice(1))
     d.error('RG123', `${where}: ${extra.name} is a second f.id() field; a collection has exactly one (use f.ref() or f.uuid() for other ids).`, extra.loc);
   const operations = operationsOf(o.operations ?? OPERATIONS, where, fctx, ref);
   const publicOps = [...(o.public ?? [])];
   for (const op of publicOps)
     if (!operations.some((x) => x.name === op))
-      d.error('RG112', `${where}: public lists '${op}', which the collection does not offer; add it to operations or remove it from public.`, { ...ref, path: ['public'] });
+      d.error('RG112', `${where}: public lists '${op}', which the collection does not offer; add it to operations or remove it from public.`, atPath(ref, ['public']));
   const scopes = { read: scopeList(o.scopes?.read), write: scopeList(o.scopes?.write) };
   if (!hasAuth && (scopes.read.length > 0 || scopes.write.length > 0))
-    d.error('RG111', `${where}: scopes are declared but the API has no auth; add auth: { bearer: {} } (or apiKey) to defineApi, or remove the scopes.`, { ...ref, path: ['scopes'] });
+    d.error('RG111', `${where}: scopes are declared but the API has no auth; add auth: { oauth2: {...} } (or bearer, or apiKey) to defineApi, or remove the scopes.`, atPath(ref, ['scopes']));
   const pageLimit = (v: unknown, fallback: number): number => (v === undefined ? fallback : typeof v === 'number' ? v : NaN);
   const defaultLimit = pageLimit(o.pagination?.defaultLimit, 20);
   const maxLimit = pageLimit(o.pagination?.maxLimit, 100);
   if (!Number.isInteger(defaultLimit) || !Number.isInteger(maxLimit) || defaultLimit < 1 || defaultLimit > maxLimit)
-    d.error('RG114', `${where}: pagination needs whole numbers with 1 <= defaultLimit <= maxLimit (got ${String(o.pagination?.defaultLimit ?? defaultLimit)} and ${String(o.pagination?.maxLimit ?? maxLimit)}).`, { ...ref, path: ['pagination'] });
+    d.error('RG114', `${where}: pagination needs whole numbers with 1 <= defaultLimit <= maxLimit (got ${String(o.pagination?.defaultLimit ?? defaultLimit)} and ${String(o.pagination?.maxLimit ?? maxLimit)}).`, atPath(ref, ['pagination']));
   const markers = knownMarkers(def.markers, where, fctx, ref);
   let addedIn: string | undefined;
   let removedIn: string | undefined;
@@ -208,7 +208,7 @@ function collectionOf(name: string, def: CollectionDef, ctx: FieldContext, hasAu
     }
   }
   renames.sort((a, b) => ctx.versions.indexOf(a.version) - ctx.versions.indexOf(b.version));
-  const rateLimit = rateLimitOf(o.rateLimit, where, d, { ...ref, path: ['rateLimit'] });
+  const rateLimit = rateLimitOf(o.rateLimit, where, d, atPath(ref, ['rateLimit']));
   const lifecycle = o.lifecycle
     ? buildLifecycle(o.lifecycle, { ...fctx, where, ref, fields, operations, hasAuth, rateLimitOf: (def, w, at) => rateLimitOf(def, w, d, at) })
     : undefined;
@@ -273,7 +273,7 @@ export function buildApi(def: ApiDef, source: string, diagnostics: DiagnosticBag
   const api = (checkShape(def.options, API_OPTIONS, 'defineApi', apiRef, diagnostics) ?? {}) as CheckedApi;
   const name = typeof api.name === 'string' ? api.name : '';
   if (!/^[A-Za-z][A-Za-z0-9]*$/.test(name))
-    diagnostics.error('RG100', `defineApi: name '${String(api.name)}' must be letters and digits, starting with a letter (it names generated symbols like registerShopApi).`, { ...apiRef, path: ['name'] });
+    diagnostics.error('RG100', `defineApi: name '${String(api.name)}' must be letters and digits, starting with a letter (it names generated symbols like registerShopApi).`, atPath(apiRef, ['name']));
   // A versions value of the wrong kind was reported already (RG175); "versions is empty" would repeat it.
   const rawVersions = typeof def.options === 'object' && def.options !== null ? (def.options as { versions?: unknown }).versions : undefined;
   const versions = versionsOf(api, diagnostics, apiRef, rawVersions === undefined || api.versions !== undefined);
@@ -283,17 +283,14 @@ export function buildApi(def: ApiDef, source: string, diagnostics: DiagnosticBag
   if (versioningDef.in === 'header') {
     const header = versioningDef.header ?? 'Api-Version';
     if (typeof header !== 'string' || !HEADER_NAME.test(header))
-      diagnostics.error('RG106', `versioning: '${String(header)}' is not a valid HTTP header name.`, { ...apiRef, path: ['versioning'] });
+      diagnostics.error('RG106', `versioning: '${String(header)}' is not a valid HTTP header name.`, atPath(apiRef, ['versioning']));
     versioning = { in: 'header', header: String(header) };
   } else if (versioningDef.in !== 'path') {
-    diagnostics.error('RG106', `versioning.in must be 'path' or 'header' (got '${String(versioningDef.in)}').`, { ...apiRef, path: ['versioning'] });
+    diagnostics.error('RG106', `versioning.in must be 'path' or 'header' (got '${String(versioningDef.in)}').`, atPath(apiRef, ['versioning']));
   }
-  const auth = api.auth ?? {};
-  const keyHeader = auth.apiKey?.header;
-  if (auth.apiKey && (typeof keyHeader !== 'string' || !HEADER_NAME.test(keyHeader)))
-    diagnostics.error('RG110', `auth.apiKey.header '${String(keyHeader ?? '')}' is not a valid HTTP header name; for example 'X-API-Key'.`, { ...apiRef, path: ['auth', 'apiKey'] });
-  const hasAuth = Boolean(auth.bearer || auth.apiKey);
-  const rateLimit = rateLimitOf(api.rateLimit, 'defineApi', diagnostics, { ...apiRef, path: ['rateLimit'] });
+  const auth = buildAuth(api.auth ?? {}, diagnostics, apiRef);
+  const hasAuth = takesCredentials(auth);
+  const rateLimit = rateLimitOf(api.rateLimit, 'defineApi', diagnostics, atPath(apiRef, ['rateLimit']));
   return {
     kind: 'api',
     name,
@@ -301,10 +298,7 @@ export function buildApi(def: ApiDef, source: string, diagnostics: DiagnosticBag
     ...(api.description !== undefined ? { description: api.description } : {}),
     versions,
     versioning,
-    auth: {
-      ...(auth.bearer ? { bearer: auth.bearer } : {}),
-      ...(auth.apiKey ? { apiKey: { ...auth.apiKey, header: String(keyHeader) } } : {}),
-    },
+    auth,
     ...(rateLimit ? { rateLimit } : {}),
     ...eventsOf(api, collectionEntries(api.collections ?? {}, apiRef, diagnostics).map(([cname, c]) => collectionOf(cname, c, ctx, hasAuth)), ctx, hasAuth),
     source,

@@ -6,7 +6,7 @@
  */
 import { describeValue, isFieldBuilder } from '../dsl/arguments.ts';
 import type { ArgumentSlip, CollectionDef, FieldDef, FieldKind } from '../dsl/defs.ts';
-import { refOf, type DiagnosticBag, type DiagnosticCode } from './diagnostics.ts';
+import { atPath, refOf, type DiagnosticBag, type DiagnosticCode } from './diagnostics.ts';
 import type { SourceRef } from './ir.ts';
 
 const SLIP_CODES: { readonly [P in ArgumentSlip['problem']]: DiagnosticCode } = {
@@ -61,7 +61,7 @@ export function checkKindMembers(def: FieldDef, where: string, fallback: SourceR
 export function fieldEntries(fields: Readonly<Record<string, unknown>>, where: string, ref: SourceRef, d: DiagnosticBag, path: readonly string[]): [string, FieldDef][] {
   const good: [string, FieldDef][] = [];
   for (const [name, value] of Object.entries(fields)) {
-    const at = { ...ref, path: [...path, name] };
+    const at = atPath(ref, [...path, name]);
     if (isFieldBuilder(value)) good.push([name, value.def]);
     else if (typeof value === 'function')
       d.error('RG170', `${where}.${name}: ${describeValue(value)} is a builder that was not called; write f.${value.name || 'string'}().`, at);
@@ -78,7 +78,7 @@ function isCollectionDef(value: unknown): value is CollectionDef {
 export function collectionEntries(collections: Readonly<Record<string, unknown>>, ref: SourceRef, d: DiagnosticBag): [string, CollectionDef][] {
   const good: [string, CollectionDef][] = [];
   for (const [name, value] of Object.entries(collections)) {
-    const at = { ...ref, path: ['collections', name] };
+    const at = atPath(ref, ['collections', name]);
     if (isCollectionDef(value)) good.push([name, value]);
     else if (typeof value === 'function')
       d.error('RG170', `collections.${name}: ${describeValue(value)} was not called; write ${value.name || 'collection'}({ fields: {...} }).`, at);

@@ -13,6 +13,8 @@ export interface Ctx {
   readonly api: ApiIR;
   readonly versions: readonly string[];
   readonly d: DiagnosticBag;
+  /** Collections by name, so that checking every ref stays linear in the size of the API. */
+  readonly byName: ReadonlyMap<string, ApiIR['collections'][number]>;
 }
 
 const at = (field: FieldIR, member: string): SourceRef => field.calls[member] ?? field.loc;
@@ -147,7 +149,7 @@ export function checkNestedChanges(ctx: Ctx, field: FieldIR, where: string): voi
 function checkRefs(ctx: Ctx, type: FieldIR['type'], where: string, alive: number[], loc: SourceRef): void {
   if (type.kind === 'array') return checkRefs(ctx, type.of, where, alive, loc);
   if (type.kind !== 'ref') return;
-  const target = ctx.api.collections.find((c) => c.name === type.collection);
+  const target = ctx.byName.get(type.collection);
   if (!target) {
     const names = ctx.api.collections.map((c) => c.name).join(', ');
     ctx.d.error('RG139', `${where}: f.ref('${type.collection}') names an unknown collection; the API has ${names}.`, { ...loc, member: 'ref' });

@@ -5,6 +5,7 @@
  * versions the transition exists in.
  */
 import { checkField, checkNamesPerVersion, checkNestedChanges, type Ctx } from './check-field.ts';
+import { atPath } from './diagnostics.ts';
 import type { CollectionIR, FieldIR, LifecycleIR, TransitionIR } from './ir.ts';
 import { enumValuesAt, existsAt, shapeAt } from './project.ts';
 
@@ -34,7 +35,7 @@ function checkTransitionStates(ctx: Ctx, c: CollectionIR, field: FieldIR, t: Tra
   const where = `${c.name}:${t.name}`;
   const idx = (v: string) => ctx.versions.indexOf(v);
   if (t.addedIn && t.removedIn && idx(t.removedIn) <= idx(t.addedIn))
-    ctx.d.error('RG151', `${where} is removed in ${t.removedIn} but only added in ${t.addedIn}; removedIn must name a later version than addedIn.`, { ...t.loc, path: [...(t.loc.path ?? []), 'removedIn'] });
+    ctx.d.error('RG151', `${where} is removed in ${t.removedIn} but only added in ${t.addedIn}; removedIn must name a later version than addedIn.`, atPath(t.loc, [...(t.loc.path ?? []), 'removedIn']));
   const alive = life.filter((i) => existsAt(ctx.versions, i, t.addedIn, t.removedIn));
   const lacking = alive.filter((i) => {
     const states = statesAt(ctx, field, i);
@@ -73,7 +74,7 @@ export function checkLifecycle(ctx: Ctx, c: CollectionIR, lc: LifecycleIR): void
   checkStateField(ctx, c, field);
   const initialAdded = field.type.added?.find((a) => a.value === lc.initial);
   if (initialAdded)
-    ctx.d.error('RG323', `${c.name}: the initial state '${lc.initial}' is only added in ${initialAdded.version}, so older versions would create resources in a state they do not have; start in a state every version has.`, { ...lc.loc, path: [...(lc.loc.path ?? []), 'initial'] });
+    ctx.d.error('RG323', `${c.name}: the initial state '${lc.initial}' is only added in ${initialAdded.version}, so older versions would create resources in a state they do not have; start in a state every version has.`, atPath(lc.loc, [...(lc.loc.path ?? []), 'initial']));
   const life = collectionLife(ctx, c);
   for (const t of lc.transitions) {
     checkTransitionStates(ctx, c, field, t, life);
@@ -87,5 +88,5 @@ export function checkLifecycle(ctx: Ctx, c: CollectionIR, lc: LifecycleIR): void
   }
   const lost = unreachable(lc, field.type.values);
   if (lost.length > 0)
-    ctx.d.error('RG324', `${c.name}: no transition leads from the initial state '${lc.initial}' to ${lost.map((s) => `'${s}'`).join(', ')}; add a transition to ${lost.length === 1 ? 'it' : 'them'} or remove ${lost.length === 1 ? 'the state' : 'those states'} from the enum.`, { ...lc.loc, path: [...(lc.loc.path ?? []), 'transitions'] });
+    ctx.d.error('RG324', `${c.name}: no transition leads from the initial state '${lc.initial}' to ${lost.map((s) => `'${s}'`).join(', ')}; add a transition to ${lost.length === 1 ? 'it' : 'them'} or remove ${lost.length === 1 ? 'the state' : 'those states'} from the enum.`, atPath(lc.loc, [...(lc.loc.path ?? []), 'transitions']));
 }

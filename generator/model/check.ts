@@ -4,6 +4,7 @@
  */
 import { checkField, checkNamesPerVersion, checkNestedChanges, type Ctx } from './check-field.ts';
 import { checkLifecycle } from './check-lifecycle.ts';
+import { checkCollectionScopes } from './check-scopes.ts';
 import { type DiagnosticBag } from './diagnostics.ts';
 import type { ApiIR, CollectionIR, FieldIR } from './ir.ts';
 import { existsAt, projectCollection } from './project.ts';
@@ -18,7 +19,8 @@ function lifetime(ctx: Ctx, c: CollectionIR, field: FieldIR): number[] {
 /** Runs every whole-API rule, reporting into `d`. */
 export function checkApi(api: ApiIR, d: DiagnosticBag): void {
   const versions = api.versions.map((v) => v.name);
-  const ctx: Ctx = { api, versions, d };
+  const ctx: Ctx = { api, versions, d, byName: new Map(api.collections.map((c) => [c.name, c])) };
+  checkCollectionScopes(api, d);
   for (const c of api.collections) {
     if (c.addedIn && c.removedIn && versions.indexOf(c.removedIn) <= versions.indexOf(c.addedIn))
       d.error('RG151', `${c.name} is removed in ${c.removedIn} but only added in ${c.addedIn}; removedIn must name a later version.`, c.calls['removedIn'] ?? c.loc);

@@ -69,6 +69,11 @@ export const DIAGNOSTIC_CODES = {
   RG190: 'a pattern restgen derives no example from, and no example() is given',
   RG180: 'breaking change to a released version',
   RG181: 'restgen.lock.json cannot be read',
+  RG300: 'an OAuth 2.0 flow URL that is not absolute https',
+  RG301: 'OAuth 2.0 without a flow',
+  RG302: 'an invalid OAuth 2.0 scope name',
+  RG303: 'a scope not declared in auth.oauth2.scopes',
+  RG304: 'both bearer and oauth2 declared',
   RG320: 'lifecycle.field names no field of the collection',
   RG321: 'the lifecycle field is not a required read-only enum',
   RG322: 'a lifecycle state that the field does not have',
@@ -133,8 +138,27 @@ export class DiagnosticBag {
   }
 }
 
-/** A {@link SourceRef} for a recorded call site, or for `fallback` when the call was not recorded. */
+/**
+ * A {@link SourceRef} for a recorded call site, or for `fallback` when the call was not recorded. The line
+ * is read from the call site only when the ref's `line` is read: resolving it is the costly part of a
+ * call site (see `dsl/call-site.ts`), and most refs are never printed.
+ */
 export function refOf(site: CallSite | undefined, fallback: SourceRef, path?: readonly string[]): SourceRef {
-  const base: SourceRef = site ? { file: site.file, line: site.line, member: site.member } : fallback;
-  return path ? { ...base, path } : base;
+  return site ? lazyRef(site, path) : lazyRef(fallback, path ?? fallback.path);
+}
+
+/** `ref` narrowed to the property at `path` inside its call, its line still resolved lazily (unlike a spread). */
+export function atPath(ref: SourceRef, path: readonly string[]): SourceRef {
+  return lazyRef(ref, path);
+}
+
+function lazyRef(from: SourceRef | CallSite, path: readonly string[] | undefined): SourceRef {
+  return {
+    file: from.file,
+    get line(): number {
+      return from.line;
+    },
+    member: from.member,
+    ...(path ? { path } : {}),
+  };
 }

@@ -6,8 +6,8 @@
  * building can go on and report every other mistake of the run.
  */
 import { describeValue } from '../dsl/arguments.ts';
-import type { DiagnosticBag, DiagnosticCode } from './diagnostics.ts';
-import type { SourceRef } from './ir.ts';
+import { atPath, type DiagnosticBag, type DiagnosticCode } from './diagnostics.ts';
+import { OAUTH_FLOWS, type SourceRef } from './ir.ts';
 
 /** What a value in the options must be. `later`: a rule of its own checks it (with a more precise message). */
 export type Shape =
@@ -42,6 +42,19 @@ const DSL_CODES: ShapeCodes = { wrongKind: 'RG175', unknownKey: 'RG176' };
 
 const RATE_LIMIT = object({ limit: later, window: later });
 
+/** One OAuth 2.0 flow: its URLs (`refreshUrl` always optional), the others required; the values are checked by RG300. */
+const flow = (urls: readonly string[]): Shape => object(Object.fromEntries([...urls, 'refreshUrl'].map((u) => [u, later])), urls);
+
+/** `auth.oauth2`: flows as OpenAPI names them, and described scopes. */
+const OAUTH2 = object(
+  {
+    flows: object(Object.fromEntries(Object.entries(OAUTH_FLOWS).map(([kind, urls]) => [kind, flow(urls)]))),
+    scopes: record(str),
+    description: str,
+  },
+  ['flows'],
+);
+
 /** `defineApi({...})`. Adding an option to the DSL adds one line here. */
 export const API_OPTIONS: Shape = object(
   {
@@ -50,7 +63,7 @@ export const API_OPTIONS: Shape = object(
     description: str,
     versions: record(object({ released: later, deprecated: later, sunset: later })),
     versioning: object({ in: later, header: later }),
-    auth: object({ bearer: object({ description: str }), apiKey: object({ header: later, description: str }) }),
+    auth: object({ bearer: object({ description: str }), apiKey: object({ header: later, description: str }), oauth2: OAUTH2 }),
     rateLimit: RATE_LIMIT,
     collections: record(later),
     events: record(object({ payload: record(later), description: str, addedIn: str, removedIn: str }, ['payload'])),
@@ -145,7 +158,7 @@ export function checkShape(
   codes: ShapeCodes = DSL_CODES,
 ): unknown {
   const recurse = (v: unknown, inner: Shape, p: readonly string[]) => checkShape(v, inner, where, ref, d, p, codes);
-  const at = { ...ref, path };
+  const at = atPath(ref, path);
   const name = path.length > 0 ? path.join('.') : 'the options';
   const wrong = () => {
     d.error(codes.wrongKind, `${where}: ${name} must be ${EXPECTED[shape.kind]} (got ${describeValue(value)}).`, at);
@@ -173,7 +186,7 @@ export function checkShape(
         const inner = shape.keys[k];
         if (!inner) {
           const guess = closest(k, known);
-          d.error(codes.unknownKey, `${where}: unknown option '${k}'${guess ? ` (did you mean '${guess}'?)` : ''}; ${path.length > 0 ? `${name} takes` : 'the options are'} ${known.join(', ')}.`, { ...ref, path: [...path, k] });
+          d.error(codes.unknownKey, `${where}: unknown option '${k}'${guess ? ` (did you mean '${guess}'?)` : ''}; ${path.length > 0 ? `${name} takes` : 'the options are'} ${known.join(', ')}.`, atPath(ref, [...path, k]));
           continue;
         }
         if (v === undefined) continue;

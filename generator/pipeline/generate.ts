@@ -15,7 +15,7 @@ import type { ApiIR } from '../model/ir.ts';
 import type { Finding, SeverityOverrides } from '../diff/types.ts';
 import { lockPathFor, readLockFile, writeLockFile } from '../lock/lock-file.ts';
 import { applyPlan, readOutputFile, scanOutput } from '../write/output-folder.ts';
-import { hashInputs, runKey, saveRecord, upToDate, type RunRecord } from './run-cache.ts';
+import { outputSettingsStamp, outputStamps, readRecord, recordInputs, runKey, saveRecord, unchangedOutputs, upToDate, type OutputRecord, type SettingsOf } from './run-cache.ts';
 
 /** Options of {@link generate}. */
 export interface GenerateOptions {
@@ -98,7 +98,13 @@ export async function emitAll(ir: ApiIR, sourcePath: string, templatesDir?: stri
   const [{ EMITTERS }, { loadRuntime, loadTemplates }] = await Promise.all([import('../emit/registry.ts'), import('../templates/load-templates.ts')]);
   const { render } = loadTemplates(templatesDir);
   const runtime = loadRuntime();
-  const files = EMITTERS.filter((e) => parts.includes(e.name)).flatMap((e) => e.emit(ir, { sourcePath, render, runtime }));
+  const files = EMITTERS.filter((e) => parts.includes(e.name)).flatMap((e) => {
+    const emitted = e.emit(ir, { sourcePath, render, runtime });
+    // Rendered text is a rope of every piece a template or printer appended (about five times its flat
+    // size); reading one character makes V8 flatten it in place, so only one emitter's ropes are ever alive.
+    for (const f of emitted) f.content.charCodeAt(0);
+    return emitted;
+  });
   const seen = new Set<string>();
   for (const f of files) {
     if (seen.has(f.path)) throw new Error(`internal error: two emitters produce ${f.path}`);
@@ -123,8 +129,15 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const parts = withNeeds(options.parts ?? PART_NAMES);
   const empty = { outDir, files: [], written: [], removed: [], stale: [], staleReasons: {}, formatted: 0, cached: false, lockFindings: [], lockChanged: false, lockPath, timings };
   const formatter = options.formatter ?? createPrettierFormatter();
-  await formatter.refresh();
-  const known = await upToDate(apiPath, outDir, options.templatesDir, formatter);
+  // Forget configuration a warm formatter (--watch) resolved before, but only once it is needed: an
+  // up-to-date run whose formatter configuration files are unchanged never loads prettier.
+  let refreshed: Promise<void> | undefined;
+  const settingsOf: SettingsOf = async (abs, language) => {
+    await (refreshed ??= formatter.refresh());
+    return formatter.settingsKey(abs, language);
+  };
+  const saved = readRecord(apiPath, outDir, options.templatesDir);
+  const known = saved && (await upToDate(saved, apiPath, outDir, options.templatesDir, settingsOf));
   // The cache does not record which parts were generated; every part always writes at least one file, so
   // the parts owning the recorded files say it (a run for other parts must not be answered "up to date").
   const sameParts = known !== undefined && new Set(known.map(partOf)).size === parts.length && known.every((f) => parts.includes(partOf(f)));
@@ -138,7 +151,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const lockRead = readLockFile(lockPath);
   if (!lockRead.ok)
     return { ok: false, diagnostics: [{ code: 'RG181', severity: 'error', message: lockRead.message, loc: { file: lockPath, line: 1, member: '' } }], ...empty };
-  // Imported here: the judgement runs the diff engine, which a run the cache answers never needs.
+  // Imported on demand, like the model: the comparison pulls in the diff engine, which an up-to-date run never needs.
   const { compareWithLock } = await import('../lock/compare-lock.ts');
   const lock = compareWithLock(ir, lockRead.lock, {
     ...(options.acceptBreaking ? { acceptBreaking: true } : {}),
@@ -157,7 +170,9 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     return { ok: false, diagnostics: [{ code: 'RG201', severity: 'error', message: error.message }], ...empty };
   }
   lap('emit');
-  const state = await scanOutput(outDir);
+  // Outputs the previous run recorded and nobody touched since need not be read to be compared.
+  const unchanged = unchangedOutputs(saved, saved ? outputStamps(outDir) : new Map());
+  const state = await scanOutput(outDir, (rel) => unchanged.has(rel));
   const conflicts = files.filter((f) => state.foreign.has(f.path));
   if (conflicts.length > 0) {
     const diagnostics: Diagnostic[] = conflicts.map((f) => ({
@@ -171,19 +186,26 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const stale: string[] = [];
   const staleReasons: Record<string, StaleReason> = {};
   let formatted = 0;
-  const outputs: Record<string, RunRecord['outputs'][string]> = {};
+  const outputs: Record<string, Omit<OutputRecord, 'stamp'>> = {};
   // Settings are resolved per folder and language; the comparison itself is synchronous on purpose
   // (thousands of small reads, where promise overhead would dominate).
-  const settingsOf = new Map<string, string>();
+  const settingsByFolder = new Map<string, string>();
   for (const file of files) {
     const key = `${path.posix.dirname(file.path)}\0${file.language}`;
-    if (!settingsOf.has(key)) settingsOf.set(key, await formatter.settingsKey(path.join(outDir, file.path), file.language));
+    if (!settingsByFolder.has(key)) settingsByFolder.set(key, await settingsOf(path.join(outDir, file.path), file.language));
   }
-  for (const file of files) {
+  const produced = new Set(files.map((f) => f.path));
+  // Each file's rendered text is dropped once it has been compared and formatted, so that a large API
+  // never holds every rendered and every formatted file at once.
+  const pending: (OutputFile | undefined)[] = files;
+  for (let i = 0; i < pending.length; i++) {
+    const file = pending[i]!;
+    pending[i] = undefined;
     const abs = path.join(outDir, file.path);
-    const settings = settingsOf.get(`${path.posix.dirname(file.path)}\0${file.language}`)!;
+    const settings = settingsByFolder.get(`${path.posix.dirname(file.path)}\0${file.language}`)!;
     const input = hashOf(file.language, file.content, settings);
     outputs[file.path] = { input, language: file.language, settings };
+    if (unchanged.get(file.path) === input) continue;
     const existing = readOutputFile(outDir, file.path);
     const header = existing === undefined ? undefined : readHeader(existing);
     if (header && header.intact && header.hashes.input === input) continue;
@@ -199,7 +221,6 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     const content = withHeader(file.language, body, sourcePath, input);
     if (content !== existing) writes.push({ path: file.path, content });
   }
-  const produced = new Set(files.map((f) => f.path));
   const removals = [...state.generated].filter((p) => !produced.has(p)).sort();
   let lockChanged = lock.changed;
   if (mode === 'check') {
@@ -213,8 +234,11 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   }
   if (stale.length === 0 && !(mode === 'check' && lock.changed) && model.files) {
     const lockFile = path.join(path.dirname(apiPath), 'restgen.lock.json');
-    const inputs = hashInputs([...new Set([...model.files, apiPath, lockFile])].sort());
-    saveRecord(apiPath, outDir, options.templatesDir, { key: runKey(options.templatesDir), inputs, outputs });
+    const inputs = recordInputs([...new Set([...model.files, apiPath, lockFile])].sort());
+    const stamps = outputStamps(outDir);
+    const stamped = Object.fromEntries(Object.entries(outputs).map(([rel, o]) => [rel, { ...o, stamp: stamps.get(rel) ?? '' }]));
+    const settings = outputSettingsStamp(outDir, Object.keys(outputs))?.stamp ?? null;
+    saveRecord(apiPath, outDir, options.templatesDir, { key: runKey(options.templatesDir).key, inputs, outputs: stamped, settings });
   }
   lap('write');
   return {

@@ -4,7 +4,7 @@
  * of generated files that are no longer produced. A user's file is never overwritten or deleted.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync, type BigIntStats } from 'node:fs';
 import path from 'node:path';
 import { isGenerated } from '../format/header.ts';
 
@@ -27,27 +27,45 @@ function head(file: string): string {
   }
 }
 
-/**
- * Scans `outDir` (missing is fine), skipping `node_modules` and dot-folders. Synchronous on purpose: it
- * reads the first bytes of hundreds of small files, where promise overhead dominates.
- */
-export async function scanOutput(outDir: string): Promise<FolderState> {
-  const generated = new Set<string>();
-  const foreign = new Set<string>();
-  if (!existsSync(outDir)) return { generated, foreign };
+/** Calls `visit` with the absolute and relative POSIX path of every file in `outDir`, skipping `node_modules` and dot-folders. */
+function walkOutput(outDir: string, visit: (full: string, rel: string) => void): void {
+  if (!existsSync(outDir)) return;
   const walk = (dir: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (entry.isFile()) {
-        const rel = path.relative(outDir, full).split(path.sep).join('/');
-        (isGenerated(head(full)) ? generated : foreign).add(rel);
-      }
+      else if (entry.isFile()) visit(full, path.relative(outDir, full).split(path.sep).join('/'));
     }
   };
   walk(outDir);
+}
+
+/**
+ * Scans `outDir` (missing is fine), skipping `node_modules` and dot-folders. Synchronous on purpose: it
+ * reads the first bytes of hundreds of small files, where promise overhead dominates. A file for which
+ * `knownGenerated` answers true (the caller proved it restgen's, e.g. by its unchanged stamp) is not read.
+ */
+export async function scanOutput(outDir: string, knownGenerated: (rel: string) => boolean = () => false): Promise<FolderState> {
+  const generated = new Set<string>();
+  const foreign = new Set<string>();
+  walkOutput(outDir, (full, rel) => (knownGenerated(rel) || isGenerated(head(full)) ? generated : foreign).add(rel));
   return { generated, foreign };
+}
+
+/**
+ * The `stat` of every file `scanOutput` would see, by relative POSIX path, without reading any of them:
+ * the up-to-date check compares these with what it recorded and reads only the files that changed.
+ */
+export function statOutput(outDir: string): Map<string, BigIntStats> {
+  const stats = new Map<string, BigIntStats>();
+  walkOutput(outDir, (full, rel) => stats.set(rel, statSync(full, { bigint: true })));
+  return stats;
+}
+
+/** The first bytes of a file of the output folder (enough for its generated-file header). */
+export function readOutputHead(outDir: string, rel: string): string {
+  return head(path.join(outDir, rel));
 }
 
 /** Reads a file of the output folder, or undefined when it does not exist. */

@@ -25,6 +25,7 @@ export {
   type Problem,
 } from "./failures.js";
 export { etagOf } from "./etags.js";
+export type { AuthOptions, ClientCredentials } from "./oauth.js";
 export {
   createNamespace,
   type CollectionTypes,

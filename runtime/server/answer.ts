@@ -21,6 +21,8 @@ export interface Broken {
   readonly pointer: string;
   readonly detail: string;
   readonly error?: unknown;
+  /** The version whose schema the value breaks, when it is not the version answered (migrated requests). */
+  readonly schema?: string;
 }
 /** A value fit to go on, or why not. */
 export type Checked = { readonly ok: true; readonly value: unknown } | Broken;
@@ -33,15 +35,17 @@ export function reject(
   broken: Broken,
 ): FastifyReply {
   const { source, pointer, detail, error } = broken;
+  const schema = broken.schema ?? version;
   request.log.error(
     {
       source,
       version,
+      schema,
       pointer,
       detail,
       ...(error === undefined ? {} : { err: error }),
     },
-    `${source} produced a value the ${version} schema does not allow at ${pointer}: ${detail}`,
+    `${source} produced a value the ${schema} schema does not allow at ${pointer}: ${detail}`,
   );
   return send(reply, INTERNAL);
 }
@@ -135,6 +139,12 @@ export function createUpMigration(
   };
   const schema = Object.keys(hooks).length > 0 ? schemas[op] : undefined;
   const from = `migrations from ${version.name} of ${route.collection.key}`;
+  // Migrated requests are checked against the newest version that serves the collection.
+  const target = [...m.spec.versions]
+    .reverse()
+    .find((v) =>
+      v.routes.some((r) => r.collection.key === route.collection.key),
+    )!.name;
   return (data, complete) => {
     if (up === null) return { ok: true, value: data };
     let migrated: Record<string, unknown>;
@@ -156,6 +166,12 @@ export function createUpMigration(
     const pointer = pointerOf(issue.path);
     const hook = hooks[fieldOf(pointer)]?.[0];
     const source = hook === undefined ? from : `migrations.${hook}.up`;
-    return { ok: false, source, pointer, detail: issue.message };
+    return {
+      ok: false,
+      source,
+      pointer,
+      detail: issue.message,
+      schema: target,
+    };
   };
 }

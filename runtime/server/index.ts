@@ -1,8 +1,9 @@
 /**
  * The server runtime every generated API shares, re-exported from its modules: problem+json answers
- * (RFC 9457), credentials and scopes, rate limits, version lifecycle, migrations between versions, answers
- * shaped by each version's response schema, ETags and preconditions, lifecycle transitions, Idempotency-Key
- * replay, OpenAPI documents, route mounting and the in-memory store. The API-specific files (`routes.ts`, `types.ts`, `index.ts`, `collections/*.ts`) are
+ * (RFC 9457), credentials and scopes (JWT access tokens verified with jose, for APIs that take bearer tokens), rate limits, version lifecycle,
+ * migrations between versions, answers shaped by each version's response schema, ETags and preconditions,
+ * lifecycle transitions, Idempotency-Key replay, OpenAPI documents, route mounting and the in-memory store.
+ * The API-specific files (`routes.ts`, `types.ts`, `index.ts`, `collections/*.ts`) are
  * data and types the runtime reads.
  */
 export { fastifyOptions } from "./fastify-options.js";
@@ -13,6 +14,8 @@ export {
   type MemorySpec,
   type MemoryTransition,
 } from "./memory-store.js";
+export { DEFAULT_JWT_ALGORITHMS, scopesOfClaims } from "./jwt-claims.js";
+export type { JwtOptions } from "./jwt.js";
 export { mountApi } from "./mount.js";
 export {
   createWebhookDispatcherFor,

@@ -85,7 +85,10 @@ export async function mountApi(
         }
       : handlers,
   );
-  const { authenticate, challenge } = createAuthenticator(spec, options);
+  const { authenticate, challenge, verifyJwt } = createAuthenticator(
+    spec,
+    options,
+  );
   const bodyLimit = options.bodyLimit ?? 1_048_576;
   const redisTimeout = options.redisTimeout ?? 500;
   const requestTimeout = options.requestTimeout ?? 30_000;
@@ -126,6 +129,7 @@ export async function mountApi(
         hooks,
         now,
         challenge,
+        verifyJwt,
         apiLimiter: limits.api,
         limiters: limits.byCollection,
         etags: new Map(

@@ -134,7 +134,7 @@ describe('answers that break the response schema', () => {
       const answer = await server2.call('POST', '/v2/accounts', { body: { email: 'c@example.com', handle: 'c', login: { user: 'c', secret: 's' }, keys: [], code: 7 } });
       expect(answer.status).toBe(500);
       expect(created).toBe(0);
-      expect(server2.logs.find((l) => l['pointer'] === '#/code')).toMatchObject({ source: 'migrations.v3.accounts.code.up', version: 'v2' });
+      expect(server2.logs.find((l) => l['pointer'] === '#/code')).toMatchObject({ source: 'migrations.v3.accounts.code.up', version: 'v2', schema: 'v3' });
     } finally {
       await server2.close();
     }

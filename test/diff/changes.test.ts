@@ -10,7 +10,7 @@ import { collection, defineApi, f } from '../../generator/dsl/index.ts';
 import { emitChanges } from '../../generator/emit/changes/emit-changes.ts';
 import { loadTemplates } from '../../generator/templates/load-templates.ts';
 import { loadIr } from '../helpers/load-ir.ts';
-import { createSyntheticApi } from '../../generator/diff/index.ts';
+import { createSyntheticApi } from '../../bench/diff.ts';
 import { irOf } from './helpers.ts';
 
 const GOLDEN = new URL('./golden/shop-CHANGES.md', import.meta.url).pathname;

@@ -35,6 +35,16 @@ describe('contracts', () => {
 });
 
 describe('compareWithLock', () => {
+  it('a field renamed in a released version without a marker: both refusals name the rename marker as the likely fix', () => {
+    const before = compareWithLock(apiWith({ qty: f.int().min(1) }, { versions }), undefined).nextLock;
+    const result = compareWithLock(apiWith({ quantity: f.int().min(1) }, { versions }), before);
+    const messages = result.diagnostics.filter((d) => d.message.startsWith('v1 ')).map((d) => d.message);
+    expect(messages).toHaveLength(2);
+    for (const m of messages) expect(m).toContain("if this is a rename, write .renamedFrom('qty', 'v3') on quantity; otherwise");
+    // An unrelated removal gets no rename hint.
+    const unrelated = compareWithLock(apiWith({ active: f.boolean() }, { versions }), before);
+    expect(unrelated.diagnostics.some((d) => d.message.includes('if this is a rename'))).toBe(false);
+  });
   it('an unchanged API leaves the lock as it is', () => {
     const result = compareWithLock(api(f.string().max(100)), locked());
     expect(result).toMatchObject({ diagnostics: [], findings: [], changed: false });

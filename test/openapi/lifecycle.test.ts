@@ -32,8 +32,9 @@ describe('transitions are operations', () => {
     const doc = example.doc('v2');
     const cancel = post(doc, '/v2/orders/{id}:cancel');
     expect(cancel).toMatchObject({ operationId: 'cancelOrder', summary: 'Cancel an order (open, paid → cancelled)', tags: ['orders'] });
-    expect(cancel['security']).toEqual([{ bearerAuth: ['orders:cancel'] }, { apiKeyAuth: ['orders:cancel'] }]);
-    expect(post(doc, '/v2/orders/{id}:pay')['security']).toEqual([{ bearerAuth: ['orders:write'] }, { apiKeyAuth: ['orders:write'] }]);
+    // OAuth 2.0 lists the scopes once, under oauth2; an API key stands for a principal that needs them too.
+    expect(cancel['security']).toEqual([{ oauth2: ['orders:cancel'] }, { apiKeyAuth: [] }]);
+    expect(post(doc, '/v2/orders/{id}:pay')['security']).toEqual([{ oauth2: ['orders:write'] }, { apiKeyAuth: [] }]);
     expect(cancel['requestBody']).toEqual({ required: false, content: { 'application/json': { schema: { $ref: '#/components/schemas/OrderCancelInput' } } } });
     expect(post(doc, '/v2/orders/{id}:ship')['requestBody']).toMatchObject({ required: true });
     expect(cancel['parameters']).toEqual([{ $ref: '#/components/parameters/IdempotencyKey' }, { $ref: '#/components/parameters/IfMatch' }]);

@@ -53,7 +53,7 @@ describe('package.json', () => {
   it('points exports and bin at the build and ships only what a user needs', () => {
     expect(manifest['exports']).toEqual({ '.': { types: './dist/index.d.ts', default: './dist/index.js' }, './package.json': './package.json' });
     expect(manifest['bin']).toEqual({ restgen: './bin/restgen.js' });
-    expect(manifest['files']).toEqual(['bin/', 'dist/', 'templates/', 'runtime/']);
+    expect(manifest['files']).toEqual(['bin/', 'dist/', 'templates/', 'runtime/', 'docs/diff-report.png']);
     expect(manifest['engines']).toEqual({ node: '>=20.19' });
     expect(readFileSync(path.join(ROOT, 'bin/restgen.js'), 'utf8')).toContain("import('../dist/cli.js')");
   });

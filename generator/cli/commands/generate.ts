@@ -76,7 +76,7 @@ async function runCheck(run: ResolvedRun, io: CliIO): Promise<void> {
   if (await reportDiagnostics(result.diagnostics, io, false)) return io.exit(2);
   if (result.stale.length > 0 || result.lockChanged) {
     for (const f of result.stale) io.err(`  ${p.yellow('stale')}   ${rel(io, path.join(result.outDir, f))} (${WHY[result.staleReasons[f] ?? 'outdated']})\n`);
-    if (result.lockChanged) io.err(`  ${p.yellow('stale')}   ${rel(io, result.lockPath)} (a version was released or changed safely)\n`);
+    if (result.lockChanged) io.err(`  ${p.yellow('stale')}   ${rel(io, result.lockPath)} (it does not record the released versions as they now are: a version was released, or changed safely or by an accepted break)\n`);
     const count = result.stale.length + (result.lockChanged ? 1 : 0);
     io.err(`${count} generated file${count === 1 ? ' is' : 's are'} out of date; run restgen generate.\n`);
     return io.exit(1);

@@ -3,7 +3,7 @@
  * client contains (which types, which operations, what the docs say) is made here; the templates in
  * `templates/client/` only lay it out.
  */
-import type { ApiAt, ApiIR, CollectionAt, VersionIR } from '../../model/ir.ts';
+import { takesBearer, type ApiAt, type ApiIR, type CollectionAt, type VersionIR } from '../../model/ir.ts';
 import { pascalCase } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
 import { inputTypeName } from '../zod/emit-zod.ts';
@@ -115,6 +115,8 @@ export interface IndexView {
   readonly apiKeyHeader: string;
   /** The version header as a string literal, or `null` for path versioning. */
   readonly versionHeader: string;
+  /** The declared OAuth 2.0 client credentials token URL as a string literal, or false. */
+  readonly tokenUrl: string | false;
   readonly versions: readonly IndexVersionView[];
   /** The usage example: the options to pass and a collection to list (of the newest released version). */
   readonly example: { readonly options: string; readonly collection: string } | false;
@@ -237,11 +239,18 @@ function eventMembers(at: ApiAt, version: string): { type: string; data: string 
 /** The view of the index module. */
 export function buildIndexView(api: ApiIR): IndexView {
   const base = pascalCase(api.name);
-  const omit = [...(api.auth.bearer ? [] : ['bearer']), ...(api.auth.apiKey ? [] : ['apiKey'])];
+  const omit = [...(takesBearer(api.auth) ? [] : ['bearer', 'auth']), ...(api.auth.apiKey ? [] : ['apiKey'])];
+  const tokenUrl = api.auth.oauth2?.flows.find((f) => f.kind === 'clientCredentials')?.tokenUrl;
   const released = api.versions.filter((v) => v.released !== undefined);
   const shown = released[released.length - 1] ?? api.versions[api.versions.length - 1];
   const listed = shown ? project(api, shown.name).collections.find((c) => c.operations.includes('list')) : undefined;
-  const credential = api.auth.bearer ? ', bearer: TOKEN' : api.auth.apiKey ? ', apiKey: KEY' : '';
+  const credential = tokenUrl
+    ? ', auth: { clientCredentials: { clientId: ID, clientSecret: SECRET } }'
+    : takesBearer(api.auth)
+      ? ', bearer: TOKEN'
+      : api.auth.apiKey
+        ? ', apiKey: KEY'
+        : '';
   return {
     title: api.title,
     clientName: `${base}Client`,
@@ -250,6 +259,7 @@ export function buildIndexView(api: ApiIR): IndexView {
     optionsType: omit.length > 0 ? `Omit<$.ClientOptions, ${omit.map(literal).join(' | ')}>` : '$.ClientOptions',
     apiKeyHeader: api.auth.apiKey ? literal(api.auth.apiKey.header) : 'null',
     versionHeader: api.versioning.in === 'header' ? literal(api.versioning.header) : 'null',
+    tokenUrl: tokenUrl ? literal(tokenUrl) : false,
     versions: api.versions.map((v) => {
       const id = versionIdentifier(v.name);
       return {

@@ -3,7 +3,7 @@
  * replace, update, delete), with stable operationIds, parameters, bodies, security and every status the
  * generated server can answer.
  */
-import { OPERATIONS, type ApiAt, type CollectionAt, type FieldAt, type OperationName, type RateLimitIR } from '../../model/ir.ts';
+import { OPERATIONS, takesCredentials, type ApiAt, type CollectionAt, type FieldAt, type OperationName, type RateLimitIR } from '../../model/ir.ts';
 import { pascalCase, singularize } from '../../model/names.ts';
 import { schemaNamesOf } from './collection-schemas.ts';
 import { typeSchema, type FormatNames } from './field-schema.ts';
@@ -58,11 +58,11 @@ function summaryOf(c: CollectionAt, op: OperationName): string {
 
 /** Whether the API takes no credential at all (then every operation is public). */
 export function hasNoAuth(api: ApiAt): boolean {
-  return !api.auth.bearer && !api.auth.apiKey;
+  return !takesCredentials(api.auth);
 }
 
 function isPublic(api: ApiAt, c: CollectionAt, op: OperationName): boolean {
-  return c.public.includes(op) || (!api.auth.bearer && !api.auth.apiKey);
+  return c.public.includes(op) || !takesCredentials(api.auth);
 }
 
 function scopesOf(c: CollectionAt, op: OperationName): readonly string[] {
@@ -72,10 +72,12 @@ function scopesOf(c: CollectionAt, op: OperationName): readonly string[] {
 /** The security requirement of an operation that needs `scopes` (none when it is public). */
 export function securityWith(api: ApiAt, scopes: readonly string[] | null): Json {
   if (scopes === null) return [];
-  // Scopes on non-OAuth schemes are the "role names" OpenAPI 3.1 allows there.
+  // Scopes on non-OAuth schemes are the "role names" OpenAPI 3.1 allows there. With OAuth 2.0 the scopes
+  // are listed once, under oauth2, where they are declared (linters check them against the flows).
   const out: JsonObject[] = [];
+  if (api.auth.oauth2) out.push({ [SCHEME.oauth2]: [...scopes] });
   if (api.auth.bearer) out.push({ [SCHEME.bearer]: [...scopes] });
-  if (api.auth.apiKey) out.push({ [SCHEME.apiKey]: [...scopes] });
+  if (api.auth.apiKey) out.push({ [SCHEME.apiKey]: api.auth.oauth2 ? [] : [...scopes] });
   return out;
 }
 
@@ -85,7 +87,7 @@ function securityOf(api: ApiAt, c: CollectionAt, op: OperationName): Json {
 
 /** Whether a route of `c` counts against a rate limit or reads a credential (rejected ones are limited per address). */
 export function isLimited(api: ApiAt, c: CollectionAt): boolean {
-  return Boolean(api.rateLimit || c.rateLimit || api.auth.bearer || api.auth.apiKey);
+  return Boolean(api.rateLimit || c.rateLimit || takesCredentials(api.auth));
 }
 
 /** The errors one operation can answer (what the generated server's runtime answers), by status. */
@@ -97,7 +99,7 @@ function errorKinds(api: ApiAt, c: CollectionAt, op: OperationName): ErrorKind[]
   // An id that is not a UUID answers 404, so get and delete validate nothing but the version header.
   if (op === 'list' || body || api.versioning.in === 'header') kinds.push('BadRequest');
   // A credential sent to a public operation must still be valid.
-  if (api.auth.bearer || api.auth.apiKey) kinds.push('Unauthorized');
+  if (takesCredentials(api.auth)) kinds.push('Unauthorized');
   if (!isPublic(api, c, op) && scopesOf(c, op).length > 0) kinds.push('Forbidden');
   if (op === 'create') kinds.push('IdempotencyKeyReused');
   if (byId) kinds.push('NotFound', 'PreconditionFailed');

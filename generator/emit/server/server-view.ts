@@ -4,7 +4,7 @@
  * points). They only name collections, so they change when a collection is added or removed, not when a
  * field changes; the per-collection views are in `collection-view.ts`. The templates only lay them out.
  */
-import type { ApiIR } from '../../model/ir.ts';
+import { takesBearer, takesCredentials, type ApiIR } from '../../model/ir.ts';
 import { pascalCase } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
 import { buildCollectionFiles, type CollectionFiles, type ServerContext } from './collection-view.ts';
@@ -52,6 +52,8 @@ export interface TypesView {
   readonly migrations: string;
   readonly needsCredentials: boolean;
   readonly needsMigrations: boolean;
+  /** Whether the API takes bearer tokens (then `jwt` can verify them). */
+  readonly bearer: boolean;
 }
 /** The view of `server/index.ts`. */
 export interface IndexView {
@@ -105,7 +107,7 @@ export function buildServerViews(api: ApiIR): ServerViews {
     name,
     versions,
     projections: api.versions.map((v) => project(api, v.name)),
-    hasAuth: api.auth.bearer !== undefined || api.auth.apiKey !== undefined,
+    hasAuth: takesCredentials(api.auth),
     alias,
   };
   const collections = api.collections.map((c) => buildCollectionFiles(ctx, c));
@@ -124,7 +126,7 @@ export function buildServerViews(api: ApiIR): ServerViews {
       specName,
       collections: refs,
       versioning: api.versioning,
-      bearer: api.auth.bearer !== undefined,
+      bearer: takesBearer(api.auth),
       apiKeyHeader: api.auth.apiKey?.header ?? null,
       rateLimit: api.rateLimit ? { max: api.rateLimit.limit, windowMs: api.rateLimit.windowMs } : null,
       versions: api.versions.map((v) => ({
@@ -145,6 +147,7 @@ export function buildServerViews(api: ApiIR): ServerViews {
       migrations: refs.filter((_, i) => collections[i]!.hasMigrations).map((r) => `${r.alias}.Migrations`).join(' & '),
       needsCredentials,
       needsMigrations,
+      bearer: takesBearer(api.auth),
     },
     index: {
       name,

@@ -3,13 +3,13 @@
  * warm-up, and reports the median. `createSyntheticApi` builds a large API in memory (no files) with the
  * same shape as `bench/synthetic.ts`, so the diff can be timed on its own.
  */
-import { collection, defineApi, f } from '../dsl/index.ts';
-import { buildApi } from '../model/build.ts';
-import { checkApi } from '../model/check.ts';
-import { DiagnosticBag } from '../model/diagnostics.ts';
-import type { ApiIR } from '../model/ir.ts';
-import { project } from '../model/project.ts';
-import { diffApis } from './diff-apis.ts';
+import { diffApis } from '../generator/diff/index.ts';
+import { collection, defineApi, f } from '../generator/dsl/index.ts';
+import { buildApi } from '../generator/model/build.ts';
+import { checkApi } from '../generator/model/check.ts';
+import { DiagnosticBag } from '../generator/model/diagnostics.ts';
+import type { ApiIR } from '../generator/model/ir.ts';
+import { project } from '../generator/model/project.ts';
 
 /** A checked API of `collections` collections of 12 fields, three versions, markers spread over them. */
 export function createSyntheticApi(collections = 200): ApiIR {

@@ -3,7 +3,7 @@
  * under 300 ms (about 80 ms measured); the limit here is looser because test machines are shared.
  */
 import { describe, expect, it } from 'vitest';
-import { benchDiff, createSyntheticApi } from '../../generator/diff/index.ts';
+import { benchDiff, createSyntheticApi } from '../../bench/diff.ts';
 
 describe('benchDiff', () => {
   it('diffs two versions of 200 collections quickly, finding the rename and the addition in each', () => {

@@ -1,0 +1,76 @@
+/**
+ * @module Runs a command as a whole Node process, the way a build step runs it, and measures it: wall
+ * time from the outside, CPU time (user + system, every thread) and peak resident memory from the inside
+ * (see `usage-on-exit.mjs`). Medians over runs are taken per measure.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const PRELOAD = fileURLToPath(new URL('./usage-on-exit.mjs', import.meta.url));
+
+/** One measured process. */
+export interface Sample {
+  readonly wallMs: number;
+  /** User + system CPU time of the process. */
+  readonly cpuMs: number;
+  readonly peakRssMiB: number;
+}
+
+/** How a measured process is run. */
+export interface RunSpec {
+  /** The Node script and its arguments (run with `process.execPath`). */
+  readonly args: readonly string[];
+  readonly cwd: string;
+  /** The exit code that counts as success. */
+  readonly expectCode?: number;
+  /** Output (stdout + stderr) the run must print, proving it took the path being measured. */
+  readonly expectOutput?: RegExp;
+}
+
+/** Runs `spec` once and measures it; throws (with the process's output) when it exits with another code. */
+export function measureOnce(spec: RunSpec): Sample {
+  const usageFile = path.join(os.tmpdir(), `restgen-bench-usage-${process.pid}.json`);
+  rmSync(usageFile, { force: true });
+  const started = performance.now();
+  const child = spawnSync(process.execPath, ['--import', PRELOAD, ...spec.args], {
+    cwd: spec.cwd,
+    env: { ...process.env, RESTGEN_BENCH_USAGE: usageFile },
+    encoding: 'utf8',
+    maxBuffer: 64 * 2 ** 20,
+  });
+  const wallMs = performance.now() - started;
+  const expected = spec.expectCode ?? 0;
+  const output = `${child.stdout ?? ''}${child.stderr ?? ''}`;
+  if (child.status !== expected || (spec.expectOutput && !spec.expectOutput.test(output)))
+    throw new Error(
+      `${spec.args.join(' ')} exited ${child.status ?? child.signal} (expected ${expected}${spec.expectOutput ? `, output matching ${spec.expectOutput}` : ''}):\n${output.slice(-4000)}`,
+    );
+  const usage = JSON.parse(readFileSync(usageFile, 'utf8')) as { userUs: number; systemUs: number; maxRssKiB: number };
+  rmSync(usageFile, { force: true });
+  return { wallMs, cpuMs: (usage.userUs + usage.systemUs) / 1000, peakRssMiB: usage.maxRssKiB / 1024 };
+}
+
+/** The median of `xs` (the upper one of an even count). */
+export const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** Per-measure medians of several samples (each measure on its own, so they need not come from one run). */
+export function medianSample(samples: readonly Sample[]): Sample {
+  return {
+    wallMs: median(samples.map((s) => s.wallMs)),
+    cpuMs: median(samples.map((s) => s.cpuMs)),
+    peakRssMiB: median(samples.map((s) => s.peakRssMiB)),
+  };
+}
+
+/** Runs `prepare` then `spec`, `runs` times, and returns the median sample. */
+export function measure(runs: number, prepare: () => void, spec: RunSpec): Sample {
+  const samples: Sample[] = [];
+  for (let i = 0; i < runs; i++) {
+    prepare();
+    samples.push(measureOnce(spec));
+  }
+  return medianSample(samples);
+}

@@ -1,0 +1,85 @@
+/**
+ * @module The bench's report: one Markdown table of every restgen path at every size (wall, CPU, peak
+ * RSS), orval's cold run on the same API beside it, the ratio of restgen's cold CPU to orval's, and the
+ * growth from 200 to 1,000 collections for every path (5.0 is linear). The same numbers go to JSON.
+ */
+import os from 'node:os';
+import type { Sample } from './measure.ts';
+import { RESTGEN_PATHS, type SizeRun } from './restgen-paths.ts';
+
+/** One size's measurements, restgen and orval. */
+export interface SizeResult extends Omit<SizeRun, 'dir' | 'openapi'> {
+  readonly orval?: Sample;
+  /** In-process diff of v1 → v2, projection included, median milliseconds. */
+  readonly diffMs: number;
+}
+
+/** Everything one bench run measured, as written to `.bench/bench-results.json`. */
+export interface BenchReport {
+  readonly machine: {
+    readonly cores: number;
+    readonly memoryGiB: number;
+    readonly cpu: string;
+    readonly node: string;
+    /** 1-minute load average when the bench started and when it ended: above the core count, other work shared the CPU. */
+    readonly load: readonly [number, number];
+  };
+  readonly runs: number;
+  readonly orvalVersion: string;
+  readonly sizes: readonly SizeResult[];
+  /** Per path, the 1,000-collection figures divided by the 200-collection ones (when both were measured). */
+  readonly growth?: Readonly<Record<string, { readonly wall: number; readonly cpu: number; readonly rss: number }>>;
+}
+
+const sec = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+const cell = (s: Sample): string => `${sec(s.wallMs)} / ${sec(s.cpuMs)} / ${Math.round(s.peakRssMiB)} MiB`;
+const ratio = (a: number, b: number): number => Math.round((a / b) * 100) / 100;
+
+/** Assembles the report (machine, growth ratios) from the per-size results. */
+export function buildReport(sizes: readonly SizeResult[], runs: number, orvalVersion: string, loadAtStart: number): BenchReport {
+  const machine = {
+    cores: os.cpus().length,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    cpu: os.cpus()[0]?.model.trim() ?? 'unknown',
+    node: process.version,
+    load: [loadAtStart, os.loadavg()[0]!].map((l) => Math.round(l * 10) / 10) as [number, number],
+  };
+  const small = sizes.find((s) => s.collections === 200);
+  const large = sizes.find((s) => s.collections === 1000);
+  if (!small || !large) return { machine, runs, orvalVersion, sizes };
+  const rows: [string, Sample | undefined, Sample | undefined][] = RESTGEN_PATHS.map((p) => [p, large.paths[p], small.paths[p]]);
+  rows.push(['orval', large.orval, small.orval]);
+  const growth = Object.fromEntries(
+    rows
+      .filter((r): r is [string, Sample, Sample] => r[1] !== undefined && r[2] !== undefined)
+      .map(([name, l, s]) => [name, { wall: ratio(l.wallMs, s.wallMs), cpu: ratio(l.cpuMs, s.cpuMs), rss: ratio(l.peakRssMiB, s.peakRssMiB) }]),
+  );
+  return { machine, runs, orvalVersion, sizes, growth };
+}
+
+/** The report as Markdown: the table for the README and the lines around it. */
+export function formatReport(report: BenchReport): string {
+  const { machine, sizes } = report;
+  const out: string[] = [
+    `restgen bench: synthetic API, 12 fields per collection, 3 versions; whole processes, median of ${report.runs}.`,
+    `machine: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}; load average ${machine.load[0]} at the start, ${machine.load[1]} at the end.`,
+    'Cells: wall / CPU (user+sys) / peak RSS.',
+    '',
+  ];
+  const head = sizes.map((s) => `${s.collections.toLocaleString('en')} collections (${s.files} files, ${(s.bytes / 1e6).toFixed(1)} MB)`);
+  const growth = report.growth;
+  out.push(`| path | ${head.join(' | ')}${growth ? ' | 1,000 ÷ 200 (wall / CPU / RSS) |' : ' |'}`);
+  out.push(`|---|${sizes.map(() => '---|').join('')}${growth ? '---|' : ''}`);
+  const growthCell = (name: string): string => {
+    const g = growth?.[name];
+    return growth ? ` ${g ? `${g.wall.toFixed(2)} / ${g.cpu.toFixed(2)} / ${g.rss.toFixed(2)}` : '–'} |` : '';
+  };
+  for (const p of RESTGEN_PATHS) out.push(`| ${p} | ${sizes.map((s) => cell(s.paths[p])).join(' | ')} |${growthCell(p)}`);
+  if (sizes.some((s) => s.orval)) {
+    out.push(`| orval ${report.orvalVersion}, cold (v3 client + zod, single, no prettier) | ${sizes.map((s) => (s.orval ? cell(s.orval) : '–')).join(' | ')} |${growthCell('orval')}`);
+    const cpuRatio = (s: SizeResult): string => (s.orval ? `${ratio(s.paths['cold generate'].cpuMs, s.orval.cpuMs).toFixed(2)}×` : '–');
+    out.push(`| restgen cold CPU ÷ orval CPU | ${sizes.map(cpuRatio).join(' | ')} |${growth ? ' |' : ''}`);
+  }
+  out.push('', `in-process diff v1 → v2 (projection included), median: ${sizes.map((s) => `${s.collections}: ${s.diffMs} ms`).join(', ')}`);
+  return out.join('\n');
+}

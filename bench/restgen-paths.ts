@@ -1,0 +1,62 @@
+/**
+ * @module The five ways a build step runs restgen, each timed as a whole process on a synthetic API of one
+ * size: cold generate, one field changed, nothing changed, `check` (up to date), and `check` with no cache
+ * (what CI runs right after `npm ci`). The API lives in `.bench/n<size>/` with a `node_modules/` folder of
+ * its own, so restgen's run cache (`node_modules/.cache/restgen`) belongs to that size alone and can be
+ * removed for the cold and no-cache paths.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { measure, measureOnce, type RunSpec, type Sample } from './measure.ts';
+import { syntheticApi } from './synthetic.ts';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+// The CLI as users run it; it keeps working when restgen is built into dist/.
+const BIN = path.join(ROOT, 'bin/restgen.js');
+
+/** The measured paths, in the order they run (each leaves the state the next one starts from). */
+export const RESTGEN_PATHS = ['cold generate', 'one field changed', 'nothing changed', 'check (up to date)', 'check, no cache'] as const;
+
+/** One of {@link RESTGEN_PATHS}. */
+export type RestgenPath = (typeof RESTGEN_PATHS)[number];
+
+/** What one size measured. */
+export interface SizeRun {
+  readonly collections: number;
+  readonly dir: string;
+  /** The newest version's OpenAPI document, as restgen wrote it (orval's input). */
+  readonly openapi: string;
+  readonly files: number;
+  readonly bytes: number;
+  readonly paths: { readonly [P in RestgenPath]: Sample };
+}
+
+/** Runs every restgen path `runs` times on a fresh synthetic API of `collections` collections. */
+export function benchRestgen(collections: number, runs: number, workRoot: string): SizeRun {
+  const dir = path.join(workRoot, `n${collections}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
+  const api = path.join(dir, 'api.ts');
+  const cache = path.join(dir, 'node_modules/.cache/restgen');
+  writeFileSync(api, syntheticApi(collections));
+  const restgen = (command: 'generate' | 'check', expectOutput: RegExp): RunSpec => ({ args: [BIN, command, 'api.ts'], cwd: dir, expectOutput });
+  const written = /\d+ written/;
+  const upToDate = /^up to date/m;
+  // Warm-up: jiti's transform cache of restgen's own sources, as every run of a user's build after the first has it.
+  measureOnce(restgen('generate', written));
+  const dropCache = () => rmSync(cache, { recursive: true, force: true });
+  let variant = 0;
+  const paths = {
+    'cold generate': measure(runs, () => (dropCache(), rmSync(path.join(dir, 'generated'), { recursive: true, force: true })), restgen('generate', written)),
+    'one field changed': measure(runs, () => writeFileSync(api, syntheticApi(collections, ++variant)), restgen('generate', written)),
+    'nothing changed': measure(runs, () => undefined, restgen('generate', upToDate)),
+    'check (up to date)': measure(runs, () => undefined, restgen('check', upToDate)),
+    'check, no cache': measure(runs, dropCache, restgen('check', upToDate)),
+  };
+  const generated = path.join(dir, 'generated');
+  const bytes = Number(execFileSync('du', ['-sb', generated]).toString().split('\t')[0]);
+  const files = execFileSync('find', [generated, '-type', 'f']).toString().trim().split('\n').length;
+  return { collections, dir, openapi: path.join(generated, 'openapi/v3.json'), files, bytes, paths };
+}
