@@ -59,7 +59,8 @@ describe('server layout', () => {
       'server/index.ts',
       'server/routes.ts',
       'server/types.ts',
-      ...runtime,
+      // no-jwt.ts is not a module of its own: it is the jwt.ts of an API without bearer tokens.
+      ...runtime.filter((p) => p !== 'server/runtime/no-jwt.ts'),
       'server/events.ts',
       'server/collections/customers.ts',
       'server/collections/orders.ts',
