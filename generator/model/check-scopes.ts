@@ -27,8 +27,11 @@ export function checkScopeDeclared(api: ApiIR, scope: string, where: string, loc
 export function checkCollectionScopes(api: ApiIR, d: DiagnosticBag): void {
   if (!api.auth.oauth2) return;
   for (const c of api.collections) {
+    // The built-in webhook endpoints take their scopes from `webhooks.scopes` (or its defaults), located there.
+    const builtin = c.builtin === 'webhook-endpoints';
+    const where = builtin ? 'webhooks.scopes (the webhook endpoints; set them to declared scopes, or declare these)' : c.name;
     for (const access of ['read', 'write'] as const)
-      for (const scope of c.scopes[access]) checkScopeDeclared(api, scope, c.name, atPath(c.loc, ['scopes', access]), d);
+      for (const scope of c.scopes[access]) checkScopeDeclared(api, scope, where, atPath(c.loc, [...(builtin ? (c.loc.path ?? []) : []), 'scopes', access]), d);
     for (const t of c.lifecycle?.transitions ?? [])
       for (const scope of t.scopes ?? []) checkScopeDeclared(api, scope, `${c.name}.${t.name}`, atPath(t.loc, [...(t.loc.path ?? []), 'scopes']), d);
   }

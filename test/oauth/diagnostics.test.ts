@@ -123,6 +123,38 @@ export default defineApi({
     expect(located[0]!.message).toContain("orders.cancel: scope 'orders:cancle' is not declared in auth.oauth2.scopes (declared: orders:read, orders:write, orders:cancel); did you mean 'orders:cancel'?");
   });
 
+  it('RG303 for the webhook endpoints\' scopes: at webhooks.scopes when written, naming the option either way', async () => {
+    const api = (webhooks: string) => `import { collection, defineApi, f } from 'restgen';
+
+export default defineApi({
+  name: 'demo',
+  versions: { v1: {} },
+  auth: { oauth2: { ${FLOWS}, scopes: { 'orders:read': 'Read', 'orders:write': 'Write', 'hooks:read': 'Read hooks' } } },
+  collections: {
+    orders: collection({ fields: { id: f.id(), note: f.string() }, scopes: { read: 'orders:read', write: 'orders:write' }, events: ['created'] }),
+  },
+${webhooks}});
+`;
+    const run = async (name: string, text: string) => {
+      const dir = path.join(tmp.dir, name);
+      writeFiles(dir, { 'api.ts': text });
+      const result = await generate({ apiPath: path.join(dir, 'api.ts') });
+      expect(result.ok).toBe(false);
+      return locateDiagnostics(result.diagnostics);
+    };
+    const defaults = await run('webhook-default-scopes', api(''));
+    expect(defaults.map((d) => d.code)).toEqual(['RG303', 'RG303']);
+    expect(defaults[0]!.message).toContain("webhooks.scopes (the webhook endpoints; set them to declared scopes, or declare these): scope 'webhooks:read' is not declared");
+    const text = api("  webhooks: { scopes: { read: 'hooks:read', write: 'hooks:wrte' } }, // <-\n");
+    const written = await run('webhook-written-scopes', text);
+    expect(written.map((d) => d.code)).toEqual(['RG303']);
+    const lines = text.split('\n');
+    const line = lines.findIndex((l) => l.includes('// <-')) + 1;
+    expect(written[0]!.loc?.line).toBe(line);
+    expect(written[0]!.column).toBe(lines[line - 1]!.indexOf('write:') + 1);
+    expect(written[0]!.message).toContain("scope 'hooks:wrte' is not declared in auth.oauth2.scopes (declared: orders:read, orders:write, hooks:read)");
+  });
+
   it('accepts https URLs and http on loopback only', () => {
     expect(oauthUrlProblem('https://id.example.com/oauth/token')).toBeNull();
     expect(oauthUrlProblem('http://localhost:8080/token')).toBeNull();
