@@ -98,12 +98,15 @@ export async function emitAll(ir: ApiIR, sourcePath: string, templatesDir?: stri
   const [{ EMITTERS }, { loadRuntime, loadTemplates }] = await Promise.all([import('../emit/registry.ts'), import('../templates/load-templates.ts')]);
   const { render } = loadTemplates(templatesDir);
   const runtime = loadRuntime();
+  // restgen's own templates lay files out exactly as prettier prints them with its defaults; a user's
+  // template override comes with no such promise, so its files are formatted.
+  const exact = templatesDir === undefined;
   const files = EMITTERS.filter((e) => parts.includes(e.name)).flatMap((e) => {
     const emitted = e.emit(ir, { sourcePath, render, runtime });
     // Rendered text is a rope of every piece a template or printer appended (about five times its flat
     // size); reading one character makes V8 flatten it in place, so only one emitter's ropes are ever alive.
     for (const f of emitted) f.content.charCodeAt(0);
-    return emitted;
+    return exact ? emitted.map((f) => (f.preformatted ? f : { ...f, preformatted: true })) : emitted;
   });
   const seen = new Set<string>();
   for (const f of files) {

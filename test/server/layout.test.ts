@@ -72,8 +72,8 @@ describe('server layout', () => {
     const readOnly = emit(twoCollections('readOnly'));
     expect(changed(plain, renamed)).toEqual(['server/collections/notes.ts']);
     expect(changed(plain, readOnly)).toEqual(['server/collections/notes.ts']);
-    expect(renamed.find((x) => x.path === 'server/collections/notes.ts')!.content).toContain(`up: {"renames":{"body":"text"}}`);
-    expect(readOnly.find((x) => x.path === 'server/collections/notes.ts')!.content).toContain('"readOnly":["id","text"]');
+    expect(renamed.find((x) => x.path === 'server/collections/notes.ts')!.content).toContain('up: { renames: { body: "text" } }');
+    expect(readOnly.find((x) => x.path === 'server/collections/notes.ts')!.content).toContain('readOnly: ["id", "text"]');
     const routes = plain.find((x) => x.path === 'server/routes.ts')!.content;
     expect(routes).not.toContain('text');
     expect(routes).toContain('routes: [$notes.v2, $tags.v2]');

@@ -6,6 +6,7 @@
 import type { ApiIR, CollectionAt, VersionIR } from '../../model/ir.ts';
 import { pascalCase } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
+import { e, t as ty, type Expr, type Type } from '../../printer/ast.ts';
 import { filterMembers, members, propertyKey, type MemberView } from './client-types.ts';
 
 /** A named object type (`interface X { ... }`), or an alias of another when `alias` is set. */
@@ -13,8 +14,8 @@ export interface ObjectTypeView {
   readonly name: string;
   readonly doc: string;
   readonly members: readonly MemberView[];
-  /** Another type's name when this one is identical to it (`type OrderReplace = OrderCreate`), else false. */
-  readonly alias: string | false;
+  /** Another type when this one is identical to it (`type OrderReplace = OrderCreate`), else false. */
+  readonly alias: Type | false;
 }
 
 /** The view of `client/<version>/<collection>.ts`: one collection's types in one version. */
@@ -26,11 +27,11 @@ export interface CollectionFileView {
   /** The object types to declare, resource type first. */
   readonly types: readonly ObjectTypeView[];
   /** The list query (filters beside `$.ListParams`) and page types, or false when the collection has no list. */
-  readonly list: { readonly query: string; readonly filters: readonly MemberView[]; readonly page: string; readonly doc: string } | false;
+  readonly list: { readonly query: string; readonly filters: readonly MemberView[]; readonly page: string; readonly pageType: Type; readonly doc: string } | false;
   /** `OrderTypes`: the collection's `CollectionTypes` interface, imported by the version module only. */
   readonly slotsName: string;
-  /** The `CollectionTypes` slots as source: `item`, `create`, `replace`, `patch`, `query`, `ops`. */
-  readonly slots: { readonly item: string; readonly create: string; readonly replace: string; readonly patch: string; readonly query: string; readonly ops: string };
+  /** The `CollectionTypes` slots: `item`, `create`, `replace`, `patch`, `query` (type names) and `ops`. */
+  readonly slots: { readonly item: string; readonly create: string; readonly replace: string; readonly patch: string; readonly query: string; readonly ops: Type };
 }
 
 /** One collection as its version module sees it. */
@@ -45,10 +46,12 @@ export interface CollectionView {
   /** `OrderTypes`, and the local name it is imported as (`$Order`: cannot clash with the module's own names). */
   readonly slotsName: string;
   readonly alias: string;
+  /** `{ OrderTypes as $Order }`: what the version module imports of the collection's module. */
+  readonly imports: Expr;
   /** The public type names the version module re-exports from the collection's module. */
-  readonly exports: readonly string[];
-  /** The operations as an array literal (`['list', 'get']`). */
-  readonly opsArray: string;
+  readonly exports: Expr;
+  /** `["orders", ["list", "get"]]`: the collection's path and operations. */
+  readonly entry: Expr;
 }
 
 /** The view of `client/<version>.ts`, which assembles the version from its collection modules. */
@@ -63,6 +66,10 @@ export interface VersionFileView {
   readonly namespaceName: string;
   /** `ShopV1Types`: the map of collection to types. */
   readonly typesName: string;
+  /** `$.Namespace<ShopV1Types>`. */
+  readonly namespaceType: Type;
+  /** `(t: $.Transport)`. */
+  readonly factoryParams: Expr;
   /** `createV1`: builds the namespace on a transport. */
   readonly factoryName: string;
   readonly collections: readonly CollectionView[];
@@ -78,6 +85,8 @@ export interface VersionViews {
 export interface IndexVersionView {
   readonly key: string;
   readonly module: string;
+  /** `{ createV1, type ShopV1 }`. */
+  readonly imports: Expr;
   readonly namespaceName: string;
   readonly factoryName: string;
   /** The name the version's types are re-exported under (`V1`). */
@@ -94,12 +103,10 @@ export interface IndexView {
   readonly factoryName: string;
   /** `ShopClientOptions`. */
   readonly optionsName: string;
-  /** The options type as source (`$.ClientOptions`, or an `Omit<...>` of the schemes the API lacks). */
-  readonly optionsType: string;
-  /** The API key header as a string literal, or `null`. */
-  readonly apiKeyHeader: string;
-  /** The version header as a string literal, or `null` for path versioning. */
-  readonly versionHeader: string;
+  /** The options type (`$.ClientOptions`, or an `Omit<...>` of the schemes the API lacks). */
+  readonly optionsType: Type;
+  /** `new $.Transport(options, { apiKeyHeader, versionHeader })`. */
+  readonly transport: Expr;
   readonly versions: readonly IndexVersionView[];
   /** The usage example: the options to pass and a collection to list (of the newest released version). */
   readonly example: { readonly options: string; readonly collection: string } | false;
@@ -138,18 +145,24 @@ function buildCollectionFile(api: ApiIR, c: CollectionAt, version: string): Coll
   ];
   if (writes) types.push({ name: createName, doc: `The body of ${c.name}.${has('create') ? 'create' : 'replace'} in ${version}.`, members: members(c.fields, 'request'), alias: false });
   // Replace takes the same body as create (the zod schemas agree), so it is an alias when both exist.
-  if (has('create') && has('replace')) types.push({ name: `${t}Replace`, doc: `The body of ${c.name}.replace in ${version}.`, members: [], alias: createName });
+  if (has('create') && has('replace')) types.push({ name: `${t}Replace`, doc: `The body of ${c.name}.replace in ${version}.`, members: [], alias: ty.ref(createName) });
   // A patch is a create body with every top-level field optional; spelled out only when there is no create body.
   if (has('update')) {
     const doc = `The patch of ${c.name}.update in ${version}: only the fields to change.`;
-    types.push(writes ? { name: `${t}Patch`, doc, members: [], alias: `Partial<${createName}>` } : { name: `${t}Patch`, doc, members: members(c.fields, 'patch'), alias: false });
+    types.push(
+      writes
+        ? { name: `${t}Patch`, doc, members: [], alias: ty.ref('Partial', [ty.ref(createName)]) }
+        : { name: `${t}Patch`, doc, members: members(c.fields, 'patch'), alias: false },
+    );
   }
   return {
     title: api.title,
     version,
     name: c.name,
     types,
-    list: has('list') ? { query: `${t}ListQuery`, filters: filterMembers(c.fields), page: `${t}List`, doc: `${c.name}.list in ${version}` } : false,
+    list: has('list')
+      ? { query: `${t}ListQuery`, filters: filterMembers(c.fields), page: `${t}List`, pageType: ty.ref('$.Page', [ty.ref(t)]), doc: `${c.name}.list in ${version}` }
+      : false,
     slotsName: `${t}Types`,
     slots: {
       item: t,
@@ -157,7 +170,7 @@ function buildCollectionFile(api: ApiIR, c: CollectionAt, version: string): Coll
       replace: has('replace') ? `${t}Replace` : 'never',
       patch: has('update') ? `${t}Patch` : 'never',
       query: has('list') ? `${t}ListQuery` : 'never',
-      ops: c.operations.map(literal).join(' | ') || 'never',
+      ops: ty.union(c.operations.map(ty.str)),
     },
   };
 }
@@ -179,6 +192,8 @@ export function buildVersionViews(api: ApiIR, v: VersionIR): VersionViews {
       docLines: versionDocLines(api, v),
       namespaceName: `${base}${id}`,
       typesName: `${base}${id}Types`,
+      namespaceType: ty.ref('$.Namespace', [ty.ref(`${base}${id}Types`)]),
+      factoryParams: e.params(['t: $.Transport']),
       factoryName: `create${id}`,
       collections: collections.map(({ c, file }) => ({
         key: propertyKey(c.name),
@@ -187,8 +202,9 @@ export function buildVersionViews(api: ApiIR, v: VersionIR): VersionViews {
         module: literal(`./${v.name}/${c.name}.js`),
         slotsName: file.slotsName,
         alias: `$${c.typeName}`,
-        exports: [...file.types.map((t) => t.name), ...(file.list ? [file.list.query, file.list.page] : [])],
-        opsArray: `[${c.operations.map(literal).join(', ')}]`,
+        imports: e.obj([e.short(`${file.slotsName} as $${c.typeName}`)]),
+        exports: e.obj([...file.types.map((t) => t.name), ...(file.list ? [file.list.query, file.list.page] : [])].map(e.short)),
+        entry: e.arr([e.str(c.path), e.json(c.operations)]),
       })),
     },
     collections: collections.map(({ c, file }) => ({ path: `${v.name}/${c.name}.ts`, view: file })),
@@ -208,14 +224,20 @@ export function buildIndexView(api: ApiIR): IndexView {
     clientName: `${base}Client`,
     factoryName: `create${base}Client`,
     optionsName: `${base}ClientOptions`,
-    optionsType: omit.length > 0 ? `Omit<$.ClientOptions, ${omit.map(literal).join(' | ')}>` : '$.ClientOptions',
-    apiKeyHeader: api.auth.apiKey ? literal(api.auth.apiKey.header) : 'null',
-    versionHeader: api.versioning.in === 'header' ? literal(api.versioning.header) : 'null',
+    optionsType: omit.length > 0 ? ty.ref('Omit', [ty.ref('$.ClientOptions'), ty.union(omit.map(ty.str))]) : ty.ref('$.ClientOptions'),
+    transport: e.construct('$.Transport', [
+      e.id('options'),
+      e.obj([
+        e.prop('apiKeyHeader', e.json(api.auth.apiKey?.header ?? null)),
+        e.prop('versionHeader', e.json(api.versioning.in === 'header' ? api.versioning.header : null)),
+      ]),
+    ]),
     versions: api.versions.map((v) => {
       const id = versionIdentifier(v.name);
       return {
         key: propertyKey(v.name),
         module: literal(`./${v.name}.js`),
+        imports: e.obj([e.short(`create${id}`), e.short(`type ${base}${id}`)]),
         namespaceName: `${base}${id}`,
         factoryName: `create${id}`,
         typesAlias: id,

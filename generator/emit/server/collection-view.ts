@@ -7,10 +7,12 @@
  */
 import type { Assign, MemorySpec } from '../../../runtime/server/memory-store.ts';
 import type { CollectionSpec, LimitSpec } from '../../../runtime/server/spec.ts';
-import type { ApiIR, CollectionAt, CollectionIR, FieldAt, OperationName } from '../../model/ir.ts';
+import type { ApiIR, CollectionAt, CollectionIR, FieldAt } from '../../model/ir.ts';
 import { OPERATIONS } from '../../model/ir.ts';
 import { existsAt, shapeAt } from '../../model/project.ts';
-import { compactUp, planDown, planUp, HookNeeds, type CompactUpPlan, type DownPlan, type HookNeed } from './migration-plan.ts';
+import { e, t, type Expr, type Type, type TypeMember } from '../../printer/ast.ts';
+import { printKey } from '../../printer/literals.ts';
+import { compactUp, planDown, planUp, HookNeeds, type HookNeed } from './migration-plan.ts';
 import { valueText } from './ts-type.ts';
 
 /** What every per-collection view needs of the API, computed once. */
@@ -20,7 +22,7 @@ export interface ServerContext {
   readonly name: string;
   readonly versions: readonly string[];
   /** The collections each version has, as it sees them. */
-  readonly projections: readonly { readonly collections: readonly CollectionAt[] }[];
+  readonly projections: readonly { readonly collections: readonly CollectionAt[]; readonly byKey: ReadonlyMap<string, CollectionAt> }[];
   readonly hasAuth: boolean;
   /** The identifier a version's schema module is imported as (`V1`). */
   readonly alias: ReadonlyMap<string, string>;
@@ -29,20 +31,17 @@ export interface ServerContext {
 /** One version's route of a collection. */
 interface RouteView {
   readonly version: string;
-  readonly path: string;
-  readonly operations: readonly OperationName[];
-  readonly id: string;
-  /** The `schemas` members, `,`-separated (`response: V1.Order, create: V1.OrderCreate`). */
-  readonly schemas: string;
-  readonly up: CompactUpPlan | null;
-  readonly down: DownPlan;
+  /** The version as a property key. */
+  readonly key: string;
+  /** `{ collection, path, operations, id, schemas, up, down }`: the runtime's `RouteSpec`. */
+  readonly route: Expr;
 }
 
 interface HookFieldView {
   readonly key: string;
   readonly doc: string;
-  /** The member signatures, `;`-separated. */
-  readonly members: string;
+  /** The hook's member signatures. */
+  readonly members: Type;
 }
 
 /** The view of `server/collections/<collection>.ts`. */
@@ -51,20 +50,19 @@ export interface CollectionFileView {
   readonly doc: string;
   readonly top: string;
   readonly imports: readonly { readonly alias: string; readonly path: string }[];
-  /** The union of the versions the collection exists in (`"v1" | "v2"`). */
-  readonly versionUnion: string;
+  /** `{ readonly [V in "v1" | "v2"]: $.RouteSpec }`: the versions the collection exists in. */
+  readonly routesType: Type;
   readonly routes: readonly RouteView[];
-  /** The runtime's `CollectionSpec`, as JSON in the module. */
-  readonly spec: CollectionSpec;
-  /** The runtime's `MemorySpec`, as JSON in the module. */
-  readonly memory: MemorySpec;
+  /** The runtime's `CollectionSpec`, as a literal in the module. */
+  readonly spec: Expr;
+  /** The runtime's `MemorySpec`, as a literal in the module. */
+  readonly memory: Expr;
   /** The newest resource type (`V3.Order`). */
-  readonly resource: string;
+  readonly resource: Type;
   readonly handlersDoc: string;
-  /** The type arguments of `CollectionHandlers`, `,`-separated. */
-  readonly handlerTypes: string;
-  readonly ops: string;
-  readonly migrations: readonly { readonly version: string; readonly collection: string; readonly fields: readonly HookFieldView[] }[];
+  /** `Pick<$.CollectionHandlers<...>, ops>`. */
+  readonly handlers: Type;
+  readonly migrations: readonly { readonly version: string; readonly key: string; readonly collection: string; readonly fields: readonly HookFieldView[] }[];
   readonly hasMigrations: boolean;
 }
 
@@ -93,15 +91,15 @@ function idOf(c: CollectionAt): string {
   return c.fields.find((f) => f.type.kind === 'id')?.name ?? 'id';
 }
 
-function schemasOf(alias: string, c: CollectionAt): string {
+function schemasOf(alias: string, c: CollectionAt): Expr {
   const ops = new Set(c.operations);
-  const t = `${alias}.${c.typeName}`;
-  const parts = [`response: ${t}`];
-  if (ops.has('create')) parts.push(`create: ${t}Create`);
-  if (ops.has('replace')) parts.push(`replace: ${t}Replace`);
-  if (ops.has('update')) parts.push(`patch: ${t}Patch`);
-  if (ops.has('list')) parts.push(`query: ${t}ListQuery`);
-  return parts.join(', ');
+  const name = `${alias}.${c.typeName}`;
+  const parts = [e.prop('response', e.path(name))];
+  if (ops.has('create')) parts.push(e.prop('create', e.path(`${name}Create`)));
+  if (ops.has('replace')) parts.push(e.prop('replace', e.path(`${name}Replace`)));
+  if (ops.has('update')) parts.push(e.prop('patch', e.path(`${name}Patch`)));
+  if (ops.has('list')) parts.push(e.prop('query', e.path(`${name}ListQuery`)));
+  return e.obj(parts);
 }
 
 /** How the in-memory store assigns a required read-only field: example first, then by type. */
@@ -147,19 +145,20 @@ function hookDoc(versions: readonly string[], need: HookNeed): string {
   }
 }
 
-function hookMembers(versions: readonly string[], c: CollectionIR, need: HookNeed, resource: string, param: string): string[] {
+function hookMembers(versions: readonly string[], c: CollectionIR, need: HookNeed, resource: Type, param: string): TypeMember[] {
   const f = c.fields.find((x) => x.name === need.field)!;
   const k = versions.indexOf(need.version);
   const old = shapeAt(versions, k - 1, f);
   const oldType = valueText(old, versions, k - 1);
-  const members: string[] = [];
+  const orUndefined = (type: Type, optional: boolean): Type => (optional ? t.union([type, t.ref('undefined')]) : type);
+  const members: TypeMember[] = [];
   if (need.kind === 'typeChange') {
     const now = shapeAt(versions, k, f);
     const newType = valueText(now, versions, k);
-    if (need.members.has('up')) members.push(`up(value: ${oldType}): ${newType}${now.optional && !now.default ? ' | undefined' : ''}`);
-    if (need.members.has('down')) members.push(`down(value: ${newType}): ${oldType}${old.optional ? ' | undefined' : ''}`);
-  } else if (need.kind === 'removed') members.push(`value(${param}: ${resource}): ${oldType}${old.optional ? ' | undefined' : ''}`);
-  else members.push(`whenMissing(${param}: ${resource}): ${oldType}`);
+    if (need.members.has('up')) members.push(t.method('up', [{ name: 'value', type: oldType }], orUndefined(newType, now.optional && !now.default)));
+    if (need.members.has('down')) members.push(t.method('down', [{ name: 'value', type: newType }], orUndefined(oldType, old.optional)));
+  } else if (need.kind === 'removed') members.push(t.method('value', [{ name: param, type: resource }], orUndefined(oldType, old.optional)));
+  else members.push(t.method('whenMissing', [{ name: param, type: resource }], oldType));
   return members;
 }
 
@@ -171,27 +170,32 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
   const imports: { alias: string; path: string }[] = [];
   const routes: RouteView[] = [];
   for (let at = 0; at < versions.length; at++) {
-    const cAt = projections[at]!.collections.find((x) => x.key === c.name);
+    const cAt = projections[at]!.byKey.get(c.name);
     if (!cAt) continue;
     const version = versions[at]!;
     const alias = ctx.alias.get(version)!;
     imports.push({ alias, path: `../../${version}/${cAt.name}.js` });
     routes.push({
       version,
-      path: cAt.path,
-      operations: cAt.operations,
-      id: idOf(cAt),
-      schemas: schemasOf(alias, cAt),
-      up: at === top ? null : compactUp(planUp(versions, c, at, top, needs)),
-      down: planDown(versions, c, at, top, needs),
+      key: printKey(version),
+      route: e.obj([
+        e.short('collection'),
+        e.prop('path', e.str(cAt.path)),
+        e.prop('operations', e.json(cAt.operations)),
+        e.prop('id', e.str(idOf(cAt))),
+        e.prop('schemas', schemasOf(alias, cAt)),
+        e.prop('up', e.json(at === top ? null : compactUp(planUp(versions, c, at, top, needs)))),
+        e.prop('down', e.json(planDown(versions, c, at, top, needs))),
+      ]),
     });
   }
 
-  const newest = projections[top]!.collections.find((x) => x.key === c.name)!;
-  const resource = `${ctx.alias.get(versions[top]!)!}.${newest.typeName}`;
+  const newest = projections[top]!.byKey.get(c.name)!;
+  const resourceName = `${ctx.alias.get(versions[top]!)!}.${newest.typeName}`;
+  const resource = t.ref(resourceName);
   const hooks = needs.list();
   const publicOps = ctx.hasAuth ? c.public : OPERATIONS.filter((op) => c.operations.some((o) => o.name === op));
-  const ops = OPERATIONS.filter((op) => projections.some((p) => p.collections.some((x) => x.key === c.name && x.operations.includes(op))));
+  const ops = OPERATIONS.filter((op) => projections.some((p) => p.byKey.get(c.name)?.operations.includes(op)));
   const hookVersions = versions.filter((v) => hooks.some((h) => h.version === v));
   const readOnly = newest.fields.filter((f) => f.readOnly || f.type.kind === 'id');
   const collection: CollectionFileView = {
@@ -199,33 +203,36 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
     doc: `${c.name} of the ${ctx.name} API: routes, store and handler types.${c.description ? ` ${c.description}` : ''}`,
     top: versions[top]!,
     imports,
-    versionUnion: routes.map((r) => JSON.stringify(r.version)).join(' | '),
+    routesType: t.mapped('V', t.union(routes.map((r) => t.str(r.version))), t.ref('$.RouteSpec'), true),
     routes,
-    spec: {
+    spec: e.json({
       key: c.name,
       // Without auth every operation is public: there is nothing to check a credential against.
       public: publicOps,
       scopes: c.scopes,
       rateLimit: c.rateLimit ? ({ max: c.rateLimit.limit, windowMs: c.rateLimit.windowMs } satisfies LimitSpec) : null,
       hooks: hooks.map((h) => ({ id: h.id, members: [...h.members].sort(), why: hookDoc(versions, h) })),
-    },
-    memory: {
+    } satisfies CollectionSpec),
+    memory: e.json({
       name: c.name,
       id: idOf(newest),
       assign: readOnly.map(assignOf).filter((a) => a !== null),
       unique: newest.fields.filter((f) => f.unique).map((f) => f.name),
       readOnly: readOnly.map((f) => f.name),
-    },
+    } satisfies MemorySpec),
     resource,
     handlersDoc: `${c.name}: ${c.description ? c.description + ' ' : ''}Called by every version's routes, typed with ${versions[top]}.`,
-    handlerTypes: [resource, ...['Create', 'Replace', 'Patch', 'ListQuery'].map((s) => `z.output<typeof ${resource}${s}>`)].join(', '),
-    ops: ops.map((op) => JSON.stringify(op)).join(' | '),
+    handlers: t.ref('Pick', [
+      t.ref('$.CollectionHandlers', [resource, ...['Create', 'Replace', 'Patch', 'ListQuery'].map((s) => t.ref('z.output', [t.query(`${resourceName}${s}`)]))]),
+      t.union(ops.map(t.str)),
+    ]),
     migrations: hookVersions.map((version) => ({
       version,
+      key: printKey(version),
       collection: c.name,
       fields: hooks
         .filter((h) => h.version === version)
-        .map((h) => ({ key: h.field, doc: hookDoc(versions, h), members: hookMembers(versions, c, h, resource, lowerFirst(newest.typeName)).join('; ') + ';' })),
+        .map((h) => ({ key: h.field, doc: hookDoc(versions, h), members: t.lit(hookMembers(versions, c, h, resource, lowerFirst(newest.typeName))) })),
     })),
     hasMigrations: hooks.length > 0,
   };

@@ -7,6 +7,7 @@
 import type { ApiIR } from '../../model/ir.ts';
 import { pascalCase } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
+import { e, t, type Expr, type Type } from '../../printer/ast.ts';
 import { buildCollectionFiles, type CollectionFiles, type ServerContext } from './collection-view.ts';
 
 interface Import {
@@ -21,30 +22,36 @@ interface VersionView {
   readonly sunsetAt: number | null;
   /** The version's OpenAPI document relative to `server/` (the OpenAPI emitter writes `openapi/<version>.json`). */
   readonly document: string;
-  /** The imported route entries of the version's collections, in declaration order. */
-  readonly routes: readonly string[];
+  /** The imported route entries of the version's collections, in declaration order (`[$orders.v1]`). */
+  readonly routes: Expr;
 }
 /** The view of `server/routes.ts`. */
 export interface RoutesView {
   readonly name: string;
   readonly specName: string;
   readonly collections: readonly Import[];
-  readonly versioning: ApiIR['versioning'];
-  readonly bearer: boolean;
-  readonly apiKeyHeader: string | null;
-  readonly rateLimit: { readonly max: number; readonly windowMs: number } | null;
+  /** The literals of the spec's members. */
+  readonly versioning: Expr;
+  readonly bearer: Expr;
+  readonly apiKeyHeader: Expr;
+  readonly rateLimit: Expr;
   readonly versions: readonly VersionView[];
 }
 interface CollectionRef extends Import {
   readonly key: string;
+  /** `createMemoryCollection<$c.Resource>($c.memory, seed.c, options)`. */
+  readonly memory: Expr;
 }
 /** The view of `server/types.ts`. */
 export interface TypesView {
   readonly name: string;
   readonly collections: readonly CollectionRef[];
-  readonly versions: string;
+  /** The union of the version names. */
+  readonly versions: Type;
   /** The intersection of the `Migrations` types of the collections that have hooks. */
-  readonly migrations: string;
+  readonly migrations: Type;
+  /** `ServerOptions & XCredentials & { readonly migrations: XMigrations }` as the API needs. */
+  readonly options: Type;
   readonly needsCredentials: boolean;
   readonly needsMigrations: boolean;
 }
@@ -53,7 +60,11 @@ export interface IndexView {
   readonly name: string;
   readonly specName: string;
   readonly collections: readonly CollectionRef[];
-  readonly optionsOptional: boolean;
+  /** The names `./types.js` exports that the index imports. */
+  readonly typeImports: Expr;
+  /** The parameters of `registerXApi` and of `createMemoryHandlers`. */
+  readonly registerParams: Expr;
+  readonly memoryParams: Expr;
   readonly versioning: string;
 }
 
@@ -96,14 +107,22 @@ export function buildServerViews(api: ApiIR): ServerViews {
     api,
     name,
     versions,
-    projections: api.versions.map((v) => project(api, v.name)),
+    projections: api.versions.map((v) => {
+      const at = project(api, v.name);
+      return { collections: at.collections, byKey: new Map(at.collections.map((c) => [c.key, c])) };
+    }),
     hasAuth: api.auth.bearer !== undefined || api.auth.apiKey !== undefined,
     alias,
   };
   const collections = api.collections.map((c) => buildCollectionFiles(ctx, c));
   // Collection names are identifiers without `$`: `$orders` collides with nothing.
-  const refs: CollectionRef[] = collections.map((c) => ({ key: c.key, alias: `$${c.key}`, path: `./collections/${c.key}.js` }));
-  const routeOf = (key: string, version: string) => `$${key}${/^[A-Za-z_$][\w$]*$/.test(version) ? `.${version}` : `[${JSON.stringify(version)}]`}`;
+  const refs: CollectionRef[] = collections.map((c) => ({
+    key: c.key,
+    alias: `$${c.key}`,
+    path: `./collections/${c.key}.js`,
+    memory: e.call('createMemoryCollection', [e.path(`$${c.key}.memory`), e.path(`seed.${c.key}`), e.id('options')], [t.ref(`$${c.key}.Resource`)]),
+  }));
+  const routeOf = (key: string, version: string): Expr => e.access(e.id(`$${key}`), version);
   const needsCredentials = collections.some((c) => c.needsCredentials);
   const needsMigrations = collections.some((c) => c.hasMigrations);
 
@@ -112,10 +131,10 @@ export function buildServerViews(api: ApiIR): ServerViews {
       name,
       specName,
       collections: refs,
-      versioning: api.versioning,
-      bearer: api.auth.bearer !== undefined,
-      apiKeyHeader: api.auth.apiKey?.header ?? null,
-      rateLimit: api.rateLimit ? { max: api.rateLimit.limit, windowMs: api.rateLimit.windowMs } : null,
+      versioning: e.json(api.versioning),
+      bearer: e.json(api.auth.bearer !== undefined),
+      apiKeyHeader: e.json(api.auth.apiKey?.header ?? null),
+      rateLimit: e.json(api.rateLimit ? { max: api.rateLimit.limit, windowMs: api.rateLimit.windowMs } : null),
       versions: api.versions.map((v) => ({
         name: v.name,
         released: v.released !== undefined,
@@ -123,14 +142,19 @@ export function buildServerViews(api: ApiIR): ServerViews {
         sunset: v.sunset ? new Date(dayMs(v.sunset)).toUTCString() : null,
         sunsetAt: v.sunset ? dayMs(v.sunset) : null,
         document: `../openapi/${v.name}.json`,
-        routes: collections.filter((c) => c.versions.includes(v.name)).map((c) => routeOf(c.key, v.name)),
+        routes: e.arr(collections.filter((c) => c.versions.includes(v.name)).map((c) => routeOf(c.key, v.name))),
       })),
     },
     types: {
       name,
       collections: refs,
-      versions: versions.map((v) => JSON.stringify(v)).join(' | '),
-      migrations: refs.filter((_, i) => collections[i]!.hasMigrations).map((r) => `${r.alias}.Migrations`).join(' & '),
+      versions: t.union(versions.map(t.str)),
+      migrations: t.inter(refs.filter((_, i) => collections[i]!.hasMigrations).map((r) => t.ref(`${r.alias}.Migrations`))),
+      options: t.inter([
+        t.ref('ServerOptions'),
+        ...(needsCredentials ? [t.ref(`${name}Credentials`)] : []),
+        ...(needsMigrations ? [t.lit([t.prop('migrations', t.ref(`${name}Migrations`), false, true)])] : []),
+      ]),
       needsCredentials,
       needsMigrations,
     },
@@ -138,7 +162,9 @@ export function buildServerViews(api: ApiIR): ServerViews {
       name,
       specName,
       collections: refs,
-      optionsOptional: !needsCredentials && !needsMigrations,
+      typeImports: e.obj([`${name}Handlers`, `${name}Options`, `${name}Seed`].map(e.short)),
+      registerParams: e.params(['app: FastifyInstance', `handlers: ${name}Handlers`, `options: ${name}Options${!needsCredentials && !needsMigrations ? ' = {}' : ''}`]),
+      memoryParams: e.params([`seed: ${name}Seed = {}`, 'options: MemoryOptions = {}']),
       versioning: api.versioning.in === 'path' ? `under ${versions.map((v) => `/${v}`).join(', ')}` : `selected by the ${api.versioning.header} header`,
     },
     collections,
