@@ -36,7 +36,9 @@ export type Type =
   | { readonly k: 'tlit'; readonly members: readonly TypeMember[]; readonly expanded: boolean }
   | { readonly k: 'tarr'; readonly elem: Type }
   | { readonly k: 'query'; readonly name: string }
-  | { readonly k: 'mapped'; readonly readonly: boolean; readonly param: string; readonly in: Type; readonly type: Type };
+  | { readonly k: 'mapped'; readonly readonly: boolean; readonly param: string; readonly in: Type; readonly type: Type }
+  /** An interface's name and the one type it extends: `Name extends Base` (a declaration head, not a type). */
+  | { readonly k: 'heritage'; readonly name: string; readonly base: Type };
 
 /** A member of a type literal: a property or a method signature. */
 export type TypeMember =
@@ -103,6 +105,7 @@ export const t = {
   array: (elem: Type): Type => ({ k: 'tarr', elem }),
   query: (name: string): Type => ({ k: 'query', name }),
   mapped: (param: string, constraint: Type, type: Type, readonly = false): Type => ({ k: 'mapped', readonly, param, in: constraint, type }),
+  heritage: (name: string, base: Type): Type => ({ k: 'heritage', name, base }),
 };
 
 function jsonExpr(value: unknown): Expr {
@@ -124,5 +127,5 @@ function jsonExpr(value: unknown): Expr {
 
 /** True for the type nodes (the printer lays types and expressions out by different rules). */
 export function isType(node: Node): node is Type {
-  return node.k === 'ref' || node.k === 'tstr' || node.k === 'union' || node.k === 'inter' || node.k === 'tlit' || node.k === 'tarr' || node.k === 'query' || node.k === 'mapped';
+  return node.k === 'ref' || node.k === 'tstr' || node.k === 'union' || node.k === 'inter' || node.k === 'tlit' || node.k === 'tarr' || node.k === 'query' || node.k === 'mapped' || node.k === 'heritage';
 }

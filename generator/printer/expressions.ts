@@ -12,7 +12,7 @@ import { printType, printTypeArgs } from './types.ts';
 
 type Doc = builders.Doc;
 const { breakParent, conditionalGroup, fill, group, hardline, ifBreak, indent, indentIfBreak, join, line, lineSuffixBoundary, softline } = builders;
-const { willBreak } = utils;
+const { canBreak, willBreak } = utils;
 
 /** The document of an expression. */
 export function printExpr(node: Expr): Doc {
@@ -285,21 +285,21 @@ function isPoorlyBreakableChain(x: Expr, deep = false): boolean {
 
 type Layout = 'break-after-operator' | 'never-break-after-operator' | 'fluid';
 
-function chooseLayout(left: string, right: Expr, isProperty: boolean): Layout {
+function chooseLayout(left: Doc, right: Expr, isProperty: boolean): Layout {
   // Wrapping a property with a very short key gains little: its value stays beside it.
-  const hasShortKey = isProperty && textWidth(left) < 2 + 3;
+  const hasShortKey = isProperty && typeof left === 'string' && textWidth(left) < 2 + 3;
   if (!hasShortKey && (right.k === 'str' || isPoorlyBreakableChain(right))) return 'break-after-operator';
   // A negative number is a unary expression to prettier, not a numeric literal.
   const numeric = right.k === 'num' && right.value >= 0 && !Object.is(right.value, -0);
-  if (hasShortKey || (right.k === 'lit' && right.text !== 'null') || numeric) return 'never-break-after-operator';
+  if (!canBreak(left) && (hasShortKey || (right.k === 'lit' && right.text !== 'null') || numeric)) return 'never-break-after-operator';
   return 'fluid';
 }
 
 /**
  * `left op right` laid out as prettier's assignments and object properties are: `op` is ` =` or `:`;
- * `left` is plain text (a declaration's head, or a printed key when `isProperty`).
+ * `left` is a declaration's head, or a printed key when `isProperty`.
  */
-export function printAssignment(left: string, op: string, right: Expr | Type, isProperty: boolean): Doc {
+export function printAssignment(left: Doc, op: string, right: Expr | Type, isProperty: boolean): Doc {
   const rightDoc = isTypeNode(right) ? printType(right, 'alias') : printExpr(right);
   const layout = isTypeNode(right) ? 'fluid' : chooseLayout(left, right, isProperty);
   switch (layout) {
@@ -315,5 +315,5 @@ export function printAssignment(left: string, op: string, right: Expr | Type, is
 }
 
 function isTypeNode(x: Expr | Type): x is Type {
-  return x.k === 'ref' || x.k === 'tstr' || x.k === 'union' || x.k === 'inter' || x.k === 'tlit' || x.k === 'tarr' || x.k === 'query' || x.k === 'mapped';
+  return x.k === 'ref' || x.k === 'tstr' || x.k === 'union' || x.k === 'inter' || x.k === 'tlit' || x.k === 'tarr' || x.k === 'query' || x.k === 'mapped' || x.k === 'heritage';
 }

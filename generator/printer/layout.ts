@@ -80,7 +80,7 @@ const ASSIGNMENT = /^(.*\S)( =|:) $/s;
 
 /** The document of one rendered line: its text and the nodes its markers stand for. */
 function lineDoc(text: string, nodes: readonly Node[]): Doc {
-  const parts: Doc[] = [];
+  let parts: Doc[] = [];
   let at = 0;
   while (at < text.length) {
     const open = text.indexOf(OPEN, at);
@@ -91,13 +91,15 @@ function lineDoc(text: string, nodes: readonly Node[]): Doc {
     const close = text.indexOf(CLOSE, open);
     const node = nodes[Number(text.slice(open + 1, close))]!;
     const before = text.slice(at, open);
-    const assignment = ASSIGNMENT.exec(before);
-    // `x = node` and `key: expression` (an object property) take prettier's assignment layouts.
-    if (assignment && (assignment[2] === ' =' || !isType(node))) {
-      const head = assignment[1]!;
-      // The assignment's left side is what follows the last separator of the text before it.
-      const start = assignment[2] === ':' ? Math.max(head.lastIndexOf(' '), head.lastIndexOf('{'), head.lastIndexOf(',')) + 1 : 0;
-      parts.push(head.slice(0, start), printAssignment(head.slice(start), assignment[2]!, node, assignment[2] === ':'));
+    const assignment = before.endsWith(' = ') || (before.endsWith(': ') && !isType(node)) ? ASSIGNMENT.exec(parts.length > 0 ? `x${before}` : before) : null;
+    if (assignment && assignment[2] === ' =') {
+      // `left = node`: the left side is everything before on the line (a declaration, maybe with a typed name).
+      parts = [printAssignment([...parts, before.slice(0, -3)], ' =', node, false)];
+    } else if (assignment) {
+      // `key: expression`, an object property: the key follows the last separator of the text before it.
+      const head = before.slice(0, -2);
+      const start = Math.max(head.lastIndexOf(' '), head.lastIndexOf('{'), head.lastIndexOf(',')) + 1;
+      parts.push(head.slice(0, start), printAssignment(head.slice(start), ':', node, true));
     } else {
       parts.push(before, isType(node) ? printType(node) : printExpr(node));
     }
@@ -109,7 +111,7 @@ function lineDoc(text: string, nodes: readonly Node[]): Doc {
 /** Lays out every line of `rendered` that holds markers; see the module comment. */
 export function layOut(rendered: string, marks: Marks): string {
   const text = marks.nodes.length > 0 ? layOutMarkers(rendered, marks.nodes) : rendered;
-  return text.includes('/*') ? reindentComments(text) : text;
+  return text.includes('\n *') || text.includes('\n*') ? reindentComments(text) : text;
 }
 
 function layOutMarkers(rendered: string, nodes: readonly Node[]): string {
@@ -133,12 +135,25 @@ function layOutMarkers(rendered: string, nodes: readonly Node[]): string {
 
 /**
  * Prettier re-indents a block comment whose every line starts with `*` (a JSDoc comment): each line after
- * the first is trimmed and placed one column right of the comment's start. Others are left as written.
+ * the first is trimmed and placed one column right of the indentation of the line the comment starts on.
+ * Others are left as written. Only comments that start a line are considered (as templates write them).
  */
 function reindentComments(text: string): string {
-  return text.replace(/^([ \t]*)(\/\*[^\n]*\n[^]*?\*\/)/gm, (whole: string, indent: string, comment: string) => {
-    const lines = comment.split('\n');
-    if (!lines.slice(1).every((l) => l.trimStart().startsWith('*'))) return whole;
-    return indent + lines.map((l, i) => (i === 0 ? l.trimEnd() : `${indent} ${i < lines.length - 1 ? l.trim() : l.trimStart()}`)).join('\n');
-  });
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const body = line.trimStart();
+    if (!body.startsWith('/*') || body.includes('*/')) continue;
+    let end = i + 1;
+    while (end < lines.length && !lines[end]!.includes('*/')) end++;
+    if (end >= lines.length) break;
+    const rest = lines.slice(i + 1, end + 1);
+    if (rest.every((l) => l.trimStart().startsWith('*'))) {
+      const indent = line.slice(0, line.length - body.length);
+      lines[i] = line.trimEnd();
+      rest.forEach((l, k) => (lines[i + 1 + k] = `${indent} ${k < rest.length - 1 ? l.trim() : l.trimStart()}`));
+    }
+    i = end;
+  }
+  return lines.join('\n');
 }

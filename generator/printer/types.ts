@@ -54,6 +54,8 @@ export function printType(node: Type, context: TypeContext = 'annotation'): Doc 
       return printIntersection(node.types);
     case 'tlit':
       return printTypeLiteral(node.members, node.expanded);
+    case 'heritage':
+      return group(indent([node.name, line, 'extends ', printType(node.base)]));
     case 'mapped':
       return group([
         '{',

@@ -27,7 +27,9 @@ export interface CollectionFileView {
   /** The object types to declare, resource type first. */
   readonly types: readonly ObjectTypeView[];
   /** The list query (filters beside `$.ListParams`) and page types, or false when the collection has no list. */
-  readonly list: { readonly query: string; readonly filters: readonly MemberView[]; readonly page: string; readonly pageType: Type; readonly doc: string } | false;
+  readonly list:
+    | { readonly query: string; readonly head: Type; readonly filters: readonly MemberView[]; readonly page: string; readonly pageType: Type; readonly doc: string }
+    | false;
   /** `OrderTypes`: the collection's `CollectionTypes` interface, imported by the version module only. */
   readonly slotsName: string;
   /** The `CollectionTypes` slots: `item`, `create`, `replace`, `patch`, `query` (type names) and `ops`. */
@@ -50,8 +52,6 @@ export interface CollectionView {
   readonly imports: Expr;
   /** The public type names the version module re-exports from the collection's module. */
   readonly exports: Expr;
-  /** `["orders", ["list", "get"]]`: the collection's path and operations. */
-  readonly entry: Expr;
 }
 
 /** The view of `client/<version>.ts`, which assembles the version from its collection modules. */
@@ -70,6 +70,8 @@ export interface VersionFileView {
   readonly namespaceType: Type;
   /** `(t: $.Transport)`. */
   readonly factoryParams: Expr;
+  /** `$.createNamespace<ShopV1Types>(t, "v1", { orders: ["orders", [...]], ... })`. */
+  readonly namespaceCall: Expr;
   /** `createV1`: builds the namespace on a transport. */
   readonly factoryName: string;
   readonly collections: readonly CollectionView[];
@@ -87,6 +89,8 @@ export interface IndexVersionView {
   readonly module: string;
   /** `{ createV1, type ShopV1 }`. */
   readonly imports: Expr;
+  /** `createV1(t)`. */
+  readonly factoryCall: Expr;
   readonly namespaceName: string;
   readonly factoryName: string;
   /** The name the version's types are re-exported under (`V1`). */
@@ -107,6 +111,8 @@ export interface IndexView {
   readonly optionsType: Type;
   /** `new $.Transport(options, { apiKeyHeader, versionHeader })`. */
   readonly transport: Expr;
+  /** `(options: ShopClientOptions)`. */
+  readonly factoryParams: Expr;
   readonly versions: readonly IndexVersionView[];
   /** The usage example: the options to pass and a collection to list (of the newest released version). */
   readonly example: { readonly options: string; readonly collection: string } | false;
@@ -161,7 +167,7 @@ function buildCollectionFile(api: ApiIR, c: CollectionAt, version: string): Coll
     name: c.name,
     types,
     list: has('list')
-      ? { query: `${t}ListQuery`, filters: filterMembers(c.fields), page: `${t}List`, pageType: ty.ref('$.Page', [ty.ref(t)]), doc: `${c.name}.list in ${version}` }
+      ? { query: `${t}ListQuery`, head: ty.heritage(`${t}ListQuery`, ty.ref('$.ListParams')), filters: filterMembers(c.fields), page: `${t}List`, pageType: ty.ref('$.Page', [ty.ref(t)]), doc: `${c.name}.list in ${version}` }
       : false,
     slotsName: `${t}Types`,
     slots: {
@@ -194,6 +200,11 @@ export function buildVersionViews(api: ApiIR, v: VersionIR): VersionViews {
       typesName: `${base}${id}Types`,
       namespaceType: ty.ref('$.Namespace', [ty.ref(`${base}${id}Types`)]),
       factoryParams: e.params(['t: $.Transport']),
+      namespaceCall: e.call(
+        '$.createNamespace',
+        [e.id('t'), e.str(v.name), e.obj(collections.map(({ c }) => e.prop(c.name, e.arr([e.str(c.path), e.json(c.operations)]))), true)],
+        [ty.ref(`${base}${id}Types`)],
+      ),
       factoryName: `create${id}`,
       collections: collections.map(({ c, file }) => ({
         key: propertyKey(c.name),
@@ -204,7 +215,6 @@ export function buildVersionViews(api: ApiIR, v: VersionIR): VersionViews {
         alias: `$${c.typeName}`,
         imports: e.obj([e.short(`${file.slotsName} as $${c.typeName}`)]),
         exports: e.obj([...file.types.map((t) => t.name), ...(file.list ? [file.list.query, file.list.page] : [])].map(e.short)),
-        entry: e.arr([e.str(c.path), e.json(c.operations)]),
       })),
     },
     collections: collections.map(({ c, file }) => ({ path: `${v.name}/${c.name}.ts`, view: file })),
@@ -225,6 +235,7 @@ export function buildIndexView(api: ApiIR): IndexView {
     factoryName: `create${base}Client`,
     optionsName: `${base}ClientOptions`,
     optionsType: omit.length > 0 ? ty.ref('Omit', [ty.ref('$.ClientOptions'), ty.union(omit.map(ty.str))]) : ty.ref('$.ClientOptions'),
+    factoryParams: e.params([`options: ${base}ClientOptions`]),
     transport: e.construct('$.Transport', [
       e.id('options'),
       e.obj([
@@ -238,6 +249,7 @@ export function buildIndexView(api: ApiIR): IndexView {
         key: propertyKey(v.name),
         module: literal(`./${v.name}.js`),
         imports: e.obj([e.short(`create${id}`), e.short(`type ${base}${id}`)]),
+        factoryCall: e.call(`create${id}`, [e.id('t')]),
         namespaceName: `${base}${id}`,
         factoryName: `create${id}`,
         typesAlias: id,

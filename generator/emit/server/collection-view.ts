@@ -53,6 +53,8 @@ export interface CollectionFileView {
   /** `{ readonly [V in "v1" | "v2"]: $.RouteSpec }`: the versions the collection exists in. */
   readonly routesType: Type;
   readonly routes: readonly RouteView[];
+  /** `{ v1: { ...route }, ... }`: every version's route, one per line. */
+  readonly routesObject: Expr;
   /** The runtime's `CollectionSpec`, as a literal in the module. */
   readonly spec: Expr;
   /** The runtime's `MemorySpec`, as a literal in the module. */
@@ -205,6 +207,7 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
     imports,
     routesType: t.mapped('V', t.union(routes.map((r) => t.str(r.version))), t.ref('$.RouteSpec'), true),
     routes,
+    routesObject: e.obj(routes.map((r) => e.prop(r.version, r.route)), true),
     spec: e.json({
       key: c.name,
       // Without auth every operation is public: there is nothing to check a credential against.

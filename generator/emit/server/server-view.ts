@@ -14,14 +14,18 @@ interface Import {
   readonly alias: string;
   readonly path: string;
 }
+interface RouteImport extends Import {
+  /** `{ routes as $orders }`. */
+  readonly names: Expr;
+}
 interface VersionView {
   readonly name: string;
   readonly released: boolean;
   readonly deprecation: string | null;
   readonly sunset: string | null;
   readonly sunsetAt: number | null;
-  /** The version's OpenAPI document relative to `server/` (the OpenAPI emitter writes `openapi/<version>.json`). */
-  readonly document: string;
+  /** `new URL("../openapi/<version>.json", import.meta.url)`: the version's OpenAPI document (the OpenAPI emitter writes it). */
+  readonly document: Expr;
   /** The imported route entries of the version's collections, in declaration order (`[$orders.v1]`). */
   readonly routes: Expr;
 }
@@ -29,7 +33,7 @@ interface VersionView {
 export interface RoutesView {
   readonly name: string;
   readonly specName: string;
-  readonly collections: readonly Import[];
+  readonly collections: readonly RouteImport[];
   /** The literals of the spec's members. */
   readonly versioning: Expr;
   readonly bearer: Expr;
@@ -62,6 +66,8 @@ export interface IndexView {
   readonly collections: readonly CollectionRef[];
   /** The names `./types.js` exports that the index imports. */
   readonly typeImports: Expr;
+  /** `mountApi(app, SPEC, handlers, options)`. */
+  readonly mount: Expr;
   /** The parameters of `registerXApi` and of `createMemoryHandlers`. */
   readonly registerParams: Expr;
   readonly memoryParams: Expr;
@@ -130,7 +136,7 @@ export function buildServerViews(api: ApiIR): ServerViews {
     routes: {
       name,
       specName,
-      collections: refs,
+      collections: refs.map((r) => ({ ...r, names: e.obj([e.short(`routes as ${r.alias}`)]) })),
       versioning: e.json(api.versioning),
       bearer: e.json(api.auth.bearer !== undefined),
       apiKeyHeader: e.json(api.auth.apiKey?.header ?? null),
@@ -141,7 +147,7 @@ export function buildServerViews(api: ApiIR): ServerViews {
         deprecation: v.deprecated ? `@${dayMs(v.deprecated) / 1000}` : null,
         sunset: v.sunset ? new Date(dayMs(v.sunset)).toUTCString() : null,
         sunsetAt: v.sunset ? dayMs(v.sunset) : null,
-        document: `../openapi/${v.name}.json`,
+        document: e.construct('URL', [e.str(`../openapi/${v.name}.json`), e.raw('import.meta.url')]),
         routes: e.arr(collections.filter((c) => c.versions.includes(v.name)).map((c) => routeOf(c.key, v.name))),
       })),
     },
@@ -164,6 +170,7 @@ export function buildServerViews(api: ApiIR): ServerViews {
       collections: refs,
       typeImports: e.obj([`${name}Handlers`, `${name}Options`, `${name}Seed`].map(e.short)),
       registerParams: e.params(['app: FastifyInstance', `handlers: ${name}Handlers`, `options: ${name}Options${!needsCredentials && !needsMigrations ? ' = {}' : ''}`]),
+      mount: e.call('mountApi', ['app', specName, 'handlers', 'options'].map(e.id)),
       memoryParams: e.params([`seed: ${name}Seed = {}`, 'options: MemoryOptions = {}']),
       versioning: api.versioning.in === 'path' ? `under ${versions.map((v) => `/${v}`).join(', ')}` : `selected by the ${api.versioning.header} header`,
     },
