@@ -142,8 +142,19 @@ export function projectCollection(versions: readonly string[], at: number, c: Co
   };
 }
 
+// Every emitter projects every version; the IR is immutable, so each projection is built once per API.
+const projections = new WeakMap<ApiIR, Map<string, ApiAt>>();
+
 /** The API as version `version` sees it. Throws on an unknown version name (a programming error). */
 export function project(api: ApiIR, version: string): ApiAt {
+  let known = projections.get(api);
+  if (!known) projections.set(api, (known = new Map()));
+  let projection = known.get(version);
+  if (!projection) known.set(version, (projection = projectVersion(api, version)));
+  return projection;
+}
+
+function projectVersion(api: ApiIR, version: string): ApiAt {
   const at = versionIndexOf(api, version);
   const v = api.versions[at];
   if (!v) throw new Error(`project(): unknown version ${version}`);

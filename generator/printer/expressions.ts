@@ -160,10 +160,21 @@ function callTail(node: Call): Doc {
   return [node.typeArgs ? printTypeArgs(node.typeArgs) : '', printArgs(node)];
 }
 
+// A call is printed once: choosing an assignment's layout looks at the printed call, and nested calls
+// would otherwise be printed again at every level.
+const printedCalls = new WeakMap<Call, PrintedCall>();
+
 function printCall(node: Call): PrintedCall {
-  if (!node.isNew && isMemberish(node.callee)) return printMemberChain(node);
-  const doc: Doc = [node.isNew ? 'new ' : '', printExpr(node.callee), callTail(node)];
-  return { doc: isCall(node.callee) ? group(doc) : doc, memberChain: false };
+  let printed = printedCalls.get(node);
+  if (!printed) {
+    if (!node.isNew && isMemberish(node.callee)) printed = printMemberChain(node);
+    else {
+      const doc: Doc = [node.isNew ? 'new ' : '', printExpr(node.callee), callTail(node)];
+      printed = { doc: isCall(node.callee) ? group(doc) : doc, memberChain: false };
+    }
+    printedCalls.set(node, printed);
+  }
+  return printed;
 }
 
 interface Link {

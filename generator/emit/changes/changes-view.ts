@@ -75,12 +75,16 @@ function pairView(api: ApiIR, report: DiffReport): PairView {
   const before = project(api, report.from);
   const after = project(api, report.to);
   // Collections in the later version's order, then those only the earlier one has.
-  const order = [...after.collections.map((c) => c.name), ...before.collections.map((c) => c.name).filter((n) => !after.collections.some((c) => c.name === n))];
+  const names = new Set(after.collections.map((c) => c.name));
+  const order = [...names, ...before.collections.map((c) => c.name).filter((n) => !names.has(n))];
+  const known = new Set(order);
   const groups = new Map<string, Finding[]>();
   for (const f of report.findings) {
     const head = f.location.split('.')[0]!;
-    const title = order.includes(head) ? head : 'API';
-    groups.set(title, [...(groups.get(title) ?? []), f]);
+    const title = known.has(head) ? head : 'API';
+    const group = groups.get(title);
+    if (group) group.push(f);
+    else groups.set(title, [f]);
   }
   const titles = ['API', ...order].filter((t) => groups.has(t));
   return {

@@ -10,6 +10,7 @@
 import type { ApiAt, ApiIR, CollectionAt, FieldAt, VersionIR } from '../../model/ir.ts';
 import { project } from '../../model/project.ts';
 import { e, t, type Expr, type Prop, type Type } from '../../printer/ast.ts';
+import { irHash } from '../ir-hash.ts';
 import { runtimeFiles } from '../runtime-files.ts';
 import type { EmitOptions, OutputFile } from '../types.ts';
 import { baseExpression, defaultArgument, filterExpression, hasObject } from './zod-expression.ts';
@@ -142,8 +143,10 @@ export function emitZod(api: ApiIR, options: EmitOptions): OutputFile[] {
     const at = project(api, v.name);
     const header = { title: at.title, version: v.name, lifecycle: lifecycleOf(v) };
     for (const c of at.collections) {
-      const view: ZodCollectionView = { ...header, ...collectionView(at, c) };
-      files.push({ path: `${v.name}/${c.name}.ts`, content: options.render('zod/collection', view), language: 'typescript' });
+      const render = () => options.render('zod/collection', { ...header, ...collectionView(at, c) });
+      // Keyed by what the file shows (one collection as this version sees it), so a hit builds no view either.
+      const key = JSON.stringify([header, at.versioning.in, irHash(c)]);
+      files.push({ path: `${v.name}/${c.name}.ts`, content: options.memo ? options.memo('zod collection', key, render) : render(), language: 'typescript' });
     }
     const barrel: ZodBarrelView = { ...header, files: at.collections.map((c) => c.name) };
     files.push({ path: `${v.name}/schemas.ts`, content: options.render('zod/schemas', barrel), language: 'typescript' });
