@@ -75,7 +75,10 @@ export function loadRenderCache(file: string, key: string): RenderCache {
   const stored = readCache(file, key);
   const used = new Map<string, string>();
   const stats = { hits: 0, misses: 0 };
+  // A text computed inside another entry's computation is part of that entry: it is not stored twice.
+  let depth = 0;
   const memo: Memo = (kind, input, compute) => {
+    if (depth > 0) return compute();
     const hash = memoKey(kind, input);
     const known = used.get(hash) ?? stored.get(hash);
     if (known !== undefined) {
@@ -84,9 +87,14 @@ export function loadRenderCache(file: string, key: string): RenderCache {
       return known;
     }
     stats.misses++;
-    const text = compute();
-    used.set(hash, text);
-    return text;
+    depth++;
+    try {
+      const text = compute();
+      used.set(hash, text);
+      return text;
+    } finally {
+      depth--;
+    }
   };
   return {
     memo,
