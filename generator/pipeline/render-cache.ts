@@ -11,8 +11,8 @@
  * the cache (the same key always renders the same text), so output stays deterministic. Only the entries
  * a run used are saved, so the cache does not grow with history.
  */
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Memo } from '../emit/types.ts';
 
@@ -32,7 +32,10 @@ export interface RenderCache {
   readonly memo: Memo;
   /** Entries found in the cache and rendered anew, so far. */
   readonly stats: { hits: number; misses: number };
-  /** Writes the entries this run used (atomically); failing to write only costs the next run its shortcut. */
+  /**
+   * Writes the entries this run used (atomically) and lets go of every text; failing to write only costs
+   * the next run its shortcut.
+   */
   save(): void;
 }
 
@@ -51,7 +54,7 @@ export function memoKey(kind: string, input: unknown): string {
  * newline, then every text one after the other: reading it parses only the small index, and a text is
  * sliced out when it is used.
  */
-function readCache(file: string, key: string): ReadonlyMap<string, string> {
+function readCache(file: string, key: string): Map<string, string> {
   const found = new Map<string, string>();
   try {
     const all = readFileSync(file, 'utf8');
@@ -59,10 +62,14 @@ function readCache(file: string, key: string): ReadonlyMap<string, string> {
     const head = JSON.parse(all.slice(0, newline)) as Partial<CacheFile> | null;
     if (head?.format !== FORMAT || head.key !== key || typeof head.entries !== 'object' || head.entries === null) return found;
     const body = newline + 1;
+    let total = 0;
     for (const [hash, at] of Object.entries(head.entries)) {
       if (!Array.isArray(at) || typeof at[0] !== 'number' || typeof at[1] !== 'number' || body + at[0] + at[1] > all.length) return new Map();
       found.set(hash, all.slice(body + at[0], body + at[0] + at[1]));
+      total += at[1];
     }
+    // The texts fill the rest of the file exactly: a truncated or appended-to file is not trusted.
+    if (body + total !== all.length) return new Map();
   } catch {
     // No cache yet, or one that cannot be read: everything is rendered.
     return new Map();
@@ -75,6 +82,10 @@ export function loadRenderCache(file: string, key: string): RenderCache {
   const stored = readCache(file, key);
   const used = new Map<string, string>();
   const stats = { hits: 0, misses: 0 };
+  const release = (): void => {
+    used.clear();
+    stored.clear();
+  };
   // A text computed inside another entry's computation is part of that entry: it is not stored twice.
   let depth = 0;
   const memo: Memo = (kind, input, compute) => {
@@ -100,7 +111,7 @@ export function loadRenderCache(file: string, key: string): RenderCache {
     memo,
     stats,
     save() {
-      if (stats.misses === 0 && used.size === stored.size) return;
+      if (stats.misses === 0 && used.size === stored.size) return release();
       const entries: Record<string, readonly [number, number]> = {};
       const texts: string[] = [];
       let offset = 0;
@@ -109,13 +120,18 @@ export function loadRenderCache(file: string, key: string): RenderCache {
         texts.push(text);
         offset += text.length;
       }
+      // A temporary name of its own: two runs saving at once (a watcher and a build) never write into
+      // one file; the last rename wins, whole.
+      const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
       try {
         mkdirSync(path.dirname(file), { recursive: true });
-        writeFileSync(`${file}.tmp`, `${JSON.stringify({ format: FORMAT, key, entries } satisfies CacheFile)}\n${texts.join('')}`);
-        renameSync(`${file}.tmp`, file);
+        writeFileSync(temp, `${JSON.stringify({ format: FORMAT, key, entries } satisfies CacheFile)}\n${texts.join('')}`);
+        renameSync(temp, file);
       } catch {
         // Read-only node_modules or a full disk: the cache is an optimisation, the run itself succeeded.
+        rmSync(temp, { force: true });
       }
+      release();
     },
   };
 }

@@ -6,6 +6,8 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generate } from '../../generator/pipeline/generate.ts';
+import { buildChangesView } from '../../generator/emit/changes/changes-view.ts';
+import type { Memo } from '../../generator/emit/types.ts';
 import { loadRenderCache } from '../../generator/pipeline/render-cache.ts';
 import { cacheFile } from '../../generator/pipeline/run-cache.ts';
 import { listFiles, tempDir, writeFiles } from '../helpers/temp-api.ts';
@@ -46,8 +48,33 @@ describe('the render cache', () => {
     writeFileSync(file, '{"format":2,"key":"restgen-a","entries":{"x":[0,99999]}}\nshort');
     const corrupt = loadRenderCache(file, 'restgen-a');
     expect(corrupt.memo('k', { a: 1 }, render)).toBe('text 4');
+    // An index that fits but texts that do not fill the file (cut short, or appended to) are not trusted.
+    writeFileSync(file, '{"format":2,"key":"restgen-a","entries":{"x":[0,3]}}\nabcdef');
+    const cut = loadRenderCache(file, 'restgen-a');
+    expect(cut.memo('k', { a: 1 }, render)).toBe('text 5');
     writeFileSync(file, 'not json');
-    expect(loadRenderCache(file, 'restgen-a').memo('k', { a: 1 }, render)).toBe('text 5');
+    expect(loadRenderCache(file, 'restgen-a').memo('k', { a: 1 }, render)).toBe('text 6');
+  });
+
+  it('compares again only the pairs of versions whose projections changed, for CHANGES.md', async () => {
+    const dir = path.join(tmp.dir, 'changes');
+    writeFiles(dir, { 'api.ts': API() });
+    const apiPath = path.join(dir, 'api.ts');
+    const before = (await generate({ apiPath })).ir!;
+    writeFileSync(apiPath, API('f.string().max(500).nullable()'));
+    const after = (await generate({ apiPath })).ir!;
+    const cache = loadRenderCache(path.join(tmp.dir, 'changes-cache', 'cache.json'), 'restgen-a');
+    const compared: string[] = [];
+    const memo: Memo = (kind, input, compute) => cache.memo(kind, input, () => (compared.push(kind), compute()));
+    expect(buildChangesView(before, '../api.ts', memo)).toEqual(buildChangesView(before, '../api.ts'));
+    expect(compared).toEqual(['changes pair', 'changes pair']);
+    compared.length = 0;
+    // Only v3 changed: v1 -> v2 is answered from the cache, v2 -> v3 compared again, and the view is the
+    // one a run without cache builds.
+    const view = buildChangesView(after, '../api.ts', memo);
+    expect(compared).toEqual(['changes pair']);
+    expect(view).toEqual(buildChangesView(after, '../api.ts'));
+    expect(view.pairs[1]!.groups.map((g) => g.title)).toEqual(['notes']);
   });
 
   it('renders only what one changed field reaches, and writes the same bytes as a run without cache', async () => {
@@ -72,10 +99,10 @@ describe('the render cache', () => {
     writeFileSync(apiPath, API('f.string().max(500).nullable()'));
     const one = await generate({ apiPath });
     expect([...one.written].sort()).toEqual(['client/v3/notes.ts', 'openapi/v3.json', 'v3/notes.ts']);
-    // Those files, the server's module of the collection and CHANGES.md (keyed by the whole API) at most:
+    // Those files, the server's module of the collection, CHANGES.md and its v2 -> v3 comparison at most:
     // nothing of the other collections or versions.
     expect(one.renders.misses).toBeGreaterThanOrEqual(3);
-    expect(one.renders.misses).toBeLessThanOrEqual(5);
+    expect(one.renders.misses).toBeLessThanOrEqual(6);
     expect(one.renders.hits + one.renders.misses).toBe(all);
 
     const cached = snapshot(path.join(dir, 'generated'));

@@ -4,10 +4,12 @@
  * Everything the template shows is decided here; the template only lays it out.
  */
 import { markdownTable } from './markdown-table.ts';
-import { diffConsecutive } from '../../diff/diff-history.ts';
+import { diffVersions } from '../../diff/diff-history.ts';
 import type { DiffReport, Direction, Finding } from '../../diff/types.ts';
 import type { ApiIR } from '../../model/ir.ts';
 import { project } from '../../model/project.ts';
+import { projectionHash } from '../ir-hash.ts';
+import type { Memo } from '../types.ts';
 
 /** One finding as CHANGES.md shows it. */
 export interface FindingView {
@@ -101,8 +103,17 @@ function pairView(api: ApiIR, report: DiffReport): PairView {
   };
 }
 
-/** The view of CHANGES.md for `api`. */
-export function buildChangesView(api: ApiIR, sourcePath: string): ChangesView {
+/**
+ * The view of CHANGES.md for `api`. With a `memo`, a pair of versions whose projections are unchanged is
+ * not compared again (one changed field in the newest version re-runs only the last comparison).
+ */
+export function buildChangesView(api: ApiIR, sourcePath: string, memo?: Memo): ChangesView {
+  const pair = (from: string, to: string): PairView => {
+    const compute = () => pairView(api, diffVersions(api, from, to));
+    if (!memo) return compute();
+    const key = JSON.stringify([api.versions, projectionHash(project(api, from)), projectionHash(project(api, to))]);
+    return JSON.parse(memo('changes pair', key, () => JSON.stringify(compute()))) as PairView;
+  };
   return {
     title: api.title,
     sourcePath,
@@ -111,7 +122,7 @@ export function buildChangesView(api: ApiIR, sourcePath: string): ChangesView {
       api.versions.map((v) => [v.name, v.released ?? 'not yet', v.deprecated ?? '-', v.sunset ?? '-']),
       ['left', 'left', 'left', 'left'],
     ),
-    pairs: diffConsecutive(api).map((r) => pairView(api, r)),
+    pairs: api.versions.slice(1).map((v, i) => pair(api.versions[i]!.name, v.name)),
     single: api.versions.length < 2,
   };
 }

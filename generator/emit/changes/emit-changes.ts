@@ -5,16 +5,13 @@
  */
 import type { EmitOptions, OutputFile } from '../types.ts';
 import type { ApiIR } from '../../model/ir.ts';
-import { irHash } from '../ir-hash.ts';
 import { buildChangesView } from './changes-view.ts';
 
-/** Emits `CHANGES.md`; when the API is unchanged (source locations aside), the diff is not run again. */
+/** Emits `CHANGES.md`; version pairs whose projections are unchanged are not compared again (see `buildChangesView`). */
 export const emitChanges = (api: ApiIR, options: Pick<EmitOptions, 'sourcePath' | 'render' | 'memo'>): OutputFile[] => [
   {
     path: 'CHANGES.md',
-    content: (options.memo ?? ((_kind, _input, compute) => compute()))('changes', JSON.stringify([irHash(api), options.sourcePath]), () =>
-      options.render('changes/changes', buildChangesView(api, options.sourcePath)),
-    ),
+    content: options.render('changes/changes', buildChangesView(api, options.sourcePath, options.memo)),
     language: 'markdown',
     // Tables are laid out as prettier lays them out; test/diff/changes.test.ts compares the two.
     preformatted: true,

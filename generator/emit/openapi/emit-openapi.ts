@@ -5,7 +5,7 @@
  */
 import type { ApiIR } from '../../model/ir.ts';
 import { project } from '../../model/project.ts';
-import { irHash } from '../ir-hash.ts';
+import { projectionHash } from '../ir-hash.ts';
 import type { EmitOptions, OutputFile } from '../types.ts';
 import { buildOpenApiDocument } from './build-document.ts';
 import { printJson } from './print-json.ts';
@@ -17,7 +17,7 @@ export function emitOpenApi(api: ApiIR, options: EmitOptions): OutputFile[] {
     const build = () => printJson(buildOpenApiDocument(at));
     return {
       path: `openapi/${v.name}.json`,
-      content: options.memo ? options.memo('openapi', JSON.stringify([irHash({ ...at, collections: [] }), at.collections.map(irHash)]), build) : build(),
+      content: options.memo ? options.memo('openapi', projectionHash(at), build) : build(),
       language: 'json' as const,
       preformatted: true,
     };
