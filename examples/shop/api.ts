@@ -16,7 +16,18 @@ export default defineApi({
   },
   versioning: { in: 'path' },
   auth: {
-    bearer: {},
+    oauth2: {
+      flows: {
+        authorizationCode: { authorizationUrl: 'https://id.shop.example.com/oauth/authorize', tokenUrl: 'https://id.shop.example.com/oauth/token' },
+        clientCredentials: { tokenUrl: 'https://id.shop.example.com/oauth/token' },
+      },
+      scopes: {
+        'customers:read': 'Read customers',
+        'customers:write': 'Create, change and delete customers',
+        'orders:read': 'Read orders',
+        'orders:write': 'Place, change and cancel orders',
+      },
+    },
     apiKey: { header: 'X-API-Key' },
   },
   rateLimit: { limit: 100, window: '1m' },

@@ -20,6 +20,17 @@ export function nearestManifest(dir: string): string | undefined {
   }
 }
 
+/**
+ * Whether the generated `file` under `outDir` imports the package `name` (an ES import or export from it).
+ * A file that is not there imports nothing.
+ */
+export function outputImports(outDir: string): (file: string, name: string) => boolean {
+  return (file, name) => {
+    const at = path.join(outDir, file);
+    return existsSync(at) && readFileSync(at, 'utf8').includes(`from "${name}"`);
+  };
+}
+
 /** `name@range`, quoted for a POSIX shell when the range holds spaces or operators. */
 export function installSpec(name: string, range: string): string {
   const spec = `${name}@${range}`;
@@ -35,11 +46,11 @@ function dependenciesAt(text: string): { line: number; column: number } {
 }
 
 /**
- * Warnings for every package the output of `parts` imports that the `package.json` nearest to `outDir`
- * does not list in any of its dependency sections.
+ * Warnings for every package the output of `parts` in `outDir` imports (after it was written) that the
+ * `package.json` nearest to `outDir` does not list in any of its dependency sections.
  */
 export function missingPeers(outDir: string, parts: readonly Part[]): Diagnostic[] {
-  const peers = Object.entries(peersOf(parts));
+  const peers = Object.entries(peersOf(parts, outputImports(outDir)));
   if (peers.length === 0) return [];
   const manifest = nearestManifest(outDir);
   let listed = new Set<string>();

@@ -4,6 +4,7 @@
  */
 import type { ApiAt, CollectionAt, SourceRef, VersionIR } from '../model/ir.ts';
 import { FindingCollector, touchesOf, type Touch, type Touches } from './collector.ts';
+import { compareAuth } from './diff-auth.ts';
 import { compareCollection, isPublic } from './diff-collections.ts';
 import { signatureOf } from './diff-types.ts';
 import { hintCollectionRename } from './rename-hints.ts';
@@ -82,16 +83,7 @@ function compareApiLevel(out: FindingCollector, before: ApiAt, after: ApiAt): vo
   const label = (x: ApiAt['versioning']) => (x.in === 'path' ? 'path' : `header ${x.header}`);
   if (vb.in !== va.in || (vb.in === 'header' && va.in === 'header' && vb.header !== va.header))
     out.add('versioning-changed', 'versioning', `clients now select the version by ${describe(va)} instead of ${describe(vb)}`, { request: allTouches(before), response: allTouches(before) }, apiLoc(after, 'versioning'), { aspect: 'versioning', before: label(vb), after: label(va) });
-  const guarded = { request: guardedTouches(after), response: [] };
-  const [bb, ba] = [before.auth.bearer, after.auth.bearer];
-  const bearer = { aspect: 'auth.bearer', before: Boolean(bb), after: Boolean(ba) };
-  if (bb && !ba) out.add('auth-scheme-removed', 'auth.bearer', 'bearer tokens (Authorization: Bearer) are no longer accepted', guarded, apiLoc(after, 'auth'), bearer);
-  if (!bb && ba) out.add('auth-scheme-added', 'auth.bearer', 'bearer tokens (Authorization: Bearer) are accepted', guarded, apiLoc(after, 'auth', 'bearer'), bearer);
-  const [kb, ka] = [before.auth.apiKey, after.auth.apiKey];
-  const apiKey = { aspect: 'auth.apiKey', before: kb?.header ?? null, after: ka?.header ?? null };
-  if (kb && (!ka || ka.header !== kb.header))
-    out.add('auth-scheme-removed', 'auth.apiKey', `API keys in the ${kb.header} header are no longer accepted${ka ? ` (now ${ka.header})` : ''}`, guarded, apiLoc(after, 'auth', 'apiKey'), apiKey);
-  if (ka && (!kb || ka.header !== kb.header)) out.add('auth-scheme-added', 'auth.apiKey', `API keys are accepted in the ${ka.header} header`, guarded, apiLoc(after, 'auth', 'apiKey'), apiKey);
+  compareAuth(out, before, after, { request: guardedTouches(after), response: [] });
 }
 
 /** The fields of a collection as comparable text: names and types, in name order. */

@@ -2,7 +2,7 @@
  * @module Compares one collection between two projections: its path and names, operations, who may call
  * them (public operations, scopes), list limits and rate limits, then its fields.
  */
-import type { ApiAt, AuthIR, CollectionAt, OperationName, RateLimitIR, SourceRef } from '../model/ir.ts';
+import { takesCredentials, type ApiAt, type AuthIR, type CollectionAt, type OperationName, type RateLimitIR, type SourceRef } from '../model/ir.ts';
 import { both, touchesOf, type FindingCollector } from './collector.ts';
 import { compareCollectionFields, type FieldDiffContext } from './diff-fields.ts';
 import { atPath } from '../model/diagnostics.ts';
@@ -14,7 +14,7 @@ const ACCESS: { readonly read: readonly OperationName[]; readonly write: readonl
 
 /** True when the API accepts any credential at all. */
 export function hasAuth(auth: AuthIR): boolean {
-  return Boolean(auth.bearer || auth.apiKey);
+  return takesCredentials(auth);
 }
 
 /** Whether `op` of `c` can be called without a credential. */

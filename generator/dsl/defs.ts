@@ -171,10 +171,56 @@ export interface VersionDef {
 /** How clients select a version. */
 export type VersioningDef = { readonly in: 'path' } | { readonly in: 'header'; readonly header?: string };
 
+/** The authorization code flow: the user signs in at `authorizationUrl`; the code is exchanged at `tokenUrl`. */
+export interface AuthorizationCodeFlowDef {
+  readonly authorizationUrl: string;
+  readonly tokenUrl: string;
+  readonly refreshUrl?: string;
+}
+/** The client credentials flow: a service exchanges its own id and secret for a token at `tokenUrl`. */
+export interface ClientCredentialsFlowDef {
+  readonly tokenUrl: string;
+  readonly refreshUrl?: string;
+}
+/** The implicit flow (deprecated by OAuth 2.1, still describable): the token comes back from `authorizationUrl`. */
+export interface ImplicitFlowDef {
+  readonly authorizationUrl: string;
+  readonly refreshUrl?: string;
+}
+/** The resource owner password flow (discouraged, still describable): a username and password are exchanged at `tokenUrl`. */
+export interface PasswordFlowDef {
+  readonly tokenUrl: string;
+  readonly refreshUrl?: string;
+}
+
+/**
+ * OAuth 2.0: where access tokens come from (the flows of the identity provider, each URL absolute https,
+ * http only on localhost) and every scope an operation may need, with what it grants. Access tokens travel
+ * as `Authorization: Bearer <token>`, so `oauth2` takes the place of `bearer`.
+ * @example
+ * oauth2: {
+ *   flows: { clientCredentials: { tokenUrl: 'https://id.example.com/oauth/token' } },
+ *   scopes: { 'orders:read': 'Read orders', 'orders:write': 'Create and change orders' },
+ * }
+ */
+export interface OAuth2Def {
+  readonly flows: {
+    readonly authorizationCode?: AuthorizationCodeFlowDef;
+    readonly clientCredentials?: ClientCredentialsFlowDef;
+    readonly implicit?: ImplicitFlowDef;
+    readonly password?: PasswordFlowDef;
+  };
+  /** Every scope the API's operations may need, with a description of what it grants. */
+  readonly scopes?: Readonly<Record<string, string>>;
+  readonly description?: string;
+}
+
 /** The credentials an API accepts. */
 export interface AuthDef {
   readonly bearer?: { readonly description?: string };
   readonly apiKey?: { readonly header: string; readonly description?: string };
+  /** OAuth 2.0 access tokens (sent as `Authorization: Bearer`); declare either this or `bearer`. */
+  readonly oauth2?: OAuth2Def;
 }
 
 /**

@@ -14,6 +14,11 @@ export interface PartInfo {
   readonly needs: readonly Part[];
   /** npm packages the part's output imports, with the version ranges restgen supports. */
   readonly peers: Readonly<Record<string, string>>;
+  /**
+   * Peers that only one output file imports, and only for some APIs, with that file: jose is imported by
+   * `server/runtime/jwt.ts` when the API takes bearer tokens (an API without them gets a jose-free stand-in).
+   */
+  readonly peersImportedBy?: Readonly<Record<string, string>>;
   /** Whether a file of the output folder (relative POSIX path) is this part's. */
   readonly owns: (file: string) => boolean;
 }
@@ -32,7 +37,8 @@ export const PARTS: { readonly [P in Part]: PartInfo } = {
   server: {
     summary: 'Fastify routes for every version, migrations, auth, rate limits, in-memory handlers (server/)',
     needs: ['zod', 'openapi'],
-    peers: { fastify: '^5.1.0', '@fastify/rate-limit': '^10.3.0 || ^11.0.0', zod: ZOD },
+    peers: { fastify: '^5.1.0', '@fastify/rate-limit': '^10.3.0 || ^11.0.0', jose: '^6.0.1', zod: ZOD },
+    peersImportedBy: { jose: 'server/runtime/jwt.ts' },
     owns: (file) => top(file) === 'server',
   },
   client: {
@@ -80,9 +86,19 @@ export function partOf(file: string): Part {
   return PART_NAMES.find((p) => PARTS[p].owns(file)) ?? 'zod';
 }
 
-/** The packages the output of `parts` imports, by name (sorted), with their version ranges. */
-export function peersOf(parts: readonly Part[]): Record<string, string> {
+/**
+ * The packages the output of `parts` imports, by name (sorted), with their version ranges. `imports(file,
+ * name)` says whether the generated `file` imports `name`, for the peers only some APIs need (see
+ * {@link PartInfo.peersImportedBy}); without it every peer counts.
+ */
+export function peersOf(parts: readonly Part[], imports?: (file: string, name: string) => boolean): Record<string, string> {
   const peers: Record<string, string> = {};
-  for (const p of parts) Object.assign(peers, PARTS[p].peers);
+  for (const p of parts) {
+    const only = PARTS[p].peersImportedBy ?? {};
+    for (const [name, range] of Object.entries(PARTS[p].peers)) {
+      const file = only[name];
+      if (file === undefined || !imports || imports(file, name)) peers[name] = range;
+    }
+  }
   return Object.fromEntries(Object.entries(peers).sort(([a], [b]) => (a < b ? -1 : 1)));
 }

@@ -3,7 +3,8 @@
  * history, with everything unordered sorted, so equal contracts serialise to equal bytes. The lock file
  * holds one per released version; `apiAtOfContract` turns one back into a projection for the diff engine.
  */
-import type { ApiAt, ApiIR, AuthIR, CollectionAt, FieldAt, OperationName, RateLimitIR, SourceRef, TypeIR, FieldShape } from '../model/ir.ts';
+import type { ApiAt, ApiIR, AuthIR, OAuth2IR, OAuthFlowIR, OAuthFlowKind, CollectionAt, FieldAt, OperationName, RateLimitIR, SourceRef, TypeIR, FieldShape } from '../model/ir.ts';
+import { OAUTH_FLOWS } from '../model/ir.ts';
 import { project } from '../model/project.ts';
 
 /** A value type in a contract (nested fields are {@link FieldContract}s). */
@@ -31,7 +32,12 @@ export interface CollectionContract {
 export interface VersionContract {
   readonly version: { readonly name: string; readonly released?: string; readonly deprecated?: string; readonly sunset?: string };
   readonly versioning: ApiIR['versioning'];
-  readonly auth: { readonly bearer?: Record<string, never>; readonly apiKey?: { readonly header: string } };
+  readonly auth: {
+    readonly bearer?: Record<string, never>;
+    readonly apiKey?: { readonly header: string };
+    /** Flows with their URLs, and the declared scope names (sorted; descriptions are documentation). */
+    readonly oauth2?: { readonly flows: Readonly<Partial<Record<OAuthFlowKind, Omit<OAuthFlowIR, 'kind'>>>>; readonly scopes: readonly string[] };
+  };
   readonly rateLimit?: RateLimitIR;
   readonly collections: readonly CollectionContract[];
 }
@@ -71,6 +77,20 @@ function rate(r: RateLimitIR | undefined): { rateLimit?: RateLimitIR } {
   return r ? { rateLimit: { limit: r.limit, window: r.window, windowMs: r.windowMs } } : {};
 }
 
+type OAuth2Contract = NonNullable<VersionContract['auth']['oauth2']>;
+
+function oauth2Contract(o: OAuth2IR): OAuth2Contract {
+  return { flows: Object.fromEntries(o.flows.map(({ kind, ...urls }) => [kind, urls])), scopes: sorted(o.scopes.map((s) => s.name)) };
+}
+
+function oauth2OfContract(o: OAuth2Contract): OAuth2IR {
+  const flows = (Object.keys(OAUTH_FLOWS) as OAuthFlowKind[]).flatMap((kind) => {
+    const urls = o.flows[kind];
+    return urls ? [{ kind, ...urls }] : [];
+  });
+  return { flows, scopes: o.scopes.map((name) => ({ name, description: '' })) };
+}
+
 /** The wire contract of `version` of `api`. */
 export function contractOf(api: ApiIR, version: string): VersionContract {
   const at = project(api, version);
@@ -78,7 +98,11 @@ export function contractOf(api: ApiIR, version: string): VersionContract {
   return {
     version: { name: v.name, ...(v.released ? { released: v.released } : {}), ...(v.deprecated ? { deprecated: v.deprecated } : {}), ...(v.sunset ? { sunset: v.sunset } : {}) },
     versioning: at.versioning.in === 'path' ? { in: 'path' } : { in: 'header', header: at.versioning.header },
-    auth: { ...(at.auth.bearer ? { bearer: {} } : {}), ...(at.auth.apiKey ? { apiKey: { header: at.auth.apiKey.header } } : {}) },
+    auth: {
+      ...(at.auth.bearer ? { bearer: {} } : {}),
+      ...(at.auth.apiKey ? { apiKey: { header: at.auth.apiKey.header } } : {}),
+      ...(at.auth.oauth2 ? { oauth2: oauth2Contract(at.auth.oauth2) } : {}),
+    },
     ...rate(at.rateLimit),
     collections: byName(
       at.collections.map((c) => ({
@@ -109,7 +133,12 @@ function typeAt(t: TypeContract, loc: SourceRef): TypeIR<FieldAt> {
 /** A locked contract as a projection the diff engine can compare (locations point at `lockFile`). */
 export function apiAtOfContract(apiName: string, contract: VersionContract, lockFile: string): ApiAt {
   const loc: SourceRef = { file: lockFile, line: 1, member: '' };
-  const auth: AuthIR = { ...(contract.auth.bearer ? { bearer: {} } : {}), ...(contract.auth.apiKey ? { apiKey: contract.auth.apiKey } : {}) };
+  const oauth2 = contract.auth.oauth2;
+  const auth: AuthIR = {
+    ...(contract.auth.bearer ? { bearer: {} } : {}),
+    ...(contract.auth.apiKey ? { apiKey: contract.auth.apiKey } : {}),
+    ...(oauth2 ? { oauth2: oauth2OfContract(oauth2) } : {}),
+  };
   const collections: CollectionAt[] = contract.collections.map((c) => ({
     kind: 'collection-at',
     key: c.name,

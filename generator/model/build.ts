@@ -3,17 +3,17 @@
  * declaration are reported here; problems that need the whole API are in `check.ts`.
  */
 import type { ApiDef, CollectionDef, OperationName } from '../dsl/defs.ts';
+import { buildAuth, HEADER_NAME, type CheckedAuth } from './build-auth.ts';
 import { buildField, isIdentifier, knownMarkers, type FieldContext } from './build-field.ts';
 import { describeValue } from '../dsl/arguments.ts';
 import { collectionEntries, fieldEntries, reportSlips } from './check-builders.ts';
 import { atPath, refOf, type DiagnosticBag } from './diagnostics.ts';
 import { API_OPTIONS, checkShape, COLLECTION_OPTIONS, OPERATION_ENTRY } from './option-shapes.ts';
-import { OPERATIONS, type Rename, type ApiIR, type CollectionIR, type OperationIR, type RateLimitIR, type SourceRef, type VersionIR } from './ir.ts';
+import { OPERATIONS, takesCredentials, type Rename, type ApiIR, type CollectionIR, type OperationIR, type RateLimitIR, type SourceRef, type VersionIR } from './ir.ts';
 import { isIsoDate } from './values.ts';
 
 const VERSION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const PATH_SEGMENT = /^[a-z0-9][a-z0-9._~-]*$/;
-const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 // Version names become folder and file names next to these generated ones.
 const RESERVED_VERSION_NAMES = new Set(['server', 'client', 'openapi', 'runtime', 'collections', 'zod-helpers', 'changes.md', 'index', 'types', 'routes']);
 const WINDOW = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
@@ -32,7 +32,7 @@ interface CheckedApi {
   readonly description?: string;
   readonly versions?: Readonly<Record<string, { readonly released?: unknown; readonly deprecated?: unknown; readonly sunset?: unknown } | undefined>>;
   readonly versioning?: { readonly in?: unknown; readonly header?: unknown };
-  readonly auth?: { readonly bearer?: { readonly description?: string }; readonly apiKey?: { readonly header?: unknown; readonly description?: string } };
+  readonly auth?: CheckedAuth;
   readonly rateLimit?: CheckedRateLimit;
   readonly collections?: Readonly<Record<string, unknown>>;
 }
@@ -177,7 +177,7 @@ function collectionOf(name: string, def: CollectionDef, ctx: FieldContext, hasAu
       d.error('RG112', `${where}: public lists '${op}', which the collection does not offer; add it to operations or remove it from public.`, atPath(ref, ['public']));
   const scopes = { read: scopeList(o.scopes?.read), write: scopeList(o.scopes?.write) };
   if (!hasAuth && (scopes.read.length > 0 || scopes.write.length > 0))
-    d.error('RG111', `${where}: scopes are declared but the API has no auth; add auth: { bearer: {} } (or apiKey) to defineApi, or remove the scopes.`, atPath(ref, ['scopes']));
+    d.error('RG111', `${where}: scopes are declared but the API has no auth; add auth: { oauth2: {...} } (or bearer, or apiKey) to defineApi, or remove the scopes.`, atPath(ref, ['scopes']));
   const pageLimit = (v: unknown, fallback: number): number => (v === undefined ? fallback : typeof v === 'number' ? v : NaN);
   const defaultLimit = pageLimit(o.pagination?.defaultLimit, 20);
   const maxLimit = pageLimit(o.pagination?.maxLimit, 100);
@@ -243,11 +243,8 @@ export function buildApi(def: ApiDef, source: string, diagnostics: DiagnosticBag
   } else if (versioningDef.in !== 'path') {
     diagnostics.error('RG106', `versioning.in must be 'path' or 'header' (got '${String(versioningDef.in)}').`, atPath(apiRef, ['versioning']));
   }
-  const auth = api.auth ?? {};
-  const keyHeader = auth.apiKey?.header;
-  if (auth.apiKey && (typeof keyHeader !== 'string' || !HEADER_NAME.test(keyHeader)))
-    diagnostics.error('RG110', `auth.apiKey.header '${String(keyHeader ?? '')}' is not a valid HTTP header name; for example 'X-API-Key'.`, atPath(apiRef, ['auth', 'apiKey']));
-  const hasAuth = Boolean(auth.bearer || auth.apiKey);
+  const auth = buildAuth(api.auth ?? {}, diagnostics, apiRef);
+  const hasAuth = takesCredentials(auth);
   const rateLimit = rateLimitOf(api.rateLimit, 'defineApi', diagnostics, atPath(apiRef, ['rateLimit']));
   return {
     kind: 'api',
@@ -256,10 +253,7 @@ export function buildApi(def: ApiDef, source: string, diagnostics: DiagnosticBag
     ...(api.description !== undefined ? { description: api.description } : {}),
     versions,
     versioning,
-    auth: {
-      ...(auth.bearer ? { bearer: auth.bearer } : {}),
-      ...(auth.apiKey ? { apiKey: { ...auth.apiKey, header: String(keyHeader) } } : {}),
-    },
+    auth,
     ...(rateLimit ? { rateLimit } : {}),
     collections: collectionEntries(api.collections ?? {}, apiRef, diagnostics).map(([cname, c]) => collectionOf(cname, c, ctx, hasAuth)),
     source,

@@ -2,6 +2,7 @@
  * @module Stage "check": rules that need the whole API and its history (markers against the versions a
  * field exists in, renames onto taken names, refs, paths per version, migrations old versions need).
  */
+import { checkCollectionScopes } from './check-scopes.ts';
 import { type DiagnosticBag } from './diagnostics.ts';
 import type { ApiIR, CollectionIR, FieldIR, FieldShape, SourceRef } from './ir.ts';
 import { existsAt, projectCollection, shapeAt } from './project.ts';
@@ -152,6 +153,7 @@ function checkNamesPerVersion(ctx: Ctx, fields: readonly FieldIR[], where: strin
 export function checkApi(api: ApiIR, d: DiagnosticBag): void {
   const versions = api.versions.map((v) => v.name);
   const ctx: Ctx = { api, versions, d, byName: new Map(api.collections.map((c) => [c.name, c])) };
+  checkCollectionScopes(api, d);
   for (const c of api.collections) {
     if (c.addedIn && c.removedIn && versions.indexOf(c.removedIn) <= versions.indexOf(c.addedIn))
       d.error('RG151', `${c.name} is removed in ${c.removedIn} but only added in ${c.addedIn}; removedIn must name a later version.`, c.calls['removedIn'] ?? c.loc);

@@ -7,7 +7,7 @@
  */
 import { describeValue } from '../dsl/arguments.ts';
 import { atPath, type DiagnosticBag, type DiagnosticCode } from './diagnostics.ts';
-import type { SourceRef } from './ir.ts';
+import { OAUTH_FLOWS, type SourceRef } from './ir.ts';
 
 /** What a value in the options must be. `later`: a rule of its own checks it (with a more precise message). */
 export type Shape =
@@ -39,6 +39,19 @@ const DSL_CODES: ShapeCodes = { wrongKind: 'RG175', unknownKey: 'RG176' };
 
 const RATE_LIMIT = object({ limit: later, window: later });
 
+/** One OAuth 2.0 flow: its URLs (`refreshUrl` always optional), the others required; the values are checked by RG300. */
+const flow = (urls: readonly string[]): Shape => object(Object.fromEntries([...urls, 'refreshUrl'].map((u) => [u, later])), urls);
+
+/** `auth.oauth2`: flows as OpenAPI names them, and described scopes. */
+const OAUTH2 = object(
+  {
+    flows: object(Object.fromEntries(Object.entries(OAUTH_FLOWS).map(([kind, urls]) => [kind, flow(urls)]))),
+    scopes: record(str),
+    description: str,
+  },
+  ['flows'],
+);
+
 /** `defineApi({...})`. Adding an option to the DSL adds one line here. */
 export const API_OPTIONS: Shape = object(
   {
@@ -47,7 +60,7 @@ export const API_OPTIONS: Shape = object(
     description: str,
     versions: record(object({ released: later, deprecated: later, sunset: later })),
     versioning: object({ in: later, header: later }),
-    auth: object({ bearer: object({ description: str }), apiKey: object({ header: later, description: str }) }),
+    auth: object({ bearer: object({ description: str }), apiKey: object({ header: later, description: str }), oauth2: OAUTH2 }),
     rateLimit: RATE_LIMIT,
     collections: record(later),
   },

@@ -37,9 +37,34 @@ export class ApiError extends Error {
 export class BadRequestError extends ApiError {
   override name = "BadRequestError";
 }
-/** 401: the credential is missing or not accepted. */
+/** The `error` parameter of a `WWW-Authenticate` challenge (RFC 6750), or null. */
+function challengeError(header: string | null): string | null {
+  return header === null
+    ? null
+    : (/\berror="([^"]*)"/.exec(header)?.[1] ?? null);
+}
+
+/**
+ * 401: the credential is missing or not accepted; also a token endpoint that refused the client's
+ * credentials. `oauthError` is the OAuth error code: the token endpoint's `error` (`invalid_client`,
+ * `invalid_scope`, ...) or the API's challenge (`invalid_token`), null when there was none.
+ */
 export class AuthenticationError extends ApiError {
   override name = "AuthenticationError";
+  readonly oauthError: string | null;
+  constructor(
+    message: string,
+    status: number,
+    headers: Headers,
+    problem: Problem | null,
+    options?: { cause?: unknown },
+  ) {
+    super(message, status, headers, problem, options);
+    this.oauthError =
+      typeof problem?.["error"] === "string"
+        ? problem["error"]
+        : challengeError(headers.get("www-authenticate"));
+  }
 }
 /** 403: the credential lacks a scope this operation needs. */
 export class PermissionDeniedError extends ApiError {

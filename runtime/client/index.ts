@@ -20,6 +20,7 @@ export {
   TimeoutError,
   type Problem,
 } from "./failures.js";
+export type { AuthOptions, ClientCredentials } from "./oauth.js";
 export {
   createNamespace,
   type CollectionTypes,

@@ -4,6 +4,7 @@
  * @module
  */
 import type { ApiError } from "./failures.js";
+import type { AuthOptions } from "./oauth.js";
 
 /** A credential: a string, or a function that returns one (called before each attempt, for tokens that refresh). */
 export type Credential = string | (() => string | Promise<string>);
@@ -48,6 +49,12 @@ export interface ClientOptions {
   bearer?: Credential;
   /** Sent in the API's key header. */
   apiKey?: Credential;
+  /**
+   * Obtain access tokens by itself (OAuth 2.0 client credentials): cached, renewed before they expire,
+   * one token request for all concurrent calls, and renewed once when the API answers `invalid_token`.
+   * Client-wide only; a request's own `bearer` takes precedence.
+   */
+  auth?: AuthOptions;
   /** Retries after the first attempt (default 2). */
   maxRetries?: number;
   /** Milliseconds each attempt may take, credential, redirects and response body included (default 60000). */
@@ -69,9 +76,9 @@ export interface ClientOptions {
   onAttempt?: (event: AttemptEvent) => void;
 }
 
-/** Options of one request: any client option (but `baseUrl`), plus an idempotency key. */
+/** Options of one request: any client option (but `baseUrl` and `auth`), plus an idempotency key. */
 export interface RequestOptions extends Partial<
-  Omit<ClientOptions, "baseUrl">
+  Omit<ClientOptions, "baseUrl" | "auth">
 > {
   /** Sent as `Idempotency-Key`; creates generate one per call when it is not given. */
   idempotencyKey?: string;
@@ -83,4 +90,6 @@ export interface ApiConfig {
   readonly apiKeyHeader: string | null;
   /** The header that selects the version, or null when the version is a path prefix. */
   readonly versionHeader: string | null;
+  /** The token URL of the API's OAuth 2.0 client credentials flow, or null when it declares none. */
+  readonly tokenUrl?: string | null;
 }

@@ -6,6 +6,7 @@
 import { fetchFollowing, pageProblem, parseBody, readText } from "./body.js";
 import {
   ApiError,
+  AuthenticationError,
   ConnectionError,
   InvalidResponseError,
   TimeoutError,
@@ -20,6 +21,7 @@ import type {
   FetchInit,
   RequestOptions,
 } from "./options.js";
+import { createTokenSource, type TokenSource } from "./oauth.js";
 import {
   ApiPromise,
   PagePromise,
@@ -52,10 +54,28 @@ interface Call {
 
 /** Sends requests: credentials, timeouts, retries with backoff, errors, `onAttempt` reports. */
 export class Transport {
+  /** Access tokens the client fetches itself (`auth.clientCredentials`), or null. */
+  private readonly tokens: TokenSource | null;
+
   constructor(
     readonly options: ClientOptions,
     readonly config: ApiConfig,
-  ) {}
+  ) {
+    const credentials = options.auth?.clientCredentials;
+    if (credentials !== undefined && options.bearer !== undefined)
+      throw new TypeError(
+        "give either bearer or auth.clientCredentials, not both: both set the Authorization header.",
+      );
+    this.tokens =
+      credentials === undefined
+        ? null
+        : createTokenSource(
+            credentials,
+            config.tokenUrl ?? null,
+            options.fetch,
+            options.timeout ?? 60_000,
+          );
+  }
 
   /** One request; its promise also offers `withResponse()`. */
   request<T>(
@@ -126,6 +146,8 @@ export class Transport {
     const maxBytes = o.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     const fetchFn: Fetch = o.fetch ?? ((u, init) => fetch(u, init));
     const payload = body === undefined ? undefined : JSON.stringify(body);
+    // A fetched token the API refused is renewed once; that extra attempt is not one of the retries.
+    let renewed = 0;
     for (let attempt = 1; ; attempt++) {
       throwIfAborted(signals);
       const started = Date.now();
@@ -133,8 +155,9 @@ export class Transport {
       let response: Response | null = null;
       let result: WithResponse<T> | null = null;
       let error: ApiError | null = null;
+      let fetched: string | null = null;
       try {
-        await this.applyCredentials(headers, o, guard.signal);
+        fetched = await this.applyCredentials(headers, o, guard.signal);
         const init: FetchInit = {
           method,
           headers,
@@ -180,8 +203,20 @@ export class Transport {
       } finally {
         guard.done();
       }
-      const retryInMs =
-        error && attempt <= maxRetries ? retryDelay(error, attempt, o) : null;
+      const renew =
+        fetched !== null &&
+        renewed === 0 &&
+        error instanceof AuthenticationError &&
+        error.oauthError === "invalid_token";
+      if (renew) {
+        this.tokens?.invalidate(fetched!);
+        renewed = 1;
+      }
+      const retryInMs = renew
+        ? 0
+        : error && attempt - renewed <= maxRetries
+          ? retryDelay(error, attempt - renewed, o)
+          : null;
       o.onAttempt?.({
         method,
         url,
@@ -199,20 +234,29 @@ export class Transport {
     }
   }
 
-  /** Sets the credential headers; a credential function may not outlast the attempt's signal. */
+  /**
+   * Sets the credential headers; a credential function may not outlast the attempt's signal. Returns the
+   * access token fetched by the client itself (to renew it when the API refuses it), else null.
+   */
   private async applyCredentials(
     headers: Headers,
     o: RequestOptions,
     signal: AbortSignal,
-  ): Promise<void> {
+  ): Promise<string | null> {
     const { apiKeyHeader } = this.config;
+    let fetched: string | null = null;
     if (o.bearer !== undefined)
       headers.set(
         "authorization",
         `Bearer ${await resolveCredential(o.bearer, signal)}`,
       );
+    else if (this.tokens !== null) {
+      fetched = await this.tokens.get(signal);
+      headers.set("authorization", `Bearer ${fetched}`);
+    }
     if (o.apiKey !== undefined && apiKeyHeader)
       headers.set(apiKeyHeader, await resolveCredential(o.apiKey, signal));
+    return fetched;
   }
 }
 

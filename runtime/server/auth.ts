@@ -1,10 +1,13 @@
 /**
  * Credentials: reading the bearer token or API key of a request, static API keys compared in constant
- * time, and the `WWW-Authenticate` challenge of the API.
+ * time, JWT access tokens verified before `authenticate`, and the `WWW-Authenticate` challenge of the API.
  */
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { createHash, timingSafeEqual } from "node:crypto";
+import { createJwtVerifier, type JwtVerifier } from "./jwt.js";
+import { problem, send } from "./problems.js";
 import type { ApiSpec } from "./spec.js";
+import type { Mount } from "./state.js";
 import type { Credential, Principal, ServerOptions } from "./types.js";
 
 const sha256 = (text: string): Buffer =>
@@ -55,15 +58,6 @@ export type Challenge = (
   error?: string,
 ) => string;
 
-/** How the API turns credentials into principals, and the challenge its 401 and 403 answers carry. */
-export interface Authenticator {
-  readonly authenticate: (
-    credential: Credential,
-    request: FastifyRequest,
-  ) => Promise<Principal | null>;
-  readonly challenge: Challenge;
-}
-
 /**
  * The challenges of the API's schemes, one per scheme (RFC 9110 section 11.6.1): `Bearer realm="shop"`
  * and `ApiKey realm="shop", header="X-API-Key"`. Error parameters (`error="invalid_token"`, RFC 6750) are
@@ -84,7 +78,22 @@ export function createChallenge(spec: ApiSpec): Challenge {
       .join(", ");
 }
 
-/** Static keys first, then `options.authenticate`; throws at startup when the API needs credentials and neither is given. */
+/** How the API turns credentials into principals, and the challenge its 401 and 403 answers carry. */
+export interface Authenticator {
+  readonly authenticate: (
+    credential: Credential,
+    request: FastifyRequest,
+  ) => Promise<Principal | null>;
+  readonly challenge: Challenge;
+  /** Verifies bearer tokens as JWTs before `authenticate` (with `options.jwt`), else null. */
+  readonly verifyJwt: JwtVerifier | null;
+}
+
+/**
+ * Static keys first, then JWT verification of bearer tokens (`options.jwt`), then `options.authenticate`
+ * (which receives a verified token's principal). Throws at startup when the API needs credentials and
+ * nothing can accept them, or when `jwt` is given to an API that takes no bearer tokens.
+ */
 export function createAuthenticator(
   spec: ApiSpec,
   options: ServerOptions,
@@ -94,14 +103,19 @@ export function createAuthenticator(
       r.operations.some((op) => !r.collection.public.includes(op)),
     ),
   );
+  if (options.jwt && !spec.bearer)
+    throw new Error(
+      `register${spec.name}Api: options.jwt verifies bearer tokens, but the API takes none; declare auth.oauth2 (or bearer) in the API, or remove options.jwt.`,
+    );
   if (
     (spec.bearer || spec.apiKeyHeader !== null) &&
     needsAuth &&
     !options.authenticate &&
-    !options.apiKeys
+    !options.apiKeys &&
+    !options.jwt
   )
     throw new Error(
-      `register${spec.name}Api: the API needs credentials; pass options.authenticate (or options.apiKeys for static API keys).`,
+      `register${spec.name}Api: the API needs credentials; pass options.authenticate, options.jwt (to verify JWT access tokens) or options.apiKeys (static API keys).`,
     );
   const staticKeys = options.apiKeys ? createKeyTable(options.apiKeys) : null;
   const authenticate = async (
@@ -112,9 +126,61 @@ export function createAuthenticator(
       const principal = staticKeys(credential.token);
       if (principal) return principal;
     }
-    return options.authenticate
-      ? options.authenticate(credential, request)
-      : null;
+    if (options.authenticate) return options.authenticate(credential, request);
+    return credential.verified ?? null;
   };
-  return { authenticate, challenge: createChallenge(spec) };
+  return {
+    authenticate,
+    challenge: createChallenge(spec),
+    verifyJwt: options.jwt ? createJwtVerifier(options.jwt, spec.name) : null,
+  };
+}
+
+/** Seconds a client waits before retrying when the identity provider's keys cannot be fetched. */
+const IDP_RETRY_AFTER = 5;
+
+/**
+ * With `options.jwt`, verifies a bearer token before `authenticate`: the credential carrying the verified
+ * principal, or null once it answered: 401 `invalid_token` with the reason in `error_description` (counted
+ * as a rejected credential), or 503 with `Retry-After` when the signing keys cannot be fetched (logged).
+ */
+export async function verifyBearer(
+  m: Mount,
+  credential: Credential,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<Credential | null> {
+  if (m.verifyJwt === null || credential.scheme !== "bearer") return credential;
+  const verdict = await m.verifyJwt(credential.token);
+  switch (verdict.kind) {
+    case "valid":
+      return { ...credential, verified: verdict.principal };
+    case "invalid":
+      m.failures?.failed(request.ip);
+      reply.header(
+        "www-authenticate",
+        m.challenge(
+          "bearer",
+          // A quoted-string (RFC 9110): the descriptions are restgen's own words, kept free of quotes.
+          `error="invalid_token", error_description="${verdict.description.replace(/["\\]/g, "'")}"`,
+        ),
+      );
+      send(reply, problem(401, "invalid_token", verdict.description));
+      return null;
+    case "unavailable":
+      request.log.error(
+        { err: verdict.error, source: "options.jwt" },
+        "the identity provider's signing keys cannot be fetched",
+      );
+      reply.header("retry-after", IDP_RETRY_AFTER);
+      send(
+        reply,
+        problem(
+          503,
+          "idp_unavailable",
+          `The access token cannot be verified now; retry in ${IDP_RETRY_AFTER} s.`,
+        ),
+      );
+      return null;
+  }
 }

@@ -4,7 +4,7 @@
  * limits (429 with RateLimit headers).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { readCredential } from "./auth.js";
+import { readCredential, verifyBearer } from "./auth.js";
 import { answerFailure, invoke } from "./invoke.js";
 import { HttpProblem, problem, send } from "./problems.js";
 import type { Limiter } from "./rate-limit.js";
@@ -83,12 +83,14 @@ export function createGate(
           ),
         );
       }
+      const checked = await verifyBearer(m, credential, request, reply);
+      if (checked === null) return reply;
       // `authenticate` is user code: its errors tell the client nothing, and it has the request timeout.
       const outcome = await invoke(
         request,
         AUTHENTICATE,
         m.requestTimeout,
-        () => m.authenticate(credential, request),
+        () => m.authenticate(checked, request),
       );
       if (outcome.kind !== "value")
         return answerFailure(

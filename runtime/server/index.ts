@@ -1,6 +1,6 @@
 /**
  * The server runtime every generated API shares, re-exported from its modules: problem+json answers
- * (RFC 9457), credentials and scopes, rate limits, version lifecycle, migrations between versions, answers
+ * (RFC 9457), credentials and scopes (JWT access tokens verified with jose, for APIs that take bearer tokens), rate limits, version lifecycle, migrations between versions, answers
  * shaped by each version's response schema, Idempotency-Key replay, OpenAPI documents, route mounting and
  * the in-memory store. The API-specific files (`routes.ts`, `types.ts`, `index.ts`, `collections/*.ts`) are
  * data and types the runtime reads.
@@ -12,6 +12,8 @@ export {
   type MemoryOptions,
   type MemorySpec,
 } from "./memory-store.js";
+export { DEFAULT_JWT_ALGORITHMS, scopesOfClaims } from "./jwt-claims.js";
+export type { JwtOptions } from "./jwt.js";
 export { mountApi } from "./mount.js";
 export {
   BadRequest,

@@ -44,7 +44,10 @@ export async function mountApi(
 ): Promise<void> {
   const hooks = resolveHooks(spec, options.migrations);
   const table = resolveHandlers(spec, handlers);
-  const { authenticate, challenge } = createAuthenticator(spec, options);
+  const { authenticate, challenge, verifyJwt } = createAuthenticator(
+    spec,
+    options,
+  );
   const clock = options.now ?? (() => new Date());
   const now = () => clock().getTime();
   const bodyLimit = options.bodyLimit ?? 1_048_576;
@@ -88,6 +91,7 @@ export async function mountApi(
         hooks,
         now,
         challenge,
+        verifyJwt,
         apiLimiter: limits.api,
         limiters: limits.byCollection,
         prefix,

@@ -8,6 +8,7 @@ import type { FailureLimiter } from "./auth-failures.js";
 import type { AnyFn } from "./guards.js";
 import type { AnswerStore } from "./idempotency.js";
 import type { Hooks } from "./migrate.js";
+import type { JwtVerifier } from "./jwt-claims.js";
 import type { Limiter } from "./rate-limit.js";
 import type { ApiSpec, RouteSpec } from "./spec.js";
 import type { Credential, Principal } from "./types.js";
@@ -60,6 +61,8 @@ export interface Mount {
   readonly now: () => number;
   readonly apiKeyHeader: string | null;
   readonly challenge: Challenge;
+  /** Verifies bearer tokens as JWTs (`options.jwt`), or null. */
+  readonly verifyJwt: JwtVerifier | null;
   readonly failures: FailureLimiter | null;
   readonly apiLimiter: Limiter | null;
   readonly limiters: ReadonlyMap<string, Limiter>;

@@ -3,6 +3,7 @@
  * pages and list queries, the handlers of a collection, and the options of `registerXApi`.
  */
 import type { FastifyRequest } from "fastify";
+import type { JwtOptions } from "./jwt.js";
 import type { HttpProblem } from "./problems.js";
 
 /** A value or a promise of it: handlers may be sync or async. */
@@ -15,11 +16,18 @@ export type OperationName =
 export interface Principal {
   readonly id: string;
   readonly scopes: readonly string[];
+  /** The verified claims of the caller's JWT access token (with `options.jwt`). */
+  readonly claims?: Readonly<Record<string, unknown>>;
 }
 /** A credential as sent: `Authorization: Bearer <token>` or the API key header. */
 export interface Credential {
   readonly scheme: "bearer" | "apiKey";
   readonly token: string;
+  /**
+   * With `options.jwt`, the principal a verified bearer token stands for (`id` = `sub`, scopes from
+   * `scope` or `scp`, and its claims); `authenticate` may return it, a richer one, or null to refuse it.
+   */
+  readonly verified?: Principal;
 }
 /** What every handler receives besides its input. */
 export interface HandlerContext {
@@ -103,11 +111,21 @@ export interface AuthFailureLimit {
 
 /** Options every generated `registerXApi` accepts. */
 export interface ServerOptions {
-  /** Resolves a credential to a principal; null answers 401 (`invalid_token`). */
+  /**
+   * Resolves a credential to a principal; null answers 401 (`invalid_token`). With `jwt`, a bearer token
+   * reaches it only once verified, with the principal it stands for in `credential.verified`.
+   */
   readonly authenticate?: (
     credential: Credential,
     request: FastifyRequest,
   ) => Awaitable<Principal | null>;
+  /**
+   * Verify bearer tokens as JWT access tokens (jose): signature against the identity provider's JWKS (or a
+   * key), `exp`, `nbf`, `iss`, `aud`, allowed algorithms. A token that fails answers 401 `invalid_token`
+   * with the reason; keys that cannot be fetched answer 503. The principal is `sub` with the token's scopes;
+   * `authenticate`, when given too, runs after verification and receives it as `credential.verified`.
+   */
+  readonly jwt?: JwtOptions;
   /** Static API keys and the principal each stands for, compared in constant time before `authenticate`. */
   readonly apiKeys?: Readonly<Record<string, Principal>>;
   /**

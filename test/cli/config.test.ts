@@ -169,7 +169,7 @@ describe('config and command-line diagnostics', () => {
   });
 
   it('reports each missing runtime package once, and nothing when package.json lists them all', async () => {
-    const manifest = { name: 'shop', type: 'module', dependencies: { zod: '^4.0.0' }, devDependencies: { fastify: '^5.0.0', '@fastify/rate-limit': '^11.0.0' } };
+    const manifest = { name: 'shop', type: 'module', dependencies: { zod: '^4.0.0' }, devDependencies: { fastify: '^5.0.0', '@fastify/rate-limit': '^11.0.0', jose: '^6.0.1' } };
     const dir = project({ 'package.json': JSON.stringify(manifest, null, 2) });
     const r = await runCli(dir, ['generate']);
     expect(r.code).toBe(0);
@@ -179,5 +179,25 @@ describe('config and command-line diagnostics', () => {
     const zod = await runCli(clientOnly, ['generate', '--parts', 'client,zod']);
     expect(zod.err.match(/RG215/g)).toHaveLength(1);
     expect(zod.err).toContain('install it with: npm install zod@^4.0.0');
+  });
+
+  it('asks for jose only when the API takes bearer tokens, and a server without them never imports it', async () => {
+    const manifest = '{ "name": "shop", "dependencies": { "zod": "^4.0.0", "fastify": "^5.1.0", "@fastify/rate-limit": "^11.0.0" } }\n';
+    const keysOnly = project({ 'package.json': manifest, 'api.ts': API.replace("collections:", "auth: { apiKey: { header: 'X-API-Key' } },\n  collections:") });
+    const r = await runCli(keysOnly, ['generate', '--parts', 'server']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).not.toContain('RG215');
+    const server = listFiles(path.join(keysOnly, 'generated/server'));
+    expect(server).toContain('runtime/jwt.ts');
+    const importers = server.filter((f) => readFileSync(path.join(keysOnly, 'generated/server', f), 'utf8').includes('from "jose"'));
+    expect(importers).toEqual([]);
+    expect((await runCli(keysOnly, ['generate', '--parts', 'server'])).err, 'an up-to-date run judges the same').not.toContain('RG215');
+
+    const bearer = project({ 'package.json': manifest, 'api.ts': API.replace("collections:", 'auth: { bearer: {} },\n  collections:') });
+    const b = await runCli(bearer, ['generate', '--parts', 'server']);
+    expect(b.code, b.err).toBe(0);
+    expect(b.err.match(/RG215/g)).toHaveLength(1);
+    expect(b.err).toContain('the generated code imports jose (^6.0.1), which package.json does not list; install it with: npm install jose@^6.0.1');
+    expect(readFileSync(path.join(bearer, 'generated/server/runtime/jwt.ts'), 'utf8')).toContain('from "jose"');
   });
 });

@@ -16,6 +16,7 @@ import {
   type V2,
   type V3,
 } from '../../examples/shop/generated/client/index.js';
+import type { NotesClientOptions as HeaderOptions } from '../../examples/header-versioning/generated/client/index.js';
 
 // Only type-checked, never called: no server is needed.
 function typeChecks(shop: ShopClient): void {
@@ -80,6 +81,10 @@ describe('generated client types', () => {
     expectTypeOf<ShopClient['v2']['orders']>().not.toHaveProperty('replace');
     expectTypeOf<ShopClient['v2']>().not.toHaveProperty('coupons');
     expectTypeOf<ShopClientOptions>().toHaveProperty('apiKey');
+    // OAuth 2.0: the client can fetch its own tokens (the token URL defaults to the declared one).
+    expectTypeOf<NonNullable<ShopClientOptions['auth']>['clientCredentials']['tokenUrl']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<HeaderOptions>().not.toHaveProperty('auth');
+    expectTypeOf<HeaderOptions>().not.toHaveProperty('bearer');
     expect(typeChecks).toBeTypeOf('function');
   });
 

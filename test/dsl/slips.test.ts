@@ -65,7 +65,7 @@ const cases: Case[] = [
   { code: 'RG175', collection: `      operations: 'list' as unknown as ['list'], // <-`, at: 'operations', says: 'things: operations must be an array (got the string "list")' },
   { code: 'RG175', api: `rateLimit: { limit: 5, window: '1m' }, title: ['Demo'] as unknown as string, // <-`, at: 'title', says: 'defineApi: title must be a string (got an array)' },
   { code: 'RG176', collection: `      operation: ['list'], // <-`, at: 'operation', says: "things: unknown option 'operation' (did you mean 'operations'?)" },
-  { code: 'RG176', api: `auth: { bearer: {}, oauth: {} }, // <-`, at: 'oauth', says: "defineApi: unknown option 'oauth'; auth takes bearer, apiKey" },
+  { code: 'RG176', api: `auth: { bearer: {}, openid: {} }, // <-`, at: 'openid', says: "defineApi: unknown option 'openid'; auth takes bearer, apiKey, oauth2" },
   { code: 'RG177', fields: `        note: f.string().optional(true as never), // <-`, at: 'optional', says: 'optional() takes no arguments (got 1 argument)' },
   { code: 'RG177', fields: `        size: f.int(10 as never), // <-`, at: 'int', says: 'int() takes no arguments (got 1 argument)' },
 ];

@@ -105,7 +105,21 @@ describe('project()', () => {
   it('keeps the example in the order the user wrote, with auth, limits and lifecycle dates', async () => {
     const ir = await loadIr();
     expect(ir.versions[0]).toMatchObject({ name: 'v1', released: '2026-01-15', deprecated: '2026-09-01', sunset: '2027-03-01' });
-    expect(ir.auth).toEqual({ bearer: {}, apiKey: { header: 'X-API-Key' } });
+    expect(ir.auth).toEqual({
+      apiKey: { header: 'X-API-Key' },
+      oauth2: {
+        flows: [
+          { kind: 'authorizationCode', authorizationUrl: 'https://id.shop.example.com/oauth/authorize', tokenUrl: 'https://id.shop.example.com/oauth/token' },
+          { kind: 'clientCredentials', tokenUrl: 'https://id.shop.example.com/oauth/token' },
+        ],
+        scopes: [
+          { name: 'customers:read', description: 'Read customers' },
+          { name: 'customers:write', description: 'Create, change and delete customers' },
+          { name: 'orders:read', description: 'Read orders' },
+          { name: 'orders:write', description: 'Place, change and cancel orders' },
+        ],
+      },
+    });
     expect(ir.rateLimit).toEqual({ limit: 100, window: '1m', windowMs: 60_000 });
     const orders = ir.collections.find((c) => c.name === 'orders')!;
     expect(orders.rateLimit?.windowMs).toBe(1000);

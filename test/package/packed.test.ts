@@ -109,7 +109,7 @@ beforeAll(async () => {
     name: 'packed-e2e',
     private: true,
     type: 'module',
-    dependencies: { fastify: floor('fastify'), '@fastify/rate-limit': floor('@fastify/rate-limit'), zod: floor('zod') },
+    dependencies: { fastify: floor('fastify'), '@fastify/rate-limit': floor('@fastify/rate-limit'), jose: floor('jose'), zod: floor('zod') },
     devDependencies: {
       restgen: `file:${path.join(work, tarball.filename)}`,
       typescript: pin('typescript'),

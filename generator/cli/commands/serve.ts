@@ -1,6 +1,8 @@
 /**
- * @module `restgen serve [api.ts] [--port]`: generates the API, loads its server with jiti and runs it on
- * the in-memory handlers, with an `authenticate` that accepts any token and grants every scope. For trying
+ * @module `restgen serve [api.ts] [--port] [--jwt-dev]`: generates the API, loads its server with jiti and
+ * runs it on the in-memory handlers, with an `authenticate` that accepts any token and grants every scope
+ * (with `--jwt-dev`, bearer tokens must be JWTs signed by a key made at startup, verified by the server's
+ * real JWT path). For trying
  * an API out; nothing here is meant for production. The server runs on the project's own fastify,
  * @fastify/rate-limit and zod (restgen does not carry them), generated into the project's
  * `node_modules/.cache/restgen-serve/` so that its imports resolve to them.
@@ -12,14 +14,15 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { installSpec } from '../../config/peers.ts';
+import { installSpec, outputImports } from '../../config/peers.ts';
 import type { Part } from '../../dsl/define-config.ts';
 import { peersOf } from '../../emit/parts.ts';
-import type { ApiIR, FieldShape, TypeIR } from '../../model/ir.ts';
+import { takesBearer, type ApiIR, type FieldShape, type TypeIR } from '../../model/ir.ts';
 import { pascalCase } from '../../model/names.ts';
 import { project, shapeAt } from '../../model/project.ts';
 import { generate, loadModel } from '../../pipeline/generate.ts';
 import { usageError, type CliIO } from '../io.ts';
+import { allScopes, createDevJwt } from '../jwt-dev.ts';
 import { reportDiagnostics } from '../report.ts';
 import { resolveRun } from '../run-options.ts';
 
@@ -31,6 +34,8 @@ export interface ServeOptions {
   /** Where to generate; by default a cache folder in the project's node_modules, leaving the user's output alone. */
   readonly outDir?: string;
   readonly templatesDir?: string;
+  /** Verify bearer tokens as JWTs signed by a key made at startup, and print a token with every scope. */
+  readonly jwtDev?: boolean;
 }
 
 /** A running `serve`. */
@@ -56,10 +61,13 @@ function nearestNodeModules(dir: string): string | undefined {
   }
 }
 
-/** Loads the project's fastify, as the generated server will (resolved from `from`); a clear problem when it is missing. */
+/**
+ * Loads the project's fastify, as the generated server in `from` will; a clear problem when it, or another
+ * package that server imports, is missing.
+ */
 async function projectFastify(from: string): Promise<(options: object) => FastifyInstance> {
   const require = createRequire(path.join(from, 'noop.js'));
-  const missing = Object.entries(peersOf(SERVER)).filter(([name]) => {
+  const missing = Object.entries(peersOf(SERVER, outputImports(from))).filter(([name]) => {
     try {
       require.resolve(name);
       return false;
@@ -149,9 +157,9 @@ export async function serveApi(options: ServeOptions, io: CliIO): Promise<Served
   const modules = nearestNodeModules(apiDir);
   if (!options.outDir && !modules) throw new ServeProblem('there is no node_modules folder above the API module; install the generated server\'s packages in your project first (npm install fastify @fastify/rate-limit zod).');
   const outDir = options.outDir ?? path.join(modules!, '.cache', 'restgen-serve', `${pascalCase(path.basename(apiDir))}-${path.basename(options.apiPath).replace(/\.[^.]+$/, '')}`);
-  const Fastify = await projectFastify(outDir);
   const result = await generate({ apiPath: options.apiPath, outDir, parts: SERVER, ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}) });
   if (await reportDiagnostics(result.diagnostics, io)) return undefined;
+  const Fastify = await projectFastify(outDir);
   // The up-to-date cache answers without the model; serving needs it, so load it then.
   const ir = result.ir ?? (await loadModel(options.apiPath)).ir;
   if (!ir) throw new Error(`serve: ${options.apiPath} generated but could not be loaded again`);
@@ -161,11 +169,17 @@ export async function serveApi(options: ServeOptions, io: CliIO): Promise<Served
   const mod = (await jiti.import(path.join(outDir, 'server/index.ts'))) as Record<string, unknown>;
   const register = mod[`register${name}Api`] as (app: FastifyInstance, handlers: unknown, options: object) => Promise<void>;
   const createMemoryHandlers = mod['createMemoryHandlers'] as () => unknown;
-  const scopes = [...new Set(ir.collections.flatMap((c) => [...c.scopes.read, ...c.scopes.write]))].sort();
+  if (options.jwtDev && !takesBearer(ir.auth))
+    throw new ServeProblem(`--jwt-dev verifies bearer tokens, but ${ir.name} takes none; declare auth.oauth2 (or bearer) in the API.`);
+  const scopes = allScopes(ir);
+  const dev = options.jwtDev ? createDevJwt(ir, Date.now()) : null;
   const { migrations, stands } = createStandInMigrations(ir);
-  const app = Fastify({ logger: { level: 'warn' } });
+  const app = Fastify({ ...(mod['fastifyOptions'] as object), logger: { level: 'warn' } });
+  type Seen = { scheme: string; token: string; verified?: unknown };
   await register(app, createMemoryHandlers(), {
-    authenticate: ({ token }: { token: string }) => ({ id: token, scopes }),
+    // With --jwt-dev bearer tokens pass only the real JWT verification; API keys are still all accepted.
+    authenticate: ({ scheme, token, verified }: Seen) => (dev && scheme === 'bearer' ? (verified ?? null) : { id: token, scopes }),
+    ...(dev ? { jwt: dev.options } : {}),
     migrations,
   });
   try {
@@ -179,7 +193,8 @@ export async function serveApi(options: ServeOptions, io: CliIO): Promise<Served
     throw error;
   }
   const url = `http://${options.host}:${(app.server.address() as AddressInfo).port}`;
-  const lines = [`${ir.title} on ${url} (in-memory data; any bearer token or API key is accepted, with every scope)`];
+  const accepted = dev ? 'bearer tokens must be JWTs signed by the development key; any API key is accepted' : 'any bearer token or API key is accepted';
+  const lines = [`${ir.title} on ${url} (in-memory data; ${accepted}, with every scope)`];
   for (const v of ir.versions) {
     const at = project(ir, v.name);
     const base = ir.versioning.in === 'path' ? `/${v.name}` : '';
@@ -187,6 +202,11 @@ export async function serveApi(options: ServeOptions, io: CliIO): Promise<Served
     lines.push(`  ${v.name}${state}: ${at.collections.map((c) => `${base}/${c.path}`).join('  ')}  (OpenAPI: ${base}/openapi.json)`);
   }
   if (ir.versioning.in === 'header') lines.push(`  choose a version with the ${ir.versioning.header} header`);
+  if (dev)
+    lines.push(
+      `--jwt-dev: tokens are verified as JWT access tokens (ES256, issuer ${dev.issuer}, audience ${dev.audience}); this one has every scope (${dev.scopes.join(' ') || 'none'}) and is valid for ${dev.hours} h:`,
+      `  Authorization: Bearer ${dev.token}`,
+    );
   // One write, so a reader sees the whole listing at once.
   io.out(lines.join('\n') + '\n');
   if (stands.length > 0) io.err(`stand-in migration hooks (pass your own to register${name}Api in real code):\n${stands.map((s) => `  ${s}\n`).join('')}`);
@@ -204,7 +224,8 @@ export function registerServeCommand(program: Command, io: CliIO): void {
     .option('--out <dir>', 'generate into this folder instead of a cache folder in node_modules')
     .option('--templates <dir>', "a folder of templates overriding restgen's by name")
     .option('--config <file>', 'the config file (default: restgen.config.ts in the working folder, when there is one)')
-    .action(async (apiArg: string | undefined, flags: { port: string; host: string; out?: string; templates?: string; config?: string }) => {
+    .option('--jwt-dev', 'verify bearer tokens as JWTs signed by a key made at startup, and print a token with every scope')
+    .action(async (apiArg: string | undefined, flags: { port: string; host: string; out?: string; templates?: string; config?: string; jwtDev?: boolean }) => {
       const port = Number(flags.port);
       if (!/^\d+$/.test(flags.port) || !Number.isInteger(port) || port < 0 || port > 65535)
         return usageError(io, 'serve', `--port must be a whole number from 0 to 65535 (got ${flags.port}).`);
@@ -214,7 +235,7 @@ export function registerServeCommand(program: Command, io: CliIO): void {
       let served: Served | undefined;
       try {
         served = await serveApi(
-          { apiPath: run.apiPath, port, host: flags.host, ...(flags.out ? { outDir: path.resolve(io.cwd, flags.out) } : {}), ...(run.templatesDir ? { templatesDir: run.templatesDir } : {}) },
+          { apiPath: run.apiPath, port, host: flags.host, ...(flags.jwtDev ? { jwtDev: true } : {}), ...(flags.out ? { outDir: path.resolve(io.cwd, flags.out) } : {}), ...(run.templatesDir ? { templatesDir: run.templatesDir } : {}) },
           io,
         );
       } catch (error) {

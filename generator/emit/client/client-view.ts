@@ -3,7 +3,7 @@
  * client contains (which types, which operations, what the docs say) is made here; the templates in
  * `templates/client/` only lay it out.
  */
-import type { ApiIR, CollectionAt, VersionIR } from '../../model/ir.ts';
+import { takesBearer, type ApiIR, type CollectionAt, type VersionIR } from '../../model/ir.ts';
 import { pascalCase } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
 import { e, t as ty, type Expr, type Type } from '../../printer/ast.ts';
@@ -109,7 +109,7 @@ export interface IndexView {
   readonly optionsName: string;
   /** The options type (`$.ClientOptions`, or an `Omit<...>` of the schemes the API lacks). */
   readonly optionsType: Type;
-  /** `new $.Transport(options, { apiKeyHeader, versionHeader })`. */
+  /** `new $.Transport(options, { apiKeyHeader, versionHeader, tokenUrl? })` (`tokenUrl`: the declared OAuth 2.0 client credentials token URL). */
   readonly transport: Expr;
   /** `(options: ShopClientOptions)`. */
   readonly factoryParams: Expr;
@@ -224,11 +224,18 @@ export function buildVersionViews(api: ApiIR, v: VersionIR): VersionViews {
 /** The view of the index module. */
 export function buildIndexView(api: ApiIR): IndexView {
   const base = pascalCase(api.name);
-  const omit = [...(api.auth.bearer ? [] : ['bearer']), ...(api.auth.apiKey ? [] : ['apiKey'])];
+  const omit = [...(takesBearer(api.auth) ? [] : ['bearer', 'auth']), ...(api.auth.apiKey ? [] : ['apiKey'])];
+  const tokenUrl = api.auth.oauth2?.flows.find((f) => f.kind === 'clientCredentials')?.tokenUrl;
   const released = api.versions.filter((v) => v.released !== undefined);
   const shown = released[released.length - 1] ?? api.versions[api.versions.length - 1];
   const listed = shown ? project(api, shown.name).collections.find((c) => c.operations.includes('list')) : undefined;
-  const credential = api.auth.bearer ? ', bearer: TOKEN' : api.auth.apiKey ? ', apiKey: KEY' : '';
+  const credential = tokenUrl
+    ? ', auth: { clientCredentials: { clientId: ID, clientSecret: SECRET } }'
+    : takesBearer(api.auth)
+      ? ', bearer: TOKEN'
+      : api.auth.apiKey
+        ? ', apiKey: KEY'
+        : '';
   return {
     title: api.title,
     clientName: `${base}Client`,
@@ -241,6 +248,7 @@ export function buildIndexView(api: ApiIR): IndexView {
       e.obj([
         e.prop('apiKeyHeader', e.json(api.auth.apiKey?.header ?? null)),
         e.prop('versionHeader', e.json(api.versioning.in === 'header' ? api.versioning.header : null)),
+        ...(tokenUrl ? [e.prop('tokenUrl', e.json(tokenUrl))] : []),
       ]),
     ]),
     versions: api.versions.map((v) => {

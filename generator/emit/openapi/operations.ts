@@ -3,7 +3,7 @@
  * replace, update, delete), with stable operationIds, parameters, bodies, security and every status the
  * generated server can answer.
  */
-import { OPERATIONS, type ApiAt, type CollectionAt, type FieldAt, type OperationName, type RateLimitIR } from '../../model/ir.ts';
+import { OPERATIONS, takesCredentials, type ApiAt, type CollectionAt, type FieldAt, type OperationName, type RateLimitIR } from '../../model/ir.ts';
 import { pascalCase, singularize } from '../../model/names.ts';
 import { schemaNamesOf } from './collection-schemas.ts';
 import { typeSchema, type FormatNames } from './field-schema.ts';
@@ -56,7 +56,7 @@ function summaryOf(c: CollectionAt, op: OperationName): string {
 }
 
 function isPublic(api: ApiAt, c: CollectionAt, op: OperationName): boolean {
-  return c.public.includes(op) || (!api.auth.bearer && !api.auth.apiKey);
+  return c.public.includes(op) || !takesCredentials(api.auth);
 }
 
 function scopesOf(c: CollectionAt, op: OperationName): readonly string[] {
@@ -65,11 +65,13 @@ function scopesOf(c: CollectionAt, op: OperationName): readonly string[] {
 
 function securityOf(api: ApiAt, c: CollectionAt, op: OperationName): Json {
   if (isPublic(api, c, op)) return [];
-  // Scopes on non-OAuth schemes are the "role names" OpenAPI 3.1 allows there.
+  // Scopes on non-OAuth schemes are the "role names" OpenAPI 3.1 allows there. With OAuth 2.0 the scopes
+  // are listed once, under oauth2, where they are declared (linters check them against the flows).
   const scopes = [...scopesOf(c, op)];
   const out: JsonObject[] = [];
+  if (api.auth.oauth2) out.push({ [SCHEME.oauth2]: scopes });
   if (api.auth.bearer) out.push({ [SCHEME.bearer]: scopes });
-  if (api.auth.apiKey) out.push({ [SCHEME.apiKey]: scopes });
+  if (api.auth.apiKey) out.push({ [SCHEME.apiKey]: api.auth.oauth2 ? [] : scopes });
   return out;
 }
 
@@ -82,11 +84,11 @@ function errorStatuses(api: ApiAt, c: CollectionAt, op: OperationName): ErrorSta
   // An id that is not a UUID answers 404, so get and delete validate nothing but the version header.
   if (op === 'list' || body || api.versioning.in === 'header') statuses.push(400);
   // A credential sent to a public operation must still be valid.
-  if (api.auth.bearer || api.auth.apiKey) statuses.push(401);
+  if (takesCredentials(api.auth)) statuses.push(401);
   if (!isPublic(api, c, op) && scopesOf(c, op).length > 0) statuses.push(403);
   if (op === 'create') statuses.push(422);
   // Rejected credentials are limited per address, on every operation that reads a credential.
-  const limited = api.rateLimit || c.rateLimit || api.auth.bearer || api.auth.apiKey;
+  const limited = api.rateLimit || c.rateLimit || takesCredentials(api.auth);
   if (byId) statuses.push(404);
   if (body && unique) statuses.push(409);
   if (api.version.sunset) statuses.push(410);

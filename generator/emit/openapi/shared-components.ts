@@ -3,7 +3,7 @@
  * status, the headers those responses carry, and the security schemes. Operations refer to them by
  * name, which keeps a document of a large API small.
  */
-import type { AuthIR } from '../../model/ir.ts';
+import { takesBearer, type AuthIR, type OAuth2IR } from '../../model/ir.ts';
 import { ref, type JsonObject } from './json.ts';
 
 /** The error statuses a generated server answers, and what each means. */
@@ -32,11 +32,23 @@ export const ERRORS = {
 export type ErrorStatus = keyof typeof ERRORS;
 
 /** The security scheme component names. */
-export const SCHEME = { bearer: 'bearerAuth', apiKey: 'apiKeyAuth' } as const;
+export const SCHEME = { bearer: 'bearerAuth', apiKey: 'apiKeyAuth', oauth2: 'oauth2' } as const;
+
+/** The `oauth2` security scheme: every declared flow with its URLs, each listing every declared scope. */
+function oauth2Scheme(oauth2: OAuth2IR): JsonObject {
+  const scopes = Object.fromEntries(oauth2.scopes.map((s) => [s.name, s.description]));
+  const flows = Object.fromEntries(oauth2.flows.map(({ kind, ...urls }) => [kind, { ...urls, scopes }]));
+  return {
+    type: 'oauth2',
+    description: oauth2.description ?? 'OAuth 2.0 access tokens, sent as `Authorization: Bearer <token>`.',
+    flows,
+  };
+}
 
 /** The `components.securitySchemes` of an API's auth settings (empty when it has none). */
 export function buildSecuritySchemes(auth: AuthIR): Record<string, JsonObject> {
   const out: Record<string, JsonObject> = {};
+  if (auth.oauth2) out[SCHEME.oauth2] = oauth2Scheme(auth.oauth2);
   if (auth.bearer) {
     out[SCHEME.bearer] = {
       type: 'http',
@@ -49,7 +61,9 @@ export function buildSecuritySchemes(auth: AuthIR): Record<string, JsonObject> {
       type: 'apiKey',
       in: 'header',
       name: auth.apiKey.header,
-      description: auth.apiKey.description ?? `An API key sent in the \`${auth.apiKey.header}\` header.`,
+      description:
+        auth.apiKey.description ??
+        `An API key sent in the \`${auth.apiKey.header}\` header.${auth.oauth2 ? ' The principal it stands for needs the scopes that the operation lists under `oauth2`.' : ''}`,
     };
   }
   return out;
@@ -147,14 +161,16 @@ export function buildErrorResponse(status: ErrorStatus, problemSchema: string, a
   if (variant.limited && !BEFORE_LIMIT.has(status))
     for (const [wire, component] of RATE_LIMIT_HEADERS) if (wire !== 'Retry-After') headers[wire] = ref('headers', component);
   if (status === 401 || status === 403) {
-    const schemes = [auth.bearer ? 'Bearer' : undefined, auth.apiKey ? 'ApiKey' : undefined].filter(Boolean).join(', ');
+    const schemes = [takesBearer(auth) ? 'Bearer' : undefined, auth.apiKey ? 'ApiKey' : undefined].filter(Boolean).join(', ');
     const why = status === 401 ? `The schemes accepted: ${schemes}.` : 'The challenge, with `error="insufficient_scope"` and the scopes needed.';
     headers['WWW-Authenticate'] = { description: why, schema: { type: 'string' } };
   }
   if (variant.deprecated) headers['Deprecation'] = ref('headers', 'Deprecation');
   if (variant.deprecated && variant.sunset) headers['Sunset'] = ref('headers', 'Sunset');
+  // A server that verifies JWTs answers 503 while the identity provider's keys cannot be fetched.
+  const idp = status === 503 && auth.oauth2 ? " Also while the identity provider's signing keys (JWKS) cannot be fetched." : '';
   return {
-    description: ERRORS[status].text,
+    description: ERRORS[status].text + idp,
     ...(Object.keys(headers).length > 0 ? { headers } : {}),
     content: { 'application/problem+json': { schema: ref('schemas', problemSchema) } },
   };

@@ -4,7 +4,7 @@
  * points). They only name collections, so they change when a collection is added or removed, not when a
  * field changes; the per-collection views are in `collection-view.ts`. The templates only lay them out.
  */
-import type { ApiIR } from '../../model/ir.ts';
+import { takesBearer, takesCredentials, type ApiIR } from '../../model/ir.ts';
 import { pascalCase } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
 import { e, t, type Expr, type Type } from '../../printer/ast.ts';
@@ -58,6 +58,8 @@ export interface TypesView {
   readonly options: Type;
   readonly needsCredentials: boolean;
   readonly needsMigrations: boolean;
+  /** Whether the API takes bearer tokens (then `jwt` can verify them). */
+  readonly bearer: boolean;
 }
 /** The view of `server/index.ts`. */
 export interface IndexView {
@@ -117,7 +119,7 @@ export function buildServerViews(api: ApiIR): ServerViews {
       const at = project(api, v.name);
       return { collections: at.collections, byKey: new Map(at.collections.map((c) => [c.key, c])) };
     }),
-    hasAuth: api.auth.bearer !== undefined || api.auth.apiKey !== undefined,
+    hasAuth: takesCredentials(api.auth),
     alias,
   };
   const collections = api.collections.map((c) => buildCollectionFiles(ctx, c));
@@ -138,7 +140,7 @@ export function buildServerViews(api: ApiIR): ServerViews {
       specName,
       collections: refs.map((r) => ({ ...r, names: e.obj([e.short(`routes as ${r.alias}`)]) })),
       versioning: e.json(api.versioning),
-      bearer: e.json(api.auth.bearer !== undefined),
+      bearer: e.json(takesBearer(api.auth)),
       apiKeyHeader: e.json(api.auth.apiKey?.header ?? null),
       rateLimit: e.json(api.rateLimit ? { max: api.rateLimit.limit, windowMs: api.rateLimit.windowMs } : null),
       versions: api.versions.map((v) => ({
@@ -163,6 +165,7 @@ export function buildServerViews(api: ApiIR): ServerViews {
       ]),
       needsCredentials,
       needsMigrations,
+      bearer: takesBearer(api.auth),
     },
     index: {
       name,

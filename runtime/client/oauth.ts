@@ -1,0 +1,189 @@
+/**
+ * OAuth 2.0 client credentials (RFC 6749 section 4.4): the client fetches its own access token from the
+ * token endpoint, keeps it until shortly before it expires, and shares one token request between every
+ * call that needs a token meanwhile. The secret goes only to the token endpoint, with HTTP Basic (section
+ * 2.3.1), never to the API.
+ * @module
+ */
+import {
+  AuthenticationError,
+  ConnectionError,
+  TimeoutError,
+  causeText,
+  errorFor,
+} from "./failures.js";
+import type { Fetch } from "./options.js";
+import { untilAborted } from "./signals.js";
+
+/** Client credentials: what the client sends to the identity provider's token endpoint. */
+export interface ClientCredentials {
+  /** The token endpoint; by default the `clientCredentials` flow's `tokenUrl` the API declares. */
+  tokenUrl?: string;
+  clientId: string;
+  clientSecret: string;
+  /** Scopes to ask for (`scope`, space-separated); by default the identity provider's default for the client. */
+  scopes?: readonly string[];
+  /** The `audience` parameter some identity providers need to issue a token for this API. */
+  audience?: string;
+  /**
+   * How the id and secret are sent: `basic` (default: `Authorization: Basic`, RFC 6749 section 2.3.1) or
+   * `body` (`client_id` and `client_secret` form parameters, for providers that accept only those).
+   */
+  authMethod?: "basic" | "body";
+  /** Milliseconds before expiry a token is replaced (default 30 000, at most half its lifetime). */
+  refreshBefore?: number;
+}
+
+/** How the client obtains credentials by itself. */
+export interface AuthOptions {
+  clientCredentials: ClientCredentials;
+}
+
+/** Where access tokens come from: a cached token, or one token request shared by every waiting call. */
+export interface TokenSource {
+  /** A token valid for a while yet; fetches one (once, for every concurrent caller) when there is none. */
+  get(signal: AbortSignal): Promise<string>;
+  /** Forgets `token` after the API refused it (`invalid_token`), so the next `get` fetches a new one. */
+  invalidate(token: string): void;
+}
+
+interface Held {
+  readonly token: string;
+  /** When to stop using it (ms since the epoch), or Infinity when the endpoint gave no lifetime. */
+  readonly refreshAt: number;
+}
+
+/** The OAuth `error` code of a token endpoint's answer, and its description. */
+function oauthFailure(
+  body: unknown,
+): { error: string; description: string } | null {
+  if (typeof body !== "object" || body === null) return null;
+  const { error, error_description } = body as Record<string, unknown>;
+  if (typeof error !== "string") return null;
+  return {
+    error,
+    description: typeof error_description === "string" ? error_description : "",
+  };
+}
+
+/** `application/x-www-form-urlencoded` escaping, which section 2.3.1 asks for before Basic encoding. */
+const formEncode = (text: string): string =>
+  encodeURIComponent(text).replace(/%20/g, "+");
+
+/** A token source for `credentials`; `declaredUrl` is the API's declared token URL (or null). */
+export function createTokenSource(
+  credentials: ClientCredentials,
+  declaredUrl: string | null,
+  fetchFn: Fetch | undefined,
+  timeout: number,
+  now: () => number = Date.now,
+): TokenSource {
+  const tokenUrl = credentials.tokenUrl ?? declaredUrl;
+  if (tokenUrl === null)
+    throw new TypeError(
+      "auth.clientCredentials.tokenUrl is required: the API declares no clientCredentials flow.",
+    );
+  const url = new URL(tokenUrl).href;
+  const what = `POST ${url}`;
+  const send = fetchFn ?? ((u, init) => fetch(u, init));
+  let held: Held | null = null;
+  let pending: Promise<string> | null = null;
+
+  const request = async (): Promise<string> => {
+    const form = new URLSearchParams({ grant_type: "client_credentials" });
+    if (credentials.scopes?.length)
+      form.set("scope", credentials.scopes.join(" "));
+    if (credentials.audience !== undefined)
+      form.set("audience", credentials.audience);
+    const headers = new Headers({
+      accept: "application/json",
+      "content-type": "application/x-www-form-urlencoded",
+    });
+    if (credentials.authMethod === "body") {
+      form.set("client_id", credentials.clientId);
+      form.set("client_secret", credentials.clientSecret);
+    } else {
+      const pair = `${formEncode(credentials.clientId)}:${formEncode(credentials.clientSecret)}`;
+      headers.set("authorization", `Basic ${btoa(pair)}`);
+    }
+    const signal = AbortSignal.timeout(timeout);
+    const started = now();
+    let response: Response;
+    let text: string;
+    try {
+      // Never follows a redirect: the secret must not travel anywhere else.
+      response = await send(url, {
+        method: "POST",
+        headers,
+        body: form.toString(),
+        signal,
+        redirect: "manual",
+      });
+      text = await response.text();
+    } catch (cause) {
+      const Class = signal.aborted ? TimeoutError : ConnectionError;
+      const why = signal.aborted
+        ? `timed out after ${timeout} ms`
+        : `failed: ${causeText(cause)}`;
+      throw new Class(
+        `The token request ${why} (${what})`,
+        0,
+        new Headers(),
+        null,
+        {
+          cause,
+        },
+      );
+    }
+    let body: unknown = null;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // Not JSON: the status alone describes the failure below.
+    }
+    const failure = oauthFailure(body);
+    if (failure !== null && response.status >= 400 && response.status < 500)
+      throw new AuthenticationError(
+        `The token endpoint refused the client: ${failure.error}${failure.description ? `: ${failure.description}` : ""} (${what})`,
+        response.status,
+        response.headers,
+        { ...failure, status: response.status },
+      );
+    if (!response.ok) throw errorFor(response, text, `token request, ${what}`);
+    const answer = (body ?? {}) as Record<string, unknown>;
+    const token = answer["access_token"];
+    const type = answer["token_type"];
+    if (
+      typeof token !== "string" ||
+      token.length === 0 ||
+      typeof type !== "string" ||
+      type.toLowerCase() !== "bearer"
+    )
+      throw new AuthenticationError(
+        `The token endpoint answered without a bearer access_token (${what})`,
+        response.status,
+        response.headers,
+        null,
+      );
+    const lifetime = answer["expires_in"];
+    const ms =
+      typeof lifetime === "number" && lifetime > 0 ? lifetime * 1000 : null;
+    const early = Math.min(credentials.refreshBefore ?? 30_000, (ms ?? 0) / 2);
+    held = { token, refreshAt: ms === null ? Infinity : started + ms - early };
+    return token;
+  };
+
+  return {
+    get(signal) {
+      if (held !== null && now() < held.refreshAt)
+        return Promise.resolve(held.token);
+      pending ??= request().finally(() => {
+        pending = null;
+      });
+      return untilAborted(pending, signal);
+    },
+    invalidate(token) {
+      if (held?.token === token) held = null;
+    },
+  };
+}

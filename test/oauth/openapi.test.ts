@@ -1,0 +1,44 @@
+/**
+ * The OpenAPI documents of an API with OAuth 2.0 (the shop example): an `oauth2` security scheme with every
+ * declared flow, its URLs and the described scopes, and per-operation requirements naming the scopes each
+ * operation needs (public operations need none).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateExample, type GeneratedExample } from '../openapi/generate-openapi.ts';
+
+let shop: GeneratedExample;
+beforeAll(async () => {
+  shop = await generateExample('oauth-openapi');
+}, 120_000);
+afterAll(() => shop.cleanup());
+
+type Operation = { security: Record<string, string[]>[]; responses: Record<string, unknown> };
+const operation = (version: string, path: string, method: string): Operation =>
+  (shop.doc(version).paths as Record<string, Record<string, Operation>>)[path]![method]!;
+
+describe('OpenAPI with OAuth 2.0', () => {
+  it('describes the oauth2 scheme: both flows with their URLs, each listing every scope with what it grants', () => {
+    const scopes = {
+      'customers:read': 'Read customers',
+      'customers:write': 'Create, change and delete customers',
+      'orders:read': 'Read orders',
+      'orders:write': 'Place, change and cancel orders',
+    };
+    for (const version of shop.versions)
+      expect((shop.doc(version).components['securitySchemes'] as Record<string, unknown>)['oauth2']).toEqual({
+        type: 'oauth2',
+        description: 'OAuth 2.0 access tokens, sent as `Authorization: Bearer <token>`.',
+        flows: {
+          authorizationCode: { authorizationUrl: 'https://id.shop.example.com/oauth/authorize', tokenUrl: 'https://id.shop.example.com/oauth/token', scopes },
+          clientCredentials: { tokenUrl: 'https://id.shop.example.com/oauth/token', scopes },
+        },
+      });
+  });
+
+  it('asks each operation for its scopes under oauth2, or for an API key; public operations for nothing', () => {
+    expect(operation('v3', '/v3/coupons', 'post').security).toEqual([{ oauth2: [] }, { apiKeyAuth: [] }]);
+    expect(operation('v2', '/v2/customers/{id}', 'delete').security).toEqual([{ oauth2: ['customers:write'] }, { apiKeyAuth: [] }]);
+    expect(operation('v2', '/v2/orders', 'get').security).toEqual([]);
+    expect(operation('v2', '/v2/orders', 'get').responses['401']).toBeDefined();
+  });
+});

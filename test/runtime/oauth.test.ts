@@ -1,0 +1,50 @@
+/**
+ * Unit tests of the OAuth 2.0 parts of the runtime: scopes read from a token's claims, and the client's
+ * token source keeping a token until shortly before it expires (with an injected clock and a loopback
+ * token endpoint).
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { createTokenSource } from '../../runtime/client/oauth.ts';
+import { scopesOfClaims } from '../../runtime/server/jwt-claims.ts';
+
+describe('scopesOfClaims', () => {
+  it('reads `scope` (space-separated) and `scp` (an array or a space-separated string), without duplicates', () => {
+    expect(scopesOfClaims({ scope: 'a:read  a:write' })).toEqual(['a:read', 'a:write']);
+    expect(scopesOfClaims({ scp: ['a:read', 'b:read'] })).toEqual(['a:read', 'b:read']);
+    expect(scopesOfClaims({ scp: 'a:read b:read' })).toEqual(['a:read', 'b:read']);
+    expect(scopesOfClaims({ scope: 'a:read', scp: ['a:read', 'c'] })).toEqual(['a:read', 'c']);
+    expect(scopesOfClaims({ scope: 42, scp: [1, 'x'] })).toEqual(['x']);
+    expect(scopesOfClaims({})).toEqual([]);
+  });
+});
+
+describe('createTokenSource', () => {
+  it('keeps a token until refreshBefore (at most half its lifetime) before expiry, and forgets a refused one', async () => {
+    let issued = 0;
+    const server = createServer((_request, response) => {
+      issued++;
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: `t${issued}`, token_type: 'bearer', expires_in: 100 }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      let now = 1_000_000;
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/token`;
+      const source = createTokenSource({ clientId: 'a', clientSecret: 'b', refreshBefore: 10_000 }, url, undefined, 5000, () => now);
+      const signal = new AbortController().signal;
+      expect(await source.get(signal)).toBe('t1');
+      now += 89_999;
+      expect(await source.get(signal)).toBe('t1');
+      now += 1;
+      expect(await source.get(signal)).toBe('t2');
+      source.invalidate('t1');
+      expect(await source.get(signal)).toBe('t2');
+      source.invalidate('t2');
+      expect(await source.get(signal)).toBe('t3');
+      expect(() => createTokenSource({ clientId: 'a', clientSecret: 'b' }, null, undefined, 5000)).toThrow('tokenUrl is required');
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
