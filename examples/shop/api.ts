@@ -1,5 +1,6 @@
 /**
- * The example shop API: three versions of customers, orders and coupons.
+ * The example shop API: three versions of customers, orders (with a lifecycle: pay, ship, cancel, and
+ * refund from v3) and coupons (whose writes need If-Match).
  * Run `npm run example` to regenerate `examples/shop/generated/`.
  */
 import { collection, defineApi, f } from 'restgen';
@@ -25,7 +26,8 @@ export default defineApi({
         'customers:read': 'Read customers',
         'customers:write': 'Create, change and delete customers',
         'orders:read': 'Read orders',
-        'orders:write': 'Place, change and cancel orders',
+        'orders:write': 'Place and change orders; pay for and ship them',
+        'orders:cancel': 'Cancel orders',
       },
     },
     apiKey: { header: 'X-API-Key' },
@@ -57,7 +59,11 @@ export default defineApi({
         currency: f.enum(['EUR', 'USD']).default('EUR').addedIn('v2'),
         reference: f.string().pattern(/^[A-Z]{2}-\d{4,8}$/).optional().typeChangedFrom('v3', f.int().min(0).optional()),
         giftMessage: f.string().max(200).optional().addedIn('v2'),
-        status: f.enum(['open', 'paid', 'shipped']).readOnly().filterable(),
+        status: f
+          .enum(['open', 'paid', 'shipped', 'cancelled', 'refunded'])
+          .readOnly()
+          .filterable()
+          .valueAddedIn('v3', 'refunded', { fallback: 'cancelled' }),
         createdAt: f.datetime().readOnly(),
       },
       operations: ['list', 'get', 'create', 'update', 'delete'],
@@ -65,6 +71,26 @@ export default defineApi({
       rateLimit: { limit: 20, window: '1s' },
       public: ['list', 'get'],
       pagination: { defaultLimit: 20, maxLimit: 100 },
+      lifecycle: {
+        field: 'status',
+        initial: 'open',
+        transitions: {
+          pay: { from: ['open'], to: 'paid', description: 'The customer paid for the order.' },
+          ship: {
+            from: ['paid'],
+            to: 'shipped',
+            input: { carrier: f.string().min(1).max(40), trackingCode: f.string().max(64).optional().addedIn('v3') },
+          },
+          cancel: {
+            from: ['open', 'paid'],
+            to: 'cancelled',
+            input: { reason: f.string().max(200).optional() },
+            scopes: 'orders:cancel',
+            rateLimit: { limit: 5, window: '1m' },
+          },
+          refund: { from: ['paid', 'shipped'], to: 'refunded', addedIn: 'v3', description: 'Money back; v1 and v2 show the order as cancelled.' },
+        },
+      },
     }),
     coupons: collection({
       description: 'Discount codes.',
@@ -74,6 +100,7 @@ export default defineApi({
         percentOff: f.int().min(1).max(100),
         validUntil: f.date().nullable(),
       },
+      requireIfMatch: true,
     }).addedIn('v3'),
   },
 });

@@ -20,9 +20,9 @@ export interface DevJwt {
 
 const base64url = (data: Buffer | string): string => Buffer.from(data).toString('base64url');
 
-/** Every scope of the API: the declared OAuth 2.0 scopes and every scope a collection names, sorted. */
+/** Every scope of the API: the declared OAuth 2.0 scopes and every scope a collection or one of its transitions names, sorted. */
 export function allScopes(ir: ApiIR): string[] {
-  const named = ir.collections.flatMap((c) => [...c.scopes.read, ...c.scopes.write]);
+  const named = ir.collections.flatMap((c) => [...c.scopes.read, ...c.scopes.write, ...(c.lifecycle?.transitions.flatMap((t) => t.scopes ?? []) ?? [])]);
   return [...new Set([...(ir.auth.oauth2?.scopes.map((s) => s.name) ?? []), ...named])].sort();
 }
 

@@ -8,12 +8,18 @@ import { OPERATIONS, type ApiAt, type CollectionAt, type OperationName, type Sou
 import { RULES, verdictOf, type RuleName } from './rules.ts';
 import { LEVELS, type Change, type Finding, type Hint } from './types.ts';
 
+/** An operation, or a lifecycle transition as `:<name>` (its custom method). */
+export type RouteOp = OperationName | `:${string}`;
+
+/** The route op of a transition. */
+export const transitionOp = (name: string): RouteOp => `:${name}`;
+
 /** One route a change touches, with the generated client method that calls it. */
 export interface Touch {
   readonly route: string;
   readonly client: string;
   readonly path: string;
-  readonly op: OperationName;
+  readonly op: RouteOp;
 }
 
 /** Routes and client methods, per side, that a change flows through. */
@@ -31,14 +37,20 @@ const METHOD: { readonly [K in OperationName]: readonly [string, boolean] } = {
   delete: ['DELETE', true],
 };
 
-/** The touches of operations `ops` of collection `c` as version `api` serves it. */
-export function touchesOf(api: ApiAt, c: CollectionAt, ops: readonly OperationName[]): Touch[] {
+/** The touches of operations and transitions `ops` of collection `c` as version `api` serves it. */
+export function touchesOf(api: ApiAt, c: CollectionAt, ops: readonly RouteOp[]): Touch[] {
   const prefix = api.versioning.in === 'path' ? `/${api.version.name}` : '';
   return ops.map((op) => {
-    const [method, member] = METHOD[op];
-    const path = `${prefix}/${c.path}${member ? '/{id}' : ''}`;
-    return { route: `${method} ${path}`, client: `${api.version.name}.${c.name}.${op}`, path: `${prefix}/${c.path}`, op };
+    const base = `${prefix}/${c.path}`;
+    if (op.startsWith(':')) return { route: `POST ${base}/{id}${op}`, client: `${api.version.name}.${c.name}.${op.slice(1)}`, path: base, op };
+    const [method, member] = METHOD[op as OperationName];
+    return { route: `${method} ${base}${member ? '/{id}' : ''}`, client: `${api.version.name}.${c.name}.${op}`, path: base, op };
   });
+}
+
+/** The collection a finding's location starts with: `orders` of `orders.lines[].sku` and of `orders:cancel.reason`. */
+export function headOfLocation(location: string): string {
+  return location.split(/[.:]/)[0]!.replace(/\[\]$/, '');
 }
 
 /** Touches on both sides. */
@@ -77,8 +89,13 @@ interface Draft {
   hint?: Hint;
 }
 
+/** Operations in their fixed order, then transitions by name. */
+const rankOf = (op: RouteOp): number => (op.startsWith(':') ? OPERATIONS.length : OPERATIONS.indexOf(op as OperationName));
+
 function sortTouches(touches: Iterable<Touch>): Touch[] {
-  return [...touches].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : OPERATIONS.indexOf(a.op) - OPERATIONS.indexOf(b.op)));
+  return [...touches].sort((a, b) =>
+    a.path < b.path ? -1 : a.path > b.path ? 1 : rankOf(a.op) - rankOf(b.op) || (a.op < b.op ? -1 : a.op > b.op ? 1 : 0),
+  );
 }
 
 /** Collects the changes of one comparison and returns them as findings. */

@@ -2,10 +2,11 @@
  * @module Compares one collection between two projections: its path and names, operations, who may call
  * them (public operations, scopes), list limits and rate limits, then its fields.
  */
+import { atPath } from '../model/diagnostics.ts';
 import { takesCredentials, type ApiAt, type AuthIR, type CollectionAt, type OperationName, type RateLimitIR, type SourceRef } from '../model/ir.ts';
 import { both, touchesOf, type FindingCollector } from './collector.ts';
 import { compareCollectionFields, type FieldDiffContext } from './diff-fields.ts';
-import { atPath } from '../model/diagnostics.ts';
+import { compareLifecycles } from './diff-lifecycle.ts';
 
 const ACCESS: { readonly read: readonly OperationName[]; readonly write: readonly OperationName[] } = {
   read: ['list', 'get'],
@@ -96,4 +97,5 @@ export function compareCollection(ctx: FieldDiffContext): void {
   }
   if (ops.length) compareRateLimits(out, before.api, after.api, b, a, ops);
   compareCollectionFields(ctx);
+  compareLifecycles(ctx);
 }

@@ -5,8 +5,8 @@
  * finding points at the builder call that made the change: the marker between the two versions, or the
  * modifier that was edited.
  */
-import type { ApiAt, CollectionAt, FieldAt, MarkerAt, OperationName, SourceRef } from '../model/ir.ts';
-import { stableJson, touchesOf, type FindingCollector, type Touches } from './collector.ts';
+import type { ApiAt, CollectionAt, FieldAt, MarkerAt, SourceRef } from '../model/ir.ts';
+import { stableJson, touchesOf, transitionOp, type FindingCollector, type RouteOp, type Touches } from './collector.ts';
 import { compareTypes, describeType, signatureOf } from './diff-types.ts';
 import { hintRename, type Removal, type Addition } from './rename-hints.ts';
 import { nameSimilarity, pairBest } from './similarity.ts';
@@ -35,13 +35,16 @@ export interface FieldDiffContext {
  * `query` (list filters) and `response` (every operation that answers the resource).
  */
 export interface Channels {
-  readonly body: readonly OperationName[];
-  readonly required: readonly OperationName[];
-  readonly query: readonly OperationName[];
-  readonly response: readonly OperationName[];
+  readonly body: readonly RouteOp[];
+  readonly required: readonly RouteOp[];
+  readonly query: readonly RouteOp[];
+  readonly response: readonly RouteOp[];
 }
 
-const only = (ops: readonly OperationName[], allowed: readonly OperationName[]) => ops.filter((op) => allowed.includes(op));
+const only = (ops: readonly RouteOp[], allowed: readonly RouteOp[]) => ops.filter((op) => allowed.includes(op));
+
+/** The operations and transitions a collection offers. */
+const routeOpsOf = (c: CollectionAt): RouteOp[] => [...c.operations, ...(c.lifecycle?.transitions ?? []).map((t) => transitionOp(t.name))];
 
 /** The channels of a collection's top-level fields. */
 export function collectionChannels(c: CollectionAt): Channels {
@@ -49,7 +52,8 @@ export function collectionChannels(c: CollectionAt): Channels {
     body: only(c.operations, ['create', 'replace', 'update']),
     required: only(c.operations, ['create', 'replace']),
     query: only(c.operations, ['list']),
-    response: only(c.operations, ['list', 'get', 'create', 'replace', 'update']),
+    // A transition answers the resource too.
+    response: [...only(c.operations, ['list', 'get', 'create', 'replace', 'update']), ...(c.lifecycle?.transitions ?? []).map((t) => transitionOp(t.name))],
   };
 }
 
@@ -93,12 +97,12 @@ class FieldDiffer {
 
   constructor(private readonly ctx: FieldDiffContext) {}
 
-  private touch(ops: readonly OperationName[]) {
+  private touch(ops: readonly RouteOp[]) {
     const { api, collection } = this.ctx.after;
-    return touchesOf(api, collection, only(ops, collection.operations));
+    return touchesOf(api, collection, only(ops, routeOpsOf(collection)));
   }
 
-  private touches(request: readonly OperationName[], response: readonly OperationName[]): Touches {
+  private touches(request: readonly RouteOp[], response: readonly RouteOp[]): Touches {
     return { request: this.touch(request), response: this.touch(response) };
   }
 
@@ -229,12 +233,14 @@ class FieldDiffer {
       out.add(a.unique ? 'field-became-unique' : 'field-no-longer-unique', at, `${at} ${a.unique ? 'must now be unique (a duplicate answers 409)' : 'no longer needs to be unique'}`, this.touches(both.body, []), this.locOf(a, 'unique', 'typeChangedFrom'), { aspect: 'unique', before: b.unique, after: a.unique });
     if (!b.deprecated && a.deprecated) out.add('field-deprecated', at, `${at} is deprecated`, values, this.locOf(a, 'deprecated', 'typeChangedFrom'), { aspect: 'deprecated', before: false, after: true });
     const typeMarker = this.marker(a, 'typeChangedFrom');
+    const isState = top && this.ctx.after.collection.lifecycle?.field === a.name;
     compareTypes(
       {
         out,
         loc: (modifier) => typeMarker ?? (modifier ? a.calls?.[modifier] : undefined) ?? a.loc,
         markerVersion: this.ctx.markerVersion,
         onObject: (bf, af, p) => this.compareLists(bf, af, p, nestedChannels(cb), nestedChannels(ca), false, a.loc),
+        ...(isState ? { enumRules: { added: 'state-added', removed: 'state-removed' } as const } : {}),
       },
       b.type,
       a.type,
@@ -277,6 +283,15 @@ export function compareCollectionFields(ctx: FieldDiffContext): void {
     after.collection.loc,
   );
   reportMoves(ctx, differ.removals, differ.additions);
+}
+
+/**
+ * Compares the input fields of one transition (`op`, `:cancel`) by the request rules: they flow only in
+ * its body. `path` is the transition's location (`orders:cancel`).
+ */
+export function compareInputFields(ctx: FieldDiffContext, before: readonly FieldAt[], after: readonly FieldAt[], path: string, op: RouteOp, loc: SourceRef): void {
+  const channels: Channels = { body: [op], required: [op], query: [], response: [] };
+  new FieldDiffer(ctx).compareLists(before, after, path, channels, channels, false, loc);
 }
 
 /** Every field of an added or removed object, with its path: a field can move into an object added with it. */

@@ -19,6 +19,8 @@ export interface TypeContext {
   readonly markerVersion: string | null;
   /** Compares the fields of two nested objects at `path` (`orders.shipping`, `orders.lines[]`). */
   readonly onObject: (before: readonly FieldAt[], after: readonly FieldAt[], path: string) => void;
+  /** The rules of enum values added and removed: a lifecycle's state field reports states instead. */
+  readonly enumRules?: { readonly added: 'state-added'; readonly removed: 'state-removed' };
 }
 
 /** The JSON Schema format a string-like kind is sent as; kinds of one format look the same on the wire. */
@@ -119,8 +121,10 @@ export function compareTypes(ctx: TypeContext, b: T, a: T, path: string, touches
       // Sorted values: the lock keeps enum values sorted, and a fingerprint must not depend on the order written.
       const values = (vs: readonly string[]) => [...vs].sort();
       const loc = ctx.loc('enum');
-      if (added.length) ctx.out.add('enum-value-added', path, `${path}: enum value${added.length > 1 ? 's' : ''} ${list(added)} added`, touches, loc, { aspect: 'enumValues', after: values(added) });
-      if (removed.length) ctx.out.add('enum-value-removed', path, `${path}: enum value${removed.length > 1 ? 's' : ''} ${list(removed)} removed`, touches, loc, { aspect: 'enumValues', before: values(removed) });
+      const [rules, what] = ctx.enumRules ? [ctx.enumRules, 'state'] : [{ added: 'enum-value-added', removed: 'enum-value-removed' } as const, 'enum value'];
+      const plural = (n: number) => (n > 1 ? 's' : '');
+      if (added.length) ctx.out.add(rules.added, path, `${path}: ${what}${plural(added.length)} ${list(added)} added`, touches, loc, { aspect: 'enumValues', after: values(added) });
+      if (removed.length) ctx.out.add(rules.removed, path, `${path}: ${what}${plural(removed.length)} ${list(removed)} removed`, touches, loc, { aspect: 'enumValues', before: values(removed) });
       if (added.length && removed.length) hintEnumRenames(ctx, path, touches, b.values, removed, added);
       return;
     }

@@ -9,7 +9,7 @@ import { loadTemplates } from '../templates/load-templates.ts';
 import { gates } from './gate.ts';
 import { flagsOf, sourceOf, type FormatOptions } from './format-options.ts';
 import { sunsetPassed } from './diff-history.ts';
-import { stableJson } from './collector.ts';
+import { headOfLocation, stableJson } from './collector.ts';
 import { LEVELS, type DiffReport, type Finding, type Level, type VersionInfo } from './types.ts';
 
 /** Escapes text for HTML content and attribute values. */
@@ -102,7 +102,7 @@ function value(v: unknown): string {
 function findingView(f: Finding, options: FormatOptions): FindingView {
   const at = sourceOf(f, options.relativeTo);
   const flags = flagsOf(f);
-  const head = f.location.split('.')[0]!.replace(/\[\]$/, '');
+  const head = headOfLocation(f.location);
   return {
     anchor: `f-${f.fingerprint}`,
     level: f.level,
@@ -136,7 +136,7 @@ function indexOf(report: DiffReport, prefix: string, pick: (f: Finding) => reado
 /** The view of the HTML report. */
 export function buildHtmlView(report: DiffReport, options: FormatOptions = {}): HtmlReportView {
   const s = report.summary;
-  const collections = [...new Set(report.findings.map((f) => f.location.split('.')[0]!.replace(/\[\]$/, '')))].sort();
+  const collections = [...new Set(report.findings.map((f) => headOfLocation(f.location)))].sort();
   return {
     title: escapeHtml(`${report.api ?? 'API'} — changes ${report.from} → ${report.to}`),
     subtitle: escapeHtml(`${s.breaking} breaking, ${s.warning} warning${s.warning === 1 ? '' : 's'}, ${s.safe} safe${report.git ? ` · base ${report.git.base.ref} at ${report.git.base.commit.slice(0, 12)}` : ''}`),

@@ -4,6 +4,7 @@
  * per finding. A finding that reaches `--fail-on` is a `<failure>`; one that never can (unreleased,
  * accepted) is `<skipped>` when it is breaking; everything else passes, with its message as output.
  */
+import { headOfLocation } from './collector.ts';
 import { failsOn, gates } from './gate.ts';
 import { flagsOf, sourceOf, type FormatOptions } from './format-options.ts';
 import type { Comparison, DiffReport, Finding } from './types.ts';
@@ -41,7 +42,7 @@ function details(f: Finding, options: FormatOptions): string {
 
 function testcase(f: Finding, c: Comparison, options: FormatOptions): string {
   const at = sourceOf(f, options.relativeTo);
-  const head = `    <testcase${attrs({ classname: `restgen.diff.${c.version}.${f.location.split('.')[0]}`, name: `${f.id} ${f.location}`, file: at?.file, line: at?.line })}>`;
+  const head = `    <testcase${attrs({ classname: `restgen.diff.${c.version}.${headOfLocation(f.location)}`, name: `${f.id} ${f.location}`, file: at?.file, line: at?.line })}>`;
   const body = details(f, options);
   if (failsOn(f, options.failOn ?? 'none'))
     return `${head}\n      <failure${attrs({ message: f.message, type: f.level })}>${escapeXml(body)}</failure>\n    </testcase>`;

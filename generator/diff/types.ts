@@ -2,7 +2,7 @@
  * @module The diff engine's data: findings, their levels and directions, options, and the rename resolver
  * that settles what cannot be decided mechanically (was a removal plus an addition a rename?).
  */
-import type { FieldAt, OperationName, SourceRef } from '../model/ir.ts';
+import type { FieldAt, SourceRef } from '../model/ir.ts';
 
 /** How bad a change is: `breaking` fails a build, `warning` needs a human, `safe` is information. */
 export type Level = 'breaking' | 'warning' | 'safe';
@@ -169,8 +169,8 @@ export interface GitRefs {
   readonly head: { readonly commit: string | null; readonly dirty: boolean };
 }
 
-/** Operations, per side, in which a changed thing flows; an empty side is not affected. */
+/** Operations (and transitions, `:<name>`), per side, in which a changed thing flows; an empty side is not affected. */
 export interface Flow {
-  readonly request: readonly OperationName[];
-  readonly response: readonly OperationName[];
+  readonly request: readonly string[];
+  readonly response: readonly string[];
 }

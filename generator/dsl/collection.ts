@@ -3,7 +3,17 @@
  */
 import { aritySlip, kindSlip, slipsOf } from './arguments.ts';
 import { captureCallSite } from './call-site.ts';
-import type { CollectionDef, CollectionOptions, MarkerDef } from './defs.ts';
+import type { CollectionDef, CollectionOptions, FieldsDef, LifecycleDef, MarkerDef } from './defs.ts';
+import type { ValueOf } from './field.ts';
+
+/** The states a field can hold: its values, when it is an enum (a union of strings); any string when its type is unknown. */
+type StatesOf<T> = unknown extends T ? string : T extends string ? T : never;
+
+/**
+ * What `lifecycle` accepts in a collection with fields `F`: one of its fields, whose values are the states
+ * that `initial`, `from` and `to` may name.
+ */
+export type LifecycleOf<F> = { [K in keyof F & string]: LifecycleDef<K, StatesOf<ValueOf<F[K]>>> }[keyof F & string];
 
 /** A collection builder; `def` is its plain data. */
 export interface CollectionBuilder {
@@ -43,16 +53,22 @@ function build(def: CollectionDef): CollectionBuilder {
 }
 
 /**
- * A collection of resources, served at `/vN/<key>` and `/vN/<key>/{id}`.
+ * A collection of resources, served at `/vN/<key>` and `/vN/<key>/{id}`; each lifecycle transition at
+ * `/vN/<key>/{id}:<transition>`.
  * @example
  * orders: collection({
- *   fields: { id: f.id(), quantity: f.int().min(1), status: f.enum(['open', 'paid']).readOnly() },
+ *   fields: { id: f.id(), quantity: f.int().min(1), status: f.enum(['open', 'paid', 'cancelled']).readOnly() },
  *   operations: ['list', 'get', 'create', 'update', 'delete'],
  *   scopes: { read: 'orders:read', write: 'orders:write' },
  *   public: ['list', 'get'],
+ *   lifecycle: {
+ *     field: 'status',
+ *     initial: 'open',
+ *     transitions: { pay: { from: ['open'], to: 'paid' }, cancel: { from: ['open', 'paid'], to: 'cancelled' } },
+ *   },
  * })
  */
-export function collection(options: CollectionOptions): CollectionBuilder;
+export function collection<F extends FieldsDef>(options: CollectionOptions<F, LifecycleOf<F>>): CollectionBuilder;
 // The implementation also takes what the types reject (extra arguments), to report it.
 export function collection(options: CollectionOptions, ...rest: unknown[]): CollectionBuilder {
   const site = captureCallSite('collection');

@@ -102,6 +102,40 @@ export interface FieldDef {
   readonly calls: Readonly<Record<string, CallSite>>;
   /** Arguments the builder's types reject, in call order. */
   readonly slips?: readonly ArgumentSlip[];
+  /** Enum values that exist only from a later version on (`valueAddedIn`), in call order. */
+  readonly valuesAdded?: readonly EnumValueAddedDef[];
+}
+
+/** `f.enum([...]).valueAddedIn(version, value, { fallback })`: `value` exists from `version` on; older versions answer `fallback`. */
+export interface EnumValueAddedDef {
+  readonly version: string;
+  readonly value: string;
+  readonly fallback?: string;
+  readonly site?: CallSite;
+}
+
+/** One move of a lifecycle, as written: from one of `from` to `to`, served as `POST /vN/<collection>/{id}:<name>`. */
+export interface TransitionDef<S extends string = string> {
+  /** The states the resource must be in. */
+  readonly from: readonly [S, ...S[]];
+  /** The state the resource is in afterwards. */
+  readonly to: S;
+  /** The request body's fields (none: the body may be empty or `{}`). */
+  readonly input?: Readonly<Record<string, { readonly def: FieldDef }>>;
+  /** Scopes a principal needs (default: the collection's write scopes). */
+  readonly scopes?: string | readonly string[];
+  /** A rate limit of this transition, on top of the API's and the collection's. */
+  readonly rateLimit?: RateLimitDef;
+  readonly addedIn?: string;
+  readonly removedIn?: string;
+  readonly description?: string;
+}
+
+/** A collection's lifecycle: the read-only enum field that holds the state, the state of a new resource, and the moves. */
+export interface LifecycleDef<K extends string = string, S extends string = string> {
+  readonly field: K;
+  readonly initial: S;
+  readonly transitions: Readonly<Record<string, TransitionDef<S>>>;
 }
 
 /** The six operations a collection can offer. */
@@ -132,9 +166,12 @@ export interface PaginationDef {
   readonly maxLimit?: number;
 }
 
-/** The options of `collection({...})`. */
-export interface CollectionOptions {
-  readonly fields: Readonly<Record<string, { readonly def: FieldDef }>>;
+/** The fields of a collection as written: field builders by name. */
+export type FieldsDef = Readonly<Record<string, { readonly def: FieldDef }>>;
+
+/** The options of `collection({...})`. `L` is what `lifecycle` accepts (typed from the fields by `collection`). */
+export interface CollectionOptions<F extends FieldsDef = FieldsDef, L = LifecycleDef> {
+  readonly fields: F;
   /** Path segment; the collection's key by default. */
   readonly path?: string;
   /** Singular name for generated types (`orders` gives `Order` without it). */
@@ -147,6 +184,10 @@ export interface CollectionOptions {
   /** Operations that need no credential. */
   readonly public?: readonly OperationName[];
   readonly pagination?: PaginationDef;
+  /** States and transitions: each transition is a custom method `POST /vN/<collection>/{id}:<transition>`. */
+  readonly lifecycle?: L;
+  /** Writes (replace, update, delete, transitions) without `If-Match` answer 428 Precondition Required. */
+  readonly requireIfMatch?: boolean;
 }
 
 /** A collection as written. */

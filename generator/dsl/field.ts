@@ -78,7 +78,14 @@ export interface NumberField extends FieldModifiers<number>, Bounded {}
 /** `f.boolean()`. */
 export type BooleanField = FieldModifiers<boolean>;
 /** `f.enum([...])`. */
-export type EnumField<V extends string> = FieldModifiers<V>;
+export interface EnumField<V extends string> extends FieldModifiers<V> {
+  /**
+   * `value` exists from `version` on: older versions' schemas do not have it, and their responses show
+   * `fallback` (a value those versions know) where the stored value is `value`.
+   * @example f.enum(['open', 'cancelled', 'refunded']).valueAddedIn('v3', 'refunded', { fallback: 'cancelled' })
+   */
+  valueAddedIn(version: string, value: V, options: { readonly fallback: V }): this;
+}
 /** String formats: `datetime`, `date`, `uuid`, `email`, `url`, `id`, `ref`. */
 export type FormatField = FieldModifiers<string>;
 /** `f.array(of)`. */
@@ -200,6 +207,22 @@ class FieldBuilder implements AnyField {
   }
   madeOptionalIn(version: unknown, ...rest: unknown[]) {
     return this.marker('madeOptionalIn', [version, ...rest], 1, version, () => ({ kind: 'madeOptionalIn', version: version as string }));
+  }
+  valueAddedIn(version: unknown, value: unknown, options?: unknown, ...rest: unknown[]) {
+    const args = options === undefined ? [version, value, ...rest] : [version, value, options, ...rest];
+    return this.with('valueAddedIn', args, 3, (site) => {
+      if (!isVersion(version)) return { slips: [kindSlip('valueAddedIn', false, version, VERSION, site)] };
+      if (typeof value !== 'string') return { slips: [kindSlip('valueAddedIn', false, value, "one of the enum's values, e.g. valueAddedIn('v3', 'refunded', { fallback: 'cancelled' })", site)] };
+      let fallback: string | undefined;
+      if (options !== undefined) {
+        const given = fallbackOption('valueAddedIn', options);
+        if ('problem' in given) return { slips: [{ ...given, ...(site ? { site } : {}) }] };
+        if (typeof given.value !== 'string') return { slips: [kindSlip('valueAddedIn', false, given.value, 'a fallback that is one of the enum\'s values', site)] };
+        fallback = given.value;
+      }
+      const added = { version, value, ...(fallback !== undefined ? { fallback } : {}), ...(site ? { site } : {}) };
+      return { patch: { valuesAdded: [...(this.def.valuesAdded ?? []), added] } };
+    });
   }
   madeRequiredIn(version: unknown, options?: unknown, ...rest: unknown[]) {
     const args = options === undefined ? [version, ...rest] : [version, options, ...rest];

@@ -3,7 +3,7 @@
  * (`defineApi`, `collection`, `f`) and `defineConfig`.
  */
 export { defineApi, type ApiOptions } from './define-api.ts';
-export { collection, type CollectionBuilder } from './collection.ts';
+export { collection, type CollectionBuilder, type LifecycleOf } from './collection.ts';
 export { defineConfig, type DiffConfig, type FindingLevel, type Part, type RestgenConfig } from './define-config.ts';
 export {
   f,

@@ -61,6 +61,9 @@ function properWay(id: string, location: string, next: string): string {
     'version-removed': `keep the version until its sunset has passed, or set deprecated and sunset dates first`,
     'version-unreleased': `restore its released date`,
     'version-sunset-moved-earlier': `keep the announced sunset date`,
+    'transition-removed': `keep the transition and add removedIn: '${next}' to it`,
+    'transition-from-narrowed': `keep the transition as it is until '${next}' (removedIn: '${next}') and add one with the new states (addedIn: '${next}')`,
+    'transition-target-changed': `keep the transition as it is until '${next}' (removedIn: '${next}') and add one with the new target (addedIn: '${next}')`,
   };
   for (const r of ['field-type', 'field-format', 'field-became', 'field-no-longer', 'enum-value', 'bound-', 'pattern-', 'default-changed', 'field-deprecated'])
     if (rule.startsWith(r) && !table[rule]) return retype;

@@ -3,7 +3,7 @@
  * history, with everything unordered sorted, so equal contracts serialise to equal bytes. The lock file
  * holds one per released version; `apiAtOfContract` turns one back into a projection for the diff engine.
  */
-import type { ApiAt, ApiIR, AuthIR, OAuth2IR, OAuthFlowIR, OAuthFlowKind, CollectionAt, FieldAt, OperationName, RateLimitIR, SourceRef, TypeIR, FieldShape } from '../model/ir.ts';
+import type { ApiAt, ApiIR, AuthIR, OAuth2IR, OAuthFlowIR, OAuthFlowKind, CollectionAt, FieldAt, LifecycleAt, OperationName, RateLimitIR, SourceRef, TypeIR, FieldShape } from '../model/ir.ts';
 import { OAUTH_FLOWS } from '../model/ir.ts';
 import { project } from '../model/project.ts';
 
@@ -13,6 +13,23 @@ export type TypeContract = TypeIR<FieldContract>;
 /** A field as clients see it in one version: its shape without documentation, and its name. */
 export interface FieldContract extends Omit<FieldShape<FieldContract>, 'description' | 'example'> {
   readonly name: string;
+}
+
+/** A transition as clients see it in one version (its `from` states sorted). */
+export interface TransitionContract {
+  readonly name: string;
+  readonly from: readonly string[];
+  readonly to: string;
+  readonly input: readonly FieldContract[];
+  readonly scopes: readonly string[];
+  readonly rateLimit?: RateLimitIR;
+}
+
+/** A lifecycle as clients see it in one version; its states are the values of `field`. */
+export interface LifecycleContract {
+  readonly field: string;
+  readonly initial: string;
+  readonly transitions: readonly TransitionContract[];
 }
 
 /** A collection as clients see it in one version. */
@@ -26,6 +43,10 @@ export interface CollectionContract {
   readonly pagination: { readonly defaultLimit: number; readonly maxLimit: number };
   readonly rateLimit?: RateLimitIR;
   readonly fields: readonly FieldContract[];
+  /** Present only when the collection has a lifecycle (older locks have none). */
+  readonly lifecycle?: LifecycleContract;
+  /** Present (true) only when writes need If-Match. */
+  readonly requireIfMatch?: true;
 }
 
 /** One version's wire contract. */
@@ -77,6 +98,23 @@ function rate(r: RateLimitIR | undefined): { rateLimit?: RateLimitIR } {
   return r ? { rateLimit: { limit: r.limit, window: r.window, windowMs: r.windowMs } } : {};
 }
 
+function lifecycleContract(lc: LifecycleAt): LifecycleContract {
+  return {
+    field: lc.field,
+    initial: lc.initial,
+    transitions: byName(
+      lc.transitions.map((t) => ({
+        name: t.name,
+        from: sorted(t.from),
+        to: t.to,
+        input: byName(t.input.map(fieldContract)),
+        scopes: sorted(t.scopes),
+        ...rate(t.rateLimit),
+      })),
+    ),
+  };
+}
+
 type OAuth2Contract = NonNullable<VersionContract['auth']['oauth2']>;
 
 function oauth2Contract(o: OAuth2IR): OAuth2Contract {
@@ -115,6 +153,8 @@ export function contractOf(api: ApiIR, version: string): VersionContract {
         pagination: { defaultLimit: c.pagination.defaultLimit, maxLimit: c.pagination.maxLimit },
         ...rate(c.rateLimit),
         fields: byName(c.fields.map(fieldContract)),
+        ...(c.lifecycle ? { lifecycle: lifecycleContract(c.lifecycle) } : {}),
+        ...(c.requireIfMatch ? { requireIfMatch: true as const } : {}),
       })),
     ),
   };
@@ -130,6 +170,28 @@ function typeAt(t: TypeContract, loc: SourceRef): TypeIR<FieldAt> {
   return t;
 }
 
+function lifecycleAtOf(lc: LifecycleContract, fields: readonly FieldAt[], loc: SourceRef): LifecycleAt {
+  const type = fields.find((f) => f.name === lc.field)?.type;
+  return {
+    kind: 'lifecycle-at',
+    field: lc.field,
+    key: lc.field,
+    states: type?.kind === 'enum' ? type.values : [],
+    initial: lc.initial,
+    transitions: lc.transitions.map((t) => ({
+      kind: 'transition-at',
+      name: t.name,
+      from: t.from,
+      to: t.to,
+      input: t.input.map((x) => fieldAt(x, loc)),
+      scopes: t.scopes,
+      ...(t.rateLimit ? { rateLimit: t.rateLimit } : {}),
+      loc,
+    })),
+    loc,
+  };
+}
+
 /** A locked contract as a projection the diff engine can compare (locations point at `lockFile`). */
 export function apiAtOfContract(apiName: string, contract: VersionContract, lockFile: string): ApiAt {
   const loc: SourceRef = { file: lockFile, line: 1, member: '' };
@@ -139,13 +201,18 @@ export function apiAtOfContract(apiName: string, contract: VersionContract, lock
     ...(contract.auth.apiKey ? { apiKey: contract.auth.apiKey } : {}),
     ...(oauth2 ? { oauth2: oauth2OfContract(oauth2) } : {}),
   };
-  const collections: CollectionAt[] = contract.collections.map((c) => ({
-    kind: 'collection-at',
-    key: c.name,
-    loc,
-    ...c,
-    fields: c.fields.map((x) => fieldAt(x, loc)),
-  }));
+  const collections: CollectionAt[] = contract.collections.map(({ lifecycle, requireIfMatch, ...c }) => {
+    const fields = c.fields.map((x) => fieldAt(x, loc));
+    return {
+      kind: 'collection-at',
+      key: c.name,
+      loc,
+      ...c,
+      fields,
+      requireIfMatch: requireIfMatch === true,
+      ...(lifecycle ? { lifecycle: lifecycleAtOf(lifecycle, fields, loc) } : {}),
+    };
+  });
   return {
     kind: 'api-at',
     name: apiName,

@@ -5,7 +5,7 @@
 import type { FieldDef, MarkerDef } from '../dsl/defs.ts';
 import { checkKindMembers, reportSlips } from './check-builders.ts';
 import { refOf, type DiagnosticBag } from './diagnostics.ts';
-import type { FieldIR, FieldShape, Rename, SourceRef, TypeIR } from './ir.ts';
+import type { EnumValueAdded, FieldIR, FieldShape, Rename, SourceRef, TypeIR } from './ir.ts';
 import { exampleOfPattern } from './pattern-example.ts';
 import { checkFieldValue } from './values.ts';
 
@@ -67,7 +67,8 @@ function typeOf(def: FieldDef, where: string, ctx: FieldContext, ref: SourceRef)
         d.error('RG135', `${where}: f.enum() needs at least one non-empty string value.`, refOf(def.site, ref));
       else if (dup !== undefined)
         d.error('RG135', `${where}: enum value "${dup}" is listed twice; remove the duplicate.`, refOf(def.site, ref));
-      return { kind: 'enum', values: [...values] };
+      const added = enumAdditions(def, values, where, ctx, ref);
+      return { kind: 'enum', values: [...values], ...(added.length > 0 ? { added } : {}) };
     }
     case 'ref':
       return { kind: 'ref', collection: def.ref ?? '' };
@@ -92,6 +93,40 @@ function typeOf(def: FieldDef, where: string, ctx: FieldContext, ref: SourceRef)
     case 'id':
       return { kind: def.kind };
   }
+}
+
+/** The `valueAddedIn` calls of an enum, checked on their own (versions, value, fallback); whole-API rules are in check.ts. */
+function enumAdditions(def: FieldDef, values: readonly string[], where: string, ctx: FieldContext, ref: SourceRef): EnumValueAdded[] {
+  const out: EnumValueAdded[] = [];
+  for (const a of def.valuesAdded ?? []) {
+    const loc = refOf(a.site, ref);
+    const call = `valueAddedIn('${a.version}', '${a.value}')`;
+    if (versionIndex(ctx, a.version) < 0) {
+      ctx.diagnostics.error('RG150', `${where}: ${call} names an unknown version; the API declares ${ctx.versions.join(', ')}.`, loc);
+      continue;
+    }
+    if (versionIndex(ctx, a.version) === 0) {
+      ctx.diagnostics.error('RG163', `${where}: ${call} names the first version, which has no earlier version to differ from; remove the marker.`, loc);
+      continue;
+    }
+    if (!values.includes(a.value)) {
+      ctx.diagnostics.error('RG331', `${where}: ${call} names a value the enum does not have (${values.join(', ')}); add it to f.enum([...]) or fix the name.`, loc);
+      continue;
+    }
+    if (out.some((x) => x.value === a.value)) {
+      ctx.diagnostics.error('RG159', `${where}: valueAddedIn() is given twice for '${a.value}'; keep one.`, loc);
+      continue;
+    }
+    const fallback = a.fallback;
+    if (fallback === undefined || !values.includes(fallback) || fallback === a.value) {
+      const why = fallback === undefined ? 'has no fallback' : fallback === a.value ? 'falls back to itself' : `falls back to '${fallback}', which is not a value of the enum`;
+      const others = values.filter((v) => v !== a.value).map((v) => `'${v}'`).join(', ');
+      ctx.diagnostics.error('RG332', `${where}: ${call} ${why}; older versions show the fallback where the value is stored: give one of ${others}, e.g. { fallback: ${others.split(', ')[0] ?? "'...'"} }.`, loc);
+      continue;
+    }
+    out.push({ value: a.value, version: a.version, fallback, loc });
+  }
+  return out.sort((x, y) => versionIndex(ctx, x.version) - versionIndex(ctx, y.version));
 }
 
 /** Array items are values, not fields: modifiers and markers on them mean nothing. */
@@ -209,7 +244,7 @@ export function buildField(name: string, def: FieldDef, where: string, ctx: Fiel
         else renames.push({ from: m.from, version: m.version, loc: mref });
         break;
       case 'typeChangedFrom':
-        if (m.old.markers.length > 0)
+        if (m.old.markers.length > 0 || (m.old.valuesAdded?.length ?? 0) > 0)
           ctx.diagnostics.error('RG162', `${where}: the old field given to typeChangedFrom('${m.version}', ...) carries version markers; put markers on the field itself, not on its old shape.`, mref);
         typeChanges.push({ version: m.version, before: shapeOf(m.old, `${where} (before ${m.version})`, ctx, refOf(m.old.site, mref)), loc: mref });
         break;

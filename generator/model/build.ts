@@ -5,6 +5,7 @@
 import type { ApiDef, CollectionDef, OperationName } from '../dsl/defs.ts';
 import { buildAuth, HEADER_NAME, type CheckedAuth } from './build-auth.ts';
 import { buildField, isIdentifier, knownMarkers, type FieldContext } from './build-field.ts';
+import { buildLifecycle, type CheckedLifecycle } from './build-lifecycle.ts';
 import { describeValue } from '../dsl/arguments.ts';
 import { collectionEntries, fieldEntries, reportSlips } from './check-builders.ts';
 import { atPath, refOf, type DiagnosticBag } from './diagnostics.ts';
@@ -48,6 +49,8 @@ interface CheckedCollection {
   readonly rateLimit?: CheckedRateLimit;
   readonly public?: readonly unknown[];
   readonly pagination?: { readonly defaultLimit?: unknown; readonly maxLimit?: unknown };
+  readonly lifecycle?: CheckedLifecycle;
+  readonly requireIfMatch?: boolean;
 }
 
 function rateLimitOf(def: CheckedRateLimit | undefined, where: string, d: DiagnosticBag, ref: SourceRef): RateLimitIR | undefined {
@@ -201,6 +204,9 @@ function collectionOf(name: string, def: CollectionDef, ctx: FieldContext, hasAu
   }
   renames.sort((a, b) => ctx.versions.indexOf(a.version) - ctx.versions.indexOf(b.version));
   const rateLimit = rateLimitOf(o.rateLimit, where, d, atPath(ref, ['rateLimit']));
+  const lifecycle = o.lifecycle
+    ? buildLifecycle(o.lifecycle, { ...fctx, where, ref, fields, operations, hasAuth, rateLimitOf: (def, w, at) => rateLimitOf(def, w, d, at) })
+    : undefined;
   return {
     kind: 'collection',
     name,
@@ -214,6 +220,8 @@ function collectionOf(name: string, def: CollectionDef, ctx: FieldContext, hasAu
     ...(rateLimit ? { rateLimit } : {}),
     public: OPERATIONS.filter((op) => publicOps.includes(op as OperationName)),
     pagination: { defaultLimit, maxLimit },
+    ...(lifecycle ? { lifecycle } : {}),
+    requireIfMatch: o.requireIfMatch === true,
     ...(addedIn !== undefined ? { addedIn } : {}),
     ...(removedIn !== undefined ? { removedIn } : {}),
     renames,

@@ -32,10 +32,11 @@ export function reportSlips(slips: readonly ArgumentSlip[] | undefined, where: s
 }
 
 /** The modifiers that only some kinds of field have (every kind has the others). */
-const KIND_MEMBERS: { readonly [M in 'min' | 'max' | 'pattern']: readonly FieldKind[] } = {
+const KIND_MEMBERS: { readonly [M in 'min' | 'max' | 'pattern' | 'valueAddedIn']: readonly FieldKind[] } = {
   min: ['string', 'int', 'number', 'array'],
   max: ['string', 'int', 'number', 'array'],
   pattern: ['string'],
+  valueAddedIn: ['enum'],
 };
 
 /** How a message names a builder. */

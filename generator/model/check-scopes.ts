@@ -23,10 +23,13 @@ export function checkScopeDeclared(api: ApiIR, scope: string, where: string, loc
   d.error('RG303', `${where}: scope '${scope}' is not declared in auth.oauth2.scopes${known}; ${fix} there with what it grants, e.g. '${scope}': 'Describe what it allows'.`, loc);
 }
 
-/** Checks every scope the collections name against the declared OAuth 2.0 scopes. */
+/** Checks every scope the collections name (their read and write scopes, their transitions' own) against the declared OAuth 2.0 scopes. */
 export function checkCollectionScopes(api: ApiIR, d: DiagnosticBag): void {
   if (!api.auth.oauth2) return;
-  for (const c of api.collections)
+  for (const c of api.collections) {
     for (const access of ['read', 'write'] as const)
       for (const scope of c.scopes[access]) checkScopeDeclared(api, scope, c.name, atPath(c.loc, ['scopes', access]), d);
+    for (const t of c.lifecycle?.transitions ?? [])
+      for (const scope of t.scopes ?? []) checkScopeDeclared(api, scope, `${c.name}.${t.name}`, atPath(t.loc, [...(t.loc.path ?? []), 'scopes']), d);
+  }
 }

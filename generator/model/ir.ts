@@ -25,7 +25,12 @@ export type TypeIR<F = FieldIR> =
   | { readonly kind: 'int'; readonly min?: number; readonly max?: number }
   | { readonly kind: 'number'; readonly min?: number; readonly max?: number }
   | { readonly kind: 'boolean' }
-  | { readonly kind: 'enum'; readonly values: readonly string[] }
+  | {
+      readonly kind: 'enum';
+      readonly values: readonly string[];
+      /** Values that exist only from a later version on (`valueAddedIn`); never set after projection. */
+      readonly added?: readonly EnumValueAdded[];
+    }
   | { readonly kind: 'datetime' }
   | { readonly kind: 'date' }
   | { readonly kind: 'uuid' }
@@ -42,6 +47,14 @@ export type TypeIR<F = FieldIR> =
       readonly itemsNullable?: boolean;
     }
   | { readonly kind: 'object'; readonly fields: readonly F[] };
+
+/** An enum value that exists from `version` on; older versions answer `fallback` (a value they know) instead. */
+export interface EnumValueAdded {
+  readonly value: string;
+  readonly version: string;
+  readonly fallback: string;
+  readonly loc: SourceRef;
+}
 
 /** The kinds of {@link TypeIR}; tables keyed by it make a missing kind a compile error. */
 export type TypeKind = TypeIR['kind'];
@@ -108,6 +121,37 @@ export interface RateLimitIR {
   readonly windowMs: number;
 }
 
+/**
+ * One move of a lifecycle: a resource in one of the `from` states goes to `to`. Served as the custom method
+ * `POST /vN/<collection>/{id}:<name>`; `input` is its request body.
+ */
+export interface TransitionIR {
+  readonly kind: 'transition';
+  readonly name: string;
+  /** Newest state names, in the order written. */
+  readonly from: readonly string[];
+  readonly to: string;
+  /** The body's fields, with their history (markers). */
+  readonly input: readonly FieldIR[];
+  /** The scopes it needs, as written; undefined: the collection's write scopes. */
+  readonly scopes?: readonly string[];
+  readonly rateLimit?: RateLimitIR;
+  readonly addedIn?: string;
+  readonly removedIn?: string;
+  readonly description?: string;
+  /** The transition's entry in `collection({ lifecycle: { transitions: {...} } })`. */
+  readonly loc: SourceRef;
+}
+
+/** A collection's lifecycle: the field holding the state (newest name), the state a new resource starts in, and the moves. */
+export interface LifecycleIR {
+  readonly kind: 'lifecycle';
+  readonly field: string;
+  readonly initial: string;
+  readonly transitions: readonly TransitionIR[];
+  readonly loc: SourceRef;
+}
+
 /** A collection with its history. `name` is its newest name. */
 export interface CollectionIR {
   readonly kind: 'collection';
@@ -124,6 +168,9 @@ export interface CollectionIR {
   readonly rateLimit?: RateLimitIR;
   readonly public: readonly OperationName[];
   readonly pagination: { readonly defaultLimit: number; readonly maxLimit: number };
+  readonly lifecycle?: LifecycleIR;
+  /** Writes without `If-Match` answer 428. */
+  readonly requireIfMatch: boolean;
   readonly addedIn?: string;
   readonly removedIn?: string;
   readonly renames: readonly Rename[];
@@ -237,6 +284,35 @@ export interface MarkerAt {
   readonly loc: SourceRef;
 }
 
+/** A transition as one version sees it: its `from` states are those the version knows. */
+export interface TransitionAt {
+  readonly kind: 'transition-at';
+  readonly name: string;
+  readonly from: readonly string[];
+  readonly to: string;
+  readonly input: readonly FieldAt[];
+  /** The scopes it needs: its own, or the collection's write scopes. */
+  readonly scopes: readonly string[];
+  readonly rateLimit?: RateLimitIR;
+  readonly description?: string;
+  readonly loc: SourceRef;
+}
+
+/** A lifecycle as one version sees it. */
+export interface LifecycleAt {
+  readonly kind: 'lifecycle-at';
+  /** The state field's name in this version. */
+  readonly field: string;
+  /** Its newest name. */
+  readonly key: string;
+  /** The states this version knows (the field's enum values there), in the order written. */
+  readonly states: readonly string[];
+  readonly initial: string;
+  /** The transitions this version offers, in the order written. */
+  readonly transitions: readonly TransitionAt[];
+  readonly loc: SourceRef;
+}
+
 /** A collection as one version sees it. */
 export interface CollectionAt {
   readonly kind: 'collection-at';
@@ -252,6 +328,9 @@ export interface CollectionAt {
   readonly rateLimit?: RateLimitIR;
   readonly public: readonly OperationName[];
   readonly pagination: CollectionIR['pagination'];
+  readonly lifecycle?: LifecycleAt;
+  /** Writes without `If-Match` answer 428. */
+  readonly requireIfMatch: boolean;
   readonly loc: SourceRef;
   /** Where each marker of the collection was last called, by member name. */
   readonly calls?: Readonly<Record<string, SourceRef>>;

@@ -24,13 +24,16 @@ function findPosition(m: TsMorph, sourceFile: import('ts-morph').SourceFile, ref
   const call = onLine[0] ?? spanning.sort((a, b) => a.getWidth() - b.getWidth())[0];
   if (!call) return undefined;
   let target: Node = nameNode(call);
-  let object: Node | undefined = call.getArguments()[0];
+  // `{...} as const`, `({...})` and `{...} satisfies T` hold the same object literal.
+  const unwrap = (node: Node | undefined): Node | undefined =>
+    node && (m.Node.isAsExpression(node) || m.Node.isSatisfiesExpression(node) || m.Node.isParenthesizedExpression(node)) ? unwrap(node.getExpression()) : node;
+  let object: Node | undefined = unwrap(call.getArguments()[0]);
   for (const key of ref.path ?? []) {
     if (!object || !m.Node.isObjectLiteralExpression(object)) break;
     const property = object.getProperty(key) ?? object.getProperty(JSON.stringify(key)) ?? object.getProperty(`'${key}'`);
     if (!property) break;
     target = property;
-    object = m.Node.isPropertyAssignment(property) ? property.getInitializer() : undefined;
+    object = unwrap(m.Node.isPropertyAssignment(property) ? property.getInitializer() : undefined);
   }
   const { line, column } = sourceFile.getLineAndColumnAtPos(target.getStart());
   return { line, column };

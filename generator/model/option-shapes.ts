@@ -12,6 +12,7 @@ import { OAUTH_FLOWS, type SourceRef } from './ir.ts';
 /** What a value in the options must be. `later`: a rule of its own checks it (with a more precise message). */
 export type Shape =
   | { readonly kind: 'string' }
+  | { readonly kind: 'boolean' }
   | { readonly kind: 'later' }
   | { readonly kind: 'string-or-list' }
   | { readonly kind: 'list'; readonly of: Shape }
@@ -20,6 +21,8 @@ export type Shape =
 
 /** A string. */
 export const str: Shape = { kind: 'string' };
+/** `true` or `false`. */
+export const bool: Shape = { kind: 'boolean' };
 /** Anything: a rule of its own checks the value. */
 export const later: Shape = { kind: 'later' };
 /** An array of `of`. */
@@ -67,6 +70,21 @@ export const API_OPTIONS: Shape = object(
   ['collections'],
 );
 
+/** One transition of `lifecycle.transitions`. */
+const TRANSITION = object(
+  {
+    from: later,
+    to: later,
+    input: record(later),
+    scopes: { kind: 'string-or-list' },
+    rateLimit: RATE_LIMIT,
+    addedIn: str,
+    removedIn: str,
+    description: str,
+  },
+  ['from', 'to'],
+);
+
 /** `collection({...})`. */
 export const COLLECTION_OPTIONS: Shape = object(
   {
@@ -79,6 +97,8 @@ export const COLLECTION_OPTIONS: Shape = object(
     rateLimit: RATE_LIMIT,
     public: list(later),
     pagination: object({ defaultLimit: later, maxLimit: later }),
+    lifecycle: object({ field: str, initial: later, transitions: record(TRANSITION) }, ['field', 'initial', 'transitions']),
+    requireIfMatch: bool,
   },
   ['fields'],
 );
@@ -91,6 +111,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** How a message names what each kind of shape takes. */
 const EXPECTED: { readonly [K in Shape['kind']]: string } = {
   string: 'a string',
+  boolean: 'true or false',
   'string-or-list': 'a string or an array of strings',
   list: 'an array',
   record: 'an object',
@@ -145,6 +166,8 @@ export function checkShape(
       return value;
     case 'string':
       return typeof value === 'string' ? value : wrong();
+    case 'boolean':
+      return typeof value === 'boolean' ? value : wrong();
     case 'string-or-list':
       return typeof value === 'string' || (Array.isArray(value) && value.every((v) => typeof v === 'string')) ? value : wrong();
     case 'list':

@@ -10,6 +10,7 @@ import type {
   FieldAt,
   FieldIR,
   FieldShape,
+  LifecycleAt,
   MarkerAt,
   OperationName,
   TypeIR,
@@ -55,12 +56,37 @@ export function shapeAt(versions: readonly string[], at: number, field: FieldIR)
   return shape;
 }
 
+/** The values of an enum that exist at version index `at` (those added later are left out), in the order written. */
+export function enumValuesAt(versions: readonly string[], at: number, type: Extract<TypeIR, { kind: 'enum' }>): string[] {
+  const added = type.added ?? [];
+  return type.values.filter((v) => {
+    const a = added.find((x) => x.value === v);
+    return a === undefined || versions.indexOf(a.version) <= at;
+  });
+}
+
+/**
+ * The value version index `at` shows for a stored enum value: the value itself when that version has it,
+ * else its fallback (followed while the fallback is itself added later).
+ */
+export function enumValueShownAt(versions: readonly string[], at: number, type: Extract<TypeIR, { kind: 'enum' }>, value: string): string {
+  let shown = value;
+  for (let hops = 0; hops <= type.values.length; hops++) {
+    const a = type.added?.find((x) => x.value === shown);
+    if (a === undefined || versions.indexOf(a.version) <= at) return shown;
+    shown = a.fallback;
+  }
+  return shown;
+}
+
 function projectType(versions: readonly string[], at: number, type: TypeIR): TypeIR<FieldAt> {
   switch (type.kind) {
     case 'object':
       return { kind: 'object', fields: projectFields(versions, at, type.fields) };
     case 'array':
       return { ...type, of: projectType(versions, at, type.of) };
+    case 'enum':
+      return { kind: 'enum', values: enumValuesAt(versions, at, type) };
     default:
       return type;
   }
@@ -117,6 +143,36 @@ export function projectFields(versions: readonly string[], at: number, fields: r
   return out;
 }
 
+/** The lifecycle of `c` at version index `at`: the states the field has there and the transitions that exist there. */
+export function projectLifecycle(versions: readonly string[], at: number, c: CollectionIR): LifecycleAt | undefined {
+  const lc = c.lifecycle;
+  const field = lc && c.fields.find((f) => f.name === lc.field);
+  if (!lc || !field) return undefined;
+  const type = shapeAt(versions, at, field).type;
+  const states = type.kind === 'enum' ? enumValuesAt(versions, at, type) : [];
+  return {
+    kind: 'lifecycle-at',
+    field: nameAt(versions, at, field.name, field.renames),
+    key: field.name,
+    states,
+    initial: lc.initial,
+    transitions: lc.transitions
+      .filter((t) => existsAt(versions, at, t.addedIn, t.removedIn))
+      .map((t) => ({
+        kind: 'transition-at' as const,
+        name: t.name,
+        from: t.from.filter((s) => states.includes(s)),
+        to: t.to,
+        input: projectFields(versions, at, t.input),
+        scopes: t.scopes ?? c.scopes.write,
+        ...(t.rateLimit ? { rateLimit: t.rateLimit } : {}),
+        ...(t.description !== undefined ? { description: t.description } : {}),
+        loc: t.loc,
+      })),
+    loc: lc.loc,
+  };
+}
+
 /** The collection at version index `at`, or undefined when it does not exist there. */
 export function projectCollection(versions: readonly string[], at: number, c: CollectionIR): CollectionAt | undefined {
   if (!existsAt(versions, at, c.addedIn, c.removedIn)) return undefined;
@@ -124,6 +180,7 @@ export function projectCollection(versions: readonly string[], at: number, c: Co
   const operations: OperationName[] = c.operations
     .filter((op) => existsAt(versions, at, op.addedIn, op.removedIn))
     .map((op) => op.name);
+  const lifecycle = projectLifecycle(versions, at, c);
   return {
     kind: 'collection-at',
     name,
@@ -137,6 +194,8 @@ export function projectCollection(versions: readonly string[], at: number, c: Co
     ...(c.rateLimit ? { rateLimit: c.rateLimit } : {}),
     public: c.public.filter((op) => operations.includes(op)),
     pagination: c.pagination,
+    ...(lifecycle ? { lifecycle } : {}),
+    requireIfMatch: c.requireIfMatch,
     loc: c.loc,
     calls: c.calls,
   };

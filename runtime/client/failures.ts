@@ -74,9 +74,37 @@ export class PermissionDeniedError extends ApiError {
 export class NotFoundError extends ApiError {
   override name = "NotFoundError";
 }
-/** 409: a unique value is taken. Never retried. */
+/** 409: a unique value is taken, or the resource is not in a state the transition starts from. Never retried. */
 export class ConflictError extends ApiError {
   override name = "ConflictError";
+}
+/** 409 `invalid_transition`: the resource is in `state`, from which the transitions `allowed` are open. */
+export class InvalidTransitionError extends ConflictError {
+  override name = "InvalidTransitionError";
+  /** The state the resource is in, as the version called shows it. */
+  get state(): string | null {
+    const state = this.problem?.["state"];
+    return typeof state === "string" ? state : null;
+  }
+  /** The transitions of the version called that start from that state. */
+  get allowed(): string[] {
+    const allowed = this.problem?.["allowed"];
+    return Array.isArray(allowed)
+      ? allowed.filter((a): a is string => typeof a === "string")
+      : [];
+  }
+}
+/** 304: the resource still has the ETag sent as `ifNoneMatch`; the copy held is current. Never retried. */
+export class NotModifiedError extends ApiError {
+  override name = "NotModifiedError";
+}
+/** 412: the resource no longer has the ETag sent as `ifMatch` (it changed meanwhile): read it again. Never retried. */
+export class PreconditionFailedError extends ApiError {
+  override name = "PreconditionFailedError";
+}
+/** 428: this write needs `ifMatch` (the collection requires conditional writes). Never retried. */
+export class PreconditionRequiredError extends ApiError {
+  override name = "PreconditionRequiredError";
 }
 /** 429: too many requests; thrown once the retries are used up or `Retry-After` exceeds `maxRetryAfter`. */
 export class RateLimitError extends ApiError {
@@ -121,11 +149,14 @@ export class InvalidResponseError extends ApiError {
 
 // Other statuses (405, 410, 413, 415, ...) are plain ApiErrors.
 const ERRORS: Readonly<Record<number, typeof ApiError>> = {
+  304: NotModifiedError,
   400: BadRequestError,
   401: AuthenticationError,
   403: PermissionDeniedError,
   404: NotFoundError,
   409: ConflictError,
+  412: PreconditionFailedError,
+  428: PreconditionRequiredError,
   429: RateLimitError,
 };
 
@@ -159,7 +190,9 @@ export function errorFor(
     ? problem.errors.map((e) => `\n  ${e.pointer || "/"}: ${e.detail}`).join("")
     : "";
   const Class =
-    ERRORS[status] ?? (status >= 500 ? InternalServerError : ApiError);
+    status === 409 && problem?.["code"] === "invalid_transition"
+      ? InvalidTransitionError
+      : (ERRORS[status] ?? (status >= 500 ? InternalServerError : ApiError));
   return new Class(
     `${status} ${title}${detail} (${what})${issues}`,
     status,

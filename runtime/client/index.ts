@@ -13,13 +13,18 @@ export {
   ConnectionError,
   InternalServerError,
   InvalidResponseError,
+  InvalidTransitionError,
   NotFoundError,
+  NotModifiedError,
   PermissionDeniedError,
+  PreconditionFailedError,
+  PreconditionRequiredError,
   RateLimitError,
   RedirectError,
   TimeoutError,
   type Problem,
 } from "./failures.js";
+export { etagOf } from "./etags.js";
 export type { AuthOptions, ClientCredentials } from "./oauth.js";
 export {
   createNamespace,
@@ -28,6 +33,7 @@ export {
   type OperationName,
   type Resource,
   type ResourceMethods,
+  type TransitionMethod,
 } from "./namespace.js";
 export type {
   ApiConfig,

@@ -1,6 +1,6 @@
 /**
  * A version's namespace: per collection the methods its version offers (`list`, `get`, `create`,
- * `replace`, `update`, `delete`), each a request on the shared transport.
+ * `replace`, `update`, `delete`, and one per lifecycle transition), each a request on the shared transport.
  * @module
  */
 import type { ApiPromise, PagePromise } from "./promises.js";
@@ -11,7 +11,7 @@ import type { Transport } from "./transport.js";
 export type OperationName =
   "list" | "get" | "create" | "replace" | "update" | "delete";
 
-/** The types of one collection in one version, and the operations it offers there. */
+/** The types of one collection in one version, and the operations and transitions (by name: their input) it offers there. */
 export interface CollectionTypes {
   item: unknown;
   create: unknown;
@@ -19,7 +19,16 @@ export interface CollectionTypes {
   patch: unknown;
   query: object;
   ops: OperationName;
+  transitions: object;
 }
+
+/**
+ * A transition's method, `POST <collection>/{id}:<name>`: the resource in its new state. The input may be
+ * left out when it has no required field. Sent with an `Idempotency-Key`, so a retry never moves it twice.
+ */
+export type TransitionMethod<I, T> = {} extends I
+  ? (id: string, input?: I, opts?: RequestOptions) => ApiPromise<T>
+  : (id: string, input: I, opts?: RequestOptions) => ApiPromise<T>;
 
 /** Every method a collection can have; {@link Resource} keeps those its version offers. */
 export interface ResourceMethods<C extends CollectionTypes> {
@@ -45,11 +54,16 @@ export interface ResourceMethods<C extends CollectionTypes> {
   delete(id: string, opts?: RequestOptions): ApiPromise<void>;
 }
 
-/** A collection's methods in one version: only the operations that version offers. */
+/** A collection's methods in one version: only the operations and transitions that version offers. */
 export type Resource<C extends CollectionTypes> = Pick<
   ResourceMethods<C>,
   C["ops"]
->;
+> & {
+  readonly [K in keyof C["transitions"]]: TransitionMethod<
+    C["transitions"][K],
+    C["item"]
+  >;
+};
 
 /** A version's collections, from a map of collection name to {@link CollectionTypes}. */
 export type Namespace<M> = {
@@ -58,22 +72,24 @@ export type Namespace<M> = {
     : never;
 };
 
-/** Builds a version's namespace: per collection its path and operations. */
+/** A collection in a version: its path, operations and transitions. */
+type CollectionSpec = readonly [
+  path: string,
+  ops: readonly OperationName[],
+  transitions?: readonly string[],
+];
+
+/** Builds a version's namespace: per collection its path, operations and transitions. */
 export function createNamespace<M>(
   t: Transport,
   version: string,
-  spec: Record<
-    keyof M & string,
-    readonly [path: string, ops: readonly OperationName[]]
-  >,
+  spec: Record<keyof M & string, CollectionSpec>,
 ): Namespace<M> {
-  const namespace: Record<
-    string,
-    Partial<ResourceMethods<CollectionTypes>>
-  > = {};
-  for (const [name, [path, ops]] of Object.entries<
-    readonly [string, readonly OperationName[]]
-  >(spec)) {
+  const namespace: Record<string, Record<string, unknown>> = {};
+  for (const [
+    name,
+    [path, ops, transitions = []],
+  ] of Object.entries<CollectionSpec>(spec)) {
     const one = (id: string): string => `${path}/${encodeURIComponent(id)}`;
     const all: ResourceMethods<CollectionTypes> = {
       list: (query, opts) => t.list(version, path, query ?? {}, opts),
@@ -86,7 +102,15 @@ export function createNamespace<M>(
       delete: (id, opts) =>
         t.request("DELETE", version, one(id), undefined, opts),
     };
-    namespace[name] = Object.fromEntries(ops.map((op) => [op, all[op]]));
+    const moves = transitions.map((verb) => [
+      verb,
+      (id: string, input?: object, opts?: RequestOptions) =>
+        t.request("POST", version, `${one(id)}:${verb}`, input ?? {}, opts),
+    ]);
+    namespace[name] = Object.fromEntries([
+      ...ops.map((op) => [op, all[op]]),
+      ...moves,
+    ]);
   }
   // The generated version module pairs each collection's types with its operations; the cast states that.
   return namespace as Namespace<M>;

@@ -76,12 +76,22 @@ export interface ClientOptions {
   onAttempt?: (event: AttemptEvent) => void;
 }
 
-/** Options of one request: any client option (but `baseUrl` and `auth`), plus an idempotency key. */
+/** Options of one request: any client option (but `baseUrl` and `auth`), an idempotency key, and preconditions. */
 export interface RequestOptions extends Partial<
   Omit<ClientOptions, "baseUrl" | "auth">
 > {
-  /** Sent as `Idempotency-Key`; creates generate one per call when it is not given. */
+  /** Sent as `Idempotency-Key`; creates and transitions generate one per call when it is not given. */
   idempotencyKey?: string;
+  /**
+   * Sent as `If-Match`: the write happens only if the resource still has this ETag (else
+   * `PreconditionFailedError`, 412). An ETag, or a resource the client returned (its ETag is used).
+   */
+  ifMatch?: string | object;
+  /**
+   * Sent as `If-None-Match`: a get answers `NotModifiedError` (304) while the resource still has this ETag.
+   * An ETag (or `*`), or a resource the client returned.
+   */
+  ifNoneMatch?: string | object;
 }
 
 /** What the generated index tells the transport about the API. */

@@ -4,6 +4,7 @@
  * @module
  */
 import { fetchFollowing, pageProblem, parseBody, readText } from "./body.js";
+import { rememberEtag, tagOf } from "./etags.js";
 import {
   ApiError,
   AuthenticationError,
@@ -134,10 +135,15 @@ export class Transport {
     // A request without a body says nothing about a body's type, whatever the defaults hold.
     if (body !== undefined) headers.set("content-type", "application/json");
     else headers.delete("content-type");
-    // One key per call, the same on every attempt, so the server can replay a create that was retried.
+    // One key per call, the same on every attempt, so the server can replay a create (or a transition,
+    // also a POST) that was retried.
     const key =
       o.idempotencyKey ?? (method === "POST" ? crypto.randomUUID() : undefined);
     if (key !== undefined) headers.set("idempotency-key", key);
+    if (opts.ifMatch !== undefined)
+      headers.set("if-match", tagOf(opts.ifMatch, "ifMatch"));
+    if (opts.ifNoneMatch !== undefined)
+      headers.set("if-none-match", tagOf(opts.ifNoneMatch, "ifNoneMatch"));
     const signals = [this.options.signal, opts.signal].filter(
       (s): s is AbortSignal => s !== undefined,
     );
@@ -178,6 +184,7 @@ export class Transport {
               response.headers,
               null,
             );
+          rememberEtag(data, response.headers.get("etag"));
           result = { data: data as T, response };
         } else error = errorFor(response, text ?? "", what);
       } catch (cause) {

@@ -1,19 +1,30 @@
 /**
- * The gate of an operation, run before its body is read: version lifecycle (Deprecation, Sunset, 410),
- * credentials and scopes (401, 403; 429 for an address that sent too many rejected credentials), and rate
- * limits (429 with RateLimit headers).
+ * The gate of an operation or a transition, run before its body is read: version lifecycle (Deprecation,
+ * Sunset, 410), credentials and scopes (401, 403; 429 for an address that sent too many rejected
+ * credentials), rate limits (429 with RateLimit headers), and a required If-Match (428).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { readCredential, verifyBearer } from "./auth.js";
 import { answerFailure, invoke } from "./invoke.js";
 import { HttpProblem, problem, send } from "./problems.js";
 import type { Limiter } from "./rate-limit.js";
-import type { ApiSpec, RouteSpec, VersionSpec } from "./spec.js";
+import type { ApiSpec, VersionSpec } from "./spec.js";
 import { stateOf, type Gate, type Mount } from "./state.js";
-import type { OperationName, Principal } from "./types.js";
+import type { Principal } from "./types.js";
 
-const READS: ReadonlySet<OperationName> = new Set(["list", "get"]);
 const AUTHENTICATE = "options.authenticate";
+
+/** Who may call an operation (or a transition) and what it counts against. */
+export interface GateRule {
+  /** Callable without a credential (a credential that is sent must still be valid). */
+  readonly isPublic: boolean;
+  /** The scopes a principal needs. */
+  readonly scopes: readonly string[];
+  /** The limits it counts against. */
+  readonly limiters: readonly Limiter[];
+  /** A request without If-Match answers 428. */
+  readonly requireIfMatch: boolean;
+}
 
 /** What a 410 recommends: the newest released version that is not itself past its sunset, if any. */
 export function successorOf(spec: ApiSpec, now: number): string | null {
@@ -24,28 +35,21 @@ export function successorOf(spec: ApiSpec, now: number): string | null {
   return null;
 }
 
-/** The gate of `op` on `route` in `version`, or null when it has nothing to check. */
+/** The gate of a route in `version` that follows `rule`, or null when it has nothing to check. */
 export function createGate(
   m: Mount,
   version: VersionSpec,
-  route: RouteSpec,
-  op: OperationName,
+  rule: GateRule,
 ): Gate | null {
-  const isPublic = route.collection.public.includes(op);
-  const needs = READS.has(op)
-    ? route.collection.scopes.read
-    : route.collection.scopes.write;
-  const limiters = [
-    m.apiLimiter,
-    m.limiters.get(route.collection.key) ?? null,
-  ].filter((l): l is Limiter => l !== null);
+  const { isPublic, scopes: needs, limiters, requireIfMatch } = rule;
   const takesCredentials = m.spec.bearer || m.apiKeyHeader !== null;
   if (
     version.deprecation === null &&
     version.sunset === null &&
     limiters.length === 0 &&
     isPublic &&
-    !takesCredentials
+    !takesCredentials &&
+    !requireIfMatch
   )
     return null;
   const retired = (reply: FastifyReply) => {
@@ -141,7 +145,19 @@ export function createGate(
         problem(401, "unauthenticated", "This operation needs a credential."),
       );
     }
-    return limiters.length === 0 ? undefined : limit(request, reply, limiters);
+    const limited =
+      limiters.length === 0 ? undefined : await limit(request, reply, limiters);
+    if (limited !== undefined) return limited;
+    if (requireIfMatch && request.headers["if-match"] === undefined)
+      return send(
+        reply,
+        problem(
+          428,
+          "precondition_required",
+          "This write needs an If-Match header with the resource's current ETag (read it first), so that it never overwrites a change made meanwhile.",
+        ),
+      );
+    return undefined;
   };
 }
 

@@ -1,27 +1,64 @@
 /**
  * The handler side of an operation: parses the body or query with the version's schema (400), migrates it
  * up to the newest version, calls the user's handler, migrates the answer down and shapes it with the
- * version's response schema (unknown and write-only keys removed at every depth, values checked), and
- * replays create answers sent with an Idempotency-Key.
+ * version's response schema (unknown and write-only keys removed at every depth, values checked), tags
+ * single resources with their ETag, evaluates preconditions (304, 412), and replays create answers sent
+ * with an Idempotency-Key.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
-import { createPresenter, createUpMigration, reject } from "./answer.js";
-import { isRecord } from "./guards.js";
 import {
-  RedisUnavailable,
-  fingerprintOf,
-  type Answer,
-  type Remembered,
-} from "./idempotency.js";
-import { answerFailure, invoke, timedOut } from "./invoke.js";
-import { compileUp } from "./migrate.js";
-import { HttpProblem, INTERNAL, invalid, problem, send } from "./problems.js";
+  createPresenter,
+  createUpMigration,
+  reject,
+  type Broken,
+} from "./answer.js";
+import { evaluate, preconditionsOf } from "./etag.js";
+import { isRecord } from "./guards.js";
+import type { Answer } from "./idempotency.js";
+import { answerFailure, invoke } from "./invoke.js";
+import { createWriteGuard, preconditionFailed } from "./load.js";
+import { HttpProblem, invalid, problem, send } from "./problems.js";
+import { answerOnce, idempotencyKeyOf, runForAnswer } from "./replay.js";
 import type { RouteSpec, VersionSpec } from "./spec.js";
-import { principalOf, stateOf, type Handle, type Mount } from "./state.js";
-import type { HandlerContext, OperationName } from "./types.js";
+import { principalOf, type Handle, type Mount } from "./state.js";
+import type { Condition, HandlerContext, OperationName } from "./types.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The id of an item URL when it is a UUID (any other id names no resource), else null. */
+export const idOf = (request: FastifyRequest): string | null => {
+  const id = (request.params as { id?: string }).id;
+  return typeof id === "string" && UUID.test(id) ? id : null;
+};
+
+/**
+ * Answers a request whose id names no resource (not a UUID): 404, or 412 when it sends `If-Match`, which
+ * no missing resource satisfies (RFC 9110 section 13.1.1).
+ */
+export function noSuchId(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  path: string,
+): FastifyReply {
+  if (preconditionsOf(request)?.ifMatch) return preconditionFailed(reply);
+  return send(
+    reply,
+    problem(404, "not_found", `No ${path} resource has this id.`),
+  );
+}
+
+/** What a handler receives besides its input. */
+export const contextOf = (
+  request: FastifyRequest,
+  version: string,
+  condition: Condition | null = null,
+): HandlerContext => ({
+  principal: principalOf(request),
+  version,
+  request,
+  condition,
+});
 
 /** The handler of `op` on `route` in `version`; `base` is the collection's URL, for `Location`. */
 export function createHandle(
@@ -35,26 +72,14 @@ export function createHandle(
   const source = `handlers.${key}.${op}`;
   const fn = m.handlers[key]![op]!;
   const timeout = m.requestTimeout;
-  const up = route.up === null ? null : compileUp(route.up, m.hooks);
-
+  const etagOf = m.etags.get(key)!;
   const present = createPresenter(m, version, route, source);
   const migrateUp = createUpMigration(m, version, route, op);
-
-  // No state is allocated for requests no gate looked at (public routes without limits).
-  const context = (request: FastifyRequest): HandlerContext => ({
-    principal: principalOf(request),
-    version: version.name,
-    request,
-  });
-  const idOf = (request: FastifyRequest): string | null => {
-    const id = (request.params as { id?: string }).id;
-    return typeof id === "string" && UUID.test(id) ? id : null;
-  };
-  const notFound = (reply: FastifyReply) =>
-    send(
-      reply,
-      problem(404, "not_found", `No ${route.path} resource has this id.`),
-    );
+  const guard = createWriteGuard(m, version, route);
+  const context = (
+    request: FastifyRequest,
+    condition: Condition | null = null,
+  ) => contextOf(request, version.name, condition);
   const locationOf = (resource: unknown): string | null => {
     const id = isRecord(resource) ? resource[route.id] : undefined;
     return typeof id === "string" && id !== ""
@@ -74,7 +99,22 @@ export function createHandle(
   const parse = (input: unknown) =>
     schema!.safeParse(input) as z.ZodSafeParseResult<Record<string, unknown>>;
 
-  /** Calls the handler and answers with its resource (or problem) at `status`. */
+  /** A new resource as a create answers it: shaped, tagged, with its Location; or why it cannot be. */
+  const created = (value: unknown): Answer | Broken => {
+    const shown = present(value, "#");
+    if (!shown.ok) return shown;
+    const location = locationOf(shown.value);
+    if (location === null)
+      return {
+        ok: false,
+        source,
+        pointer: `#/${route.id}`,
+        detail: "the new resource has no id",
+      };
+    return { status: 201, location, etag: etagOf(value), body: shown.value };
+  };
+
+  /** Calls the handler and answers with its resource (or problem) at `status`, tagged with its ETag (and Location on a create). */
   const answerWith = async (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -86,9 +126,18 @@ export function createHandle(
       return answerFailure(request, reply, source, outcome, timeout);
     const value = outcome.value;
     if (value instanceof HttpProblem) return send(reply, value.toProblem());
+    const answer = status === 201 ? created(value) : null;
+    if (answer !== null && "ok" in answer)
+      return reject(request, reply, version.name, answer);
+    if (answer !== null)
+      return reply
+        .code(201)
+        .header("location", answer.location)
+        .header("etag", answer.etag)
+        .send(answer.body);
     const shown = present(value, "#");
     if (!shown.ok) return reject(request, reply, version.name, shown);
-    return reply.code(status).send(shown.value);
+    return reply.code(status).header("etag", etagOf(value)).send(shown.value);
   };
 
   switch (op) {
@@ -96,9 +145,10 @@ export function createHandle(
       return async (request, reply) => {
         const parsed = parse(request.query);
         if (!parsed.success) return invalid(reply, parsed.error, "query");
-        const query = up ? up(parsed.data, false) : parsed.data;
+        const query = migrateUp(parsed.data, false);
+        if (!query.ok) return reject(request, reply, version.name, query);
         const outcome = await invoke(request, source, timeout, () =>
-          fn(query, context(request)),
+          fn(query.value, context(request)),
         );
         if (outcome.kind !== "value")
           return answerFailure(request, reply, source, outcome, timeout);
@@ -131,15 +181,35 @@ export function createHandle(
     case "get":
       return async (request, reply) => {
         const id = idOf(request);
-        if (id === null) return notFound(reply);
-        return answerWith(request, reply, 200, () => fn(id, context(request)));
+        const p = preconditionsOf(request);
+        if (id === null) return noSuchId(request, reply, route.path);
+        const outcome = await invoke(request, source, timeout, () =>
+          fn(id, context(request)),
+        );
+        if (outcome.kind !== "value")
+          return answerFailure(request, reply, source, outcome, timeout);
+        const value = outcome.value;
+        if (value instanceof HttpProblem)
+          return value.status === 404 && p?.ifMatch
+            ? preconditionFailed(reply)
+            : send(reply, value.toProblem());
+        const shown = present(value, "#");
+        if (!shown.ok) return reject(request, reply, version.name, shown);
+        const etag = etagOf(value);
+        const verdict = p === null ? "pass" : evaluate(p, etag, true);
+        if (verdict === "failed") return preconditionFailed(reply);
+        reply.header("etag", etag);
+        if (verdict === "not-modified") return reply.code(304).send();
+        return reply.send(shown.value);
       };
     case "delete":
       return async (request, reply) => {
         const id = idOf(request);
-        if (id === null) return notFound(reply);
+        if (id === null) return noSuchId(request, reply, route.path);
+        const guarded = await guard(request, reply, id, context(request));
+        if (!guarded.ok) return reply;
         const outcome = await invoke(request, source, timeout, () =>
-          fn(id, context(request)),
+          fn(id, context(request, guarded.condition)),
         );
         if (outcome.kind !== "value")
           return answerFailure(request, reply, source, outcome, timeout);
@@ -151,13 +221,15 @@ export function createHandle(
     case "update":
       return async (request, reply) => {
         const id = idOf(request);
-        if (id === null) return notFound(reply);
+        if (id === null) return noSuchId(request, reply, route.path);
         const parsed = parse(request.body);
         if (!parsed.success) return invalid(reply, parsed.error, "body");
         const body = migrateUp(parsed.data, op === "replace");
         if (!body.ok) return reject(request, reply, version.name, body);
+        const guarded = await guard(request, reply, id, context(request));
+        if (!guarded.ok) return reply;
         return answerWith(request, reply, 200, () =>
-          fn(id, body.value, context(request)),
+          fn(id, body.value, context(request, guarded.condition)),
         );
       };
     case "create":
@@ -166,153 +238,28 @@ export function createHandle(
         if (!parsed.success) return invalid(reply, parsed.error, "body");
         const body = migrateUp(parsed.data, true);
         if (!body.ok) return reject(request, reply, version.name, body);
-        const key = request.headers["idempotency-key"];
-        if (typeof key !== "string" || key.length === 0) {
-          const outcome = await invoke(request, source, timeout, () =>
+        const key = idempotencyKeyOf(request, reply);
+        if (key === null)
+          return answerWith(request, reply, 201, () =>
             fn(body.value, context(request)),
           );
-          if (outcome.kind !== "value")
-            return answerFailure(request, reply, source, outcome, timeout);
-          const value = outcome.value;
-          if (value instanceof HttpProblem)
-            return send(reply, value.toProblem());
-          const shown = present(value, "#");
-          if (!shown.ok) return reject(request, reply, version.name, shown);
-          const location = locationOf(shown.value);
-          if (location === null)
-            return reject(request, reply, version.name, {
-              ok: false,
-              source,
-              pointer: `#/${route.id}`,
-              detail: "the new resource has no id",
-            });
-          return reply.code(201).header("location", location).send(shown.value);
-        }
-        if (key.length > 255)
-          return send(
-            reply,
-            problem(
-              400,
-              "invalid_idempotency_key",
-              "Idempotency-Key must be at most 255 characters.",
-            ),
+        if (typeof key !== "string") return key;
+        const make = () =>
+          runForAnswer(
+            request,
+            version.name,
+            source,
+            () => fn(body.value, context(request)),
+            created,
           );
-        return replayed(request, reply, key, body.value);
+        return answerOnce(
+          m,
+          request,
+          reply,
+          key,
+          `${version.name}:${route.collection.key}`,
+          make,
+        );
       };
   }
-
-  /** A create with an Idempotency-Key: run once per key (across instances with Redis), replayed after. */
-  async function replayed(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    key: string,
-    body: unknown,
-  ): Promise<FastifyReply> {
-    // The answer is kept with the fingerprint of the body it answered (key order does not matter), so a
-    // key reused for another body is refused.
-    const fingerprint = fingerprintOf(request.body);
-    const make = async (): Promise<Answer | null> => {
-      let value: unknown;
-      try {
-        value = await fn(body, context(request));
-      } catch (error) {
-        if (!(error instanceof HttpProblem)) {
-          request.log.error({ err: error, source }, "handler failed");
-          return null;
-        }
-        value = error;
-      }
-      if (value instanceof HttpProblem)
-        return {
-          status: value.status,
-          location: null,
-          body: value.toProblem(),
-        };
-      const shown = present(value, "#");
-      const location = shown.ok ? locationOf(shown.value) : null;
-      if (!shown.ok || location === null) {
-        const broken = shown.ok
-          ? {
-              ok: false as const,
-              source,
-              pointer: `#/${route.id}`,
-              detail: "the new resource has no id",
-            }
-          : shown;
-        request.log.error(
-          {
-            source: broken.source,
-            version: version.name,
-            pointer: broken.pointer,
-            detail: broken.detail,
-          },
-          "answer breaks the response schema",
-        );
-        return null;
-      }
-      return { status: 201, location, body: shown.value };
-    };
-    const principal = stateOf(request).principal;
-    const storeKey = `${principal ? "p:" + principal.id : "ip:" + request.ip}:${version.name}:${route.collection.key}:${key}`;
-    let remembered: Remembered | "timeout";
-    try {
-      remembered = await withTimeout(
-        m.answers.remember(
-          storeKey,
-          fingerprint,
-          make,
-          performance.now() + timeout,
-        ),
-        timeout,
-      );
-    } catch (error) {
-      if (!(error instanceof RedisUnavailable)) throw error;
-      request.log.error(
-        { err: error, source: "idempotency store" },
-        "Redis unavailable for an idempotent create",
-      );
-      reply.header("retry-after", 1);
-      return send(
-        reply,
-        problem(
-          503,
-          "unavailable",
-          "Idempotent creates are unavailable for a moment; retry with the same Idempotency-Key.",
-        ),
-      );
-    }
-    if (remembered === "timeout" || remembered.kind === "busy")
-      return timedOut(reply, timeout);
-    if (remembered.kind === "reused")
-      return send(
-        reply,
-        problem(
-          422,
-          "idempotency_key_reused",
-          "This Idempotency-Key was used with a different body; use a new key.",
-        ),
-      );
-    const { answer } = remembered;
-    if (answer === null) return send(reply, INTERNAL);
-    if (remembered.replayed) reply.header("idempotent-replayed", "true");
-    if (answer.location !== null) reply.header("location", answer.location);
-    if (answer.status >= 400)
-      return reply
-        .code(answer.status)
-        .type("application/problem+json")
-        .send(answer.body);
-    return reply.code(answer.status).send(answer.body);
-  }
-}
-
-/** `promise`, or "timeout" after `ms` (the promise goes on; its result is dropped). */
-function withTimeout<T>(
-  promise: Promise<T>,
-  ms: number,
-): Promise<T | "timeout"> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<"timeout">((resolve) => {
-    timer = setTimeout(() => resolve("timeout"), ms);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }

@@ -1,7 +1,7 @@
 /**
- * Idempotency-Key replay: the answer to a create is kept under its key (in memory, or in Redis shared by
- * every instance) and replayed to a retry. One create runs per key: an in-progress marker (a pending
- * promise in memory, `SET NX PX` in Redis) makes a concurrent duplicate wait for the first answer.
+ * Idempotency-Key replay: the answer to a create or a transition is kept under its key (in memory, or in
+ * Redis shared by every instance) and replayed to a retry. One request runs per key: an in-progress marker
+ * (a pending promise in memory, `SET NX PX` in Redis) makes a concurrent duplicate wait for the first answer.
  */
 import { createHash } from "node:crypto";
 import type { RedisClient } from "./types.js";
@@ -10,6 +10,8 @@ import type { RedisClient } from "./types.js";
 export interface Answer {
   readonly status: number;
   readonly location: string | null;
+  /** The ETag of the resource answered (null for a problem). */
+  readonly etag?: string | null;
   readonly body: unknown;
 }
 

@@ -1,8 +1,9 @@
 /**
  * The server runtime every generated API shares, re-exported from its modules: problem+json answers
- * (RFC 9457), credentials and scopes (JWT access tokens verified with jose, for APIs that take bearer tokens), rate limits, version lifecycle, migrations between versions, answers
- * shaped by each version's response schema, Idempotency-Key replay, OpenAPI documents, route mounting and
- * the in-memory store. The API-specific files (`routes.ts`, `types.ts`, `index.ts`, `collections/*.ts`) are
+ * (RFC 9457), credentials and scopes (JWT access tokens verified with jose, for APIs that take bearer tokens), rate limits, version lifecycle,
+ * migrations between versions, answers shaped by each version's response schema, ETags and preconditions,
+ * lifecycle transitions, Idempotency-Key replay, OpenAPI documents, route mounting and the in-memory store.
+ * The API-specific files (`routes.ts`, `types.ts`, `index.ts`, `collections/*.ts`) are
  * data and types the runtime reads.
  */
 export { fastifyOptions } from "./fastify-options.js";
@@ -11,6 +12,7 @@ export {
   type Assign,
   type MemoryOptions,
   type MemorySpec,
+  type MemoryTransition,
 } from "./memory-store.js";
 export { DEFAULT_JWT_ALGORITHMS, scopesOfClaims } from "./jwt-claims.js";
 export type { JwtOptions } from "./jwt.js";
@@ -19,7 +21,9 @@ export {
   BadRequest,
   Conflict,
   HttpProblem,
+  InvalidTransition,
   NotFound,
+  PreconditionFailed,
   issuesOf,
   problem,
   type Problem,
@@ -30,9 +34,12 @@ export type {
   CollectionSpec,
   DownStep,
   HookSpec,
+  LifecycleSpec,
   LimitSpec,
   NestedDown,
   RouteSpec,
+  TransitionRouteSpec,
+  TransitionSpec,
   UpPlan,
   VersionSpec,
 } from "./spec.js";
@@ -40,6 +47,7 @@ export type {
   AuthFailureLimit,
   Awaitable,
   CollectionHandlers,
+  Condition,
   Credential,
   HandlerContext,
   ListQuery,
@@ -49,4 +57,5 @@ export type {
   Principal,
   RedisClient,
   ServerOptions,
+  TransitionHandler,
 } from "./types.js";

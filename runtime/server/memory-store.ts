@@ -1,12 +1,25 @@
 /**
  * A complete in-memory implementation of one collection's handlers: ids and read-only fields assigned,
  * unique fields checked (409) through an index (O(1) per request), cursor pagination bound to the filters
- * it was issued for, and equality filters. For trying an API out and for tests: data lives as long as the
- * process, at most `maxRecords` per collection (a create beyond answers 507).
+ * it was issued for, equality filters, lifecycle transitions, and write preconditions (412) checked in the
+ * same step as the write. For trying an API out and for tests: data lives as long as the process, at most
+ * `maxRecords` per collection (a create beyond answers 507).
  */
 import { createHash, randomUUID } from "node:crypto";
-import { BadRequest, Conflict, HttpProblem, NotFound } from "./problems.js";
-import type { CollectionHandlers, ListQuery, Page } from "./types.js";
+import {
+  BadRequest,
+  Conflict,
+  HttpProblem,
+  InvalidTransition,
+  NotFound,
+  PreconditionFailed,
+} from "./problems.js";
+import type {
+  CollectionHandlers,
+  HandlerContext,
+  ListQuery,
+  Page,
+} from "./types.js";
 
 /** How the store assigns a read-only field: a new uuid, the current time or date, or a fixed value. */
 export type Assign =
@@ -21,7 +34,21 @@ export interface MemorySpec {
   readonly unique: readonly string[];
   /** Read-only fields: kept on replace and update. */
   readonly readOnly: readonly string[];
+  /** The lifecycle: the state field and each transition's states (null without one). */
+  readonly lifecycle: {
+    readonly field: string;
+    readonly transitions: Readonly<
+      Record<string, { readonly from: readonly string[]; readonly to: string }>
+    >;
+  } | null;
 }
+
+/** An in-memory transition: moves the stored resource (the input is not stored) and answers it. */
+export type MemoryTransition<T> = (
+  resource: T,
+  input: unknown,
+  ctx: HandlerContext,
+) => T | HttpProblem;
 
 /** Options of the in-memory handlers. */
 export interface MemoryOptions {
@@ -65,13 +92,14 @@ const defined = (input: object): Row => {
 
 /**
  * In-memory handlers for one collection. `T` is the newest resource type: records are built from validated
- * bodies plus the assigned read-only fields, so they have its shape.
+ * bodies plus the assigned read-only fields, so they have its shape. `X` types the transitions the spec
+ * lists (the generated module's `Transitions`), which the store implements.
  */
-export function createMemoryCollection<T extends object>(
+export function createMemoryCollection<T extends object, X extends object = {}>(
   spec: MemorySpec,
   seed: readonly T[] = [],
   options: MemoryOptions = {},
-): CollectionHandlers<T, object, object, object, ListQuery> {
+): CollectionHandlers<T, object, object, object, ListQuery> & X {
   const rows = new Map<string, { seq: number; row: Row }>();
   // Per unique field: value -> id of the record holding it.
   const owners = new Map(
@@ -129,7 +157,29 @@ export function createMemoryCollection<T extends object>(
   };
   const missing = (id: string) =>
     new NotFound(`No ${spec.name} resource has id ${id}.`);
-  return {
+  /** The stored row of `id` when the write may go on: a missing one answers 404, a failed precondition 412. */
+  const current = (id: string, ctx: HandlerContext | undefined) => {
+    const found = rows.get(id);
+    if (!found) return missing(id);
+    if (ctx?.condition && !ctx.condition.matches(found.row))
+      return new PreconditionFailed();
+    return found;
+  };
+  const transitions: Record<string, MemoryTransition<T>> = {};
+  const lifecycle = spec.lifecycle;
+  for (const [name, t] of Object.entries(lifecycle?.transitions ?? {}))
+    transitions[name] = (resource, _input, ctx) => {
+      const id = String((resource as Row)[spec.id]);
+      const found = current(id, ctx);
+      if (found instanceof HttpProblem) return found;
+      // Checked again here, in the same step as the write: the state may have moved since it was loaded.
+      const state = String(found.row[lifecycle!.field]);
+      if (!t.from.includes(state)) return new InvalidTransition(state);
+      const row = { ...found.row, [lifecycle!.field]: t.to };
+      put(id, row, found.row);
+      return out(row);
+    };
+  const crud: CollectionHandlers<T, object, object, object, ListQuery> = {
     list(query): Page<T> | BadRequest {
       const filters = Object.entries(query).filter(
         ([key, value]) =>
@@ -178,30 +228,39 @@ export function createMemoryCollection<T extends object>(
       put(String(row[spec.id]), row, null);
       return out(row);
     },
-    replace(id, body) {
-      const found = rows.get(id);
-      if (!found) return missing(id);
+    replace(id, body, ctx) {
+      const found = current(id, ctx);
+      if (found instanceof HttpProblem) return found;
       const row = { ...defined(body), ...keep(found.row) };
       const conflict = taken(row, id);
       if (conflict) return conflict;
       put(id, row, found.row);
       return out(row);
     },
-    update(id, patch) {
-      const found = rows.get(id);
-      if (!found) return missing(id);
+    update(id, patch, ctx) {
+      const found = current(id, ctx);
+      if (found instanceof HttpProblem) return found;
       const row = { ...found.row, ...defined(patch), ...keep(found.row) };
       const conflict = taken(row, id);
       if (conflict) return conflict;
       put(id, row, found.row);
       return out(row);
     },
-    delete(id) {
-      const found = rows.get(id);
-      if (!found) return missing(id);
+    delete(id, ctx) {
+      const found = current(id, ctx);
+      if (found instanceof HttpProblem) return found;
       index(id, null, found.row);
       rows.delete(id);
       return undefined;
     },
   };
+  // The spec lists exactly the transitions `X` types (both are generated from one lifecycle).
+  return { ...crud, ...transitions } as CollectionHandlers<
+    T,
+    object,
+    object,
+    object,
+    ListQuery
+  > &
+    X;
 }

@@ -107,6 +107,21 @@ export function compileUp(
   };
 }
 
+/** Enum values an older version lacks shown as their fallbacks, in a value or in each item of (nested) arrays. */
+function showValues(
+  values: Readonly<Record<string, string>>,
+): (value: unknown) => unknown {
+  const apply = (value: unknown): unknown =>
+    typeof value === "string"
+      ? Object.hasOwn(values, value)
+        ? values[value]
+        : value
+      : Array.isArray(value)
+        ? value.map(apply)
+        : value;
+  return apply;
+}
+
 /** Compiles the steps of `names` (an older version's fields, in order) from the newest fields. */
 function compileFields(
   names: readonly string[],
@@ -127,13 +142,15 @@ function compileFields(
         : hooks.get(step.whenMissing)!["whenMissing"]!;
     const nested =
       step.nested === undefined ? undefined : compileNested(step.nested, hooks);
+    const shown =
+      step.values === undefined ? undefined : showValues(step.values);
     return (r) => {
       let value = r[key];
       if (value === undefined) return fill ? fill(r) : undefined;
       // The nested plan leads to the last type change; the hooks convert from there.
       if (nested) value = nested(value);
       for (const c of convert) value = c(value);
-      return value;
+      return shown ? shown(value) : value;
     };
   });
   return (resource) => {

@@ -7,21 +7,35 @@ import type { FastifyInstance } from "fastify";
 import { createAuthenticator } from "./auth.js";
 import { createFailureLimiter } from "./auth-failures.js";
 import { useJsonBodies } from "./body.js";
-import { createGate } from "./gate.js";
+import { createEtagger } from "./etag.js";
+import { createGate, type GateRule } from "./gate.js";
 import { isFn, isRecord, type AnyFn } from "./guards.js";
 import { createHandle } from "./handle.js";
 import { createMemoryAnswers, createRedisAnswers } from "./idempotency.js";
 import { resolveHooks } from "./migrate.js";
 import { placeDocuments } from "./openapi.js";
-import { PathIndex, mountByHeader, mountByPath, type Placed } from "./paths.js";
+import {
+  PathIndex,
+  mountByHeader,
+  mountByPath,
+  transitionUrl,
+  type Placed,
+} from "./paths.js";
 import { answerError, problem, send } from "./problems.js";
-import { createLimiters } from "./rate-limit.js";
+import { createLimiters, type Limiter } from "./rate-limit.js";
 import type { ApiSpec, RouteSpec } from "./spec.js";
 import { STATE, type Mount } from "./state.js";
+import { createTransitionHandle } from "./transition.js";
 import type { OperationName, ServerOptions } from "./types.js";
 
 const ITEM_OPS: ReadonlySet<OperationName> = new Set([
   "get",
+  "replace",
+  "update",
+  "delete",
+]);
+const READS: ReadonlySet<OperationName> = new Set(["list", "get"]);
+const WRITES_ONE: ReadonlySet<OperationName> = new Set([
   "replace",
   "update",
   "delete",
@@ -85,6 +99,7 @@ export async function mountApi(
           ? { redis: options.redis, prefix: redisPrefix, timeout: redisTimeout }
           : null,
       );
+      const newest = newestRoutes(spec);
       const m: Mount = {
         spec,
         handlers: table,
@@ -94,6 +109,12 @@ export async function mountApi(
         verifyJwt,
         apiLimiter: limits.api,
         limiters: limits.byCollection,
+        etags: new Map(
+          [...newest].map(([key, route]) => [
+            key,
+            createEtagger(route.schemas.response),
+          ]),
+        ),
         prefix,
         answers,
         authenticate,
@@ -105,7 +126,7 @@ export async function mountApi(
                 failureLimit.max ?? 20,
                 failureLimit.windowMs ?? 60_000,
               ),
-        newest: newestRoutes(spec),
+        newest,
         validateResponses: options.validateResponses !== false,
         requestTimeout,
       };
@@ -171,7 +192,11 @@ function resolveHandlers(
       const key = route.collection.key;
       const collection = source[key];
       const resolved = (table[key] ??= {});
-      for (const op of route.operations) {
+      // A transition's handler sits beside the operations' (the DSL keeps their names apart).
+      for (const op of [
+        ...route.operations,
+        ...Object.keys(route.transitions),
+      ]) {
         if (resolved[op]) continue;
         const fn = isRecord(collection) ? collection[op] : undefined;
         if (isFn(fn)) resolved[op] = fn.bind(collection);
@@ -199,11 +224,50 @@ function pathsOf(route: RouteSpec): { url: string; ops: OperationName[] }[] {
   ].filter((p) => p.ops.length > 0);
 }
 
-/** Every operation of every version as a gate and a handler, at its URL relative to the version. */
+/** The limits a route of `collection` counts against: the API's, the collection's, and those of `more` keys. */
+function limitersOf(
+  m: Mount,
+  collection: string,
+  ...more: string[]
+): Limiter[] {
+  return [
+    m.apiLimiter,
+    ...[collection, ...more].map((k) => m.limiters.get(k) ?? null),
+  ].filter((l): l is Limiter => l !== null);
+}
+
+/** Who may call `op` of `route`, and what it counts against. */
+function operationRule(
+  m: Mount,
+  route: RouteSpec,
+  op: OperationName,
+): GateRule {
+  const c = route.collection;
+  return {
+    isPublic: c.public.includes(op),
+    scopes: READS.has(op) ? c.scopes.read : c.scopes.write,
+    limiters: limitersOf(m, c.key),
+    requireIfMatch: c.requireIfMatch && WRITES_ONE.has(op),
+  };
+}
+
+/** Who may call transition `name` of `route`: a credential always (when the API takes any), its own scopes and limit. */
+function transitionRule(m: Mount, route: RouteSpec, name: string): GateRule {
+  const c = route.collection;
+  const t = c.lifecycle!.transitions[name]!;
+  return {
+    isPublic: !m.spec.bearer && m.apiKeyHeader === null,
+    scopes: t.scopes,
+    limiters: limitersOf(m, c.key, `${c.key}:${name}`),
+    requireIfMatch: c.requireIfMatch,
+  };
+}
+
+/** Every operation and transition of every version as a gate and a handler, at its URL relative to the version. */
 function placeRoutes(m: Mount): Placed[] {
   const placed: Placed[] = [];
   for (const version of m.spec.versions)
-    for (const route of version.routes)
+    for (const route of version.routes) {
       for (const { url, ops } of pathsOf(route)) {
         // Location headers name the collection as the client called it.
         const base =
@@ -216,10 +280,21 @@ function placeRoutes(m: Mount): Placed[] {
             url,
             method: METHOD_OF[op],
             entry: {
-              gate: createGate(m, version, route, op),
+              gate: createGate(m, version, operationRule(m, route, op)),
               handle: createHandle(m, version, route, op, base),
             },
           });
       }
+      for (const name of Object.keys(route.transitions))
+        placed.push({
+          version: version.name,
+          url: transitionUrl(`/${route.path}`, name),
+          method: "POST",
+          entry: {
+            gate: createGate(m, version, transitionRule(m, route, name)),
+            handle: createTransitionHandle(m, version, route, name),
+          },
+        });
+    }
   return placed;
 }

@@ -1,7 +1,8 @@
 /**
  * Registering routes under each versioning scheme: a path per version (`/v1/orders`), or one path where
  * the version header picks the entry (400 when it is missing or unknown). Either way other methods answer
- * 405 with `Allow`, and OPTIONS answers with `Allow`.
+ * 405 with `Allow`, and OPTIONS answers with `Allow`. A transition is a custom method on the item path,
+ * `/orders/{id}:cancel` (AIP-136): an unknown custom method answers 404.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { problem, send, type Problem } from "./problems.js";
@@ -16,6 +17,18 @@ const ALL_METHODS = [
   "DELETE",
   "OPTIONS",
 ] as const;
+
+/**
+ * The router URL of a transition of the item path `/orders/{id}`. find-my-way reads `:id::cancel` as one
+ * parameter named `id::cancel`; a parameter with a pattern ends where the pattern does, and `::` after it
+ * is a literal colon. Ids never contain a colon, so `/orders/a:b:cancel` matches nothing.
+ */
+export const transitionUrl = (collectionUrl: string, name: string): string =>
+  `${collectionUrl}/:id(^[^/:]+)::${name}`;
+
+/** A router URL as the API documents it: `/orders/:id` is `/orders/{id}`, a transition's `/orders/{id}:cancel`. */
+export const displayUrl = (url: string): string =>
+  url.replace("/:id(^[^/:]+)::", "/{id}:").replace("/:id", "/{id}");
 
 /** A route of one version to register; `url` is relative to the version (`/orders/:id`). */
 export interface Placed {
@@ -37,13 +50,22 @@ export class PathIndex {
     this.#allow.set(url, allowFor);
   }
 
-  /** The `Allow` of the served path `path` matches (`/v1/orders/abc` matches `/v1/orders/:id`), or null. */
+  /**
+   * The `Allow` of the served path `path` matches (`/v1/orders/abc` matches `/v1/orders/:id`,
+   * `/v1/orders/abc:cancel` the transition's path), or null.
+   */
   allowOf(path: string, request: FastifyRequest): string | null {
     const exact = this.#allow.get(path);
     if (exact) return exact(request);
     const cut = path.lastIndexOf("/");
     if (cut <= 0 || cut === path.length - 1) return null;
-    const item = this.#allow.get(`${path.slice(0, cut)}/:id`);
+    const parent = path.slice(0, cut);
+    const colon = path.indexOf(":", cut);
+    const item = this.#allow.get(
+      colon > cut + 1
+        ? transitionUrl(parent, path.slice(colon + 1))
+        : `${parent}/:id`,
+    );
     return item ? item(request) : null;
   }
 }
@@ -92,6 +114,17 @@ function mountPath(
     method: [...rest],
     url,
     handler: async (request, reply) => {
+      // `/orders/{id}:bogus` lands on the item path: an id has no colon, so it names a custom method.
+      const id = (request.params as { id?: unknown }).id;
+      if (typeof id === "string" && id.includes(":"))
+        return send(
+          reply,
+          problem(
+            404,
+            "not_found",
+            `There is no custom method :${id.slice(id.indexOf(":") + 1)} at ${displayUrl(url)}.`,
+          ),
+        );
       const allow = allowFor(request);
       reply.header("allow", allow);
       if (request.method === "OPTIONS") return reply.code(204).send();
@@ -208,7 +241,7 @@ export function mountByHeader(
             problem(
               404,
               "not_found",
-              `${url.replace("/:id", "/{id}")} does not exist in ${v}.`,
+              `${displayUrl(url)} does not exist in ${v}.`,
             ),
           );
         return answered(

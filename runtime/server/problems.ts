@@ -31,9 +31,11 @@ const TITLES: Readonly<Record<number, string>> = {
   405: "Method Not Allowed",
   409: "Conflict",
   410: "Gone",
+  412: "Precondition Failed",
   413: "Content Too Large",
   415: "Unsupported Media Type",
   422: "Unprocessable Content",
+  428: "Precondition Required",
   429: "Too Many Requests",
   431: "Request Header Fields Too Large",
   500: "Internal Server Error",
@@ -96,6 +98,29 @@ export class Conflict extends HttpProblem {
     field?: string,
   ) {
     super(409, "conflict", detail, field === undefined ? {} : { field });
+  }
+}
+/**
+ * 409: the resource is not in a state the transition starts from. Give the current state (newest name) if
+ * known; the runtime shows it as the version called does and adds the transitions open from it.
+ */
+export class InvalidTransition extends HttpProblem {
+  readonly state: string | undefined;
+  constructor(state?: string, detail?: string) {
+    super(
+      409,
+      "invalid_transition",
+      detail ?? "The resource is not in a state this transition starts from.",
+    );
+    this.state = state;
+  }
+}
+/** 412: the resource changed since the client read it (its `If-Match` names another ETag). */
+export class PreconditionFailed extends HttpProblem {
+  constructor(
+    detail = "The resource changed since it was read: its ETag no longer matches If-Match. Read it again.",
+  ) {
+    super(412, "precondition_failed", detail);
   }
 }
 /** 400 with the issues listed, for input only the handler can judge (a bad cursor). */

@@ -4,7 +4,7 @@
  */
 import rateLimitPlugin from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { ApiSpec, LimitSpec } from "./spec.js";
+import type { ApiSpec, LimitSpec, RouteSpec } from "./spec.js";
 import { bounded } from "./idempotency.js";
 import { stateOf } from "./state.js";
 import type { RedisClient } from "./types.js";
@@ -25,7 +25,7 @@ export type Limiter = (request: FastifyRequest) => Promise<{
   readonly policy: string;
 }>;
 
-/** The limiters of an API: the API-wide one and one per limited collection, by collection key. */
+/** The limiters of an API: the API-wide one, and one per limited collection (by key) and transition (by `<collection>:<transition>`). */
 export interface Limiters {
   readonly api: Limiter | null;
   readonly byCollection: ReadonlyMap<string, Limiter>;
@@ -39,10 +39,20 @@ export async function createLimiters(
   store: CounterStore | null,
 ): Promise<Limiters> {
   const byCollection = new Map<string, Limiter>();
+  const transitionLimits = (r: RouteSpec) =>
+    Object.entries(r.collection.lifecycle?.transitions ?? {}).flatMap(
+      ([name, t]) =>
+        t.rateLimit === null
+          ? []
+          : [[`${r.collection.key}:${name}`, t.rateLimit] as const],
+    );
   const declared =
     spec.rateLimit !== null ||
     spec.versions.some((v) =>
-      v.routes.some((r) => r.collection.rateLimit !== null),
+      v.routes.some(
+        (r) =>
+          r.collection.rateLimit !== null || transitionLimits(r).length > 0,
+      ),
     );
   if (!enabled || !declared) return { api: null, byCollection };
   await scope.register(rateLimitPlugin, {
@@ -53,7 +63,7 @@ export async function createLimiters(
   const api = spec.rateLimit
     ? createLimiter(scope, spec.rateLimit, "api", timeout)
     : null;
-  for (const route of spec.versions.flatMap((v) => v.routes))
+  for (const route of spec.versions.flatMap((v) => v.routes)) {
     if (route.collection.rateLimit && !byCollection.has(route.collection.key))
       byCollection.set(
         route.collection.key,
@@ -64,6 +74,10 @@ export async function createLimiters(
           timeout,
         ),
       );
+    for (const [name, limit] of transitionLimits(route))
+      if (!byCollection.has(name))
+        byCollection.set(name, createLimiter(scope, limit, name, timeout));
+  }
   return { api, byCollection };
 }
 

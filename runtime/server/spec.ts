@@ -36,6 +36,8 @@ export type DownStep =
       readonly hooks?: readonly string[];
       readonly whenMissing?: string;
       readonly nested?: NestedDown;
+      /** Enum values the version lacks, each with the value it shows instead (applied to each item of an array). */
+      readonly values?: Readonly<Record<string, string>>;
     }
   | { readonly fallback: unknown }
   | { readonly hook: string };
@@ -43,6 +45,21 @@ export type DownStep =
 export interface NestedDown {
   readonly fields: readonly string[];
   readonly down?: Readonly<Record<string, DownStep>>;
+}
+/** A transition of a lifecycle, the same in every version that offers it (newest state names). */
+export interface TransitionSpec {
+  readonly from: readonly string[];
+  readonly to: string;
+  /** The scopes it needs (the collection's write scopes when it declares none). */
+  readonly scopes: readonly string[];
+  /** Its own limit, counted besides the API's and the collection's. */
+  readonly rateLimit: LimitSpec | null;
+}
+/** A collection's lifecycle: the state field (newest name), the state a new resource starts in, the transitions. */
+export interface LifecycleSpec {
+  readonly field: string;
+  readonly initial: string;
+  readonly transitions: Readonly<Record<string, TransitionSpec>>;
 }
 /** Settings of one collection shared by its versions, and the hooks its version changes need. */
 export interface CollectionSpec {
@@ -54,6 +71,14 @@ export interface CollectionSpec {
   };
   readonly rateLimit: LimitSpec | null;
   readonly hooks: readonly HookSpec[];
+  readonly lifecycle: LifecycleSpec | null;
+  /** Writes (replace, update, delete, transitions) without If-Match answer 428. */
+  readonly requireIfMatch: boolean;
+}
+/** A transition as one version offers it: its input schema, and how its input moves up to the newest version. */
+export interface TransitionRouteSpec {
+  readonly input: z.ZodType;
+  readonly up: UpPlan | null;
 }
 /** One collection in one version. */
 export interface RouteSpec {
@@ -74,6 +99,10 @@ export interface RouteSpec {
   readonly up: UpPlan | null;
   /** The response fields that are not plain copies of the same newest key, by this version's name. */
   readonly down: Readonly<Record<string, DownStep>>;
+  /** The lifecycle state field's name in this version (null without a lifecycle). */
+  readonly stateField: string | null;
+  /** The transitions this version offers, by name. */
+  readonly transitions: Readonly<Record<string, TransitionRouteSpec>>;
 }
 /** One version: lifecycle headers and its routes. */
 export interface VersionSpec {

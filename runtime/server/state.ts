@@ -4,6 +4,7 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Challenge } from "./auth.js";
+import type { Etagger } from "./etag.js";
 import type { FailureLimiter } from "./auth-failures.js";
 import type { AnyFn } from "./guards.js";
 import type { AnswerStore } from "./idempotency.js";
@@ -65,7 +66,10 @@ export interface Mount {
   readonly verifyJwt: JwtVerifier | null;
   readonly failures: FailureLimiter | null;
   readonly apiLimiter: Limiter | null;
+  /** The limits of collections (by key) and of transitions (by `<collection>:<transition>`). */
   readonly limiters: ReadonlyMap<string, Limiter>;
+  /** The ETag function of each collection, by key (from its newest response schema). */
+  readonly etags: ReadonlyMap<string, Etagger>;
   readonly prefix: string;
   /** The route of each collection's newest version: migrated requests are checked against its schemas. */
   readonly newest: ReadonlyMap<string, RouteSpec>;

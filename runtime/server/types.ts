@@ -29,6 +29,15 @@ export interface Credential {
    */
   readonly verified?: Principal;
 }
+/**
+ * A write's precondition (`If-Match`, `If-None-Match`). The runtime checks it before calling the handler
+ * (412 when it fails); a handler that stores data elsewhere checks it again atomically with its write, so
+ * that a change made between the two is not overwritten: `if (!ctx.condition?.matches(current)) ...`.
+ */
+export interface Condition {
+  /** True when `current` (the stored resource, as handlers return it) still satisfies the request's headers. */
+  matches(current: object): boolean;
+}
 /** What every handler receives besides its input. */
 export interface HandlerContext {
   /** The caller, or null on a public operation called without a credential. */
@@ -36,6 +45,8 @@ export interface HandlerContext {
   /** The version the client called; the input is already migrated to the newest version. */
   readonly version: string;
   readonly request: FastifyRequest;
+  /** The precondition of a write (replace, update, delete, transitions); null when the request sends none. */
+  readonly condition: Condition | null;
 }
 
 /** A page of a list. */
@@ -69,6 +80,18 @@ export interface CollectionHandlers<T, C, R, P, Q> {
   /** `DELETE /<collection>/{id}`. */
   delete(id: string, ctx: HandlerContext): Awaitable<void | HttpProblem>;
 }
+
+/**
+ * A transition's handler: `resource` (newest version) is in one of the transition's `from` states; move it
+ * to the `to` state and answer it. The runtime loaded it with the collection's get handler just before:
+ * to be safe against a concurrent change, make the write conditional on the state (and on
+ * `ctx.condition`), and answer `InvalidTransition` (409) when the state moved meanwhile.
+ */
+export type TransitionHandler<R, I, A = R> = (
+  resource: R,
+  input: I,
+  ctx: HandlerContext,
+) => Awaitable<A | HttpProblem>;
 
 /**
  * The Redis commands the server uses (an ioredis client fits): rate-limit counters, idempotent answers and

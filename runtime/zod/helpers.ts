@@ -1,6 +1,6 @@
 /**
- * Schema helpers shared by every version's zod schemas: read-only fields, the numbers of a query string,
- * the list limit and the list envelope.
+ * Schema helpers shared by every version's zod schemas: read-only fields (a lifecycle's state among them),
+ * the numbers of a query string, the list limit and the list envelope.
  */
 import { z } from "zod";
 
@@ -8,6 +8,35 @@ import { z } from "zod";
 export const readOnly = z
   .never({ error: "read-only: set by the server, do not send it" })
   .optional();
+
+/**
+ * A lifecycle's state field: read-only, changed only by transitions. The message names the transition
+ * that leads to the state sent (`byTarget`: state -> transitions), else every transition of `route`.
+ */
+export const lifecycleState = (
+  route: string,
+  byTarget: Readonly<Record<string, readonly string[]>>,
+) => {
+  const verbs = (names: readonly string[]) =>
+    `POST ${route}${names.map((n, i) => `${i === 0 ? "" : i === names.length - 1 ? " or " : ", "}:${n}`).join("")}`;
+  const all = [...new Set(Object.values(byTarget).flat())];
+  return z
+    .never({
+      error: (issue) => {
+        const to =
+          typeof issue.input === "string" &&
+          Object.hasOwn(byTarget, issue.input)
+            ? byTarget[issue.input]
+            : undefined;
+        if (to !== undefined)
+          return `read-only: set by the server; to move to ${JSON.stringify(issue.input)} use ${verbs(to)}`;
+        return all.length > 0
+          ? `read-only: set by the server; it changes only through ${verbs(all)}`
+          : "read-only: set by the server, do not send it";
+      },
+    })
+    .optional();
+};
 
 /**
  * A number in a query string, in plain decimal notation only (`12`, `-3`, `2.5`): no hex (`0x10`),

@@ -105,11 +105,14 @@ describe.skipIf(!serverReady)('client against the generated server', () => {
       await api.delete(order.id);
       await expect(api.get(order.id)).rejects.toMatchObject({ status: 404 });
     }
+    // Coupons' writes need If-Match: each one names the coupon as the client last read it.
     const coupon = await shop.v3.coupons.create({ code: 'SAVE10', percentOff: 10, validUntil: null });
-    await expect(shop.v3.coupons.replace(coupon.id, { code: 'SAVE20', percentOff: 20, validUntil: '2027-01-01' })).resolves.toMatchObject({ code: 'SAVE20' });
-    await expect(shop.v3.coupons.update(coupon.id, { percentOff: 25 })).resolves.toMatchObject({ percentOff: 25 });
+    const replaced = await shop.v3.coupons.replace(coupon.id, { code: 'SAVE20', percentOff: 20, validUntil: '2027-01-01' }, { ifMatch: coupon });
+    expect(replaced).toMatchObject({ code: 'SAVE20' });
+    const updated = await shop.v3.coupons.update(coupon.id, { percentOff: 25 }, { ifMatch: replaced });
+    expect(updated).toMatchObject({ percentOff: 25 });
     await expect(shop.v3.coupons.list()).resolves.toMatchObject({ data: [{ id: coupon.id }] });
-    await shop.v3.coupons.delete(coupon.id);
+    await shop.v3.coupons.delete(coupon.id, { ifMatch: updated });
   });
 
   it('reads an order in the shape of the version asked', async () => {

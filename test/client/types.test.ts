@@ -57,6 +57,31 @@ function typeChecks(shop: ShopClient): void {
   void shop.v2.orders.list({ product_id: 7 });
   // @ts-expect-error the filter takes the version's enum values
   void shop.v2.orders.list({ status: 'lost' });
+  // refunded arrives in v3: v2's filter and answers do not know it.
+  // @ts-expect-error v2 has no 'refunded' state
+  void shop.v2.orders.list({ status: 'refunded' });
+  void shop.v3.orders.list({ status: 'refunded' });
+
+  // Transitions are methods per version, typed with that version's input; an input without required fields may be left out.
+  void shop.v1.orders.pay('id');
+  void shop.v2.orders.cancel('id', { reason: 'changed my mind' });
+  void shop.v2.orders.cancel('id');
+  void shop.v2.orders.ship('id', { carrier: 'DHL' });
+  // @ts-expect-error ship needs a carrier
+  void shop.v2.orders.ship('id');
+  // @ts-expect-error trackingCode arrives in v3
+  void shop.v2.orders.ship('id', { carrier: 'DHL', trackingCode: 'X1' });
+  void shop.v3.orders.ship('id', { carrier: 'DHL', trackingCode: 'X1' });
+  // @ts-expect-error refund arrives in v3
+  void shop.v2.orders.refund;
+  void shop.v3.orders.refund('id');
+  // @ts-expect-error pay takes no input
+  void shop.v3.orders.pay('id', { amount: 3 });
+  // @ts-expect-error customers have no lifecycle
+  void shop.v3.customers.pay;
+  // Conditional requests: an ETag, or a resource the client returned.
+  void shop.v3.coupons.update('id', { percentOff: 5 }, { ifMatch: '"abc"' });
+  void shop.v3.orders.get('id', { ifNoneMatch: '"abc"' });
 }
 
 describe('generated client types', () => {
@@ -81,6 +106,9 @@ describe('generated client types', () => {
     expectTypeOf<ShopClient['v2']['orders']>().not.toHaveProperty('replace');
     expectTypeOf<ShopClient['v2']>().not.toHaveProperty('coupons');
     expectTypeOf<ShopClientOptions>().toHaveProperty('apiKey');
+    expectTypeOf<ShopClient['v2']['orders']['cancel']>().returns.toEqualTypeOf<ApiPromise<V2.Order>>();
+    expectTypeOf<V1.Order['status']>().toEqualTypeOf<'open' | 'paid' | 'shipped' | 'cancelled'>();
+    expectTypeOf<V3.Order['status']>().toEqualTypeOf<'open' | 'paid' | 'shipped' | 'cancelled' | 'refunded'>();
     // OAuth 2.0: the client can fetch its own tokens (the token URL defaults to the declared one).
     expectTypeOf<NonNullable<ShopClientOptions['auth']>['clientCredentials']['tokenUrl']>().toEqualTypeOf<string | undefined>();
     expectTypeOf<HeaderOptions>().not.toHaveProperty('auth');
@@ -93,7 +121,8 @@ describe('generated client types', () => {
     expect(Object.keys(shop)).toEqual(['v1', 'v2', 'v3']);
     expect(Object.keys(shop.v1)).toEqual(['customers', 'orders']);
     expect(Object.keys(shop.v3)).toEqual(['customers', 'orders', 'coupons']);
-    expect(Object.keys(shop.v2.orders)).toEqual(['list', 'get', 'create', 'update', 'delete']);
+    expect(Object.keys(shop.v2.orders)).toEqual(['list', 'get', 'create', 'update', 'delete', 'pay', 'ship', 'cancel']);
+    expect(Object.keys(shop.v3.orders)).toEqual(['list', 'get', 'create', 'update', 'delete', 'pay', 'ship', 'cancel', 'refund']);
     expect(Object.keys(shop.v2.customers)).toEqual(['list', 'get', 'create', 'replace', 'update', 'delete']);
   });
 });

@@ -45,7 +45,7 @@ export function apiWith(fields: Record<string, AnyField>, shape: ApiShape = {}):
       name: 'test',
       versions: shape.versions ?? { v1: { released: '2026-01-01' } },
       auth: authDef,
-      collections: { items: collection({ fields: { id: f.id(), ...fields }, ...shape.collection }), ...shape.extra },
+      collections: { items: collection({ fields: { id: f.id(), ...fields }, ...shape.collection } as CollectionOptions), ...shape.extra },
     }),
   );
 }

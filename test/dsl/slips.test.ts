@@ -4,13 +4,12 @@
  * unknown options, extra arguments) is a located diagnostic at `generate` time, never a crash and never
  * silently dropped. Every case asserts the code, the exact line and the exact column.
  */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DIAGNOSTIC_CODES, type DiagnosticCode } from '../../generator/model/diagnostics.ts';
-import { locateDiagnostics } from '../../generator/model/locate.ts';
 import { generate } from '../../generator/pipeline/generate.ts';
-import { lineOf, tempDir, writeFiles } from '../helpers/temp-api.ts';
+import { expectOnlyDiagnostic } from '../helpers/expect-diagnostic.ts';
+import { tempDir, writeFiles } from '../helpers/temp-api.ts';
 
 const tmp = tempDir('slips');
 afterAll(tmp.cleanup);
@@ -78,19 +77,7 @@ describe('slips the types reject are diagnostics at generate time', () => {
 
   it.each(cases.map((c, i) => ({ ...c, name: `${c.code} #${i + 1}` })))('$name: $says', async (c) => {
     const text = source(c);
-    const dir = path.join(tmp.dir, c.name.replace(/\W+/g, '-'));
-    writeFiles(dir, { 'api.ts': text });
-    const result = await generate({ apiPath: path.join(dir, 'api.ts') });
-    expect(result.ok).toBe(false);
-    expect(existsSync(path.join(dir, 'generated'))).toBe(false);
-    const located = await locateDiagnostics(result.diagnostics);
-    const all = located.map((d) => `${d.code} ${d.loc?.line}:${d.column} ${d.message}`).join('\n');
-    expect(located, all).toHaveLength(1);
-    const [d] = located;
-    const line = lineOf(text, '// <-');
-    expect(d!.code, all).toBe(c.code);
-    expect(d!.message).toContain(c.says);
-    expect({ line: d!.loc?.line, column: d!.column }).toEqual({ line, column: text.split('\n')[line - 1]!.indexOf(c.at) + 1 });
+    await expectOnlyDiagnostic(path.join(tmp.dir, c.name.replace(/\W+/g, '-')), text, c);
   });
 
   it('a field that is not a builder is one mistake: no "no id field" when it was the id', async () => {

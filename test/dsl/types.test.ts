@@ -34,6 +34,30 @@ describe('DSL types', () => {
     expect(f.string().min(1).def).toMatchObject({ kind: 'string', min: 1 });
   });
 
+  it('types a lifecycle from the collection fields: the field, its states, and values added later', () => {
+    const status = f.enum(['open', 'paid', 'cancelled']).readOnly();
+    const fine = collection({
+      fields: { id: f.id(), status },
+      lifecycle: { field: 'status', initial: 'open', transitions: { pay: { from: ['open'], to: 'paid', input: { amount: f.int() } } } },
+    });
+    // @ts-expect-error the initial state must be a value of the field
+    collection({ fields: { id: f.id(), status }, lifecycle: { field: 'status', initial: 'new', transitions: {} } });
+    // @ts-expect-error from names a state the field does not have
+    collection({ fields: { id: f.id(), status }, lifecycle: { field: 'status', initial: 'open', transitions: { pay: { from: ['open', 'payed'], to: 'paid' } } } });
+    // @ts-expect-error from needs at least one state
+    collection({ fields: { id: f.id(), status }, lifecycle: { field: 'status', initial: 'open', transitions: { pay: { from: [], to: 'paid' } } } });
+    // @ts-expect-error the lifecycle field must be one of the collection's fields
+    collection({ fields: { id: f.id(), status }, lifecycle: { field: 'state', initial: 'open', transitions: {} } });
+    // @ts-expect-error valueAddedIn takes one of the enum's values
+    f.enum(['a', 'b']).valueAddedIn('v2', 'c', { fallback: 'a' });
+    // @ts-expect-error valueAddedIn needs a fallback
+    f.enum(['a', 'b']).valueAddedIn('v2', 'b');
+    // @ts-expect-error only an enum has valueAddedIn
+    f.string().valueAddedIn('v2', 'x', { fallback: 'y' });
+    expect(fine.def.options.lifecycle).toMatchObject({ field: 'status', initial: 'open' });
+    expect(f.enum(['a', 'b']).valueAddedIn('v2', 'b', { fallback: 'a' }).def.valuesAdded).toEqual([{ version: 'v2', value: 'b', fallback: 'a', site: expect.anything() }]);
+  });
+
   it('infers value types, nested objects and arrays included', () => {
     const address = f.object({ zip: f.string(), floors: f.array(f.int()) });
     expectTypeOf<ValueOf<typeof address>>().toEqualTypeOf<{ zip: string; floors: number[] }>();

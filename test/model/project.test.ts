@@ -116,7 +116,8 @@ describe('project()', () => {
           { name: 'customers:read', description: 'Read customers' },
           { name: 'customers:write', description: 'Create, change and delete customers' },
           { name: 'orders:read', description: 'Read orders' },
-          { name: 'orders:write', description: 'Place, change and cancel orders' },
+          { name: 'orders:write', description: 'Place and change orders; pay for and ship them' },
+          { name: 'orders:cancel', description: 'Cancel orders' },
         ],
       },
     });

@@ -86,6 +86,43 @@ describe('OAuth 2.0 diagnostics', () => {
     expect(d!.message).toContain(c.says);
   });
 
+  it("RG303 for a transition's own scope that is not declared, at its scopes property", async () => {
+    const text = `import { collection, defineApi, f } from 'restgen';
+
+export default defineApi({
+  name: 'demo',
+  versions: { v1: {} },
+  auth: { oauth2: { ${FLOWS}, scopes: { 'orders:read': 'Read', 'orders:write': 'Write', 'orders:cancel': 'Cancel' } } },
+  collections: {
+    orders: collection({
+      fields: { id: f.id(), status: f.enum(['open', 'paid', 'cancelled']).readOnly() },
+      scopes: { read: 'orders:read', write: 'orders:write' },
+      lifecycle: {
+        field: 'status',
+        initial: 'open',
+        transitions: {
+          pay: { from: ['open'], to: 'paid' },
+          cancel: { from: ['open', 'paid'], to: 'cancelled', scopes: 'orders:cancle' }, // <-
+        },
+      },
+    }),
+  },
+});
+`;
+    const dir = path.join(tmp.dir, 'transition-scope');
+    writeFiles(dir, { 'api.ts': text });
+    const result = await generate({ apiPath: path.join(dir, 'api.ts') });
+    expect(result.ok).toBe(false);
+    expect(existsSync(path.join(dir, 'generated'))).toBe(false);
+    const located = await locateDiagnostics(result.diagnostics);
+    expect(located.map((d) => d.code)).toEqual(['RG303']);
+    const lines = text.split('\n');
+    const line = lines.findIndex((l) => l.includes('// <-')) + 1;
+    expect(located[0]!.loc?.line).toBe(line);
+    expect(located[0]!.column).toBe(lines[line - 1]!.indexOf('scopes') + 1);
+    expect(located[0]!.message).toContain("orders.cancel: scope 'orders:cancle' is not declared in auth.oauth2.scopes (declared: orders:read, orders:write, orders:cancel); did you mean 'orders:cancel'?");
+  });
+
   it('accepts https URLs and http on loopback only', () => {
     expect(oauthUrlProblem('https://id.example.com/oauth/token')).toBeNull();
     expect(oauthUrlProblem('http://localhost:8080/token')).toBeNull();
@@ -105,9 +142,9 @@ describe('checkScopeDeclared', () => {
     const loc = { file: 'api.ts', line: 9, member: 'collection', path: ['lifecycle', 'cancel'] };
     checkScopeDeclared(ir, 'orders:write', 'orders.cancel', loc, bag);
     expect(bag.items).toEqual([]);
-    checkScopeDeclared(ir, 'orders:cancel', 'orders.cancel', loc, bag);
+    checkScopeDeclared(ir, 'orders:refund', 'orders.cancel', loc, bag);
     expect(bag.items).toEqual([expect.objectContaining({ code: 'RG303', loc })]);
-    expect(bag.items[0]!.message).toMatch(/^orders\.cancel: scope 'orders:cancel' is not declared/);
+    expect(bag.items[0]!.message).toMatch(/^orders\.cancel: scope 'orders:refund' is not declared/);
     const withoutOAuth = new DiagnosticBag();
     checkScopeDeclared({ ...ir, auth: { bearer: {} } }, 'anything:goes', 'orders', loc, withoutOAuth);
     expect(withoutOAuth.items).toEqual([]);

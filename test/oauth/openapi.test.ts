@@ -22,7 +22,8 @@ describe('OpenAPI with OAuth 2.0', () => {
       'customers:read': 'Read customers',
       'customers:write': 'Create, change and delete customers',
       'orders:read': 'Read orders',
-      'orders:write': 'Place, change and cancel orders',
+      'orders:write': 'Place and change orders; pay for and ship them',
+      'orders:cancel': 'Cancel orders',
     };
     for (const version of shop.versions)
       expect((shop.doc(version).components['securitySchemes'] as Record<string, unknown>)['oauth2']).toEqual({
@@ -40,5 +41,16 @@ describe('OpenAPI with OAuth 2.0', () => {
     expect(operation('v2', '/v2/customers/{id}', 'delete').security).toEqual([{ oauth2: ['customers:write'] }, { apiKeyAuth: [] }]);
     expect(operation('v2', '/v2/orders', 'get').security).toEqual([]);
     expect(operation('v2', '/v2/orders', 'get').responses['401']).toBeDefined();
+  });
+
+  it("asks each transition for its own scopes under oauth2 (an API key for none), in every version it exists in", () => {
+    for (const version of shop.versions) {
+      const post = (name: string) => (shop.doc(version).paths as Record<string, Record<string, Operation & { operationId: string }>>)[`/${version}/orders/{id}:${name}`]?.['post'];
+      expect(post('cancel')).toMatchObject({ operationId: 'cancelOrder', security: [{ oauth2: ['orders:cancel'] }, { apiKeyAuth: [] }] });
+      expect(Object.keys(post('cancel')!.responses)).toEqual(expect.arrayContaining(['401', '403']));
+      for (const name of ['pay', 'ship']) expect(post(name)!.security).toEqual([{ oauth2: ['orders:write'] }, { apiKeyAuth: [] }]);
+      if (version === 'v3') expect(post('refund')!.security).toEqual([{ oauth2: ['orders:write'] }, { apiKeyAuth: [] }]);
+      else expect(post('refund')).toBeUndefined();
+    }
   });
 });

@@ -71,6 +71,7 @@ describe('contents', () => {
     expect(ids).toEqual([
       'listCustomers', 'createCustomer', 'getCustomer', 'replaceCustomer', 'updateCustomer', 'deleteCustomer',
       'listOrders', 'createOrder', 'getOrder', 'updateOrder', 'deleteOrder',
+      'payOrder', 'shipOrder', 'cancelOrder', 'refundOrder',
       'listCoupons', 'createCoupon', 'getCoupon', 'replaceCoupon', 'updateCoupon', 'deleteCoupon',
     ]);
     expect(Object.keys(doc.paths).every((p) => p.startsWith('/v3/'))).toBe(true);
@@ -96,9 +97,9 @@ describe('contents', () => {
   it('lists every status an operation can answer, errors as problem+json', () => {
     const doc = example.doc('v2');
     expect(Object.keys(op(doc, '/v2/customers', 'post').responses)).toEqual(['201', '400', '401', '403', '409', '413', '415', '422', '429', '500', '503']);
-    // An id that is not a UUID answers 404, so delete never answers 400.
-    expect(Object.keys(op(doc, '/v2/orders/{id}', 'delete').responses)).toEqual(['204', '401', '403', '404', '429', '500', '503']);
-    expect(Object.keys(op(doc, '/v2/orders/{id}', 'patch').responses)).toEqual(['200', '400', '401', '403', '404', '413', '415', '429', '500', '503']);
+    // An id that is not a UUID answers 404, so delete never answers 400; If-Match may answer 412.
+    expect(Object.keys(op(doc, '/v2/orders/{id}', 'delete').responses)).toEqual(['204', '401', '403', '404', '412', '429', '500', '503']);
+    expect(Object.keys(op(doc, '/v2/orders/{id}', 'patch').responses)).toEqual(['200', '400', '401', '403', '404', '412', '413', '415', '429', '500', '503']);
     const responses = doc.components['responses'] as Record<string, Record<string, unknown>>;
     for (const response of Object.values(responses)) {
       expect(response['content']).toEqual({ 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } });
@@ -110,7 +111,7 @@ describe('contents', () => {
     expect(Object.keys(responses['Unauthorized']!['headers'] as object)).toEqual(['WWW-Authenticate']);
     const created = op(doc, '/v2/customers', 'post');
     expect(Object.keys(created.responses['201']!['headers'] as object)).toEqual([
-      'Location', 'Idempotent-Replayed', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy',
+      'ETag', 'Location', 'Idempotent-Replayed', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy',
     ]);
     expect(created['parameters']).toEqual([{ $ref: '#/components/parameters/IdempotencyKey' }]);
     const problem = doc.components.schemas['Problem'] as { required: string[]; properties: Record<string, unknown> };
@@ -150,7 +151,8 @@ describe('contents', () => {
     expect(v1.info['x-sunset']).toBe('2027-03-01');
     expect(v1.info['description']).toContain('2027-03-01');
     const operations = Object.values(v1.paths).flatMap((item) => Object.entries(item).filter(([k]) => k !== 'parameters').map(([, o]) => o as Operation));
-    expect(operations.length).toBe(11);
+    // 11 operations and the 3 transitions of orders.
+    expect(operations.length).toBe(14);
     for (const o of operations) {
       expect(o['deprecated']).toBe(true);
       expect(Object.keys(o.responses)).toContain('410');
@@ -195,7 +197,7 @@ describe('contents', () => {
     const ir = await loadIr();
     const byHeader = { ...ir, versioning: { in: 'header' as const, header: 'Api-Version' } };
     const [, v2] = emitOpenApi(byHeader, { sourcePath: 'api.ts', render: loadTemplates().render, runtime: loadRuntime() }).map((f) => JSON.parse(f.content) as OpenApiDoc);
-    expect(Object.keys(v2!.paths)).toEqual(['/customers', '/customers/{id}', '/orders', '/orders/{id}']);
+    expect(Object.keys(v2!.paths)).toEqual(['/customers', '/customers/{id}', '/orders', '/orders/{id}', '/orders/{id}:pay', '/orders/{id}:ship', '/orders/{id}:cancel']);
     expect(v2!.paths['/orders']!['parameters']).toEqual([{ $ref: '#/components/parameters/ApiVersion' }]);
     expect((v2!.components as Record<string, Record<string, unknown>>)['parameters']!['ApiVersion']).toMatchObject({
       name: 'Api-Version', in: 'header', required: true, schema: { type: 'string', enum: ['v2'] },

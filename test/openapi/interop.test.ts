@@ -17,7 +17,7 @@ import { addFormats, generateExample, type GeneratedExample } from './generate-o
 const run = promisify(execFile);
 const OPENAPI_TS = new URL('../../node_modules/openapi-typescript/bin/cli.js', import.meta.url).pathname;
 const TSC = new URL('../../node_modules/typescript-native/bin/tsc', import.meta.url).pathname;
-const SCOPES = ['customers:read', 'customers:write', 'orders:read', 'orders:write'];
+const SCOPES = ['customers:read', 'customers:write', 'orders:read', 'orders:write', 'orders:cancel'];
 /** Conversions the version markers cannot express, which the generated server requires (v3 calls never use them). */
 const MIGRATIONS = {
   v2: { orders: { note: { value: () => undefined } } },
@@ -60,6 +60,13 @@ export async function callEveryOperation(baseUrl: string): Promise<Record<string
   note('listOrders', await anonymous.GET('/v3/orders', { params: { query: { customer_id: customerId, status: 'open' } } }));
   note('getOrder', await anonymous.GET('/v3/orders/{id}', { params: { path: { id: orderId } } }));
   note('updateOrder', await client.PATCH('/v3/orders/{id}', { params: { path: { id: orderId } }, body: { quantity: 3, currency: 'USD' } }));
+  const byId = { params: { path: { id: orderId } } };
+  note('payOrder', await client.POST('/v3/orders/{id}:pay', byId));
+  note('payAgain', await client.POST('/v3/orders/{id}:pay', byId));
+  note('shipOrder', await client.POST('/v3/orders/{id}:ship', { ...byId, body: { carrier: 'DHL', trackingCode: 'JD0002' } }));
+  note('refundOrder', await client.POST('/v3/orders/{id}:refund', { ...byId, body: {} }));
+  const other = await client.POST('/v3/orders', { body: { customer_id: customerId, product_id: 8, quantity: 1 } });
+  note('cancelOrder', await client.POST('/v3/orders/{id}:cancel', { params: { path: { id: other.data?.id ?? '' } }, body: { reason: 'changed my mind' } }));
   note('deleteOrder', await client.DELETE('/v3/orders/{id}', { params: { path: { id: orderId } } }));
   note('getDeletedOrder', await anonymous.GET('/v3/orders/{id}', { params: { path: { id: orderId } } }));
 
@@ -68,9 +75,14 @@ export async function callEveryOperation(baseUrl: string): Promise<Record<string
   const couponId: string = coupon.data?.id ?? '';
   note('listCoupons', await client.GET('/v3/coupons', {}));
   note('getCoupon', await client.GET('/v3/coupons/{id}', { params: { path: { id: couponId } } }));
-  note('replaceCoupon', await client.PUT('/v3/coupons/{id}', { params: { path: { id: couponId } }, body: { code: 'SUMMER24', percentOff: 15, validUntil: '2026-08-31' } }));
-  note('updateCoupon', await client.PATCH('/v3/coupons/{id}', { params: { path: { id: couponId } }, body: { percentOff: 20 } }));
-  note('deleteCoupon', await client.DELETE('/v3/coupons/{id}', { params: { path: { id: couponId } } }));
+  // Coupons require If-Match on writes: each names the ETag of the coupon as last read.
+  const ifMatch = (r: { response: Response }) => ({ 'If-Match': r.response.headers.get('etag') ?? '' });
+  const replaced = await client.PUT('/v3/coupons/{id}', { params: { path: { id: couponId }, header: ifMatch(coupon) }, body: { code: 'SUMMER24', percentOff: 15, validUntil: '2026-08-31' } });
+  note('replaceCoupon', replaced);
+  note('staleCoupon', await client.PATCH('/v3/coupons/{id}', { params: { path: { id: couponId }, header: ifMatch(coupon) }, body: { percentOff: 20 } }));
+  const updated = await client.PATCH('/v3/coupons/{id}', { params: { path: { id: couponId }, header: ifMatch(replaced) }, body: { percentOff: 20 } });
+  note('updateCoupon', updated);
+  note('deleteCoupon', await client.DELETE('/v3/coupons/{id}', { params: { path: { id: couponId }, header: ifMatch(updated) } }));
 
   note('deleteCustomer', await client.DELETE('/v3/customers/{id}', { params: { path: { id: customerId } } }));
   note('anonymousCreate', await anonymous.POST('/v3/coupons', { body: { code: 'NOPE1234', percentOff: 5, validUntil: null } }));
@@ -144,7 +156,8 @@ it('calls every v3 operation through openapi-fetch with types from our document'
   expect(statuses).toEqual({
     createCustomer: 201, listCustomers: 200, getCustomer: 200, replaceCustomer: 200, updateCustomer: 200, duplicateCustomer: 409,
     createOrder: 201, listOrders: 200, getOrder: 200, updateOrder: 200, deleteOrder: 204, getDeletedOrder: 404,
-    createCoupon: 201, listCoupons: 200, getCoupon: 200, replaceCoupon: 200, updateCoupon: 200, deleteCoupon: 204,
+    payOrder: 200, payAgain: 409, shipOrder: 200, refundOrder: 200, cancelOrder: 200,
+    createCoupon: 201, listCoupons: 200, getCoupon: 200, replaceCoupon: 200, staleCoupon: 412, updateCoupon: 200, deleteCoupon: 204,
     deleteCustomer: 204, anonymousCreate: 401, invalidBody: 400,
   });
   const customer = seen['createCustomer']!;
@@ -158,6 +171,9 @@ it('calls every v3 operation through openapi-fetch with types from our document'
   expect(seen['updateOrder']!.body).toMatchObject({ quantity: 3, currency: 'USD' });
   expect(seen['listOrders']!.body).toMatchObject({ data: [expect.objectContaining({ product_id: 7 })] });
   expect(seen['replaceCoupon']!.body).toMatchObject({ code: 'SUMMER24', validUntil: '2026-08-31' });
+  expect(seen['payAgain']!.body).toMatchObject({ code: 'invalid_transition', state: 'paid', allowed: ['ship', 'cancel', 'refund'] });
+  expect(seen['refundOrder']!.body).toMatchObject({ status: 'refunded' });
+  expect(seen['cancelOrder']!.body).toMatchObject({ status: 'cancelled' });
   expect(seen['duplicateCustomer']!.body).toMatchObject({ status: 409, type: expect.any(String), title: expect.any(String) });
   const invalid = seen['invalidBody']!.body as { errors: { pointer: string }[] };
   expect(invalid).toMatchObject({ status: 400, code: 'validation_failed' });
@@ -167,6 +183,7 @@ it('calls every v3 operation through openapi-fetch with types from our document'
   const doc = example.doc('v3');
   const ajv = new Ajv2020({ strict: true, allowUnionTypes: true });
   addFormats(ajv);
+  ajv.addKeyword('x-restgen-lifecycle');
   ajv.addSchema({ $id: 'https://restgen.test/v3.json', $defs: JSON.parse(JSON.stringify(doc.components.schemas).replaceAll('"#/components/schemas/', '"#/$defs/')) });
   const responses = doc.components['responses'] as Record<string, Record<string, unknown>>;
   for (const [name, answer] of Object.entries(seen)) {
@@ -193,6 +210,8 @@ const OPERATION_OF: Record<string, readonly [string, string]> = {
   replaceCustomer: ['put', '/v3/customers/{id}'], updateCustomer: ['patch', '/v3/customers/{id}'], duplicateCustomer: ['post', '/v3/customers'],
   createOrder: ['post', '/v3/orders'], listOrders: ['get', '/v3/orders'], getOrder: ['get', '/v3/orders/{id}'],
   updateOrder: ['patch', '/v3/orders/{id}'], deleteOrder: ['delete', '/v3/orders/{id}'], getDeletedOrder: ['get', '/v3/orders/{id}'],
+  payOrder: ['post', '/v3/orders/{id}:pay'], payAgain: ['post', '/v3/orders/{id}:pay'], shipOrder: ['post', '/v3/orders/{id}:ship'],
+  refundOrder: ['post', '/v3/orders/{id}:refund'], cancelOrder: ['post', '/v3/orders/{id}:cancel'], staleCoupon: ['patch', '/v3/coupons/{id}'],
   createCoupon: ['post', '/v3/coupons'], listCoupons: ['get', '/v3/coupons'], getCoupon: ['get', '/v3/coupons/{id}'],
   replaceCoupon: ['put', '/v3/coupons/{id}'], updateCoupon: ['patch', '/v3/coupons/{id}'], deleteCoupon: ['delete', '/v3/coupons/{id}'],
   deleteCustomer: ['delete', '/v3/customers/{id}'], anonymousCreate: ['post', '/v3/coupons'], invalidBody: ['post', '/v3/orders'],

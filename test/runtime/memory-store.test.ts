@@ -1,13 +1,14 @@
 /**
  * `runtime/server/memory-store.ts` as source: unique values through an index (freed on update and
- * delete, O(1) per request), cursors bound to the filters they were issued for, and a bounded store.
+ * delete, O(1) per request), cursors bound to the filters they were issued for, a bounded store, and
+ * lifecycle transitions and write preconditions checked in the same step as the write.
  */
 import { describe, expect, it } from 'vitest';
-import { createMemoryCollection, decodeCursor, encodeCursor, type MemorySpec } from '../../runtime/server/memory-store.ts';
-import { HttpProblem } from '../../runtime/server/problems.ts';
+import { createMemoryCollection, decodeCursor, encodeCursor, type MemorySpec, type MemoryTransition } from '../../runtime/server/memory-store.ts';
+import { HttpProblem, InvalidTransition, PreconditionFailed } from '../../runtime/server/problems.ts';
 import type { Page } from '../../runtime/server/types.ts';
 
-const SPEC: MemorySpec = { name: 'users', id: 'id', assign: [['id', 'uuid']], unique: ['email'], readOnly: ['id'] };
+const SPEC: MemorySpec = { name: 'users', id: 'id', assign: [['id', 'uuid']], unique: ['email'], readOnly: ['id'], lifecycle: null };
 type User = { id: string; email: string; tier: string };
 const ctx = {} as never;
 
@@ -83,5 +84,53 @@ describe('bounds', () => {
     await users.create({ email: '1', tier: 'free' }, ctx);
     await users.create({ email: '2', tier: 'free' }, ctx);
     expect(await users.create({ email: '3', tier: 'free' }, ctx)).toMatchObject({ status: 507, code: 'storage_full' });
+  });
+});
+
+describe('lifecycle transitions and write preconditions', () => {
+  type Order = { id: string; status: string };
+  interface Moves {
+    pay: MemoryTransition<Order>;
+    cancel: MemoryTransition<Order>;
+  }
+  const ORDERS: MemorySpec = {
+    name: 'orders',
+    id: 'id',
+    assign: [['id', 'uuid'], ['status', 'value', 'open']],
+    unique: [],
+    readOnly: ['id', 'status'],
+    lifecycle: { field: 'status', transitions: { pay: { from: ['open'], to: 'paid' }, cancel: { from: ['open', 'paid'], to: 'cancelled' } } },
+  };
+  const withCondition = (matches: (current: object) => boolean) => ({ condition: { matches } }) as never;
+
+  it('a transition moves the stored state, from its from states only (409 with the state otherwise)', async () => {
+    const orders = createMemoryCollection<Order, Moves>(ORDERS);
+    const order = (await orders.create({}, ctx)) as Order;
+    expect(order.status).toBe('open');
+    expect(orders.pay(order, {}, ctx)).toMatchObject({ id: order.id, status: 'paid' });
+    expect(await orders.get(order.id, ctx)).toMatchObject({ status: 'paid' });
+    // The resource passed in is what the runtime loaded; the store checks the state it holds now.
+    const stale = orders.pay(order, {}, ctx);
+    expect(stale).toBeInstanceOf(InvalidTransition);
+    expect((stale as InvalidTransition).state).toBe('paid');
+    expect(orders.cancel(order, {}, ctx)).toMatchObject({ status: 'cancelled' });
+    expect(orders.pay({ id: 'nope', status: 'open' }, {}, ctx)).toMatchObject({ status: 404 });
+  });
+
+  it('a precondition is checked in the same step as the write: 412 when the stored resource no longer matches', async () => {
+    const orders = createMemoryCollection<Order, Moves>(ORDERS);
+    const order = (await orders.create({}, ctx)) as Order;
+    const seen: object[] = [];
+    const never = withCondition((current) => (seen.push(current), false));
+    expect(await orders.update(order.id, {}, never)).toBeInstanceOf(PreconditionFailed);
+    expect(await orders.replace(order.id, {}, never)).toMatchObject({ status: 412, code: 'precondition_failed' });
+    expect(await orders.delete(order.id, never)).toMatchObject({ status: 412 });
+    expect(orders.pay(order, {}, never)).toMatchObject({ status: 412 });
+    // It was asked about the stored resource, and nothing changed.
+    expect(seen[0]).toMatchObject({ id: order.id, status: 'open' });
+    expect(await orders.get(order.id, ctx)).toMatchObject({ status: 'open' });
+    const always = withCondition(() => true);
+    expect(orders.pay(order, {}, always)).toMatchObject({ status: 'paid' });
+    expect(await orders.delete(order.id, always)).toBeUndefined();
   });
 });

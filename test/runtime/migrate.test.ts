@@ -1,6 +1,7 @@
 /**
  * `runtime/server/migrate.ts` as source: an older version's request migrated up (renames, dropped fields,
- * type-change hooks, defaults of later fields, nested plans) and a newest resource migrated down.
+ * type-change hooks, defaults of later fields, nested plans) and a newest resource migrated down (enum
+ * values an older version lacks shown as their fallbacks).
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -47,6 +48,22 @@ describe('compileDown', () => {
   });
   it('leaves out a field the resource does not have', () => {
     expect(compileDown(route, hooks)({ id: 'o2', quantity: 1, lines: [] })).not.toHaveProperty('ref');
+  });
+});
+
+describe('compileDown: enum values added later show as their fallbacks', () => {
+  const route = {
+    schemas: { response: z.object({ status: z.string(), tags: z.array(z.string()), box: z.object({ kind: z.string() }) }) },
+    down: {
+      status: { key: 'status', values: { refunded: 'cancelled' } },
+      tags: { key: 'tags', values: { gold: 'vip' } },
+      box: { key: 'box', nested: { fields: ['kind'], down: { kind: { key: 'kind', values: { crate: 'box' } } } } },
+    },
+  } as unknown as RouteSpec;
+  it('in a value, in each item of an array and inside a nested object; other values pass as they are', () => {
+    const down = compileDown(route, hooks);
+    expect(down({ status: 'refunded', tags: ['gold', 'new'], box: { kind: 'crate' } })).toEqual({ status: 'cancelled', tags: ['vip', 'new'], box: { kind: 'box' } });
+    expect(down({ status: 'open', tags: [], box: { kind: 'bag' } })).toEqual({ status: 'open', tags: [], box: { kind: 'bag' } });
   });
 });
 

@@ -35,7 +35,7 @@ async function typecheck(dir: string, usage: string): Promise<string> {
 const SHOP_USAGE = `
 import Fastify from 'fastify';
 import { Redis } from 'ioredis';
-import { Conflict, NotFound, createMemoryHandlers, registerShopApi, type ShopHandlers, type ShopMigrations } from './server/index.js';
+import { Conflict, InvalidTransition, NotFound, PreconditionFailed, createMemoryHandlers, registerShopApi, type ShopHandlers, type ShopMigrations } from './server/index.js';
 
 const app = Fastify();
 const migrations: ShopMigrations = {
@@ -76,6 +76,35 @@ void orders.replace;
 const badGet: ShopHandlers['orders']['get'] = () => ({ id: 1 });
 void wrong;
 void badGet;
+
+// Transitions: the order arrives in one of the from states, and is answered in the to state.
+const moves: ShopHandlers['orders'] = {
+  ...createMemoryHandlers().orders,
+  pay: (order) => {
+    const from: 'open' = order.status;
+    void from;
+    return { ...order, status: 'paid' };
+  },
+  cancel: (order, input, ctx) => {
+    const reason: string | undefined = input.reason;
+    void reason;
+    if (ctx.condition && !ctx.condition.matches(order)) return new PreconditionFailed();
+    return order.status === 'paid' ? new InvalidTransition(order.status) : { ...order, status: 'cancelled' };
+  },
+  ship: (order, input) => ({ ...order, status: 'shipped', reference: input.carrier }),
+};
+// @ts-expect-error pay answers the order in its to state (paid), not another
+const badPay: ShopHandlers['orders']['pay'] = (order) => ({ ...order, status: 'shipped' });
+// @ts-expect-error ship's order is paid, never open
+const badShip: ShopHandlers['orders']['ship'] = (order) => (order.status === 'open' ? order : { ...order, status: 'shipped' });
+// @ts-expect-error ship needs a carrier in its input type
+const badInput: ShopHandlers['orders']['ship'] = (order, input) => ({ ...order, status: 'shipped', reference: input.tracking });
+// @ts-expect-error every transition needs a handler
+const noRefund: ShopHandlers['orders'] = { ...moves, refund: undefined };
+void badPay;
+void badShip;
+void badInput;
+void noRefund;
 `;
 
 const NOTES_USAGE = `

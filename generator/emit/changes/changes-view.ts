@@ -4,6 +4,7 @@
  * Everything the template shows is decided here; the template only lays it out.
  */
 import { markdownTable } from './markdown-table.ts';
+import { headOfLocation } from '../../diff/collector.ts';
 import { diffVersions } from '../../diff/diff-history.ts';
 import type { DiffReport, Direction, Finding } from '../../diff/types.ts';
 import type { ApiIR } from '../../model/ir.ts';
@@ -82,7 +83,7 @@ function pairView(api: ApiIR, report: DiffReport): PairView {
   const known = new Set(order);
   const groups = new Map<string, Finding[]>();
   for (const f of report.findings) {
-    const head = f.location.split('.')[0]!;
+    const head = headOfLocation(f.location);
     const title = known.has(head) ? head : 'API';
     const group = groups.get(title);
     if (group) group.push(f);

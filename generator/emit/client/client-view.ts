@@ -7,6 +7,7 @@ import { takesBearer, type ApiIR, type CollectionAt, type VersionIR } from '../.
 import { pascalCase } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
 import { e, t as ty, type Expr, type Type } from '../../printer/ast.ts';
+import { inputTypeName } from '../zod/emit-zod.ts';
 import { filterMembers, members, propertyKey, type MemberView } from './client-types.ts';
 
 /** A named object type (`interface X { ... }`), or an alias of another when `alias` is set. */
@@ -32,8 +33,18 @@ export interface CollectionFileView {
     | false;
   /** `OrderTypes`: the collection's `CollectionTypes` interface, imported by the version module only. */
   readonly slotsName: string;
-  /** The `CollectionTypes` slots: `item`, `create`, `replace`, `patch`, `query` (type names) and `ops`. */
-  readonly slots: { readonly item: string; readonly create: string; readonly replace: string; readonly patch: string; readonly query: string; readonly ops: Type };
+  /** The `CollectionTypes` slots: `item`, `create`, `replace`, `patch`, `query` (type names), `ops` and `transitions`. */
+  readonly slots: {
+    readonly item: string;
+    readonly create: string;
+    readonly replace: string;
+    readonly patch: string;
+    readonly query: string;
+    readonly ops: Type;
+    readonly transitions: Type;
+  };
+  /** The names of the lifecycle's transitions in this version. */
+  readonly transitions: readonly string[];
 }
 
 /** One collection as its version module sees it. */
@@ -161,6 +172,13 @@ function buildCollectionFile(api: ApiIR, c: CollectionAt, version: string): Coll
         : { name: `${t}Patch`, doc, members: members(c.fields, 'patch'), alias: false },
     );
   }
+  const transitions = c.lifecycle?.transitions ?? [];
+  for (const tr of transitions) {
+    const doc = [`The input of ${c.name}.${tr.name} in ${version}, which moves it from ${tr.from.join(' or ')} to ${tr.to}.`, tr.description ?? ''].filter(Boolean).join(' ');
+    const input = members(tr.input, 'request');
+    // Without fields the input is `{}` (or left out); `Record<string, never>` rejects anything else.
+    types.push({ name: inputTypeName(c, tr.name), doc, members: input, alias: input.length === 0 ? ty.ref('Record', [ty.ref('string'), ty.ref('never')]) : false });
+  }
   return {
     title: api.title,
     version,
@@ -176,8 +194,10 @@ function buildCollectionFile(api: ApiIR, c: CollectionAt, version: string): Coll
       replace: has('replace') ? `${t}Replace` : 'never',
       patch: has('update') ? `${t}Patch` : 'never',
       query: has('list') ? `${t}ListQuery` : 'never',
-      ops: ty.union(c.operations.map(ty.str)),
+      ops: c.operations.length > 0 ? ty.union(c.operations.map(ty.str)) : ty.ref('never'),
+      transitions: ty.lit(transitions.map((tr) => ty.prop(tr.name, ty.ref(inputTypeName(c, tr.name))))),
     },
+    transitions: transitions.map((tr) => tr.name),
   };
 }
 
@@ -202,7 +222,16 @@ export function buildVersionViews(api: ApiIR, v: VersionIR): VersionViews {
       factoryParams: e.params(['t: $.Transport']),
       namespaceCall: e.call(
         '$.createNamespace',
-        [e.id('t'), e.str(v.name), e.obj(collections.map(({ c }) => e.prop(c.name, e.arr([e.str(c.path), e.json(c.operations)]))), true)],
+        [
+          e.id('t'),
+          e.str(v.name),
+          e.obj(
+            collections.map(({ c, file }) =>
+              e.prop(c.name, e.arr([e.str(c.path), e.json(c.operations), ...(file.transitions.length > 0 ? [e.json(file.transitions)] : [])])),
+            ),
+            true,
+          ),
+        ],
         [ty.ref(`${base}${id}Types`)],
       ),
       factoryName: `create${id}`,

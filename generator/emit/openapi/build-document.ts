@@ -6,9 +6,11 @@
 import type { ApiAt, CollectionAt, VersionIR } from '../../model/ir.ts';
 import { buildCollectionSchemas } from './collection-schemas.ts';
 import { buildFormatSchema, FORMAT_NAMES, type FormatKind, type FormatNames } from './field-schema.ts';
+import { inputTypeName } from '../zod/emit-zod.ts';
 import { compact, ref, sortedKeys, type Json, type JsonObject } from './json.ts';
 import { buildCollectionPaths, rateLimitSentence, type OperationContext } from './operations.ts';
 import { buildErrorResponse, buildHeaders, buildProblemSchema, buildSecuritySchemes } from './shared-components.ts';
+import { addLifecycleSchemas, buildTransitionPaths } from './transitions.ts';
 
 /** A component name not taken by a collection's schemas: `Problem`, else `RestgenProblem`, ... */
 function freeName(preferred: string, taken: ReadonlySet<string>): string {
@@ -17,10 +19,10 @@ function freeName(preferred: string, taken: ReadonlySet<string>): string {
   return name;
 }
 
-/** The collections' schema names, which the shared schemas must not collide with. */
+/** The collections' schema names (transition inputs included), which the shared schemas must not collide with. */
 function collectionSchemaNames(api: ApiAt): Set<string> {
   const suffixes = ['', 'Create', 'Replace', 'Patch', 'List'];
-  return new Set(api.collections.flatMap((c) => suffixes.map((s) => `${c.typeName}${s}`)));
+  return new Set(api.collections.flatMap((c) => [...suffixes.map((s) => `${c.typeName}${s}`), ...(c.lifecycle?.transitions ?? []).map((t) => inputTypeName(c, t.name))]));
 }
 
 /** Every `$ref` a JSON value holds, added to `found`. */
@@ -76,8 +78,24 @@ function sharedParameters(api: ApiAt, formats: FormatNames): Record<string, Json
   out['IdempotencyKey'] = {
     name: 'Idempotency-Key',
     in: 'header',
-    description: 'Makes a retried create safe: the same key with the same body replays the first answer (kept 24 hours by default).',
+    description: 'Makes a retried create (or transition) safe: the same key with the same body replays the first answer (kept 24 hours by default).',
     schema: { type: 'string', minLength: 1, maxLength: 255 },
+  };
+  const ifMatch = (required: boolean): JsonObject =>
+    compact({
+      name: 'If-Match',
+      in: 'header',
+      required: required ? true : undefined,
+      description: `${required ? 'Required: ' : ''}the ETag of the resource as the client last read it (or \`*\`): the request answers 412 when the resource has changed since.${required ? ' Without it the request answers 428.' : ''}`,
+      schema: { type: 'string' },
+    });
+  out['IfMatch'] = ifMatch(false);
+  out['IfMatchRequired'] = ifMatch(true);
+  out['IfNoneMatch'] = {
+    name: 'If-None-Match',
+    in: 'header',
+    description: 'The ETag of a copy the client holds (or `*`): the request answers 304 Not Modified while the resource still has it.',
+    schema: { type: 'string' },
   };
   if (api.versioning.in === 'header') {
     out['ApiVersion'] = {
@@ -121,8 +139,9 @@ export function buildOpenApiDocument(api: ApiAt): JsonObject {
   const paths: Record<string, Json> = {};
   const schemas: Record<string, JsonObject> = {};
   for (const c of api.collections) {
-    Object.assign(paths, buildCollectionPaths(ctx, c));
+    Object.assign(paths, buildCollectionPaths(ctx, c), buildTransitionPaths(ctx, c));
     Object.assign(schemas, buildCollectionSchemas(c, formats));
+    addLifecycleSchemas(api, c, schemas, formats);
   }
   const problem = freeName('Problem', taken);
   if (ctx.usedErrors.size > 0) schemas[problem] = buildProblemSchema();
@@ -133,7 +152,7 @@ export function buildOpenApiDocument(api: ApiAt): JsonObject {
   Object.assign(schemas, referenced(formatSchemas, refsIn([schemas, parameters], refs), 'schemas'));
   const responses: Record<string, JsonObject> = {};
   const lifecycle = { deprecated: api.version.deprecated !== undefined, sunset: api.version.sunset !== undefined };
-  for (const [name, { status, limited }] of ctx.usedErrors) responses[name] = buildErrorResponse(status, problem, api.auth, { ...lifecycle, limited });
+  for (const [name, { kind, limited }] of ctx.usedErrors) responses[name] = buildErrorResponse(kind, problem, api.auth, { ...lifecycle, limited });
   const headers = referenced(buildHeaders(), refsIn(responses, refs), 'headers');
   const securitySchemes = buildSecuritySchemes(api.auth);
   const nonEmpty = (map: Record<string, JsonObject>): JsonObject | undefined =>

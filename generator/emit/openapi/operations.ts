@@ -8,14 +8,14 @@ import { pascalCase, singularize } from '../../model/names.ts';
 import { schemaNamesOf } from './collection-schemas.ts';
 import { typeSchema, type FormatNames } from './field-schema.ts';
 import { compact, ref, type Json, type JsonObject } from './json.ts';
-import { RATE_LIMIT_HEADERS, SCHEME, errorResponseName, type ErrorStatus } from './shared-components.ts';
+import { ERRORS, RATE_LIMIT_HEADERS, SCHEME, errorResponseName, type ErrorKind } from './shared-components.ts';
 
 /** What the operations of a document refer to and record while they are built. */
 export interface OperationContext {
   readonly api: ApiAt;
   readonly formats: FormatNames;
   /** Error responses used so far, by component name (only those become response components). */
-  readonly usedErrors: Map<string, { readonly status: ErrorStatus; readonly limited: boolean }>;
+  readonly usedErrors: Map<string, { readonly kind: ErrorKind; readonly limited: boolean }>;
 }
 
 const METHOD: { readonly [K in OperationName]: string } = {
@@ -37,7 +37,8 @@ export function pathPrefix(api: ApiAt): string {
   return api.versioning.in === 'path' ? `/${api.version.name}` : '';
 }
 
-function humanName(name: string): string {
+/** `order_items` reads `order items`. */
+export function humanName(name: string): string {
   return name.replace(/[_-]+/g, ' ');
 }
 
@@ -55,6 +56,11 @@ function summaryOf(c: CollectionAt, op: OperationName): string {
   return summaries[op];
 }
 
+/** Whether the API takes no credential at all (then every operation is public). */
+export function hasNoAuth(api: ApiAt): boolean {
+  return !takesCredentials(api.auth);
+}
+
 function isPublic(api: ApiAt, c: CollectionAt, op: OperationName): boolean {
   return c.public.includes(op) || !takesCredentials(api.auth);
 }
@@ -63,40 +69,65 @@ function scopesOf(c: CollectionAt, op: OperationName): readonly string[] {
   return op === 'list' || op === 'get' ? c.scopes.read : c.scopes.write;
 }
 
-function securityOf(api: ApiAt, c: CollectionAt, op: OperationName): Json {
-  if (isPublic(api, c, op)) return [];
+/** The security requirement of an operation that needs `scopes` (none when it is public). */
+export function securityWith(api: ApiAt, scopes: readonly string[] | null): Json {
+  if (scopes === null) return [];
   // Scopes on non-OAuth schemes are the "role names" OpenAPI 3.1 allows there. With OAuth 2.0 the scopes
   // are listed once, under oauth2, where they are declared (linters check them against the flows).
-  const scopes = [...scopesOf(c, op)];
   const out: JsonObject[] = [];
-  if (api.auth.oauth2) out.push({ [SCHEME.oauth2]: scopes });
-  if (api.auth.bearer) out.push({ [SCHEME.bearer]: scopes });
-  if (api.auth.apiKey) out.push({ [SCHEME.apiKey]: api.auth.oauth2 ? [] : scopes });
+  if (api.auth.oauth2) out.push({ [SCHEME.oauth2]: [...scopes] });
+  if (api.auth.bearer) out.push({ [SCHEME.bearer]: [...scopes] });
+  if (api.auth.apiKey) out.push({ [SCHEME.apiKey]: api.auth.oauth2 ? [] : [...scopes] });
   return out;
 }
 
-/** The error statuses one operation can answer (what the generated server's runtime answers). */
-function errorStatuses(api: ApiAt, c: CollectionAt, op: OperationName): ErrorStatus[] {
+function securityOf(api: ApiAt, c: CollectionAt, op: OperationName): Json {
+  return securityWith(api, isPublic(api, c, op) ? null : scopesOf(c, op));
+}
+
+/** Whether a route of `c` counts against a rate limit or reads a credential (rejected ones are limited per address). */
+export function isLimited(api: ApiAt, c: CollectionAt): boolean {
+  return Boolean(api.rateLimit || c.rateLimit || takesCredentials(api.auth));
+}
+
+/** The errors one operation can answer (what the generated server's runtime answers), by status. */
+function errorKinds(api: ApiAt, c: CollectionAt, op: OperationName): ErrorKind[] {
   const body = op === 'create' || op === 'replace' || op === 'update';
   const byId = op !== 'list' && op !== 'create';
   const unique = c.fields.some((f) => f.unique);
-  const statuses: ErrorStatus[] = [];
+  const kinds: ErrorKind[] = [];
   // An id that is not a UUID answers 404, so get and delete validate nothing but the version header.
-  if (op === 'list' || body || api.versioning.in === 'header') statuses.push(400);
+  if (op === 'list' || body || api.versioning.in === 'header') kinds.push('BadRequest');
   // A credential sent to a public operation must still be valid.
-  if (takesCredentials(api.auth)) statuses.push(401);
-  if (!isPublic(api, c, op) && scopesOf(c, op).length > 0) statuses.push(403);
-  if (op === 'create') statuses.push(422);
-  // Rejected credentials are limited per address, on every operation that reads a credential.
-  const limited = api.rateLimit || c.rateLimit || takesCredentials(api.auth);
-  if (byId) statuses.push(404);
-  if (body && unique) statuses.push(409);
-  if (api.version.sunset) statuses.push(410);
-  if (body) statuses.push(413, 415);
-  if (limited) statuses.push(429);
+  if (takesCredentials(api.auth)) kinds.push('Unauthorized');
+  if (!isPublic(api, c, op) && scopesOf(c, op).length > 0) kinds.push('Forbidden');
+  if (op === 'create') kinds.push('IdempotencyKeyReused');
+  if (byId) kinds.push('NotFound', 'PreconditionFailed');
+  if (body && unique) kinds.push('Conflict');
+  if (api.version.sunset) kinds.push('Gone');
+  if (body) kinds.push('ContentTooLarge', 'UnsupportedMediaType');
+  if (c.requireIfMatch && (op === 'replace' || op === 'update' || op === 'delete')) kinds.push('PreconditionRequired');
+  if (isLimited(api, c)) kinds.push('TooManyRequests');
   // 503: the request timeout, and an idempotency store that is unavailable.
-  statuses.push(500, 503);
-  return statuses.sort((a, b) => a - b);
+  kinds.push('InternalServerError', 'ServiceUnavailable');
+  return sortKinds(kinds);
+}
+
+/** Errors by status (two kinds of one status keep the order given). */
+export function sortKinds(kinds: readonly ErrorKind[]): ErrorKind[] {
+  return [...kinds].sort((a, b) => ERRORS[a].status - ERRORS[b].status);
+}
+
+/** Records the error responses of an operation and refers to them, by status; `limited`: it counts against a rate limit. */
+export function errorResponses(ctx: OperationContext, c: CollectionAt, kinds: readonly ErrorKind[], limited = isRateLimited(ctx.api, c)): Record<string, JsonObject> {
+  const variant = { limited, deprecated: ctx.api.version.deprecated !== undefined, sunset: ctx.api.version.sunset !== undefined };
+  const out: Record<string, JsonObject> = {};
+  for (const kind of kinds) {
+    const name = errorResponseName(kind, variant);
+    ctx.usedErrors.set(name, { kind, limited });
+    out[String(ERRORS[kind].status)] = ref('responses', name);
+  }
+  return out;
 }
 
 /** A sentence on a rate limit: `scope` says what it covers (the API, or one collection on top of it). */
@@ -106,13 +137,14 @@ export function rateLimitSentence(limit: RateLimitIR | undefined, scope: string)
 }
 
 /** Whether an operation of `c` counts against a rate limit (then its answers carry the RateLimit headers). */
-function isRateLimited(api: ApiAt, c: CollectionAt): boolean {
+export function isRateLimited(api: ApiAt, c: CollectionAt): boolean {
   return api.rateLimit !== undefined || c.rateLimit !== undefined;
 }
 
-function successHeaders(api: ApiAt, c: CollectionAt, extra: Record<string, JsonObject>): JsonObject | undefined {
+/** The headers of a success answer: `extra`, the rate limit's (when `limited`) and the version's lifecycle headers. */
+export function successHeaders(api: ApiAt, c: CollectionAt, extra: Record<string, JsonObject>, limited = isRateLimited(api, c)): JsonObject | undefined {
   const headers: Record<string, JsonObject> = { ...extra };
-  if (isRateLimited(api, c))
+  if (limited)
     for (const [wire, component] of RATE_LIMIT_HEADERS) if (wire !== 'Retry-After') headers[wire] = ref('headers', component);
   if (api.version.deprecated) {
     headers['Deprecation'] = ref('headers', 'Deprecation');
@@ -121,25 +153,40 @@ function successHeaders(api: ApiAt, c: CollectionAt, extra: Record<string, JsonO
   return Object.keys(headers).length > 0 ? headers : undefined;
 }
 
-function jsonContent(schemaName: string): JsonObject {
+/** An `application/json` body of a component schema. */
+export function jsonContent(schemaName: string): JsonObject {
   return { 'application/json': { schema: ref('schemas', schemaName) } };
 }
 
-function successResponse(api: ApiAt, c: CollectionAt, op: OperationName): [string, JsonObject] {
+/** The header that tags a single resource. */
+export const ETAG = { ETag: ref('headers', 'ETag') } as const;
+
+function successResponses(api: ApiAt, c: CollectionAt, op: OperationName): Record<string, JsonObject> {
   const names = schemaNamesOf(c);
   const one = humanName(singularize(c.name));
   switch (op) {
     case 'list':
-      return ['200', compact({ description: `A page of ${humanName(c.name)}.`, headers: successHeaders(api, c, {}), content: jsonContent(names.list) })];
+      return { '200': compact({ description: `A page of ${humanName(c.name)}.`, headers: successHeaders(api, c, {}), content: jsonContent(names.list) }) };
     case 'create': {
-      const headers = successHeaders(api, c, { Location: ref('headers', 'Location'), 'Idempotent-Replayed': ref('headers', 'IdempotentReplayed') });
-      return ['201', compact({ description: `The ${one} was created.`, headers, content: jsonContent(names.resource) })];
+      const headers = successHeaders(api, c, { ...ETAG, Location: ref('headers', 'Location'), 'Idempotent-Replayed': ref('headers', 'IdempotentReplayed') });
+      return { '201': compact({ description: `The ${one} was created.`, headers, content: jsonContent(names.resource) }) };
     }
     case 'delete':
-      return ['204', compact({ description: `The ${one} was deleted.`, headers: successHeaders(api, c, {}) })];
+      return { '204': compact({ description: `The ${one} was deleted.`, headers: successHeaders(api, c, {}) }) };
+    case 'get': {
+      const notModified = { description: `Not modified: the ${one} still has the ETag sent in \`If-None-Match\`.`, headers: successHeaders(api, c, ETAG)! };
+      return { '200': compact({ description: `The ${one}.`, headers: successHeaders(api, c, ETAG), content: jsonContent(names.resource) }), '304': notModified };
+    }
     default:
-      return ['200', compact({ description: `The ${one}.`, headers: successHeaders(api, c, {}), content: jsonContent(names.resource) })];
+      return { '200': compact({ description: `The ${one}.`, headers: successHeaders(api, c, ETAG), content: jsonContent(names.resource) }) };
   }
+}
+
+/** The precondition parameters of an operation (`If-Match` required when the collection says so). */
+function conditionalParameters(c: CollectionAt, op: OperationName): JsonObject[] {
+  if (op === 'get') return [ref('parameters', 'IfMatch'), ref('parameters', 'IfNoneMatch')];
+  if (op === 'replace' || op === 'update' || op === 'delete') return [ref('parameters', c.requireIfMatch ? 'IfMatchRequired' : 'IfMatch')];
+  return [];
 }
 
 function filterParameter(c: CollectionAt, f: FieldAt, formats: FormatNames): JsonObject {
@@ -170,28 +217,21 @@ function listParameters(c: CollectionAt, formats: FormatNames): JsonObject[] {
 function operationOf(ctx: OperationContext, c: CollectionAt, op: OperationName): JsonObject {
   const { api } = ctx;
   const names = schemaNamesOf(c);
-  const responses: Record<string, JsonObject> = {};
-  const [status, success] = successResponse(api, c, op);
-  responses[status] = success;
-  const limited = isRateLimited(api, c);
-  const variant = { limited, deprecated: api.version.deprecated !== undefined, sunset: api.version.sunset !== undefined };
-  for (const e of errorStatuses(api, c, op)) {
-    const name = errorResponseName(e, variant);
-    ctx.usedErrors.set(name, { status: e, limited });
-    responses[String(e)] = ref('responses', name);
-  }
+  const responses = { ...successResponses(api, c, op), ...errorResponses(ctx, c, errorKinds(api, c, op)) };
   const bodySchema = op === 'create' ? names.create : op === 'replace' ? names.replace : op === 'update' ? names.patch : undefined;
+  const parameters = op === 'list' ? listParameters(c, ctx.formats) : op === 'create' ? [ref('parameters', 'IdempotencyKey')] : conditionalParameters(c, op);
   return compact({
     operationId: operationIdOf(c, op),
     summary: summaryOf(c, op),
     tags: [c.name],
     deprecated: api.version.deprecated ? true : undefined,
-    parameters: op === 'list' ? listParameters(c, ctx.formats) : op === 'create' ? [ref('parameters', 'IdempotencyKey')] : undefined,
+    parameters: parameters.length > 0 ? parameters : undefined,
     requestBody: bodySchema ? { required: true, content: jsonContent(bodySchema) } : undefined,
     responses,
     security: securityOf(api, c, op),
   });
 }
+
 
 /** The path items of one collection, keyed by path; only paths with at least one operation. */
 export function buildCollectionPaths(ctx: OperationContext, c: CollectionAt): Record<string, JsonObject> {

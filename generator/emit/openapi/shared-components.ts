@@ -6,30 +6,36 @@
 import { takesBearer, type AuthIR, type OAuth2IR } from '../../model/ir.ts';
 import { ref, type JsonObject } from './json.ts';
 
-/** The error statuses a generated server answers, and what each means. */
+/** The errors a generated server answers, by response component name: the status and what it means. */
 export const ERRORS = {
-  400: { name: 'BadRequest', text: 'The request is malformed or fails validation; `errors` lists every problem.' },
-  401: { name: 'Unauthorized', text: 'The credential is missing (where one is needed) or was not accepted.' },
-  403: { name: 'Forbidden', text: 'The credential lacks a scope this operation needs; `scopes` lists them.' },
-  404: { name: 'NotFound', text: 'No resource has this id.' },
-  409: { name: 'Conflict', text: 'A field that must be unique already has this value; `field` names it.' },
-  410: { name: 'Gone', text: 'This API version is past its sunset date and no longer served.' },
-  413: { name: 'ContentTooLarge', text: 'The request body is too large.' },
-  415: { name: 'UnsupportedMediaType', text: 'The request body is not `application/json`.' },
-  422: { name: 'IdempotencyKeyReused', text: 'This `Idempotency-Key` was used before with a different body.' },
-  429: {
-    name: 'TooManyRequests',
+  BadRequest: { status: 400, text: 'The request is malformed or fails validation; `errors` lists every problem.' },
+  Unauthorized: { status: 401, text: 'The credential is missing (where one is needed) or was not accepted.' },
+  Forbidden: { status: 403, text: 'The credential lacks a scope this operation needs; `scopes` lists them.' },
+  NotFound: { status: 404, text: 'No resource has this id.' },
+  Conflict: { status: 409, text: 'A field that must be unique already has this value; `field` names it.' },
+  InvalidTransition: {
+    status: 409,
+    text: 'The resource is not in a state this transition starts from (`invalid_transition`); `state` is its state and `allowed` the transitions open from it.',
+  },
+  Gone: { status: 410, text: 'This API version is past its sunset date and no longer served.' },
+  PreconditionFailed: { status: 412, text: 'The resource changed since it was read: its ETag no longer matches `If-Match` (or matches `If-None-Match`). Read it again.' },
+  ContentTooLarge: { status: 413, text: 'The request body is too large.' },
+  UnsupportedMediaType: { status: 415, text: 'The request body is not `application/json`.' },
+  IdempotencyKeyReused: { status: 422, text: 'This `Idempotency-Key` was used before with a different body.' },
+  PreconditionRequired: { status: 428, text: "This write needs `If-Match` with the resource's current ETag." },
+  TooManyRequests: {
+    status: 429,
     text: 'The rate limit is exceeded, or this address sent too many rejected credentials; retry after `Retry-After` seconds.',
   },
-  500: { name: 'InternalServerError', text: 'The server failed (or produced an answer its schema does not allow); no details are disclosed.' },
-  503: {
-    name: 'ServiceUnavailable',
+  InternalServerError: { status: 500, text: 'The server failed (or produced an answer its schema does not allow); no details are disclosed.' },
+  ServiceUnavailable: {
+    status: 503,
     text: 'The handler did not answer within the request timeout, or a store it needs is unavailable; retry after `Retry-After` seconds.',
   },
 } as const;
 
-/** An error status the document can list. */
-export type ErrorStatus = keyof typeof ERRORS;
+/** An error the document can list, by its response component name. */
+export type ErrorKind = keyof typeof ERRORS;
 
 /** The security scheme component names. */
 export const SCHEME = { bearer: 'bearerAuth', apiKey: 'apiKeyAuth', oauth2: 'oauth2' } as const;
@@ -82,6 +88,8 @@ export function buildProblemSchema(): JsonObject {
       code: { type: 'string', description: 'The kind of problem, for programs: `validation_failed`, `not_found`, ...' },
       scopes: { type: 'array', items: { type: 'string' }, description: '403 only: the scopes the credential lacks.' },
       field: { type: 'string', description: '409 only, when known: the field whose value is taken.' },
+      state: { type: 'string', description: '409 `invalid_transition` only: the state the resource is in.' },
+      allowed: { type: 'array', items: { type: 'string' }, description: '409 `invalid_transition` only: the transitions open from that state.' },
       errors: {
         type: 'array',
         description: 'Validation only: one entry per problem found.',
@@ -125,6 +133,10 @@ export function buildHeaders(): Record<string, JsonObject> {
       description: 'When this API version stops being served, as an HTTP-date (RFC 8594).',
       schema: { type: 'string' },
     },
+    ETag: {
+      description: "The resource's strong entity tag: the same in every version that shows the same stored revision. Send it as `If-Match` to write only if nothing changed meanwhile.",
+      schema: { type: 'string' },
+    },
   };
 }
 
@@ -147,15 +159,16 @@ export interface ErrorVariant {
 }
 
 /** Statuses answered before the rate limit is counted (lifecycle and credentials): never with RateLimit headers. */
-const BEFORE_LIMIT: ReadonlySet<ErrorStatus> = new Set([401, 403, 410]);
+const BEFORE_LIMIT: ReadonlySet<number> = new Set([401, 403, 410]);
 
-/** The component name of an error response: the status's name, `RateLimited` when it carries the limit's headers. */
-export function errorResponseName(status: ErrorStatus, variant: ErrorVariant): string {
-  return ERRORS[status].name + (variant.limited && !BEFORE_LIMIT.has(status) ? 'RateLimited' : '');
+/** The component name of an error response: the error's name, `RateLimited` when it carries the limit's headers. */
+export function errorResponseName(kind: ErrorKind, variant: ErrorVariant): string {
+  return kind + (variant.limited && !BEFORE_LIMIT.has(ERRORS[kind].status) ? 'RateLimited' : '');
 }
 
-/** The response component of an error status, problem+json body and its headers. */
-export function buildErrorResponse(status: ErrorStatus, problemSchema: string, auth: AuthIR, variant: ErrorVariant): JsonObject {
+/** The response component of an error, problem+json body and its headers. */
+export function buildErrorResponse(kind: ErrorKind, problemSchema: string, auth: AuthIR, variant: ErrorVariant): JsonObject {
+  const status = ERRORS[kind].status;
   const headers: Record<string, JsonObject> = {};
   if (status === 429 || status === 503) headers['Retry-After'] = ref('headers', 'RetryAfter');
   if (variant.limited && !BEFORE_LIMIT.has(status))
@@ -170,7 +183,7 @@ export function buildErrorResponse(status: ErrorStatus, problemSchema: string, a
   // A server that verifies JWTs answers 503 while the identity provider's keys cannot be fetched.
   const idp = status === 503 && auth.oauth2 ? " Also while the identity provider's signing keys (JWKS) cannot be fetched." : '';
   return {
-    description: ERRORS[status].text + idp,
+    description: ERRORS[kind].text + idp,
     ...(Object.keys(headers).length > 0 ? { headers } : {}),
     content: { 'application/problem+json': { schema: ref('schemas', problemSchema) } },
   };

@@ -6,13 +6,14 @@
  * a module per version tripled the file headers and imports the formatter reads.)
  */
 import type { Assign, MemorySpec } from '../../../runtime/server/memory-store.ts';
-import type { CollectionSpec, LimitSpec } from '../../../runtime/server/spec.ts';
-import type { ApiIR, CollectionAt, CollectionIR, FieldAt } from '../../model/ir.ts';
+import type { CollectionSpec, LifecycleSpec, LimitSpec } from '../../../runtime/server/spec.ts';
+import type { ApiIR, CollectionAt, CollectionIR, FieldAt, RateLimitIR, TransitionIR } from '../../model/ir.ts';
 import { OPERATIONS } from '../../model/ir.ts';
 import { existsAt, shapeAt } from '../../model/project.ts';
 import { e, t, type Expr, type Type, type TypeMember } from '../../printer/ast.ts';
 import { printKey } from '../../printer/literals.ts';
-import { compactUp, planDown, planUp, HookNeeds, type HookNeed } from './migration-plan.ts';
+import { inputTypeName } from '../zod/emit-zod.ts';
+import { compactUp, planDown, planFieldsUp, planUp, HookNeeds, type HookNeed } from './migration-plan.ts';
 import { valueText } from './ts-type.ts';
 
 /** What every per-collection view needs of the API, computed once. */
@@ -33,8 +34,16 @@ interface RouteView {
   readonly version: string;
   /** The version as a property key. */
   readonly key: string;
-  /** `{ collection, path, operations, id, schemas, up, down }`: the runtime's `RouteSpec`. */
+  /** `{ collection, path, operations, id, schemas, up, down, stateField, transitions }`: the runtime's `RouteSpec`. */
   readonly route: Expr;
+}
+
+/** The handler type of one transition, for the `Transitions` interface. */
+interface TransitionTypeView {
+  readonly name: string;
+  readonly doc: string;
+  /** `$.TransitionHandler<from, input, to>`. */
+  readonly handler: Type;
 }
 
 interface HookFieldView {
@@ -62,10 +71,12 @@ export interface CollectionFileView {
   /** The newest resource type (`V3.Order`). */
   readonly resource: Type;
   readonly handlersDoc: string;
-  /** `Pick<$.CollectionHandlers<...>, ops>`. */
+  /** `Pick<$.CollectionHandlers<...>, ops>`, `& Transitions` when the collection has a lifecycle. */
   readonly handlers: Type;
   readonly migrations: readonly { readonly version: string; readonly key: string; readonly collection: string; readonly fields: readonly HookFieldView[] }[];
   readonly hasMigrations: boolean;
+  /** The handler types of the lifecycle's transitions (`Transitions` is declared when there are any). */
+  readonly transitions: readonly TransitionTypeView[];
 }
 
 /** One collection's module and what the assembling modules need to know of it. */
@@ -78,6 +89,8 @@ export interface CollectionFiles {
   readonly hasMigrations: boolean;
   /** Whether some operation needs a credential. */
   readonly needsCredentials: boolean;
+  /** Whether the module declares `Transitions` (the collection has a lifecycle with transitions). */
+  readonly hasTransitions: boolean;
 }
 
 const lowerFirst = (s: string) => s[0]!.toLowerCase() + s.slice(1);
@@ -104,8 +117,36 @@ function schemasOf(alias: string, c: CollectionAt): Expr {
   return e.obj(parts);
 }
 
+const limitOf = (r: RateLimitIR | undefined): LimitSpec | null => (r ? { max: r.limit, windowMs: r.windowMs } : null);
+
+/** The runtime's lifecycle spec of a collection: newest state names, transitions of every version. */
+function lifecycleSpec(c: CollectionIR): LifecycleSpec | null {
+  const lc = c.lifecycle;
+  if (!lc) return null;
+  const transitions = Object.fromEntries(
+    lc.transitions.map((t) => [t.name, { from: t.from, to: t.to, scopes: t.scopes ?? c.scopes.write, rateLimit: limitOf(t.rateLimit) }]),
+  );
+  return { field: lc.field, initial: lc.initial, transitions };
+}
+
+/** The type of a resource in some states: `V3.Order & { readonly status: "open" | "paid" }`. */
+const inStates = (resource: Type, field: string, states: readonly string[]): Type =>
+  t.inter([resource, t.lit([t.prop(field, t.union(states.map(t.str)), false, true)])]);
+
+/** The handler type of a transition: the resource in its `from` states, its input (newest version it exists in), the resource in its `to` state. */
+function transitionType(ctx: ServerContext, c: CollectionIR, tr: TransitionIR, resource: Type, field: string): TransitionTypeView {
+  const { versions, projections } = ctx;
+  let last = versions.length - 1;
+  while (last > 0 && !(existsAt(versions, last, tr.addedIn, tr.removedIn) && projections[last]!.byKey.has(c.name))) last--;
+  const at = projections[last]!.byKey.get(c.name)!;
+  const input = t.ref('z.output', [t.query(`${ctx.alias.get(versions[last]!)!}.${inputTypeName(at, tr.name)}`)]);
+  const doc = [`\`POST /${at.path}/{id}:${tr.name}\`: ${tr.from.join(', ')} → ${tr.to}.`, tr.description ?? ''].filter(Boolean).join(' ');
+  return { name: tr.name, doc, handler: t.ref('$.TransitionHandler', [inStates(resource, field, tr.from), input, inStates(resource, field, [tr.to])]) };
+}
+
 /** How the in-memory store assigns a required read-only field: example first, then by type. */
-function assignOf(f: FieldAt): Assign | null {
+function assignOf(f: FieldAt, initial?: string): Assign | null {
+  if (initial !== undefined) return [f.name, 'value', initial];
   if (f.optional) return null;
   if (f.example) return [f.name, 'value', f.example.value];
   switch (f.type.kind) {
@@ -188,6 +229,20 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
         e.prop('schemas', schemasOf(alias, cAt)),
         e.prop('up', e.json(at === top ? null : compactUp(planUp(versions, c, at, top, needs)))),
         e.prop('down', e.json(planDown(versions, c, at, top, needs))),
+        e.prop('stateField', e.json(cAt.lifecycle?.field ?? null)),
+        e.prop(
+          'transitions',
+          e.obj(
+            (cAt.lifecycle?.transitions ?? []).map((tr) => {
+              const ir = c.lifecycle!.transitions.find((x) => x.name === tr.name)!;
+              // The newest version that offers the transition has the input its handler is typed with.
+              let last = at;
+              while (last + 1 <= top && existsAt(versions, last + 1, ir.addedIn, ir.removedIn)) last++;
+              const up = last === at ? null : compactUp(planFieldsUp(versions, ir.input, at, last, () => []));
+              return e.prop(tr.name, e.obj([e.prop('input', e.path(`${alias}.${inputTypeName(cAt, tr.name)}`)), e.prop('up', e.json(up))]));
+            }),
+          ),
+        ),
       ]),
     });
   }
@@ -200,6 +255,9 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
   const ops = OPERATIONS.filter((op) => projections.some((p) => p.byKey.get(c.name)?.operations.includes(op)));
   const hookVersions = versions.filter((v) => hooks.some((h) => h.version === v));
   const readOnly = newest.fields.filter((f) => f.readOnly || f.type.kind === 'id');
+  const lifecycle = lifecycleSpec(c);
+  const stateField = newest.lifecycle?.field;
+  const transitions = (c.lifecycle?.transitions ?? []).map((tr) => transitionType(ctx, c, tr, resource, stateField!));
   const collection: CollectionFileView = {
     key: c.name,
     doc: `${c.name} of the ${ctx.name} API: routes, store and handler types.${c.description ? ` ${c.description}` : ''}`,
@@ -213,21 +271,30 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
       // Without auth every operation is public: there is nothing to check a credential against.
       public: publicOps,
       scopes: c.scopes,
-      rateLimit: c.rateLimit ? ({ max: c.rateLimit.limit, windowMs: c.rateLimit.windowMs } satisfies LimitSpec) : null,
+      rateLimit: limitOf(c.rateLimit),
       hooks: hooks.map((h) => ({ id: h.id, members: [...h.members].sort(), why: hookDoc(versions, h) })),
+      lifecycle,
+      requireIfMatch: c.requireIfMatch,
     } satisfies CollectionSpec),
     memory: e.json({
       name: c.name,
       id: idOf(newest),
-      assign: readOnly.map(assignOf).filter((a) => a !== null),
+      assign: readOnly.map((f) => assignOf(f, f.name === stateField ? lifecycle?.initial : undefined)).filter((a) => a !== null),
       unique: newest.fields.filter((f) => f.unique).map((f) => f.name),
       readOnly: readOnly.map((f) => f.name),
+      lifecycle: lifecycle && {
+        field: lifecycle.field,
+        transitions: Object.fromEntries(Object.entries(lifecycle.transitions).map(([name, tr]) => [name, { from: tr.from, to: tr.to }])),
+      },
     } satisfies MemorySpec),
     resource,
     handlersDoc: `${c.name}: ${c.description ? c.description + ' ' : ''}Called by every version's routes, typed with ${versions[top]}.`,
-    handlers: t.ref('Pick', [
-      t.ref('$.CollectionHandlers', [resource, ...['Create', 'Replace', 'Patch', 'ListQuery'].map((s) => t.ref('z.output', [t.query(`${resourceName}${s}`)]))]),
-      t.union(ops.map(t.str)),
+    handlers: t.inter([
+      t.ref('Pick', [
+        t.ref('$.CollectionHandlers', [resource, ...['Create', 'Replace', 'Patch', 'ListQuery'].map((s) => t.ref('z.output', [t.query(`${resourceName}${s}`)]))]),
+        t.union(ops.map(t.str)),
+      ]),
+      ...(transitions.length > 0 ? [t.ref('Transitions')] : []),
     ]),
     migrations: hookVersions.map((version) => ({
       version,
@@ -238,12 +305,14 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
         .map((h) => ({ key: h.field, doc: hookDoc(versions, h), members: t.lit(hookMembers(versions, c, h, resource, lowerFirst(newest.typeName))) })),
     })),
     hasMigrations: hooks.length > 0,
+    transitions,
   };
   return {
     key: c.name,
     collection,
     versions: routes.map((r) => r.version),
     hasMigrations: hooks.length > 0,
-    needsCredentials: ctx.hasAuth && c.operations.some((op) => !publicOps.includes(op.name)),
+    needsCredentials: ctx.hasAuth && (c.operations.some((op) => !publicOps.includes(op.name)) || transitions.length > 0),
+    hasTransitions: transitions.length > 0,
   };
 }

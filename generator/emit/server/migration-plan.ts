@@ -4,10 +4,10 @@
  * for what markers cannot express (a type change, a removal without fallback, a field made optional).
  */
 import type { DownStep, NestedDown, RouteSpec, UpPlan as RuntimeUpPlan } from '../../../runtime/server/spec.ts';
-import type { CollectionIR, FieldIR } from '../../model/ir.ts';
+import type { CollectionIR, FieldIR, TypeIR } from '../../model/ir.ts';
+import { enumValueShownAt, existsAt, nameAt, shapeAt } from '../../model/project.ts';
 
 export type { DownStep, NestedDown };
-import { existsAt, nameAt, shapeAt } from '../../model/project.ts';
 
 /** A hook the user supplies, identified as `<version>.<collection>.<field>` (newest names). */
 export interface HookNeed {
@@ -74,7 +74,8 @@ function sameTypeFrom(versions: readonly string[], field: FieldIR, at: number, t
 /** Type-change hook ids of a field, or none inside nested objects (check RG164 keeps those out). */
 type HookIds = (f: FieldIR, changes: readonly string[], member: 'up' | 'down') => string[];
 
-function planFieldsUp(versions: readonly string[], fields: readonly FieldIR[], at: number, top: number, hookIds: HookIds): UpPlan {
+/** Migrates fields of version index `at` up to `top`; `hookIds` names the type-change hooks a field needs. */
+export function planFieldsUp(versions: readonly string[], fields: readonly FieldIR[], at: number, top: number, hookIds: HookIds): UpPlan {
   const renames: Record<string, string> = {};
   const drop: string[] = [];
   const hooks: Record<string, readonly string[]> = {};
@@ -132,6 +133,21 @@ export function compactUp(plan: UpPlan): CompactUpPlan | null {
   return Object.keys(out).length > 0 ? out : null;
 }
 
+/**
+ * The enum values the newest type of a field has and version index `at` does not, each with the value
+ * `at` shows instead (`valueAddedIn`); empty when the field is no enum (or array of enums).
+ */
+function valuesShown(versions: readonly string[], at: number, type: TypeIR): Record<string, string> {
+  if (type.kind === 'array') return valuesShown(versions, at, type.of);
+  if (type.kind !== 'enum') return {};
+  const out: Record<string, string> = {};
+  for (const value of type.values) {
+    const shown = enumValueShownAt(versions, at, type, value);
+    if (shown !== value) out[value] = shown;
+  }
+  return out;
+}
+
 /** The hooks a down plan may call; nested objects get none (check RG164 keeps changes that need one out). */
 interface DownHooks {
   readonly typeChange: HookIds;
@@ -174,8 +190,17 @@ function planFieldsDown(versions: readonly string[], fields: readonly FieldIR[],
     const madeOptional = f.optionality.filter((o) => o.to === 'optional' && versions.indexOf(o.version) > at && versions.indexOf(o.version) <= top).pop();
     const whenMissing = hooks && requiredHere && mayBeMissing && madeOptional ? hooks.madeOptional(f, madeOptional.version) : undefined;
     const nested = nestedDown(versions, f, at, top);
-    if (name !== key || ids.length > 0 || whenMissing !== undefined || nested)
-      steps[name] = { key, ...(ids.length > 0 ? { hooks: ids } : {}), ...(whenMissing ? { whenMissing } : {}), ...(nested ? { nested } : {}) };
+    // Values added later show as their fallbacks, unless a type change in between converts with a hook.
+    const values = typeChangesBetween(versions, f, at, top).length === 0 ? valuesShown(versions, at, newest.type) : {};
+    const mapped = Object.keys(values).length > 0;
+    if (name !== key || ids.length > 0 || whenMissing !== undefined || nested || mapped)
+      steps[name] = {
+        key,
+        ...(ids.length > 0 ? { hooks: ids } : {}),
+        ...(whenMissing ? { whenMissing } : {}),
+        ...(nested ? { nested } : {}),
+        ...(mapped ? { values } : {}),
+      };
   }
   return steps;
 }

@@ -43,7 +43,7 @@ export interface RoutesView {
 }
 interface CollectionRef extends Import {
   readonly key: string;
-  /** `createMemoryCollection<$c.Resource>($c.memory, seed.c, options)`. */
+  /** `createMemoryCollection<$c.Resource, $c.Transitions?>($c.memory, seed.c, options)` (`Transitions` when the collection has a lifecycle). */
   readonly memory: Expr;
 }
 /** The view of `server/types.ts`. */
@@ -128,7 +128,11 @@ export function buildServerViews(api: ApiIR): ServerViews {
     key: c.key,
     alias: `$${c.key}`,
     path: `./collections/${c.key}.js`,
-    memory: e.call('createMemoryCollection', [e.path(`$${c.key}.memory`), e.path(`seed.${c.key}`), e.id('options')], [t.ref(`$${c.key}.Resource`)]),
+    memory: e.call(
+      'createMemoryCollection',
+      [e.path(`$${c.key}.memory`), e.path(`seed.${c.key}`), e.id('options')],
+      [t.ref(`$${c.key}.Resource`), ...(c.hasTransitions ? [t.ref(`$${c.key}.Transitions`)] : [])],
+    ),
   }));
   const routeOf = (key: string, version: string): Expr => e.access(e.id(`$${key}`), version);
   const needsCredentials = collections.some((c) => c.needsCredentials);

@@ -7,13 +7,14 @@
  * reformat one file per version, not the whole version. Each collection has one map of field schemas, and
  * the request and response objects spread it and override only the fields that differ.
  */
-import type { ApiAt, ApiIR, CollectionAt, FieldAt, VersionIR } from '../../model/ir.ts';
+import type { ApiAt, ApiIR, CollectionAt, FieldAt, LifecycleAt, VersionIR } from '../../model/ir.ts';
+import { pascalCase } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
 import { e, t, type Expr, type Prop, type Type } from '../../printer/ast.ts';
 import { irHash } from '../ir-hash.ts';
 import { runtimeFiles } from '../runtime-files.ts';
 import type { EmitOptions, OutputFile } from '../types.ts';
-import { baseExpression, defaultArgument, filterExpression, hasObject } from './zod-expression.ts';
+import { baseExpression, defaultArgument, filterExpression, hasObject, typeExpression } from './zod-expression.ts';
 
 interface Member {
   readonly key: string;
@@ -44,6 +45,23 @@ interface CollectionView {
   readonly types: { readonly response: Type; readonly create: Type; readonly replace: Type; readonly patch: Type; readonly listQuery: Type; readonly list: Type };
   /** Whether a filter reads a number from the query string (`queryNumber` is imported). */
   readonly numericFilters: boolean;
+  /** `{ lifecycleState?, listLimit, listPage, queryNumber?, readOnly }`: what the module imports of the zod helpers. */
+  readonly helpers: Expr;
+  /** Whether the collection has a lifecycle (`lifecycleState` is imported for its state field). */
+  readonly changedByTransitions: boolean;
+  /** The input schema of each transition of the version. */
+  readonly transitions: readonly TransitionView[];
+}
+
+/** A transition's input schema: `OrderCancelInput`. */
+interface TransitionView {
+  readonly name: string;
+  readonly schema: string;
+  readonly doc: string;
+  /** The zod expression of the body (a strict object). */
+  readonly expr: Expr;
+  /** `z.input<typeof OrderCancelInput>`. */
+  readonly type: Type;
 }
 
 /** The view model of `templates/zod/collection.hbs` (one collection in one version). */
@@ -77,6 +95,18 @@ export function lifecycleOf(v: VersionIR): string {
 
 const schemaType = (kind: 'infer' | 'input', name: string): Type => t.ref(`z.${kind}`, [t.query(name)]);
 
+/** The name of a transition's input schema and type: `OrderCancelInput`. */
+export function inputTypeName(c: CollectionAt, transition: string): string {
+  return `${c.typeName}${pascalCase(transition)}Input`;
+}
+
+/** The write schema of a lifecycle's state field: read-only, with a message naming the transitions. */
+function stateExpression(lc: LifecycleAt, route: string): Expr {
+  const byTarget: Record<string, string[]> = {};
+  for (const tr of lc.transitions) (byTarget[tr.to] ??= []).push(tr.name);
+  return e.call('lifecycleState', [e.str(`${route}/{id}`), e.obj(Object.entries(byTarget).map(([state, names]) => e.prop(state, e.json(names))))]);
+}
+
 function collectionView(api: ApiAt, c: CollectionAt): CollectionView {
   const lower = c.typeName[0]!.toLowerCase() + c.typeName.slice(1);
   const fieldsVar = `${lower}Fields`;
@@ -103,7 +133,8 @@ function collectionView(api: ApiAt, c: CollectionAt): CollectionView {
         .filter((f) => f.readOnly || f.writeOnly || hasObject(f.type))
         .map((f) => {
           const doc = f.writeOnly ? docOf(f) : false;
-          return e.prop(f.name, f.readOnly ? e.id('readOnly') : baseExpression(f, 'request'), doc === false ? undefined : doc);
+          const state = c.lifecycle?.field === f.name ? stateExpression(c.lifecycle, `${prefix}/${c.path}`) : undefined;
+          return e.prop(f.name, state ?? (f.readOnly ? e.id('readOnly') : baseExpression(f, 'request')), doc === false ? undefined : doc);
         }),
     ),
     create: e.call('z.strictObject', [
@@ -133,6 +164,27 @@ function collectionView(api: ApiAt, c: CollectionAt): CollectionView {
       list: schemaType('infer', `${T}List`),
     },
     numericFilters: c.fields.some((f) => f.filterable && (f.type.kind === 'int' || f.type.kind === 'number')),
+    helpers: e.obj(
+      [
+        ...(c.lifecycle ? ['lifecycleState'] : []),
+        'listLimit',
+        'listPage',
+        ...(c.fields.some((f) => f.filterable && (f.type.kind === 'int' || f.type.kind === 'number')) ? ['queryNumber'] : []),
+        'readOnly',
+      ].map(e.short),
+    ),
+    changedByTransitions: c.lifecycle !== undefined,
+    transitions: (c.lifecycle?.transitions ?? []).map((tr) => ({
+      name: tr.name,
+      schema: inputTypeName(c, tr.name),
+      doc: [
+        `The body of \`POST ${prefix}/${c.path}/{id}:${tr.name}\` (${tr.from.join(', ')} → ${tr.to}).`,
+        tr.description ?? '',
+        'An empty body is read as `{}`.',
+      ].filter(Boolean).join(' '),
+      expr: typeExpression({ kind: 'object', fields: tr.input }, 'request'),
+      type: schemaType('input', inputTypeName(c, tr.name)),
+    })),
   };
 }
 

@@ -1,0 +1,71 @@
+/**
+ * `runtime/server/etag.ts` as source: the ETag of a resource (strong, independent of key order and of
+ * write-only fields, changed by any visible change), and RFC 9110's evaluation of `If-Match` (strong
+ * comparison, `*` needs a resource) and `If-None-Match` (weak comparison; 304 for reads, 412 for writes).
+ */
+import type { FastifyRequest } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { conditionOf, createEtagger, evaluate, preconditionsOf } from '../../runtime/server/etag.ts';
+
+const ORDER = z.object({ id: z.uuid(), status: z.enum(['open', 'paid']), lines: z.array(z.object({ sku: z.string() })) });
+const etagOf = createEtagger(ORDER);
+const order = { id: '6f1c2f0e-8d0b-4b7a-9c39-3a3f0b7e2d11', status: 'open', lines: [{ sku: 'a' }] };
+const request = (headers: Record<string, string>) => ({ headers }) as unknown as FastifyRequest;
+
+describe('the ETag of a resource', () => {
+  it('is a strong, quoted tag', () => {
+    expect(etagOf(order)).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
+  });
+  it('does not depend on key order, unknown keys or write-only fields (not in the response schema)', () => {
+    const shuffled = { lines: [{ sku: 'a' }], status: 'open', id: order.id, password: 'secret', extra: 1 };
+    expect(etagOf(shuffled)).toBe(etagOf(order));
+  });
+  it('changes with any field a response shows, nested ones included', () => {
+    expect(etagOf({ ...order, status: 'paid' })).not.toBe(etagOf(order));
+    expect(etagOf({ ...order, lines: [{ sku: 'b' }] })).not.toBe(etagOf(order));
+    expect(etagOf({ ...order, lines: [] })).not.toBe(etagOf(order));
+  });
+});
+
+describe('preconditions (RFC 9110 section 13)', () => {
+  const tag = etagOf(order);
+  const verdict = (headers: Record<string, string>, current: string | null, read = false) => {
+    const p = preconditionsOf(request(headers));
+    return p === null ? 'none' : evaluate(p, current, read);
+  };
+
+  it('no precondition header: nothing to evaluate', () => {
+    expect(preconditionsOf(request({}))).toBeNull();
+  });
+  it('If-Match: passes for the current tag (one of a list), fails for another, a weak one, or a missing resource', () => {
+    expect(verdict({ 'if-match': tag }, tag)).toBe('pass');
+    expect(verdict({ 'if-match': `"other", ${tag}` }, tag)).toBe('pass');
+    expect(verdict({ 'if-match': '"other"' }, tag)).toBe('failed');
+    expect(verdict({ 'if-match': `W/${tag}` }, tag)).toBe('failed');
+    expect(verdict({ 'if-match': tag }, null)).toBe('failed');
+    // Without quotes it is no entity tag: it matches nothing.
+    expect(verdict({ 'if-match': tag.slice(1, -1) }, tag)).toBe('failed');
+  });
+  it('If-Match: * passes for any current resource, fails when there is none', () => {
+    expect(verdict({ 'if-match': '*' }, tag)).toBe('pass');
+    expect(verdict({ 'if-match': '*' }, null)).toBe('failed');
+  });
+  it('If-None-Match: a match is 304 on a read and 412 on a write; weak tags match too', () => {
+    expect(verdict({ 'if-none-match': tag }, tag, true)).toBe('not-modified');
+    expect(verdict({ 'if-none-match': `W/${tag}` }, tag, true)).toBe('not-modified');
+    expect(verdict({ 'if-none-match': tag }, tag, false)).toBe('failed');
+    expect(verdict({ 'if-none-match': '"other"' }, tag, true)).toBe('pass');
+    expect(verdict({ 'if-none-match': '*' }, tag, true)).toBe('not-modified');
+    expect(verdict({ 'if-none-match': '*' }, null, false)).toBe('pass');
+  });
+  it('If-Match is evaluated before If-None-Match', () => {
+    expect(verdict({ 'if-match': '"other"', 'if-none-match': tag }, tag, true)).toBe('failed');
+  });
+  it("a handler's condition matches the stored resource while it keeps the tag the client named", () => {
+    const condition = conditionOf(preconditionsOf(request({ 'if-match': tag })), etagOf)!;
+    expect(condition.matches(order)).toBe(true);
+    expect(condition.matches({ ...order, status: 'paid' })).toBe(false);
+    expect(conditionOf(null, etagOf)).toBeNull();
+  });
+});
