@@ -8,7 +8,7 @@
 import { builders, utils } from 'prettier/doc';
 import type { Expr, Prop, Type } from './ast.ts';
 import { printKey, printNumber, quoteString, textWidth } from './literals.ts';
-import { printType, printTypeArgs } from './types.ts';
+import { isBrokenUnion, printType, printTypeArgs } from './types.ts';
 
 type Doc = builders.Doc;
 const { breakParent, conditionalGroup, fill, group, hardline, ifBreak, indent, indentIfBreak, join, line, lineSuffixBoundary, softline } = builders;
@@ -312,7 +312,8 @@ function chooseLayout(left: Doc, right: Expr, isProperty: boolean): Layout {
  */
 export function printAssignment(left: Doc, op: string, right: Expr | Type, isProperty: boolean): Doc {
   const rightDoc = isTypeNode(right) ? printType(right, 'alias') : printExpr(right);
-  const layout = isTypeNode(right) ? 'fluid' : chooseLayout(left, right, isProperty);
+  // Prettier breaks after the operator for a union it does not hug; other types take the fluid layout.
+  const layout = isTypeNode(right) ? (isBrokenUnion(right) ? 'break-after-operator' : 'fluid') : chooseLayout(left, right, isProperty);
   switch (layout) {
     case 'break-after-operator':
       return group([group(left), op, group(indent([line, rightDoc]))]);

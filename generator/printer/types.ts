@@ -12,7 +12,10 @@ import { printKey, quoteString } from './literals.ts';
 type Doc = builders.Doc;
 const { align, group, ifBreak, indent, join, line, softline } = builders;
 
-/** Where a type stands; unions lay out differently as a type argument and as an array's element. */
+/**
+ * Where a type stands; unions lay out differently as a type argument, as an array's element, as an
+ * annotation and after an assignment's ` =` (`alias`, where the assignment does the indenting).
+ */
 export type TypeContext = 'alias' | 'annotation' | 'typeArg' | 'arrayElem';
 
 const KEYWORDS = new Set(['string', 'number', 'boolean', 'never', 'unknown', 'any', 'void', 'null', 'undefined', 'object', 'bigint', 'symbol']);
@@ -66,14 +69,33 @@ export function printType(node: Type, context: TypeContext = 'annotation'): Doc 
   }
 }
 
+/**
+ * Prettier 3's union: hugged (`{ ... } | null`) it is joined by ` | `; otherwise its members form one group
+ * (`| ` before the first only when it breaks), which as an annotation is indented after a soft line break, so
+ * a union that does not fit after `key: ` first moves to the next line whole and breaks there only if it
+ * still does not fit. As a type argument it is not indented; as an array's element it is parenthesised;
+ * after an assignment's ` =` the assignment breaks the line (see `printAssignment`).
+ */
 function printUnion(types: readonly Type[], context: TypeContext): Doc {
-  const hug = shouldHugUnion(types);
-  const printed = types.map((x) => (hug ? printType(x) : align(2, printType(x))));
-  if (hug) return context === 'arrayElem' ? ['(', join(' | ', printed), ')'] : join(' | ', printed);
-  const shouldIndent = context !== 'typeArg';
-  const code: Doc = [ifBreak([shouldIndent ? line : '', '| ']), join([line, '| '], printed)];
-  if (context === 'arrayElem') return ['(', group([indent(code), softline]), ')'];
-  return group(shouldIndent ? indent([group(code)]) : [group(code)]);
+  if (shouldHugUnion(types)) {
+    const hugged = join(' | ', types.map((x) => printType(x)));
+    return context === 'arrayElem' ? ['(', hugged, ')'] : hugged;
+  }
+  const code = group(types.map((x, i) => [i === 0 ? ifBreak('| ') : [line, '| '], align(2, printType(x))]));
+  switch (context) {
+    case 'arrayElem':
+      return ['(', group([indent([softline, code]), softline]), ')'];
+    case 'typeArg':
+    case 'alias':
+      return code;
+    case 'annotation':
+      return group(indent([softline, code]));
+  }
+}
+
+/** True for a union prettier does not hug: after ` =` it breaks the line after the operator. */
+export function isBrokenUnion(x: Type): boolean {
+  return x.k === 'union' && !shouldHugUnion(x.types);
 }
 
 function printIntersection(types: readonly Type[]): Doc {
