@@ -1,6 +1,7 @@
 /**
  * The example shop API: three versions of customers, orders (with a lifecycle: pay, ship, cancel, and
- * refund from v3) and coupons (whose writes need If-Match).
+ * refund from v3) and coupons (whose writes need If-Match). Orders send events (created, updated, deleted,
+ * cancelled) to webhook endpoints, each in the shape of the version the endpoint was created through.
  * Run `npm run example` to regenerate `examples/shop/generated/`.
  */
 import { collection, defineApi, f } from 'restgen';
@@ -28,6 +29,8 @@ export default defineApi({
         'orders:read': 'Read orders',
         'orders:write': 'Place and change orders; pay for and ship them',
         'orders:cancel': 'Cancel orders',
+        'webhooks:read': 'List and read webhook endpoints',
+        'webhooks:write': 'Create, change, disable and delete webhook endpoints; rotate their secrets',
       },
     },
     apiKey: { header: 'X-API-Key' },
@@ -70,6 +73,7 @@ export default defineApi({
       scopes: { read: 'orders:read', write: 'orders:write' },
       rateLimit: { limit: 20, window: '1s' },
       public: ['list', 'get'],
+      events: ['created', 'updated', 'deleted', 'cancelled'],
       pagination: { defaultLimit: 20, maxLimit: 100 },
       lifecycle: {
         field: 'status',

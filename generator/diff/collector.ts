@@ -9,7 +9,10 @@ import { RULES, verdictOf, type RuleName } from './rules.ts';
 import { LEVELS, type Change, type Finding, type Hint } from './types.ts';
 
 /** An operation, or a lifecycle transition as `:<name>` (its custom method). */
-export type RouteOp = OperationName | `:${string}`;
+export type RouteOp = OperationName | `:${string}` | `@${string}`;
+
+/** The route op of a webhook event type (`@order.created`): the API sends it to subscribers. */
+export const eventOp = (type: string): RouteOp => `@${type}`;
 
 /** The route op of a transition. */
 export const transitionOp = (name: string): RouteOp => `:${name}`;
@@ -42,6 +45,7 @@ export function touchesOf(api: ApiAt, c: CollectionAt, ops: readonly RouteOp[]):
   const prefix = api.versioning.in === 'path' ? `/${api.version.name}` : '';
   return ops.map((op) => {
     const base = `${prefix}/${c.path}`;
+    if (op.startsWith('@')) return { route: `WEBHOOK ${op.slice(1)}`, client: `${api.version.name}.WebhookEvent`, path: `webhooks/${op.slice(1)}`, op };
     if (op.startsWith(':')) return { route: `POST ${base}/{id}${op}`, client: `${api.version.name}.${c.name}.${op.slice(1)}`, path: base, op };
     const [method, member] = METHOD[op as OperationName];
     return { route: `${method} ${base}${member ? '/{id}' : ''}`, client: `${api.version.name}.${c.name}.${op}`, path: base, op };

@@ -2,6 +2,7 @@
  * @module The diff engine's entry point: compares two projections of an API (two versions of one IR, or
  * one version at two points in history) and returns classified findings. Pure: no clock, no files.
  */
+import { compareEvents } from './diff-events.ts';
 import type { ApiAt, CollectionAt, SourceRef, VersionIR } from '../model/ir.ts';
 import { FindingCollector, touchesOf, type Touch, type Touches } from './collector.ts';
 import { compareAuth } from './diff-auth.ts';
@@ -109,6 +110,7 @@ export function diffApis(before: ApiAt, after: ApiAt, options: DiffOptions = {})
   const markerVersion = options.markerVersion === undefined ? after.version.name : options.markerVersion;
   const ctx = { out, match, resolveRename: options.resolveRename ?? reportPossibleRenames, markerVersion };
   for (const [b, a] of pairs) compareCollection({ ...ctx, before: { api: before, collection: b }, after: { api: after, collection: a } });
+  compareEvents(out, before, after, ctx);
   for (const b of removed) {
     const t = touchesOf(before, b, b.operations);
     // In one definition the collection is still written down, with its removedIn marker.

@@ -99,7 +99,9 @@ class FieldDiffer {
 
   private touch(ops: readonly RouteOp[]) {
     const { api, collection } = this.ctx.after;
-    return touchesOf(api, collection, only(ops, routeOpsOf(collection)));
+    const offered = routeOpsOf(collection);
+    // An event (`@type`) flows wherever its payload is compared; no collection offers it.
+    return touchesOf(api, collection, ops.filter((op) => op.startsWith('@') || offered.includes(op)));
   }
 
   private touches(request: readonly RouteOp[], response: readonly RouteOp[]): Touches {
@@ -291,6 +293,15 @@ export function compareCollectionFields(ctx: FieldDiffContext): void {
  */
 export function compareInputFields(ctx: FieldDiffContext, before: readonly FieldAt[], after: readonly FieldAt[], path: string, op: RouteOp, loc: SourceRef): void {
   const channels: Channels = { body: [op], required: [op], query: [], response: [] };
+  new FieldDiffer(ctx).compareLists(before, after, path, channels, channels, false, loc);
+}
+
+/**
+ * Compares the payload fields of one webhook event (`op`, `@invoice.overdue`) by the response rules: they
+ * flow only from the server to subscribers. `path` is the event's location (`webhooks.invoice.overdue`).
+ */
+export function compareOutputFields(ctx: FieldDiffContext, before: readonly FieldAt[], after: readonly FieldAt[], path: string, op: RouteOp, loc: SourceRef): void {
+  const channels: Channels = { body: [], required: [], query: [], response: [op] };
   new FieldDiffer(ctx).compareLists(before, after, path, channels, channels, false, loc);
 }
 

@@ -90,6 +90,8 @@ export const RULES = {
   'initial-state-changed': { response: W, summary: 'new resources start in another lifecycle state' },
   'if-match-required': { request: B, summary: 'writes now need If-Match (without it they answer 428)' },
   'if-match-no-longer-required': { request: S, summary: 'writes no longer need If-Match' },
+  'event-added': { response: S, summary: 'a webhook event type was added' },
+  'event-removed': { response: B, summary: 'a webhook event type was removed: subscribers to it receive nothing more' },
   'versioning-changed': { request: B, response: B, summary: 'clients select the version another way (path or header)' },
   'version-added': { request: S, response: S, summary: 'a version was added' },
   'version-removed': { request: B, response: B, summary: 'a version was removed before its sunset had passed' },

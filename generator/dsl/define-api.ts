@@ -3,7 +3,7 @@
  */
 import { captureCallSite } from './call-site.ts';
 import type { CollectionBuilder } from './collection.ts';
-import type { ApiDef, AuthDef, RateLimitDef, VersionDef, VersioningDef } from './defs.ts';
+import type { ApiDef, AuthDef, CustomEventDef, RateLimitDef, VersionDef, VersioningDef, WebhooksDef } from './defs.ts';
 
 /** The options of {@link defineApi}. */
 export interface ApiOptions<V extends string> {
@@ -21,6 +21,10 @@ export interface ApiOptions<V extends string> {
   /** Requests per window per credential (per client IP when anonymous), for every collection. */
   readonly rateLimit?: RateLimitDef;
   readonly collections: Readonly<Record<string, CollectionBuilder>>;
+  /** Events with their own payload, by type (`'invoice.overdue'`); handlers send them with `ctx.emit`. */
+  readonly events?: Readonly<Record<string, CustomEventDef>>;
+  /** Who may manage webhook endpoints (they exist when the API declares any event). */
+  readonly webhooks?: WebhooksDef;
 }
 
 /**

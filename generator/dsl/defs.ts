@@ -188,6 +188,34 @@ export interface CollectionOptions<F extends FieldsDef = FieldsDef, L = Lifecycl
   readonly lifecycle?: L;
   /** Writes (replace, update, delete, transitions) without `If-Match` answer 428 Precondition Required. */
   readonly requireIfMatch?: boolean;
+  /**
+   * Events delivered to webhook endpoints, typed `<singular>.<name>` (`order.created`): `created`,
+   * `updated`, `deleted`, or a lifecycle state that a transition leads to (`cancelled`: a transition
+   * into `cancelled` happened). The payload is the resource as the subscriber's version shows it.
+   */
+  readonly events?: readonly (string | VersionedEvent)[];
+}
+
+/** A derived event that exists only in some versions. */
+export interface VersionedEvent {
+  readonly name: string;
+  readonly addedIn?: string;
+  readonly removedIn?: string;
+}
+
+/** An API-level event with its own payload, sent from handlers with `ctx.emit(type, data)`. */
+export interface CustomEventDef {
+  /** The fields of the event's `data` (the same builders and version markers as a collection's fields). */
+  readonly payload: FieldsDef;
+  readonly description?: string;
+  readonly addedIn?: string;
+  readonly removedIn?: string;
+}
+
+/** Who may manage webhook endpoints (`/vN/webhook_endpoints`). */
+export interface WebhooksDef {
+  /** Default with auth: `{ read: 'webhooks:read', write: 'webhooks:write' }`. */
+  readonly scopes?: ScopesDef;
 }
 
 /** A collection as written. */

@@ -3,7 +3,7 @@
  * history, with everything unordered sorted, so equal contracts serialise to equal bytes. The lock file
  * holds one per released version; `apiAtOfContract` turns one back into a projection for the diff engine.
  */
-import type { ApiAt, ApiIR, AuthIR, OAuth2IR, OAuthFlowIR, OAuthFlowKind, CollectionAt, FieldAt, LifecycleAt, OperationName, RateLimitIR, SourceRef, TypeIR, FieldShape } from '../model/ir.ts';
+import type { ApiAt, ApiIR, AuthIR, OAuth2IR, OAuthFlowIR, OAuthFlowKind, CollectionAt, EventAt, FieldAt, LifecycleAt, OperationName, RateLimitIR, ResourceAction, SourceRef, TypeIR, FieldShape } from '../model/ir.ts';
 import { OAUTH_FLOWS } from '../model/ir.ts';
 import { project } from '../model/project.ts';
 
@@ -61,6 +61,30 @@ export interface VersionContract {
   };
   readonly rateLimit?: RateLimitIR;
   readonly collections: readonly CollectionContract[];
+  /** The webhook event types the version sends (absent: none), by type. */
+  readonly events?: readonly EventContract[];
+}
+
+/** A webhook event type: a collection's derived event, or a custom event with its payload. */
+export interface EventContract {
+  readonly type: string;
+  readonly resource?: { readonly collection: string; readonly action: string; readonly state?: string };
+  readonly payload?: readonly FieldContract[];
+}
+
+function eventContract(e: EventAt): EventContract {
+  const s = e.source;
+  return s.kind === 'custom'
+    ? { type: e.type, payload: byName(s.payload.map(fieldContract)) }
+    : { type: e.type, resource: { collection: s.collection, action: s.action, ...(s.state !== undefined ? { state: s.state } : {}) } };
+}
+
+function eventAtOf(e: EventContract, loc: SourceRef): EventAt {
+  const r = e.resource;
+  const source: EventAt['source'] = r
+    ? { kind: 'resource', collection: r.collection, action: r.action as ResourceAction, ...(r.state !== undefined ? { state: r.state } : {}) }
+    : { kind: 'custom', payload: (e.payload ?? []).map((x) => fieldAt(x, loc)) };
+  return { kind: 'event-at', type: e.type, source, loc };
 }
 
 const byName = <T extends { readonly name: string }>(xs: readonly T[]): T[] => [...xs].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -157,6 +181,7 @@ export function contractOf(api: ApiIR, version: string): VersionContract {
         ...(c.requireIfMatch ? { requireIfMatch: true as const } : {}),
       })),
     ),
+    ...(at.events && at.events.length > 0 ? { events: [...at.events].sort((a, b) => (a.type < b.type ? -1 : 1)).map(eventContract) } : {}),
   };
 }
 
@@ -222,5 +247,6 @@ export function apiAtOfContract(apiName: string, contract: VersionContract, lock
     auth,
     ...(contract.rateLimit ? { rateLimit: contract.rateLimit } : {}),
     collections,
+    ...(contract.events ? { events: contract.events.map((e) => eventAtOf(e, loc)) } : {}),
   };
 }

@@ -5,7 +5,9 @@
 import type { ApiDef, CollectionDef, OperationName } from '../dsl/defs.ts';
 import { buildAuth, HEADER_NAME, type CheckedAuth } from './build-auth.ts';
 import { buildField, isIdentifier, knownMarkers, type FieldContext } from './build-field.ts';
+import { buildCollectionEvents, buildCustomEvents } from './build-events.ts';
 import { buildLifecycle, type CheckedLifecycle } from './build-lifecycle.ts';
+import { DEFAULT_WEBHOOK_SCOPES, WEBHOOK_ENDPOINTS, webhookEndpointsDef } from './webhook-endpoints.ts';
 import { describeValue } from '../dsl/arguments.ts';
 import { collectionEntries, fieldEntries, reportSlips } from './check-builders.ts';
 import { atPath, refOf, type DiagnosticBag } from './diagnostics.ts';
@@ -36,6 +38,8 @@ interface CheckedApi {
   readonly auth?: CheckedAuth;
   readonly rateLimit?: CheckedRateLimit;
   readonly collections?: Readonly<Record<string, unknown>>;
+  readonly events?: Readonly<Record<string, { readonly payload?: Readonly<Record<string, unknown>>; readonly description?: string; readonly addedIn?: string; readonly removedIn?: string } | undefined>>;
+  readonly webhooks?: { readonly scopes?: { readonly read?: string | readonly string[]; readonly write?: string | readonly string[] } };
 }
 
 /** `collection`'s options after {@link COLLECTION_OPTIONS} checked their shape. */
@@ -51,6 +55,7 @@ interface CheckedCollection {
   readonly pagination?: { readonly defaultLimit?: unknown; readonly maxLimit?: unknown };
   readonly lifecycle?: CheckedLifecycle;
   readonly requireIfMatch?: boolean;
+  readonly events?: readonly unknown[];
 }
 
 function rateLimitOf(def: CheckedRateLimit | undefined, where: string, d: DiagnosticBag, ref: SourceRef): RateLimitIR | undefined {
@@ -207,6 +212,9 @@ function collectionOf(name: string, def: CollectionDef, ctx: FieldContext, hasAu
   const lifecycle = o.lifecycle
     ? buildLifecycle(o.lifecycle, { ...fctx, where, ref, fields, operations, hasAuth, rateLimitOf: (def, w, at) => rateLimitOf(def, w, d, at) })
     : undefined;
+  const events = o.events
+    ? buildCollectionEvents(o.events, { ...fctx, where, name, ...(o.singular !== undefined ? { singular: o.singular } : {}), ref, operations, ...(lifecycle ? { lifecycle } : {}) })
+    : [];
   return {
     kind: 'collection',
     name,
@@ -222,12 +230,41 @@ function collectionOf(name: string, def: CollectionDef, ctx: FieldContext, hasAu
     pagination: { defaultLimit, maxLimit },
     ...(lifecycle ? { lifecycle } : {}),
     requireIfMatch: o.requireIfMatch === true,
+    ...(events.length > 0 ? { events } : {}),
     ...(addedIn !== undefined ? { addedIn } : {}),
     ...(removedIn !== undefined ? { removedIn } : {}),
     renames,
     loc: ref,
     calls: def.calls,
   };
+}
+
+/**
+ * The collections, with `webhook_endpoints` added when the API declares any event, and the custom events.
+ * Checks that the name is free (RG360) and that `webhooks` options have events to go with (RG361).
+ */
+function eventsOf(api: CheckedApi, built: CollectionIR[], ctx: FieldContext, hasAuth: boolean): Pick<ApiIR, 'collections' | 'events'> {
+  const d = ctx.diagnostics;
+  const apiRef = ctx.fallback;
+  const derived = built.flatMap((c) => (c.events ?? []).map((e) => e.type));
+  const events = buildCustomEvents(api.events ?? {}, derived, ctx, apiRef);
+  const types = [...derived, ...events.map((e) => e.type)];
+  if (types.length === 0) {
+    if (api.webhooks !== undefined)
+      d.error('RG361', `defineApi: webhooks is set but the API declares no events; add events to a collection (events: ['created']) or to defineApi, or remove webhooks.`, { ...apiRef, path: ['webhooks'] });
+    return { collections: built, ...(api.events !== undefined ? { events } : {}) };
+  }
+  const clash = built.find((c) => c.name === WEBHOOK_ENDPOINTS || c.path === WEBHOOK_ENDPOINTS);
+  if (clash) {
+    d.error('RG360', `${clash.name}: ${WEBHOOK_ENDPOINTS} is taken by the webhook endpoints restgen adds to an API with events; rename the collection or give it another path.`, clash.loc);
+    return { collections: built, events };
+  }
+  const written = api.webhooks?.scopes;
+  if (written && !hasAuth)
+    d.error('RG111', `webhooks: scopes are declared but the API has no auth; add auth: { bearer: {} } (or apiKey) to defineApi, or remove the scopes.`, { ...apiRef, path: ['webhooks', 'scopes'] });
+  const scopes = hasAuth ? (written ?? DEFAULT_WEBHOOK_SCOPES) : undefined;
+  const endpoints = collectionOf(WEBHOOK_ENDPOINTS, webhookEndpointsDef(types[0]!, scopes), { ...ctx, fallback: { ...apiRef, path: ['webhooks'] } }, hasAuth);
+  return { collections: [...built, { ...endpoints, builtin: 'webhook-endpoints', loc: { ...apiRef, path: ['webhooks'] } }], events };
 }
 
 /** Builds the IR of an API definition, reporting problems into `diagnostics`. */
@@ -263,7 +300,7 @@ export function buildApi(def: ApiDef, source: string, diagnostics: DiagnosticBag
     versioning,
     auth,
     ...(rateLimit ? { rateLimit } : {}),
-    collections: collectionEntries(api.collections ?? {}, apiRef, diagnostics).map(([cname, c]) => collectionOf(cname, c, ctx, hasAuth)),
+    ...eventsOf(api, collectionEntries(api.collections ?? {}, apiRef, diagnostics).map(([cname, c]) => collectionOf(cname, c, ctx, hasAuth)), ctx, hasAuth),
     source,
     loc: apiRef,
   };

@@ -35,6 +35,18 @@ export function checkApi(api: ApiIR, d: DiagnosticBag): void {
     checkNamesPerVersion(ctx, c.fields, c.name);
     if (c.lifecycle) checkLifecycle(ctx, c, c.lifecycle);
   }
+  for (const e of api.events ?? []) {
+    const where = `event ${e.type}`;
+    if (e.addedIn && e.removedIn && versions.indexOf(e.removedIn) <= versions.indexOf(e.addedIn))
+      d.error('RG151', `${where} is removed in ${e.removedIn} but only added in ${e.addedIn}; removedIn must name a later version.`, e.loc);
+    const start = versions.findIndex((_, i) => existsAt(versions, i, e.addedIn, e.removedIn));
+    for (const field of e.payload) {
+      const alive = versions.map((_, i) => i).filter((i) => existsAt(versions, i, e.addedIn, e.removedIn) && existsAt(versions, i, field.addedIn, field.removedIn?.version));
+      checkField(ctx, start, field, `${where}.${field.name}`, alive);
+      checkNestedChanges(ctx, field, `${where}.${field.name}`);
+    }
+    checkNamesPerVersion(ctx, e.payload, where);
+  }
   versions.forEach((version, i) => {
     const byPath = new Map<string, string>();
     const byName = new Map<string, string>();

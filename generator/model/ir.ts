@@ -171,12 +171,46 @@ export interface CollectionIR {
   readonly lifecycle?: LifecycleIR;
   /** Writes without `If-Match` answer 428. */
   readonly requireIfMatch: boolean;
+  /** Derived events (`created`, `updated`, `deleted`, lifecycle states), in the order written. */
+  readonly events?: readonly CollectionEventIR[];
+  /** Set on the collection restgen adds itself (the webhook endpoints): its handlers are built in. */
+  readonly builtin?: 'webhook-endpoints';
   readonly addedIn?: string;
   readonly removedIn?: string;
   readonly renames: readonly Rename[];
   readonly loc: SourceRef;
   /** Where each marker was last called, by member name. */
   readonly calls: Readonly<Record<string, SourceRef>>;
+}
+
+/** What happened to a resource for a derived event to be sent. */
+export type ResourceAction = 'created' | 'updated' | 'deleted' | 'transition';
+
+/**
+ * A derived event of a collection: `created`, `updated`, `deleted`, or the name of a lifecycle state (a
+ * transition into that state happened). Its type is `<singular>.<name>` (`order.cancelled`).
+ */
+export interface CollectionEventIR {
+  readonly kind: 'collection-event';
+  readonly name: string;
+  readonly action: ResourceAction;
+  /** The event type, `order.created`. */
+  readonly type: string;
+  readonly addedIn?: string;
+  readonly removedIn?: string;
+  readonly loc: SourceRef;
+}
+
+/** An API-level event with its own payload, sent by handlers with `ctx.emit(type, data)`. */
+export interface CustomEventIR {
+  readonly kind: 'custom-event';
+  /** The event type as written, `invoice.overdue`. */
+  readonly type: string;
+  readonly payload: readonly FieldIR[];
+  readonly description?: string;
+  readonly addedIn?: string;
+  readonly removedIn?: string;
+  readonly loc: SourceRef;
 }
 
 /** A version and its lifecycle dates (`YYYY-MM-DD`). */
@@ -256,6 +290,8 @@ export interface ApiIR {
   readonly auth: AuthIR;
   readonly rateLimit?: RateLimitIR;
   readonly collections: readonly CollectionIR[];
+  /** Events with their own payload, in the order written. */
+  readonly events?: readonly CustomEventIR[];
   /** The API module's path. */
   readonly source: string;
   /** Where `defineApi` was called (findings about versions, auth and rate limits point into it). */
@@ -331,6 +367,8 @@ export interface CollectionAt {
   readonly lifecycle?: LifecycleAt;
   /** Writes without `If-Match` answer 428. */
   readonly requireIfMatch: boolean;
+  /** Set on the webhook endpoints collection, whose handlers are built in. */
+  readonly builtin?: 'webhook-endpoints';
   readonly loc: SourceRef;
   /** Where each marker of the collection was last called, by member name. */
   readonly calls?: Readonly<Record<string, SourceRef>>;
@@ -347,6 +385,22 @@ export interface ApiAt {
   readonly auth: AuthIR;
   readonly rateLimit?: RateLimitIR;
   readonly collections: readonly CollectionAt[];
+  /** The event types this version delivers, derived ones (collection order) then custom ones. */
+  readonly events?: readonly EventAt[];
   /** Where `defineApi` was called. */
   readonly loc?: SourceRef;
+}
+
+/** The payload of an event as one version sees it: a collection's resource, or the custom event's fields. */
+export type EventSourceAt =
+  | { readonly kind: 'resource'; readonly collection: string; readonly action: ResourceAction; readonly state?: string }
+  | { readonly kind: 'custom'; readonly payload: readonly FieldAt[] };
+
+/** An event type as one version delivers it. */
+export interface EventAt {
+  readonly kind: 'event-at';
+  readonly type: string;
+  readonly description?: string;
+  readonly source: EventSourceAt;
+  readonly loc: SourceRef;
 }

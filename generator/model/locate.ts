@@ -29,6 +29,14 @@ function findPosition(m: TsMorph, sourceFile: import('ts-morph').SourceFile, ref
     node && (m.Node.isAsExpression(node) || m.Node.isSatisfiesExpression(node) || m.Node.isParenthesizedExpression(node)) ? unwrap(node.getExpression()) : node;
   let object: Node | undefined = unwrap(call.getArguments()[0]);
   for (const key of ref.path ?? []) {
+    // An index into an array literal (`events: ['created', 'shipped']`) points at the element.
+    if (object && m.Node.isArrayLiteralExpression(object) && /^\d+$/.test(key)) {
+      const element = object.getElements()[Number(key)];
+      if (!element) break;
+      target = element;
+      object = unwrap(element);
+      continue;
+    }
     if (!object || !m.Node.isObjectLiteralExpression(object)) break;
     const property = object.getProperty(key) ?? object.getProperty(JSON.stringify(key)) ?? object.getProperty(`'${key}'`);
     if (!property) break;

@@ -66,6 +66,8 @@ export const API_OPTIONS: Shape = object(
     auth: object({ bearer: object({ description: str }), apiKey: object({ header: later, description: str }), oauth2: OAUTH2 }),
     rateLimit: RATE_LIMIT,
     collections: record(later),
+    events: record(object({ payload: record(later), description: str, addedIn: str, removedIn: str }, ['payload'])),
+    webhooks: object({ scopes: object({ read: { kind: 'string-or-list' }, write: { kind: 'string-or-list' } }) }),
   },
   ['collections'],
 );
@@ -99,6 +101,7 @@ export const COLLECTION_OPTIONS: Shape = object(
     pagination: object({ defaultLimit: later, maxLimit: later }),
     lifecycle: object({ field: str, initial: later, transitions: record(TRANSITION) }, ['field', 'initial', 'transitions']),
     requireIfMatch: bool,
+    events: list(later),
   },
   ['fields'],
 );

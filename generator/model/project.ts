@@ -7,6 +7,7 @@ import type {
   ApiIR,
   CollectionAt,
   CollectionIR,
+  EventAt,
   FieldAt,
   FieldIR,
   FieldShape,
@@ -196,9 +197,37 @@ export function projectCollection(versions: readonly string[], at: number, c: Co
     pagination: c.pagination,
     ...(lifecycle ? { lifecycle } : {}),
     requireIfMatch: c.requireIfMatch,
+    ...(c.builtin ? { builtin: c.builtin } : {}),
     loc: c.loc,
     calls: c.calls,
   };
+}
+
+/** The event types version index `at` delivers: each collection's derived events, then the custom events. */
+export function projectEvents(api: ApiIR, at: number, collections: readonly CollectionAt[]): EventAt[] {
+  const versions = api.versions.map((x) => x.name);
+  const byKey = new Map(collections.map((x) => [x.key, x]));
+  const derived = api.collections.flatMap((c) => {
+    const view = byKey.get(c.name);
+    if (!view) return [];
+    return (c.events ?? []).flatMap((e): EventAt[] => {
+      if (!existsAt(versions, at, e.addedIn, e.removedIn)) return [];
+      const lc = view.lifecycle;
+      if (e.action === 'transition' && !(lc && lc.states.includes(e.name) && lc.transitions.some((t) => t.to === e.name))) return [];
+      const state = e.action === 'transition' ? { state: e.name } : {};
+      return [{ kind: 'event-at', type: e.type, source: { kind: 'resource', collection: c.name, action: e.action, ...state }, loc: e.loc }];
+    });
+  });
+  const custom = (api.events ?? [])
+    .filter((e) => existsAt(versions, at, e.addedIn, e.removedIn))
+    .map((e): EventAt => ({
+      kind: 'event-at',
+      type: e.type,
+      ...(e.description !== undefined ? { description: e.description } : {}),
+      source: { kind: 'custom', payload: projectFields(versions, at, e.payload) },
+      loc: e.loc,
+    }));
+  return [...derived, ...custom];
 }
 
 // Every emitter projects every version; the IR is immutable, so each projection is built once per API.
@@ -218,6 +247,8 @@ function projectVersion(api: ApiIR, version: string): ApiAt {
   const v = api.versions[at];
   if (!v) throw new Error(`project(): unknown version ${version}`);
   const versions = api.versions.map((x) => x.name);
+  const collections = api.collections.flatMap((c) => projectCollection(versions, at, c) ?? []);
+  const events = projectEvents(api, at, collections);
   return {
     kind: 'api-at',
     name: api.name,
@@ -227,7 +258,8 @@ function projectVersion(api: ApiIR, version: string): ApiAt {
     versioning: api.versioning,
     auth: api.auth,
     ...(api.rateLimit ? { rateLimit: api.rateLimit } : {}),
-    collections: api.collections.flatMap((c) => projectCollection(versions, at, c) ?? []),
+    collections,
+    ...(events.length > 0 ? { events } : {}),
     ...(api.loc ? { loc: api.loc } : {}),
   };
 }

@@ -19,6 +19,8 @@ export type Expr =
   | { readonly k: 'arr'; readonly items: readonly Expr[] }
   | { readonly k: 'arrow'; readonly body: Expr }
   | { readonly k: 'params'; readonly items: readonly string[] }
+  /** The `{ a, type B, c as d }` of an import or export declaration. */
+  | { readonly k: 'specifiers'; readonly names: readonly string[] }
   | { readonly k: 'raw'; readonly text: string };
 
 /** A member of an object literal: `key: value`, `...spread` or a shorthand `name`. */
@@ -84,6 +86,8 @@ export const e = {
   arrow: (body: Expr): Expr => ({ k: 'arrow', body }),
   /** A parameter list `(a: A, b: B = {})`, each parameter as source. */
   params: (items: readonly string[]): Expr => ({ k: 'params', items }),
+  /** The specifiers of an import or export declaration, each as source (`routes as $orders`, `type X`). */
+  specifiers: (names: readonly string[]): Expr => ({ k: 'specifiers', names }),
   /** A JSON value as a literal (objects with quoted keys, as `JSON.stringify` writes them). */
   json: (value: unknown): Expr => jsonExpr(value),
 };

@@ -43,6 +43,10 @@ export function printExpr(node: Expr): Doc {
       return group(['() => ', node.body.k === 'obj' ? ['(', printExpr(node.body), ')'] : printExpr(node.body)]);
     case 'params':
       return node.items.length === 0 ? '()' : group(['(', indent([softline, join([',', line], [...node.items])]), ifBreak(','), softline, ')']);
+    case 'specifiers':
+      // Prettier never breaks a lone specifier, however long the line; two or more break one per line.
+      if (node.names.length === 1) return `{ ${node.names[0]!} }`;
+      return group(['{', indent([line, join([',', line], [...node.names])]), ifBreak(','), line, '}']);
   }
 }
 

@@ -12,6 +12,7 @@ import type { CollectionFileView as ClientCollectionView, IndexView as ClientInd
 import type { CollectionFileView as ServerCollectionView } from '../emit/server/collection-view.ts';
 import type { IndexView as ServerIndexView, RoutesView, TypesView } from '../emit/server/server-view.ts';
 import type { ZodBarrelView, ZodCollectionView } from '../emit/zod/emit-zod.ts';
+import type { EventsView } from '../emit/server/events-view.ts';
 import { packagePath } from '../package-root.ts';
 import type { Node } from '../printer/ast.ts';
 import { layOut, Marks } from '../printer/layout.ts';
@@ -24,6 +25,7 @@ export interface TemplateViews {
   'client/index': ClientIndexView;
   'client/version': VersionFileView;
   'server/collection': ServerCollectionView;
+  'server/events': EventsView;
   'server/index': ServerIndexView;
   'server/routes': RoutesView;
   'server/types': TypesView;
@@ -42,6 +44,7 @@ const RENDERED: { readonly [K in keyof TemplateViews]: true } = {
   'client/index': true,
   'client/version': true,
   'server/collection': true,
+  'server/events': true,
   'server/index': true,
   'server/routes': true,
   'server/types': true,

@@ -52,3 +52,12 @@ export {
   type WithResponse,
 } from "./promises.js";
 export { Transport } from "./transport.js";
+export {
+  WebhookHeaderError,
+  WebhookSignatureError,
+  WebhookTimestampError,
+  WebhookVerificationError,
+  verifyWebhook,
+  type VerifyOptions,
+  type WebhookHeaders,
+} from "./webhooks.js";

@@ -58,7 +58,15 @@ export const contextOf = (
   version,
   request,
   condition,
+  emit: noEvents,
 });
+
+/** `ctx.emit` of an API without custom events (the webhooks runtime gives handlers a working one). */
+const noEvents = async (type: string): Promise<void> => {
+  throw new TypeError(
+    `ctx.emit('${type}'): the API declares no custom events; declare it in defineApi({ events }).`,
+  );
+};
 
 /** The handler of `op` on `route` in `version`; `base` is the collection's URL, for `Location`. */
 export function createHandle(

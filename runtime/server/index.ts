@@ -18,6 +18,11 @@ export { DEFAULT_JWT_ALGORITHMS, scopesOfClaims } from "./jwt-claims.js";
 export type { JwtOptions } from "./jwt.js";
 export { mountApi } from "./mount.js";
 export {
+  createWebhookDispatcherFor,
+  type DispatcherOptions,
+} from "./webhooks.js";
+export type { WebhookDispatcher } from "./webhook-dispatch.js";
+export {
   BadRequest,
   Conflict,
   HttpProblem,
@@ -37,11 +42,14 @@ export type {
   LifecycleSpec,
   LimitSpec,
   NestedDown,
+  PayloadSpec,
+  ResourceEventSpec,
   RouteSpec,
   TransitionRouteSpec,
   TransitionSpec,
   UpPlan,
   VersionSpec,
+  WebhooksSpec,
 } from "./spec.js";
 export type {
   AuthFailureLimit,
@@ -58,4 +66,5 @@ export type {
   RedisClient,
   ServerOptions,
   TransitionHandler,
+  WebhookOptions,
 } from "./types.js";

@@ -2,6 +2,7 @@
  * Migrations between versions: finds the hooks a user passed for changes the version markers cannot
  * express, and compiles each route's up plan (older request -> newest) and down plan (newest -> older answer).
  */
+import type { z } from "zod";
 import { isFn, isRecord, type AnyFn } from "./guards.js";
 import type {
   ApiSpec,
@@ -175,9 +176,14 @@ export function compileDown(
   route: RouteSpec,
   hooks: Hooks,
 ): (resource: Record<string, unknown>) => Record<string, unknown> {
-  return compileFields(
-    Object.keys(route.schemas.response.shape),
-    route.down,
-    hooks,
-  );
+  return compileObjectDown(route.schemas.response, route.down, hooks);
+}
+
+/** Compiles a down plan into the keys of `schema` (an event payload's, or a response's). */
+export function compileObjectDown(
+  schema: z.ZodObject,
+  down: Readonly<Record<string, DownStep>>,
+  hooks: Hooks,
+): (resource: Record<string, unknown>) => Record<string, unknown> {
+  return compileFields(Object.keys(schema.shape), down, hooks);
 }

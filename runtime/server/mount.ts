@@ -27,6 +27,11 @@ import type { ApiSpec, RouteSpec } from "./spec.js";
 import { STATE, type Mount } from "./state.js";
 import { createTransitionHandle } from "./transition.js";
 import type { OperationName, ServerOptions } from "./types.js";
+import {
+  createBuiltinHandlers,
+  createWebhookStores,
+  startWebhooks,
+} from "./webhooks.js";
 
 const ITEM_OPS: ReadonlySet<OperationName> = new Set([
   "get",
@@ -57,16 +62,34 @@ export async function mountApi(
   options: ServerOptions & { readonly migrations?: unknown },
 ): Promise<void> {
   const hooks = resolveHooks(spec, options.migrations);
-  const table = resolveHandlers(spec, handlers);
+  const clock = options.now ?? (() => new Date());
+  const now = () => clock().getTime();
+  const webhooks = spec.webhooks ?? null;
+  const webhookOptions = options.webhooks ?? {};
+  const redisPrefix =
+    options.redisPrefix ?? `restgen:${spec.name.toLowerCase()}:`;
+  const stores = webhooks
+    ? createWebhookStores(options.redis, redisPrefix)
+    : null;
+  const table = resolveHandlers(
+    spec,
+    webhooks && stores
+      ? {
+          ...handlers,
+          [webhooks.collection]: createBuiltinHandlers(
+            webhooks,
+            stores,
+            webhookOptions,
+            now,
+          ),
+        }
+      : handlers,
+  );
   const { authenticate, challenge, verifyJwt } = createAuthenticator(
     spec,
     options,
   );
-  const clock = options.now ?? (() => new Date());
-  const now = () => clock().getTime();
   const bodyLimit = options.bodyLimit ?? 1_048_576;
-  const redisPrefix =
-    options.redisPrefix ?? `restgen:${spec.name.toLowerCase()}:`;
   const redisTimeout = options.redisTimeout ?? 500;
   const requestTimeout = options.requestTimeout ?? 30_000;
   const ttl = options.idempotencyTtl ?? 86_400_000;
@@ -130,6 +153,8 @@ export async function mountApi(
         validateResponses: options.validateResponses !== false,
         requestTimeout,
       };
+      if (webhooks && stores)
+        startWebhooks(scope, m, webhooks, table, stores, webhookOptions);
       const placed = [...placeRoutes(m), ...documents];
       const index = new PathIndex();
       if (spec.versioning.in === "path")

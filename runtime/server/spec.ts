@@ -118,6 +118,30 @@ export interface VersionSpec {
   /** The generated OpenAPI document of the version (`openapi/<version>.json`), served unless turned off. */
   readonly document: URL;
 }
+/** A derived event: the collection it is about and what happened (`transition`: into `state`). */
+export interface ResourceEventSpec {
+  readonly collection: string;
+  readonly action: "created" | "updated" | "deleted" | "transition";
+  readonly state: string | null;
+}
+/** A custom event's payload in one version: its schema, and the fields that are not copies of the newest key. */
+export interface PayloadSpec {
+  readonly schema: z.ZodObject;
+  readonly down: Readonly<Record<string, DownStep>>;
+}
+/** The events of an API and the collection of webhook endpoints. */
+export interface WebhooksSpec {
+  /** The key of the webhook endpoints collection. */
+  readonly collection: string;
+  /** The event types each version delivers. */
+  readonly versions: Readonly<Record<string, readonly string[]>>;
+  /** Derived events by type. */
+  readonly resources: Readonly<Record<string, ResourceEventSpec>>;
+  /** Custom events by type: the payload per version it exists in. */
+  readonly custom: Readonly<
+    Record<string, Readonly<Record<string, PayloadSpec>>>
+  >;
+}
 /** The whole API as the routes see it. */
 export interface ApiSpec {
   readonly name: string;
@@ -128,4 +152,6 @@ export interface ApiSpec {
   readonly apiKeyHeader: string | null;
   readonly rateLimit: LimitSpec | null;
   readonly versions: readonly VersionSpec[];
+  /** Events and webhook endpoints; absent when the API declares no event. */
+  readonly webhooks?: WebhooksSpec | null;
 }

@@ -47,6 +47,12 @@ export interface HandlerContext {
   readonly request: FastifyRequest;
   /** The precondition of a write (replace, update, delete, transitions); null when the request sends none. */
   readonly condition: Condition | null;
+  /**
+   * Sends a custom event (declared in `defineApi({ events })`) with `data` in the newest version's shape
+   * to every endpoint subscribed to it, written to the outbox when called. Rejects a type the API does not
+   * declare and data that does not fit the payload (TypeError).
+   */
+  emit(type: string, data: object): Promise<void>;
 }
 
 /** A page of a list. */
@@ -113,6 +119,12 @@ export interface RedisClient {
     condition: "NX",
   ): Promise<"OK" | null>;
   del(...keys: string[]): Promise<number>;
+  /** Webhooks keep endpoints and the outbox in Redis with Lua scripts (required for them only). */
+  eval?(
+    script: string,
+    numKeys: number,
+    ...args: (string | number)[]
+  ): Promise<unknown>;
   defineCommand(
     name: string,
     definition: { lua: string; numberOfKeys?: number },
@@ -130,6 +142,33 @@ export interface AuthFailureLimit {
   readonly max?: number;
   /** The window in ms (default 60 000). */
   readonly windowMs?: number;
+}
+
+/** How webhooks are checked and delivered (all times in ms). */
+export interface WebhookOptions {
+  /**
+   * Permit http and loopback/private addresses as endpoint URLs (development and tests). Default false:
+   * https to public addresses only, checked when an endpoint is saved and before each delivery.
+   */
+  readonly allowPrivateUrls?: boolean;
+  /** `false`: this instance only writes events to the outbox; `createWebhookDispatcher` delivers them. */
+  readonly dispatch?: boolean;
+  /** The waits after each failed attempt (default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: eight attempts). */
+  readonly retrySchedule?: readonly number[];
+  /** Each wait varies by up to this fraction either way (default 0.2). */
+  readonly jitter?: number;
+  /** How long one attempt may take (default 10 000). */
+  readonly attemptTimeout?: number;
+  /** How often the outbox is checked (default 1 000). */
+  readonly pollInterval?: number;
+  /** The longest `Retry-After` honoured (default 1 h). */
+  readonly maxRetryAfter?: number;
+  /** Messages in a row that fail every attempt before their endpoint is disabled (default 3). */
+  readonly disableAfter?: number;
+  /** Deliveries in flight at once per instance (default 10). */
+  readonly concurrency?: number;
+  /** Resolves a host to its addresses (default: the system resolver); tests inject one. */
+  readonly resolve?: (host: string) => Promise<readonly string[]>;
 }
 
 /** Options every generated `registerXApi` accepts. */
@@ -195,4 +234,6 @@ export interface ServerOptions {
    * or at `/openapi.json` chosen by the version header (default). `{ path }` moves it; `false` turns it off.
    */
   readonly openapi?: false | OpenApiOptions;
+  /** Webhook URL rules, the dispatcher's timing, and whether this instance dispatches (APIs with events). */
+  readonly webhooks?: WebhookOptions;
 }

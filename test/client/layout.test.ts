@@ -54,13 +54,16 @@ describe('client layout', () => {
       'client/v1.ts',
       'client/v1/customers.ts',
       'client/v1/orders.ts',
+      'client/v1/webhook_endpoints.ts',
       'client/v2.ts',
       'client/v2/customers.ts',
       'client/v2/orders.ts',
+      'client/v2/webhook_endpoints.ts',
       'client/v3.ts',
       'client/v3/coupons.ts',
       'client/v3/customers.ts',
       'client/v3/orders.ts',
+      'client/v3/webhook_endpoints.ts',
     ]);
   });
 

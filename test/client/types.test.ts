@@ -119,8 +119,8 @@ describe('generated client types', () => {
   it('offers at run time exactly the operations each version declares', () => {
     const shop = createShopClient({ baseUrl: 'http://127.0.0.1:1' });
     expect(Object.keys(shop)).toEqual(['v1', 'v2', 'v3']);
-    expect(Object.keys(shop.v1)).toEqual(['customers', 'orders']);
-    expect(Object.keys(shop.v3)).toEqual(['customers', 'orders', 'coupons']);
+    expect(Object.keys(shop.v1)).toEqual(['customers', 'orders', 'webhook_endpoints']);
+    expect(Object.keys(shop.v3)).toEqual(['customers', 'orders', 'coupons', 'webhook_endpoints']);
     expect(Object.keys(shop.v2.orders)).toEqual(['list', 'get', 'create', 'update', 'delete', 'pay', 'ship', 'cancel']);
     expect(Object.keys(shop.v3.orders)).toEqual(['list', 'get', 'create', 'update', 'delete', 'pay', 'ship', 'cancel', 'refund']);
     expect(Object.keys(shop.v2.customers)).toEqual(['list', 'get', 'create', 'replace', 'update', 'delete']);

@@ -4,19 +4,17 @@
  * findings are all there, the level and collection filters work, each finding links to its routes and
  * client methods, and the page makes no network request. With CI=true a missing chromium fails the test.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumAvailable, chromiumRequired } from '../helpers/chromium.ts';
 import { SHOP_API } from '../helpers/load-ir.ts';
 import { runDiffCli } from './helpers.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-/** The flags every run uses: no GPU, no QUIC, no background traffic, nothing synced or updated. */
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const available = existsSync(CHROMIUM);
-const inCi = process.env.CI === 'true';
+const available = chromiumAvailable;
+const inCi = chromiumRequired;
 
 interface JsonFinding {
   readonly id: string;

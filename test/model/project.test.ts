@@ -118,6 +118,8 @@ describe('project()', () => {
           { name: 'orders:read', description: 'Read orders' },
           { name: 'orders:write', description: 'Place and change orders; pay for and ship them' },
           { name: 'orders:cancel', description: 'Cancel orders' },
+          { name: 'webhooks:read', description: 'List and read webhook endpoints' },
+          { name: 'webhooks:write', description: 'Create, change, disable and delete webhook endpoints; rotate their secrets' },
         ],
       },
     });

@@ -24,6 +24,8 @@ describe('OpenAPI with OAuth 2.0', () => {
       'orders:read': 'Read orders',
       'orders:write': 'Place and change orders; pay for and ship them',
       'orders:cancel': 'Cancel orders',
+      'webhooks:read': 'List and read webhook endpoints',
+      'webhooks:write': 'Create, change, disable and delete webhook endpoints; rotate their secrets',
     };
     for (const version of shop.versions)
       expect((shop.doc(version).components['securitySchemes'] as Record<string, unknown>)['oauth2']).toEqual({

@@ -35,7 +35,7 @@ describe('restgen serve --jwt-dev', () => {
     const served = await runServe([SHOP_API, '--port', '0', '--jwt-dev']);
     try {
       expect(served.url, served.err).not.toBeNull();
-      expect(served.out).toContain('--jwt-dev: tokens are verified as JWT access tokens (ES256, issuer restgen-dev, audience shop); this one has every scope (customers:read customers:write orders:cancel orders:read orders:write)');
+      expect(served.out).toContain('--jwt-dev: tokens are verified as JWT access tokens (ES256, issuer restgen-dev, audience shop); this one has every scope (customers:read customers:write orders:cancel orders:read orders:write webhooks:read webhooks:write)');
       const token = /Authorization: Bearer (\S+)/.exec(served.out)![1]!;
       const call = (path: string, authorization: Record<string, string>, body?: object) =>
         fetch(served.url + path, { method: body ? 'POST' : 'GET', headers: { ...authorization, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });

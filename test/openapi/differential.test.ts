@@ -128,9 +128,10 @@ describe.each([
         { numRuns: RUNS },
       );
       if (process.env['OPENAPI_DIFF_RATES']) console.log(`${where} ${assertFormats}: ${accepted}/${RUNS} accepted`);
-      // Both verdicts must be common, or the agreement proves little (an input without fields is mostly `{}`).
+      // Both verdicts must be common, or the agreement proves little (an input without fields is mostly `{}`,
+      // and one with a single optional field, such as a transition's `reason`, is accepted nine times in ten).
       expect(accepted, `${where}: accepted samples`).toBeGreaterThan(RUNS * 0.1);
-      if (shape.fields.length > 0) expect(accepted, `${where}: rejected samples`).toBeLessThan(RUNS * 0.9);
+      if (shape.fields.length > 1 || shape.fields.some((f) => !f.optional)) expect(accepted, `${where}: rejected samples`).toBeLessThan(RUNS * 0.9);
     });
     expect(compared).toBeGreaterThanOrEqual(12);
   });

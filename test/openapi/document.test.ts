@@ -73,6 +73,8 @@ describe('contents', () => {
       'listOrders', 'createOrder', 'getOrder', 'updateOrder', 'deleteOrder',
       'payOrder', 'shipOrder', 'cancelOrder', 'refundOrder',
       'listCoupons', 'createCoupon', 'getCoupon', 'replaceCoupon', 'updateCoupon', 'deleteCoupon',
+      'listWebhookEndpoints', 'createWebhookEndpoint', 'getWebhookEndpoint', 'updateWebhookEndpoint', 'deleteWebhookEndpoint',
+      'disableWebhookEndpoint', 'enableWebhookEndpoint', 'rotateSecretWebhookEndpoint',
     ]);
     expect(Object.keys(doc.paths).every((p) => p.startsWith('/v3/'))).toBe(true);
     // orders offer no replace: no PUT and no OrderReplace schema.
@@ -151,8 +153,8 @@ describe('contents', () => {
     expect(v1.info['x-sunset']).toBe('2027-03-01');
     expect(v1.info['description']).toContain('2027-03-01');
     const operations = Object.values(v1.paths).flatMap((item) => Object.entries(item).filter(([k]) => k !== 'parameters').map(([, o]) => o as Operation));
-    // 11 operations and the 3 transitions of orders.
-    expect(operations.length).toBe(14);
+    // 11 operations and the 3 transitions of orders, 5 operations and 3 transitions of webhook_endpoints.
+    expect(operations.length).toBe(22);
     for (const o of operations) {
       expect(o['deprecated']).toBe(true);
       expect(Object.keys(o.responses)).toContain('410');
@@ -197,7 +199,10 @@ describe('contents', () => {
     const ir = await loadIr();
     const byHeader = { ...ir, versioning: { in: 'header' as const, header: 'Api-Version' } };
     const [, v2] = emitOpenApi(byHeader, { sourcePath: 'api.ts', render: loadTemplates().render, runtime: loadRuntime() }).map((f) => JSON.parse(f.content) as OpenApiDoc);
-    expect(Object.keys(v2!.paths)).toEqual(['/customers', '/customers/{id}', '/orders', '/orders/{id}', '/orders/{id}:pay', '/orders/{id}:ship', '/orders/{id}:cancel']);
+    expect(Object.keys(v2!.paths)).toEqual([
+      '/customers', '/customers/{id}', '/orders', '/orders/{id}', '/orders/{id}:pay', '/orders/{id}:ship', '/orders/{id}:cancel',
+      '/webhook_endpoints', '/webhook_endpoints/{id}', '/webhook_endpoints/{id}:disable', '/webhook_endpoints/{id}:enable', '/webhook_endpoints/{id}:rotateSecret',
+    ]);
     expect(v2!.paths['/orders']!['parameters']).toEqual([{ $ref: '#/components/parameters/ApiVersion' }]);
     expect((v2!.components as Record<string, Record<string, unknown>>)['parameters']!['ApiVersion']).toMatchObject({
       name: 'Api-Version', in: 'header', required: true, schema: { type: 'string', enum: ['v2'] },

@@ -23,7 +23,7 @@ const statuses = (o: Operation) => Object.keys(o.responses);
 
 describe('transitions are operations', () => {
   it('each version lists the transitions it offers, at /{id}:<name>', () => {
-    const paths = (v: string) => Object.keys(example.doc(v).paths).filter((p) => p.includes('}:'));
+    const paths = (v: string) => Object.keys(example.doc(v).paths).filter((p) => p.includes('}:') && p.includes('/orders/'));
     expect(paths('v1')).toEqual(['/v1/orders/{id}:pay', '/v1/orders/{id}:ship', '/v1/orders/{id}:cancel']);
     expect(paths('v3')).toEqual(['/v3/orders/{id}:pay', '/v3/orders/{id}:ship', '/v3/orders/{id}:cancel', '/v3/orders/{id}:refund']);
   });

@@ -30,7 +30,8 @@ beforeAll(async () => {
   const ir = await loadIr();
   for (const v of ir.versions) {
     const schemas = (await import(path.join(outDir, `${v.name}/schemas.ts`))) as Record<string, z.ZodType>;
-    for (const c of project(ir, v.name).collections)
+    // The webhook endpoints check URLs and event types beyond their schema (test/webhooks covers them).
+    for (const c of project(ir, v.name).collections.filter((x) => x.builtin === undefined))
       targets.push({
         version: v.name,
         path: `/${v.name}/${c.path}`,

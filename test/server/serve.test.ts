@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { createStandInMigrations } from '../../generator/cli/commands/serve.ts';
+import { startReceiver } from '../webhooks/receiver.ts';
 import { HEADER_API } from './helpers.ts';
 import { SHOP_API, loadIr } from '../helpers/load-ir.ts';
 
@@ -47,6 +48,24 @@ describe('restgen serve', () => {
       expect(served.err()).toContain('stand-in migration hooks');
     } finally {
       expect(await served.stop()).toBe(0);
+    }
+  }, 60_000);
+
+  it('delivers webhooks to an endpoint on this machine (private URLs allowed in serve)', async () => {
+    const receiver = await startReceiver();
+    const served = await runServe([SHOP_API, '--port', '0']);
+    try {
+      expect(served.out()).toContain('webhooks: POST an endpoint to /<version>/webhook_endpoints');
+      const json = { authorization: 'Bearer anything', 'content-type': 'application/json' };
+      const endpoint = await fetch(`${served.url}/v1/webhook_endpoints`, { method: 'POST', headers: json, body: JSON.stringify({ url: `${receiver.url}/hook`, events: ['order.created'] }) });
+      expect(endpoint.status).toBe(201);
+      const customer = (await (await fetch(`${served.url}/v1/customers`, { method: 'POST', headers: json, body: JSON.stringify({ email: 'w@example.com', name: 'W' }) })).json()) as { id: string };
+      await fetch(`${served.url}/v2/orders`, { method: 'POST', headers: json, body: JSON.stringify({ customer_id: customer.id, product_id: 1, quantity: 5 }) });
+      const [got] = await receiver.waitFor('/hook', 1);
+      expect(JSON.parse(got!.body)).toMatchObject({ type: 'order.created', data: { qty: 5 } });
+    } finally {
+      expect(await served.stop()).toBe(0);
+      await receiver.close();
     }
   }, 60_000);
 

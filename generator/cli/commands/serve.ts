@@ -175,12 +175,15 @@ export async function serveApi(options: ServeOptions, io: CliIO): Promise<Served
   const dev = options.jwtDev ? createDevJwt(ir, Date.now()) : null;
   const { migrations, stands } = createStandInMigrations(ir);
   const app = Fastify({ ...(mod['fastifyOptions'] as object), logger: { level: 'warn' } });
+  const hasEvents = ir.collections.some((c) => c.builtin === 'webhook-endpoints');
   type Seen = { scheme: string; token: string; verified?: unknown };
   await register(app, createMemoryHandlers(), {
     // With --jwt-dev bearer tokens pass only the real JWT verification; API keys are still all accepted.
     authenticate: ({ scheme, token, verified }: Seen) => (dev && scheme === 'bearer' ? (verified ?? null) : { id: token, scopes }),
     ...(dev ? { jwt: dev.options } : {}),
     migrations,
+    // Trying webhooks locally means a receiver on this machine: serve allows http and private addresses.
+    ...(hasEvents ? { webhooks: { allowPrivateUrls: true } } : {}),
   });
   try {
     await app.listen({ port: options.port, host: options.host });
@@ -207,6 +210,8 @@ export async function serveApi(options: ServeOptions, io: CliIO): Promise<Served
       `--jwt-dev: tokens are verified as JWT access tokens (ES256, issuer ${dev.issuer}, audience ${dev.audience}); this one has every scope (${dev.scopes.join(' ') || 'none'}) and is valid for ${dev.hours} h:`,
       `  Authorization: Bearer ${dev.token}`,
     );
+  if (hasEvents)
+    lines.push('  webhooks: POST an endpoint to /<version>/webhook_endpoints; events are delivered from here, and http and private URLs are allowed (the server refuses them unless webhooks.allowPrivateUrls)');
   // One write, so a reader sees the whole listing at once.
   io.out(lines.join('\n') + '\n');
   if (stands.length > 0) io.err(`stand-in migration hooks (pass your own to register${name}Api in real code):\n${stands.map((s) => `  ${s}\n`).join('')}`);

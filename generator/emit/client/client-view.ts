@@ -3,7 +3,7 @@
  * client contains (which types, which operations, what the docs say) is made here; the templates in
  * `templates/client/` only lay it out.
  */
-import { takesBearer, type ApiIR, type CollectionAt, type VersionIR } from '../../model/ir.ts';
+import { takesBearer, type ApiAt, type ApiIR, type CollectionAt, type VersionIR } from '../../model/ir.ts';
 import { pascalCase } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
 import { e, t as ty, type Expr, type Type } from '../../printer/ast.ts';
@@ -86,6 +86,8 @@ export interface VersionFileView {
   /** `createV1`: builds the namespace on a transport. */
   readonly factoryName: string;
   readonly collections: readonly CollectionView[];
+  /** The `WebhookEvent` union of the events the version delivers, or null without events. */
+  readonly webhookEvent: Type | null;
 }
 
 /** One version's module and its collections' modules, as relative paths inside `client/`. */
@@ -235,6 +237,7 @@ export function buildVersionViews(api: ApiIR, v: VersionIR): VersionViews {
         [ty.ref(`${base}${id}Types`)],
       ),
       factoryName: `create${id}`,
+      webhookEvent: webhookEvent(at, v.name),
       collections: collections.map(({ c, file }) => ({
         key: propertyKey(c.name),
         path: literal(c.path),
@@ -242,12 +245,30 @@ export function buildVersionViews(api: ApiIR, v: VersionIR): VersionViews {
         module: literal(`./${v.name}/${c.name}.js`),
         slotsName: file.slotsName,
         alias: `$${c.typeName}`,
-        imports: e.obj([e.short(`${file.slotsName} as $${c.typeName}`)]),
-        exports: e.obj([...file.types.map((t) => t.name), ...(file.list ? [file.list.query, file.list.page] : [])].map(e.short)),
+        imports: e.specifiers([`${file.slotsName} as $${c.typeName}`]),
+        exports: e.specifiers([...file.types.map((t) => t.name), ...(file.list ? [file.list.query, file.list.page] : [])]),
       })),
     },
     collections: collections.map(({ c, file }) => ({ path: `${v.name}/${c.name}.ts`, view: file })),
   };
+}
+
+/**
+ * The `WebhookEvent` union of a version (a derived event carries its collection's resource type, a custom one
+ * its payload), or null when the version delivers no events.
+ */
+function webhookEvent(at: ApiAt, version: string): Type | null {
+  const events = (at.events ?? []).flatMap((ev): Type[] => {
+    let data: Type;
+    if (ev.source.kind === 'custom') data = ty.lit(members(ev.source.payload, 'response').map((m) => ty.prop(m.key, m.type, m.optional)));
+    else {
+      const c = at.collections.find((x) => x.key === (ev.source as { collection: string }).collection);
+      if (!c) return [];
+      data = ty.ref(`import(${literal(`./${version}/${c.name}.js`)}).${c.typeName}`);
+    }
+    return [ty.lit([ty.prop('type', ty.str(ev.type)), ty.prop('timestamp', ty.ref('string')), ty.prop('data', data)])];
+  });
+  return events.length > 0 ? ty.union(events) : null;
 }
 
 /** The view of the index module. */
@@ -285,7 +306,7 @@ export function buildIndexView(api: ApiIR): IndexView {
       return {
         key: propertyKey(v.name),
         module: literal(`./${v.name}.js`),
-        imports: e.obj([e.short(`create${id}`), e.short(`type ${base}${id}`)]),
+        imports: e.specifiers([`create${id}`, `type ${base}${id}`]),
         factoryCall: e.call(`create${id}`, [e.id('t')]),
         namespaceName: `${base}${id}`,
         factoryName: `create${id}`,

@@ -3,6 +3,7 @@
  * servers, tags, paths and the components they use. The writer later puts its `x-restgen` header
  * member first; nothing here depends on it.
  */
+import { buildWebhooks } from './webhooks.ts';
 import type { ApiAt, CollectionAt, VersionIR } from '../../model/ir.ts';
 import { buildCollectionSchemas } from './collection-schemas.ts';
 import { buildFormatSchema, FORMAT_NAMES, type FormatKind, type FormatNames } from './field-schema.ts';
@@ -143,13 +144,14 @@ export function buildOpenApiDocument(api: ApiAt): JsonObject {
     Object.assign(schemas, buildCollectionSchemas(c, formats));
     addLifecycleSchemas(api, c, schemas, formats);
   }
+  const webhooks = buildWebhooks(api, formats);
   const problem = freeName('Problem', taken);
   if (ctx.usedErrors.size > 0) schemas[problem] = buildProblemSchema();
   // The paths are most of the document: they are walked once, and what else refers is added as it comes.
   const refs = refsIn(paths, new Set());
   const parameters = referenced(sharedParameters(api, formats), refs, 'parameters');
   const formatSchemas = Object.fromEntries(FORMAT_KINDS.map((k) => [formats[k], buildFormatSchema(k)]));
-  Object.assign(schemas, referenced(formatSchemas, refsIn([schemas, parameters], refs), 'schemas'));
+  Object.assign(schemas, referenced(formatSchemas, refsIn([schemas, parameters, webhooks ?? null], refs), 'schemas'));
   const responses: Record<string, JsonObject> = {};
   const lifecycle = { deprecated: api.version.deprecated !== undefined, sunset: api.version.sunset !== undefined };
   for (const [name, { kind, limited }] of ctx.usedErrors) responses[name] = buildErrorResponse(kind, problem, api.auth, { ...lifecycle, limited });
@@ -163,6 +165,7 @@ export function buildOpenApiDocument(api: ApiAt): JsonObject {
     servers: [{ url: '/', description: 'The host serving this API.' }],
     tags: api.collections.map((c) => tagOf(api, c)),
     paths,
+    webhooks: webhooks ? sortedKeys(webhooks) : undefined,
     components: compact({
       schemas: nonEmpty(schemas),
       responses: nonEmpty(responses),

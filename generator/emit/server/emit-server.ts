@@ -34,6 +34,7 @@ export function emitServer(api: ApiIR, options: EmitOptions): OutputFile[] {
     ts('server/types.ts', options.render('server/types', views.types)),
     ...serverRuntime(api, options),
   ];
+  if (views.events) files.push(ts('server/events.ts', options.render('server/events', views.events)));
   for (const c of views.collections) files.push(ts(`server/collections/${c.key}.ts`, options.render('server/collection', c.collection)));
   return files;
 }

@@ -167,7 +167,8 @@ function nestedDown(versions: readonly string[], f: FieldIR, at: number, top: nu
   return same ? undefined : { fields, ...(Object.keys(down).length > 0 ? { down } : {}) };
 }
 
-function planFieldsDown(versions: readonly string[], fields: readonly FieldIR[], at: number, top: number, hooks: DownHooks | null): DownPlan {
+/** The down plan of `fields` from version index `top` to `at` (`hooks` null: no hooks; event payloads need none). */
+export function planFieldsDown(versions: readonly string[], fields: readonly FieldIR[], at: number, top: number, hooks: DownHooks | null): DownPlan {
   const steps: Record<string, DownStep> = {};
   for (const f of fields) {
     if (!exists(versions, at, f)) continue;

@@ -9,6 +9,7 @@ import { pascalCase } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
 import { e, t, type Expr, type Type } from '../../printer/ast.ts';
 import { buildCollectionFiles, type CollectionFiles, type ServerContext } from './collection-view.ts';
+import { buildEventsView, type EventsView } from './events-view.ts';
 
 interface Import {
   readonly alias: string;
@@ -40,6 +41,8 @@ export interface RoutesView {
   readonly apiKeyHeader: Expr;
   readonly rateLimit: Expr;
   readonly versions: readonly VersionView[];
+  /** The constant of `events.ts`, or null without events. */
+  readonly webhooks: string | null;
 }
 interface CollectionRef extends Import {
   readonly key: string;
@@ -74,6 +77,10 @@ export interface IndexView {
   readonly registerParams: Expr;
   readonly memoryParams: Expr;
   readonly versioning: string;
+  /** The API declares events: `createWebhookDispatcher` is exported. */
+  readonly hasEvents: boolean;
+  /** `createWebhookDispatcherFor(SPEC, options)`. */
+  readonly dispatch: Expr;
 }
 
 /** Everything the server templates need, computed once. */
@@ -82,6 +89,7 @@ export interface ServerViews {
   readonly types: TypesView;
   readonly index: IndexView;
   readonly collections: readonly CollectionFiles[];
+  readonly events: EventsView | null;
 }
 
 const identifier = (s: string) => s.replace(/[^A-Za-z0-9_$]/g, '_').replace(/^(\d)/, '_$1');
@@ -135,6 +143,9 @@ export function buildServerViews(api: ApiIR): ServerViews {
     ),
   }));
   const routeOf = (key: string, version: string): Expr => e.access(e.id(`$${key}`), version);
+  // The built-in collection's handlers come with the runtime: users neither write nor seed them.
+  const userRefs = refs.filter((_, i) => api.collections[i]!.builtin === undefined);
+  const events = buildEventsView(api, name, specName);
   const needsCredentials = collections.some((c) => c.needsCredentials);
   const needsMigrations = collections.some((c) => c.hasMigrations);
 
@@ -142,7 +153,7 @@ export function buildServerViews(api: ApiIR): ServerViews {
     routes: {
       name,
       specName,
-      collections: refs.map((r) => ({ ...r, names: e.obj([e.short(`routes as ${r.alias}`)]) })),
+      collections: refs.map((r) => ({ ...r, names: e.specifiers([`routes as ${r.alias}`]) })),
       versioning: e.json(api.versioning),
       bearer: e.json(takesBearer(api.auth)),
       apiKeyHeader: e.json(api.auth.apiKey?.header ?? null),
@@ -156,10 +167,11 @@ export function buildServerViews(api: ApiIR): ServerViews {
         document: e.construct('URL', [e.str(`../openapi/${v.name}.json`), e.raw('import.meta.url')]),
         routes: e.arr(collections.filter((c) => c.versions.includes(v.name)).map((c) => routeOf(c.key, v.name))),
       })),
+      webhooks: events?.constName ?? null,
     },
     types: {
       name,
-      collections: refs,
+      collections: userRefs,
       versions: t.union(versions.map(t.str)),
       migrations: t.inter(refs.filter((_, i) => collections[i]!.hasMigrations).map((r) => t.ref(`${r.alias}.Migrations`))),
       options: t.inter([
@@ -174,13 +186,16 @@ export function buildServerViews(api: ApiIR): ServerViews {
     index: {
       name,
       specName,
-      collections: refs,
-      typeImports: e.obj([`${name}Handlers`, `${name}Options`, `${name}Seed`].map(e.short)),
+      collections: userRefs,
+      typeImports: e.specifiers([`${name}Handlers`, `${name}Options`, `${name}Seed`]),
       registerParams: e.params(['app: FastifyInstance', `handlers: ${name}Handlers`, `options: ${name}Options${!needsCredentials && !needsMigrations ? ' = {}' : ''}`]),
       mount: e.call('mountApi', ['app', specName, 'handlers', 'options'].map(e.id)),
       memoryParams: e.params([`seed: ${name}Seed = {}`, 'options: MemoryOptions = {}']),
       versioning: api.versioning.in === 'path' ? `under ${versions.map((v) => `/${v}`).join(', ')}` : `selected by the ${api.versioning.header} header`,
+      hasEvents: events !== null,
+      dispatch: e.call('createWebhookDispatcherFor', [e.id(specName), e.id('options')]),
     },
     collections,
+    events,
   };
 }

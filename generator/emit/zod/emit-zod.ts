@@ -164,15 +164,13 @@ function collectionView(api: ApiAt, c: CollectionAt): CollectionView {
       list: schemaType('infer', `${T}List`),
     },
     numericFilters: c.fields.some((f) => f.filterable && (f.type.kind === 'int' || f.type.kind === 'number')),
-    helpers: e.obj(
-      [
-        ...(c.lifecycle ? ['lifecycleState'] : []),
-        'listLimit',
-        'listPage',
-        ...(c.fields.some((f) => f.filterable && (f.type.kind === 'int' || f.type.kind === 'number')) ? ['queryNumber'] : []),
-        'readOnly',
-      ].map(e.short),
-    ),
+    helpers: e.specifiers([
+      ...(c.lifecycle ? ['lifecycleState'] : []),
+      'listLimit',
+      'listPage',
+      ...(c.fields.some((f) => f.filterable && (f.type.kind === 'int' || f.type.kind === 'number')) ? ['queryNumber'] : []),
+      'readOnly',
+    ]),
     changedByTransitions: c.lifecycle !== undefined,
     transitions: (c.lifecycle?.transitions ?? []).map((tr) => ({
       name: tr.name,

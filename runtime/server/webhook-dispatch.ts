@@ -1,0 +1,242 @@
+/**
+ * The webhook dispatcher: claims due deliveries from the outbox, POSTs each with the Standard Webhooks
+ * headers and a per-attempt timeout, and on a timeout, a connection error, 429 (after `Retry-After` when it
+ * says) or 5xx tries again on a bounded schedule with jitter. Another 4xx, or the last attempt failing,
+ * gives the message up; an endpoint whose messages keep failing every attempt is disabled.
+ */
+import { signaturesOf } from "./webhook-sign.js";
+import type { Claimed, EndpointStore, Outbox } from "./webhook-store.js";
+import { urlProblem, type Resolver } from "./webhook-url.js";
+
+/** How deliveries are timed (all in ms). */
+export interface DispatchTiming {
+  /** The wait after each failed attempt; one more attempt than entries in all (default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h). */
+  readonly retrySchedule?: readonly number[];
+  /** Each wait varies by up to this fraction either way (default 0.2). */
+  readonly jitter?: number;
+  /** How long one attempt may take (default 10 000). */
+  readonly attemptTimeout?: number;
+  /** How often the outbox is checked for due deliveries (default 1 000). */
+  readonly pollInterval?: number;
+  /** The longest `Retry-After` honoured (default 1 h); a longer one waits this long. */
+  readonly maxRetryAfter?: number;
+  /** Messages in a row that fail every attempt before the endpoint is disabled (default 3). */
+  readonly disableAfter?: number;
+  /** Deliveries in flight at once per instance (default 10). */
+  readonly concurrency?: number;
+}
+
+/** What a dispatcher needs. */
+export interface DispatcherParts extends DispatchTiming {
+  readonly outbox: Outbox;
+  readonly endpoints: EndpointStore;
+  /** http and private addresses allowed (development, tests). */
+  readonly allowPrivateUrls?: boolean;
+  readonly resolve?: Resolver;
+  readonly now?: () => number;
+  readonly log?: { warn(obj: object, msg: string): void };
+}
+
+/** A running dispatcher. */
+export interface WebhookDispatcher {
+  /** Starts polling (idempotent). */
+  start(): void;
+  /** Stops polling and waits for the deliveries in flight. */
+  stop(): Promise<void>;
+  /** Claims and delivers what is due now, once; resolves when those deliveries are done. */
+  runOnce(): Promise<number>;
+}
+
+/** The default retry schedule (Standard Webhooks' reference schedule). */
+export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [
+  5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
+];
+
+type Outcome =
+  | { readonly kind: "ok" }
+  | { readonly kind: "retry"; readonly reason: string; readonly after?: number }
+  | { readonly kind: "fail"; readonly reason: string };
+
+/** `Retry-After` in ms (seconds or an HTTP date), or undefined. */
+function retryAfterOf(value: string | null, now: number): number | undefined {
+  if (value === null) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/** Creates a dispatcher over an outbox and the endpoints. */
+export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
+  const schedule = parts.retrySchedule ?? DEFAULT_RETRY_SCHEDULE;
+  const jitter = parts.jitter ?? 0.2;
+  const timeout = parts.attemptTimeout ?? 10_000;
+  const poll = parts.pollInterval ?? 1_000;
+  const maxRetryAfter = parts.maxRetryAfter ?? 3_600_000;
+  const disableAfter = parts.disableAfter ?? 3;
+  const concurrency = parts.concurrency ?? 10;
+  // The lease outlasts an attempt, so no other instance takes a delivery still in flight.
+  const lease = timeout + 5_000;
+  const now = parts.now ?? Date.now;
+  const { outbox, endpoints } = parts;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let running = false;
+  let current: Promise<unknown> = Promise.resolve();
+
+  const attempt = async (d: Claimed): Promise<Outcome | null> => {
+    const endpoint = await endpoints.get(d.endpoint);
+    // Deleted or disabled meanwhile: nothing is delivered (documented).
+    if (endpoint === null || endpoint.status !== "enabled") return null;
+    const refused = await urlProblem(
+      endpoint.url,
+      parts.allowPrivateUrls === true,
+      parts.resolve,
+    );
+    if (refused !== null) return { kind: "retry", reason: refused };
+    const at = now();
+    const timestamp = Math.floor(at / 1000);
+    const secrets = endpoint.secrets
+      .filter((s) => s.expiresAt === null || s.expiresAt > at)
+      .map((s) => s.secret);
+    try {
+      const response = await fetch(endpoint.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "user-agent": "restgen-webhooks",
+          "webhook-id": d.id,
+          "webhook-timestamp": String(timestamp),
+          "webhook-signature": signaturesOf(secrets, d.id, timestamp, d.body),
+        },
+        body: d.body,
+        redirect: "manual",
+        signal: AbortSignal.timeout(timeout),
+      });
+      // The body is not read: only the status counts.
+      await response.body?.cancel().catch(() => undefined);
+      if (response.status >= 200 && response.status < 300)
+        return { kind: "ok" };
+      const reason = `the endpoint answered ${response.status}`;
+      if (response.status === 429) {
+        const after = retryAfterOf(response.headers.get("retry-after"), at);
+        return {
+          kind: "retry",
+          reason,
+          ...(after !== undefined
+            ? { after: Math.min(after, maxRetryAfter) }
+            : {}),
+        };
+      }
+      if (response.status >= 500 || response.status === 408)
+        return { kind: "retry", reason };
+      return { kind: "fail", reason };
+    } catch (error) {
+      const timedOut =
+        error instanceof Error &&
+        (error.name === "TimeoutError" || error.name === "AbortError");
+      return {
+        kind: "retry",
+        reason: timedOut
+          ? `no answer within ${timeout} ms`
+          : "the connection failed",
+      };
+    }
+  };
+
+  /** Counts a message given up on against its endpoint (disabling it at the limit), or resets the count. */
+  const record = async (
+    endpointId: string,
+    failed: boolean,
+    reason: string,
+  ) => {
+    const e = await endpoints.get(endpointId);
+    if (e === null) return;
+    if (!failed) {
+      if (e.failedMessages !== 0)
+        await endpoints.put({ ...e, failedMessages: 0 });
+      return;
+    }
+    const failedMessages = e.failedMessages + 1;
+    const disable = failedMessages >= disableAfter && e.status === "enabled";
+    if (disable)
+      parts.log?.warn(
+        { endpoint: e.id, url: e.url },
+        `webhook endpoint ${e.id} disabled: ${failedMessages} messages in a row failed every attempt`,
+      );
+    await endpoints.put({
+      ...e,
+      failedMessages,
+      ...(disable
+        ? {
+            status: "disabled",
+            disabledReason: `${failedMessages} messages in a row failed every attempt (last: ${reason}); enable it again when the endpoint works`,
+          }
+        : {}),
+    });
+  };
+
+  const deliver = async (d: Claimed) => {
+    const outcome = await attempt(d);
+    if (outcome === null || outcome.kind === "ok") {
+      if (await outbox.complete(d))
+        if (outcome !== null) await record(d.endpoint, false, "");
+      return;
+    }
+    const made = d.attempts + 1;
+    if (outcome.kind === "retry" && made <= schedule.length) {
+      const base = schedule[made - 1]!;
+      const wait =
+        outcome.after ??
+        Math.round(base * (1 + (Math.random() * 2 - 1) * jitter));
+      await outbox.retry(d, now() + wait);
+      return;
+    }
+    parts.log?.warn(
+      { webhookId: d.id, endpoint: d.endpoint, attempts: made },
+      `webhook ${d.id} given up: ${outcome.reason}`,
+    );
+    if (await outbox.complete(d))
+      await record(d.endpoint, true, outcome.reason);
+  };
+
+  const runOnce = async (): Promise<number> => {
+    const claimed = await outbox.claim(now(), concurrency, lease);
+    await Promise.all(
+      claimed.map((d) =>
+        deliver(d).catch((error: unknown) =>
+          parts.log?.warn(
+            { err: error, webhookId: d.id },
+            "webhook delivery failed in the dispatcher",
+          ),
+        ),
+      ),
+    );
+    return claimed.length;
+  };
+
+  const loop = () => {
+    if (!running) return;
+    current = runOnce()
+      .catch((error: unknown) =>
+        parts.log?.warn({ err: error }, "webhook outbox could not be read"),
+      )
+      .then((n) => {
+        // A full batch means more may be due: go on at once.
+        if (running) timer = setTimeout(loop, n === concurrency ? 0 : poll);
+      });
+  };
+
+  return {
+    start: () => {
+      if (running) return;
+      running = true;
+      timer = setTimeout(loop, 0);
+    },
+    stop: async () => {
+      running = false;
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
+      await current;
+    },
+    runOnce,
+  };
+}

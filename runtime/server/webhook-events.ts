@@ -1,0 +1,218 @@
+/**
+ * Events into the outbox: a derived event after its handler succeeded (create, update/replace, delete, a
+ * transition into a state with an event) and a custom event when a handler calls `ctx.emit`. The payload
+ * is rendered once per subscribed endpoint, in the shape of the version the endpoint is pinned to
+ * (migrated down by the same plans and hooks as answers), so a separate dispatcher needs no handlers.
+ */
+import { randomUUID } from "node:crypto";
+import { createPresenter } from "./answer.js";
+import { isRecord, type AnyFn } from "./guards.js";
+import { compileObjectDown } from "./migrate.js";
+import { HttpProblem } from "./problems.js";
+import { createShaper } from "./shape.js";
+import type { ApiSpec, RouteSpec, WebhooksSpec } from "./spec.js";
+import type { Mount } from "./state.js";
+import type { HandlerContext } from "./types.js";
+import type { Delivery, EndpointStore, Outbox } from "./webhook-store.js";
+
+/** Renders an event's data (newest shape) for one version, or null when the version cannot show it. */
+type Render = (data: Record<string, unknown>) => unknown | null;
+
+/** Writes events to the outbox. */
+export interface EventSender {
+  /** Queues `type` with `data` (newest shape) for every enabled endpoint subscribed to it. */
+  send(type: string, data: Record<string, unknown>): Promise<void>;
+}
+
+/** The renderers of every event type, by type and version. */
+function renderers(
+  m: Mount,
+  webhooks: WebhooksSpec,
+): Map<string, Map<string, Render>> {
+  const out = new Map<string, Map<string, Render>>();
+  for (const version of m.spec.versions)
+    for (const type of webhooks.versions[version.name] ?? []) {
+      const byVersion = out.get(type) ?? new Map<string, Render>();
+      out.set(type, byVersion);
+      const resource = webhooks.resources[type];
+      if (resource) {
+        const route = version.routes.find(
+          (r) => r.collection.key === resource.collection,
+        );
+        if (!route) continue;
+        const present = createPresenter(m, version, route, `event ${type}`);
+        byVersion.set(version.name, (data) => {
+          const shown = present(data, "#");
+          return shown.ok ? shown.value : null;
+        });
+        continue;
+      }
+      const payload = webhooks.custom[type]?.[version.name];
+      if (!payload) continue;
+      const down = compileObjectDown(payload.schema, payload.down, m.hooks);
+      const shape = createShaper(payload.schema, true);
+      byVersion.set(version.name, (data) => {
+        const shaped = shape(down(data));
+        return shaped.ok ? shaped.value : null;
+      });
+    }
+  return out;
+}
+
+/** Creates the sender that renders events per endpoint and adds them to the outbox. */
+export function createEventSender(
+  m: Mount,
+  webhooks: WebhooksSpec,
+  endpoints: EndpointStore,
+  outbox: Outbox,
+  log: { warn(obj: object, msg: string): void },
+): EventSender {
+  const render = renderers(m, webhooks);
+  return {
+    async send(type, data) {
+      const byVersion = render.get(type);
+      if (!byVersion) return;
+      const timestamp = new Date(m.now()).toISOString();
+      const deliveries: Delivery[] = [];
+      for (const e of await endpoints.list()) {
+        if (e.status !== "enabled" || !e.events.includes(type)) continue;
+        const shown = byVersion.get(e.version)?.(data);
+        if (shown === undefined) continue;
+        if (shown === null) {
+          log.warn(
+            { type, version: e.version, endpoint: e.id },
+            `event ${type} does not fit the ${e.version} payload schema; not sent to ${e.id}`,
+          );
+          continue;
+        }
+        deliveries.push({
+          id: `msg_${randomUUID().replace(/-/g, "")}`,
+          endpoint: e.id,
+          type,
+          body: JSON.stringify({ type, timestamp, data: shown }),
+          attempts: 0,
+          dueAt: m.now(),
+        });
+      }
+      await outbox.add(deliveries);
+    },
+  };
+}
+
+/** The newest-version payload check of each custom event (what `ctx.emit` is given). */
+function emitChecks(
+  spec: ApiSpec,
+  webhooks: WebhooksSpec,
+): Map<string, (data: unknown) => Record<string, unknown>> {
+  const out = new Map<string, (data: unknown) => Record<string, unknown>>();
+  for (const [type, byVersion] of Object.entries(webhooks.custom)) {
+    const newest = [...spec.versions].reverse().find((v) => byVersion[v.name]);
+    if (!newest) continue;
+    const schema = byVersion[newest.name]!.schema;
+    out.set(type, (data) => {
+      const parsed = schema.safeParse(data);
+      if (!parsed.success)
+        throw new TypeError(
+          `ctx.emit('${type}'): the data does not fit the payload of ${newest.name}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}`,
+        );
+      return parsed.data as Record<string, unknown>;
+    });
+  }
+  return out;
+}
+
+/** The derived event a handler's success sends: by operation, and by the state a transition leads to. */
+interface CollectionEvents {
+  readonly byOp: Map<string, string>;
+  readonly byState: Map<string, string>;
+  readonly stateField: string | null;
+}
+
+function eventsOfCollections(
+  webhooks: WebhooksSpec,
+  newest: ReadonlyMap<string, RouteSpec>,
+): Map<string, CollectionEvents> {
+  const out = new Map<string, CollectionEvents>();
+  for (const [type, r] of Object.entries(webhooks.resources)) {
+    const c = out.get(r.collection) ?? {
+      byOp: new Map(),
+      byState: new Map(),
+      stateField: newest.get(r.collection)?.collection.lifecycle?.field ?? null,
+    };
+    out.set(r.collection, c);
+    if (r.action === "created") c.byOp.set("create", type);
+    else if (r.action === "updated")
+      (c.byOp.set("update", type), c.byOp.set("replace", type));
+    else if (r.action === "deleted") c.byOp.set("delete", type);
+    else if (r.state !== null) c.byState.set(r.state, type);
+  }
+  return out;
+}
+
+/**
+ * Wraps the handlers so that a success sends its derived event and `ctx.emit` sends custom events. A
+ * delete loads the resource first (with the get handler), so its event carries the resource as it was.
+ */
+export function wrapForEvents(
+  m: Mount,
+  table: Record<string, Record<string, AnyFn>>,
+  webhooks: WebhooksSpec,
+  sender: EventSender,
+): void {
+  const checks = emitChecks(m.spec, webhooks);
+  const emit = async (type: string, data: unknown): Promise<void> => {
+    const check = checks.get(type);
+    if (!check)
+      throw new TypeError(
+        `ctx.emit('${type}'): no custom event has this type; declare it in defineApi({ events }).`,
+      );
+    await sender.send(type, check(data));
+  };
+  const withEmit = (args: unknown[]): unknown[] => {
+    const ctx = args[args.length - 1] as HandlerContext;
+    return [...args.slice(0, -1), { ...ctx, emit }];
+  };
+  const events = eventsOfCollections(webhooks, m.newest);
+  for (const [key, handlers] of Object.entries(table)) {
+    if (key === webhooks.collection) continue;
+    const c = events.get(key);
+    for (const [op, fn] of Object.entries(handlers)) {
+      const opEvent = c?.byOp.get(op);
+      const isTransition = ![
+        "list",
+        "get",
+        "create",
+        "replace",
+        "update",
+        "delete",
+      ].includes(op);
+      const get = handlers["get"];
+      handlers[op] = async (...args: unknown[]) => {
+        const call = withEmit(args);
+        const before =
+          op === "delete" && opEvent !== undefined && get
+            ? await get(args[0], call[call.length - 1])
+            : undefined;
+        const result: unknown = await fn(...call);
+        if (result instanceof HttpProblem) return result;
+        const subject = op === "delete" ? before : result;
+        const state =
+          isTransition && c?.stateField && isRecord(subject)
+            ? subject[c.stateField]
+            : undefined;
+        const type = isTransition
+          ? typeof state === "string"
+            ? c?.byState.get(state)
+            : undefined
+          : opEvent;
+        if (
+          type !== undefined &&
+          isRecord(subject) &&
+          !(subject instanceof HttpProblem)
+        )
+          await sender.send(type, subject);
+        return result;
+      };
+    }
+  }
+}

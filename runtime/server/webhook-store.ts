@@ -1,0 +1,232 @@
+/**
+ * Where webhook endpoints and the outbox of deliveries live: in memory (one instance), or in Redis (several
+ * instances share them). A claimed delivery is leased: its due time moves past the lease, so an instance
+ * that dies mid-delivery loses it and another instance delivers it after the lease expires; a completion
+ * or retry counts only with the current lease token, so two instances never hold one delivery at once.
+ */
+import { randomUUID } from "node:crypto";
+
+/** A webhook endpoint as stored (secrets and failure counts never leave the server). */
+export interface EndpointRecord {
+  readonly id: string;
+  readonly url: string;
+  readonly events: readonly string[];
+  readonly description?: string;
+  readonly status: "enabled" | "disabled";
+  readonly disabledReason: string | null;
+  readonly version: string;
+  readonly createdAt: string;
+  /** The current secret first; a rotated-out secret stays until `expiresAt` (ms). */
+  readonly secrets: readonly {
+    readonly secret: string;
+    readonly expiresAt: number | null;
+  }[];
+  /** Messages in a row that failed every attempt (reset by a successful delivery). */
+  readonly failedMessages: number;
+}
+
+/** The endpoints, by id. */
+export interface EndpointStore {
+  list(): Promise<EndpointRecord[]>;
+  get(id: string): Promise<EndpointRecord | null>;
+  put(record: EndpointRecord): Promise<void>;
+  delete(id: string): Promise<boolean>;
+}
+
+/** One message to one endpoint: the `webhook-id` stays the same across its attempts. */
+export interface Delivery {
+  readonly id: string;
+  readonly endpoint: string;
+  readonly type: string;
+  readonly body: string;
+  /** Attempts made so far. */
+  readonly attempts: number;
+  readonly dueAt: number;
+}
+
+/** A delivery an instance holds until `complete` or `retry` (or until its lease runs out). */
+export interface Claimed extends Delivery {
+  readonly lease: string;
+}
+
+/** The deliveries waiting to be made. */
+export interface Outbox {
+  add(deliveries: readonly Delivery[]): Promise<void>;
+  /** Up to `max` deliveries due at `now`, each leased for `leaseMs`. */
+  claim(now: number, max: number, leaseMs: number): Promise<Claimed[]>;
+  /** Done (delivered, or given up): forgotten. False when the lease was lost. */
+  complete(claimed: Claimed): Promise<boolean>;
+  /** Tried again at `dueAt`. False when the lease was lost. */
+  retry(claimed: Claimed, dueAt: number): Promise<boolean>;
+}
+
+/** Endpoints in memory. */
+export function createMemoryEndpoints(): EndpointStore {
+  const byId = new Map<string, EndpointRecord>();
+  return {
+    list: async () =>
+      [...byId.values()].sort((a, b) =>
+        a.createdAt === b.createdAt
+          ? a.id.localeCompare(b.id)
+          : a.createdAt.localeCompare(b.createdAt),
+      ),
+    get: async (id) => byId.get(id) ?? null,
+    put: async (record) => void byId.set(record.id, record),
+    delete: async (id) => byId.delete(id),
+  };
+}
+
+/** An outbox in memory. */
+export function createMemoryOutbox(): Outbox {
+  const waiting = new Map<string, Delivery & { lease: string | null }>();
+  return {
+    add: async (deliveries) => {
+      for (const d of deliveries) waiting.set(d.id, { ...d, lease: null });
+    },
+    claim: async (now, max, leaseMs) => {
+      const due = [...waiting.values()]
+        .filter((d) => d.dueAt <= now)
+        .sort((a, b) => a.dueAt - b.dueAt)
+        .slice(0, max);
+      return due.map((d) => {
+        const lease = randomUUID();
+        waiting.set(d.id, { ...d, dueAt: now + leaseMs, lease });
+        return { ...d, lease };
+      });
+    },
+    complete: async (c) => {
+      if (waiting.get(c.id)?.lease !== c.lease) return false;
+      return waiting.delete(c.id);
+    },
+    retry: async (c, dueAt) => {
+      if (waiting.get(c.id)?.lease !== c.lease) return false;
+      waiting.set(c.id, { ...c, attempts: c.attempts + 1, dueAt, lease: null });
+      return true;
+    },
+  };
+}
+
+/** The one Redis command the webhook stores need (an ioredis client has it). */
+export interface RedisEval {
+  eval(
+    script: string,
+    numKeys: number,
+    ...args: (string | number)[]
+  ): Promise<unknown>;
+}
+
+const PUT = `redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) return 1`;
+const DELETE = `return redis.call('HDEL', KEYS[1], ARGV[1])`;
+const GET = `return redis.call('HGET', KEYS[1], ARGV[1])`;
+const ALL = `return redis.call('HVALS', KEYS[1])`;
+const ADD = `for i = 1, #ARGV, 3 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 2]) redis.call('ZADD', KEYS[2], ARGV[i + 1], ARGV[i]) end return 1`;
+// KEYS: due, deliveries, leases. ARGV: now, max, leaseMs, token prefix.
+const CLAIM = `
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+local out = {}
+for i, id in ipairs(ids) do
+  local data = redis.call('HGET', KEYS[2], id)
+  if data then
+    local token = ARGV[4] .. ':' .. i
+    redis.call('ZADD', KEYS[1], tonumber(ARGV[1]) + tonumber(ARGV[3]), id)
+    redis.call('HSET', KEYS[3], id, token)
+    table.insert(out, token)
+    table.insert(out, data)
+  else
+    redis.call('ZREM', KEYS[1], id)
+  end
+end
+return out`;
+// KEYS: due, deliveries, leases. ARGV: id, token.
+const COMPLETE = `
+if redis.call('HGET', KEYS[3], ARGV[1]) ~= ARGV[2] then return 0 end
+redis.call('ZREM', KEYS[1], ARGV[1]) redis.call('HDEL', KEYS[2], ARGV[1]) redis.call('HDEL', KEYS[3], ARGV[1])
+return 1`;
+// KEYS: due, deliveries, leases. ARGV: id, token, dueAt, data.
+const RETRY = `
+if redis.call('HGET', KEYS[3], ARGV[1]) ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[4]) redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1]) redis.call('HDEL', KEYS[3], ARGV[1])
+return 1`;
+
+/** The redis client as the stores use it; a client without `eval` is a startup error. */
+export function redisEvalOf(redis: object): RedisEval {
+  const fn = (redis as { eval?: unknown }).eval;
+  if (typeof fn !== "function")
+    throw new Error(
+      "webhooks with redis need a client with eval(script, numKeys, ...args) (ioredis has it)",
+    );
+  return redis as RedisEval;
+}
+
+/** Endpoints in one Redis hash, shared by every instance. */
+export function createRedisEndpoints(
+  redis: RedisEval,
+  prefix: string,
+): EndpointStore {
+  const key = `${prefix}wh:endpoints`;
+  const parse = (v: unknown): EndpointRecord | null =>
+    typeof v === "string" ? (JSON.parse(v) as EndpointRecord) : null;
+  return {
+    list: async () => {
+      const all = (await redis.eval(ALL, 1, key)) as unknown[];
+      return all
+        .flatMap((v) => parse(v) ?? [])
+        .sort((a, b) =>
+          a.createdAt === b.createdAt
+            ? a.id.localeCompare(b.id)
+            : a.createdAt.localeCompare(b.createdAt),
+        );
+    },
+    get: async (id) => parse(await redis.eval(GET, 1, key, id)),
+    put: async (record) =>
+      void (await redis.eval(PUT, 1, key, record.id, JSON.stringify(record))),
+    delete: async (id) => (await redis.eval(DELETE, 1, key, id)) === 1,
+  };
+}
+
+/** An outbox in Redis: a sorted set of due times, a hash of deliveries and a hash of lease tokens. */
+export function createRedisOutbox(redis: RedisEval, prefix: string): Outbox {
+  const keys = [
+    `${prefix}wh:due`,
+    `${prefix}wh:deliveries`,
+    `${prefix}wh:leases`,
+  ];
+  const data = (d: Delivery) => JSON.stringify({ ...d, lease: undefined });
+  return {
+    add: async (deliveries) => {
+      if (deliveries.length === 0) return;
+      const args = deliveries.flatMap((d) => [d.id, d.dueAt, data(d)]);
+      await redis.eval(ADD, 2, keys[1]!, keys[0]!, ...args);
+    },
+    claim: async (now, max, leaseMs) => {
+      const out = (await redis.eval(
+        CLAIM,
+        3,
+        ...keys,
+        now,
+        max,
+        leaseMs,
+        randomUUID(),
+      )) as string[];
+      const claimed: Claimed[] = [];
+      for (let i = 0; i < out.length; i += 2)
+        claimed.push({
+          ...(JSON.parse(out[i + 1]!) as Delivery),
+          lease: out[i]!,
+        });
+      return claimed;
+    },
+    complete: async (c) =>
+      (await redis.eval(COMPLETE, 3, ...keys, c.id, c.lease)) === 1,
+    retry: async (c, dueAt) =>
+      (await redis.eval(
+        RETRY,
+        3,
+        ...keys,
+        c.id,
+        c.lease,
+        dueAt,
+        data({ ...c, attempts: c.attempts + 1, dueAt }),
+      )) === 1,
+  };
+}

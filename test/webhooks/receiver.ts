@@ -1,0 +1,77 @@
+/**
+ * @module A real webhook receiver for tests: a node:http server on 127.0.0.1 that records every request
+ * (headers, raw body, when it arrived) and answers as the test tells it, per attempt.
+ */
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One request the receiver got. */
+export interface Received {
+  readonly path: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: string;
+  readonly at: number;
+}
+
+/** How to answer the n-th request (0-based) at a path: a status (with headers, after `delay` ms), or `hang` (never answer). */
+export type Reply = { readonly status: number; readonly headers?: Readonly<Record<string, string>>; readonly delay?: number } | 'hang';
+
+/** A running receiver. */
+export interface Receiver {
+  readonly url: string;
+  readonly received: Received[];
+  /** Requests at one path. */
+  at(path: string): Received[];
+  /** The answer to each request at `path` (by its index there); default 204. */
+  answer(path: string, reply: (n: number) => Reply): void;
+  /** Resolves when `count` requests arrived at `path` (or rejects after `ms`). */
+  waitFor(path: string, count: number, ms?: number): Promise<Received[]>;
+  close(): Promise<void>;
+}
+
+/** Starts a receiver on a random loopback port. */
+export async function startReceiver(): Promise<Receiver> {
+  const received: Received[] = [];
+  const replies = new Map<string, (n: number) => Reply>();
+  const hanging: ServerResponse[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const path = req.url ?? '/';
+      const n = received.filter((r) => r.path === path).length;
+      received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+      const reply = replies.get(path)?.(n) ?? { status: 204 };
+      if (reply === 'hang') {
+        hanging.push(res);
+        return;
+      }
+      const send = () => res.writeHead(reply.status, reply.headers ?? {}).end();
+      if (reply.delay === undefined) send();
+      else setTimeout(send, reply.delay);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const at = (path: string) => received.filter((r) => r.path === path);
+  return {
+    url,
+    received,
+    at,
+    answer: (path, reply) => void replies.set(path, reply),
+    async waitFor(path, count, ms = 10_000) {
+      const end = Date.now() + ms;
+      while (at(path).length < count) {
+        if (Date.now() > end) throw new Error(`waited ${ms} ms for ${count} requests at ${path}; got ${at(path).length}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return at(path);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of hanging) res.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

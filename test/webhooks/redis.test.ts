@@ -1,0 +1,135 @@
+/**
+ * Two server instances sharing a real Redis (the redis-server `scripts/ensure-redis.sh` installs): an
+ * endpoint made through one is served and delivered to by both; every event reaches each endpoint exactly
+ * once, also when an instance is stopped mid-delivery (it finishes what it holds) and when an instance
+ * dies holding a delivery (its lease runs out, another instance delivers it once, never while the lease
+ * holds). Skipped without redis-server, except in CI, where that fails.
+ */
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisProcess, redisBinary, requireRedis } from '../attack/redis-server.ts';
+import { SHOP_MIGRATIONS, generateInto, importServer, registerOf, start, type Running, type ServerModule } from '../server/helpers.ts';
+import { startReceiver, type Receiver } from './receiver.ts';
+
+const binary = redisBinary();
+const run = requireRedis(binary);
+const SCOPES = ['customers:read', 'customers:write', 'orders:read', 'orders:write', 'webhooks:read', 'webhooks:write'];
+const authenticate = () => ({ id: 'admin', scopes: SCOPES });
+
+interface Outbox {
+  claim(now: number, max: number, leaseMs: number): Promise<{ id: string }[]>;
+}
+
+describe.runIf(run)('webhooks on Redis', () => {
+  let redis: RedisProcess;
+  let mod: ServerModule;
+  let outDir = '';
+  let receiver: Receiver;
+  const clients: { disconnect(): void }[] = [];
+  const servers: Running[] = [];
+
+  async function client() {
+    const { Redis } = await import('ioredis');
+    const c = new Redis(redis.url);
+    c.on('error', () => undefined);
+    clients.push(c);
+    return c;
+  }
+  async function instance(prefix: string): Promise<Running> {
+    const redisClient = await client();
+    const s = await start((app) =>
+      registerOf(mod, 'Shop')(app, mod.createMemoryHandlers(), {
+        authenticate,
+        migrations: SHOP_MIGRATIONS,
+        rateLimit: false,
+        redis: redisClient,
+        redisPrefix: prefix,
+        webhooks: { allowPrivateUrls: true, pollInterval: 20, retrySchedule: [100], jitter: 0, attemptTimeout: 2000 },
+      }),
+    );
+    servers.push(s);
+    return s;
+  }
+  async function customerOn(s: Running): Promise<string> {
+    return (await s.call('POST', '/v3/customers', { body: { email: `c${Math.random()}@example.com`, name: 'C' } })).body['id'] as string;
+  }
+
+  beforeAll(async () => {
+    redis = await RedisProcess.start(binary!);
+    outDir = await generateInto('webhooks-redis');
+    mod = await importServer(outDir);
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    for (const s of servers) await s.close().catch(() => undefined);
+    clients.forEach((c) => c.disconnect());
+    await receiver?.close();
+    await redis?.kill();
+  });
+
+  it('delivers each event exactly once per endpoint from two instances, and an instance stopped mid-delivery finishes it', async () => {
+    const a = await instance('t1:');
+    const b = await instance('t1:');
+    const made = await a.call('POST', '/v3/webhook_endpoints', { body: { url: receiver.url + '/both', events: ['order.created'] } });
+    const other = await b.call('POST', '/v1/webhook_endpoints', { body: { url: receiver.url + '/both-v1', events: ['order.created'] } });
+    // Stored in Redis: the other instance serves it.
+    expect((await b.call('GET', `/v2/webhook_endpoints/${made.body['id'] as string}`)).body).toMatchObject({ version: 'v3', status: 'enabled' });
+    const [ca, cb] = [await customerOn(a), await customerOn(b)];
+    // Every delivery to /both takes 300 ms, so both instances hold some in flight at once.
+    receiver.answer('/both', () => ({ status: 204, delay: 300 }));
+    for (let i = 0; i < 10; i++) await (i % 2 ? a : b).call('POST', '/v3/orders', { body: { customer_id: i % 2 ? ca : cb, product_id: 1, quantity: i + 1 } });
+    await receiver.waitFor('/both', 1);
+    await a.close();
+    const got = await receiver.waitFor('/both', 10);
+    const v1 = await receiver.waitFor('/both-v1', 10);
+    await new Promise((r) => setTimeout(r, 800));
+    for (const list of [receiver.at('/both'), receiver.at('/both-v1')]) {
+      expect(list).toHaveLength(10);
+      expect(new Set(list.map((r) => r.headers['webhook-id'])).size).toBe(10);
+    }
+    expect(got.map((r) => (JSON.parse(r.body) as { data: { quantity: number } }).data.quantity).sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(v1.every((r) => 'qty' in (JSON.parse(r.body) as { data: object }).data)).toBe(true);
+    expect(other.status).toBe(201);
+  });
+
+  it('an instance that dies holding a delivery loses it when its lease runs out; another delivers it once', async () => {
+    const writer = await start((app) =>
+      client().then((redisClient) =>
+        registerOf(mod, 'Shop')(app, mod.createMemoryHandlers(), {
+          authenticate,
+          migrations: SHOP_MIGRATIONS,
+          redis: redisClient,
+          redisPrefix: 't2:',
+          webhooks: { allowPrivateUrls: true, dispatch: false },
+        }),
+      ),
+    );
+    servers.push(writer);
+    await writer.call('POST', '/v3/webhook_endpoints', { body: { url: receiver.url + '/lease', events: ['order.created'] } });
+    await writer.call('POST', '/v3/orders', { body: { customer_id: await customerOn(writer), product_id: 1, quantity: 1 } });
+    // A "dying" instance claims the delivery for 1.5 s and never sends or releases it.
+    const store = (await import(path.join(outDir, 'server/runtime/webhook-store.ts'))) as {
+      createRedisOutbox(redis: unknown, prefix: string): Outbox;
+    };
+    const claimed = await store.createRedisOutbox(await client(), 't2:').claim(Date.now(), 10, 1500);
+    expect(claimed).toHaveLength(1);
+    const claimedAt = Date.now();
+    // A dispatcher worker (the separate-process way) over the same Redis.
+    const worker = (mod['createWebhookDispatcher'] as (o: object) => { start(): void; stop(): Promise<void> })({
+      redis: await client(),
+      redisPrefix: 't2:',
+      allowPrivateUrls: true,
+      pollInterval: 20,
+    });
+    worker.start();
+    try {
+      const [got] = await receiver.waitFor('/lease', 1, 5000);
+      expect(got!.at - claimedAt).toBeGreaterThanOrEqual(1400);
+      expect(got!.headers['webhook-id']).toBe(claimed[0]!.id);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(receiver.at('/lease')).toHaveLength(1);
+    } finally {
+      await worker.stop();
+    }
+  });
+});
