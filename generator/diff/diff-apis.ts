@@ -27,11 +27,19 @@ function guardedTouches(api: ApiAt): Touch[] {
 /** Pairs collections: by key (or name), then leftovers by path (a rename at the same path). */
 function pairCollections(before: ApiAt, after: ApiAt, match: 'key' | 'name') {
   const key = (c: CollectionAt) => (match === 'key' ? c.key : c.name);
+  // Looked up in maps, not by scanning: a thousand collections would otherwise cost a million comparisons.
+  const index = (of: (c: CollectionAt) => string) => {
+    const map = new Map<string, CollectionAt[]>();
+    for (const c of after.collections) map.set(of(c), [...(map.get(of(c)) ?? []), c]);
+    return (b: CollectionAt) => map.get(of(b))?.find((c) => !used.has(c));
+  };
+  const byKey = index(key);
+  const byPath = index((c) => c.path);
   const pairs: [CollectionAt, CollectionAt][] = [];
   const used = new Set<CollectionAt>();
   const removed: CollectionAt[] = [];
   for (const b of before.collections) {
-    const a = after.collections.find((c) => !used.has(c) && key(c) === key(b));
+    const a = byKey(b);
     if (a) {
       used.add(a);
       pairs.push([b, a]);
@@ -39,7 +47,7 @@ function pairCollections(before: ApiAt, after: ApiAt, match: 'key' | 'name') {
   }
   const gone: CollectionAt[] = [];
   for (const b of removed) {
-    const a = after.collections.find((c) => !used.has(c) && c.path === b.path);
+    const a = byPath(b);
     if (a) {
       used.add(a);
       pairs.push([b, a]);

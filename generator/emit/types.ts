@@ -19,6 +19,12 @@ export interface OutputFile {
   readonly preformatted?: boolean;
 }
 
+/**
+ * Returns `compute()`, or the text it returned before for the same `kind` and `input` (a cache: `input`
+ * must be everything the text depends on, besides restgen itself and its templates).
+ */
+export type Memo = (kind: string, input: unknown, compute: () => string) => string;
+
 /** What every emitter receives besides the IR. */
 export interface EmitOptions {
   /** The API module's path relative to the output folder, POSIX (`../api.ts`): for headers and comments. */
@@ -27,6 +33,8 @@ export interface EmitOptions {
   readonly render: Render;
   /** restgen's runtime (`runtime/**.ts` by relative path), copied verbatim into the output. */
   readonly runtime: RuntimeFiles;
+  /** Reuses text rendered from the same input before (rendering through `render` already does); none computes every time. */
+  readonly memo?: Memo;
 }
 
 /** An emitter: one output folder, no file system, clock, environment or randomness. */

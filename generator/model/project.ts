@@ -206,8 +206,9 @@ export function projectCollection(versions: readonly string[], at: number, c: Co
 /** The event types version index `at` delivers: each collection's derived events, then the custom events. */
 export function projectEvents(api: ApiIR, at: number, collections: readonly CollectionAt[]): EventAt[] {
   const versions = api.versions.map((x) => x.name);
+  const byKey = new Map(collections.map((x) => [x.key, x]));
   const derived = api.collections.flatMap((c) => {
-    const view = collections.find((x) => x.key === c.name);
+    const view = byKey.get(c.name);
     if (!view) return [];
     return (c.events ?? []).flatMap((e): EventAt[] => {
       if (!existsAt(versions, at, e.addedIn, e.removedIn)) return [];
@@ -229,8 +230,19 @@ export function projectEvents(api: ApiIR, at: number, collections: readonly Coll
   return [...derived, ...custom];
 }
 
+// Every emitter projects every version; the IR is immutable, so each projection is built once per API.
+const projections = new WeakMap<ApiIR, Map<string, ApiAt>>();
+
 /** The API as version `version` sees it. Throws on an unknown version name (a programming error). */
 export function project(api: ApiIR, version: string): ApiAt {
+  let known = projections.get(api);
+  if (!known) projections.set(api, (known = new Map()));
+  let projection = known.get(version);
+  if (!projection) known.set(version, (projection = projectVersion(api, version)));
+  return projection;
+}
+
+function projectVersion(api: ApiIR, version: string): ApiAt {
   const at = versionIndexOf(api, version);
   const v = api.versions[at];
   if (!v) throw new Error(`project(): unknown version ${version}`);

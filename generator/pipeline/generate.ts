@@ -7,7 +7,8 @@ import path from 'node:path';
 import type { Part } from '../dsl/define-config.ts';
 import type { ApiDef } from '../dsl/defs.ts';
 import { PART_NAMES, partOf, withNeeds } from '../emit/parts.ts';
-import type { OutputFile } from '../emit/types.ts';
+import type { Memo, OutputFile } from '../emit/types.ts';
+import type { Render } from '../templates/load-templates.ts';
 import { createPrettierFormatter, type Formatter } from '../format/formatter.ts';
 import { hashOf, readHeader, withHeader } from '../format/header.ts';
 import type { Diagnostic } from '../model/diagnostics.ts';
@@ -15,7 +16,8 @@ import type { ApiIR } from '../model/ir.ts';
 import type { Finding, SeverityOverrides } from '../diff/types.ts';
 import { lockPathFor, readLockFile, writeLockFile } from '../lock/lock-file.ts';
 import { applyPlan, readOutputFile, scanOutput } from '../write/output-folder.ts';
-import { outputSettingsStamp, outputStamps, readRecord, recordInputs, runKey, saveRecord, unchangedOutputs, upToDate, type OutputRecord, type SettingsOf } from './run-cache.ts';
+import { loadRenderCache } from './render-cache.ts';
+import { cacheFile, outputSettingsStamp, outputStamps, readRecord, recordInputs, runKey, saveRecord, unchangedOutputs, upToDate, type OutputRecord, type SettingsOf } from './run-cache.ts';
 
 /** Options of {@link generate}. */
 export interface GenerateOptions {
@@ -60,6 +62,8 @@ export interface GenerateResult {
   readonly staleReasons: Readonly<Record<string, StaleReason>>;
   /** How many files needed prettier (their content changed). */
   readonly formatted: number;
+  /** Rendered texts the render cache held (`hits`) and those rendered anew (`misses`). */
+  readonly renders: { readonly hits: number; readonly misses: number };
   /** True when the up-to-date cache answered without loading the API. */
   readonly cached: boolean;
   /** Allowed changes to released versions (and newly released versions) that updated the lock. */
@@ -93,17 +97,25 @@ export async function loadModel(
   return bag.hasErrors ? { diagnostics: bag.items } : { ir, def: loaded.def, files: loaded.files, diagnostics: bag.items };
 }
 
-/** Runs the emitters of `parts` (default: all); a path produced twice is a bug in restgen, not in the user's API. */
-export async function emitAll(ir: ApiIR, sourcePath: string, templatesDir?: string, parts: readonly Part[] = PART_NAMES): Promise<OutputFile[]> {
+/**
+ * Runs the emitters of `parts` (default: all); a path produced twice is a bug in restgen, not in the user's
+ * API. With a `memo` (the render cache), a file whose view model is unchanged is not rendered again.
+ */
+export async function emitAll(ir: ApiIR, sourcePath: string, templatesDir?: string, parts: readonly Part[] = PART_NAMES, memo?: Memo): Promise<OutputFile[]> {
   const [{ EMITTERS }, { loadRuntime, loadTemplates }] = await Promise.all([import('../emit/registry.ts'), import('../templates/load-templates.ts')]);
-  const { render } = loadTemplates(templatesDir);
+  const templates = loadTemplates(templatesDir);
+  // A view model holds no source locations: its plain JSON is its key.
+  const render: Render = memo ? (name, view) => memo(`render ${name}`, JSON.stringify(view), () => templates.render(name, view)) : templates.render;
   const runtime = loadRuntime();
+  // restgen's own templates lay files out exactly as prettier prints them with its defaults; a user's
+  // template override comes with no such promise, so its files are formatted.
+  const exact = templatesDir === undefined;
   const files = EMITTERS.filter((e) => parts.includes(e.name)).flatMap((e) => {
-    const emitted = e.emit(ir, { sourcePath, render, runtime });
+    const emitted = e.emit(ir, { sourcePath, render, runtime, ...(memo ? { memo } : {}) });
     // Rendered text is a rope of every piece a template or printer appended (about five times its flat
     // size); reading one character makes V8 flatten it in place, so only one emitter's ropes are ever alive.
     for (const f of emitted) f.content.charCodeAt(0);
-    return emitted;
+    return exact ? emitted.map((f) => (f.preformatted ? f : { ...f, preformatted: true })) : emitted;
   });
   const seen = new Set<string>();
   for (const f of files) {
@@ -127,7 +139,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     lapStart = now;
   };
   const parts = withNeeds(options.parts ?? PART_NAMES);
-  const empty = { outDir, files: [], written: [], removed: [], stale: [], staleReasons: {}, formatted: 0, cached: false, lockFindings: [], lockChanged: false, lockPath, timings };
+  const empty = { outDir, files: [], written: [], removed: [], stale: [], staleReasons: {}, formatted: 0, renders: { hits: 0, misses: 0 }, cached: false, lockFindings: [], lockChanged: false, lockPath, timings };
   const formatter = options.formatter ?? createPrettierFormatter();
   // Forget configuration a warm formatter (--watch) resolved before, but only once it is needed: an
   // up-to-date run whose formatter configuration files are unchanged never loads prettier.
@@ -163,8 +175,10 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   lap('lock');
   const sourcePath = path.relative(outDir, apiPath).split(path.sep).join('/');
   let files: OutputFile[];
+  const renderCache = loadRenderCache(cacheFile(apiPath, outDir, options.templatesDir, '.render'), runKey(options.templatesDir).key);
   try {
-    files = await emitAll(ir, sourcePath, options.templatesDir, parts);
+    files = await emitAll(ir, sourcePath, options.templatesDir, parts, renderCache.memo);
+    renderCache.save();
   } catch (error) {
     if (!options.templatesDir || !(error instanceof Error) || !error.message.startsWith('template override')) throw error;
     return { ok: false, diagnostics: [{ code: 'RG201', severity: 'error', message: error.message }], ...empty };
@@ -251,6 +265,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     stale: stale.sort(),
     staleReasons,
     formatted,
+    renders: { ...renderCache.stats },
     cached: false,
     lockFindings: lock.findings,
     lockChanged,

@@ -83,8 +83,8 @@ export function restgenStamp(root: string = PACKAGE_ROOT): { readonly stamp: str
   return { stamp: parts.join('\n'), newest };
 }
 
-/** The cache file for one (API module, output folder, template folder) triple. */
-function cacheFile(apiPath: string, outDir: string, templatesDir: string | undefined): string {
+/** The cache file for one (API module, output folder, template folder) triple; `kind` names a companion file. */
+export function cacheFile(apiPath: string, outDir: string, templatesDir: string | undefined, kind = ''): string {
   let dir = path.dirname(apiPath);
   let base = path.join(os.tmpdir(), 'restgen-cache');
   for (;;) {
@@ -96,7 +96,7 @@ function cacheFile(apiPath: string, outDir: string, templatesDir: string | undef
     if (parent === dir) break;
     dir = parent;
   }
-  return path.join(base, `${hash([apiPath, outDir, templatesDir ?? ''].join('\0'))}.json`);
+  return path.join(base, `${hash([apiPath, outDir, templatesDir ?? ''].join('\0'))}${kind}.json`);
 }
 
 /**

@@ -14,6 +14,8 @@ import type { IndexView as ServerIndexView, RoutesView, TypesView } from '../emi
 import type { ZodBarrelView, ZodCollectionView } from '../emit/zod/emit-zod.ts';
 import type { EventsView } from '../emit/server/events-view.ts';
 import { packagePath } from '../package-root.ts';
+import type { Node } from '../printer/ast.ts';
+import { layOut, Marks } from '../printer/layout.ts';
 
 /** Every template restgen renders, and the view model each one takes (partials, `_name`, are not listed). */
 export interface TemplateViews {
@@ -65,11 +67,19 @@ function templateFiles(dir: string): Map<string, string> {
   return found;
 }
 
+// The nodes `{{fmt node}}` places during the render in progress (renders are synchronous).
+let marks: Marks | undefined;
+
 function createHandlebars(): typeof Handlebars {
   const hb = Handlebars.create();
   // Helpers format; they never decide what is generated (that is the view model's job).
   hb.registerHelper('json', (value: unknown) => JSON.stringify(value));
   hb.registerHelper('jsdoc', (text: unknown) => String(text ?? '').replace(/\*\//g, '*\\/'));
+  // A syntax node of the view model, laid out as prettier prints it once the template has rendered.
+  hb.registerHelper('fmt', (node: Node) => {
+    if (!marks) throw new Error('internal error: {{fmt}} outside a render');
+    return marks.mark(node);
+  });
   return hb;
 }
 
@@ -95,7 +105,16 @@ export function loadTemplates(overrideDir?: string): { render: Render; names: re
     compiled.set(name, hb.compile(text, { strict: true, noEscape: true }));
   }
   for (const name of Object.keys(RENDERED)) if (!compiled.has(name)) throw new Error(`internal error: templates/${name}.hbs is missing`);
-  const render: Render = (name, view) => compiled.get(name)!(view);
+  const render: Render = (name, view) => {
+    const outer = marks;
+    marks = new Marks();
+    try {
+      const text = compiled.get(name)!(view);
+      return name.endsWith('.html') || name.startsWith('changes/') ? text : layOut(text, marks);
+    } finally {
+      marks = outer;
+    }
+  };
   return { render, names: [...files.keys()].sort() };
 }
 

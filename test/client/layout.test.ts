@@ -74,7 +74,7 @@ describe('client layout', () => {
     expect(after.filter((x) => before.get(x.path) !== x.content).map((x) => x.path)).toEqual(['client/v2/notes.ts']);
     const version = after.find((x) => x.path === 'client/v2.ts')!.content;
     expect(version).not.toMatch(/interface Note\b/);
-    expect(version).toContain('export type { Note, NoteCreate, NoteReplace, NotePatch, NoteListQuery, NoteList } from "./v2/notes.js";');
+    expect(version).toContain('export type {\n  Note,\n  NoteCreate,\n  NoteReplace,\n  NotePatch,\n  NoteListQuery,\n  NoteList,\n} from "./v2/notes.js";');
   });
 
   it('type-checks standalone, also with a collection that has no list', async () => {

@@ -56,7 +56,7 @@ async function runGenerate(run: ResolvedRun, flags: Flags, io: CliIO, formatter:
   });
   if (await reportDiagnostics(result.diagnostics, io)) return io.exit(2);
   await reportDiagnostics(missingPeers(result.outDir, run.parts), io);
-  if (io.debug) io.err(`timings (ms): ${JSON.stringify(result.timings)}\n`);
+  if (io.debug) io.err(`timings (ms): ${JSON.stringify(result.timings)}; renders: ${JSON.stringify(result.renders)}\n`);
   for (const f of result.lockFindings) info(io, `  lock    ${f.level}: ${f.version} ${f.location}: ${f.message} (${f.id})\n`);
   if (result.lockChanged) info(io, `  ${p.green('wrote')}   ${rel(io, result.lockPath)}\n`);
   const ms = Math.round(performance.now() - started);

@@ -5,10 +5,12 @@
  */
 import { markdownTable } from './markdown-table.ts';
 import { headOfLocation } from '../../diff/collector.ts';
-import { diffConsecutive } from '../../diff/diff-history.ts';
+import { diffVersions } from '../../diff/diff-history.ts';
 import type { DiffReport, Direction, Finding } from '../../diff/types.ts';
 import type { ApiIR } from '../../model/ir.ts';
 import { project } from '../../model/project.ts';
+import { projectionHash } from '../ir-hash.ts';
+import type { Memo } from '../types.ts';
 
 /** One finding as CHANGES.md shows it. */
 export interface FindingView {
@@ -76,12 +78,16 @@ function pairView(api: ApiIR, report: DiffReport): PairView {
   const before = project(api, report.from);
   const after = project(api, report.to);
   // Collections in the later version's order, then those only the earlier one has.
-  const order = [...after.collections.map((c) => c.name), ...before.collections.map((c) => c.name).filter((n) => !after.collections.some((c) => c.name === n))];
+  const names = new Set(after.collections.map((c) => c.name));
+  const order = [...names, ...before.collections.map((c) => c.name).filter((n) => !names.has(n))];
+  const known = new Set(order);
   const groups = new Map<string, Finding[]>();
   for (const f of report.findings) {
     const head = headOfLocation(f.location);
-    const title = order.includes(head) ? head : 'API';
-    groups.set(title, [...(groups.get(title) ?? []), f]);
+    const title = known.has(head) ? head : 'API';
+    const group = groups.get(title);
+    if (group) group.push(f);
+    else groups.set(title, [f]);
   }
   const titles = ['API', ...order].filter((t) => groups.has(t));
   return {
@@ -98,8 +104,17 @@ function pairView(api: ApiIR, report: DiffReport): PairView {
   };
 }
 
-/** The view of CHANGES.md for `api`. */
-export function buildChangesView(api: ApiIR, sourcePath: string): ChangesView {
+/**
+ * The view of CHANGES.md for `api`. With a `memo`, a pair of versions whose projections are unchanged is
+ * not compared again (one changed field in the newest version re-runs only the last comparison).
+ */
+export function buildChangesView(api: ApiIR, sourcePath: string, memo?: Memo): ChangesView {
+  const pair = (from: string, to: string): PairView => {
+    const compute = () => pairView(api, diffVersions(api, from, to));
+    if (!memo) return compute();
+    const key = JSON.stringify([api.versions, projectionHash(project(api, from)), projectionHash(project(api, to))]);
+    return JSON.parse(memo('changes pair', key, () => JSON.stringify(compute()))) as PairView;
+  };
   return {
     title: api.title,
     sourcePath,
@@ -108,7 +123,7 @@ export function buildChangesView(api: ApiIR, sourcePath: string): ChangesView {
       api.versions.map((v) => [v.name, v.released ?? 'not yet', v.deprecated ?? '-', v.sunset ?? '-']),
       ['left', 'left', 'left', 'left'],
     ),
-    pairs: diffConsecutive(api).map((r) => pairView(api, r)),
+    pairs: api.versions.slice(1).map((v, i) => pair(api.versions[i]!.name, v.name)),
     single: api.versions.length < 2,
   };
 }

@@ -7,11 +7,11 @@ import type { EmitOptions, OutputFile } from '../types.ts';
 import type { ApiIR } from '../../model/ir.ts';
 import { buildChangesView } from './changes-view.ts';
 
-/** Emits `CHANGES.md`. */
-export const emitChanges = (api: ApiIR, options: Pick<EmitOptions, 'sourcePath' | 'render'>): OutputFile[] => [
+/** Emits `CHANGES.md`; version pairs whose projections are unchanged are not compared again (see `buildChangesView`). */
+export const emitChanges = (api: ApiIR, options: Pick<EmitOptions, 'sourcePath' | 'render' | 'memo'>): OutputFile[] => [
   {
     path: 'CHANGES.md',
-    content: options.render('changes/changes', buildChangesView(api, options.sourcePath)),
+    content: options.render('changes/changes', buildChangesView(api, options.sourcePath, options.memo)),
     language: 'markdown',
     // Tables are laid out as prettier lays them out; test/diff/changes.test.ts compares the two.
     preformatted: true,

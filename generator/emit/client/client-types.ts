@@ -6,6 +6,8 @@
  * defaults optional; `patch` makes every top-level field optional.
  */
 import type { FieldAt, TypeIR, TypeKind } from '../../model/ir.ts';
+import { t as ty, type Type } from '../../printer/ast.ts';
+import { SCALAR_WRITERS } from '../scalar-types.ts';
 
 /** Which side of the wire a type describes. */
 export type TypeMode = 'response' | 'request' | 'patch';
@@ -15,40 +17,30 @@ export interface MemberView {
   /** The property key as source (quoted when it is not an identifier). */
   readonly key: string;
   readonly optional: boolean;
-  readonly type: string;
+  readonly type: Type;
   /** JSDoc text (description, `@deprecated`), or false. */
   readonly doc: string | false;
 }
 
-type Writers = { [K in TypeKind]: (type: Extract<TypeIR<FieldAt>, { kind: K }>, mode: TypeMode) => string };
+type Writers = { [K in TypeKind]: (type: Extract<TypeIR<FieldAt>, { kind: K }>, mode: TypeMode) => Type };
 
 const writers: Writers = {
-  string: () => 'string',
-  int: () => 'number',
-  number: () => 'number',
-  boolean: () => 'boolean',
-  enum: (t) => t.values.map((v) => JSON.stringify(v)).join(' | '),
-  datetime: () => 'string',
-  date: () => 'string',
-  uuid: () => 'string',
-  email: () => 'string',
-  url: () => 'string',
-  id: () => 'string',
-  ref: () => 'string',
+  ...SCALAR_WRITERS,
+  enum: (t) => ty.union(t.values.map(ty.str)),
+  // A union element is parenthesised by the printer: `("a" | "b")[]`.
   array: (t, mode) => {
     const item = typeText(t.of, mode);
-    if (t.itemsNullable) return `(${item} | null)[]`;
-    return item.includes('|') && !item.startsWith('{') ? `(${item})[]` : `${item}[]`;
+    return ty.array(t.itemsNullable ? ty.union([item, ty.ref('null')]) : item);
   },
-  object: (t, mode) => `{ ${members(t.fields, mode).map(memberText).join(' ')} }`,
+  object: (t, mode) => ty.lit(members(t.fields, mode).map((m) => ty.prop(m.key, m.type, m.optional))),
 };
 
 /**
  * The TypeScript type of a value. Nested objects are written inline with the member rules of `mode`;
  * `patch` applies to the top level only (a nested object is sent whole, as in a create).
  */
-export function typeText(type: TypeIR<FieldAt>, mode: TypeMode): string {
-  return (writers[type.kind] as (t: TypeIR<FieldAt>, m: TypeMode) => string)(type, mode === 'patch' ? 'request' : mode);
+export function typeText(type: TypeIR<FieldAt>, mode: TypeMode): Type {
+  return (writers[type.kind] as (t: TypeIR<FieldAt>, m: TypeMode) => Type)(type, mode === 'patch' ? 'request' : mode);
 }
 
 /** A property key: bare when it is an identifier, quoted otherwise. */
@@ -71,21 +63,16 @@ export function members(fields: readonly FieldAt[], mode: TypeMode): MemberView[
     if (mode === 'response' ? field.writeOnly : field.readOnly) return [];
     const optional =
       mode === 'patch' || (mode === 'response' ? field.optional && !field.default : field.optional || !!field.default);
-    const type = typeText(field.type, mode) + (field.nullable ? ' | null' : '');
-    return [{ key: propertyKey(field.name), optional, type, doc: fieldDoc(field) }];
+    const type = typeText(field.type, mode);
+    return [{ key: field.name, optional, type: field.nullable ? ty.union([type, ty.ref('null')]) : type, doc: fieldDoc(field) }];
   });
-}
-
-/** One member as source, for nested object types written inline. */
-function memberText(m: MemberView): string {
-  return `${m.key}${m.optional ? '?' : ''}: ${m.type};`;
 }
 
 /** The filters of a list query: each filterable field, typed as responses carry it. */
 export function filterMembers(fields: readonly FieldAt[]): MemberView[] {
   return fields.flatMap((field): MemberView[] =>
     field.filterable && !field.writeOnly
-      ? [{ key: propertyKey(field.name), optional: true, type: typeText(field.type, 'response'), doc: fieldDoc(field) }]
+      ? [{ key: field.name, optional: true, type: typeText(field.type, 'response'), doc: fieldDoc(field) }]
       : [],
   );
 }

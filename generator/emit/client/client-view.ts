@@ -6,6 +6,7 @@
 import { takesBearer, type ApiAt, type ApiIR, type CollectionAt, type VersionIR } from '../../model/ir.ts';
 import { pascalCase } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
+import { e, t as ty, type Expr, type Type } from '../../printer/ast.ts';
 import { inputTypeName } from '../zod/emit-zod.ts';
 import { filterMembers, members, propertyKey, type MemberView } from './client-types.ts';
 
@@ -14,8 +15,8 @@ export interface ObjectTypeView {
   readonly name: string;
   readonly doc: string;
   readonly members: readonly MemberView[];
-  /** Another type's name when this one is identical to it (`type OrderReplace = OrderCreate`), else false. */
-  readonly alias: string | false;
+  /** Another type when this one is identical to it (`type OrderReplace = OrderCreate`), else false. */
+  readonly alias: Type | false;
 }
 
 /** The view of `client/<version>/<collection>.ts`: one collection's types in one version. */
@@ -27,18 +28,20 @@ export interface CollectionFileView {
   /** The object types to declare, resource type first. */
   readonly types: readonly ObjectTypeView[];
   /** The list query (filters beside `$.ListParams`) and page types, or false when the collection has no list. */
-  readonly list: { readonly query: string; readonly filters: readonly MemberView[]; readonly page: string; readonly doc: string } | false;
+  readonly list:
+    | { readonly query: string; readonly head: Type; readonly filters: readonly MemberView[]; readonly page: string; readonly pageType: Type; readonly doc: string }
+    | false;
   /** `OrderTypes`: the collection's `CollectionTypes` interface, imported by the version module only. */
   readonly slotsName: string;
-  /** The `CollectionTypes` slots as source: `item`, `create`, `replace`, `patch`, `query`, `ops`, `transitions`. */
+  /** The `CollectionTypes` slots: `item`, `create`, `replace`, `patch`, `query` (type names), `ops` and `transitions`. */
   readonly slots: {
     readonly item: string;
     readonly create: string;
     readonly replace: string;
     readonly patch: string;
     readonly query: string;
-    readonly ops: string;
-    readonly transitions: string;
+    readonly ops: Type;
+    readonly transitions: Type;
   };
   /** The names of the lifecycle's transitions in this version. */
   readonly transitions: readonly string[];
@@ -56,12 +59,10 @@ export interface CollectionView {
   /** `OrderTypes`, and the local name it is imported as (`$Order`: cannot clash with the module's own names). */
   readonly slotsName: string;
   readonly alias: string;
+  /** `{ OrderTypes as $Order }`: what the version module imports of the collection's module. */
+  readonly imports: Expr;
   /** The public type names the version module re-exports from the collection's module. */
-  readonly exports: readonly string[];
-  /** The operations as an array literal (`['list', 'get']`). */
-  readonly opsArray: string;
-  /** The transitions as an array literal, or false when there are none. */
-  readonly transitionsArray: string | false;
+  readonly exports: Expr;
 }
 
 /** The view of `client/<version>.ts`, which assembles the version from its collection modules. */
@@ -76,11 +77,17 @@ export interface VersionFileView {
   readonly namespaceName: string;
   /** `ShopV1Types`: the map of collection to types. */
   readonly typesName: string;
+  /** `$.Namespace<ShopV1Types>`. */
+  readonly namespaceType: Type;
+  /** `(t: $.Transport)`. */
+  readonly factoryParams: Expr;
+  /** `$.createNamespace<ShopV1Types>(t, "v1", { orders: ["orders", [...]], ... })`. */
+  readonly namespaceCall: Expr;
   /** `createV1`: builds the namespace on a transport. */
   readonly factoryName: string;
   readonly collections: readonly CollectionView[];
-  /** The members of the `WebhookEvent` union (`type` and the `data` type as source); empty without events. */
-  readonly events: readonly { readonly type: string; readonly data: string }[];
+  /** The `WebhookEvent` union of the events the version delivers, or null without events. */
+  readonly webhookEvent: Type | null;
 }
 
 /** One version's module and its collections' modules, as relative paths inside `client/`. */
@@ -93,6 +100,10 @@ export interface VersionViews {
 export interface IndexVersionView {
   readonly key: string;
   readonly module: string;
+  /** `{ createV1, type ShopV1 }`. */
+  readonly imports: Expr;
+  /** `createV1(t)`. */
+  readonly factoryCall: Expr;
   readonly namespaceName: string;
   readonly factoryName: string;
   /** The name the version's types are re-exported under (`V1`). */
@@ -109,14 +120,12 @@ export interface IndexView {
   readonly factoryName: string;
   /** `ShopClientOptions`. */
   readonly optionsName: string;
-  /** The options type as source (`$.ClientOptions`, or an `Omit<...>` of the schemes the API lacks). */
-  readonly optionsType: string;
-  /** The API key header as a string literal, or `null`. */
-  readonly apiKeyHeader: string;
-  /** The version header as a string literal, or `null` for path versioning. */
-  readonly versionHeader: string;
-  /** The declared OAuth 2.0 client credentials token URL as a string literal, or false. */
-  readonly tokenUrl: string | false;
+  /** The options type (`$.ClientOptions`, or an `Omit<...>` of the schemes the API lacks). */
+  readonly optionsType: Type;
+  /** `new $.Transport(options, { apiKeyHeader, versionHeader, tokenUrl? })` (`tokenUrl`: the declared OAuth 2.0 client credentials token URL). */
+  readonly transport: Expr;
+  /** `(options: ShopClientOptions)`. */
+  readonly factoryParams: Expr;
   readonly versions: readonly IndexVersionView[];
   /** The usage example: the options to pass and a collection to list (of the newest released version). */
   readonly example: { readonly options: string; readonly collection: string } | false;
@@ -155,25 +164,31 @@ function buildCollectionFile(api: ApiIR, c: CollectionAt, version: string): Coll
   ];
   if (writes) types.push({ name: createName, doc: `The body of ${c.name}.${has('create') ? 'create' : 'replace'} in ${version}.`, members: members(c.fields, 'request'), alias: false });
   // Replace takes the same body as create (the zod schemas agree), so it is an alias when both exist.
-  if (has('create') && has('replace')) types.push({ name: `${t}Replace`, doc: `The body of ${c.name}.replace in ${version}.`, members: [], alias: createName });
+  if (has('create') && has('replace')) types.push({ name: `${t}Replace`, doc: `The body of ${c.name}.replace in ${version}.`, members: [], alias: ty.ref(createName) });
   // A patch is a create body with every top-level field optional; spelled out only when there is no create body.
   if (has('update')) {
     const doc = `The patch of ${c.name}.update in ${version}: only the fields to change.`;
-    types.push(writes ? { name: `${t}Patch`, doc, members: [], alias: `Partial<${createName}>` } : { name: `${t}Patch`, doc, members: members(c.fields, 'patch'), alias: false });
+    types.push(
+      writes
+        ? { name: `${t}Patch`, doc, members: [], alias: ty.ref('Partial', [ty.ref(createName)]) }
+        : { name: `${t}Patch`, doc, members: members(c.fields, 'patch'), alias: false },
+    );
   }
   const transitions = c.lifecycle?.transitions ?? [];
   for (const tr of transitions) {
     const doc = [`The input of ${c.name}.${tr.name} in ${version}, which moves it from ${tr.from.join(' or ')} to ${tr.to}.`, tr.description ?? ''].filter(Boolean).join(' ');
     const input = members(tr.input, 'request');
     // Without fields the input is `{}` (or left out); `Record<string, never>` rejects anything else.
-    types.push({ name: inputTypeName(c, tr.name), doc, members: input, alias: input.length === 0 ? 'Record<string, never>' : false });
+    types.push({ name: inputTypeName(c, tr.name), doc, members: input, alias: input.length === 0 ? ty.ref('Record', [ty.ref('string'), ty.ref('never')]) : false });
   }
   return {
     title: api.title,
     version,
     name: c.name,
     types,
-    list: has('list') ? { query: `${t}ListQuery`, filters: filterMembers(c.fields), page: `${t}List`, doc: `${c.name}.list in ${version}` } : false,
+    list: has('list')
+      ? { query: `${t}ListQuery`, head: ty.heritage(`${t}ListQuery`, ty.ref('$.ListParams')), filters: filterMembers(c.fields), page: `${t}List`, pageType: ty.ref('$.Page', [ty.ref(t)]), doc: `${c.name}.list in ${version}` }
+      : false,
     slotsName: `${t}Types`,
     slots: {
       item: t,
@@ -181,8 +196,8 @@ function buildCollectionFile(api: ApiIR, c: CollectionAt, version: string): Coll
       replace: has('replace') ? `${t}Replace` : 'never',
       patch: has('update') ? `${t}Patch` : 'never',
       query: has('list') ? `${t}ListQuery` : 'never',
-      ops: c.operations.map(literal).join(' | ') || 'never',
-      transitions: transitions.length > 0 ? `{ ${transitions.map((tr) => `${tr.name}: ${inputTypeName(c, tr.name)};`).join(' ')} }` : '{}',
+      ops: c.operations.length > 0 ? ty.union(c.operations.map(ty.str)) : ty.ref('never'),
+      transitions: ty.lit(transitions.map((tr) => ty.prop(tr.name, ty.ref(inputTypeName(c, tr.name))))),
     },
     transitions: transitions.map((tr) => tr.name),
   };
@@ -205,8 +220,24 @@ export function buildVersionViews(api: ApiIR, v: VersionIR): VersionViews {
       docLines: versionDocLines(api, v),
       namespaceName: `${base}${id}`,
       typesName: `${base}${id}Types`,
+      namespaceType: ty.ref('$.Namespace', [ty.ref(`${base}${id}Types`)]),
+      factoryParams: e.params(['t: $.Transport']),
+      namespaceCall: e.call(
+        '$.createNamespace',
+        [
+          e.id('t'),
+          e.str(v.name),
+          e.obj(
+            collections.map(({ c, file }) =>
+              e.prop(c.name, e.arr([e.str(c.path), e.json(c.operations), ...(file.transitions.length > 0 ? [e.json(file.transitions)] : [])])),
+            ),
+            true,
+          ),
+        ],
+        [ty.ref(`${base}${id}Types`)],
+      ),
       factoryName: `create${id}`,
-      events: eventMembers(at, v.name),
+      webhookEvent: webhookEvent(at, v.name),
       collections: collections.map(({ c, file }) => ({
         key: propertyKey(c.name),
         path: literal(c.path),
@@ -214,26 +245,30 @@ export function buildVersionViews(api: ApiIR, v: VersionIR): VersionViews {
         module: literal(`./${v.name}/${c.name}.js`),
         slotsName: file.slotsName,
         alias: `$${c.typeName}`,
-        exports: [...file.types.map((t) => t.name), ...(file.list ? [file.list.query, file.list.page] : [])],
-        opsArray: `[${c.operations.map(literal).join(', ')}]`,
-        transitionsArray: file.transitions.length > 0 ? `[${file.transitions.map(literal).join(', ')}]` : false,
+        imports: e.specifiers([`${file.slotsName} as $${c.typeName}`]),
+        exports: e.specifiers([...file.types.map((t) => t.name), ...(file.list ? [file.list.query, file.list.page] : [])]),
       })),
     },
     collections: collections.map(({ c, file }) => ({ path: `${v.name}/${c.name}.ts`, view: file })),
   };
 }
 
-/** The `WebhookEvent` members of a version: a derived event carries its collection's resource type, a custom one its payload. */
-function eventMembers(at: ApiAt, version: string): { type: string; data: string }[] {
-  return (at.events ?? []).flatMap((e) => {
-    if (e.source.kind === 'custom') {
-      const fields = members(e.source.payload, 'response').map((m) => `${m.key}${m.optional ? '?' : ''}: ${m.type}`);
-      return [{ type: literal(e.type), data: `{ ${fields.join('; ')} }` }];
+/**
+ * The `WebhookEvent` union of a version (a derived event carries its collection's resource type, a custom one
+ * its payload), or null when the version delivers no events.
+ */
+function webhookEvent(at: ApiAt, version: string): Type | null {
+  const events = (at.events ?? []).flatMap((ev): Type[] => {
+    let data: Type;
+    if (ev.source.kind === 'custom') data = ty.lit(members(ev.source.payload, 'response').map((m) => ty.prop(m.key, m.type, m.optional)));
+    else {
+      const c = at.collections.find((x) => x.key === (ev.source as { collection: string }).collection);
+      if (!c) return [];
+      data = ty.ref(`import(${literal(`./${version}/${c.name}.js`)}).${c.typeName}`);
     }
-    const key = e.source.collection;
-    const c = at.collections.find((x) => x.key === key);
-    return c ? [{ type: literal(e.type), data: `import(${literal(`./${version}/${c.name}.js`)}).${c.typeName}` }] : [];
+    return [ty.lit([ty.prop('type', ty.str(ev.type)), ty.prop('timestamp', ty.ref('string')), ty.prop('data', data)])];
   });
+  return events.length > 0 ? ty.union(events) : null;
 }
 
 /** The view of the index module. */
@@ -256,15 +291,23 @@ export function buildIndexView(api: ApiIR): IndexView {
     clientName: `${base}Client`,
     factoryName: `create${base}Client`,
     optionsName: `${base}ClientOptions`,
-    optionsType: omit.length > 0 ? `Omit<$.ClientOptions, ${omit.map(literal).join(' | ')}>` : '$.ClientOptions',
-    apiKeyHeader: api.auth.apiKey ? literal(api.auth.apiKey.header) : 'null',
-    versionHeader: api.versioning.in === 'header' ? literal(api.versioning.header) : 'null',
-    tokenUrl: tokenUrl ? literal(tokenUrl) : false,
+    optionsType: omit.length > 0 ? ty.ref('Omit', [ty.ref('$.ClientOptions'), ty.union(omit.map(ty.str))]) : ty.ref('$.ClientOptions'),
+    factoryParams: e.params([`options: ${base}ClientOptions`]),
+    transport: e.construct('$.Transport', [
+      e.id('options'),
+      e.obj([
+        e.prop('apiKeyHeader', e.json(api.auth.apiKey?.header ?? null)),
+        e.prop('versionHeader', e.json(api.versioning.in === 'header' ? api.versioning.header : null)),
+        ...(tokenUrl ? [e.prop('tokenUrl', e.json(tokenUrl))] : []),
+      ]),
+    ]),
     versions: api.versions.map((v) => {
       const id = versionIdentifier(v.name);
       return {
         key: propertyKey(v.name),
         module: literal(`./${v.name}.js`),
+        imports: e.specifiers([`create${id}`, `type ${base}${id}`]),
+        factoryCall: e.call(`create${id}`, [e.id('t')]),
         namespaceName: `${base}${id}`,
         factoryName: `create${id}`,
         typesAlias: id,

@@ -41,9 +41,11 @@ function refsIn(value: Json, found: Set<string>): Set<string> {
   return found;
 }
 
-/** The members of `all` that `users` refer to: a component nothing uses is noise, and linters say so. */
-function referenced(all: Record<string, JsonObject>, users: Json, section: string): Record<string, JsonObject> {
-  const refs = refsIn(users, new Set());
+/**
+ * The members of `all` that `refs` (every `$ref` of their users) name: a component nothing uses is noise,
+ * and linters say so.
+ */
+function referenced(all: Record<string, JsonObject>, refs: ReadonlySet<string>, section: string): Record<string, JsonObject> {
   return Object.fromEntries(Object.entries(all).filter(([name]) => refs.has(`#/components/${section}/${name}`)));
 }
 
@@ -145,13 +147,15 @@ export function buildOpenApiDocument(api: ApiAt): JsonObject {
   const webhooks = buildWebhooks(api, formats);
   const problem = freeName('Problem', taken);
   if (ctx.usedErrors.size > 0) schemas[problem] = buildProblemSchema();
-  const parameters = referenced(sharedParameters(api, formats), paths, 'parameters');
+  // The paths are most of the document: they are walked once, and what else refers is added as it comes.
+  const refs = refsIn(paths, new Set());
+  const parameters = referenced(sharedParameters(api, formats), refs, 'parameters');
   const formatSchemas = Object.fromEntries(FORMAT_KINDS.map((k) => [formats[k], buildFormatSchema(k)]));
-  Object.assign(schemas, referenced(formatSchemas, [paths, schemas, parameters, webhooks ?? null], 'schemas'));
+  Object.assign(schemas, referenced(formatSchemas, refsIn([schemas, parameters, webhooks ?? null], refs), 'schemas'));
   const responses: Record<string, JsonObject> = {};
   const lifecycle = { deprecated: api.version.deprecated !== undefined, sunset: api.version.sunset !== undefined };
   for (const [name, { kind, limited }] of ctx.usedErrors) responses[name] = buildErrorResponse(kind, problem, api.auth, { ...lifecycle, limited });
-  const headers = referenced(buildHeaders(), [paths, responses], 'headers');
+  const headers = referenced(buildHeaders(), refsIn(responses, refs), 'headers');
   const securitySchemes = buildSecuritySchemes(api.auth);
   const nonEmpty = (map: Record<string, JsonObject>): JsonObject | undefined =>
     Object.keys(map).length > 0 ? sortedKeys(map) : undefined;

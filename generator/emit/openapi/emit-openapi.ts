@@ -5,16 +5,21 @@
  */
 import type { ApiIR } from '../../model/ir.ts';
 import { project } from '../../model/project.ts';
+import { projectionHash } from '../ir-hash.ts';
 import type { EmitOptions, OutputFile } from '../types.ts';
 import { buildOpenApiDocument } from './build-document.ts';
 import { printJson } from './print-json.ts';
 
-/** Emits `openapi/vN.json` for every version. */
-export function emitOpenApi(api: ApiIR, _options: EmitOptions): OutputFile[] {
-  return api.versions.map((v) => ({
-    path: `openapi/${v.name}.json`,
-    content: printJson(buildOpenApiDocument(project(api, v.name))),
-    language: 'json' as const,
-    preformatted: true,
-  }));
+/** Emits `openapi/vN.json` for every version; a version whose projection is unchanged is not built again. */
+export function emitOpenApi(api: ApiIR, options: EmitOptions): OutputFile[] {
+  return api.versions.map((v) => {
+    const at = project(api, v.name);
+    const build = () => printJson(buildOpenApiDocument(at));
+    return {
+      path: `openapi/${v.name}.json`,
+      content: options.memo ? options.memo('openapi', projectionHash(at), build) : build(),
+      language: 'json' as const,
+      preformatted: true,
+    };
+  });
 }

@@ -29,34 +29,59 @@ function mustBreak(items: readonly Json[]): boolean {
   return items.length > 1 && items.every((item) => Array.isArray(item) && item.length > 1);
 }
 
-/** `value` printed at `indent`, starting at `column`, followed on its line by `tail` characters. */
-function print(value: Json, indent: string, column: number, tail: number): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  const inner = `${indent}  `;
+// One newline-and-indentation string per depth, shared by every line at that depth.
+const breaks: string[] = [];
+const lineBreak = (depth: number): string => (breaks[depth] ??= `\n${'  '.repeat(depth)}`);
+
+/**
+ * Appends `value` printed at `depth`, starting at `column`, followed on its line by `tail` characters, to
+ * `out`. Pieces are collected and joined once: concatenating megabytes piece by piece would build a rope of
+ * millions of nodes first.
+ */
+function print(value: Json, depth: number, column: number, tail: number, out: string[]): void {
+  if (value === null || typeof value !== 'object') {
+    out.push(JSON.stringify(value));
+    return;
+  }
+  const inner = lineBreak(depth + 1);
+  const width = 2 * (depth + 1);
   if (Array.isArray(value)) {
     const items = value as readonly Json[];
     const oneLine = mustBreak(items) ? undefined : flat(items);
-    if (oneLine !== undefined && column + oneLine.length + tail <= WIDTH) return oneLine;
-    let text = '[';
+    if (oneLine !== undefined && column + oneLine.length + tail <= WIDTH) {
+      out.push(oneLine);
+      return;
+    }
+    out.push('[');
     items.forEach((item, i) => {
       const last = i === items.length - 1;
-      text += `\n${inner}${print(item, inner, inner.length, last ? 0 : 1)}${last ? '' : ','}`;
+      out.push(inner);
+      print(item, depth + 1, width, last ? 0 : 1, out);
+      if (!last) out.push(',');
     });
-    return `${text}\n${indent}]`;
+    out.push(lineBreak(depth), ']');
+    return;
   }
   const keys = Object.keys(value);
-  if (keys.length === 0) return '{}';
-  let text = '{';
+  if (keys.length === 0) {
+    out.push('{}');
+    return;
+  }
+  out.push('{');
   keys.forEach((key, i) => {
     const last = i === keys.length - 1;
     const prefix = `${JSON.stringify(key)}: `;
-    const item = print((value as JsonObject)[key]!, inner, inner.length + prefix.length, last ? 0 : 1);
-    text += `\n${inner}${prefix}${item}${last ? '' : ','}`;
+    out.push(inner, prefix);
+    print((value as JsonObject)[key]!, depth + 1, width + prefix.length, last ? 0 : 1, out);
+    if (!last) out.push(',');
   });
-  return `${text}\n${indent}}`;
+  out.push(lineBreak(depth), '}');
 }
 
 /** The JSON text of a value, as prettier would format it, with a final newline. */
 export function printJson(value: Json): string {
-  return `${print(value, '', 0, 0)}\n`;
+  const out: string[] = [];
+  print(value, 0, 0, 0, out);
+  out.push('\n');
+  return out.join('');
 }

@@ -7,11 +7,13 @@
  */
 import type { Assign, MemorySpec } from '../../../runtime/server/memory-store.ts';
 import type { CollectionSpec, LifecycleSpec, LimitSpec } from '../../../runtime/server/spec.ts';
-import type { ApiIR, CollectionAt, CollectionIR, FieldAt, OperationName, RateLimitIR, TransitionIR } from '../../model/ir.ts';
+import type { ApiIR, CollectionAt, CollectionIR, FieldAt, RateLimitIR, TransitionIR } from '../../model/ir.ts';
 import { OPERATIONS } from '../../model/ir.ts';
 import { existsAt, shapeAt } from '../../model/project.ts';
+import { e, t, type Expr, type Type, type TypeMember } from '../../printer/ast.ts';
+import { printKey } from '../../printer/literals.ts';
 import { inputTypeName } from '../zod/emit-zod.ts';
-import { compactUp, planDown, planFieldsUp, planUp, HookNeeds, type CompactUpPlan, type DownPlan, type HookNeed } from './migration-plan.ts';
+import { compactUp, planDown, planFieldsUp, planUp, HookNeeds, type HookNeed } from './migration-plan.ts';
 import { valueText } from './ts-type.ts';
 
 /** What every per-collection view needs of the API, computed once. */
@@ -21,7 +23,7 @@ export interface ServerContext {
   readonly name: string;
   readonly versions: readonly string[];
   /** The collections each version has, as it sees them. */
-  readonly projections: readonly { readonly collections: readonly CollectionAt[] }[];
+  readonly projections: readonly { readonly collections: readonly CollectionAt[]; readonly byKey: ReadonlyMap<string, CollectionAt> }[];
   readonly hasAuth: boolean;
   /** The identifier a version's schema module is imported as (`V1`). */
   readonly alias: ReadonlyMap<string, string>;
@@ -30,32 +32,25 @@ export interface ServerContext {
 /** One version's route of a collection. */
 interface RouteView {
   readonly version: string;
-  readonly path: string;
-  readonly operations: readonly OperationName[];
-  readonly id: string;
-  /** The `schemas` members, `,`-separated (`response: V1.Order, create: V1.OrderCreate`). */
-  readonly schemas: string;
-  readonly up: CompactUpPlan | null;
-  readonly down: DownPlan;
-  /** The lifecycle's state field as this version names it, or null. */
-  readonly stateField: string | null;
-  /** The transitions of this version: name, input schema, and the plan that moves its input up. */
-  readonly transitions: readonly { readonly name: string; readonly input: string; readonly up: CompactUpPlan | null }[];
+  /** The version as a property key. */
+  readonly key: string;
+  /** `{ collection, path, operations, id, schemas, up, down, stateField, transitions }`: the runtime's `RouteSpec`. */
+  readonly route: Expr;
 }
 
 /** The handler type of one transition, for the `Transitions` interface. */
 interface TransitionTypeView {
   readonly name: string;
   readonly doc: string;
-  /** The type arguments of `TransitionHandler`, `,`-separated. */
-  readonly types: string;
+  /** `$.TransitionHandler<from, input, to>`. */
+  readonly handler: Type;
 }
 
 interface HookFieldView {
   readonly key: string;
   readonly doc: string;
-  /** The member signatures, `;`-separated. */
-  readonly members: string;
+  /** The hook's member signatures. */
+  readonly members: Type;
 }
 
 /** The view of `server/collections/<collection>.ts`. */
@@ -64,20 +59,21 @@ export interface CollectionFileView {
   readonly doc: string;
   readonly top: string;
   readonly imports: readonly { readonly alias: string; readonly path: string }[];
-  /** The union of the versions the collection exists in (`"v1" | "v2"`). */
-  readonly versionUnion: string;
+  /** `{ readonly [V in "v1" | "v2"]: $.RouteSpec }`: the versions the collection exists in. */
+  readonly routesType: Type;
   readonly routes: readonly RouteView[];
-  /** The runtime's `CollectionSpec`, as JSON in the module. */
-  readonly spec: CollectionSpec;
-  /** The runtime's `MemorySpec`, as JSON in the module. */
-  readonly memory: MemorySpec;
+  /** `{ v1: { ...route }, ... }`: every version's route, one per line. */
+  readonly routesObject: Expr;
+  /** The runtime's `CollectionSpec`, as a literal in the module. */
+  readonly spec: Expr;
+  /** The runtime's `MemorySpec`, as a literal in the module. */
+  readonly memory: Expr;
   /** The newest resource type (`V3.Order`). */
-  readonly resource: string;
+  readonly resource: Type;
   readonly handlersDoc: string;
-  /** The type arguments of `CollectionHandlers`, `,`-separated. */
-  readonly handlerTypes: string;
-  readonly ops: string;
-  readonly migrations: readonly { readonly version: string; readonly collection: string; readonly fields: readonly HookFieldView[] }[];
+  /** `Pick<$.CollectionHandlers<...>, ops>`, `& Transitions` when the collection has a lifecycle. */
+  readonly handlers: Type;
+  readonly migrations: readonly { readonly version: string; readonly key: string; readonly collection: string; readonly fields: readonly HookFieldView[] }[];
   readonly hasMigrations: boolean;
   /** The handler types of the lifecycle's transitions (`Transitions` is declared when there are any). */
   readonly transitions: readonly TransitionTypeView[];
@@ -110,15 +106,15 @@ function idOf(c: CollectionAt): string {
   return c.fields.find((f) => f.type.kind === 'id')?.name ?? 'id';
 }
 
-function schemasOf(alias: string, c: CollectionAt): string {
+function schemasOf(alias: string, c: CollectionAt): Expr {
   const ops = new Set(c.operations);
-  const t = `${alias}.${c.typeName}`;
-  const parts = [`response: ${t}`];
-  if (ops.has('create')) parts.push(`create: ${t}Create`);
-  if (ops.has('replace')) parts.push(`replace: ${t}Replace`);
-  if (ops.has('update')) parts.push(`patch: ${t}Patch`);
-  if (ops.has('list')) parts.push(`query: ${t}ListQuery`);
-  return parts.join(', ');
+  const name = `${alias}.${c.typeName}`;
+  const parts = [e.prop('response', e.path(name))];
+  if (ops.has('create')) parts.push(e.prop('create', e.path(`${name}Create`)));
+  if (ops.has('replace')) parts.push(e.prop('replace', e.path(`${name}Replace`)));
+  if (ops.has('update')) parts.push(e.prop('patch', e.path(`${name}Patch`)));
+  if (ops.has('list')) parts.push(e.prop('query', e.path(`${name}ListQuery`)));
+  return e.obj(parts);
 }
 
 const limitOf = (r: RateLimitIR | undefined): LimitSpec | null => (r ? { max: r.limit, windowMs: r.windowMs } : null);
@@ -134,18 +130,18 @@ function lifecycleSpec(c: CollectionIR): LifecycleSpec | null {
 }
 
 /** The type of a resource in some states: `V3.Order & { readonly status: "open" | "paid" }`. */
-const inStates = (resource: string, field: string, states: readonly string[]): string =>
-  `${resource} & { readonly ${field}: ${states.map((s) => JSON.stringify(s)).join(' | ')} }`;
+const inStates = (resource: Type, field: string, states: readonly string[]): Type =>
+  t.inter([resource, t.lit([t.prop(field, t.union(states.map(t.str)), false, true)])]);
 
 /** The handler type of a transition: the resource in its `from` states, its input (newest version it exists in), the resource in its `to` state. */
-function transitionType(ctx: ServerContext, c: CollectionIR, t: TransitionIR, resource: string, field: string): TransitionTypeView {
+function transitionType(ctx: ServerContext, c: CollectionIR, tr: TransitionIR, resource: Type, field: string): TransitionTypeView {
   const { versions, projections } = ctx;
   let last = versions.length - 1;
-  while (last > 0 && !(existsAt(versions, last, t.addedIn, t.removedIn) && projections[last]!.collections.some((x) => x.key === c.name))) last--;
-  const at = projections[last]!.collections.find((x) => x.key === c.name)!;
-  const input = `z.output<typeof ${ctx.alias.get(versions[last]!)!}.${inputTypeName(at, t.name)}>`;
-  const doc = [`\`POST /${at.path}/{id}:${t.name}\`: ${t.from.join(', ')} → ${t.to}.`, t.description ?? ''].filter(Boolean).join(' ');
-  return { name: t.name, doc, types: [inStates(resource, field, t.from), input, inStates(resource, field, [t.to])].join(', ') };
+  while (last > 0 && !(existsAt(versions, last, tr.addedIn, tr.removedIn) && projections[last]!.byKey.has(c.name))) last--;
+  const at = projections[last]!.byKey.get(c.name)!;
+  const input = t.ref('z.output', [t.query(`${ctx.alias.get(versions[last]!)!}.${inputTypeName(at, tr.name)}`)]);
+  const doc = [`\`POST /${at.path}/{id}:${tr.name}\`: ${tr.from.join(', ')} → ${tr.to}.`, tr.description ?? ''].filter(Boolean).join(' ');
+  return { name: tr.name, doc, handler: t.ref('$.TransitionHandler', [inStates(resource, field, tr.from), input, inStates(resource, field, [tr.to])]) };
 }
 
 /** How the in-memory store assigns a required read-only field: example first, then by type. */
@@ -192,19 +188,20 @@ function hookDoc(versions: readonly string[], need: HookNeed): string {
   }
 }
 
-function hookMembers(versions: readonly string[], c: CollectionIR, need: HookNeed, resource: string, param: string): string[] {
+function hookMembers(versions: readonly string[], c: CollectionIR, need: HookNeed, resource: Type, param: string): TypeMember[] {
   const f = c.fields.find((x) => x.name === need.field)!;
   const k = versions.indexOf(need.version);
   const old = shapeAt(versions, k - 1, f);
   const oldType = valueText(old, versions, k - 1);
-  const members: string[] = [];
+  const orUndefined = (type: Type, optional: boolean): Type => (optional ? t.union([type, t.ref('undefined')]) : type);
+  const members: TypeMember[] = [];
   if (need.kind === 'typeChange') {
     const now = shapeAt(versions, k, f);
     const newType = valueText(now, versions, k);
-    if (need.members.has('up')) members.push(`up(value: ${oldType}): ${newType}${now.optional && !now.default ? ' | undefined' : ''}`);
-    if (need.members.has('down')) members.push(`down(value: ${newType}): ${oldType}${old.optional ? ' | undefined' : ''}`);
-  } else if (need.kind === 'removed') members.push(`value(${param}: ${resource}): ${oldType}${old.optional ? ' | undefined' : ''}`);
-  else members.push(`whenMissing(${param}: ${resource}): ${oldType}`);
+    if (need.members.has('up')) members.push(t.method('up', [{ name: 'value', type: oldType }], orUndefined(newType, now.optional && !now.default)));
+    if (need.members.has('down')) members.push(t.method('down', [{ name: 'value', type: newType }], orUndefined(oldType, old.optional)));
+  } else if (need.kind === 'removed') members.push(t.method('value', [{ name: param, type: resource }], orUndefined(oldType, old.optional)));
+  else members.push(t.method('whenMissing', [{ name: param, type: resource }], oldType));
   return members;
 }
 
@@ -216,48 +213,60 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
   const imports: { alias: string; path: string }[] = [];
   const routes: RouteView[] = [];
   for (let at = 0; at < versions.length; at++) {
-    const cAt = projections[at]!.collections.find((x) => x.key === c.name);
+    const cAt = projections[at]!.byKey.get(c.name);
     if (!cAt) continue;
     const version = versions[at]!;
     const alias = ctx.alias.get(version)!;
     imports.push({ alias, path: `../../${version}/${cAt.name}.js` });
     routes.push({
       version,
-      path: cAt.path,
-      operations: cAt.operations,
-      id: idOf(cAt),
-      schemas: schemasOf(alias, cAt),
-      up: at === top ? null : compactUp(planUp(versions, c, at, top, needs)),
-      down: planDown(versions, c, at, top, needs),
-      stateField: cAt.lifecycle?.field ?? null,
-      transitions: (cAt.lifecycle?.transitions ?? []).map((t) => {
-        const ir = c.lifecycle!.transitions.find((x) => x.name === t.name)!;
-        // The newest version that offers the transition has the input its handler is typed with.
-        let last = at;
-        while (last + 1 <= top && existsAt(versions, last + 1, ir.addedIn, ir.removedIn)) last++;
-        return { name: t.name, input: `${alias}.${inputTypeName(cAt, t.name)}`, up: last === at ? null : compactUp(planFieldsUp(versions, ir.input, at, last, () => [])) };
-      }),
+      key: printKey(version),
+      route: e.obj([
+        e.short('collection'),
+        e.prop('path', e.str(cAt.path)),
+        e.prop('operations', e.json(cAt.operations)),
+        e.prop('id', e.str(idOf(cAt))),
+        e.prop('schemas', schemasOf(alias, cAt)),
+        e.prop('up', e.json(at === top ? null : compactUp(planUp(versions, c, at, top, needs)))),
+        e.prop('down', e.json(planDown(versions, c, at, top, needs))),
+        e.prop('stateField', e.json(cAt.lifecycle?.field ?? null)),
+        e.prop(
+          'transitions',
+          e.obj(
+            (cAt.lifecycle?.transitions ?? []).map((tr) => {
+              const ir = c.lifecycle!.transitions.find((x) => x.name === tr.name)!;
+              // The newest version that offers the transition has the input its handler is typed with.
+              let last = at;
+              while (last + 1 <= top && existsAt(versions, last + 1, ir.addedIn, ir.removedIn)) last++;
+              const up = last === at ? null : compactUp(planFieldsUp(versions, ir.input, at, last, () => []));
+              return e.prop(tr.name, e.obj([e.prop('input', e.path(`${alias}.${inputTypeName(cAt, tr.name)}`)), e.prop('up', e.json(up))]));
+            }),
+          ),
+        ),
+      ]),
     });
   }
 
-  const newest = projections[top]!.collections.find((x) => x.key === c.name)!;
-  const resource = `${ctx.alias.get(versions[top]!)!}.${newest.typeName}`;
+  const newest = projections[top]!.byKey.get(c.name)!;
+  const resourceName = `${ctx.alias.get(versions[top]!)!}.${newest.typeName}`;
+  const resource = t.ref(resourceName);
   const hooks = needs.list();
   const publicOps = ctx.hasAuth ? c.public : OPERATIONS.filter((op) => c.operations.some((o) => o.name === op));
-  const ops = OPERATIONS.filter((op) => projections.some((p) => p.collections.some((x) => x.key === c.name && x.operations.includes(op))));
+  const ops = OPERATIONS.filter((op) => projections.some((p) => p.byKey.get(c.name)?.operations.includes(op)));
   const hookVersions = versions.filter((v) => hooks.some((h) => h.version === v));
   const readOnly = newest.fields.filter((f) => f.readOnly || f.type.kind === 'id');
   const lifecycle = lifecycleSpec(c);
   const stateField = newest.lifecycle?.field;
-  const transitions = (c.lifecycle?.transitions ?? []).map((t) => transitionType(ctx, c, t, resource, stateField!));
+  const transitions = (c.lifecycle?.transitions ?? []).map((tr) => transitionType(ctx, c, tr, resource, stateField!));
   const collection: CollectionFileView = {
     key: c.name,
     doc: `${c.name} of the ${ctx.name} API: routes, store and handler types.${c.description ? ` ${c.description}` : ''}`,
     top: versions[top]!,
     imports,
-    versionUnion: routes.map((r) => JSON.stringify(r.version)).join(' | '),
+    routesType: t.mapped('V', t.union(routes.map((r) => t.str(r.version))), t.ref('$.RouteSpec'), true),
     routes,
-    spec: {
+    routesObject: e.obj(routes.map((r) => e.prop(r.version, r.route)), true),
+    spec: e.json({
       key: c.name,
       // Without auth every operation is public: there is nothing to check a credential against.
       public: publicOps,
@@ -266,8 +275,8 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
       hooks: hooks.map((h) => ({ id: h.id, members: [...h.members].sort(), why: hookDoc(versions, h) })),
       lifecycle,
       requireIfMatch: c.requireIfMatch,
-    },
-    memory: {
+    } satisfies CollectionSpec),
+    memory: e.json({
       name: c.name,
       id: idOf(newest),
       assign: readOnly.map((f) => assignOf(f, f.name === stateField ? lifecycle?.initial : undefined)).filter((a) => a !== null),
@@ -275,19 +284,25 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
       readOnly: readOnly.map((f) => f.name),
       lifecycle: lifecycle && {
         field: lifecycle.field,
-        transitions: Object.fromEntries(Object.entries(lifecycle.transitions).map(([name, t]) => [name, { from: t.from, to: t.to }])),
+        transitions: Object.fromEntries(Object.entries(lifecycle.transitions).map(([name, tr]) => [name, { from: tr.from, to: tr.to }])),
       },
-    },
+    } satisfies MemorySpec),
     resource,
     handlersDoc: `${c.name}: ${c.description ? c.description + ' ' : ''}Called by every version's routes, typed with ${versions[top]}.`,
-    handlerTypes: [resource, ...['Create', 'Replace', 'Patch', 'ListQuery'].map((s) => `z.output<typeof ${resource}${s}>`)].join(', '),
-    ops: ops.map((op) => JSON.stringify(op)).join(' | '),
+    handlers: t.inter([
+      t.ref('Pick', [
+        t.ref('$.CollectionHandlers', [resource, ...['Create', 'Replace', 'Patch', 'ListQuery'].map((s) => t.ref('z.output', [t.query(`${resourceName}${s}`)]))]),
+        t.union(ops.map(t.str)),
+      ]),
+      ...(transitions.length > 0 ? [t.ref('Transitions')] : []),
+    ]),
     migrations: hookVersions.map((version) => ({
       version,
+      key: printKey(version),
       collection: c.name,
       fields: hooks
         .filter((h) => h.version === version)
-        .map((h) => ({ key: h.field, doc: hookDoc(versions, h), members: hookMembers(versions, c, h, resource, lowerFirst(newest.typeName)).join('; ') + ';' })),
+        .map((h) => ({ key: h.field, doc: hookDoc(versions, h), members: t.lit(hookMembers(versions, c, h, resource, lowerFirst(newest.typeName))) })),
     })),
     hasMigrations: hooks.length > 0,
     transitions,

@@ -5,38 +5,35 @@
  */
 import type { ApiIR, FieldAt } from '../../model/ir.ts';
 import { existsAt, projectEvents, projectCollection } from '../../model/project.ts';
-import { baseExpression, defaultArgument, propertyKey } from '../zod/zod-expression.ts';
-import { planFieldsDown, type DownPlan } from './migration-plan.ts';
-
-/** One custom event's payload in one version. */
-interface PayloadView {
-  readonly version: string;
-  /** The zod object of the payload's fields as that version sends them. */
-  readonly schema: string;
-  readonly down: DownPlan;
-}
+import { e, type Expr } from '../../printer/ast.ts';
+import { baseExpression, defaultArgument } from '../zod/zod-expression.ts';
+import { planFieldsDown } from './migration-plan.ts';
 
 /** The view of `server/events.ts`. */
 export interface EventsView {
   readonly name: string;
   /** The constant's name (`SHOP_WEBHOOKS`). */
   readonly constName: string;
-  readonly collection: string;
-  readonly versions: Readonly<Record<string, readonly string[]>>;
-  readonly resources: Readonly<Record<string, { readonly collection: string; readonly action: string; readonly state: string | null }>>;
-  readonly custom: readonly { readonly type: string; readonly payloads: readonly PayloadView[] }[];
+  /** The built-in webhook endpoints collection's name, as a string literal. */
+  readonly collection: Expr;
+  /** Per version, the event types it delivers. */
+  readonly versions: Expr;
+  /** Per derived event type, its collection, action and state. */
+  readonly resources: Expr;
+  /** Per custom event type and version, `{ schema, down }`: the payload's zod object and its down plan from the newest version. */
+  readonly custom: Expr;
   /** Whether there are custom events (only then is zod imported). */
   readonly hasCustom: boolean;
 }
 
 /** The zod object of a payload: every field as responses carry it (optional ones optional). */
-function payloadSchema(fields: readonly FieldAt[]): string {
+function payloadSchema(fields: readonly FieldAt[]): Expr {
   const members = fields.map((f) => {
     const base = baseExpression(f, 'response');
-    const expr = f.default ? `${base}.default(${defaultArgument(f.default.value)})` : f.optional ? `${base}.optional()` : base;
-    return `${propertyKey(f.name)}: ${expr}`;
+    const expr = f.default ? e.chain(base, ['default', defaultArgument(f.default.value)]) : f.optional ? e.chain(base, ['optional']) : base;
+    return e.prop(f.name, expr);
   });
-  return `z.object({ ${members.join(', ')} })`;
+  return e.chain(e.id('z'), ['object', e.obj(members)]);
 }
 
 /** The view of `server/events.ts`, or null when the API declares no events. */
@@ -49,22 +46,35 @@ export function buildEventsView(api: ApiIR, name: string, specName: string): Eve
   names.forEach((v, at) => {
     const collections = api.collections.flatMap((c) => projectCollection(names, at, c) ?? []);
     const events = projectEvents(api, at, collections);
-    versions[v] = events.map((e) => e.type);
-    for (const e of events)
-      if (e.source.kind === 'resource') resources[e.type] = { collection: e.source.collection, action: e.source.action, state: e.source.state ?? null };
+    versions[v] = events.map((ev) => ev.type);
+    for (const ev of events)
+      if (ev.source.kind === 'resource') resources[ev.type] = { collection: ev.source.collection, action: ev.source.action, state: ev.source.state ?? null };
   });
-  const custom = (api.events ?? []).map((e) => {
-    const alive = names.map((_, i) => i).filter((i) => existsAt(names, i, e.addedIn, e.removedIn));
+  const custom = (api.events ?? []).map((ev) => {
+    const alive = names.map((_, i) => i).filter((i) => existsAt(names, i, ev.addedIn, ev.removedIn));
     const top = alive[alive.length - 1] ?? 0;
     return {
-      type: e.type,
+      type: ev.type,
       payloads: alive.map((at) => {
         const collections = api.collections.flatMap((c) => projectCollection(names, at, c) ?? []);
-        const event = projectEvents(api, at, collections).find((x) => x.type === e.type);
+        const event = projectEvents(api, at, collections).find((x) => x.type === ev.type);
         const fields = event?.source.kind === 'custom' ? event.source.payload : [];
-        return { version: names[at]!, schema: payloadSchema(fields.filter((f) => !f.writeOnly)), down: planFieldsDown(names, e.payload, at, top, null) };
+        return { version: names[at]!, schema: payloadSchema(fields.filter((f) => !f.writeOnly)), down: planFieldsDown(names, ev.payload, at, top, null) };
       }),
     };
   });
-  return { name, constName: specName.replace(/_API$/, '_WEBHOOKS'), collection: endpoints.name, versions, resources, custom, hasCustom: custom.length > 0 };
+  // The template wrote `custom` and each event's entry with a newline after `{`: prettier keeps them expanded.
+  const customExpr = e.obj(
+    custom.map((c) => e.prop(c.type, e.obj(c.payloads.map((p) => e.prop(p.version, e.obj([e.prop('schema', p.schema), e.prop('down', e.json(p.down))]))), true))),
+    true,
+  );
+  return {
+    name,
+    constName: specName.replace(/_API$/, '_WEBHOOKS'),
+    collection: e.str(endpoints.name),
+    versions: e.json(versions),
+    resources: e.json(resources),
+    custom: customExpr,
+    hasCustom: custom.length > 0,
+  };
 }

@@ -7,6 +7,7 @@
 import { takesBearer, takesCredentials, type ApiIR } from '../../model/ir.ts';
 import { pascalCase } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
+import { e, t, type Expr, type Type } from '../../printer/ast.ts';
 import { buildCollectionFiles, type CollectionFiles, type ServerContext } from './collection-view.ts';
 import { buildEventsView, type EventsView } from './events-view.ts';
 
@@ -14,42 +15,50 @@ interface Import {
   readonly alias: string;
   readonly path: string;
 }
+interface RouteImport extends Import {
+  /** `{ routes as $orders }`. */
+  readonly names: Expr;
+}
 interface VersionView {
   readonly name: string;
   readonly released: boolean;
   readonly deprecation: string | null;
   readonly sunset: string | null;
   readonly sunsetAt: number | null;
-  /** The version's OpenAPI document relative to `server/` (the OpenAPI emitter writes `openapi/<version>.json`). */
-  readonly document: string;
-  /** The imported route entries of the version's collections, in declaration order. */
-  readonly routes: readonly string[];
+  /** `new URL("../openapi/<version>.json", import.meta.url)`: the version's OpenAPI document (the OpenAPI emitter writes it). */
+  readonly document: Expr;
+  /** The imported route entries of the version's collections, in declaration order (`[$orders.v1]`). */
+  readonly routes: Expr;
 }
 /** The view of `server/routes.ts`. */
 export interface RoutesView {
   readonly name: string;
   readonly specName: string;
-  readonly collections: readonly Import[];
-  readonly versioning: ApiIR['versioning'];
-  readonly bearer: boolean;
-  readonly apiKeyHeader: string | null;
-  readonly rateLimit: { readonly max: number; readonly windowMs: number } | null;
+  readonly collections: readonly RouteImport[];
+  /** The literals of the spec's members. */
+  readonly versioning: Expr;
+  readonly bearer: Expr;
+  readonly apiKeyHeader: Expr;
+  readonly rateLimit: Expr;
   readonly versions: readonly VersionView[];
   /** The constant of `events.ts`, or null without events. */
   readonly webhooks: string | null;
 }
 interface CollectionRef extends Import {
   readonly key: string;
-  /** The module declares `Transitions` (the collection has a lifecycle). */
-  readonly hasTransitions: boolean;
+  /** `createMemoryCollection<$c.Resource, $c.Transitions?>($c.memory, seed.c, options)` (`Transitions` when the collection has a lifecycle). */
+  readonly memory: Expr;
 }
 /** The view of `server/types.ts`. */
 export interface TypesView {
   readonly name: string;
   readonly collections: readonly CollectionRef[];
-  readonly versions: string;
+  /** The union of the version names. */
+  readonly versions: Type;
   /** The intersection of the `Migrations` types of the collections that have hooks. */
-  readonly migrations: string;
+  readonly migrations: Type;
+  /** `ServerOptions & XCredentials & { readonly migrations: XMigrations }` as the API needs. */
+  readonly options: Type;
   readonly needsCredentials: boolean;
   readonly needsMigrations: boolean;
   /** Whether the API takes bearer tokens (then `jwt` can verify them). */
@@ -60,10 +69,18 @@ export interface IndexView {
   readonly name: string;
   readonly specName: string;
   readonly collections: readonly CollectionRef[];
-  readonly optionsOptional: boolean;
+  /** The names `./types.js` exports that the index imports. */
+  readonly typeImports: Expr;
+  /** `mountApi(app, SPEC, handlers, options)`. */
+  readonly mount: Expr;
+  /** The parameters of `registerXApi` and of `createMemoryHandlers`. */
+  readonly registerParams: Expr;
+  readonly memoryParams: Expr;
   readonly versioning: string;
   /** The API declares events: `createWebhookDispatcher` is exported. */
   readonly hasEvents: boolean;
+  /** `createWebhookDispatcherFor(SPEC, options)`. */
+  readonly dispatch: Expr;
 }
 
 /** Everything the server templates need, computed once. */
@@ -106,14 +123,26 @@ export function buildServerViews(api: ApiIR): ServerViews {
     api,
     name,
     versions,
-    projections: api.versions.map((v) => project(api, v.name)),
+    projections: api.versions.map((v) => {
+      const at = project(api, v.name);
+      return { collections: at.collections, byKey: new Map(at.collections.map((c) => [c.key, c])) };
+    }),
     hasAuth: takesCredentials(api.auth),
     alias,
   };
   const collections = api.collections.map((c) => buildCollectionFiles(ctx, c));
   // Collection names are identifiers without `$`: `$orders` collides with nothing.
-  const refs: CollectionRef[] = collections.map((c) => ({ key: c.key, alias: `$${c.key}`, path: `./collections/${c.key}.js`, hasTransitions: c.hasTransitions }));
-  const routeOf = (key: string, version: string) => `$${key}${/^[A-Za-z_$][\w$]*$/.test(version) ? `.${version}` : `[${JSON.stringify(version)}]`}`;
+  const refs: CollectionRef[] = collections.map((c) => ({
+    key: c.key,
+    alias: `$${c.key}`,
+    path: `./collections/${c.key}.js`,
+    memory: e.call(
+      'createMemoryCollection',
+      [e.path(`$${c.key}.memory`), e.path(`seed.${c.key}`), e.id('options')],
+      [t.ref(`$${c.key}.Resource`), ...(c.hasTransitions ? [t.ref(`$${c.key}.Transitions`)] : [])],
+    ),
+  }));
+  const routeOf = (key: string, version: string): Expr => e.access(e.id(`$${key}`), version);
   // The built-in collection's handlers come with the runtime: users neither write nor seed them.
   const userRefs = refs.filter((_, i) => api.collections[i]!.builtin === undefined);
   const events = buildEventsView(api, name, specName);
@@ -124,27 +153,32 @@ export function buildServerViews(api: ApiIR): ServerViews {
     routes: {
       name,
       specName,
-      collections: refs,
-      versioning: api.versioning,
-      bearer: takesBearer(api.auth),
-      apiKeyHeader: api.auth.apiKey?.header ?? null,
-      rateLimit: api.rateLimit ? { max: api.rateLimit.limit, windowMs: api.rateLimit.windowMs } : null,
+      collections: refs.map((r) => ({ ...r, names: e.specifiers([`routes as ${r.alias}`]) })),
+      versioning: e.json(api.versioning),
+      bearer: e.json(takesBearer(api.auth)),
+      apiKeyHeader: e.json(api.auth.apiKey?.header ?? null),
+      rateLimit: e.json(api.rateLimit ? { max: api.rateLimit.limit, windowMs: api.rateLimit.windowMs } : null),
       versions: api.versions.map((v) => ({
         name: v.name,
         released: v.released !== undefined,
         deprecation: v.deprecated ? `@${dayMs(v.deprecated) / 1000}` : null,
         sunset: v.sunset ? new Date(dayMs(v.sunset)).toUTCString() : null,
         sunsetAt: v.sunset ? dayMs(v.sunset) : null,
-        document: `../openapi/${v.name}.json`,
-        routes: collections.filter((c) => c.versions.includes(v.name)).map((c) => routeOf(c.key, v.name)),
+        document: e.construct('URL', [e.str(`../openapi/${v.name}.json`), e.raw('import.meta.url')]),
+        routes: e.arr(collections.filter((c) => c.versions.includes(v.name)).map((c) => routeOf(c.key, v.name))),
       })),
       webhooks: events?.constName ?? null,
     },
     types: {
       name,
       collections: userRefs,
-      versions: versions.map((v) => JSON.stringify(v)).join(' | '),
-      migrations: refs.filter((_, i) => collections[i]!.hasMigrations).map((r) => `${r.alias}.Migrations`).join(' & '),
+      versions: t.union(versions.map(t.str)),
+      migrations: t.inter(refs.filter((_, i) => collections[i]!.hasMigrations).map((r) => t.ref(`${r.alias}.Migrations`))),
+      options: t.inter([
+        t.ref('ServerOptions'),
+        ...(needsCredentials ? [t.ref(`${name}Credentials`)] : []),
+        ...(needsMigrations ? [t.lit([t.prop('migrations', t.ref(`${name}Migrations`), false, true)])] : []),
+      ]),
       needsCredentials,
       needsMigrations,
       bearer: takesBearer(api.auth),
@@ -153,9 +187,13 @@ export function buildServerViews(api: ApiIR): ServerViews {
       name,
       specName,
       collections: userRefs,
-      optionsOptional: !needsCredentials && !needsMigrations,
+      typeImports: e.specifiers([`${name}Handlers`, `${name}Options`, `${name}Seed`]),
+      registerParams: e.params(['app: FastifyInstance', `handlers: ${name}Handlers`, `options: ${name}Options${!needsCredentials && !needsMigrations ? ' = {}' : ''}`]),
+      mount: e.call('mountApi', ['app', specName, 'handlers', 'options'].map(e.id)),
+      memoryParams: e.params([`seed: ${name}Seed = {}`, 'options: MemoryOptions = {}']),
       versioning: api.versioning.in === 'path' ? `under ${versions.map((v) => `/${v}`).join(', ')}` : `selected by the ${api.versioning.header} header`,
       hasEvents: events !== null,
+      dispatch: e.call('createWebhookDispatcherFor', [e.id(specName), e.id('options')]),
     },
     collections,
     events,

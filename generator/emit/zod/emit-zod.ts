@@ -10,16 +10,19 @@
 import type { ApiAt, ApiIR, CollectionAt, FieldAt, LifecycleAt, VersionIR } from '../../model/ir.ts';
 import { pascalCase } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
+import { e, t, type Expr, type Prop, type Type } from '../../printer/ast.ts';
+import { irHash } from '../ir-hash.ts';
 import { runtimeFiles } from '../runtime-files.ts';
 import type { EmitOptions, OutputFile } from '../types.ts';
-import { baseExpression, defaultArgument, filterExpression, hasObject, propertyKey, typeExpression } from './zod-expression.ts';
+import { baseExpression, defaultArgument, filterExpression, hasObject, typeExpression } from './zod-expression.ts';
 
 interface Member {
   readonly key: string;
-  readonly expr: string;
+  readonly expr: Expr;
   readonly doc: string | false;
 }
 
+/** The declarations of one collection's schemas, as syntax nodes the template places. */
 interface CollectionView {
   readonly name: string;
   readonly typeName: string;
@@ -27,15 +30,23 @@ interface CollectionView {
   readonly route: string;
   readonly fieldsVar: string;
   readonly writeVar: string;
+  /** The members of the fields map, each with its JSDoc. */
   readonly base: readonly Member[];
-  readonly responseOverrides: readonly Member[];
-  readonly writeOverrides: readonly Member[];
-  readonly createOverrides: readonly Member[];
-  readonly filters: readonly Member[];
-  readonly defaultLimit: number;
-  readonly maxLimit: number;
+  /** `z.object({ ...fields, overrides })`: the resource as responses carry it. */
+  readonly response: Expr;
+  /** `{ ...fields, overrides }`: the fields as requests send them. */
+  readonly write: Expr;
+  readonly create: Expr;
+  readonly replace: Expr;
+  readonly patch: Expr;
+  readonly listQuery: Expr;
+  readonly list: Expr;
+  /** `z.infer<typeof X>` / `z.input<typeof X>` of each exported schema, and the replace type's alias. */
+  readonly types: { readonly response: Type; readonly create: Type; readonly replace: Type; readonly patch: Type; readonly listQuery: Type; readonly list: Type };
   /** Whether a filter reads a number from the query string (`queryNumber` is imported). */
   readonly numericFilters: boolean;
+  /** `{ lifecycleState?, listLimit, listPage, queryNumber?, readOnly }`: what the module imports of the zod helpers. */
+  readonly helpers: Expr;
   /** Whether the collection has a lifecycle (`lifecycleState` is imported for its state field). */
   readonly changedByTransitions: boolean;
   /** The input schema of each transition of the version. */
@@ -48,7 +59,9 @@ interface TransitionView {
   readonly schema: string;
   readonly doc: string;
   /** The zod expression of the body (a strict object). */
-  readonly expr: string;
+  readonly expr: Expr;
+  /** `z.input<typeof OrderCancelInput>`. */
+  readonly type: Type;
 }
 
 /** The view model of `templates/zod/collection.hbs` (one collection in one version). */
@@ -66,12 +79,6 @@ export interface ZodBarrelView {
   readonly files: readonly string[];
 }
 
-/** `refVar.name`, or `refVar["odd-name"]` when the name is not an identifier. */
-function access(refVar: string, name: string): string {
-  const key = propertyKey(name);
-  return key === name ? `${refVar}.${name}` : `${refVar}[${key}]`;
-}
-
 function docOf(field: FieldAt): string | false {
   const parts = [field.description ?? '', field.deprecated ? '@deprecated' : ''].filter(Boolean);
   return parts.length > 0 ? parts.join(' ') : false;
@@ -86,63 +93,95 @@ export function lifecycleOf(v: VersionIR): string {
   return parts.join(', ');
 }
 
+const schemaType = (kind: 'infer' | 'input', name: string): Type => t.ref(`z.${kind}`, [t.query(name)]);
+
 /** The name of a transition's input schema and type: `OrderCancelInput`. */
 export function inputTypeName(c: CollectionAt, transition: string): string {
   return `${c.typeName}${pascalCase(transition)}Input`;
 }
 
 /** The write schema of a lifecycle's state field: read-only, with a message naming the transitions. */
-function stateExpression(lc: LifecycleAt, route: string): string {
+function stateExpression(lc: LifecycleAt, route: string): Expr {
   const byTarget: Record<string, string[]> = {};
-  for (const t of lc.transitions) (byTarget[t.to] ??= []).push(t.name);
-  const entries = Object.entries(byTarget).map(([state, names]) => `${propertyKey(state)}: [${names.map((n) => JSON.stringify(n)).join(', ')}]`);
-  return `lifecycleState(${JSON.stringify(`${route}/{id}`)}, { ${entries.join(', ')} })`;
+  for (const tr of lc.transitions) (byTarget[tr.to] ??= []).push(tr.name);
+  return e.call('lifecycleState', [e.str(`${route}/{id}`), e.obj(Object.entries(byTarget).map(([state, names]) => e.prop(state, e.json(names))))]);
 }
 
 function collectionView(api: ApiAt, c: CollectionAt): CollectionView {
   const lower = c.typeName[0]!.toLowerCase() + c.typeName.slice(1);
   const fieldsVar = `${lower}Fields`;
   const writeVar = `${lower}Write`;
-  const member = (f: FieldAt, expr: string, doc: string | false = false): Member => ({ key: propertyKey(f.name), expr, doc });
+  const fields = e.id(fieldsVar);
+  const write = e.id(writeVar);
   const visible = c.fields.filter((f) => !f.writeOnly);
   const writable = c.fields.filter((f) => !f.readOnly);
   const prefix = api.versioning.in === 'path' ? `/${api.version.name}` : '';
+  const spreadWith = (base: Expr, members: readonly Prop[]): Expr => e.obj([e.spread(base), ...members]);
+  const T = c.typeName;
   return {
     name: c.name,
-    typeName: c.typeName,
+    typeName: T,
     description: c.description ?? false,
     route: `${prefix}/${c.path}`,
     fieldsVar,
     writeVar,
-    base: visible.map((f) => member(f, baseExpression(f, 'response'), docOf(f))),
-    responseOverrides: visible.filter((f) => f.optional).map((f) => member(f, `${access(fieldsVar, f.name)}.optional()`)),
-    writeOverrides: c.fields
-      .filter((f) => f.readOnly || f.writeOnly || hasObject(f.type))
-      .map((f) => {
-        const state = c.lifecycle?.field === f.name ? stateExpression(c.lifecycle, `${prefix}/${c.path}`) : undefined;
-        return member(f, state ?? (f.readOnly ? 'readOnly' : baseExpression(f, 'request')), f.writeOnly ? docOf(f) : false);
-      }),
-    createOverrides: writable
-      .filter((f) => f.default || f.optional)
-      .map((f) =>
-        member(f, f.default ? `${access(writeVar, f.name)}.default(${defaultArgument(f.default.value)})` : `${access(writeVar, f.name)}.optional()`),
+    base: visible.map((f) => ({ key: f.name, expr: baseExpression(f, 'response'), doc: docOf(f) })),
+    response: e.call('z.object', [spreadWith(fields, visible.filter((f) => f.optional).map((f) => e.prop(f.name, e.chain(e.access(fields, f.name), ['optional']))))]),
+    write: spreadWith(
+      fields,
+      c.fields
+        .filter((f) => f.readOnly || f.writeOnly || hasObject(f.type))
+        .map((f) => {
+          const doc = f.writeOnly ? docOf(f) : false;
+          const state = c.lifecycle?.field === f.name ? stateExpression(c.lifecycle, `${prefix}/${c.path}`) : undefined;
+          return e.prop(f.name, state ?? (f.readOnly ? e.id('readOnly') : baseExpression(f, 'request')), doc === false ? undefined : doc);
+        }),
+    ),
+    create: e.call('z.strictObject', [
+      spreadWith(
+        write,
+        writable
+          .filter((f) => f.default || f.optional)
+          .map((f) => e.prop(f.name, f.default ? e.chain(e.access(write, f.name), ['default', defaultArgument(f.default.value)]) : e.chain(e.access(write, f.name), ['optional']))),
       ),
-    filters: c.fields
-      .filter((f) => f.filterable)
-      .map((f) => member(f, `${filterExpression(f, access(fieldsVar, f.name))}.optional()`)),
-    defaultLimit: c.pagination.defaultLimit,
-    maxLimit: c.pagination.maxLimit,
+    ]),
+    replace: e.id(`${T}Create`),
+    patch: e.chain(e.call('z.strictObject', [write]), ['partial']),
+    listQuery: e.call('z.strictObject', [
+      e.obj([
+        e.prop('limit', e.call('listLimit', [e.num(c.pagination.defaultLimit), e.num(c.pagination.maxLimit)])),
+        e.prop('cursor', e.chain(e.call('z.string'), ['min', e.num(1)], ['optional'])),
+        ...c.fields.filter((f) => f.filterable).map((f) => e.prop(f.name, e.chain(filterExpression(f, e.access(fields, f.name)), ['optional']))),
+      ]),
+    ]),
+    list: e.call('listPage', [e.id(T)]),
+    types: {
+      response: schemaType('infer', T),
+      create: schemaType('input', `${T}Create`),
+      replace: t.ref(`${T}Create`),
+      patch: schemaType('input', `${T}Patch`),
+      listQuery: schemaType('input', `${T}ListQuery`),
+      list: schemaType('infer', `${T}List`),
+    },
     numericFilters: c.fields.some((f) => f.filterable && (f.type.kind === 'int' || f.type.kind === 'number')),
+    helpers: e.specifiers([
+      ...(c.lifecycle ? ['lifecycleState'] : []),
+      'listLimit',
+      'listPage',
+      ...(c.fields.some((f) => f.filterable && (f.type.kind === 'int' || f.type.kind === 'number')) ? ['queryNumber'] : []),
+      'readOnly',
+    ]),
     changedByTransitions: c.lifecycle !== undefined,
-    transitions: (c.lifecycle?.transitions ?? []).map((t) => ({
-      name: t.name,
-      schema: inputTypeName(c, t.name),
+    transitions: (c.lifecycle?.transitions ?? []).map((tr) => ({
+      name: tr.name,
+      schema: inputTypeName(c, tr.name),
       doc: [
-        `The body of \`POST ${prefix}/${c.path}/{id}:${t.name}\` (${t.from.join(', ')} → ${t.to}).`,
-        t.description ?? '',
+        `The body of \`POST ${prefix}/${c.path}/{id}:${tr.name}\` (${tr.from.join(', ')} → ${tr.to}).`,
+        tr.description ?? '',
         'An empty body is read as `{}`.',
       ].filter(Boolean).join(' '),
-      expr: typeExpression({ kind: 'object', fields: t.input }, 'request'),
+      expr: typeExpression({ kind: 'object', fields: tr.input }, 'request'),
+      type: schemaType('input', inputTypeName(c, tr.name)),
     })),
   };
 }
@@ -154,8 +193,10 @@ export function emitZod(api: ApiIR, options: EmitOptions): OutputFile[] {
     const at = project(api, v.name);
     const header = { title: at.title, version: v.name, lifecycle: lifecycleOf(v) };
     for (const c of at.collections) {
-      const view: ZodCollectionView = { ...header, ...collectionView(at, c) };
-      files.push({ path: `${v.name}/${c.name}.ts`, content: options.render('zod/collection', view), language: 'typescript' });
+      const render = () => options.render('zod/collection', { ...header, ...collectionView(at, c) });
+      // Keyed by what the file shows (one collection as this version sees it), so a hit builds no view either.
+      const key = JSON.stringify([header, at.versioning.in, irHash(c)]);
+      files.push({ path: `${v.name}/${c.name}.ts`, content: options.memo ? options.memo('zod collection', key, render) : render(), language: 'typescript' });
     }
     const barrel: ZodBarrelView = { ...header, files: at.collections.map((c) => c.name) };
     files.push({ path: `${v.name}/schemas.ts`, content: options.render('zod/schemas', barrel), language: 'typescript' });

@@ -1,74 +1,84 @@
 /**
- * @module Writes the zod expression of a field, as TypeScript source text. One writer per type kind,
- * keyed by kind, so a new kind without a writer fails to compile.
+ * @module Builds the zod expression of a field as a syntax node (laid out by `generator/printer/`). One
+ * builder per type kind, keyed by kind, so a new kind without a builder fails to compile.
  */
 import type { FieldAt, TypeIR, TypeKind } from '../../model/ir.ts';
+import { e, type Expr } from '../../printer/ast.ts';
 
 /** Responses strip unknown keys; requests reject them and enforce read-only/defaults inside objects. */
 export type SchemaMode = 'response' | 'request';
 
-type Writers = { [K in TypeKind]: (type: Extract<TypeIR<FieldAt>, { kind: K }>, mode: SchemaMode) => string };
+type Builders = { [K in TypeKind]: (type: Extract<TypeIR<FieldAt>, { kind: K }>, mode: SchemaMode) => Expr };
 
-const bounds = (min?: number, max?: number): string =>
-  (min !== undefined ? `.min(${min})` : '') + (max !== undefined ? `.max(${max})` : '');
+const z = e.id('z');
+const zod = (name: string, ...args: Expr[]): Expr => e.chain(z, [name, ...args]);
 
-/** A JavaScript regular expression literal for a pattern source. */
-export function regexLiteral(pattern: string): string {
-  return `/${new RegExp(pattern).source}/`;
+function bounded(base: Expr, min?: number, max?: number): Expr {
+  let out = base;
+  if (min !== undefined) out = e.chain(out, ['min', e.num(min)]);
+  if (max !== undefined) out = e.chain(out, ['max', e.num(max)]);
+  return out;
 }
 
-const writers: Writers = {
-  string: (t) => `z.string()${bounds(t.min, t.max)}${t.pattern !== undefined ? `.regex(${regexLiteral(t.pattern)})` : ''}`,
-  int: (t) => `z.int()${bounds(t.min, t.max)}`,
-  number: (t) => `z.number()${bounds(t.min, t.max)}`,
-  boolean: () => 'z.boolean()',
-  enum: (t) => `z.enum([${t.values.map((v) => JSON.stringify(v)).join(', ')}])`,
-  datetime: () => 'z.iso.datetime({ offset: true })',
-  date: () => 'z.iso.date()',
-  uuid: () => 'z.uuid()',
-  email: () => 'z.email()',
-  url: () => 'z.url()',
-  id: () => 'z.uuid()',
-  ref: () => 'z.uuid()',
-  array: (t, mode) => `z.array(${typeExpression(t.of, mode)}${t.itemsNullable ? '.nullable()' : ''})${bounds(t.min, t.max)}`,
+/** The source of a JavaScript regular expression literal for a pattern. */
+export function regexSource(pattern: string): string {
+  return new RegExp(pattern).source;
+}
+
+const builders: Builders = {
+  string: (t) => {
+    const base = bounded(zod('string'), t.min, t.max);
+    return t.pattern !== undefined ? e.chain(base, ['regex', e.regex(regexSource(t.pattern))]) : base;
+  },
+  int: (t) => bounded(zod('int'), t.min, t.max),
+  number: (t) => bounded(zod('number'), t.min, t.max),
+  boolean: () => zod('boolean'),
+  enum: (t) => zod('enum', e.arr(t.values.map(e.str))),
+  datetime: () => e.chain(e.member(z, 'iso'), ['datetime', e.obj([e.prop('offset', { k: 'lit', text: 'true' })])]),
+  date: () => e.chain(e.member(z, 'iso'), ['date']),
+  uuid: () => zod('uuid'),
+  email: () => zod('email'),
+  url: () => zod('url'),
+  id: () => zod('uuid'),
+  ref: () => zod('uuid'),
+  array: (t, mode) => {
+    const item = typeExpression(t.of, mode);
+    return bounded(zod('array', t.itemsNullable ? e.chain(item, ['nullable']) : item), t.min, t.max);
+  },
   object: (t, mode) => objectExpression(t.fields, mode),
 };
 
 /** The zod expression for a type (no optional/nullable/default wrappers). */
-export function typeExpression(type: TypeIR<FieldAt>, mode: SchemaMode): string {
-  return (writers[type.kind] as (t: TypeIR<FieldAt>, m: SchemaMode) => string)(type, mode);
-}
-
-/** A property key: bare when it is an identifier, quoted otherwise. */
-export function propertyKey(name: string): string {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : JSON.stringify(name);
+export function typeExpression(type: TypeIR<FieldAt>, mode: SchemaMode): Expr {
+  return (builders[type.kind] as (t: TypeIR<FieldAt>, m: SchemaMode) => Expr)(type, mode);
 }
 
 /** A default value as source: primitives inline, objects and arrays as a factory so no two parses share one. */
-export function defaultArgument(value: unknown): string {
-  return typeof value === 'object' && value !== null ? `() => (${JSON.stringify(value)})` : JSON.stringify(value);
+export function defaultArgument(value: unknown): Expr {
+  return typeof value === 'object' && value !== null ? e.arrow(e.json(value)) : e.json(value);
 }
 
 /** The expression of a field's value, nullable applied, without optional/default. */
-export function baseExpression(field: FieldAt, mode: SchemaMode): string {
-  return typeExpression(field.type, mode) + (field.nullable ? '.nullable()' : '');
+export function baseExpression(field: FieldAt, mode: SchemaMode): Expr {
+  const type = typeExpression(field.type, mode);
+  return field.nullable ? e.chain(type, ['nullable']) : type;
 }
 
 /** The full expression of a field inside an object of the given mode (nested objects only). */
-function memberExpression(field: FieldAt, mode: SchemaMode): string | undefined {
+function memberExpression(field: FieldAt, mode: SchemaMode): Expr | undefined {
   if (mode === 'response' && field.writeOnly) return undefined;
-  if (mode === 'request' && field.readOnly) return 'readOnly';
+  if (mode === 'request' && field.readOnly) return e.id('readOnly');
   const base = baseExpression(field, mode);
-  if (mode === 'request' && field.default) return `${base}.default(${defaultArgument(field.default.value)})`;
-  return field.optional ? `${base}.optional()` : base;
+  if (mode === 'request' && field.default) return e.chain(base, ['default', defaultArgument(field.default.value)]);
+  return field.optional ? e.chain(base, ['optional']) : base;
 }
 
-function objectExpression(fields: readonly FieldAt[], mode: SchemaMode): string {
+function objectExpression(fields: readonly FieldAt[], mode: SchemaMode): Expr {
   const members = fields.flatMap((f) => {
     const expr = memberExpression(f, mode);
-    return expr === undefined ? [] : [`${propertyKey(f.name)}: ${expr}`];
+    return expr === undefined ? [] : [e.prop(f.name, expr)];
   });
-  return `${mode === 'request' ? 'z.strictObject' : 'z.object'}(${members.length > 0 ? `{ ${members.join(', ')} }` : '{}'})`;
+  return zod(mode === 'request' ? 'strictObject' : 'object', e.obj(members));
 }
 
 /** True when a field's type contains a nested object (its request and response schemas then differ). */
@@ -77,14 +87,14 @@ export function hasObject(type: TypeIR<FieldAt>): boolean {
 }
 
 /** The expression that reads a list filter from its query-string text. */
-export function filterExpression(field: FieldAt, ref: string): string {
+export function filterExpression(field: FieldAt, ref: Expr): Expr {
   switch (field.type.kind) {
     case 'int':
     case 'number':
       // Decimal digits only: `Number()` would also read `0x10`, `1e3` and blanks.
-      return `queryNumber.pipe(${typeExpression(field.type, 'response')})`;
+      return e.chain(e.id('queryNumber'), ['pipe', typeExpression(field.type, 'response')]);
     case 'boolean':
-      return 'z.stringbool()';
+      return zod('stringbool');
     default:
       return field.nullable ? typeExpression(field.type, 'response') : ref;
   }

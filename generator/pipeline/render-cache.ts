@@ -1,0 +1,137 @@
+/**
+ * @module The render cache: rendered text keyed by a hash of exactly what it was rendered from, so that a
+ * run renders only what changed. A file's key is its template's name and its whole view model (the
+ * projection of the IR that one file shows: one collection in one version for most files); the OpenAPI
+ * document and CHANGES.md are keyed by the projections they are built from (one version, every version).
+ * restgen itself and the template overrides are part of the cache's key (see `runKey`): another restgen
+ * or other templates start from an empty cache.
+ *
+ * It lives beside the run record in `node_modules/.cache/restgen/` (never in the output folder). A
+ * missing, unreadable or corrupt cache only means rendering everything; what is rendered never depends on
+ * the cache (the same key always renders the same text), so output stays deterministic. Only the entries
+ * a run used are saved, so the cache does not grow with history.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Memo } from '../emit/types.ts';
+
+/** Bumped whenever the file's shape or the way keys are computed changes. */
+const FORMAT = 2;
+
+interface CacheFile {
+  readonly format: typeof FORMAT;
+  readonly key: string;
+  /** Entry hash to the offset and length of its text after the index line. */
+  readonly entries: Readonly<Record<string, readonly [number, number]>>;
+}
+
+/** A render cache loaded for one run. */
+export interface RenderCache {
+  /** Renders through the cache. */
+  readonly memo: Memo;
+  /** Entries found in the cache and rendered anew, so far. */
+  readonly stats: { hits: number; misses: number };
+  /**
+   * Writes the entries this run used (atomically) and lets go of every text; failing to write only costs
+   * the next run its shortcut.
+   */
+  save(): void;
+}
+
+/** The hash a memo entry is stored under (`input` is data without source locations, or its text). */
+export function memoKey(kind: string, input: unknown): string {
+  return createHash('sha256')
+    .update(kind)
+    .update('\0')
+    .update(typeof input === 'string' ? input : JSON.stringify(input))
+    .digest('base64url')
+    .slice(0, 32);
+}
+
+/**
+ * The stored entries. The file is the JSON of {@link CacheFile} (each entry an offset and a length), a
+ * newline, then every text one after the other: reading it parses only the small index, and a text is
+ * sliced out when it is used.
+ */
+function readCache(file: string, key: string): Map<string, string> {
+  const found = new Map<string, string>();
+  try {
+    const all = readFileSync(file, 'utf8');
+    const newline = all.indexOf('\n');
+    const head = JSON.parse(all.slice(0, newline)) as Partial<CacheFile> | null;
+    if (head?.format !== FORMAT || head.key !== key || typeof head.entries !== 'object' || head.entries === null) return found;
+    const body = newline + 1;
+    let total = 0;
+    for (const [hash, at] of Object.entries(head.entries)) {
+      if (!Array.isArray(at) || typeof at[0] !== 'number' || typeof at[1] !== 'number' || body + at[0] + at[1] > all.length) return new Map();
+      found.set(hash, all.slice(body + at[0], body + at[0] + at[1]));
+      total += at[1];
+    }
+    // The texts fill the rest of the file exactly: a truncated or appended-to file is not trusted.
+    if (body + total !== all.length) return new Map();
+  } catch {
+    // No cache yet, or one that cannot be read: everything is rendered.
+    return new Map();
+  }
+  return found;
+}
+
+/** Loads the render cache stored in `file` for a restgen and templates identified by `key`. */
+export function loadRenderCache(file: string, key: string): RenderCache {
+  const stored = readCache(file, key);
+  const used = new Map<string, string>();
+  const stats = { hits: 0, misses: 0 };
+  const release = (): void => {
+    used.clear();
+    stored.clear();
+  };
+  // A text computed inside another entry's computation is part of that entry: it is not stored twice.
+  let depth = 0;
+  const memo: Memo = (kind, input, compute) => {
+    if (depth > 0) return compute();
+    const hash = memoKey(kind, input);
+    const known = used.get(hash) ?? stored.get(hash);
+    if (known !== undefined) {
+      stats.hits++;
+      used.set(hash, known);
+      return known;
+    }
+    stats.misses++;
+    depth++;
+    try {
+      const text = compute();
+      used.set(hash, text);
+      return text;
+    } finally {
+      depth--;
+    }
+  };
+  return {
+    memo,
+    stats,
+    save() {
+      if (stats.misses === 0 && used.size === stored.size) return release();
+      const entries: Record<string, readonly [number, number]> = {};
+      const texts: string[] = [];
+      let offset = 0;
+      for (const [hash, text] of used) {
+        entries[hash] = [offset, text.length];
+        texts.push(text);
+        offset += text.length;
+      }
+      // A temporary name of its own: two runs saving at once (a watcher and a build) never write into
+      // one file; the last rename wins, whole.
+      const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+      try {
+        mkdirSync(path.dirname(file), { recursive: true });
+        writeFileSync(temp, `${JSON.stringify({ format: FORMAT, key, entries } satisfies CacheFile)}\n${texts.join('')}`);
+        renameSync(temp, file);
+      } catch {
+        // Read-only node_modules or a full disk: the cache is an optimisation, the run itself succeeded.
+        rmSync(temp, { force: true });
+      }
+      release();
+    },
+  };
+}

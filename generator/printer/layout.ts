@@ -1,0 +1,159 @@
+/**
+ * @module Lays out rendered templates: a template places a node with `{{fmt node}}`, which renders a
+ * marker; once the template has rendered, every line holding markers is printed by prettier's own
+ * document printer (`prettier/doc`, no parser and no formatter), with the line's text around the
+ * markers and its indentation, exactly as prettier prints that statement. A node after ` = ` (or an
+ * expression after `key: `) takes prettier's assignment layout. Lines without markers are the
+ * template's own layout and stay as written, except that multi-line JSDoc comments are re-indented as
+ * prettier re-indents them.
+ */
+import { builders, printer } from 'prettier/doc';
+import { isType, type Node } from './ast.ts';
+import { printAssignment } from './expressions.ts';
+import { printExpr } from './expressions.ts';
+import { printType } from './types.ts';
+
+type Doc = builders.Doc;
+const { align, group } = builders;
+
+const OPEN = '\u0001';
+const CLOSE = '\u0002';
+const PRINT_WIDTH = 80;
+
+/** Collects the nodes one template render places; `mark` returns the marker that stands for a node. */
+export class Marks {
+  readonly nodes: Node[] = [];
+  /** The marker text of `node`. */
+  mark(node: Node): string {
+    this.nodes.push(node);
+    return `${OPEN}${this.nodes.length - 1}${CLOSE}`;
+  }
+}
+
+/** The flat text of a document (every group on one line), or undefined when it must break. */
+function flat(doc: Doc, out: string[]): boolean {
+  if (typeof doc === 'string') {
+    out.push(doc);
+    return true;
+  }
+  if (Array.isArray(doc)) return doc.every((d) => flat(d, out));
+  switch (doc.type) {
+    case 'group':
+      if (doc.break) return false;
+      return flat(doc.expandedStates ? doc.expandedStates[0]! : doc.contents, out);
+    case 'indent':
+    case 'align':
+    case 'label':
+    case 'line-suffix':
+      return flat(doc.contents, out);
+    case 'indent-if-break':
+      return flat((doc as unknown as { contents: Doc }).contents, out);
+    case 'if-break':
+      return flat(doc.flatContents, out);
+    case 'fill':
+      return doc.parts.every((d) => flat(d, out));
+    case 'line':
+      if (doc.hard) return false;
+      if (!doc.soft) out.push(' ');
+      return true;
+    case 'break-parent':
+      return false;
+    default:
+      return true;
+  }
+}
+
+/** Prints `doc` as a line indented by `indent` columns (continuation lines relative to it). */
+export function printLine(doc: Doc, indent: number): string {
+  const whole = group(doc);
+  const out: string[] = [];
+  if (flat(whole, out)) {
+    const text = out.join('');
+    // Wide characters count twice in prettier's measure: only ASCII takes the shortcut.
+    if (indent + text.length <= PRINT_WIDTH && /^[\x20-\x7e]*$/.test(text)) return ' '.repeat(indent) + text;
+  }
+  const printed = printer.printDocToString([' '.repeat(indent), align(indent, whole)], { printWidth: PRINT_WIDTH, tabWidth: 2, useTabs: false }).formatted;
+  return printed;
+}
+
+const ASSIGNMENT = /^(.*\S)( =|:) $/s;
+
+/** The document of one rendered line: its text and the nodes its markers stand for. */
+function lineDoc(text: string, nodes: readonly Node[]): Doc {
+  let parts: Doc[] = [];
+  let at = 0;
+  while (at < text.length) {
+    const open = text.indexOf(OPEN, at);
+    if (open < 0) {
+      parts.push(text.slice(at));
+      break;
+    }
+    const close = text.indexOf(CLOSE, open);
+    const node = nodes[Number(text.slice(open + 1, close))]!;
+    const before = text.slice(at, open);
+    const assignment = before.endsWith(' = ') || (before.endsWith(': ') && !isType(node)) ? ASSIGNMENT.exec(parts.length > 0 ? `x${before}` : before) : null;
+    if (assignment && assignment[2] === ' =') {
+      // `left = node`: the left side is everything before on the line (a declaration, maybe with a typed name).
+      parts = [printAssignment([...parts, before.slice(0, -3)], ' =', node, false)];
+    } else if (assignment) {
+      // `key: expression`, an object property: the key follows the last separator of the text before it.
+      const head = before.slice(0, -2);
+      const start = Math.max(head.lastIndexOf(' '), head.lastIndexOf('{'), head.lastIndexOf(',')) + 1;
+      parts.push(head.slice(0, start), printAssignment(head.slice(start), ':', node, true));
+    } else {
+      parts.push(before, isType(node) ? printType(node) : printExpr(node));
+    }
+    at = close + 1;
+  }
+  return parts;
+}
+
+/** Lays out every line of `rendered` that holds markers; see the module comment. */
+export function layOut(rendered: string, marks: Marks): string {
+  const text = marks.nodes.length > 0 ? layOutMarkers(rendered, marks.nodes) : rendered;
+  return text.includes('\n *') || text.includes('\n*') ? reindentComments(text) : text;
+}
+
+function layOutMarkers(rendered: string, nodes: readonly Node[]): string {
+  const out: string[] = [];
+  let lineStart = 0;
+  let done = 0;
+  for (let at = rendered.indexOf(OPEN); at >= 0; at = rendered.indexOf(OPEN, at)) {
+    lineStart = rendered.lastIndexOf('\n', at) + 1;
+    let lineEnd = rendered.indexOf('\n', at);
+    if (lineEnd < 0) lineEnd = rendered.length;
+    out.push(rendered.slice(done, lineStart));
+    const line = rendered.slice(lineStart, lineEnd);
+    const indent = line.length - line.trimStart().length;
+    out.push(printLine(lineDoc(line.slice(indent), nodes), indent));
+    done = lineEnd;
+    at = lineEnd;
+  }
+  out.push(rendered.slice(done));
+  return out.join('');
+}
+
+/**
+ * Prettier re-indents a block comment whose every line starts with `*` (a JSDoc comment): each line after
+ * the first is trimmed and placed one column right of the indentation of the line the comment starts on.
+ * Others are left as written. Only comments that start a line are considered (as templates write them).
+ */
+function reindentComments(text: string): string {
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const body = line.trimStart();
+    if (!body.startsWith('/*') || body.includes('*/')) continue;
+    let end = i + 1;
+    while (end < lines.length && !lines[end]!.includes('*/')) end++;
+    if (end >= lines.length) break;
+    const rest = lines.slice(i + 1, end + 1);
+    if (rest.every((l) => l.trimStart().startsWith('*'))) {
+      const indent = line.slice(0, line.length - body.length);
+      lines[i] = line.trimEnd();
+      rest.forEach((l, k) => (lines[i + 1 + k] = `${indent} ${k < rest.length - 1 ? l.trim() : l.trimStart()}`));
+    }
+    i = end;
+  }
+  return lines.join('\n');
+}

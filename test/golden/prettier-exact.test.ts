@@ -1,0 +1,49 @@
+/**
+ * restgen writes every file as rendered, without a formatter: each must already be exactly what prettier 3
+ * prints with its default options (TypeScript with the `typescript` parser, JSON and Markdown with theirs).
+ * Checked on every file of both examples, of an API with custom events and of the bench's synthetic
+ * 200-collection API.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import * as prettier from 'prettier';
+import { afterAll, describe, expect, it } from 'vitest';
+import { syntheticApi } from '../../bench/synthetic.ts';
+import type { FileLanguage, OutputFile } from '../../generator/emit/types.ts';
+import { emitAll } from '../../generator/pipeline/generate.ts';
+import { loadIr, SHOP_API } from '../helpers/load-ir.ts';
+import { tempDir } from '../helpers/temp-api.ts';
+
+const PARSER: { [L in FileLanguage]: string } = { typescript: 'typescript', json: 'json', markdown: 'markdown' };
+const HEADER_API = new URL('../../examples/header-versioning/api.ts', import.meta.url).pathname;
+/** Custom events with payloads per version: `server/events.ts` with zod payloads, the client's `WebhookEvent` with payload types. */
+const EVENTS_API = new URL('../webhooks/fixtures/events-api.ts', import.meta.url).pathname;
+
+/** The files whose rendered text prettier would change. */
+async function notExact(files: readonly OutputFile[], languages: readonly FileLanguage[]): Promise<string[]> {
+  const differ: string[] = [];
+  for (const f of files)
+    if (languages.includes(f.language) && (await prettier.format(f.content, { parser: PARSER[f.language] })) !== f.content) differ.push(f.path);
+  return differ;
+}
+
+describe('every rendered file is exactly what prettier prints', () => {
+  const tmp = tempDir('exact');
+  afterAll(tmp.cleanup);
+
+  it.each([SHOP_API, HEADER_API, EVENTS_API])('for %s: TypeScript, JSON and Markdown', async (apiPath) => {
+    const files = await emitAll(await loadIr(apiPath), '../api.ts');
+    expect(files.every((f) => f.preformatted)).toBe(true);
+    expect(files.filter((f) => f.language === 'typescript').length).toBeGreaterThan(40);
+    if (apiPath === EVENTS_API) expect(files.find((f) => f.path === 'server/events.ts')?.content).toContain('z.object(');
+    expect(await notExact(files, ['typescript', 'json', 'markdown'])).toEqual([]);
+  });
+
+  it('for the bench\'s synthetic API of 200 collections: every TypeScript file and CHANGES.md', { timeout: 600_000 }, async () => {
+    const apiPath = path.join(tmp.dir, 'api.ts');
+    writeFileSync(apiPath, syntheticApi(200));
+    const files = await emitAll(await loadIr(apiPath), '../api.ts');
+    expect(files.filter((f) => f.language === 'typescript').length).toBeGreaterThan(1400);
+    expect(await notExact(files, ['typescript', 'markdown'])).toEqual([]);
+  });
+});

@@ -1,0 +1,115 @@
+/**
+ * The render cache: a run renders only what depends on what changed, a missing or corrupt cache only costs
+ * time (the output is the same bytes), and the cache never lands in the output folder.
+ */
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { generate } from '../../generator/pipeline/generate.ts';
+import { buildChangesView } from '../../generator/emit/changes/changes-view.ts';
+import type { Memo } from '../../generator/emit/types.ts';
+import { loadRenderCache } from '../../generator/pipeline/render-cache.ts';
+import { cacheFile } from '../../generator/pipeline/run-cache.ts';
+import { listFiles, tempDir, writeFiles } from '../helpers/temp-api.ts';
+
+const tmp = tempDir('render-cache');
+afterAll(tmp.cleanup);
+
+const API = (notes = 'f.string().max(500)', extra = '') => `import { collection, defineApi, f } from 'restgen';
+export default defineApi({
+  name: 'notes',
+  versions: { v1: { released: '2026-01-01' }, v2: {}, v3: {} },
+  collections: {
+    notes: collection({ fields: { id: f.id(), title: f.string().max(100), body: ${notes}.optional().addedIn('v3') } }),
+    tags: collection({ fields: { id: f.id(), label: f.string().min(1) } }),
+    people: collection({ fields: { id: f.id(), name: f.string() } }).addedIn('v2'),
+  },
+});${extra}
+`;
+
+/** Every file of `dir` with its text. */
+const snapshot = (dir: string) => Object.fromEntries(listFiles(dir).map((f) => [f, readFileSync(path.join(dir, f), 'utf8')]));
+
+describe('the render cache', () => {
+  it('stores what was rendered, answers it again, and starts empty for another restgen or a corrupt file', () => {
+    const file = path.join(tmp.dir, 'unit', 'cache.json');
+    let computed = 0;
+    const render = () => `text ${++computed}`;
+    const first = loadRenderCache(file, 'restgen-a');
+    expect(first.memo('k', { a: 1 }, render)).toBe('text 1');
+    expect(first.memo('k', { a: 1 }, render)).toBe('text 1');
+    expect(first.memo('k', { a: 2 }, render)).toBe('text 2');
+    first.save();
+    const again = loadRenderCache(file, 'restgen-a');
+    expect(again.memo('k', { a: 2 }, render)).toBe('text 2');
+    expect(again.memo('k', { a: 1 }, render)).toBe('text 1');
+    expect(again.stats).toEqual({ hits: 2, misses: 0 });
+    expect(loadRenderCache(file, 'restgen-b').memo('k', { a: 1 }, render)).toBe('text 3');
+    writeFileSync(file, '{"format":2,"key":"restgen-a","entries":{"x":[0,99999]}}\nshort');
+    const corrupt = loadRenderCache(file, 'restgen-a');
+    expect(corrupt.memo('k', { a: 1 }, render)).toBe('text 4');
+    // An index that fits but texts that do not fill the file (cut short, or appended to) are not trusted.
+    writeFileSync(file, '{"format":2,"key":"restgen-a","entries":{"x":[0,3]}}\nabcdef');
+    const cut = loadRenderCache(file, 'restgen-a');
+    expect(cut.memo('k', { a: 1 }, render)).toBe('text 5');
+    writeFileSync(file, 'not json');
+    expect(loadRenderCache(file, 'restgen-a').memo('k', { a: 1 }, render)).toBe('text 6');
+  });
+
+  it('compares again only the pairs of versions whose projections changed, for CHANGES.md', async () => {
+    const dir = path.join(tmp.dir, 'changes');
+    writeFiles(dir, { 'api.ts': API() });
+    const apiPath = path.join(dir, 'api.ts');
+    const before = (await generate({ apiPath })).ir!;
+    writeFileSync(apiPath, API('f.string().max(500).nullable()'));
+    const after = (await generate({ apiPath })).ir!;
+    const cache = loadRenderCache(path.join(tmp.dir, 'changes-cache', 'cache.json'), 'restgen-a');
+    const compared: string[] = [];
+    const memo: Memo = (kind, input, compute) => cache.memo(kind, input, () => (compared.push(kind), compute()));
+    expect(buildChangesView(before, '../api.ts', memo)).toEqual(buildChangesView(before, '../api.ts'));
+    expect(compared).toEqual(['changes pair', 'changes pair']);
+    compared.length = 0;
+    // Only v3 changed: v1 -> v2 is answered from the cache, v2 -> v3 compared again, and the view is the
+    // one a run without cache builds.
+    const view = buildChangesView(after, '../api.ts', memo);
+    expect(compared).toEqual(['changes pair']);
+    expect(view).toEqual(buildChangesView(after, '../api.ts'));
+    expect(view.pairs[1]!.groups.map((g) => g.title)).toEqual(['notes']);
+  });
+
+  it('renders only what one changed field reaches, and writes the same bytes as a run without cache', async () => {
+    const dir = path.join(tmp.dir, 'incremental');
+    writeFiles(dir, { 'api.ts': API() });
+    const apiPath = path.join(dir, 'api.ts');
+    const cold = await generate({ apiPath });
+    expect(cold.ok).toBe(true);
+    expect(cold.renders.hits).toBe(0);
+    const all = cold.renders.misses;
+    expect(all).toBeGreaterThan(20);
+    // Not one file of the output folder is the cache's.
+    expect(listFiles(path.join(dir, 'generated')).every((f) => !f.includes('cache'))).toBe(true);
+
+    // A change that changes nothing generated (a comment): nothing is rendered.
+    writeFileSync(apiPath, API(undefined, '\n// a comment'));
+    const same = await generate({ apiPath });
+    expect(same.renders.misses).toBe(0);
+    expect(same.written).toEqual([]);
+
+    // One field of one collection, in the one version that has it.
+    writeFileSync(apiPath, API('f.string().max(500).nullable()'));
+    const one = await generate({ apiPath });
+    expect([...one.written].sort()).toEqual(['client/v3/notes.ts', 'openapi/v3.json', 'v3/notes.ts']);
+    // Those files, the server's module of the collection, CHANGES.md and its v2 -> v3 comparison at most:
+    // nothing of the other collections or versions.
+    expect(one.renders.misses).toBeGreaterThanOrEqual(3);
+    expect(one.renders.misses).toBeLessThanOrEqual(6);
+    expect(one.renders.hits + one.renders.misses).toBe(all);
+
+    const cached = snapshot(path.join(dir, 'generated'));
+    rmSync(cacheFile(apiPath, path.join(dir, 'generated'), undefined, '.render'));
+    rmSync(path.join(dir, 'generated'), { recursive: true });
+    const fresh = await generate({ apiPath });
+    expect(fresh.renders.hits).toBe(0);
+    expect(snapshot(path.join(dir, 'generated'))).toEqual(cached);
+  });
+});
