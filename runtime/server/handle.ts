@@ -13,13 +13,14 @@ import {
   reject,
   type Broken,
 } from "./answer.js";
-import { evaluate, preconditionsOf } from "./etag.js";
+import { etagOfVisible, evaluate, preconditionsOf } from "./etag.js";
 import { isRecord } from "./guards.js";
 import type { Answer } from "./idempotency.js";
 import { answerFailure, invoke } from "./invoke.js";
 import { createWriteGuard, preconditionFailed } from "./load.js";
 import { HttpProblem, invalid, problem, send } from "./problems.js";
 import { answerOnce, idempotencyKeyOf, runForAnswer } from "./replay.js";
+import { isPlain } from "./shape.js";
 import type { RouteSpec, VersionSpec } from "./spec.js";
 import { principalOf, type Handle, type Mount } from "./state.js";
 import type { Condition, HandlerContext, OperationName } from "./types.js";
@@ -80,7 +81,15 @@ export function createHandle(
   const source = `handlers.${key}.${op}`;
   const fn = m.handlers[key]![op]!;
   const timeout = m.requestTimeout;
-  const etagOf = m.etags.get(key)!;
+  const newestEtag = m.etags.get(key)!;
+  // The newest version shows a resource as the ETag hashes it (unmigrated, the same keys in the same order;
+  // checked output equal to the stripped one when the schema is plain): its answer is tagged as shown.
+  const shownAsTagged =
+    m.newest.get(key) === route &&
+    Object.keys(route.down).length === 0 &&
+    (!m.validateResponses || isPlain(route.schemas.response));
+  const etagOf = (resource: unknown, shown: unknown): string =>
+    shownAsTagged ? etagOfVisible(shown) : newestEtag(resource);
   const present = createPresenter(m, version, route, source);
   const migrateUp = createUpMigration(m, version, route, op);
   const guard = createWriteGuard(m, version, route);
@@ -119,7 +128,12 @@ export function createHandle(
         pointer: `#/${route.id}`,
         detail: "the new resource has no id",
       };
-    return { status: 201, location, etag: etagOf(value), body: shown.value };
+    return {
+      status: 201,
+      location,
+      etag: etagOf(value, shown.value),
+      body: shown.value,
+    };
   };
 
   /** Calls the handler and answers with its resource (or problem) at `status`, tagged with its ETag (and Location on a create). */
@@ -145,7 +159,10 @@ export function createHandle(
         .send(answer.body);
     const shown = present(value, "#");
     if (!shown.ok) return reject(request, reply, version.name, shown);
-    return reply.code(status).header("etag", etagOf(value)).send(shown.value);
+    return reply
+      .code(status)
+      .header("etag", etagOf(value, shown.value))
+      .send(shown.value);
   };
 
   switch (op) {
@@ -203,7 +220,7 @@ export function createHandle(
             : send(reply, value.toProblem());
         const shown = present(value, "#");
         if (!shown.ok) return reject(request, reply, version.name, shown);
-        const etag = etagOf(value);
+        const etag = etagOf(value, shown.value);
         const verdict = p === null ? "pass" : evaluate(p, etag, true);
         if (verdict === "failed") return preconditionFailed(reply);
         reply.header("etag", etag);

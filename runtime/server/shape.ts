@@ -27,6 +27,11 @@ interface Def {
   readonly element?: { readonly def: Def };
   readonly innerType?: { readonly def: Def };
   readonly in?: { readonly def: Def };
+  readonly catchall?: { readonly def: Def };
+  readonly coerce?: boolean;
+  readonly checks?: readonly {
+    readonly _zod: { readonly def: { readonly check: string } };
+  }[];
 }
 
 /** Reads the key tree of a schema: wrappers (optional, nullable, default, ...) are looked through. */
@@ -75,6 +80,43 @@ const escapePointer = (part: PropertyKey): string =>
 /** The JSON pointer of a path, as a URI fragment (`#/shipping/zip`). */
 export const pointerOf = (path: readonly PropertyKey[]): string =>
   "#" + path.map((p) => "/" + escapePointer(p)).join("");
+
+/** Schema kinds whose parsed output is their input: no defaults, transforms, coercions, unions or records. */
+const PLAIN = new Set([
+  "string",
+  "number",
+  "boolean",
+  "enum",
+  "literal",
+  "null",
+  "optional",
+  "nullable",
+  "object",
+  "array",
+]);
+
+/**
+ * Whether zod's output for every value the schema accepts is, as JSON, what the key tree keeps of it
+ * (keys in the schema's order, unknown ones removed): true when the schema nests only plain kinds.
+ */
+export function isPlain(schema: z.ZodType): boolean {
+  const plain = (def: Def): boolean => {
+    if (!PLAIN.has(def.type) || def.coerce === true) return false;
+    // `.trim()`, `.toLowerCase()` and the like rewrite the value they check.
+    if (def.checks?.some((c) => c._zod.def.check === "overwrite")) return false;
+    // A loose object's output keeps unknown keys; a strict one accepts none.
+    if (def.type === "object")
+      return (
+        (def.catchall === undefined || def.catchall.def.type === "never") &&
+        Object.values(def.shape ?? {}).every((m) => plain(m.def))
+      );
+    if (def.type === "array")
+      return def.element !== undefined && plain(def.element.def);
+    const inner = def.innerType;
+    return inner === undefined || plain(inner.def);
+  };
+  return plain((schema as unknown as { readonly def: Def }).def);
+}
 
 /** The shaper of a response schema; `validate: false` strips without checking values. */
 export function createShaper(schema: z.ZodType, validate: boolean): Shaper {

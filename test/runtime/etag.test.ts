@@ -6,7 +6,8 @@
 import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { conditionOf, createEtagger, evaluate, preconditionsOf } from '../../runtime/server/etag.ts';
+import { conditionOf, createEtagger, etagOfVisible, evaluate, preconditionsOf } from '../../runtime/server/etag.ts';
+import { isPlain } from '../../runtime/server/shape.ts';
 
 const ORDER = z.object({ id: z.uuid(), status: z.enum(['open', 'paid']), lines: z.array(z.object({ sku: z.string() })) });
 const etagOf = createEtagger(ORDER);
@@ -14,6 +15,28 @@ const order = { id: '6f1c2f0e-8d0b-4b7a-9c39-3a3f0b7e2d11', status: 'open', line
 const request = (headers: Record<string, string>) => ({ headers }) as unknown as FastifyRequest;
 
 describe('the ETag of a resource', () => {
+  it('is the same when hashed from the checked answer of a plain newest schema (no second strip)', () => {
+    const nested = z.object({ id: z.uuid(), note: z.string().nullable().optional(), lines: z.array(z.strictObject({ sku: z.string(), qty: z.int() })) });
+    expect(isPlain(nested)).toBe(true);
+    const value = { lines: [{ qty: 2, sku: 'a' }], secret: 'x', note: null, id: order.id };
+    expect(etagOfVisible(nested.parse(value))).toBe(createEtagger(nested)(value));
+    expect(etagOfVisible(ORDER.parse({ ...order, extra: 1 }))).toBe(etagOf(order));
+  });
+  it('is computed from the resource where zod output can differ from the stripped keys', () => {
+    // Defaults, transforms, coercions, unions, records and loose objects change or keep what a strip would not.
+    for (const schema of [
+      z.object({ a: z.string().default('x') }),
+      z.object({ a: z.string().transform((s) => s.trim()) }),
+      z.object({ a: z.coerce.number() }),
+      z.object({ a: z.string().trim() }),
+      z.object({ a: z.array(z.string().toLowerCase()).optional() }),
+      z.object({ a: z.union([z.object({ b: z.string() }), z.string()]) }),
+      z.object({ a: z.record(z.string(), z.string()) }),
+      z.looseObject({ a: z.string() }),
+      z.object({ a: z.array(z.date()) }),
+    ])
+      expect(isPlain(schema)).toBe(false);
+  });
   it('is a strong, quoted tag', () => {
     expect(etagOf(order)).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
   });
