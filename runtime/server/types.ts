@@ -5,6 +5,7 @@
 import type { FastifyRequest } from "fastify";
 import type { JwtOptions } from "./jwt.js";
 import type { HttpProblem } from "./problems.js";
+import type { DispatchTiming } from "./webhook-dispatch.js";
 
 /** A value or a promise of it: handlers may be sync or async. */
 export type Awaitable<T> = T | Promise<T>;
@@ -145,7 +146,7 @@ export interface AuthFailureLimit {
 }
 
 /** How webhooks are checked and delivered (all times in ms). */
-export interface WebhookOptions {
+export interface WebhookOptions extends DispatchTiming {
   /**
    * Permit http and loopback/private addresses as endpoint URLs (development and tests). Default false:
    * https to public addresses only, checked when an endpoint is saved and before each delivery.
@@ -153,20 +154,6 @@ export interface WebhookOptions {
   readonly allowPrivateUrls?: boolean;
   /** `false`: this instance only writes events to the outbox; `createWebhookDispatcher` delivers them. */
   readonly dispatch?: boolean;
-  /** The waits after each failed attempt (default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: eight attempts). */
-  readonly retrySchedule?: readonly number[];
-  /** Each wait varies by up to this fraction either way (default 0.2). */
-  readonly jitter?: number;
-  /** How long one attempt may take (default 10 000). */
-  readonly attemptTimeout?: number;
-  /** How often the outbox is checked (default 1 000). */
-  readonly pollInterval?: number;
-  /** The longest `Retry-After` honoured (default 1 h). */
-  readonly maxRetryAfter?: number;
-  /** Messages in a row that fail every attempt before their endpoint is disabled (default 3). */
-  readonly disableAfter?: number;
-  /** Deliveries in flight at once per instance (default 10). */
-  readonly concurrency?: number;
   /** Resolves a host to its addresses (default: the system resolver); tests inject one. */
   readonly resolve?: (host: string) => Promise<readonly string[]>;
 }
