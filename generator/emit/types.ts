@@ -17,6 +17,11 @@ export interface OutputFile {
    * must prove it); the writer then skips prettier unless the project configures it.
    */
   readonly preformatted?: boolean;
+  /**
+   * A hash of what the content is rendered from (see `keyed-file.ts`); a keyed file renders its content
+   * only when it is read. Files without a key (restgen's runtime, copied verbatim) are known by their text.
+   */
+  readonly key?: string;
 }
 
 /**

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import type { Part } from '../dsl/define-config.ts';
 import type { ApiDef } from '../dsl/defs.ts';
+import { asPreformatted } from '../emit/keyed-file.ts';
 import { PART_NAMES, partOf, withNeeds } from '../emit/parts.ts';
 import type { Memo, OutputFile } from '../emit/types.ts';
 import type { Render } from '../templates/load-templates.ts';
@@ -16,6 +17,7 @@ import type { ApiIR } from '../model/ir.ts';
 import type { Finding, SeverityOverrides } from '../diff/types.ts';
 import { lockPathFor, readLockFile, writeLockFile } from '../lock/lock-file.ts';
 import { applyPlan, readOutputFile, scanOutput } from '../write/output-folder.ts';
+import { codeIdentity, restgenVersion } from './code-identity.ts';
 import { loadRenderCache } from './render-cache.ts';
 import { cacheFile, outputSettingsStamp, outputStamps, readRecord, recordInputs, runKey, saveRecord, unchangedOutputs, upToDate, type OutputRecord, type SettingsOf } from './run-cache.ts';
 
@@ -110,12 +112,10 @@ export async function emitAll(ir: ApiIR, sourcePath: string, templatesDir?: stri
   // restgen's own templates lay files out exactly as prettier prints them with its defaults; a user's
   // template override comes with no such promise, so its files are formatted.
   const exact = templatesDir === undefined;
+  // Keyed files render when their content is first read (see `keyed-file.ts`): emitting builds keys only.
   const files = EMITTERS.filter((e) => parts.includes(e.name)).flatMap((e) => {
     const emitted = e.emit(ir, { sourcePath, render, runtime, ...(memo ? { memo } : {}) });
-    // Rendered text is a rope of every piece a template or printer appended (about five times its flat
-    // size); reading one character makes V8 flatten it in place, so only one emitter's ropes are ever alive.
-    for (const f of emitted) f.content.charCodeAt(0);
-    return exact ? emitted.map((f) => (f.preformatted ? f : { ...f, preformatted: true })) : emitted;
+    return exact ? emitted.map(asPreformatted) : emitted;
   });
   const seen = new Set<string>();
   for (const f of files) {
@@ -175,17 +175,19 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   lap('lock');
   const sourcePath = path.relative(outDir, apiPath).split(path.sep).join('/');
   let files: OutputFile[];
-  const renderCache = loadRenderCache(cacheFile(apiPath, outDir, options.templatesDir, '.render'), runKey(options.templatesDir).key);
+  const restgenKey = runKey(options.templatesDir).key;
+  const renderCache = loadRenderCache(cacheFile(apiPath, outDir, options.templatesDir, '.render'), restgenKey);
   try {
     files = await emitAll(ir, sourcePath, options.templatesDir, parts, renderCache.memo);
-    renderCache.save();
   } catch (error) {
     if (!options.templatesDir || !(error instanceof Error) || !error.message.startsWith('template override')) throw error;
     return { ok: false, diagnostics: [{ code: 'RG201', severity: 'error', message: error.message }], ...empty };
   }
   lap('emit');
   // Outputs the previous run recorded and nobody touched since need not be read to be compared.
-  const unchanged = unchangedOutputs(saved, saved ? outputStamps(outDir) : new Map());
+  // Only a record of this very restgen: another one may write other headers for the same input.
+  const sameRestgen = saved !== undefined && saved.record.key === restgenKey;
+  const unchanged = unchangedOutputs(sameRestgen ? saved : undefined, sameRestgen ? outputStamps(outDir) : new Map());
   const state = await scanOutput(outDir, (rel) => unchanged.has(rel));
   const conflicts = files.filter((f) => state.foreign.has(f.path));
   if (conflicts.length > 0) {
@@ -211,30 +213,50 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const produced = new Set(files.map((f) => f.path));
   // Each file's rendered text is dropped once it has been compared and formatted, so that a large API
   // never holds every rendered and every formatted file at once.
+  const identity = renderCache.identity ?? codeIdentity(options.templatesDir);
+  // Check mode: files whose text is right but whose header is not what `generate` would write now.
+  let headersBehind = 0;
+  const version = restgenVersion();
   const pending: (OutputFile | undefined)[] = files;
-  for (let i = 0; i < pending.length; i++) {
-    const file = pending[i]!;
-    pending[i] = undefined;
-    const abs = path.join(outDir, file.path);
-    const settings = settingsByFolder.get(`${path.posix.dirname(file.path)}\0${file.language}`)!;
-    const input = hashOf(file.language, file.content, settings);
-    outputs[file.path] = { input, language: file.language, settings };
-    if (unchanged.get(file.path) === input) continue;
-    const existing = readOutputFile(outDir, file.path);
-    const header = existing === undefined ? undefined : readHeader(existing);
-    if (header && header.intact && header.hashes.input === input) continue;
-    if (mode === 'check') {
-      stale.push(file.path);
-      staleReasons[file.path] = existing === undefined ? 'missing' : header && !header.intact ? 'edited' : 'outdated';
-      continue;
+  try {
+    for (let i = 0; i < pending.length; i++) {
+      const file = pending[i]!;
+      pending[i] = undefined;
+      const abs = path.join(outDir, file.path);
+      const settings = settingsByFolder.get(`${path.posix.dirname(file.path)}\0${file.language}`)!;
+      // A keyed file is known by what it is rendered from (and by which restgen): it is not rendered to be
+      // compared. A file without a key (the runtime, copied verbatim) is known by its text.
+      const input = file.key !== undefined ? hashOf('key', identity, file.key, settings) : hashOf(file.language, file.content, settings);
+      outputs[file.path] = { input, language: file.language, settings };
+      if (unchanged.get(file.path) === input) continue;
+      const existing = readOutputFile(outDir, file.path);
+      const header = existing === undefined ? undefined : readHeader(existing);
+      // The version is part of the header: a file an older restgen wrote is rewritten, so bytes never depend on history.
+      if (header && header.intact && header.hashes.input === input && header.hashes.version === version) continue;
+      lap('compare');
+      const body = await formatter.format(file.content, abs, file.language, file.preformatted);
+      lap(`format ${file.path.split('/')[0]}`);
+      formatted++;
+      if (mode === 'check') {
+        // The same text under another key (its inputs changed in ways that do not show in it, or another restgen
+        // wrote it): what the file says is right; only its header would change, so it is not stale.
+        if (header && header.intact && hashOf(body) === header.hashes.output) {
+          headersBehind++;
+          continue;
+        }
+        stale.push(file.path);
+        staleReasons[file.path] = existing === undefined ? 'missing' : header && !header.intact ? 'edited' : 'outdated';
+        continue;
+      }
+      // Rewritten even when only the header changes: the bytes restgen writes never depend on the history of runs.
+      const content = withHeader(file.language, body, sourcePath, input, version);
+      if (content !== existing) writes.push({ path: file.path, content });
     }
-    lap('compare');
-    const body = await formatter.format(file.content, abs, file.language, file.preformatted);
-    lap(`format ${file.path.split('/')[0]}`);
-    formatted++;
-    const content = withHeader(file.language, body, sourcePath, input);
-    if (content !== existing) writes.push({ path: file.path, content });
+  } catch (error) {
+    if (!options.templatesDir || !(error instanceof Error) || !error.message.startsWith('template override')) throw error;
+    return { ok: false, diagnostics: [{ code: 'RG201', severity: 'error', message: error.message }], ...empty };
   }
+  renderCache.save(identity);
   const removals = [...state.generated].filter((p) => !produced.has(p)).sort();
   let lockChanged = lock.changed;
   if (mode === 'check') {
@@ -246,13 +268,14 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     await applyPlan(outDir, writes, removals);
     lockChanged = lock.changed && writeLockFile(lockPath, lock.nextLock);
   }
-  if (stale.length === 0 && !(mode === 'check' && lock.changed) && model.files) {
+  // Not recorded while a header is behind: the record would let `generate` answer "up to date" and keep it so.
+  if (stale.length === 0 && headersBehind === 0 && !(mode === 'check' && lock.changed) && model.files) {
     const lockFile = path.join(path.dirname(apiPath), 'restgen.lock.json');
     const inputs = recordInputs([...new Set([...model.files, apiPath, lockFile])].sort());
     const stamps = outputStamps(outDir);
     const stamped = Object.fromEntries(Object.entries(outputs).map(([rel, o]) => [rel, { ...o, stamp: stamps.get(rel) ?? '' }]));
     const settings = outputSettingsStamp(outDir, Object.keys(outputs))?.stamp ?? null;
-    saveRecord(apiPath, outDir, options.templatesDir, { key: runKey(options.templatesDir).key, inputs, outputs: stamped, settings });
+    saveRecord(apiPath, outDir, options.templatesDir, { key: restgenKey, inputs, outputs: stamped, settings });
   }
   lap('write');
   return {

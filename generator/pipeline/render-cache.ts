@@ -11,19 +11,22 @@
  * the cache (the same key always renders the same text), so output stays deterministic. Only the entries
  * a run used are saved, so the cache does not grow with history.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { memoKey } from '../emit/keyed-file.ts';
 import type { Memo } from '../emit/types.ts';
 
 /** Bumped whenever the file's shape or the way keys are computed changes. */
-const FORMAT = 2;
+const FORMAT = 3;
 
 interface CacheFile {
   readonly format: typeof FORMAT;
   readonly key: string;
   /** Entry hash to the offset and length of its text after the index line. */
   readonly entries: Readonly<Record<string, readonly [number, number]>>;
+  /** The content identity of the restgen the key's stamps stand for, so a run with a cache need not compute it. */
+  readonly identity: string;
 }
 
 /** A render cache loaded for one run. */
@@ -32,21 +35,13 @@ export interface RenderCache {
   readonly memo: Memo;
   /** Entries found in the cache and rendered anew, so far. */
   readonly stats: { hits: number; misses: number };
+  /** The identity of the restgen (and templates) the cache was written by, by content (see `code-identity.ts`). */
+  readonly identity: string | undefined;
   /**
    * Writes the entries this run used (atomically) and lets go of every text; failing to write only costs
-   * the next run its shortcut.
+   * the next run its shortcut. `identity` is stored with the entries: it belongs to the same key.
    */
-  save(): void;
-}
-
-/** The hash a memo entry is stored under (`input` is data without source locations, or its text). */
-export function memoKey(kind: string, input: unknown): string {
-  return createHash('sha256')
-    .update(kind)
-    .update('\0')
-    .update(typeof input === 'string' ? input : JSON.stringify(input))
-    .digest('base64url')
-    .slice(0, 32);
+  save(identity: string): void;
 }
 
 /**
@@ -54,32 +49,34 @@ export function memoKey(kind: string, input: unknown): string {
  * newline, then every text one after the other: reading it parses only the small index, and a text is
  * sliced out when it is used.
  */
-function readCache(file: string, key: string): Map<string, string> {
+function readCache(file: string, key: string): { found: Map<string, string>; identity?: string } {
   const found = new Map<string, string>();
+  let identity: string | undefined;
   try {
     const all = readFileSync(file, 'utf8');
     const newline = all.indexOf('\n');
     const head = JSON.parse(all.slice(0, newline)) as Partial<CacheFile> | null;
-    if (head?.format !== FORMAT || head.key !== key || typeof head.entries !== 'object' || head.entries === null) return found;
+    if (head?.format !== FORMAT || head.key !== key || typeof head.entries !== 'object' || head.entries === null) return { found };
     const body = newline + 1;
     let total = 0;
     for (const [hash, at] of Object.entries(head.entries)) {
-      if (!Array.isArray(at) || typeof at[0] !== 'number' || typeof at[1] !== 'number' || body + at[0] + at[1] > all.length) return new Map();
+      if (!Array.isArray(at) || typeof at[0] !== 'number' || typeof at[1] !== 'number' || body + at[0] + at[1] > all.length) return { found: new Map() };
       found.set(hash, all.slice(body + at[0], body + at[0] + at[1]));
       total += at[1];
     }
     // The texts fill the rest of the file exactly: a truncated or appended-to file is not trusted.
-    if (body + total !== all.length) return new Map();
+    if (body + total !== all.length) return { found: new Map() };
+    if (typeof head.identity === 'string') identity = head.identity;
   } catch {
     // No cache yet, or one that cannot be read: everything is rendered.
-    return new Map();
+    return { found: new Map() };
   }
-  return found;
+  return identity === undefined ? { found } : { found, identity };
 }
 
 /** Loads the render cache stored in `file` for a restgen and templates identified by `key`. */
 export function loadRenderCache(file: string, key: string): RenderCache {
-  const stored = readCache(file, key);
+  const { found: stored, identity } = readCache(file, key);
   const used = new Map<string, string>();
   const stats = { hits: 0, misses: 0 };
   const release = (): void => {
@@ -110,8 +107,9 @@ export function loadRenderCache(file: string, key: string): RenderCache {
   return {
     memo,
     stats,
-    save() {
-      if (stats.misses === 0 && used.size === stored.size) return release();
+    identity,
+    save(current) {
+      if (stats.misses === 0 && used.size === stored.size && current === identity) return release();
       const entries: Record<string, readonly [number, number]> = {};
       const texts: string[] = [];
       let offset = 0;
@@ -125,7 +123,7 @@ export function loadRenderCache(file: string, key: string): RenderCache {
       const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
       try {
         mkdirSync(path.dirname(file), { recursive: true });
-        writeFileSync(temp, `${JSON.stringify({ format: FORMAT, key, entries } satisfies CacheFile)}\n${texts.join('')}`);
+        writeFileSync(temp, `${JSON.stringify({ format: FORMAT, key, entries, identity: current } satisfies CacheFile)}\n${texts.join('')}`);
         renameSync(temp, file);
       } catch {
         // Read-only node_modules or a full disk: the cache is an optimisation, the run itself succeeded.

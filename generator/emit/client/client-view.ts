@@ -90,11 +90,6 @@ export interface VersionFileView {
   readonly webhookEvent: Type | null;
 }
 
-/** One version's module and its collections' modules, as relative paths inside `client/`. */
-export interface VersionViews {
-  readonly version: VersionFileView;
-  readonly collections: readonly { readonly path: string; readonly view: CollectionFileView }[];
-}
 
 /** One version as the index sees it. */
 export interface IndexVersionView {
@@ -154,7 +149,8 @@ export function versionDocLines(api: ApiIR, v: VersionIR): string[] {
   return lines;
 }
 
-function buildCollectionFile(api: ApiIR, c: CollectionAt, version: string): CollectionFileView {
+/** The view of `client/<version>/<collection>.ts`: it reads only the API's title, the version's name and the collection. */
+export function buildCollectionFile(api: Pick<ApiIR, 'title'>, c: CollectionAt, version: string): CollectionFileView {
   const t = c.typeName;
   const has = (op: CollectionAt['operations'][number]): boolean => c.operations.includes(op);
   const writes = has('create') || has('replace');
@@ -204,52 +200,68 @@ function buildCollectionFile(api: ApiIR, c: CollectionAt, version: string): Coll
 }
 
 /**
- * The views of one version: its module (small, and unchanged by edits to fields) and one module per
- * collection with that collection's types, so a field change rewrites (and reformats) one small file.
+ * The names a collection's client module exports (its object types in declaration order, then the list query
+ * and page types), as `buildCollectionFile` declares them: what a version module re-exports, without
+ * building the collection's types.
  */
-export function buildVersionViews(api: ApiIR, v: VersionIR): VersionViews {
+export function exportedTypeNames(c: CollectionAt): string[] {
+  const t = c.typeName;
+  const has = (op: CollectionAt['operations'][number]): boolean => c.operations.includes(op);
+  const writes = has('create') || has('replace');
+  return [
+    t,
+    ...(writes ? [has('create') ? `${t}Create` : `${t}Replace`] : []),
+    ...(has('create') && has('replace') ? [`${t}Replace`] : []),
+    ...(has('update') ? [`${t}Patch`] : []),
+    ...(c.lifecycle?.transitions ?? []).map((tr) => inputTypeName(c, tr.name)),
+    ...(has('list') ? [`${t}ListQuery`, `${t}List`] : []),
+  ];
+}
+
+/**
+ * The view of one version's module. It only names the collections (their types are built when their own
+ * modules are), so a field change leaves it unchanged.
+ */
+export function buildVersionView(api: ApiIR, v: VersionIR): VersionFileView {
   const at = project(api, v.name);
   const id = versionIdentifier(v.name);
   const base = pascalCase(api.name);
-  const collections = at.collections.map((c) => ({ c, file: buildCollectionFile(api, c, v.name) }));
+  const collections = at.collections.map((c) => ({ c, transitions: (c.lifecycle?.transitions ?? []).map((tr) => tr.name), slotsName: `${c.typeName}Types` }));
   return {
-    version: {
-      title: api.title,
-      version: v.name,
-      versionLiteral: literal(v.name),
-      docLines: versionDocLines(api, v),
-      namespaceName: `${base}${id}`,
-      typesName: `${base}${id}Types`,
-      namespaceType: ty.ref('$.Namespace', [ty.ref(`${base}${id}Types`)]),
-      factoryParams: e.params(['t: $.Transport']),
-      namespaceCall: e.call(
-        '$.createNamespace',
-        [
-          e.id('t'),
-          e.str(v.name),
-          e.obj(
-            collections.map(({ c, file }) =>
-              e.prop(c.name, e.arr([e.str(c.path), e.json(c.operations), ...(file.transitions.length > 0 ? [e.json(file.transitions)] : [])])),
-            ),
-            true,
+    title: api.title,
+    version: v.name,
+    versionLiteral: literal(v.name),
+    docLines: versionDocLines(api, v),
+    namespaceName: `${base}${id}`,
+    typesName: `${base}${id}Types`,
+    namespaceType: ty.ref('$.Namespace', [ty.ref(`${base}${id}Types`)]),
+    factoryParams: e.params(['t: $.Transport']),
+    namespaceCall: e.call(
+      '$.createNamespace',
+      [
+        e.id('t'),
+        e.str(v.name),
+        e.obj(
+          collections.map(({ c, transitions }) =>
+            e.prop(c.name, e.arr([e.str(c.path), e.json(c.operations), ...(transitions.length > 0 ? [e.json(transitions)] : [])])),
           ),
-        ],
-        [ty.ref(`${base}${id}Types`)],
-      ),
-      factoryName: `create${id}`,
-      webhookEvent: webhookEvent(at, v.name),
-      collections: collections.map(({ c, file }) => ({
-        key: propertyKey(c.name),
-        path: literal(c.path),
-        doc: c.description ?? false,
-        module: literal(`./${v.name}/${c.name}.js`),
-        slotsName: file.slotsName,
-        alias: `$${c.typeName}`,
-        imports: e.specifiers([`${file.slotsName} as $${c.typeName}`]),
-        exports: e.specifiers([...file.types.map((t) => t.name), ...(file.list ? [file.list.query, file.list.page] : [])]),
-      })),
-    },
-    collections: collections.map(({ c, file }) => ({ path: `${v.name}/${c.name}.ts`, view: file })),
+          true,
+        ),
+      ],
+      [ty.ref(`${base}${id}Types`)],
+    ),
+    factoryName: `create${id}`,
+    webhookEvent: webhookEvent(at, v.name),
+    collections: collections.map(({ c, slotsName }) => ({
+      key: propertyKey(c.name),
+      path: literal(c.path),
+      doc: c.description ?? false,
+      module: literal(`./${v.name}/${c.name}.js`),
+      slotsName,
+      alias: `$${c.typeName}`,
+      imports: e.specifiers([`${slotsName} as $${c.typeName}`]),
+      exports: e.specifiers(exportedTypeNames(c)),
+    })),
   };
 }
 

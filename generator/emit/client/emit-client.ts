@@ -5,18 +5,27 @@
  * collection's types. One file per collection keeps a field change to one small file to reformat. The
  * client imports nothing outside its folder.
  */
+import { project } from '../../model/project.ts';
+import { irHash } from '../ir-hash.ts';
+import { keyedFile, templateFile } from '../keyed-file.ts';
 import { runtimeFiles } from '../runtime-files.ts';
 import type { Emitter, OutputFile } from '../types.ts';
-import { buildIndexView, buildVersionViews } from './client-view.ts';
+import { buildCollectionFile, buildIndexView, buildVersionView } from './client-view.ts';
 
-/** Emits the typed client SDK into `client/`. */
+/**
+ * Emits the typed client SDK into `client/`. A collection's module is keyed by the collection as its version
+ * sees it; a version's module by its view, which only names the collections (a field change leaves it alone).
+ */
 export const emitClient: Emitter = (api, options) => {
-  const ts = (path: string, content: string): OutputFile => ({ path: `client/${path}`, content, language: 'typescript' });
-  const files: OutputFile[] = [ts('index.ts', options.render('client/index', buildIndexView(api))), ...runtimeFiles(options.runtime, 'client/', 'client/runtime/')];
+  const files: OutputFile[] = [templateFile('client/index.ts', 'client/index', buildIndexView(api), options), ...runtimeFiles(options.runtime, 'client/', 'client/runtime/')];
   for (const v of api.versions) {
-    const views = buildVersionViews(api, v);
-    files.push(ts(`${v.name}.ts`, options.render('client/version', views.version)));
-    for (const c of views.collections) files.push(ts(c.path, options.render('client/collection', c.view)));
+    const at = project(api, v.name);
+    files.push(templateFile(`client/${v.name}.ts`, 'client/version', buildVersionView(api, v), options));
+    for (const c of at.collections) {
+      const render = () => options.render('client/collection', buildCollectionFile(api, c, v.name));
+      const input = JSON.stringify([api.title, v.name, irHash(c)]);
+      files.push(keyedFile({ path: `client/${v.name}/${c.name}.ts`, language: 'typescript', kind: 'client collection', input }, render, options.memo));
+    }
   }
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 };

@@ -4,11 +4,15 @@
  * member first; nothing here depends on it.
  */
 import { buildWebhooks } from './webhooks.ts';
+import type { Memo } from '../types.ts';
+import { irHash } from '../ir-hash.ts';
+import type { ErrorKind } from './shared-components.ts';
 import type { ApiAt, CollectionAt, VersionIR } from '../../model/ir.ts';
 import { buildCollectionSchemas } from './collection-schemas.ts';
 import { buildFormatSchema, FORMAT_NAMES, type FormatKind, type FormatNames } from './field-schema.ts';
 import { inputTypeName } from '../zod/emit-zod.ts';
-import { compact, ref, sortedKeys, type Json, type JsonObject } from './json.ts';
+import { compact, PrintedJson, ref, sortedKeys, type Json, type JsonObject } from './json.ts';
+import { printJsonAt } from './print-json.ts';
 import { buildCollectionPaths, rateLimitSentence, type OperationContext } from './operations.ts';
 import { buildErrorResponse, buildHeaders, buildProblemSchema, buildSecuritySchemes } from './shared-components.ts';
 import { addLifecycleSchemas, buildTransitionPaths } from './transitions.ts';
@@ -29,6 +33,10 @@ function collectionSchemaNames(api: ApiAt): Set<string> {
 /** Every `$ref` a JSON value holds, added to `found`. */
 function refsIn(value: Json, found: Set<string>): Set<string> {
   if (value === null || typeof value !== 'object') return found;
+  if (value instanceof PrintedJson) {
+    for (const r of value.refs) found.add(r);
+    return found;
+  }
   if (Array.isArray(value)) {
     for (const v of value as readonly Json[]) refsIn(v, found);
     return found;
@@ -127,8 +135,42 @@ function infoOf(api: ApiAt): JsonObject {
   });
 }
 
-/** The OpenAPI 3.1 document of one version, as a plain JSON object. */
-export function buildOpenApiDocument(api: ApiAt): JsonObject {
+/** What one collection adds to a document: its paths, its schemas, and the error responses they use. */
+interface CollectionPart {
+  readonly paths: Record<string, Json>;
+  readonly schemas: Record<string, Json>;
+  readonly errors: OperationContext['usedErrors'];
+}
+
+function buildCollectionPart(api: ApiAt, formats: FormatNames, c: CollectionAt): CollectionPart {
+  const ctx: OperationContext = { api, formats, usedErrors: new Map() };
+  const schemas = buildCollectionSchemas(c, formats);
+  addLifecycleSchemas(api, c, schemas, formats);
+  return { paths: { ...buildCollectionPaths(ctx, c), ...buildTransitionPaths(ctx, c) }, schemas, errors: ctx.usedErrors };
+}
+
+/** A collection's part as text for the render cache: every path and schema printed at its depth, with its `$ref`s. */
+type PrintedPart = { paths: [string, string, string[]][]; schemas: [string, string, string[]][]; errors: [string, { kind: ErrorKind; limited: boolean }][] };
+
+function printPart(part: CollectionPart): string {
+  const printed = (depth: number) => ([key, value]: [string, Json]): [string, string, string[]] => [key, printJsonAt(value as JsonObject, depth), [...refsIn(value, new Set())]];
+  // `paths` members sit at depth 2 of the document, `components.schemas` members at depth 3.
+  const out: PrintedPart = { paths: Object.entries(part.paths).map(printed(2)), schemas: Object.entries(part.schemas).map(printed(3)), errors: [...part.errors] };
+  return JSON.stringify(out);
+}
+
+function readPart(text: string): CollectionPart {
+  const part = JSON.parse(text) as PrintedPart;
+  const placed = (entries: PrintedPart['paths']) => Object.fromEntries(entries.map(([key, json, refs]) => [key, new PrintedJson(json, refs)]));
+  return { paths: placed(part.paths), schemas: placed(part.schemas), errors: new Map(part.errors) };
+}
+
+/**
+ * The OpenAPI 3.1 document of one version, as a plain JSON object. With a `memo` (the render cache), each
+ * collection's paths and schemas are kept printed, keyed by the collection and what of the API they read,
+ * so one changed collection builds and prints only its own part of a document of thousands of lines.
+ */
+export function buildOpenApiDocument(api: ApiAt, memo?: Memo): JsonObject {
   const taken = collectionSchemaNames(api);
   const formats: FormatNames = {
     datetime: freeName(FORMAT_NAMES.datetime, taken),
@@ -138,11 +180,17 @@ export function buildOpenApiDocument(api: ApiAt): JsonObject {
   };
   const ctx: OperationContext = { api, formats, usedErrors: new Map() };
   const paths: Record<string, Json> = {};
-  const schemas: Record<string, JsonObject> = {};
+  const schemas: Record<string, Json> = {};
+  // What a collection's part reads of the API besides the collection: the version and its settings, and the format names.
+  const context = memo && JSON.stringify([irHash({ ...api, collections: [], events: [] }), formats]);
   for (const c of api.collections) {
-    Object.assign(paths, buildCollectionPaths(ctx, c), buildTransitionPaths(ctx, c));
-    Object.assign(schemas, buildCollectionSchemas(c, formats));
-    addLifecycleSchemas(api, c, schemas, formats);
+    const part =
+      memo && context !== undefined
+        ? readPart(memo('openapi collection', `${context}\0${irHash(c)}`, () => printPart(buildCollectionPart(api, formats, c))))
+        : buildCollectionPart(api, formats, c);
+    Object.assign(paths, part.paths);
+    Object.assign(schemas, part.schemas);
+    for (const [name, error] of part.errors) ctx.usedErrors.set(name, error);
   }
   const webhooks = buildWebhooks(api, formats);
   const problem = freeName('Problem', taken);
@@ -157,7 +205,7 @@ export function buildOpenApiDocument(api: ApiAt): JsonObject {
   for (const [name, { kind, limited }] of ctx.usedErrors) responses[name] = buildErrorResponse(kind, problem, api.auth, { ...lifecycle, limited });
   const headers = referenced(buildHeaders(), refsIn(responses, refs), 'headers');
   const securitySchemes = buildSecuritySchemes(api.auth);
-  const nonEmpty = (map: Record<string, JsonObject>): JsonObject | undefined =>
+  const nonEmpty = (map: Record<string, Json>): JsonObject | undefined =>
     Object.keys(map).length > 0 ? sortedKeys(map) : undefined;
   return compact({
     openapi: '3.1.1',

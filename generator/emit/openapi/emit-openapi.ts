@@ -6,20 +6,17 @@
 import type { ApiIR } from '../../model/ir.ts';
 import { project } from '../../model/project.ts';
 import { projectionHash } from '../ir-hash.ts';
+import { keyedFile } from '../keyed-file.ts';
 import type { EmitOptions, OutputFile } from '../types.ts';
 import { buildOpenApiDocument } from './build-document.ts';
 import { printJson } from './print-json.ts';
 
-/** Emits `openapi/vN.json` for every version; a version whose projection is unchanged is not built again. */
+/** Emits `openapi/vN.json` for every version, keyed by the version's projection. */
 export function emitOpenApi(api: ApiIR, options: EmitOptions): OutputFile[] {
   return api.versions.map((v) => {
     const at = project(api, v.name);
-    const build = () => printJson(buildOpenApiDocument(at));
-    return {
-      path: `openapi/${v.name}.json`,
-      content: options.memo ? options.memo('openapi', projectionHash(at), build) : build(),
-      language: 'json' as const,
-      preformatted: true,
-    };
+    // Not memoised as a whole: each collection's part of the document is (see `buildOpenApiDocument`).
+    const build = () => printJson(buildOpenApiDocument(at, options.memo));
+    return keyedFile({ path: `openapi/${v.name}.json`, language: 'json', kind: 'openapi', input: projectionHash(at), preformatted: true }, build, undefined);
   });
 }

@@ -3,8 +3,19 @@
  * optional keywords can be written inline (`maxLength: t.max`) without ever emitting `undefined`.
  */
 
-/** Any JSON value. */
-export type Json = string | number | boolean | null | readonly Json[] | JsonObject;
+/** Any JSON value (or one already printed). */
+export type Json = string | number | boolean | null | readonly Json[] | JsonObject | PrintedJson;
+
+/**
+ * A JSON object already printed at the depth it sits at (by `printJsonAt`), with the `$ref`s it holds: a
+ * piece of a document kept in the render cache, placed into a document without being built again.
+ */
+export class PrintedJson {
+  constructor(
+    readonly text: string,
+    readonly refs: readonly string[],
+  ) {}
+}
 
 /** A JSON object. */
 export interface JsonObject {

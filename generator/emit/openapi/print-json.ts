@@ -4,13 +4,14 @@
  * of a large API runs to megabytes, and formatting them is most of a cold run; output that prettier
  * leaves unchanged lets the writer skip that work (the tests compare the two byte for byte).
  */
-import type { Json, JsonObject } from './json.ts';
+import { PrintedJson, type Json, type JsonObject } from './json.ts';
 
 const WIDTH = 80;
 
 /** The value on one line, or undefined when it cannot sit on one line (it holds a non-empty object). */
 function flat(value: Json): string | undefined {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (value instanceof PrintedJson) return undefined;
   if (!Array.isArray(value)) {
     for (const _ in value) return undefined;
     return '{}';
@@ -41,6 +42,10 @@ const lineBreak = (depth: number): string => (breaks[depth] ??= `\n${'  '.repeat
 function print(value: Json, depth: number, column: number, tail: number, out: string[]): void {
   if (value === null || typeof value !== 'object') {
     out.push(JSON.stringify(value));
+    return;
+  }
+  if (value instanceof PrintedJson) {
+    out.push(value.text);
     return;
   }
   const inner = lineBreak(depth + 1);
@@ -76,6 +81,16 @@ function print(value: Json, depth: number, column: number, tail: number, out: st
     if (!last) out.push(',');
   });
   out.push(lineBreak(depth), '}');
+}
+
+/**
+ * A non-empty object printed as it is printed as a member value at `depth` (an object's layout depends only
+ * on its depth, not on the column it starts at), for a {@link PrintedJson}.
+ */
+export function printJsonAt(value: JsonObject, depth: number): string {
+  const out: string[] = [];
+  print(value, depth, 0, 0, out);
+  return out.join('');
 }
 
 /** The JSON text of a value, as prettier would format it, with a final newline. */

@@ -205,11 +205,49 @@ function hookMembers(versions: readonly string[], c: CollectionIR, need: HookNee
   return members;
 }
 
-/** Builds the views of one collection's server files. */
-export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): CollectionFiles {
+/** The versions a collection exists in and the migration plans of each (the plans record which hooks they call). */
+function plansOf(ctx: ServerContext, c: CollectionIR): { top: number; needs: HookNeeds; plans: Map<number, { up: ReturnType<typeof compactUp>; down: ReturnType<typeof planDown> }> } {
   const { versions, projections } = ctx;
   const top = topOf(versions, c);
   const needs = new HookNeeds();
+  const plans = new Map<number, { up: ReturnType<typeof compactUp>; down: ReturnType<typeof planDown> }>();
+  for (let at = 0; at < versions.length; at++) {
+    if (!projections[at]!.byKey.has(c.name)) continue;
+    plans.set(at, { up: at === top ? null : compactUp(planUp(versions, c, at, top, needs)), down: planDown(versions, c, at, top, needs) });
+  }
+  return { top, needs, plans };
+}
+
+/** The operations that need no credential: every one when the API takes none. */
+const publicOpsOf = (ctx: ServerContext, c: CollectionIR): readonly CollectionIR['public'][number][] =>
+  ctx.hasAuth ? c.public : OPERATIONS.filter((op) => c.operations.some((o) => o.name === op));
+
+/**
+ * What the assembling modules need of a collection, without building its module's view (the migration plans
+ * are made, to learn whether it has hooks; nothing is laid out).
+ */
+export function summarizeCollection(ctx: ServerContext, c: CollectionIR): Omit<CollectionFiles, 'collection'> {
+  return summaryFrom(ctx, c, plansOf(ctx, c));
+}
+
+function summaryFrom(ctx: ServerContext, c: CollectionIR, { needs, plans }: ReturnType<typeof plansOf>): Omit<CollectionFiles, 'collection'> {
+  const hasMigrations = needs.list().length > 0;
+  const hasTransitions = (c.lifecycle?.transitions.length ?? 0) > 0;
+  const publicOps = publicOpsOf(ctx, c);
+  return {
+    key: c.name,
+    versions: [...plans.keys()].map((at) => ctx.versions[at]!),
+    hasMigrations,
+    needsCredentials: ctx.hasAuth && (c.operations.some((op) => !publicOps.includes(op.name)) || hasTransitions),
+    hasTransitions,
+  };
+}
+
+/** Builds the views of one collection's server files. */
+export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): CollectionFiles {
+  const { versions, projections } = ctx;
+  const planned = plansOf(ctx, c);
+  const { top, needs, plans } = planned;
   const imports: { alias: string; path: string }[] = [];
   const routes: RouteView[] = [];
   for (let at = 0; at < versions.length; at++) {
@@ -227,8 +265,8 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
         e.prop('operations', e.json(cAt.operations)),
         e.prop('id', e.str(idOf(cAt))),
         e.prop('schemas', schemasOf(alias, cAt)),
-        e.prop('up', e.json(at === top ? null : compactUp(planUp(versions, c, at, top, needs)))),
-        e.prop('down', e.json(planDown(versions, c, at, top, needs))),
+        e.prop('up', e.json(plans.get(at)!.up)),
+        e.prop('down', e.json(plans.get(at)!.down)),
         e.prop('stateField', e.json(cAt.lifecycle?.field ?? null)),
         e.prop(
           'transitions',
@@ -251,7 +289,7 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
   const resourceName = `${ctx.alias.get(versions[top]!)!}.${newest.typeName}`;
   const resource = t.ref(resourceName);
   const hooks = needs.list();
-  const publicOps = ctx.hasAuth ? c.public : OPERATIONS.filter((op) => c.operations.some((o) => o.name === op));
+  const publicOps = publicOpsOf(ctx, c);
   const ops = OPERATIONS.filter((op) => projections.some((p) => p.byKey.get(c.name)?.operations.includes(op)));
   const hookVersions = versions.filter((v) => hooks.some((h) => h.version === v));
   const readOnly = newest.fields.filter((f) => f.readOnly || f.type.kind === 'id');
@@ -307,12 +345,5 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
     hasMigrations: hooks.length > 0,
     transitions,
   };
-  return {
-    key: c.name,
-    collection,
-    versions: routes.map((r) => r.version),
-    hasMigrations: hooks.length > 0,
-    needsCredentials: ctx.hasAuth && (c.operations.some((op) => !publicOps.includes(op.name)) || transitions.length > 0),
-    hasTransitions: transitions.length > 0,
-  };
+  return { ...summaryFrom(ctx, c, planned), collection };
 }

@@ -7,10 +7,11 @@
  */
 import { takesBearer, type ApiIR } from '../../model/ir.ts';
 import type { EmitOptions, OutputFile } from '../types.ts';
+import { irHash } from '../ir-hash.ts';
+import { keyedFile, templateFile } from '../keyed-file.ts';
 import { runtimeFiles } from '../runtime-files.ts';
-import { buildServerViews } from './server-view.ts';
-
-const ts = (path: string, content: string): OutputFile => ({ path, content, language: 'typescript' });
+import { buildCollectionFiles, summarizeCollection } from './collection-view.ts';
+import { buildServerContext, buildServerViews } from './server-view.ts';
 
 /**
  * The server runtime. An API that takes no bearer tokens gets `no-jwt.ts` as its `jwt.ts` (the same exports,
@@ -25,16 +26,25 @@ function serverRuntime(api: ApiIR, options: EmitOptions): OutputFile[] {
   return rest.map((f) => (f.path === 'server/runtime/jwt.ts' ? { ...f, content: standIn.content } : f));
 }
 
-/** Emits `server/**` for an API. */
+/**
+ * Emits `server/**` for an API. A collection's module is keyed by the collection's IR (every version's route
+ * is projected from it) and the few API-wide names it uses; the assembling modules need only a summary of each
+ * collection (its versions, and whether it has hooks, transitions or credentials), which builds no view.
+ */
 export function emitServer(api: ApiIR, options: EmitOptions): OutputFile[] {
-  const views = buildServerViews(api);
+  const ctx = buildServerContext(api);
+  const modules = api.collections.map((c) => {
+    const input = JSON.stringify([ctx.name, ctx.versions, [...ctx.alias], ctx.hasAuth, irHash(c)]);
+    const render = (): string => options.render('server/collection', buildCollectionFiles(ctx, c).collection);
+    return keyedFile({ path: `server/collections/${c.name}.ts`, language: 'typescript', kind: 'server collection', input }, render, options.memo);
+  });
+  const views = buildServerViews(api, ctx, api.collections.map((c) => summarizeCollection(ctx, c)));
   const files = [
-    ts('server/index.ts', options.render('server/index', views.index)),
-    ts('server/routes.ts', options.render('server/routes', views.routes)),
-    ts('server/types.ts', options.render('server/types', views.types)),
+    templateFile('server/index.ts', 'server/index', views.index, options),
+    templateFile('server/routes.ts', 'server/routes', views.routes, options),
+    templateFile('server/types.ts', 'server/types', views.types, options),
     ...serverRuntime(api, options),
   ];
-  if (views.events) files.push(ts('server/events.ts', options.render('server/events', views.events)));
-  for (const c of views.collections) files.push(ts(`server/collections/${c.key}.ts`, options.render('server/collection', c.collection)));
-  return files;
+  if (views.events) files.push(templateFile('server/events.ts', 'server/events', views.events, options));
+  return [...files, ...modules];
 }

@@ -8,7 +8,7 @@ import { takesBearer, takesCredentials, type ApiIR } from '../../model/ir.ts';
 import { pascalCase } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
 import { e, t, type Expr, type Type } from '../../printer/ast.ts';
-import { buildCollectionFiles, type CollectionFiles, type ServerContext } from './collection-view.ts';
+import type { CollectionFiles, ServerContext } from './collection-view.ts';
 import { buildEventsView, type EventsView } from './events-view.ts';
 
 interface Import {
@@ -83,14 +83,17 @@ export interface IndexView {
   readonly dispatch: Expr;
 }
 
-/** Everything the server templates need, computed once. */
+/** The views of the assembling modules (the per-collection views are built one by one, see `emit-server.ts`). */
 export interface ServerViews {
   readonly routes: RoutesView;
   readonly types: TypesView;
   readonly index: IndexView;
-  readonly collections: readonly CollectionFiles[];
   readonly events: EventsView | null;
 }
+
+/** What the assembling modules need to know of one collection: its module's view left out. */
+export type CollectionSummary = Omit<CollectionFiles, 'collection'>;
+
 
 const identifier = (s: string) => s.replace(/[^A-Za-z0-9_$]/g, '_').replace(/^(\d)/, '_$1');
 
@@ -113,24 +116,25 @@ function aliases(api: ApiIR): Map<string, string> {
 
 const dayMs = (date: string): number => Date.parse(`${date}T00:00:00Z`);
 
-/** Builds the views of every server template from the IR. */
-export function buildServerViews(api: ApiIR): ServerViews {
-  const name = pascalCase(api.name);
-  const specName = `${api.name.replace(/[^A-Za-z0-9]/g, '_').toUpperCase()}_API`;
-  const versions = api.versions.map((v) => v.name);
-  const alias = aliases(api);
-  const ctx: ServerContext = {
+/** What every per-collection view needs of the API. */
+export function buildServerContext(api: ApiIR): ServerContext {
+  return {
     api,
-    name,
-    versions,
+    name: pascalCase(api.name),
+    versions: api.versions.map((v) => v.name),
     projections: api.versions.map((v) => {
       const at = project(api, v.name);
       return { collections: at.collections, byKey: new Map(at.collections.map((c) => [c.key, c])) };
     }),
     hasAuth: takesCredentials(api.auth),
-    alias,
+    alias: aliases(api),
   };
-  const collections = api.collections.map((c) => buildCollectionFiles(ctx, c));
+}
+
+/** Builds the views of the assembling modules from the context and every collection's summary (in the API's order). */
+export function buildServerViews(api: ApiIR, ctx: ServerContext, collections: readonly CollectionSummary[]): ServerViews {
+  const { name, versions } = ctx;
+  const specName = `${api.name.replace(/[^A-Za-z0-9]/g, '_').toUpperCase()}_API`;
   // Collection names are identifiers without `$`: `$orders` collides with nothing.
   const refs: CollectionRef[] = collections.map((c) => ({
     key: c.key,
@@ -195,7 +199,6 @@ export function buildServerViews(api: ApiIR): ServerViews {
       hasEvents: events !== null,
       dispatch: e.call('createWebhookDispatcherFor', [e.id(specName), e.id('options')]),
     },
-    collections,
     events,
   };
 }

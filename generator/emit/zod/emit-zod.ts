@@ -12,6 +12,7 @@ import { pascalCase } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
 import { e, t, type Expr, type Prop, type Type } from '../../printer/ast.ts';
 import { irHash } from '../ir-hash.ts';
+import { keyedFile, templateFile } from '../keyed-file.ts';
 import { runtimeFiles } from '../runtime-files.ts';
 import type { EmitOptions, OutputFile } from '../types.ts';
 import { baseExpression, defaultArgument, filterExpression, hasObject, typeExpression } from './zod-expression.ts';
@@ -194,12 +195,12 @@ export function emitZod(api: ApiIR, options: EmitOptions): OutputFile[] {
     const header = { title: at.title, version: v.name, lifecycle: lifecycleOf(v) };
     for (const c of at.collections) {
       const render = () => options.render('zod/collection', { ...header, ...collectionView(at, c) });
-      // Keyed by what the file shows (one collection as this version sees it), so a hit builds no view either.
-      const key = JSON.stringify([header, at.versioning.in, irHash(c)]);
-      files.push({ path: `${v.name}/${c.name}.ts`, content: options.memo ? options.memo('zod collection', key, render) : render(), language: 'typescript' });
+      // Keyed by what the file shows (one collection as this version sees it), so an unchanged file builds no view.
+      const input = JSON.stringify([header, at.versioning.in, irHash(c)]);
+      files.push(keyedFile({ path: `${v.name}/${c.name}.ts`, language: 'typescript', kind: 'zod collection', input }, render, options.memo));
     }
     const barrel: ZodBarrelView = { ...header, files: at.collections.map((c) => c.name) };
-    files.push({ path: `${v.name}/schemas.ts`, content: options.render('zod/schemas', barrel), language: 'typescript' });
+    files.push(templateFile(`${v.name}/schemas.ts`, 'zod/schemas', barrel, options));
   }
   return files;
 }
