@@ -13,7 +13,7 @@ import type { Diagnostic } from '../model/diagnostics.ts';
 import type { ApiIR, SourceRef } from '../model/ir.ts';
 import { project } from '../model/project.ts';
 import { apiAtOfContract, contractOf, type VersionContract } from './contract.ts';
-import { LOCK_FILE_NAME, serializeLock, type LockFile } from './lock-file.ts';
+import { canonicalJson, LOCK_FILE_NAME, serializeLock, type LockFile } from './lock-file.ts';
 
 /** Options of {@link compareWithLock}. */
 export interface CompareLockOptions {
@@ -139,7 +139,7 @@ export function compareWithLock(api: ApiIR, lock: LockFile | undefined, options:
       continue;
     }
     const current = contractOf(api, name);
-    if (serializeContract(current) === serializeContract(contract)) {
+    if (sameContract(current, contract)) {
       next[name] = contract;
       continue;
     }
@@ -176,10 +176,28 @@ export function compareWithLock(api: ApiIR, lock: LockFile | undefined, options:
   const keep = [...accepted.values()].filter((a) => a.version in ordered || !api.versions.some((v) => v.name === a.version));
   keep.sort((a, b) => (a.version < b.version ? -1 : a.version > b.version ? 1 : a.fingerprint < b.fingerprint ? -1 : a.fingerprint > b.fingerprint ? 1 : 0));
   const nextLock: LockFile = { lockfileVersion: 1, api: api.name, versions: ordered, ...(keep.length ? { accepted: keep } : {}) };
-  const changed = lock ? serializeLock(lock) !== serializeLock(nextLock) : Object.keys(ordered).length > 0;
+  const changed = lock ? !keepsLock(lock, nextLock) && serializeLock(lock) !== serializeLock(nextLock) : Object.keys(ordered).length > 0;
   return { diagnostics, findings, nextLock, changed };
 }
 
-function serializeContract(c: VersionContract): string {
-  return serializeLock({ lockfileVersion: 1, api: '', versions: { v: c } });
+/**
+ * True when `current` is the contract `locked` records. A lock restgen wrote has its keys sorted, and parsing
+ * keeps that order, so the locked contract's own JSON is compared first with the canonical text of the current
+ * one: no sorted copy of either is built. A lock whose keys were reordered (edited by hand or by a merge tool)
+ * is compared canonically on both sides, as before.
+ */
+function sameContract(current: VersionContract, locked: VersionContract): boolean {
+  const text = canonicalJson(current);
+  return JSON.stringify(locked) === text || canonicalJson(locked) === text;
+}
+
+/** True, without serialising anything, when `next` keeps every version of `lock` as it was read and adds none. */
+function keepsLock(lock: LockFile, next: LockFile): boolean {
+  const names = Object.keys(next.versions);
+  return (
+    lock.api === next.api &&
+    names.length === Object.keys(lock.versions).length &&
+    names.every((name) => lock.versions[name] === next.versions[name]) &&
+    JSON.stringify(lock.accepted ?? []) === JSON.stringify(next.accepted ?? [])
+  );
 }

@@ -35,6 +35,48 @@ function sortKeys(value: unknown): unknown {
   return value;
 }
 
+/** An array index: JavaScript objects list such keys first, in numeric order, whatever order they were added in. */
+const isIndex = (key: string): boolean => String(Number(key) >>> 0) === key && key !== '4294967295';
+
+/** `value`'s keys in the order {@link sortKeys}'s copy lists them: array indexes first (ascending), then the rest sorted. */
+function sortedKeys(value: object): string[] {
+  const keys = Object.keys(value);
+  const indexes = keys.filter(isIndex);
+  return indexes.length === 0 ? keys.sort() : [...indexes, ...keys.filter((k) => !isIndex(k)).sort()];
+}
+
+/**
+ * `JSON.stringify(sortKeys(value))` without building the sorted copy: compact JSON with every object's keys
+ * sorted, so equal data gives equal text whatever order its keys were built in.
+ */
+export function canonicalJson(value: unknown): string {
+  const out: string[] = [];
+  // Object members that JSON leaves out are skipped before they get here; elsewhere they print as null.
+  const write = (v: unknown): void => {
+    if (Array.isArray(v)) {
+      out.push('[');
+      v.forEach((item, i) => {
+        if (i > 0) out.push(',');
+        write(item);
+      });
+      out.push(']');
+    } else if (v && typeof v === 'object') {
+      out.push('{');
+      let first = true;
+      for (const key of sortedKeys(v)) {
+        const item = (v as Record<string, unknown>)[key];
+        if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
+        out.push(first ? '' : ',', JSON.stringify(key), ':');
+        first = false;
+        write(item);
+      }
+      out.push('}');
+    } else out.push((JSON.stringify(v) as string | undefined) ?? 'null');
+  };
+  write(value);
+  return out.join('');
+}
+
 /** The lock's text: a note, sorted keys, two-space indent, trailing newline. */
 export function serializeLock(lock: LockFile): string {
   const withNote = { '//': 'The wire contract of every released version, kept by restgen generate. Commit it; do not edit it.', ...lock };

@@ -107,7 +107,7 @@ describe('a module the native path cannot load', () => {
       'name.mjs': `export const name = 'from-js';\n`,
     });
     const loaded = await loadApi(`${tmp.dir}/with-js.ts`);
-    expect(loaded.ok && loaded.def.options.name).toBe('from-js');
+    expect(loaded.ok && (loaded.def.options as { name: string }).name).toBe('from-js');
     expect(sourceLines().has(`${tmp.dir}/with-js.ts`)).toBe(false);
   });
 });
