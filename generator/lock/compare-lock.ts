@@ -13,7 +13,7 @@ import type { Diagnostic } from '../model/diagnostics.ts';
 import type { ApiIR, SourceRef } from '../model/ir.ts';
 import { project } from '../model/project.ts';
 import { apiAtOfContract, contractOf, type VersionContract } from './contract.ts';
-import { canonicalJson, LOCK_FILE_NAME, serializeLock, type LockFile } from './lock-file.ts';
+import { LOCK_FILE_NAME, sameJson, serializeLock, type LockFile } from './lock-file.ts';
 
 /** Options of {@link compareWithLock}. */
 export interface CompareLockOptions {
@@ -139,7 +139,7 @@ export function compareWithLock(api: ApiIR, lock: LockFile | undefined, options:
       continue;
     }
     const current = contractOf(api, name);
-    if (sameContract(current, contract)) {
+    if (sameJson(current, contract)) {
       next[name] = contract;
       continue;
     }
@@ -178,17 +178,6 @@ export function compareWithLock(api: ApiIR, lock: LockFile | undefined, options:
   const nextLock: LockFile = { lockfileVersion: 1, api: api.name, versions: ordered, ...(keep.length ? { accepted: keep } : {}) };
   const changed = lock ? !keepsLock(lock, nextLock) && serializeLock(lock) !== serializeLock(nextLock) : Object.keys(ordered).length > 0;
   return { diagnostics, findings, nextLock, changed };
-}
-
-/**
- * True when `current` is the contract `locked` records. A lock restgen wrote has its keys sorted, and parsing
- * keeps that order, so the locked contract's own JSON is compared first with the canonical text of the current
- * one: no sorted copy of either is built. A lock whose keys were reordered (edited by hand or by a merge tool)
- * is compared canonically on both sides, as before.
- */
-function sameContract(current: VersionContract, locked: VersionContract): boolean {
-  const text = canonicalJson(current);
-  return JSON.stringify(locked) === text || canonicalJson(locked) === text;
 }
 
 /** True, without serialising anything, when `next` keeps every version of `lock` as it was read and adds none. */

@@ -35,46 +35,39 @@ function sortKeys(value: unknown): unknown {
   return value;
 }
 
-/** An array index: JavaScript objects list such keys first, in numeric order, whatever order they were added in. */
-const isIndex = (key: string): boolean => String(Number(key) >>> 0) === key && key !== '4294967295';
-
-/** `value`'s keys in the order {@link sortKeys}'s copy lists them: array indexes first (ascending), then the rest sorted. */
-function sortedKeys(value: object): string[] {
-  const keys = Object.keys(value);
-  const indexes = keys.filter(isIndex);
-  return indexes.length === 0 ? keys.sort() : [...indexes, ...keys.filter((k) => !isIndex(k)).sort()];
+/** How JSON writes a value that is not an object or array (`undefined` as in an array: null). */
+function jsonScalar(value: unknown): unknown {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  return value === undefined || typeof value === 'function' || typeof value === 'symbol' ? null : value;
 }
 
+/** True when an object member is written at all (JSON leaves out undefined, functions and symbols). */
+const written = (value: unknown): boolean => value !== undefined && typeof value !== 'function' && typeof value !== 'symbol';
+
 /**
- * `JSON.stringify(sortKeys(value))` without building the sorted copy: compact JSON with every object's keys
- * sorted, so equal data gives equal text whatever order its keys were built in.
+ * True when `a` and `b` serialise to the same lock text: the same JSON data, whatever order object keys are in.
+ * A deep comparison that builds nothing, so a released version that did not change costs one walk of its contract.
  */
-export function canonicalJson(value: unknown): string {
-  const out: string[] = [];
-  // Object members that JSON leaves out are skipped before they get here; elsewhere they print as null.
-  const write = (v: unknown): void => {
-    if (Array.isArray(v)) {
-      out.push('[');
-      v.forEach((item, i) => {
-        if (i > 0) out.push(',');
-        write(item);
-      });
-      out.push(']');
-    } else if (v && typeof v === 'object') {
-      out.push('{');
-      let first = true;
-      for (const key of sortedKeys(v)) {
-        const item = (v as Record<string, unknown>)[key];
-        if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
-        out.push(first ? '' : ',', JSON.stringify(key), ':');
-        first = false;
-        write(item);
-      }
-      out.push('}');
-    } else out.push((JSON.stringify(v) as string | undefined) ?? 'null');
-  };
-  write(value);
-  return out.join('');
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  const objectA = typeof a === 'object' && a !== null;
+  const objectB = typeof b === 'object' && b !== null;
+  if (!objectA || !objectB) return !objectA && !objectB && jsonScalar(a) === jsonScalar(b);
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  let count = 0;
+  for (const key of Object.keys(ra)) {
+    if (!written(ra[key])) continue;
+    count++;
+    if (!Object.hasOwn(rb, key) || !sameJson(ra[key], rb[key])) return false;
+  }
+  for (const key of Object.keys(rb)) if (written(rb[key])) count--;
+  return count === 0;
 }
 
 /** The lock's text: a note, sorted keys, two-space indent, trailing newline. */
