@@ -4,9 +4,10 @@
  * relative to its own folder, flags' to the working folder. A folder that cannot be used is a one-line
  * usage error (from a flag) or a located diagnostic (from the config), exit 2 either way.
  */
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig, type LoadedConfig } from '../config/load-config.ts';
+import { CONFIG_FILES } from '../config/config-files.ts';
+import type { LoadedConfig } from '../config/load-config.ts';
 import type { Part } from '../dsl/define-config.ts';
 import { isPart, PART_NAMES, withNeeds } from '../emit/parts.ts';
 import type { Diagnostic } from '../model/diagnostics.ts';
@@ -57,7 +58,9 @@ export function parseParts(text: string): { parts: Part[] } | { problem: string 
 
 /** Resolves a command's inputs; undefined (with the problem printed and exit 2 set) when they cannot be used. */
 export async function resolveRun(command: string, apiArg: string | undefined, flags: RunFlags, io: CliIO): Promise<ResolvedRun | undefined> {
-  const loaded = await loadConfig(io.cwd, flags.config);
+  // The config loader (and its checker) is imported only when there is a config to load.
+  const wanted = flags.config !== undefined || CONFIG_FILES.some((name) => existsSync(path.join(io.cwd, name)));
+  const loaded = wanted ? await (await import('../config/load-config.ts')).loadConfig(io.cwd, flags.config) : ({ ok: true } as const);
   if (!loaded.ok) {
     await reportDiagnostics(loaded.diagnostics, io);
     return void io.exit(2);

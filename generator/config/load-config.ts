@@ -10,9 +10,9 @@ import type { CallSite } from '../dsl/defs.ts';
 import { DiagnosticBag, refOf, type Diagnostic } from '../model/diagnostics.ts';
 import type { SourceRef } from '../model/ir.ts';
 import { checkConfig } from './check-config.ts';
+import { CONFIG_FILES } from './config-files.ts';
 
-/** The names a config file may have, in the order they are looked for. */
-export const CONFIG_FILES: readonly string[] = ['restgen.config.ts', 'restgen.config.mts', 'restgen.config.js', 'restgen.config.mjs'];
+export { CONFIG_FILES } from './config-files.ts';
 
 /** A loaded, checked config. */
 export interface LoadedConfig {

@@ -11,11 +11,29 @@
  */
 import type { CallSite } from './defs.ts';
 
+const dslUrl = new URL('.', import.meta.url).href;
 const dslDir = new URL('.', import.meta.url).pathname;
 
 interface V8CallSite {
   getFileName(): string | null | undefined;
   getLineNumber(): number | null;
+  getColumnNumber(): number | null;
+}
+
+/** Maps a 1-based line and column of the code that ran to the line of the source file it came from. */
+export type SourceLineOf = (line: number, column: number) => number;
+
+const POSITIONS = Symbol.for('restgen.source-lines');
+
+/**
+ * Per file, how lines of the code that ran map back to the file's own lines, for loaders whose transform moves
+ * code (the native TypeScript transform prints code anew). Kept in the global symbol registry because the
+ * DSL a user's module imports and the command line that loads the module are separate bundles, each with its
+ * own copy of this module. A file without an entry ran as written (its lines are its own).
+ */
+export function sourceLines(): Map<string, SourceLineOf> {
+  const holder = globalThis as { [POSITIONS]?: Map<string, SourceLineOf> };
+  return (holder[POSITIONS] ??= new Map());
 }
 
 /**
@@ -23,13 +41,14 @@ interface V8CallSite {
  * call site still reads, compares and serialises as plain data; once read, the accessor is replaced by the
  * value (so the frame can be collected, and a resolved site is told from an unresolved one).
  */
-function lazyCallSite(file: string, member: string, frame: V8CallSite): CallSite {
+function lazyCallSite(file: string, member: string, frame: V8CallSite, lineOf: SourceLineOf | undefined): CallSite {
   const site = {
     file,
     member,
     get line(): number {
       // A frame with a file name always has a position; 1 only guards against a V8 without one.
-      const line = frame.getLineNumber() ?? 1;
+      const ran = frame.getLineNumber() ?? 1;
+      const line = lineOf ? lineOf(ran, frame.getColumnNumber() ?? 1) : ran;
       Object.defineProperty(site, 'line', { value: line, enumerable: true });
       return line;
     },
@@ -37,14 +56,17 @@ function lazyCallSite(file: string, member: string, frame: V8CallSite): CallSite
   return site;
 }
 
-/** Up to `limit` frames of the stack above {@link captureCallSite}, as V8's structured call sites. */
-function framesAbove(limit: number): V8CallSite[] {
+/** A function whose frame (and every frame above it) a stack capture leaves out. */
+type Above = (...args: never[]) => unknown;
+
+/** Up to `limit` frames of the stack below the topmost call of `above`, as V8's structured call sites. */
+function framesAbove(limit: number, above: Above): V8CallSite[] {
   const previous = Error.prepareStackTrace;
   const previousLimit = Error.stackTraceLimit;
   Error.stackTraceLimit = limit;
   Error.prepareStackTrace = (_error, frames) => frames;
   const holder: { stack?: unknown } = {};
-  Error.captureStackTrace(holder, captureCallSite);
+  Error.captureStackTrace(holder, above);
   const frames = holder.stack as V8CallSite[] | undefined;
   Error.prepareStackTrace = previous;
   Error.stackTraceLimit = previousLimit;
@@ -56,18 +78,27 @@ function firstUserFrame(frames: readonly V8CallSite[], member: string): CallSite
   for (const frame of frames) {
     let file = frame.getFileName();
     if (!file) continue;
-    if (file.startsWith('file://')) file = new URL(file).pathname;
+    if (file.startsWith('file://')) {
+      if (file.startsWith(dslUrl)) continue;
+      file = new URL(file).pathname;
+    }
     if (file.startsWith(dslDir) || file.startsWith('node:')) continue;
-    return lazyCallSite(file, member, frame);
+    return lazyCallSite(file, member, frame, sourceLines().get(file));
   }
   return undefined;
 }
 
 /**
- * The first stack frame outside the DSL's own files, as a {@link CallSite} for `member`. Capturing costs
- * in proportion to the frames captured, and the user's call is at most three frames up from every builder
+ * The first stack frame outside the DSL's own files, as a {@link CallSite} for `member`. Capturing costs in
+ * proportion to the frames captured. A builder passes the public function the user called as `above`: the
+ * capture then starts at the user's frame and takes one frame. Without it (or when that function is not on
+ * the stack, e.g. called through a wrapper), the user's call is at most three frames up from every builder
  * (builder, modifier, `with`), so three are captured first and more only when they were not enough.
  */
-export function captureCallSite(member: string): CallSite | undefined {
-  return firstUserFrame(framesAbove(3), member) ?? firstUserFrame(framesAbove(12), member);
+export function captureCallSite(member: string, above?: Above): CallSite | undefined {
+  return (
+    (above ? firstUserFrame(framesAbove(1, above), member) : undefined) ??
+    firstUserFrame(framesAbove(3, captureCallSite), member) ??
+    firstUserFrame(framesAbove(12, captureCallSite), member)
+  );
 }

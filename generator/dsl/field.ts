@@ -118,11 +118,17 @@ function fallbackOption(member: string, options: unknown): { readonly value: unk
   return { value: (options as { fallback: unknown }).fallback };
 }
 
+/** The function `owner[name]` (the member a user called), for the call-site capture to start below it. */
+function publicMember(owner: object, name: string): ((...args: never[]) => unknown) | undefined {
+  const member: unknown = (owner as Record<string, unknown>)[name];
+  return typeof member === 'function' ? (member as (...args: never[]) => unknown) : undefined;
+}
+
 class FieldBuilder implements AnyField {
   constructor(readonly def: FieldDef) {}
 
   private with(member: string, args: readonly unknown[], takes: number, change: (site: CallSite | undefined) => Change): this {
-    const site = captureCallSite(member);
+    const site = captureCallSite(member, publicMember(FieldBuilder.prototype, member));
     const { patch = {}, marker, slips = [] } = change(site);
     const calls = site ? { ...this.def.calls, [member]: site } : this.def.calls;
     const markers = marker ? [...this.def.markers, { ...marker, site }] : this.def.markers;
@@ -244,7 +250,7 @@ function start(
   takes: number,
   check: (site: CallSite | undefined) => { extra?: Partial<FieldDef>; slips?: readonly (ArgumentSlip | undefined)[]; standIn?: FieldKind } = () => ({}),
 ): FieldBuilder {
-  const site = captureCallSite(kind);
+  const site = captureCallSite(kind, publicMember(f, kind));
   const { extra = {}, slips = [], standIn } = check(site);
   const found = slipsOf(...slips, aritySlip(kind, args, takes, site));
   return new FieldBuilder({ kind: standIn ?? kind, ...extra, markers: [], calls: {}, site, ...(found.length > 0 ? { slips: found } : {}) });

@@ -2,12 +2,12 @@
  * @module Stage "load": imports the user's TypeScript API module (and its relative imports) with jiti,
  * and hands back the `defineApi()` data. A module that fails to load is a diagnostic, not a crash.
  */
-import { createJiti } from 'jiti';
-import { transform } from 'sucrase';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ApiDef } from '../dsl/defs.ts';
 import type { Diagnostic } from '../model/diagnostics.ts';
+import { sourceLines } from '../dsl/call-site.ts';
+import { createModuleRunner } from './module-runner.ts';
 
 /** The result of loading: the definition, or the diagnostics that explain why there is none. */
 export type LoadResult =
@@ -33,7 +33,7 @@ function lineIn(error: unknown, dir: string): { file: string; line: number } | u
  * it was (call sites stay exact), and is about fifty times faster than jiti's default Babel pipeline on a
  * large API module, which matters because the module is recompiled after every edit.
  */
-function stripTypes(options: { source: string; filename?: string }): { code: string } {
+function stripTypes(transform: typeof import('sucrase').transform, options: { source: string; filename?: string }): { code: string } {
   const typescript = /\.[cm]?tsx?$/.test(options.filename ?? '');
   const result = transform(options.source, {
     transforms: typescript ? ['typescript', 'imports'] : ['imports'],
@@ -49,7 +49,10 @@ export type Imported = { readonly ok: true; readonly mod: unknown; readonly file
 
 /** Imports `source` once; the modules it added to the module cache are listed and then forgotten. */
 async function importOnce(source: string, fast: boolean): Promise<Imported> {
-  const jiti = createJiti(source, { moduleCache: true, fsCache: !fast, sourceMaps: false, ...(fast ? { transform: stripTypes } : {}) });
+  // Imported on demand: a module the native runner loads never pays for loading jiti or sucrase.
+  const [{ createJiti }, { transform }] = await Promise.all([import('jiti'), import('sucrase')]);
+  const strip = (options: { source: string; filename?: string }) => stripTypes(transform, options);
+  const jiti = createJiti(source, { moduleCache: true, fsCache: !fast, sourceMaps: false, ...(fast ? { transform: strip } : {}) });
   // Forgetting what this load added lets the next load (in --watch) read the files afresh.
   const before = new Set(Object.keys(jiti.cache));
   const loaded = (): string[] => {
@@ -66,11 +69,38 @@ async function importOnce(source: string, fast: boolean): Promise<Imported> {
   }
 }
 
+/** Which way to load a module first: `native` (oxc, when its binding loads) or `sucrase` (jiti with sucrase). */
+export type TransformChoice = 'native' | 'sucrase';
+
+let runner: Promise<ReturnType<typeof createModuleRunner> | undefined> | undefined;
+
+/** The native module runner, or undefined when oxc-transform's binding is not available on this platform. */
+function nativeRunner(): Promise<ReturnType<typeof createModuleRunner> | undefined> {
+  return (runner ??= import('oxc-transform').then(
+    (oxc) => createModuleRunner(oxc),
+    // No binding for this platform (or no package): the sucrase path serves, only slower.
+    () => undefined,
+  ));
+}
+
 /**
- * Imports a user's TypeScript (or JavaScript) module afresh: with the fast compiler first, then with jiti's
- * own (Babel) pipeline when the module needs what sucrase's CommonJS output cannot give, such as top-level await.
+ * Imports a user's TypeScript (or JavaScript) module afresh: with oxc's native transform first (see
+ * `module-runner.ts`), then with jiti and sucrase, then with jiti's own (Babel) pipeline when the module needs
+ * what sucrase's CommonJS output cannot give, such as top-level await. A module the native path cannot load
+ * (or that throws) is loaded again the next way, so its error is reported at its exact line.
  */
-export async function importModule(source: string): Promise<Imported> {
+export async function importModule(source: string, transform: TransformChoice = 'native'): Promise<Imported> {
+  const native = transform === 'native' && /\.m?ts$/.test(source) ? await nativeRunner() : undefined;
+  if (native) {
+    try {
+      return { ok: true, ...(await native.run(source)) };
+    } catch {
+      // Unsupported by the native path, or the module threw: the next path loads it (and reports the error).
+    }
+  }
+  // The next paths run code at the files' own lines: no line map of an earlier native load may apply to the
+  // call sites they capture (sites captured before keep the map they were captured with).
+  sourceLines().clear();
   const attempt = await importOnce(source, true);
   return attempt.ok ? attempt : importOnce(source, false);
 }
@@ -85,8 +115,8 @@ export function describeLoadError(error: unknown, dir: string, fallback: string)
   return { text, file: where?.file ?? fallback, line: where?.line ?? 1 };
 }
 
-/** Loads the API module at `file`. Every call reads the module afresh (for `--watch`). */
-export async function loadApi(file: string): Promise<LoadResult> {
+/** Loads the API module at `file`. Every call reads the module afresh (for `--watch`). `transform` picks the first way tried (tests). */
+export async function loadApi(file: string, transform: TransformChoice = 'native'): Promise<LoadResult> {
   const source = path.resolve(file);
   const fail = (message: string, line = 1, at = source): LoadResult => ({
     ok: false,
@@ -94,7 +124,7 @@ export async function loadApi(file: string): Promise<LoadResult> {
   });
   if (!existsSync(source)) return fail(`cannot find the API module; pass its path (restgen generate src/api.ts), set api in restgen.config.ts, or start one with restgen init.`);
   if (statSync(source).isDirectory()) return fail(`this is a folder, not a module; pass the API module inside it, e.g. ${path.basename(source)}/api.ts.`);
-  const attempt = await importModule(source);
+  const attempt = await importModule(source, transform);
   if (!attempt.ok) {
     const why = describeLoadError(attempt.error, path.dirname(source), source);
     return fail(`the API module failed to load: ${why.text}. Fix the error and run again.`, why.line, why.file);

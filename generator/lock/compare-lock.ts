@@ -13,7 +13,7 @@ import type { Diagnostic } from '../model/diagnostics.ts';
 import type { ApiIR, SourceRef } from '../model/ir.ts';
 import { project } from '../model/project.ts';
 import { apiAtOfContract, contractOf, type VersionContract } from './contract.ts';
-import { LOCK_FILE_NAME, serializeLock, type LockFile } from './lock-file.ts';
+import { LOCK_FILE_NAME, sameJson, serializeLock, type LockFile } from './lock-file.ts';
 
 /** Options of {@link compareWithLock}. */
 export interface CompareLockOptions {
@@ -139,7 +139,7 @@ export function compareWithLock(api: ApiIR, lock: LockFile | undefined, options:
       continue;
     }
     const current = contractOf(api, name);
-    if (serializeContract(current) === serializeContract(contract)) {
+    if (sameJson(current, contract)) {
       next[name] = contract;
       continue;
     }
@@ -176,10 +176,17 @@ export function compareWithLock(api: ApiIR, lock: LockFile | undefined, options:
   const keep = [...accepted.values()].filter((a) => a.version in ordered || !api.versions.some((v) => v.name === a.version));
   keep.sort((a, b) => (a.version < b.version ? -1 : a.version > b.version ? 1 : a.fingerprint < b.fingerprint ? -1 : a.fingerprint > b.fingerprint ? 1 : 0));
   const nextLock: LockFile = { lockfileVersion: 1, api: api.name, versions: ordered, ...(keep.length ? { accepted: keep } : {}) };
-  const changed = lock ? serializeLock(lock) !== serializeLock(nextLock) : Object.keys(ordered).length > 0;
+  const changed = lock ? !keepsLock(lock, nextLock) && serializeLock(lock) !== serializeLock(nextLock) : Object.keys(ordered).length > 0;
   return { diagnostics, findings, nextLock, changed };
 }
 
-function serializeContract(c: VersionContract): string {
-  return serializeLock({ lockfileVersion: 1, api: '', versions: { v: c } });
+/** True, without serialising anything, when `next` keeps every version of `lock` as it was read and adds none. */
+function keepsLock(lock: LockFile, next: LockFile): boolean {
+  const names = Object.keys(next.versions);
+  return (
+    lock.api === next.api &&
+    names.length === Object.keys(lock.versions).length &&
+    names.every((name) => lock.versions[name] === next.versions[name]) &&
+    JSON.stringify(lock.accepted ?? []) === JSON.stringify(next.accepted ?? [])
+  );
 }

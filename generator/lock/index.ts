@@ -4,4 +4,4 @@
  */
 export { apiAtOfContract, contractOf, type CollectionContract, type FieldContract, type TypeContract, type VersionContract } from './contract.ts';
 export { compareWithLock, type CompareLockOptions, type LockComparison } from './compare-lock.ts';
-export { LOCK_FILE_NAME, lockPathFor, parseLock, readLockFile, serializeLock, writeLockFile, type LockFile } from './lock-file.ts';
+export { LOCK_FILE_NAME, lockPathFor, parseLock, readLockFile, sameJson, serializeLock, writeLockFile, type LockFile } from './lock-file.ts';

@@ -35,6 +35,41 @@ function sortKeys(value: unknown): unknown {
   return value;
 }
 
+/** How JSON writes a value that is not an object or array (`undefined` as in an array: null). */
+function jsonScalar(value: unknown): unknown {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  return value === undefined || typeof value === 'function' || typeof value === 'symbol' ? null : value;
+}
+
+/** True when an object member is written at all (JSON leaves out undefined, functions and symbols). */
+const written = (value: unknown): boolean => value !== undefined && typeof value !== 'function' && typeof value !== 'symbol';
+
+/**
+ * True when `a` and `b` serialise to the same lock text: the same JSON data, whatever order object keys are in.
+ * A deep comparison that builds nothing, so a released version that did not change costs one walk of its contract.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  const objectA = typeof a === 'object' && a !== null;
+  const objectB = typeof b === 'object' && b !== null;
+  if (!objectA || !objectB) return !objectA && !objectB && jsonScalar(a) === jsonScalar(b);
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  let count = 0;
+  for (const key of Object.keys(ra)) {
+    if (!written(ra[key])) continue;
+    count++;
+    if (!Object.hasOwn(rb, key) || !sameJson(ra[key], rb[key])) return false;
+  }
+  for (const key of Object.keys(rb)) if (written(rb[key])) count--;
+  return count === 0;
+}
+
 /** The lock's text: a note, sorted keys, two-space indent, trailing newline. */
 export function serializeLock(lock: LockFile): string {
   const withNote = { '//': 'The wire contract of every released version, kept by restgen generate. Commit it; do not edit it.', ...lock };

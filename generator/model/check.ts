@@ -7,7 +7,7 @@ import { checkLifecycle } from './check-lifecycle.ts';
 import { checkCollectionScopes } from './check-scopes.ts';
 import { type DiagnosticBag } from './diagnostics.ts';
 import type { ApiIR, CollectionIR, FieldIR } from './ir.ts';
-import { existsAt, projectCollection } from './project.ts';
+import { existsAt, nameAt } from './project.ts';
 
 /** Version indexes (in the whole API) at which a field of `c` exists. */
 function lifetime(ctx: Ctx, c: CollectionIR, field: FieldIR): number[] {
@@ -51,8 +51,10 @@ export function checkApi(api: ApiIR, d: DiagnosticBag): void {
     const byPath = new Map<string, string>();
     const byName = new Map<string, string>();
     for (const c of api.collections) {
-      const view = projectCollection(versions, i, c);
-      if (!view) continue;
+      // Only the name and path matter here: a whole projection (every field) would cost far more.
+      if (!existsAt(versions, i, c.addedIn, c.removedIn)) continue;
+      const name = nameAt(versions, i, c.name, c.renames);
+      const view = { name, path: c.explicitPath ? c.path : name };
       const samePath = byPath.get(view.path);
       if (samePath !== undefined)
         d.error('RG121', `in ${version}, ${samePath} and ${c.name} are both served at /${view.path}; give one a different path: '...'.`, c.loc);

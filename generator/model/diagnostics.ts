@@ -153,12 +153,21 @@ export function atPath(ref: SourceRef, path: readonly string[]): SourceRef {
 }
 
 function lazyRef(from: SourceRef | CallSite, path: readonly string[] | undefined): SourceRef {
-  return {
-    file: from.file,
-    get line(): number {
-      return from.line;
-    },
-    member: from.member,
-    ...(path ? { path } : {}),
-  };
+  // Two literals rather than a spread: refs are made for every field, and a spread copies through a temporary.
+  return path
+    ? {
+        file: from.file,
+        get line(): number {
+          return from.line;
+        },
+        member: from.member,
+        path,
+      }
+    : {
+        file: from.file,
+        get line(): number {
+          return from.line;
+        },
+        member: from.member,
+      };
 }

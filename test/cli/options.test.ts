@@ -54,11 +54,13 @@ describe('the command line', () => {
     expect(await imports(tmp.dir, '--version')).toEqual(['commander', 'picocolors']);
     const dir = project();
     const generate = await imports(dir, 'generate');
-    expect(generate).toEqual(expect.arrayContaining(['jiti', 'prettier/doc', 'handlebars']));
+    expect(generate).toEqual(expect.arrayContaining(['oxc-transform', 'prettier/doc', 'handlebars']));
+    // The native transform loads the API module: the fallback's loader and compiler are not loaded.
+    for (const fallback of ['jiti', 'sucrase']) expect(generate).not.toContain(fallback);
     // Output is laid out exactly as prettier prints it: without a prettier configuration, prettier itself is never loaded.
     for (const heavy of ['fastify', '@fastify/rate-limit', 'ts-morph', 'chokidar', 'prettier']) expect(generate).not.toContain(heavy);
     const upToDate = await imports(dir, 'generate');
-    for (const unneeded of ['jiti', 'sucrase', 'handlebars', 'ts-morph', 'fastify']) expect(upToDate).not.toContain(unneeded);
+    for (const unneeded of ['oxc-transform', 'jiti', 'sucrase', 'handlebars', 'ts-morph', 'fastify']) expect(upToDate).not.toContain(unneeded);
   });
 
   it('--quiet prints nothing on success, and still prints warnings and errors', async () => {
