@@ -73,8 +73,9 @@ export function noSuchId(
   );
 }
 
-/** What a handler receives besides its input. */
+/** What a handler receives besides its input; `m.emit` sends custom events. */
 export const contextOf = (
+  m: Mount,
   request: FastifyRequest,
   version: string,
   condition: Condition | null = null,
@@ -83,11 +84,11 @@ export const contextOf = (
   version,
   request,
   condition,
-  emit: noEvents,
+  emit: m.emit,
 });
 
 /** `ctx.emit` of an API without custom events (the webhooks runtime gives handlers a working one). */
-const noEvents = async (type: string): Promise<void> => {
+export const noEvents = async (type: string): Promise<void> => {
   throw new TypeError(
     `ctx.emit('${type}'): the API declares no custom events; declare it in defineApi({ events }).`,
   );
@@ -124,7 +125,7 @@ export function createHandle(
   const context = (
     request: FastifyRequest,
     condition: Condition | null = null,
-  ) => contextOf(request, version.name, condition);
+  ) => contextOf(m, request, version.name, condition);
   const locationOf = (resource: unknown): string | null => {
     const id = isRecord(resource) ? resource[route.id] : undefined;
     return typeof id === "string" && id !== ""
