@@ -29,7 +29,14 @@ export function createEtagger(schema: z.ZodType): Etagger {
  * `createEtagger`'s function hashes): an answer of the newest version can be tagged without stripping twice.
  */
 export function etagOfVisible(visible: unknown): string {
-  const text = JSON.stringify(visible) ?? "";
+  return etagOfText(JSON.stringify(visible) ?? "");
+}
+
+/**
+ * The ETag of a resource's canonical JSON text (`JSON.stringify` of what {@link etagOfVisible} takes): an
+ * answer whose body is that text is serialized once, for the tag and for the wire.
+ */
+export function etagOfText(text: string): string {
   // One-shot hashing: half the cost of a Hash object per answer.
   return `"${hash("sha256", text, "base64url").slice(0, 22)}"`;
 }

@@ -13,10 +13,15 @@ import {
   reject,
   type Broken,
 } from "./answer.js";
-import { etagOfVisible, evaluate, preconditionsOf } from "./etag.js";
+import {
+  etagOfText,
+  evaluate,
+  preconditionsOf,
+  type Preconditions,
+} from "./etag.js";
 import { isRecord } from "./guards.js";
 import type { Answer } from "./idempotency.js";
-import { answerFailure, invoke } from "./invoke.js";
+import { answerFailure, invoke, whenSettled, type Outcome } from "./invoke.js";
 import { createWriteGuard, preconditionFailed } from "./load.js";
 import { HttpProblem, invalid, problem, send } from "./problems.js";
 import { answerOnce, idempotencyKeyOf, runForAnswer } from "./replay.js";
@@ -26,6 +31,25 @@ import { principalOf, type Handle, type Mount } from "./state.js";
 import type { Condition, HandlerContext, OperationName } from "./types.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** What Fastify sends JSON as: a body sent as text keeps the content type an object would get. */
+const JSON_TYPE = "application/json; charset=utf-8";
+
+/** A shown resource's ETag, and the JSON text it was hashed from when that text is the body to send. */
+interface Tagged {
+  readonly etag: string;
+  readonly text: string | null;
+}
+
+/**
+ * Sends a shown resource: its JSON text as is when the ETag was hashed from it (serialized once), else the
+ * object (Fastify serializes it).
+ */
+const sendShown = (
+  reply: FastifyReply,
+  shown: unknown,
+  text: string | null,
+): FastifyReply =>
+  text === null ? reply.send(shown) : reply.type(JSON_TYPE).send(text);
 
 /** The id of an item URL when it is a UUID (any other id names no resource), else null. */
 export const idOf = (request: FastifyRequest): string | null => {
@@ -49,8 +73,9 @@ export function noSuchId(
   );
 }
 
-/** What a handler receives besides its input. */
+/** What a handler receives besides its input; `m.emit` sends custom events. */
 export const contextOf = (
+  m: Mount,
   request: FastifyRequest,
   version: string,
   condition: Condition | null = null,
@@ -59,11 +84,11 @@ export const contextOf = (
   version,
   request,
   condition,
-  emit: noEvents,
+  emit: m.emit,
 });
 
 /** `ctx.emit` of an API without custom events (the webhooks runtime gives handlers a working one). */
-const noEvents = async (type: string): Promise<void> => {
+export const noEvents = async (type: string): Promise<void> => {
   throw new TypeError(
     `ctx.emit('${type}'): the API declares no custom events; declare it in defineApi({ events }).`,
   );
@@ -83,20 +108,24 @@ export function createHandle(
   const timeout = m.requestTimeout;
   const newestEtag = m.etags.get(key)!;
   // The newest version shows a resource as the ETag hashes it (unmigrated, the same keys in the same order;
-  // checked output equal to the stripped one when the schema is plain): its answer is tagged as shown.
+  // checked output equal to the stripped one when the schema is plain): its answer is tagged as shown, and
+  // the text hashed is the body sent.
   const shownAsTagged =
     m.newest.get(key) === route &&
     Object.keys(route.down).length === 0 &&
     (!m.validateResponses || isPlain(route.schemas.response));
-  const etagOf = (resource: unknown, shown: unknown): string =>
-    shownAsTagged ? etagOfVisible(shown) : newestEtag(resource);
+  const tag = (resource: unknown, shown: unknown): Tagged => {
+    if (!shownAsTagged) return { etag: newestEtag(resource), text: null };
+    const text = JSON.stringify(shown);
+    return { etag: etagOfText(text), text };
+  };
   const present = createPresenter(m, version, route, source);
   const migrateUp = createUpMigration(m, version, route, op);
   const guard = createWriteGuard(m, version, route);
   const context = (
     request: FastifyRequest,
     condition: Condition | null = null,
-  ) => contextOf(request, version.name, condition);
+  ) => contextOf(m, request, version.name, condition);
   const locationOf = (resource: unknown): string | null => {
     const id = isRecord(resource) ? resource[route.id] : undefined;
     return typeof id === "string" && id !== ""
@@ -116,8 +145,13 @@ export function createHandle(
   const parse = (input: unknown) =>
     schema!.safeParse(input) as z.ZodSafeParseResult<Record<string, unknown>>;
 
-  /** A new resource as a create answers it: shaped, tagged, with its Location; or why it cannot be. */
-  const created = (value: unknown): Answer | Broken => {
+  /**
+   * A new resource as a create answers it: shaped, tagged, with its Location (and the body's JSON text when
+   * the tag was hashed from it); or why it cannot be.
+   */
+  const createdAnswer = (
+    value: unknown,
+  ): { readonly answer: Answer; readonly text: string | null } | Broken => {
     const shown = present(value, "#");
     if (!shown.ok) return shown;
     const location = locationOf(shown.value);
@@ -128,41 +162,112 @@ export function createHandle(
         pointer: `#/${route.id}`,
         detail: "the new resource has no id",
       };
+    const { etag, text } = tag(value, shown.value);
     return {
-      status: 201,
-      location,
-      etag: etagOf(value, shown.value),
-      body: shown.value,
+      answer: { status: 201, location, etag, body: shown.value },
+      text,
     };
+  };
+  /** The answer of a create sent with an Idempotency-Key (kept as an object, sent again on a retry). */
+  const created = (value: unknown): Answer | Broken => {
+    const made = createdAnswer(value);
+    return "ok" in made ? made : made.answer;
   };
 
   /** Calls the handler and answers with its resource (or problem) at `status`, tagged with its ETag (and Location on a create). */
-  const answerWith = async (
+  const answerWith = (
     request: FastifyRequest,
     reply: FastifyReply,
     status: number,
     run: () => unknown,
-  ) => {
-    const outcome = await invoke(request, source, timeout, run);
+  ) =>
+    whenSettled(invoke(request, source, timeout, run), (outcome) =>
+      answerOutcome(request, reply, status, outcome),
+    );
+  const answerOutcome = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    outcome: Outcome<unknown>,
+  ): FastifyReply => {
     if (outcome.kind !== "value")
       return answerFailure(request, reply, source, outcome, timeout);
     const value = outcome.value;
     if (value instanceof HttpProblem) return send(reply, value.toProblem());
-    const answer = status === 201 ? created(value) : null;
-    if (answer !== null && "ok" in answer)
-      return reject(request, reply, version.name, answer);
-    if (answer !== null)
-      return reply
-        .code(201)
-        .header("location", answer.location)
-        .header("etag", answer.etag)
-        .send(answer.body);
+    if (status === 201) {
+      const made = createdAnswer(value);
+      if ("ok" in made) return reject(request, reply, version.name, made);
+      const { answer, text } = made;
+      reply.code(201).header("location", answer.location);
+      return sendShown(reply.header("etag", answer.etag), answer.body, text);
+    }
     const shown = present(value, "#");
     if (!shown.ok) return reject(request, reply, version.name, shown);
-    return reply
-      .code(status)
-      .header("etag", etagOf(value, shown.value))
-      .send(shown.value);
+    const { etag, text } = tag(value, shown.value);
+    return sendShown(
+      reply.code(status).header("etag", etag),
+      shown.value,
+      text,
+    );
+  };
+
+  /** Answers a list handler's outcome: each item shaped (and checked) as the version shows it. */
+  const answerPage = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    outcome: Outcome<unknown>,
+  ): FastifyReply => {
+    if (outcome.kind !== "value")
+      return answerFailure(request, reply, source, outcome, timeout);
+    const page = outcome.value;
+    if (page instanceof HttpProblem) return send(reply, page.toProblem());
+    const data = isRecord(page) ? page["data"] : undefined;
+    const next = isRecord(page) ? page["next_cursor"] : undefined;
+    if (!Array.isArray(data))
+      return reject(request, reply, version.name, {
+        ok: false,
+        source,
+        pointer: "#/data",
+        detail: "not an array",
+      });
+    if (next !== null && typeof next !== "string")
+      return reject(request, reply, version.name, {
+        ok: false,
+        source,
+        pointer: "#/next_cursor",
+        detail: "neither a string nor null",
+      });
+    const items: unknown[] = [];
+    for (let i = 0; i < data.length; i++) {
+      const shown = present(data[i], `#/data/${i}`);
+      if (!shown.ok) return reject(request, reply, version.name, shown);
+      items.push(shown.value);
+    }
+    return reply.send({ data: items, next_cursor: next });
+  };
+
+  /** Answers a get handler's outcome: the resource shaped, tagged, and judged by the preconditions `p`. */
+  const answerOne = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    p: Preconditions | null,
+    outcome: Outcome<unknown>,
+  ): FastifyReply => {
+    if (outcome.kind !== "value")
+      return answerFailure(request, reply, source, outcome, timeout);
+    const value = outcome.value;
+    if (value instanceof HttpProblem)
+      return value.status === 404 && p?.ifMatch
+        ? preconditionFailed(reply)
+        : send(reply, value.toProblem());
+    const shown = present(value, "#");
+    if (!shown.ok) return reject(request, reply, version.name, shown);
+    const { etag, text } = tag(value, shown.value);
+    const verdict = p === null ? "pass" : evaluate(p, etag, true);
+    if (verdict === "failed") return preconditionFailed(reply);
+    reply.header("etag", etag);
+    if (verdict === "not-modified") return reply.code(304).send();
+    return sendShown(reply, shown.value, text);
   };
 
   switch (op) {
@@ -172,60 +277,20 @@ export function createHandle(
         if (!parsed.success) return invalid(reply, parsed.error, "query");
         const query = migrateUp(parsed.data, false);
         if (!query.ok) return reject(request, reply, version.name, query);
-        const outcome = await invoke(request, source, timeout, () =>
+        const outcome = invoke(request, source, timeout, () =>
           fn(query.value, context(request)),
         );
-        if (outcome.kind !== "value")
-          return answerFailure(request, reply, source, outcome, timeout);
-        const page = outcome.value;
-        if (page instanceof HttpProblem) return send(reply, page.toProblem());
-        const data = isRecord(page) ? page["data"] : undefined;
-        const next = isRecord(page) ? page["next_cursor"] : undefined;
-        if (!Array.isArray(data))
-          return reject(request, reply, version.name, {
-            ok: false,
-            source,
-            pointer: "#/data",
-            detail: "not an array",
-          });
-        if (next !== null && typeof next !== "string")
-          return reject(request, reply, version.name, {
-            ok: false,
-            source,
-            pointer: "#/next_cursor",
-            detail: "neither a string nor null",
-          });
-        const items: unknown[] = [];
-        for (let i = 0; i < data.length; i++) {
-          const shown = present(data[i], `#/data/${i}`);
-          if (!shown.ok) return reject(request, reply, version.name, shown);
-          items.push(shown.value);
-        }
-        return reply.send({ data: items, next_cursor: next });
+        return whenSettled(outcome, (o) => answerPage(request, reply, o));
       };
     case "get":
       return async (request, reply) => {
         const id = idOf(request);
         const p = preconditionsOf(request);
         if (id === null) return noSuchId(request, reply, route.path);
-        const outcome = await invoke(request, source, timeout, () =>
+        const outcome = invoke(request, source, timeout, () =>
           fn(id, context(request)),
         );
-        if (outcome.kind !== "value")
-          return answerFailure(request, reply, source, outcome, timeout);
-        const value = outcome.value;
-        if (value instanceof HttpProblem)
-          return value.status === 404 && p?.ifMatch
-            ? preconditionFailed(reply)
-            : send(reply, value.toProblem());
-        const shown = present(value, "#");
-        if (!shown.ok) return reject(request, reply, version.name, shown);
-        const etag = etagOf(value, shown.value);
-        const verdict = p === null ? "pass" : evaluate(p, etag, true);
-        if (verdict === "failed") return preconditionFailed(reply);
-        reply.header("etag", etag);
-        if (verdict === "not-modified") return reply.code(304).send();
-        return reply.send(shown.value);
+        return whenSettled(outcome, (o) => answerOne(request, reply, p, o));
       };
     case "delete":
       return async (request, reply) => {

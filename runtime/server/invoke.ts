@@ -12,21 +12,42 @@ export type Outcome<T> =
   | { readonly kind: "error"; readonly error: unknown }
   | { readonly kind: "timeout" };
 
-/** Runs `run`, settled within `timeout` ms; a late answer is dropped (and a late error logged). */
-export async function invoke<T>(
+/**
+ * Runs `run`, settled within `timeout` ms; a late answer is dropped (and a late error logged). A handler
+ * that answers synchronously gets its outcome at once (no promise, no timer), so its route can answer in
+ * the same tick.
+ */
+export function invoke<T>(
   request: FastifyRequest,
   source: string,
   timeout: number,
   run: () => T | Promise<T>,
-): Promise<Outcome<T>> {
+): Outcome<T> | Promise<Outcome<T>> {
   let returned: T | Promise<T>;
   try {
     returned = run();
   } catch (error) {
     return settled(error);
   }
-  // A handler that answers synchronously needs no timer.
   if (!isThenable(returned)) return { kind: "value", value: returned };
+  return settleWithin(request, source, timeout, returned);
+}
+
+/** Continues with an outcome of {@link invoke}: at once when it is there, else when it settles. */
+export function whenSettled<T, R>(
+  outcome: Outcome<T> | Promise<Outcome<T>>,
+  next: (outcome: Outcome<T>) => R | Promise<R>,
+): R | Promise<R> {
+  return outcome instanceof Promise ? outcome.then(next) : next(outcome);
+}
+
+/** The outcome of a handler's promise, or a timeout after `timeout` ms. */
+async function settleWithin<T>(
+  request: FastifyRequest,
+  source: string,
+  timeout: number,
+  returned: PromiseLike<T>,
+): Promise<Outcome<T>> {
   const result = Promise.resolve(returned).then(
     (value): Outcome<T> => ({ kind: "value", value }),
     (error: unknown): Outcome<T> => settled<T>(error),

@@ -10,7 +10,7 @@ import { useJsonBodies } from "./body.js";
 import { createEtagger } from "./etag.js";
 import { createGate, type GateRule } from "./gate.js";
 import { isFn, isRecord, type AnyFn } from "./guards.js";
-import { createHandle } from "./handle.js";
+import { createHandle, noEvents } from "./handle.js";
 import { createMemoryAnswers, createRedisAnswers } from "./idempotency.js";
 import { resolveHooks } from "./migrate.js";
 import { placeDocuments } from "./openapi.js";
@@ -152,6 +152,7 @@ export async function mountApi(
         newest,
         validateResponses: options.validateResponses !== false,
         requestTimeout,
+        emit: noEvents,
       };
       if (webhooks && stores)
         startWebhooks(scope, m, webhooks, table, stores, webhookOptions);

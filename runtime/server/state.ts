@@ -76,4 +76,9 @@ export interface Mount {
   readonly validateResponses: boolean;
   /** How long a handler may take, in ms. */
   readonly requestTimeout: number;
+  /**
+   * `ctx.emit` of every handler: sends a custom event (set by the webhooks runtime when the API declares
+   * webhooks; without them it refuses every type).
+   */
+  emit: (type: string, data: unknown) => Promise<void>;
 }

@@ -96,7 +96,7 @@ export function createTransitionHandle(
     const p = preconditionsOf(request);
     const load = async (): Promise<unknown> => {
       try {
-        return await get(id, contextOf(request, version.name));
+        return await get(id, contextOf(m, request, version.name));
       } catch (error) {
         if (error instanceof HttpProblem) return error;
         throw error;
@@ -120,7 +120,7 @@ export function createTransitionHandle(
       return answerOf(new PreconditionFailed());
     const state = current[field];
     if (!transition.from.includes(state)) return invalidTransition(state);
-    const ctx = contextOf(request, version.name, conditionOf(p, etagOf));
+    const ctx = contextOf(m, request, version.name, conditionOf(p, etagOf));
     let value: unknown;
     try {
       value = await fn(current, input, ctx);

@@ -12,16 +12,26 @@ import { HttpProblem } from "./problems.js";
 import { createShaper } from "./shape.js";
 import type { ApiSpec, RouteSpec, WebhooksSpec } from "./spec.js";
 import type { Mount } from "./state.js";
-import type { HandlerContext } from "./types.js";
-import type { Delivery, EndpointStore, Outbox } from "./webhook-store.js";
+import type {
+  Delivery,
+  EndpointRecord,
+  EndpointStore,
+  Outbox,
+} from "./webhook-store.js";
 
 /** Renders an event's data (newest shape) for one version, or null when the version cannot show it. */
 type Render = (data: Record<string, unknown>) => unknown | null;
 
 /** Writes events to the outbox. */
 export interface EventSender {
-  /** Queues `type` with `data` (newest shape) for every enabled endpoint subscribed to it. */
-  send(type: string, data: Record<string, unknown>): Promise<void>;
+  /** The enabled endpoints subscribed to `type` now (one read of the endpoint store). */
+  subscribers(type: string): Promise<EndpointRecord[]>;
+  /** Queues `type` with `data` (newest shape) for `endpoints` (by default every one subscribed to it). */
+  send(
+    type: string,
+    data: Record<string, unknown>,
+    endpoints?: readonly EndpointRecord[],
+  ): Promise<void>;
 }
 
 /** The renderers of every event type, by type and version. */
@@ -68,14 +78,18 @@ export function createEventSender(
   log: { warn(obj: object, msg: string): void },
 ): EventSender {
   const render = renderers(m, webhooks);
+  const subscribers = async (type: string) =>
+    (await endpoints.list()).filter(
+      (e) => e.status === "enabled" && e.events.includes(type),
+    );
   return {
-    async send(type, data) {
+    subscribers,
+    async send(type, data, to) {
       const byVersion = render.get(type);
       if (!byVersion) return;
       const timestamp = new Date(m.now()).toISOString();
       const deliveries: Delivery[] = [];
-      for (const e of await endpoints.list()) {
-        if (e.status !== "enabled" || !e.events.includes(type)) continue;
+      for (const e of to ?? (await subscribers(type))) {
         const shown = byVersion.get(e.version)?.(data);
         if (shown === undefined) continue;
         if (shown === null) {
@@ -121,6 +135,15 @@ function emitChecks(
   return out;
 }
 
+const OPERATIONS: ReadonlySet<string> = new Set([
+  "list",
+  "get",
+  "create",
+  "replace",
+  "update",
+  "delete",
+]);
+
 /** The derived event a handler's success sends: by operation, and by the state a transition leads to. */
 interface CollectionEvents {
   readonly byOp: Map<string, string>;
@@ -150,8 +173,10 @@ function eventsOfCollections(
 }
 
 /**
- * Wraps the handlers so that a success sends its derived event and `ctx.emit` sends custom events. A
- * delete loads the resource first (with the get handler), so its event carries the resource as it was.
+ * Gives handlers a working `ctx.emit` (custom events) and wraps the handlers that have a derived event so
+ * that a success sends it; the others are left as they are (no wrapper, no endpoint read). A delete whose
+ * event has a subscriber loads the resource first (with the get handler), so its event carries the
+ * resource as it was; without one it loads nothing.
  */
 export function wrapForEvents(
   m: Mount,
@@ -160,7 +185,7 @@ export function wrapForEvents(
   sender: EventSender,
 ): void {
   const checks = emitChecks(m.spec, webhooks);
-  const emit = async (type: string, data: unknown): Promise<void> => {
+  m.emit = async (type: string, data: unknown): Promise<void> => {
     const check = checks.get(type);
     if (!check)
       throw new TypeError(
@@ -168,41 +193,37 @@ export function wrapForEvents(
       );
     await sender.send(type, check(data));
   };
-  const withEmit = (args: unknown[]): unknown[] => {
-    const ctx = args[args.length - 1] as HandlerContext;
-    return [...args.slice(0, -1), { ...ctx, emit }];
-  };
   const events = eventsOfCollections(webhooks, m.newest);
   for (const [key, handlers] of Object.entries(table)) {
-    if (key === webhooks.collection) continue;
     const c = events.get(key);
+    if (key === webhooks.collection || c === undefined) continue;
     for (const [op, fn] of Object.entries(handlers)) {
-      const opEvent = c?.byOp.get(op);
-      const isTransition = ![
-        "list",
-        "get",
-        "create",
-        "replace",
-        "update",
-        "delete",
-      ].includes(op);
-      const get = handlers["get"];
+      const opEvent = c.byOp.get(op);
+      const isTransition = !OPERATIONS.has(op);
+      if (isTransition ? c.byState.size === 0 : opEvent === undefined) continue;
+      // A delete's event carries the resource as it was: loaded first, when someone subscribes.
+      const deleted = op === "delete" ? opEvent : undefined;
+      const load = deleted === undefined ? undefined : handlers["get"];
       handlers[op] = async (...args: unknown[]) => {
-        const call = withEmit(args);
+        const wanted =
+          load && deleted !== undefined
+            ? await sender.subscribers(deleted)
+            : null;
         const before =
-          op === "delete" && opEvent !== undefined && get
-            ? await get(args[0], call[call.length - 1])
+          load && wanted !== null && wanted.length > 0
+            ? await load(args[0], args[args.length - 1])
             : undefined;
-        const result: unknown = await fn(...call);
+        const result: unknown = await fn(...args);
         if (result instanceof HttpProblem) return result;
+        if (wanted !== null && wanted.length === 0) return result;
         const subject = op === "delete" ? before : result;
         const state =
-          isTransition && c?.stateField && isRecord(subject)
+          isTransition && c.stateField && isRecord(subject)
             ? subject[c.stateField]
             : undefined;
         const type = isTransition
           ? typeof state === "string"
-            ? c?.byState.get(state)
+            ? c.byState.get(state)
             : undefined
           : opEvent;
         if (
@@ -210,7 +231,7 @@ export function wrapForEvents(
           isRecord(subject) &&
           !(subject instanceof HttpProblem)
         )
-          await sender.send(type, subject);
+          await sender.send(type, subject, wanted ?? undefined);
         return result;
       };
     }

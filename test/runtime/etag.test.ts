@@ -6,7 +6,8 @@
 import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { conditionOf, createEtagger, etagOfVisible, evaluate, preconditionsOf } from '../../runtime/server/etag.ts';
+import { createHash } from 'node:crypto';
+import { conditionOf, createEtagger, etagOfText, etagOfVisible, evaluate, preconditionsOf } from '../../runtime/server/etag.ts';
 import { isPlain } from '../../runtime/server/shape.ts';
 
 const ORDER = z.object({ id: z.uuid(), status: z.enum(['open', 'paid']), lines: z.array(z.object({ sku: z.string() })) });
@@ -36,6 +37,16 @@ describe('the ETag of a resource', () => {
       z.object({ a: z.array(z.date()) }),
     ])
       expect(isPlain(schema)).toBe(false);
+  });
+  it('of the canonical text is the tag of the resource (an answer sent as that text keeps its ETag): 132 bits of SHA-256', () => {
+    const text = JSON.stringify(ORDER.parse(order));
+    expect(etagOfText(text)).toBe(etagOf(order));
+    expect(etagOfText(text)).toBe(etagOfVisible(ORDER.parse(order)));
+    // The documented derivation, so that tags clients hold stay valid across deploys.
+    expect(etagOfText(text)).toBe(`"${createHash('sha256').update(text).digest('base64url').slice(0, 22)}"`);
+    // A pinned value: a tag a client stored must still match after an upgrade.
+    expect(etagOfText('{"id":"a"}')).toBe('"hIml3rRUo2A0XHhovKhnLe"');
+    expect(etagOfVisible({ id: 'a' })).toBe('"hIml3rRUo2A0XHhovKhnLe"');
   });
   it('is a strong, quoted tag', () => {
     expect(etagOf(order)).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
