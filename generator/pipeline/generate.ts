@@ -256,7 +256,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     if (!options.templatesDir || !(error instanceof Error) || !error.message.startsWith('template override')) throw error;
     return { ok: false, diagnostics: [{ code: 'RG201', severity: 'error', message: error.message }], ...empty };
   }
-  renderCache.save(identity);
+  const written: string[] = [];
   const removals = [...state.generated].filter((p) => !produced.has(p)).sort();
   let lockChanged = lock.changed;
   if (mode === 'check') {
@@ -266,8 +266,12 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   else {
     lap('compare');
     await applyPlan(outDir, writes, removals);
+    written.push(...writes.map((w) => w.path));
+    // Written: their texts need not stay alive while the render cache is saved.
+    writes.length = 0;
     lockChanged = lock.changed && writeLockFile(lockPath, lock.nextLock);
   }
+  renderCache.save(identity);
   // Not recorded while a header is behind: the record would let `generate` answer "up to date" and keep it so.
   if (stale.length === 0 && headersBehind === 0 && !(mode === 'check' && lock.changed) && model.files) {
     const lockFile = path.join(path.dirname(apiPath), 'restgen.lock.json');
@@ -283,7 +287,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     diagnostics: model.diagnostics,
     outDir,
     files: [...produced],
-    written: writes.map((w) => w.path),
+    written,
     removed: mode === 'write' ? removals : [],
     stale: stale.sort(),
     staleReasons,

@@ -12,7 +12,7 @@
  * a run used are saved, so the cache does not grow with history.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { memoKey } from '../emit/keyed-file.ts';
 import type { Memo } from '../emit/types.ts';
@@ -111,11 +111,9 @@ export function loadRenderCache(file: string, key: string): RenderCache {
     save(current) {
       if (stats.misses === 0 && used.size === stored.size && current === identity) return release();
       const entries: Record<string, readonly [number, number]> = {};
-      const texts: string[] = [];
       let offset = 0;
       for (const [hash, text] of used) {
         entries[hash] = [offset, text.length];
-        texts.push(text);
         offset += text.length;
       }
       // A temporary name of its own: two runs saving at once (a watcher and a build) never write into
@@ -123,7 +121,23 @@ export function loadRenderCache(file: string, key: string): RenderCache {
       const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
       try {
         mkdirSync(path.dirname(file), { recursive: true });
-        writeFileSync(temp, `${JSON.stringify({ format: FORMAT, key, entries, identity: current } satisfies CacheFile)}\n${texts.join('')}`);
+        // Written in chunks of about a megabyte: the texts of a large API are never joined into one string.
+        const fd = openSync(temp, 'w');
+        try {
+          let chunk: string[] = [`${JSON.stringify({ format: FORMAT, key, entries, identity: current } satisfies CacheFile)}\n`];
+          let size = 0;
+          for (const text of used.values()) {
+            chunk.push(text);
+            size += text.length;
+            if (size < 1 << 20) continue;
+            writeSync(fd, chunk.join(''));
+            chunk = [];
+            size = 0;
+          }
+          writeSync(fd, chunk.join(''));
+        } finally {
+          closeSync(fd);
+        }
         renameSync(temp, file);
       } catch {
         // Read-only node_modules or a full disk: the cache is an optimisation, the run itself succeeded.
