@@ -29,3 +29,10 @@ export const PACKAGE_ROOT: string = findRoot(path.dirname(fileURLToPath(import.m
 
 /** An absolute path inside restgen's package, e.g. `packagePath('templates')`. */
 export const packagePath = (...segments: readonly string[]): string => path.join(PACKAGE_ROOT, ...segments);
+
+let version: string | undefined;
+
+/** restgen's version, from its package.json (read once). */
+export function restgenVersion(): string {
+  return (version ??= (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version);
+}

@@ -5,8 +5,7 @@
  * `generate` never loads fastify or the diff engine.
  */
 import { Command, CommanderError } from 'commander';
-import { readFileSync } from 'node:fs';
-import { packagePath } from '../package-root.ts';
+import { restgenVersion } from '../package-root.ts';
 import type { CliIO } from './io.ts';
 import { colorEnabled } from './style.ts';
 
@@ -20,11 +19,6 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   serve: async () => (await import('./commands/serve.ts')).registerServeCommand,
   init: async () => (await import('./commands/init.ts')).registerInitCommand,
 };
-
-/** restgen's version, from its package.json. */
-function version(): string {
-  return (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
-}
 
 /** The command `argv` names (its first word that is not an option), when it is one restgen has. */
 function commandOf(argv: readonly string[]): string | undefined {
@@ -48,7 +42,7 @@ export async function main(argv: readonly string[], overrides: Partial<CliIO> = 
   };
   const program = new Command('restgen')
     .description('Versioned Fastify routes, zod validators, a typed client, OpenAPI and a diff report from a TypeScript DSL.')
-    .version(version(), '-v, --version', "print restgen's version")
+    .version(restgenVersion(), '-v, --version', "print restgen's version")
     .option('-q, --quiet', 'print only errors and warnings')
     .option('--no-color', 'no colours, even on a terminal (NO_COLOR and FORCE_COLOR are honoured too)')
     .option('--debug', 'print stack traces of unexpected errors')

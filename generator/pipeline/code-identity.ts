@@ -9,7 +9,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { PACKAGE_ROOT } from '../package-root.ts';
+import { PACKAGE_ROOT, restgenVersion } from '../package-root.ts';
 
 /**
  * The folders of restgen whose content decides what it generates: in a clone, the sources (`dist/` is built
@@ -34,12 +34,6 @@ function addTree(hash: Hash, dir: string, label: string): void {
 }
 
 let own: string | undefined;
-let installed: string | undefined;
-
-/** restgen's version, from its package.json. */
-export function restgenVersion(): string {
-  return (installed ??= String((JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version?: unknown }).version ?? 'unknown'));
-}
 
 /** The identity of restgen itself (computed once per process: its installed files do not change under it). */
 function restgenIdentity(): string {

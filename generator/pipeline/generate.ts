@@ -17,7 +17,8 @@ import type { ApiIR } from '../model/ir.ts';
 import type { Finding, SeverityOverrides } from '../diff/types.ts';
 import { lockPathFor, readLockFile, writeLockFile } from '../lock/lock-file.ts';
 import { applyPlan, readOutputFile, scanOutput } from '../write/output-folder.ts';
-import { codeIdentity, restgenVersion } from './code-identity.ts';
+import { restgenVersion } from '../package-root.ts';
+import { codeIdentity } from './code-identity.ts';
 import { loadRenderCache } from './render-cache.ts';
 import { cacheFile, outputSettingsStamp, outputStamps, readRecord, recordInputs, runKey, saveRecord, unchangedOutputs, upToDate, type OutputRecord, type SettingsOf } from './run-cache.ts';
 
@@ -62,7 +63,7 @@ export interface GenerateResult {
   readonly stale: readonly string[];
   /** Check mode: why each stale file is stale. */
   readonly staleReasons: Readonly<Record<string, StaleReason>>;
-  /** How many files needed prettier (their content changed). */
+  /** How many files were rendered and formatted (their recorded render key or text did not match). */
   readonly formatted: number;
   /** Rendered texts the render cache held (`hits`) and those rendered anew (`misses`). */
   readonly renders: { readonly hits: number; readonly misses: number };
@@ -175,13 +176,17 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   lap('lock');
   const sourcePath = path.relative(outDir, apiPath).split(path.sep).join('/');
   let files: OutputFile[];
+  /** A template override that fails to compile or render is the user's error (RG201); anything else is restgen's. */
+  const overrideFailed = (error: unknown): GenerateResult => {
+    if (!options.templatesDir || !(error instanceof Error) || !error.message.startsWith('template override')) throw error;
+    return { ok: false, diagnostics: [{ code: 'RG201', severity: 'error', message: error.message }], ...empty };
+  };
   const restgenKey = runKey(options.templatesDir).key;
   const renderCache = loadRenderCache(cacheFile(apiPath, outDir, options.templatesDir, '.render'), restgenKey);
   try {
     files = await emitAll(ir, sourcePath, options.templatesDir, parts, renderCache.memo);
   } catch (error) {
-    if (!options.templatesDir || !(error instanceof Error) || !error.message.startsWith('template override')) throw error;
-    return { ok: false, diagnostics: [{ code: 'RG201', severity: 'error', message: error.message }], ...empty };
+    return overrideFailed(error);
   }
   lap('emit');
   // Outputs the previous run recorded and nobody touched since need not be read to be compared.
@@ -211,12 +216,12 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     if (!settingsByFolder.has(key)) settingsByFolder.set(key, await settingsOf(path.join(outDir, file.path), file.language));
   }
   const produced = new Set(files.map((f) => f.path));
-  // Each file's rendered text is dropped once it has been compared and formatted, so that a large API
-  // never holds every rendered and every formatted file at once.
   const identity = renderCache.identity ?? codeIdentity(options.templatesDir);
+  const version = restgenVersion();
   // Check mode: files whose text is right but whose header is not what `generate` would write now.
   let headersBehind = 0;
-  const version = restgenVersion();
+  // Each file's rendered text is dropped once it has been compared and formatted, so that a large API
+  // never holds every rendered and every formatted file at once.
   const pending: (OutputFile | undefined)[] = files;
   try {
     for (let i = 0; i < pending.length; i++) {
@@ -253,8 +258,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       if (content !== existing) writes.push({ path: file.path, content });
     }
   } catch (error) {
-    if (!options.templatesDir || !(error instanceof Error) || !error.message.startsWith('template override')) throw error;
-    return { ok: false, diagnostics: [{ code: 'RG201', severity: 'error', message: error.message }], ...empty };
+    // Keyed files render here, when read: a template override can fail now too.
+    return overrideFailed(error);
   }
   const written: string[] = [];
   const removals = [...state.generated].filter((p) => !produced.has(p)).sort();

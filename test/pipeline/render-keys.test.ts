@@ -8,7 +8,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readHeader } from '../../generator/format/header.ts';
-import { restgenVersion } from '../../generator/pipeline/code-identity.ts';
+import { restgenVersion } from '../../generator/package-root.ts';
 import { generate } from '../../generator/pipeline/generate.ts';
 import { cacheFile } from '../../generator/pipeline/run-cache.ts';
 import { tempDir, writeFiles } from '../helpers/temp-api.ts';

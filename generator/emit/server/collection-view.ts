@@ -218,6 +218,9 @@ function plansOf(ctx: ServerContext, c: CollectionIR): { top: number; needs: Hoo
   return { top, needs, plans };
 }
 
+/** What the assembling modules need to know of one collection: its module's view left out. */
+export type CollectionSummary = Omit<CollectionFiles, 'collection'>;
+
 /** The operations that need no credential: every one when the API takes none. */
 const publicOpsOf = (ctx: ServerContext, c: CollectionIR): readonly CollectionIR['public'][number][] =>
   ctx.hasAuth ? c.public : OPERATIONS.filter((op) => c.operations.some((o) => o.name === op));
@@ -226,11 +229,11 @@ const publicOpsOf = (ctx: ServerContext, c: CollectionIR): readonly CollectionIR
  * What the assembling modules need of a collection, without building its module's view (the migration plans
  * are made, to learn whether it has hooks; nothing is laid out).
  */
-export function summarizeCollection(ctx: ServerContext, c: CollectionIR): Omit<CollectionFiles, 'collection'> {
+export function summarizeCollection(ctx: ServerContext, c: CollectionIR): CollectionSummary {
   return summaryFrom(ctx, c, plansOf(ctx, c));
 }
 
-function summaryFrom(ctx: ServerContext, c: CollectionIR, { needs, plans }: ReturnType<typeof plansOf>): Omit<CollectionFiles, 'collection'> {
+function summaryFrom(ctx: ServerContext, c: CollectionIR, { needs, plans }: ReturnType<typeof plansOf>): CollectionSummary {
   const hasMigrations = needs.list().length > 0;
   const hasTransitions = (c.lifecycle?.transitions.length ?? 0) > 0;
   const publicOps = publicOpsOf(ctx, c);

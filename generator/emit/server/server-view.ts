@@ -8,7 +8,7 @@ import { takesBearer, takesCredentials, type ApiIR } from '../../model/ir.ts';
 import { pascalCase } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
 import { e, t, type Expr, type Type } from '../../printer/ast.ts';
-import type { CollectionFiles, ServerContext } from './collection-view.ts';
+import type { CollectionSummary, ServerContext } from './collection-view.ts';
 import { buildEventsView, type EventsView } from './events-view.ts';
 
 interface Import {
@@ -91,8 +91,6 @@ export interface ServerViews {
   readonly events: EventsView | null;
 }
 
-/** What the assembling modules need to know of one collection: its module's view left out. */
-export type CollectionSummary = Omit<CollectionFiles, 'collection'>;
 
 
 const identifier = (s: string) => s.replace(/[^A-Za-z0-9_$]/g, '_').replace(/^(\d)/, '_$1');
