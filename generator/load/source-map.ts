@@ -3,9 +3,7 @@
  * answer one question: which line of the original source does a position of the generated code come from.
  * It is decoded lazily, on the first question, because it is only asked when a diagnostic prints a line.
  */
-
-const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-const DIGIT = new Map([...BASE64].map((c, i) => [c, i]));
+import { decode } from '@jridgewell/sourcemap-codec';
 
 /** One mapped position: generated column (0-based) to original line and column (0-based). */
 interface Segment {
@@ -15,40 +13,13 @@ interface Segment {
 }
 
 /** Decodes a `mappings` string into segments per generated line, each line sorted by column. */
-function decode(mappings: string): Segment[][] {
-  const lines: Segment[][] = [];
-  let sourceLine = 0;
-  let sourceColumn = 0;
-  for (const text of mappings.split(';')) {
-    const segments: Segment[] = [];
-    let column = 0;
-    for (const field of text.split(',')) {
-      if (field === '') continue;
-      const values: number[] = [];
-      let value = 0;
-      let shift = 0;
-      for (const c of field) {
-        const digit = DIGIT.get(c) ?? 0;
-        value += (digit & 31) << shift;
-        if (digit & 32) shift += 5;
-        else {
-          values.push(value & 1 ? -(value >>> 1) : value >>> 1);
-          value = 0;
-          shift = 0;
-        }
-      }
-      column += values[0] ?? 0;
-      // [column, source, line, column, name?]: these maps have one source, and names do not matter here.
-      if (values.length >= 4) {
-        sourceLine += values[2]!;
-        sourceColumn += values[3]!;
-        segments.push({ column, line: sourceLine, sourceColumn });
-      }
-    }
-    segments.sort((a, b) => a.column - b.column);
-    lines.push(segments);
-  }
-  return lines;
+function decodeLines(mappings: string): Segment[][] {
+  // [column, source, line, column, name?]: these maps have one source, and names do not matter here.
+  return decode(mappings).map((segments) =>
+    segments
+      .flatMap((s) => (s.length >= 4 ? [{ column: s[0], line: s[2]!, sourceColumn: s[3]! }] : []))
+      .sort((a, b) => a.column - b.column),
+  );
 }
 
 /** A position: 1-based line, 1-based column (as V8's call sites report them). */
@@ -67,7 +38,7 @@ export type PositionMap = (at: Position) => Position | undefined;
 export function createPositionMap(mappings: string): PositionMap {
   let lines: Segment[][] | undefined;
   return ({ line, column }) => {
-    lines ??= decode(mappings);
+    lines ??= decodeLines(mappings);
     for (let l = Math.min(line, lines.length) - 1; l >= 0; l--) {
       const segments = lines[l]!;
       if (segments.length === 0) continue;
