@@ -9,7 +9,9 @@ import { compareAuth } from './diff-auth.ts';
 import { compareCollection, isPublic } from './diff-collections.ts';
 import { signatureOf } from './diff-types.ts';
 import { hintCollectionRename } from './rename-hints.ts';
-import type { DiffOptions, Finding, RenameResolver } from './types.ts';
+import type { RuleName } from './rules.ts';
+import type { Change, DiffOptions, Finding, RenameResolver } from './types.ts';
+import type { SideAt } from './diff-fields.ts';
 import { atPath } from '../model/diagnostics.ts';
 
 /** The default resolver: every removal plus addition of the same type is a possible rename. */
@@ -92,13 +94,34 @@ function fieldSet(c: CollectionAt): string {
   return c.fields.map((f) => `${f.name}:${signatureOf(f.type)}`).sort().join(',');
 }
 
+/** One change as a comparison of one pair of collections reported it, without its source location and hint. */
+export type RecordedChange = readonly [rule: RuleName, location: string, message: string, touches: Touches, change?: Change];
+
+/**
+ * Reuses what comparing a pair of collections found: `compare` runs the comparison and returns its changes,
+ * a memo may instead return what an earlier run recorded for equal sides (same collections, same version,
+ * versioning, auth and API-wide rate limit on each side). Changes replayed from a memo carry no source
+ * location and no hint, so it serves views that show neither (CHANGES.md).
+ */
+export type CollectionMemo = (before: SideAt, after: SideAt, compare: () => RecordedChange[]) => readonly RecordedChange[];
+
+/** A collector that keeps the changes it is given as they were added, to be replayed into another one. */
+class ChangeRecorder extends FindingCollector {
+  readonly recorded: RecordedChange[] = [];
+
+  override add(rule: RuleName, location: string, message: string, touches: Touches, _loc?: SourceRef, change?: Change): void {
+    if (touches.request.length === 0 && touches.response.length === 0) return;
+    this.recorded.push(change ? [rule, location, message, touches, change] : [rule, location, message, touches]);
+  }
+}
+
 /**
  * Compares two projections. With `match: 'key'` (the default) both must come from one IR, so declared
  * renames pair up; with `match: 'name'` they may come from different IRs (one version at two git refs).
  * Version dates are compared only when both sides are the same version.
  * @example diffApis(project(api, 'v1'), project(api, 'v2'), {})
  */
-export function diffApis(before: ApiAt, after: ApiAt, options: DiffOptions = {}): Finding[] {
+export function diffApis(before: ApiAt, after: ApiAt, options: DiffOptions = {}, memo?: CollectionMemo): Finding[] {
   const match = options.match ?? 'key';
   const out = new FindingCollector(after.version.name);
   compareApiLevel(out, before, after);
@@ -109,7 +132,20 @@ export function diffApis(before: ApiAt, after: ApiAt, options: DiffOptions = {})
   const { pairs, removed, added } = pairCollections(before, after, match);
   const markerVersion = options.markerVersion === undefined ? after.version.name : options.markerVersion;
   const ctx = { out, match, resolveRename: options.resolveRename ?? reportPossibleRenames, markerVersion };
-  for (const [b, a] of pairs) compareCollection({ ...ctx, before: { api: before, collection: b }, after: { api: after, collection: a } });
+  for (const [b, a] of pairs) {
+    const sides = { before: { api: before, collection: b }, after: { api: after, collection: a } };
+    if (!memo) {
+      compareCollection({ ...ctx, ...sides });
+      continue;
+    }
+    // Replayed in the order the comparison added them: the findings are the same as those of a live run.
+    const changes = memo(sides.before, sides.after, () => {
+      const recorder = new ChangeRecorder(after.version.name);
+      compareCollection({ ...ctx, ...sides, out: recorder });
+      return recorder.recorded;
+    });
+    for (const [rule, location, message, touches, change] of changes) out.add(rule, location, message, touches, undefined, change);
+  }
   compareEvents(out, before, after, ctx);
   for (const b of removed) {
     const t = touchesOf(before, b, b.operations);

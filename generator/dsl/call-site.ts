@@ -56,6 +56,34 @@ function lazyCallSite(file: string, member: string, frame: V8CallSite, lineOf: S
   return site;
 }
 
+const OFF = Symbol.for('restgen.call-sites-off');
+
+/**
+ * Runs `load` with call sites turned off: builders capture no stack frame (a large part of loading an API) and
+ * record a stand-in site instead, which still says which member was called (the model reads which modifiers
+ * were called from the recorded sites) but not where. For a run that reports nothing; a run with anything to
+ * report loads the module again with them on. Kept in the global symbol registry, like {@link sourceLines}: the
+ * DSL the user's module imports is another bundle than the loader's.
+ */
+export async function withoutCallSites<T>(load: () => Promise<T>): Promise<T> {
+  const holder = globalThis as { [OFF]?: boolean };
+  holder[OFF] = true;
+  try {
+    return await load();
+  } finally {
+    delete holder[OFF];
+  }
+}
+
+const standIns = new Map<string, CallSite>();
+
+/** The site recorded for `member` while call sites are off: no file, line 0 (never shown: see `withoutCallSites`). */
+function standIn(member: string): CallSite {
+  let site = standIns.get(member);
+  if (!site) standIns.set(member, (site = Object.freeze({ file: '', line: 0, member })));
+  return site;
+}
+
 /** A function whose frame (and every frame above it) a stack capture leaves out. */
 type Above = (...args: never[]) => unknown;
 
@@ -96,6 +124,7 @@ function firstUserFrame(frames: readonly V8CallSite[], member: string): CallSite
  * (builder, modifier, `with`), so three are captured first and more only when they were not enough.
  */
 export function captureCallSite(member: string, above?: Above): CallSite | undefined {
+  if ((globalThis as { [OFF]?: boolean })[OFF]) return standIn(member);
   return (
     (above ? firstUserFrame(framesAbove(1, above), member) : undefined) ??
     firstUserFrame(framesAbove(3, captureCallSite), member) ??

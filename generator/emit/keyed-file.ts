@@ -42,7 +42,7 @@ export function keyedFile(spec: KeyedSpec, compute: () => string, memo: Memo | u
     language: spec.language,
     key: memoKey(spec.kind, spec.input),
     get content(): string {
-      return (text ??= memo ? memo(spec.kind, spec.input, compute) : compute());
+      return (text ??= memo ? memo(spec.kind, spec.input, compute, 'file') : compute());
     },
     ...(spec.preformatted ? { preformatted: true } : {}),
   };

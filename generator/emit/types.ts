@@ -28,7 +28,15 @@ export interface OutputFile {
  * Returns `compute()`, or the text it returned before for the same `kind` and `input` (a cache: `input`
  * must be everything the text depends on, besides restgen itself and its templates).
  */
-export type Memo = (kind: string, input: unknown, compute: () => string) => string;
+export type Memo = (kind: string, input: unknown, compute: () => string, holds?: MemoHolds) => string;
+
+/**
+ * What a memoised text is: `part` (the default), a piece output files are assembled from (an OpenAPI
+ * document's collection, CHANGES.md's comparison of one collection), which a cache keeps for later runs even
+ * when a run does not need it; `file`, a whole output file's text, which the file's header stands for once
+ * written, so a cache keeps it only while runs use it.
+ */
+export type MemoHolds = 'file' | 'part';
 
 /** What every emitter receives besides the IR. */
 export interface EmitOptions {

@@ -77,21 +77,30 @@ export interface GenerateResult {
   readonly lockPath: string;
   /** Milliseconds spent per stage (load, lock, emit, format, write), for `--debug`. */
   readonly timings: Readonly<Record<string, number>>;
+  /**
+   * The model. Built without call sites when the run had nothing to report: its source refs then name the
+   * API module, not lines (`loadModel` builds one with them).
+   */
   readonly ir?: ApiIR;
 }
 
-/** Loads, builds and checks an API module. */
+/**
+ * Loads, builds and checks an API module. With `callSites: false` builders record no call sites: the model's
+ * source refs then name the API module, not the lines (for a run that reports nothing; see `generate`).
+ */
 export async function loadModel(
   apiPath: string,
+  { callSites = true }: { readonly callSites?: boolean } = {},
 ): Promise<{ ir?: ApiIR; def?: ApiDef; files?: readonly string[]; diagnostics: Diagnostic[] }> {
   // Imported on demand: a run the up-to-date cache answers never pays for loading them.
-  const [{ loadApi }, { buildApi }, { checkApi }, { DiagnosticBag }] = await Promise.all([
+  const [{ loadApi }, { buildApi }, { checkApi }, { DiagnosticBag }, { withoutCallSites }] = await Promise.all([
     import('../load/load-api.ts'),
     import('../model/build.ts'),
     import('../model/check.ts'),
     import('../model/diagnostics.ts'),
+    import('../dsl/call-site.ts'),
   ]);
-  const loaded = await loadApi(apiPath);
+  const loaded = callSites ? await loadApi(apiPath) : await withoutCallSites(() => loadApi(apiPath));
   if (!loaded.ok) return { diagnostics: [...loaded.diagnostics] };
   const bag = new DiagnosticBag();
   const ir = buildApi(loaded.def, loaded.source, bag);
@@ -108,7 +117,7 @@ export async function emitAll(ir: ApiIR, sourcePath: string, templatesDir?: stri
   const [{ EMITTERS }, { loadRuntime, loadTemplates }] = await Promise.all([import('../emit/registry.ts'), import('../templates/load-templates.ts')]);
   const templates = loadTemplates(templatesDir);
   // A view model holds no source locations: its plain JSON is its key.
-  const render: Render = memo ? (name, view) => memo(`render ${name}`, JSON.stringify(view), () => templates.render(name, view)) : templates.render;
+  const render: Render = memo ? (name, view) => memo(`render ${name}`, JSON.stringify(view), () => templates.render(name, view), 'file') : templates.render;
   const runtime = loadRuntime();
   // restgen's own templates lay files out exactly as prettier prints them with its defaults; a user's
   // template override comes with no such promise, so its files are formatted.
@@ -156,22 +165,46 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const sameParts = known !== undefined && new Set(known.map(partOf)).size === parts.length && known.every((f) => parts.includes(partOf(f)));
   if (known && sameParts) return { ok: true, diagnostics: [], ...empty, files: known, cached: true };
   lap('up-to-date check');
-  const model = await loadModel(apiPath);
+  // Call sites only ever show in diagnostics, and capturing one per builder call is a large part of loading an
+  // API: the module is loaded without them, and once more with them when there is something to report.
+  let model = await loadModel(apiPath, { callSites: false });
+  let callSites = model.diagnostics.length > 0;
+  if (callSites) model = await loadModel(apiPath);
   lap('load, build, check');
   if (!model.ir) return { ok: false, diagnostics: model.diagnostics, ...empty };
-  const ir = model.ir;
+  let ir = model.ir;
   // A released version is frozen: judge it against its locked contract before anything is written.
   const lockRead = readLockFile(lockPath);
   if (!lockRead.ok)
     return { ok: false, diagnostics: [{ code: 'RG181', severity: 'error', message: lockRead.message, loc: { file: lockPath, line: 1, member: '' } }], ...empty };
+  const restgenKey = runKey(options.templatesDir).key;
+  const renderCache = loadRenderCache(cacheFile(apiPath, outDir, options.templatesDir, '.render'), restgenKey);
   // Imported on demand, like the model: the comparison pulls in the diff engine, which an up-to-date run never needs.
-  const { compareWithLock } = await import('../lock/compare-lock.ts');
-  const lock = compareWithLock(ir, lockRead.lock, {
-    ...(options.acceptBreaking ? { acceptBreaking: true } : {}),
-    ...(options.acceptReason ? { acceptReason: options.acceptReason } : {}),
-    ...(options.severity ? { severity: options.severity } : {}),
-    ...(options.today ? { today: options.today } : {}),
-  });
+  const [{ compareWithLock }, { projectionHash }, { project }] = await Promise.all([
+    import('../lock/compare-lock.ts'),
+    import('../emit/ir-hash.ts'),
+    import('../model/project.ts'),
+  ]);
+  // A released version whose projection matched this very lock before matches it now: its contract is not built again.
+  const lockHash = lockRead.text === undefined ? undefined : hashOf(lockRead.text);
+  const judge = (model: ApiIR) =>
+    compareWithLock(model, lockRead.lock, {
+      ...(options.acceptBreaking ? { acceptBreaking: true } : {}),
+      ...(options.acceptReason ? { acceptReason: options.acceptReason } : {}),
+      ...(options.severity ? { severity: options.severity } : {}),
+      ...(options.today ? { today: options.today } : {}),
+      matchesLock: (version, compare) =>
+        renderCache.recall('lock match', `${lockHash} ${version} ${projectionHash(project(model, version))}`, () => (compare() ? 'yes' : 'no')) === 'yes',
+    });
+  let lock = judge(ir);
+  if (lock.diagnostics.length > 0 && !callSites) {
+    // Refusals name the lines of the changes they refuse.
+    model = await loadModel(apiPath);
+    callSites = true;
+    if (!model.ir) return { ok: false, diagnostics: model.diagnostics, ...empty };
+    ir = model.ir;
+    lock = judge(ir);
+  }
   if (lock.diagnostics.length > 0) return { ok: false, diagnostics: [...model.diagnostics, ...lock.diagnostics], ...empty };
   lap('lock');
   const sourcePath = path.relative(outDir, apiPath).split(path.sep).join('/');
@@ -181,8 +214,6 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     if (!options.templatesDir || !(error instanceof Error) || !error.message.startsWith('template override')) throw error;
     return { ok: false, diagnostics: [{ code: 'RG201', severity: 'error', message: error.message }], ...empty };
   };
-  const restgenKey = runKey(options.templatesDir).key;
-  const renderCache = loadRenderCache(cacheFile(apiPath, outDir, options.templatesDir, '.render'), restgenKey);
   try {
     files = await emitAll(ir, sourcePath, options.templatesDir, parts, renderCache.memo);
   } catch (error) {

@@ -8,23 +8,36 @@
  *
  * It lives beside the run record in `node_modules/.cache/restgen/` (never in the output folder). A
  * missing, unreadable or corrupt cache only means rendering everything; what is rendered never depends on
- * the cache (the same key always renders the same text), so output stays deterministic. Only the entries
- * a run used are saved, so the cache does not grow with history.
+ * the cache (the same key always renders the same text), so output stays deterministic.
+ *
+ * A whole file's text is kept only while runs use it (once written, the file's header stands for it). A
+ * part other files are assembled from (an OpenAPI document's collection, CHANGES.md's comparison of one
+ * collection) is kept even when a run does not use it: a file whose header proves it up to date is not
+ * rendered, yet its parts are what the next change to it needs. A part no run used for
+ * {@link KEEP_RUNS} saves is dropped, so the cache does not grow with history.
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { memoKey } from '../emit/keyed-file.ts';
-import type { Memo } from '../emit/types.ts';
+import type { Memo, MemoHolds } from '../emit/types.ts';
 
 /** Bumped whenever the file's shape or the way keys are computed changes. */
-const FORMAT = 3;
+const FORMAT = 4;
+
+/** How many saves an entry survives unused. */
+export const KEEP_RUNS = 16;
 
 interface CacheFile {
   readonly format: typeof FORMAT;
   readonly key: string;
-  /** Entry hash to the offset and length of its text after the index line. */
-  readonly entries: Readonly<Record<string, readonly [number, number]>>;
+  /** How many times the cache was saved: an entry records the save that last used it. */
+  readonly generation: number;
+  /**
+   * Entry hash to the offset and length of its text after the index line, and, for a part, the generation
+   * that last used it (-1 for a file's text).
+   */
+  readonly entries: Readonly<Record<string, readonly [number, number, number]>>;
   /** The content identity of the restgen the key's stamps stand for, so a run with a cache need not compute it. */
   readonly identity: string;
 }
@@ -33,6 +46,8 @@ interface CacheFile {
 export interface RenderCache {
   /** Renders through the cache. */
   readonly memo: Memo;
+  /** Like `memo`, for an answer that is not a rendered text (a verdict): kept like a part, not counted in `stats`. */
+  readonly recall: Memo;
   /** Entries found in the cache and rendered anew, so far. */
   readonly stats: { hits: number; misses: number };
   /** The identity of the restgen (and templates) the cache was written by, by content (see `code-identity.ts`). */
@@ -45,39 +60,47 @@ export interface RenderCache {
 }
 
 /**
- * The stored entries. The file is the JSON of {@link CacheFile} (each entry an offset and a length), a
- * newline, then every text one after the other: reading it parses only the small index, and a text is
- * sliced out when it is used.
+ * The stored entries. The file is the JSON of {@link CacheFile} (each entry a byte offset and length), a
+ * newline, then every text's UTF-8 bytes one after the other: reading it parses only the small index, a
+ * text is decoded when it is used, and an entry kept without being used is written back as the bytes it was
+ * read as (a large API's OpenAPI parts are megabytes that most runs never look at).
  */
-function readCache(file: string, key: string): { found: Map<string, string>; identity?: string } {
-  const found = new Map<string, string>();
-  let identity: string | undefined;
+interface Stored {
+  readonly bytes: Buffer;
+  /** The generation that last used it; -1 for a file's text. */
+  readonly used: number;
+}
+
+const FILE = -1;
+
+function readCache(file: string, key: string): { found: Map<string, Stored>; generation: number; identity?: string } {
+  const none = { found: new Map<string, Stored>(), generation: 0 };
   try {
-    const all = readFileSync(file, 'utf8');
-    const newline = all.indexOf('\n');
-    const head = JSON.parse(all.slice(0, newline)) as Partial<CacheFile> | null;
-    if (head?.format !== FORMAT || head.key !== key || typeof head.entries !== 'object' || head.entries === null) return { found };
+    const all = readFileSync(file);
+    const newline = all.indexOf(0x0a);
+    const head = JSON.parse(all.toString('utf8', 0, newline)) as Partial<CacheFile> | null;
+    if (head?.format !== FORMAT || head.key !== key || typeof head.entries !== 'object' || head.entries === null || typeof head.generation !== 'number') return none;
+    const found = new Map<string, Stored>();
     const body = newline + 1;
     let total = 0;
     for (const [hash, at] of Object.entries(head.entries)) {
-      if (!Array.isArray(at) || typeof at[0] !== 'number' || typeof at[1] !== 'number' || body + at[0] + at[1] > all.length) return { found: new Map() };
-      found.set(hash, all.slice(body + at[0], body + at[0] + at[1]));
+      if (!Array.isArray(at) || typeof at[0] !== 'number' || typeof at[1] !== 'number' || typeof at[2] !== 'number' || body + at[0] + at[1] > all.length) return none;
+      found.set(hash, { bytes: all.subarray(body + at[0], body + at[0] + at[1]), used: at[2] });
       total += at[1];
     }
     // The texts fill the rest of the file exactly: a truncated or appended-to file is not trusted.
-    if (body + total !== all.length) return { found: new Map() };
-    if (typeof head.identity === 'string') identity = head.identity;
+    if (body + total !== all.length) return none;
+    return typeof head.identity === 'string' ? { found, generation: head.generation, identity: head.identity } : { found, generation: head.generation };
   } catch {
     // No cache yet, or one that cannot be read: everything is rendered.
-    return { found: new Map() };
+    return none;
   }
-  return identity === undefined ? { found } : { found, identity };
 }
 
 /** Loads the render cache stored in `file` for a restgen and templates identified by `key`. */
 export function loadRenderCache(file: string, key: string): RenderCache {
-  const { found: stored, identity } = readCache(file, key);
-  const used = new Map<string, string>();
+  const { found: stored, generation, identity } = readCache(file, key);
+  const used = new Map<string, { text: string; holds: MemoHolds; bytes?: Buffer }>();
   const stats = { hits: 0, misses: 0 };
   const release = (): void => {
     used.clear();
@@ -85,56 +108,70 @@ export function loadRenderCache(file: string, key: string): RenderCache {
   };
   // A text computed inside another entry's computation is part of that entry: it is not stored twice.
   let depth = 0;
-  const memo: Memo = (kind, input, compute) => {
+  // Counts of the answers that are no rendered text: they do not show in `stats`, yet make the cache worth saving.
+  const other = { hits: 0, misses: 0 };
+  const lookUp = (counts: { hits: number; misses: number }): Memo => (kind, input, compute, holds = 'part') => {
     if (depth > 0) return compute();
     const hash = memoKey(kind, input);
-    const known = used.get(hash) ?? stored.get(hash);
-    if (known !== undefined) {
-      stats.hits++;
-      used.set(hash, known);
-      return known;
+    const again = used.get(hash);
+    if (again !== undefined) {
+      counts.hits++;
+      return again.text;
     }
-    stats.misses++;
+    const known = stored.get(hash);
+    if (known !== undefined) {
+      counts.hits++;
+      const text = known.bytes.toString('utf8');
+      used.set(hash, { text, holds, bytes: known.bytes });
+      return text;
+    }
+    counts.misses++;
     depth++;
     try {
       const text = compute();
-      used.set(hash, text);
+      used.set(hash, { text, holds });
       return text;
     } finally {
       depth--;
     }
   };
   return {
-    memo,
+    memo: lookUp(stats),
+    recall: lookUp(other),
     stats,
     identity,
     save(current) {
-      if (stats.misses === 0 && used.size === stored.size && current === identity) return release();
-      const entries: Record<string, readonly [number, number]> = {};
+      // Nothing new: the stored entries are still all there is (their ages are refreshed by the next save).
+      if (stats.misses === 0 && other.misses === 0 && current === identity) return release();
+      const next = generation + 1;
+      // What this run used, then what an earlier run used recently enough.
+      const kept: [string, Buffer, number][] = [...used].map(([hash, { text, holds, bytes }]) => [hash, bytes ?? Buffer.from(text, 'utf8'), holds === 'file' ? FILE : next]);
+      for (const [hash, entry] of stored) if (!used.has(hash) && entry.used !== FILE && entry.used > next - KEEP_RUNS) kept.push([hash, entry.bytes, entry.used]);
+      const entries: Record<string, readonly [number, number, number]> = {};
       let offset = 0;
-      for (const [hash, text] of used) {
-        entries[hash] = [offset, text.length];
-        offset += text.length;
+      for (const [hash, bytes, at] of kept) {
+        entries[hash] = [offset, bytes.length, at];
+        offset += bytes.length;
       }
       // A temporary name of its own: two runs saving at once (a watcher and a build) never write into
       // one file; the last rename wins, whole.
       const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
       try {
         mkdirSync(path.dirname(file), { recursive: true });
-        // Written in chunks of about a megabyte: the texts of a large API are never joined into one string.
+        // Written in chunks of about a megabyte: the texts of a large API are never joined into one buffer.
         const fd = openSync(temp, 'w');
         try {
-          let chunk: string[] = [`${JSON.stringify({ format: FORMAT, key, entries, identity: current } satisfies CacheFile)}\n`];
+          let chunk: Buffer[] = [Buffer.from(`${JSON.stringify({ format: FORMAT, key, generation: next, entries, identity: current } satisfies CacheFile)}\n`, 'utf8')];
           let size = 0;
-          for (const text of used.values()) {
-            chunk.push(text);
-            size += text.length;
+          for (const [, bytes] of kept) {
+            chunk.push(bytes);
+            size += bytes.length;
             if (size < 1 << 20) continue;
-            writeSync(fd, chunk.join(''));
+            writeSync(fd, Buffer.concat(chunk));
             chunk = [];
             size = 0;
           }
-          writeSync(fd, chunk.join(''));
+          writeSync(fd, Buffer.concat(chunk));
         } finally {
           closeSync(fd);
         }

@@ -30,15 +30,19 @@ function head(file: string): string {
 /** Calls `visit` with the absolute and relative POSIX path of every file in `outDir`, skipping `node_modules` and dot-folders. */
 function walkOutput(outDir: string, visit: (full: string, rel: string) => void): void {
   if (!existsSync(outDir)) return;
-  const walk = (dir: string): void => {
+  // Paths are joined by hand: path.join and path.relative normalise every segment again, which is most of
+  // the cost of walking a folder of a thousand files on the up-to-date path.
+  const walk = (dir: string, relDir: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.isFile()) visit(full, path.relative(outDir, full).split(path.sep).join('/'));
+      const name = entry.name;
+      if (name === 'node_modules' || name.startsWith('.')) continue;
+      const full = dir + path.sep + name;
+      const rel = relDir + name;
+      if (entry.isDirectory()) walk(full, `${rel}/`);
+      else if (entry.isFile()) visit(full, rel);
     }
   };
-  walk(outDir);
+  walk(path.resolve(outDir), '');
 }
 
 /**

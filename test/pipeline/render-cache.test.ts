@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { generate } from '../../generator/pipeline/generate.ts';
 import { buildChangesView } from '../../generator/emit/changes/changes-view.ts';
 import type { Memo } from '../../generator/emit/types.ts';
-import { loadRenderCache } from '../../generator/pipeline/render-cache.ts';
+import { KEEP_RUNS, loadRenderCache } from '../../generator/pipeline/render-cache.ts';
 import { cacheFile } from '../../generator/pipeline/run-cache.ts';
 import { listFiles, tempDir, writeFiles } from '../helpers/temp-api.ts';
 
@@ -36,28 +36,69 @@ describe('the render cache', () => {
     let computed = 0;
     const render = () => `text ${++computed}`;
     const first = loadRenderCache(file, 'restgen-a');
+    // Offsets count bytes: a text beyond ASCII before another one must not shift it.
+    expect(first.memo('k', 'unicode', () => 'naïve – ü 😀')).toBe('naïve – ü 😀');
     expect(first.memo('k', { a: 1 }, render)).toBe('text 1');
     expect(first.memo('k', { a: 1 }, render)).toBe('text 1');
     expect(first.memo('k', { a: 2 }, render)).toBe('text 2');
     first.save('identity');
     const again = loadRenderCache(file, 'restgen-a');
+    expect(again.memo('k', 'unicode', () => 'rendered again')).toBe('naïve – ü 😀');
+    again.stats.hits = 0;
     expect(again.memo('k', { a: 2 }, render)).toBe('text 2');
     expect(again.memo('k', { a: 1 }, render)).toBe('text 1');
     expect(again.stats).toEqual({ hits: 2, misses: 0 });
     expect(again.identity).toBe('identity');
     expect(loadRenderCache(file, 'restgen-b').memo('k', { a: 1 }, render)).toBe('text 3');
-    writeFileSync(file, '{"format":3,"key":"restgen-a","entries":{"x":[0,99999]},"identity":"identity"}\nshort');
+    writeFileSync(file, '{"format":4,"key":"restgen-a","generation":1,"entries":{"x":[0,99999,1]},"identity":"identity"}\nshort');
     const corrupt = loadRenderCache(file, 'restgen-a');
     expect(corrupt.memo('k', { a: 1 }, render)).toBe('text 4');
     // An index that fits but texts that do not fill the file (cut short, or appended to) are not trusted.
-    writeFileSync(file, '{"format":2,"key":"restgen-a","entries":{"x":[0,3]}}\nabcdef');
+    writeFileSync(file, '{"format":4,"key":"restgen-a","generation":1,"entries":{"x":[0,3,1]}}\nabcdef');
     const cut = loadRenderCache(file, 'restgen-a');
     expect(cut.memo('k', { a: 1 }, render)).toBe('text 5');
     writeFileSync(file, 'not json');
     expect(loadRenderCache(file, 'restgen-a').memo('k', { a: 1 }, render)).toBe('text 6');
   });
 
-  it('compares again only the pairs of versions whose projections changed, for CHANGES.md', async () => {
+  it('keeps an entry a run did not use for the next runs, and drops it once no run used it for a while', () => {
+    const file = path.join(tmp.dir, 'keep', 'cache.json');
+    const rendered: string[] = [];
+    const render = (name: string) => () => (rendered.push(name), `text of ${name}`);
+    const first = loadRenderCache(file, 'restgen-a');
+    first.memo('k', 'part a', render('a'));
+    first.memo('k', 'part b', render('b'));
+    first.memo('k', 'whole file', render('file'), 'file');
+    first.save('identity');
+    // Each later run renders something new and does not ask for part a (its file's header proved it).
+    for (let run = 1; run < KEEP_RUNS; run++) {
+      const cache = loadRenderCache(file, 'restgen-a');
+      cache.memo('k', 'part b', render('b'));
+      cache.memo('k', `new ${run}`, render(`new ${run}`));
+      cache.save('identity');
+    }
+    expect(rendered.filter((r) => r === 'a' || r === 'b')).toEqual(['a', 'b']);
+    const later = loadRenderCache(file, 'restgen-a');
+    expect(later.memo('k', 'part a', render('a'))).toBe('text of a');
+    expect(later.stats).toEqual({ hits: 1, misses: 0 });
+    // A whole file's text is kept only while runs use it: its header stands for it once it is written.
+    later.memo('k', 'whole file', render('file'), 'file');
+    expect(later.stats).toEqual({ hits: 1, misses: 1 });
+    // The runs so far used it once more; KEEP_RUNS saves without it and it is gone, while part b stays.
+    for (let run = 0; run < KEEP_RUNS; run++) {
+      const cache = loadRenderCache(file, 'restgen-a');
+      cache.memo('k', 'part b', render('b'));
+      cache.memo('k', `newer ${run}`, render(`newer ${run}`));
+      cache.save('identity');
+    }
+    const last = loadRenderCache(file, 'restgen-a');
+    last.memo('k', 'part a', render('a'));
+    last.memo('k', 'part b', render('b'));
+    expect(last.stats).toEqual({ hits: 1, misses: 1 });
+    expect(rendered.filter((r) => r === 'a' || r === 'b')).toEqual(['a', 'b', 'a']);
+  });
+
+  it('compares again only the collections whose projections changed, for CHANGES.md', async () => {
     const dir = path.join(tmp.dir, 'changes');
     writeFiles(dir, { 'api.ts': API() });
     const apiPath = path.join(dir, 'api.ts');
@@ -68,13 +109,19 @@ describe('the render cache', () => {
     const compared: string[] = [];
     const memo: Memo = (kind, input, compute) => cache.memo(kind, input, () => (compared.push(kind), compute()));
     expect(buildChangesView(before, '../api.ts', memo)).toEqual(buildChangesView(before, '../api.ts'));
-    expect(compared).toEqual(['changes pair', 'changes pair']);
+    // v1 -> v2: notes and tags (people is new in v2); v2 -> v3: all three.
+    expect(compared).toEqual(Array(5).fill('changes collection'));
     compared.length = 0;
-    // Only v3 changed: v1 -> v2 is answered from the cache, v2 -> v3 compared again, and the view is the
-    // one a run without cache builds.
+    // Only notes in v3 changed: that one comparison runs again, every other is answered from the cache, and
+    // the view is the one a run without cache builds.
     const view = buildChangesView(after, '../api.ts', memo);
-    expect(compared).toEqual(['changes pair']);
+    expect(compared).toEqual(['changes collection']);
     expect(view).toEqual(buildChangesView(after, '../api.ts'));
+    // A change to what every collection's comparison reads (the auth of v3) compares v3's collections again.
+    compared.length = 0;
+    const withAuth = { ...after, auth: { ...after.auth, apiKey: { header: 'X-API-Key' } } } as typeof after;
+    expect(buildChangesView(withAuth, '../api.ts', memo)).toEqual(buildChangesView(withAuth, '../api.ts'));
+    expect(compared.length).toBeGreaterThanOrEqual(3);
     expect(view.pairs[1]!.groups.map((g) => g.title)).toEqual(['notes']);
   });
 

@@ -5,11 +5,12 @@
  */
 import { markdownTable } from './markdown-table.ts';
 import { headOfLocation } from '../../diff/collector.ts';
-import { diffVersions } from '../../diff/diff-history.ts';
+import { diffApis, type CollectionMemo, type RecordedChange } from '../../diff/diff-apis.ts';
+import { diffVersions, reportOf, versionsOf } from '../../diff/diff-history.ts';
 import type { DiffReport, Direction, Finding } from '../../diff/types.ts';
-import type { ApiIR } from '../../model/ir.ts';
+import type { ApiAt, ApiIR } from '../../model/ir.ts';
 import { project } from '../../model/project.ts';
-import { projectionHash } from '../ir-hash.ts';
+import { irHash } from '../ir-hash.ts';
 import type { Memo } from '../types.ts';
 
 /** One finding as CHANGES.md shows it. */
@@ -105,15 +106,19 @@ function pairView(api: ApiIR, report: DiffReport): PairView {
 }
 
 /**
- * The view of CHANGES.md for `api`. With a `memo`, a pair of versions whose projections are unchanged is
- * not compared again (one changed field in the newest version re-runs only the last comparison).
+ * The view of CHANGES.md for `api`. With a `memo`, a pair of collections whose projections (and versions) are
+ * unchanged is not compared again: one changed field re-runs the comparison of its collection only.
  */
 export function buildChangesView(api: ApiIR, sourcePath: string, memo?: Memo): ChangesView {
   const pair = (from: string, to: string): PairView => {
-    const compute = () => pairView(api, diffVersions(api, from, to));
-    if (!memo) return compute();
-    const key = JSON.stringify([api.versions, projectionHash(project(api, from)), projectionHash(project(api, to))]);
-    return JSON.parse(memo('changes pair', key, () => JSON.stringify(compute()))) as PairView;
+    if (!memo) return pairView(api, diffVersions(api, from, to));
+    // What a collection's comparison reads of its version besides the collection itself.
+    const sideKey = (at: ApiAt) => irHash({ version: at.version, versioning: at.versioning, auth: at.auth, rateLimit: at.rateLimit ?? null });
+    const sides = `${sideKey(project(api, from))} ${sideKey(project(api, to))}`;
+    const byCollection: CollectionMemo = (b, a, compare) =>
+      JSON.parse(memo('changes collection', `${sides} ${irHash(b.collection)} ${irHash(a.collection)}`, () => JSON.stringify(compare()))) as RecordedChange[];
+    const findings = diffApis(project(api, from), project(api, to), { match: 'key' }, byCollection);
+    return pairView(api, reportOf(from, to, findings, [{ from, to, version: to }], versionsOf(api)));
   };
   return {
     title: api.title,

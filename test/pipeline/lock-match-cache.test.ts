@@ -1,0 +1,70 @@
+/**
+ * The lock's verdict from the render cache: a released version whose projection matched the very same lock
+ * before is not compared again, and anything that could change the verdict (the version's projection, the
+ * lock's text) compares it again, with the answer of a run without any cache. A refusal names the line of the
+ * change although `generate` first loads the model without call sites.
+ */
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { generate, type GenerateResult } from '../../generator/pipeline/generate.ts';
+import { cacheFile } from '../../generator/pipeline/run-cache.ts';
+import { lineOf, tempDir, writeFiles } from '../helpers/temp-api.ts';
+
+const tmp = tempDir('lock-match');
+afterAll(tmp.cleanup);
+
+const API = (title: string, extra = '') => `import { collection, defineApi, f } from 'restgen';
+export default defineApi({
+  name: 'notes',
+  versions: { v1: { released: '2026-01-01' }, v2: {} },
+  collections: {
+    notes: collection({ fields: { id: f.id(), title: ${title}, body: f.string().optional().addedIn('v2') } }),
+  },
+});${extra}
+`;
+
+/** What a run said about the lock, comparable between a run with the cache and one without. */
+const verdict = (r: GenerateResult) => ({ ok: r.ok, codes: r.diagnostics.map((d) => d.code), findings: r.lockFindings.map((f) => `${f.id} ${f.location}`), lockChanged: r.lockChanged });
+
+describe('the lock comparison through the render cache', () => {
+  const dir = path.join(tmp.dir, 'p');
+  const apiPath = path.join(dir, 'api.ts');
+  const lockPath = path.join(dir, 'restgen.lock.json');
+  const outDir = path.join(dir, 'generated');
+  /** The same run once more without any cache: what the cached run must have answered. */
+  const uncached = async () => {
+    for (const kind of ['', '.render']) rmSync(cacheFile(apiPath, outDir, undefined, kind), { force: true });
+    return verdict(await generate({ apiPath, mode: 'check' }));
+  };
+
+  it('answers as a run without cache when the API or the lock change', async () => {
+    writeFiles(dir, { 'api.ts': API('f.string().max(100)') });
+    expect((await generate({ apiPath })).ok).toBe(true);
+    const locked = readFileSync(lockPath, 'utf8');
+
+    // A comment: the model is loaded again, the released version's verdict is recalled.
+    writeFileSync(apiPath, API('f.string().max(100)', '\n// a comment'));
+    expect(verdict(await generate({ apiPath }))).toEqual({ ok: true, codes: [], findings: [], lockChanged: false });
+
+    // A breaking change to the released version: refused, as without the cache.
+    writeFileSync(apiPath, API('f.string().max(50)'));
+    const run = await generate({ apiPath, mode: 'check' });
+    const refused = verdict(run);
+    expect(refused.codes).toEqual(['RG180']);
+    // The model was loaded without call sites (nothing to report), then again with them for the refusal.
+    expect(run.diagnostics[0]!.loc).toMatchObject({ file: apiPath, line: lineOf(API('f.string().max(50)'), '.max(50)'), member: 'max' });
+    expect(refused).toEqual(await uncached());
+
+    // The API as locked, but the lock edited by hand (the limit it records differs): compared again, where
+    // recalling the verdict for the same projection would have answered "matches".
+    writeFileSync(apiPath, API('f.string().max(100)'));
+    expect((await generate({ apiPath })).ok).toBe(true);
+    writeFileSync(lockPath, locked.replace('"max": 100', '"max": 80'));
+    expect(readFileSync(lockPath, 'utf8')).not.toBe(locked);
+    const edited = verdict(await generate({ apiPath, mode: 'check' }));
+    // A longer limit than the lock promises reaches responses: breaking for v1, as without the cache.
+    expect(edited.codes).toEqual(['RG180']);
+    expect(edited).toEqual(await uncached());
+  });
+});
