@@ -34,9 +34,10 @@ export type Memo = (kind: string, input: unknown, compute: () => string, holds?:
  * What a memoised text is: `part` (the default), a piece output files are assembled from (an OpenAPI
  * document's collection, CHANGES.md's comparison of one collection), which a cache keeps for later runs even
  * when a run does not need it; `file`, a whole output file's text, which the file's header stands for once
- * written, so a cache keeps it only while runs use it.
+ * written, so a cache keeps it only while runs use it; `fact`, a small answer that is no rendered text (a
+ * collection's summary, the lock's verdict), kept like a part but not counted as a render.
  */
-export type MemoHolds = 'file' | 'part';
+export type MemoHolds = 'file' | 'part' | 'fact';
 
 /** What every emitter receives besides the IR. */
 export interface EmitOptions {

@@ -158,6 +158,16 @@ function render(node: Node, k: number): string {
  * derived (the pattern uses more than this subset, or the bounds cannot be met this way).
  */
 export function exampleOfPattern(pattern: string, min = 0, max = Infinity): string | null {
+  // Asked once per field when the model is built and again by the OpenAPI documents: fields share patterns.
+  const key = `${min}\0${max}\0${pattern}`;
+  let known = derived.get(key);
+  if (known === undefined) derived.set(key, (known = deriveExample(pattern, min, max)));
+  return known;
+}
+
+const derived = new Map<string, string | null>();
+
+function deriveExample(pattern: string, min: number, max: number): string | null {
   let root: Node;
   try {
     root = parse(pattern);

@@ -19,6 +19,7 @@ import { lockPathFor, readLockFile, writeLockFile } from '../lock/lock-file.ts';
 import { applyPlan, readOutputFile, scanOutput } from '../write/output-folder.ts';
 import { restgenVersion } from '../package-root.ts';
 import { codeIdentity } from './code-identity.ts';
+import { stampOf } from './file-stamp.ts';
 import { loadRenderCache } from './render-cache.ts';
 import { cacheFile, outputSettingsStamp, outputStamps, readRecord, recordInputs, runKey, saveRecord, unchangedOutputs, upToDate, type OutputRecord, type SettingsOf } from './run-cache.ts';
 
@@ -194,7 +195,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       ...(options.severity ? { severity: options.severity } : {}),
       ...(options.today ? { today: options.today } : {}),
       matchesLock: (version, compare) =>
-        renderCache.recall('lock match', `${lockHash} ${version} ${projectionHash(project(model, version))}`, () => (compare() ? 'yes' : 'no')) === 'yes',
+        renderCache.memo('lock match', `${lockHash} ${version} ${projectionHash(project(model, version))}`, () => (compare() ? 'yes' : 'no'), 'fact') === 'yes',
     });
   let lock = judge(ir);
   if (lock.diagnostics.length > 0 && !callSites) {
@@ -223,7 +224,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   // Outputs the previous run recorded and nobody touched since need not be read to be compared.
   // Only a record of this very restgen: another one may write other headers for the same input.
   const sameRestgen = saved !== undefined && saved.record.key === restgenKey;
-  const unchanged = unchangedOutputs(sameRestgen ? saved : undefined, sameRestgen ? outputStamps(outDir) : new Map());
+  const stampsBefore = sameRestgen ? outputStamps(outDir) : undefined;
+  const unchanged = unchangedOutputs(sameRestgen ? saved : undefined, stampsBefore ?? new Map());
   const state = await scanOutput(outDir, (rel) => unchanged.has(rel));
   const conflicts = files.filter((f) => state.foreign.has(f.path));
   if (conflicts.length > 0) {
@@ -312,7 +314,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   if (stale.length === 0 && headersBehind === 0 && !(mode === 'check' && lock.changed) && model.files) {
     const lockFile = path.join(path.dirname(apiPath), 'restgen.lock.json');
     const inputs = recordInputs([...new Set([...model.files, apiPath, lockFile])].sort());
-    const stamps = outputStamps(outDir);
+    // Only the files this run wrote have new stamps: the rest were taken before it, and nothing else changed them.
+    const stamps = stampsBefore ? new Map([...stampsBefore, ...written.map((rel) => [rel, stampOf(path.join(outDir, rel)) ?? ''] as const)]) : outputStamps(outDir);
     const stamped = Object.fromEntries(Object.entries(outputs).map(([rel, o]) => [rel, { ...o, stamp: stamps.get(rel) ?? '' }]));
     const settings = outputSettingsStamp(outDir, Object.keys(outputs))?.stamp ?? null;
     saveRecord(apiPath, outDir, options.templatesDir, { key: restgenKey, inputs, outputs: stamped, settings });

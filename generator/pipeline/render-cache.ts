@@ -46,9 +46,7 @@ interface CacheFile {
 export interface RenderCache {
   /** Renders through the cache. */
   readonly memo: Memo;
-  /** Like `memo`, for an answer that is not a rendered text (a verdict): kept like a part, not counted in `stats`. */
-  readonly recall: Memo;
-  /** Entries found in the cache and rendered anew, so far. */
+  /** Entries found in the cache and rendered anew, so far (facts not counted). */
   readonly stats: { hits: number; misses: number };
   /** The identity of the restgen (and templates) the cache was written by, by content (see `code-identity.ts`). */
   readonly identity: string | undefined;
@@ -108,10 +106,11 @@ export function loadRenderCache(file: string, key: string): RenderCache {
   };
   // A text computed inside another entry's computation is part of that entry: it is not stored twice.
   let depth = 0;
-  // Counts of the answers that are no rendered text: they do not show in `stats`, yet make the cache worth saving.
-  const other = { hits: 0, misses: 0 };
-  const lookUp = (counts: { hits: number; misses: number }): Memo => (kind, input, compute, holds = 'part') => {
+  // Counts of the facts: they do not show in `stats`, yet a new one makes the cache worth saving.
+  const facts = { hits: 0, misses: 0 };
+  const memo: Memo = (kind, input, compute, holds = 'part') => {
     if (depth > 0) return compute();
+    const counts = holds === 'fact' ? facts : stats;
     const hash = memoKey(kind, input);
     const again = used.get(hash);
     if (again !== undefined) {
@@ -136,13 +135,12 @@ export function loadRenderCache(file: string, key: string): RenderCache {
     }
   };
   return {
-    memo: lookUp(stats),
-    recall: lookUp(other),
+    memo,
     stats,
     identity,
     save(current) {
       // Nothing new: the stored entries are still all there is (their ages are refreshed by the next save).
-      if (stats.misses === 0 && other.misses === 0 && current === identity) return release();
+      if (stats.misses === 0 && facts.misses === 0 && current === identity) return release();
       const next = generation + 1;
       // What this run used, then what an earlier run used recently enough.
       const kept: [string, Buffer, number][] = [...used].map(([hash, { text, holds, bytes }]) => [hash, bytes ?? Buffer.from(text, 'utf8'), holds === 'file' ? FILE : next]);

@@ -10,7 +10,7 @@ import type { EmitOptions, OutputFile } from '../types.ts';
 import { irHash } from '../ir-hash.ts';
 import { keyedFile, templateFile } from '../keyed-file.ts';
 import { runtimeFiles } from '../runtime-files.ts';
-import { buildCollectionFiles, summarizeCollection } from './collection-view.ts';
+import { buildCollectionFiles, summarizeCollection, type CollectionSummary } from './collection-view.ts';
 import { buildServerContext, buildServerViews } from './server-view.ts';
 
 /**
@@ -33,12 +33,17 @@ function serverRuntime(api: ApiIR, options: EmitOptions): OutputFile[] {
  */
 export function emitServer(api: ApiIR, options: EmitOptions): OutputFile[] {
   const ctx = buildServerContext(api);
-  const modules = api.collections.map((c) => {
-    const input = JSON.stringify([ctx.name, ctx.versions, [...ctx.alias], ctx.hasAuth, irHash(c)]);
+  const inputs = api.collections.map((c) => JSON.stringify([ctx.name, ctx.versions, [...ctx.alias], ctx.hasAuth, irHash(c)]));
+  const modules = api.collections.map((c, i) => {
     const render = (): string => options.render('server/collection', buildCollectionFiles(ctx, c).collection);
-    return keyedFile({ path: `server/collections/${c.name}.ts`, language: 'typescript', kind: 'server collection', input }, render, options.memo);
+    return keyedFile({ path: `server/collections/${c.name}.ts`, language: 'typescript', kind: 'server collection', input: inputs[i]! }, render, options.memo);
   });
-  const views = buildServerViews(api, ctx, api.collections.map((c) => summarizeCollection(ctx, c)));
+  // A summary is drawn from what its collection's module is rendered from: the module's key is the summary's.
+  const { memo } = options;
+  const summaries = api.collections.map((c, i) =>
+    memo ? (JSON.parse(memo('server summary', inputs[i]!, () => JSON.stringify(summarizeCollection(ctx, c)), 'fact')) as CollectionSummary) : summarizeCollection(ctx, c),
+  );
+  const views = buildServerViews(api, ctx, summaries);
   const files = [
     templateFile('server/index.ts', 'server/index', views.index, options),
     templateFile('server/routes.ts', 'server/routes', views.routes, options),
