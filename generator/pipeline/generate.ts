@@ -116,7 +116,7 @@ export async function loadModel(
  */
 export async function emitAll(ir: ApiIR, sourcePath: string, templatesDir?: string, parts: readonly Part[] = PART_NAMES, memo?: Memo): Promise<OutputFile[]> {
   const [{ EMITTERS }, { loadRuntime, loadTemplates }] = await Promise.all([import('../emit/registry.ts'), import('../templates/load-templates.ts')]);
-  const templates = loadTemplates(templatesDir);
+  const templates = loadTemplates(templatesDir, memo);
   // A view model holds no source locations: its plain JSON is its key.
   const render: Render = memo ? (name, view) => memo(`render ${name}`, JSON.stringify(view), () => templates.render(name, view), 'file') : templates.render;
   const runtime = loadRuntime();

@@ -83,33 +83,68 @@ function createHandlebars(): typeof Handlebars {
   return hb;
 }
 
+const COMPILE_OPTIONS = { strict: true, noEscape: true } as const;
+
 /**
- * Compiles every template under restgen's `templates/` and, when given, the user's override folder
- * (a file there with the same relative name replaces restgen's). Partials are templates whose name
- * starts with `_` in their folder, registered as `folder/_name`.
+ * Reuses text computed before for the same input, like the render cache's memo (see `emit/types.ts`); here
+ * it keeps each template's precompiled code, so a run compiles only templates it has never seen.
  */
-export function loadTemplates(overrideDir?: string): { render: Render; names: readonly string[] } {
+export type TemplateMemo = (kind: string, input: unknown, compute: () => string, holds: 'fact') => string;
+
+/**
+ * Loads every template under restgen's `templates/` and, when given, the user's override folder (a file
+ * there with the same relative name replaces restgen's). Partials are templates whose name starts with `_`
+ * in their folder, registered as `folder/_name`. A template is compiled when first rendered (a run that
+ * renders nothing compiles nothing), from the precompiled code `memo` kept when it has it.
+ */
+export function loadTemplates(overrideDir?: string, memo?: TemplateMemo): { render: Render; names: readonly string[] } {
   const files = templateFiles(BUILTIN_TEMPLATES);
+  const overridden = new Set<string>();
   if (overrideDir) {
     const overrides = templateFiles(overrideDir);
     for (const name of overrides.keys())
       if (!files.has(name))
         throw new Error(`template override ${name}.hbs in ${overrideDir} does not replace any restgen template; known: ${[...files.keys()].sort().join(', ')}`);
-    for (const [name, file] of overrides) files.set(name, file);
+    for (const [name, file] of overrides) {
+      files.set(name, file);
+      overridden.add(name);
+    }
   }
+  for (const name of Object.keys(RENDERED)) if (!files.has(name)) throw new Error(`internal error: templates/${name}.hbs is missing`);
   const hb = createHandlebars();
   const compiled = new Map<string, HandlebarsTemplateDelegate>();
-  for (const [name, file] of files) {
-    const text = readFileSync(file, 'utf8');
-    if (path.basename(name).startsWith('_')) hb.registerPartial(name, text);
-    compiled.set(name, hb.compile(text, { strict: true, noEscape: true }));
-  }
-  for (const name of Object.keys(RENDERED)) if (!compiled.has(name)) throw new Error(`internal error: templates/${name}.hbs is missing`);
+  /** A failure in a user's template is the user's to fix: said so, with the file (see RG201). */
+  const blame = (name: string, what: string, error: unknown): unknown =>
+    overridden.has(name) ? new Error(`template override ${name}.hbs in ${overrideDir} ${what}: ${error instanceof Error ? error.message : String(error)}`) : error;
+  const compile = (name: string): HandlebarsTemplateDelegate => {
+    let template = compiled.get(name);
+    if (template) return template;
+    const text = readFileSync(files.get(name)!, 'utf8');
+    try {
+      if (memo) {
+        const spec = memo('template', `${name}\0${text}`, () => hb.precompile(text, COMPILE_OPTIONS) as string, 'fact');
+        // Handlebars' own precompiled form: an object literal of functions, evaluated as Handlebars.compile does.
+        template = hb.template(new Function(`return ${spec}`)() as TemplateSpecification);
+      } else template = hb.compile(text, COMPILE_OPTIONS);
+    } catch (error) {
+      throw blame(name, 'does not compile', error);
+    }
+    compiled.set(name, template);
+    return template;
+  };
+  for (const name of files.keys())
+    if (path.basename(name).startsWith('_')) hb.registerPartial(name, (context: unknown, options?: RuntimeOptions) => compile(name)(context, options));
   const render: Render = (name, view) => {
     const outer = marks;
     marks = new Marks();
     try {
-      const text = compiled.get(name)!(view);
+      const template = compile(name);
+      let text: string;
+      try {
+        text = template(view);
+      } catch (error) {
+        throw blame(name, 'failed to render', error);
+      }
       return name.endsWith('.html') || name.startsWith('changes/') ? text : layOut(text, marks);
     } finally {
       marks = outer;

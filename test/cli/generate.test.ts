@@ -3,7 +3,7 @@
  * touched, and how stale output is found.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -119,7 +119,7 @@ describe('restgen generate', () => {
     expect((await run(dir, 'check')).code).toBe(1);
   });
 
-  it('uses a template override by name, and rejects one that replaces nothing', async () => {
+  it('uses a template override by name, and rejects one that replaces nothing or does not compile', async () => {
     const dir = project('templates');
     const original = readFileSync(new URL('../../templates/zod/schemas.hbs', import.meta.url), 'utf8');
     writeFiles(dir, { 'tpl/zod/schemas.hbs': `// house style\n${original}` });
@@ -129,6 +129,15 @@ describe('restgen generate', () => {
     const r = await run(dir, 'generate', '--templates', 'tpl');
     expect(r.code).toBe(2);
     expect(r.err).toContain('RG201');
+    // An override that does not compile is the user's error too, named with its file; nothing is written.
+    rmSync(path.join(dir, 'tpl/zod/nope.hbs'));
+    writeFiles(dir, { 'tpl/zod/schemas.hbs': `{{#if version}}\n${original}` });
+    const before = readFileSync(path.join(dir, 'generated/v1/schemas.ts'), 'utf8');
+    const broken = await run(dir, 'generate', '--templates', 'tpl');
+    expect(broken.code).toBe(2);
+    expect(broken.err).toContain('RG201');
+    expect(broken.err).toMatch(/template override zod\/schemas\.hbs in \S+ does not compile/);
+    expect(readFileSync(path.join(dir, 'generated/v1/schemas.ts'), 'utf8')).toBe(before);
   });
 });
 

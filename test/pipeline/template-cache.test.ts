@@ -1,0 +1,40 @@
+/**
+ * Templates are compiled when first rendered, from the precompiled code the render cache kept: a run compiles
+ * only the templates it has never seen, and renders exactly what a fresh compile renders.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ZodBarrelView } from '../../generator/emit/zod/emit-zod.ts';
+import { loadTemplates, type TemplateMemo } from '../../generator/templates/load-templates.ts';
+
+/** A memo over a plain map, counting what it had to compute. */
+function mapMemo(): { memo: TemplateMemo; computed: string[]; store: Map<string, string> } {
+  const store = new Map<string, string>();
+  const computed: string[] = [];
+  const memo: TemplateMemo = (kind, input, compute) => {
+    const key = `${kind}\0${String(input)}`;
+    let text = store.get(key);
+    if (text === undefined) {
+      computed.push(String(input).split('\0')[0]!);
+      store.set(key, (text = compute()));
+    }
+    return text;
+  };
+  return { memo, computed, store };
+}
+
+const VIEW: ZodBarrelView = { title: 'Shop', version: 'v1', lifecycle: 'released 2026-01-01', files: ['customers', 'orders'] };
+
+describe('template compilation through the render cache', () => {
+  it('compiles a template once, on first render, and renders the same text from the kept code', () => {
+    const { memo, computed } = mapMemo();
+    const fresh = loadTemplates().render('zod/schemas', VIEW);
+    const first = loadTemplates(undefined, memo);
+    expect(computed).toEqual([]);
+    expect(first.render('zod/schemas', VIEW)).toBe(fresh);
+    expect(computed).toEqual(['zod/schemas']);
+    // Another run with the same cache: nothing compiled again, same text.
+    const second = loadTemplates(undefined, memo);
+    expect(second.render('zod/schemas', VIEW)).toBe(fresh);
+    expect(computed).toEqual(['zod/schemas']);
+  });
+});
