@@ -143,33 +143,45 @@ export function loadRenderCache(file: string, key: string): RenderCache {
       if (stats.misses === 0 && facts.misses === 0 && current === identity) return release();
       const next = generation + 1;
       // What this run used, then what an earlier run used recently enough.
-      const kept: [string, Buffer, number][] = [...used].map(([hash, { text, holds, bytes }]) => [hash, bytes ?? Buffer.from(text, 'utf8'), holds === 'file' ? FILE : next]);
+      // A text rendered by this run is encoded only when its chunk is written: never all of them at once.
+      const kept: [string, Buffer | string, number][] = [...used].map(([hash, { text, holds, bytes }]) => [hash, bytes ?? text, holds === 'file' ? FILE : next]);
       for (const [hash, entry] of stored) if (!used.has(hash) && entry.used !== FILE && entry.used > next - KEEP_RUNS) kept.push([hash, entry.bytes, entry.used]);
       const entries: Record<string, readonly [number, number, number]> = {};
       let offset = 0;
-      for (const [hash, bytes, at] of kept) {
-        entries[hash] = [offset, bytes.length, at];
-        offset += bytes.length;
+      for (const [hash, data, at] of kept) {
+        const length = typeof data === 'string' ? Buffer.byteLength(data, 'utf8') : data.length;
+        entries[hash] = [offset, length, at];
+        offset += length;
       }
       // A temporary name of its own: two runs saving at once (a watcher and a build) never write into
       // one file; the last rename wins, whole.
       const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
       try {
         mkdirSync(path.dirname(file), { recursive: true });
-        // Written in chunks of about a megabyte: the texts of a large API are never joined into one buffer.
+        // Written in chunks of about a megabyte: the texts of a large API are never joined into one string, and
+        // texts rendered by this run are encoded by the write itself (no buffer per text), those read as bytes
+        // are written as they were read.
         const fd = openSync(temp, 'w');
         try {
-          let chunk: Buffer[] = [Buffer.from(`${JSON.stringify({ format: FORMAT, key, generation: next, entries, identity: current } satisfies CacheFile)}\n`, 'utf8')];
+          writeSync(fd, `${JSON.stringify({ format: FORMAT, key, generation: next, entries, identity: current } satisfies CacheFile)}\n`);
+          let texts: string[] = [];
           let size = 0;
-          for (const [, bytes] of kept) {
-            chunk.push(bytes);
-            size += bytes.length;
-            if (size < 1 << 20) continue;
-            writeSync(fd, Buffer.concat(chunk));
-            chunk = [];
+          const flush = () => {
+            if (texts.length > 0) writeSync(fd, texts.join(''));
+            texts = [];
             size = 0;
+          };
+          for (const [, data] of kept) {
+            if (typeof data !== 'string') {
+              flush();
+              writeSync(fd, data);
+              continue;
+            }
+            texts.push(data);
+            size += data.length;
+            if (size >= 1 << 20) flush();
           }
-          writeSync(fd, Buffer.concat(chunk));
+          flush();
         } finally {
           closeSync(fd);
         }
