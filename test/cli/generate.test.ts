@@ -94,6 +94,10 @@ describe('restgen generate', () => {
     expect(r.err).toContain('RG200');
     expect(readFileSync(path.join(dir, 'generated/v1/schemas.ts'), 'utf8')).toBe('// mine\n');
     expect(existsSync(path.join(dir, 'generated/v2/schemas.ts'))).toBe(false);
+    // A foreign file at a path restgen would write is told from a generated one by reading it whole, in check too.
+    const checked = await run(dir, 'check');
+    expect(checked.code).toBe(2);
+    expect(checked.err).toContain('RG200');
   });
 
   it('removes generated files that are no longer produced, keeping the user\'s files', async () => {
