@@ -12,9 +12,10 @@
  *
  * A whole file's text is kept only while runs use it (once written, the file's header stands for it). A
  * part other files are assembled from (an OpenAPI document's collection, CHANGES.md's comparison of one
- * collection) is kept even when a run does not use it: a file whose header proves it up to date is not
- * rendered, yet its parts are what the next change to it needs. A part no run used for
- * {@link KEEP_RUNS} saves is dropped, so the cache does not grow with history.
+ * collection) and a fact (a collection's server summary, a lock verdict, a template's precompiled code) are
+ * kept even when a run does not use them: a file whose header proves it up to date is not rendered, yet its
+ * parts are what the next change to it needs. An entry no run used for {@link KEEP_RUNS} saves is dropped,
+ * so the cache does not grow with history.
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
