@@ -3,8 +3,9 @@
  * them once, and reads the runtime restgen copies verbatim into generated output (`runtime/`). Emitters
  * receive only the resulting `render` function and runtime texts, so they stay pure.
  */
-import Handlebars from 'handlebars';
+import type Handlebars from 'handlebars';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { HtmlReportView } from '../diff/format-html.ts';
 import type { ChangesView } from '../emit/changes/changes-view.ts';
@@ -71,7 +72,7 @@ function templateFiles(dir: string): Map<string, string> {
 let marks: Marks | undefined;
 
 function createHandlebars(): typeof Handlebars {
-  const hb = Handlebars.create();
+  const hb = (requireHere('handlebars/runtime') as typeof Handlebars).create();
   // Helpers format; they never decide what is generated (that is the view model's job).
   hb.registerHelper('json', (value: unknown) => JSON.stringify(value));
   hb.registerHelper('jsdoc', (text: unknown) => String(text ?? '').replace(/\*\//g, '*\\/'));
@@ -84,6 +85,12 @@ function createHandlebars(): typeof Handlebars {
 }
 
 const COMPILE_OPTIONS = { strict: true, noEscape: true } as const;
+
+// Templates render with Handlebars' runtime, from precompiled code the render cache usually has; the compiler
+// (twice the runtime's load time) is loaded only when a template must be compiled.
+const requireHere = createRequire(import.meta.url);
+let compiler: typeof Handlebars | undefined;
+const compilerOf = (): typeof Handlebars => (compiler ??= requireHere('handlebars') as typeof Handlebars);
 
 /**
  * Reuses text computed before for the same input, like the render cache's memo (see `emit/types.ts`); here
@@ -121,11 +128,10 @@ export function loadTemplates(overrideDir?: string, memo?: TemplateMemo): { rend
     if (template) return template;
     const text = readFileSync(files.get(name)!, 'utf8');
     try {
-      if (memo) {
-        const spec = memo('template', `${name}\0${text}`, () => hb.precompile(text, COMPILE_OPTIONS) as string, 'fact');
-        // Handlebars' own precompiled form: an object literal of functions, evaluated as Handlebars.compile does.
-        template = hb.template(new Function(`return ${spec}`)() as TemplateSpecification);
-      } else template = hb.compile(text, COMPILE_OPTIONS);
+      const precompile = () => compilerOf().precompile(text, COMPILE_OPTIONS) as string;
+      const spec = memo ? memo('template', `${name}\0${text}`, precompile, 'fact') : precompile();
+      // Handlebars' own precompiled form: an object literal of functions, evaluated as Handlebars.compile does.
+      template = hb.template(new Function(`return ${spec}`)() as TemplateSpecification);
     } catch (error) {
       throw blame(name, 'does not compile', error);
     }
