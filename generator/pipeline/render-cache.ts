@@ -105,12 +105,13 @@ export function loadRenderCache(file: string, key: string): RenderCache {
     used.clear();
     stored.clear();
   };
-  // A text computed inside another entry's computation is part of that entry: it is not stored twice.
+  // A text computed inside another entry's computation is part of that entry: it is not stored twice. A fact
+  // is its own (a template compiled while a file renders is the same template for every other file).
   let depth = 0;
   // Counts of the facts: they do not show in `stats`, yet a new one makes the cache worth saving.
   const facts = { hits: 0, misses: 0 };
   const memo: Memo = (kind, input, compute, holds = 'part') => {
-    if (depth > 0) return compute();
+    if (depth > 0 && holds !== 'fact') return compute();
     const counts = holds === 'fact' ? facts : stats;
     const hash = memoKey(kind, input);
     const again = used.get(hash);

@@ -98,6 +98,18 @@ describe('the render cache', () => {
     expect(rendered.filter((r) => r === 'a' || r === 'b')).toEqual(['a', 'b', 'a']);
   });
 
+  it('stores a fact computed while another entry is computed (a template compiled while a file renders)', () => {
+    const file = path.join(tmp.dir, 'nested-fact', 'cache.json');
+    const first = loadRenderCache(file, 'restgen-a');
+    const text = first.memo('k', 'a file', () => `${first.memo('template', 'zod/collection', () => 'compiled code', 'fact')} and more`, 'file');
+    expect(text).toBe('compiled code and more');
+    first.save('identity');
+    const again = loadRenderCache(file, 'restgen-a');
+    expect(again.memo('template', 'zod/collection', () => 'compiled again', 'fact')).toBe('compiled code');
+    // Facts do not count as renders.
+    expect(again.stats).toEqual({ hits: 0, misses: 0 });
+  });
+
   it('compares again only the collections whose projections changed, for CHANGES.md', async () => {
     const dir = path.join(tmp.dir, 'changes');
     writeFiles(dir, { 'api.ts': API() });
