@@ -9,7 +9,8 @@ import type { z } from "zod";
 import { isRecord } from "./guards.js";
 import { compileDown, compileUp } from "./migrate.js";
 import { INTERNAL, send } from "./problems.js";
-import { createShaper, pointerOf } from "./shape.js";
+import { createWriter, type Written } from "./checked-text.js";
+import { createShaper, pointerOf, type Failed } from "./shape.js";
 import type { RouteSpec, VersionSpec } from "./spec.js";
 import type { Mount } from "./state.js";
 import type { OperationName } from "./types.js";
@@ -82,9 +83,30 @@ export function createPresenter(
   route: RouteSpec,
   source: string,
 ): (value: unknown, at: string) => Checked {
+  const shape = createShaper(route.schemas.response, m.validateResponses);
+  return presenterOf(m, version, route, source, shape);
+}
+
+/** What {@link createPresenter} answers, as the JSON text to send (written in one pass, not stringified). */
+export function createTextPresenter(
+  m: Mount,
+  version: VersionSpec,
+  route: RouteSpec,
+  source: string,
+): (value: unknown, at: string) => Written | Broken {
+  const write = createWriter(route.schemas.response, m.validateResponses);
+  return presenterOf(m, version, route, source, write);
+}
+
+function presenterOf<T extends { readonly ok: true }>(
+  m: Mount,
+  version: VersionSpec,
+  route: RouteSpec,
+  source: string,
+  shape: (value: unknown) => T | Failed,
+): (value: unknown, at: string) => T | Broken {
   const toVersion =
     Object.keys(route.down).length === 0 ? null : compileDown(route, m.hooks);
-  const shape = createShaper(route.schemas.response, m.validateResponses);
   const blame = blameDown(route, source);
   return (value, at) => {
     if (!isRecord(value) || Array.isArray(value))

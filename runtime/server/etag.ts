@@ -7,7 +7,7 @@
 import { hash } from "node:crypto";
 import type { FastifyRequest } from "fastify";
 import type { z } from "zod";
-import { createShaper } from "./shape.js";
+import { createStrippedText } from "./json-text.js";
 import type { Condition } from "./types.js";
 
 /** The ETag of a resource (quoted, strong), from the newest response schema's keys. */
@@ -16,12 +16,10 @@ export type Etagger = (resource: unknown) => string;
 /** The ETag function of a collection whose newest response schema is `schema`. */
 export function createEtagger(schema: z.ZodType): Etagger {
   // Keys only (write-only and unknown keys removed), no checks: the hash sees what some version may show.
-  // The shaper writes keys in the schema's order, so the same resource always gives the same text.
-  const visible = createShaper(schema, false);
-  return (resource) => {
-    const shaped = visible(resource);
-    return etagOfVisible(shaped.ok ? shaped.value : null);
-  };
+  // The text is written in the schema's key order, so the same resource always gives the same text: the
+  // text `JSON.stringify` makes of the key-tree strip, written without building the stripped object.
+  const visible = createStrippedText(schema);
+  return (resource) => etagOfText(visible(resource) ?? "");
 }
 
 /**

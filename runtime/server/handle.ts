@@ -8,7 +8,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
 import {
-  createPresenter,
+  createTextPresenter,
   createUpMigration,
   reject,
   type Broken,
@@ -30,26 +30,33 @@ import type { RouteSpec, VersionSpec } from "./spec.js";
 import { principalOf, type Handle, type Mount } from "./state.js";
 import type { Condition, HandlerContext, OperationName } from "./types.js";
 
+/** Characters `encodeURIComponent` never escapes (a subset of them). */
+const UNRESERVED = /^[\w.~-]+$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** What Fastify sends JSON as: a body sent as text keeps the content type an object would get. */
 const JSON_TYPE = "application/json; charset=utf-8";
 
-/** A shown resource's ETag, and the JSON text it was hashed from when that text is the body to send. */
-interface Tagged {
+/** A create's answer before it is sent: the body's JSON text, its ETag and Location. */
+interface Created {
+  readonly text: string;
+  readonly location: string;
   readonly etag: string;
-  readonly text: string | null;
 }
 
 /**
- * Sends a shown resource: its JSON text as is when the ETag was hashed from it (serialized once), else the
- * object (Fastify serializes it).
+ * Sends an answer's JSON text as it was written from the response schema (Fastify does not serialize it
+ * again), with the content type Fastify gives an object.
  */
-const sendShown = (
-  reply: FastifyReply,
-  shown: unknown,
-  text: string | null,
-): FastifyReply =>
-  text === null ? reply.send(shown) : reply.type(JSON_TYPE).send(text);
+const sendText = (reply: FastifyReply, text: string): FastifyReply =>
+  reply.type(JSON_TYPE).send(text);
+
+/**
+ * What a route's handler gives Fastify: nothing when it has answered already, so Fastify waits on no
+ * promise (an async handler's answer would cost a promise and the microtasks that settle it), else the
+ * promise of its answer.
+ */
+const handled = (answer: unknown): Promise<unknown> | undefined =>
+  answer instanceof Promise ? answer : undefined;
 
 /** The id of an item URL when it is a UUID (any other id names no resource), else null. */
 export const idOf = (request: FastifyRequest): string | null => {
@@ -114,12 +121,10 @@ export function createHandle(
     m.newest.get(key) === route &&
     Object.keys(route.down).length === 0 &&
     (!m.validateResponses || isPlain(route.schemas.response));
-  const tag = (resource: unknown, shown: unknown): Tagged => {
-    if (!shownAsTagged) return { etag: newestEtag(resource), text: null };
-    const text = JSON.stringify(shown);
-    return { etag: etagOfText(text), text };
-  };
-  const present = createPresenter(m, version, route, source);
+  /** The ETag of a resource whose answer is the JSON text `shown`. */
+  const tag = (resource: unknown, shown: string): string =>
+    shownAsTagged ? etagOfText(shown) : newestEtag(resource);
+  const present = createTextPresenter(m, version, route, source);
   const migrateUp = createUpMigration(m, version, route, op);
   const guard = createWriteGuard(m, version, route);
   const context = (
@@ -128,9 +133,9 @@ export function createHandle(
   ) => contextOf(m, request, version.name, condition);
   const locationOf = (resource: unknown): string | null => {
     const id = isRecord(resource) ? resource[route.id] : undefined;
-    return typeof id === "string" && id !== ""
-      ? `${base}/${encodeURIComponent(id)}`
-      : null;
+    if (typeof id !== "string" || id === "") return null;
+    // What encodeURIComponent leaves as is needs no call (ids are UUIDs).
+    return `${base}/${UNRESERVED.test(id) ? id : encodeURIComponent(id)}`;
   };
   const schema =
     op === "list"
@@ -146,15 +151,13 @@ export function createHandle(
     schema!.safeParse(input) as z.ZodSafeParseResult<Record<string, unknown>>;
 
   /**
-   * A new resource as a create answers it: shaped, tagged, with its Location (and the body's JSON text when
-   * the tag was hashed from it); or why it cannot be.
+   * A new resource as a create answers it: its JSON text, tag and Location; or why it cannot be. The id
+   * is read from the value the text was written from, which holds it as the text does (a uuid).
    */
-  const createdAnswer = (
-    value: unknown,
-  ): { readonly answer: Answer; readonly text: string | null } | Broken => {
+  const createdAnswer = (value: unknown): Created | Broken => {
     const shown = present(value, "#");
     if (!shown.ok) return shown;
-    const location = locationOf(shown.value);
+    const location = locationOf(shown.from);
     if (location === null)
       return {
         ok: false,
@@ -162,16 +165,14 @@ export function createHandle(
         pointer: `#/${route.id}`,
         detail: "the new resource has no id",
       };
-    const { etag, text } = tag(value, shown.value);
-    return {
-      answer: { status: 201, location, etag, body: shown.value },
-      text,
-    };
+    return { text: shown.text, location, etag: tag(value, shown.text) };
   };
   /** The answer of a create sent with an Idempotency-Key (kept as an object, sent again on a retry). */
   const created = (value: unknown): Answer | Broken => {
     const made = createdAnswer(value);
-    return "ok" in made ? made : made.answer;
+    if ("ok" in made) return made;
+    const { location, etag, text } = made;
+    return { status: 201, location, etag, body: JSON.parse(text) };
   };
 
   /** Calls the handler and answers with its resource (or problem) at `status`, tagged with its ETag (and Location on a create). */
@@ -197,18 +198,13 @@ export function createHandle(
     if (status === 201) {
       const made = createdAnswer(value);
       if ("ok" in made) return reject(request, reply, version.name, made);
-      const { answer, text } = made;
-      reply.code(201).header("location", answer.location);
-      return sendShown(reply.header("etag", answer.etag), answer.body, text);
+      reply.code(201).header("location", made.location);
+      return sendText(reply.header("etag", made.etag), made.text);
     }
     const shown = present(value, "#");
     if (!shown.ok) return reject(request, reply, version.name, shown);
-    const { etag, text } = tag(value, shown.value);
-    return sendShown(
-      reply.code(status).header("etag", etag),
-      shown.value,
-      text,
-    );
+    const etag = tag(value, shown.text);
+    return sendText(reply.code(status).header("etag", etag), shown.text);
   };
 
   /** Answers a list handler's outcome: each item shaped (and checked) as the version shows it. */
@@ -237,13 +233,15 @@ export function createHandle(
         pointer: "#/next_cursor",
         detail: "neither a string nor null",
       });
-    const items: unknown[] = [];
+    // `JSON.stringify({ data, next_cursor })`, written from each item's text.
+    let items = "";
     for (let i = 0; i < data.length; i++) {
       const shown = present(data[i], `#/data/${i}`);
       if (!shown.ok) return reject(request, reply, version.name, shown);
-      items.push(shown.value);
+      items += (i === 0 ? "" : ",") + shown.text;
     }
-    return reply.send({ data: items, next_cursor: next });
+    const cursor = JSON.stringify(next);
+    return sendText(reply, `{"data":[${items}],"next_cursor":${cursor}}`);
   };
 
   /** Answers a get handler's outcome: the resource shaped, tagged, and judged by the preconditions `p`. */
@@ -262,35 +260,41 @@ export function createHandle(
         : send(reply, value.toProblem());
     const shown = present(value, "#");
     if (!shown.ok) return reject(request, reply, version.name, shown);
-    const { etag, text } = tag(value, shown.value);
+    const etag = tag(value, shown.text);
     const verdict = p === null ? "pass" : evaluate(p, etag, true);
     if (verdict === "failed") return preconditionFailed(reply);
     reply.header("etag", etag);
     if (verdict === "not-modified") return reply.code(304).send();
-    return sendShown(reply, shown.value, text);
+    return sendText(reply, shown.text);
   };
 
   switch (op) {
     case "list":
-      return async (request, reply) => {
+      return (request, reply) => {
         const parsed = parse(request.query);
-        if (!parsed.success) return invalid(reply, parsed.error, "query");
+        if (!parsed.success)
+          return handled(invalid(reply, parsed.error, "query"));
         const query = migrateUp(parsed.data, false);
-        if (!query.ok) return reject(request, reply, version.name, query);
+        if (!query.ok)
+          return handled(reject(request, reply, version.name, query));
         const outcome = invoke(request, source, timeout, () =>
           fn(query.value, context(request)),
         );
-        return whenSettled(outcome, (o) => answerPage(request, reply, o));
+        return handled(
+          whenSettled(outcome, (o) => answerPage(request, reply, o)),
+        );
       };
     case "get":
-      return async (request, reply) => {
+      return (request, reply) => {
         const id = idOf(request);
         const p = preconditionsOf(request);
-        if (id === null) return noSuchId(request, reply, route.path);
+        if (id === null) return handled(noSuchId(request, reply, route.path));
         const outcome = invoke(request, source, timeout, () =>
           fn(id, context(request)),
         );
-        return whenSettled(outcome, (o) => answerOne(request, reply, p, o));
+        return handled(
+          whenSettled(outcome, (o) => answerOne(request, reply, p, o)),
+        );
       };
     case "delete":
       return async (request, reply) => {
@@ -323,17 +327,21 @@ export function createHandle(
         );
       };
     case "create":
-      return async (request, reply) => {
+      return (request, reply) => {
         const parsed = parse(request.body);
-        if (!parsed.success) return invalid(reply, parsed.error, "body");
+        if (!parsed.success)
+          return handled(invalid(reply, parsed.error, "body"));
         const body = migrateUp(parsed.data, true);
-        if (!body.ok) return reject(request, reply, version.name, body);
+        if (!body.ok)
+          return handled(reject(request, reply, version.name, body));
         const key = idempotencyKeyOf(request, reply);
         if (key === null)
-          return answerWith(request, reply, 201, () =>
-            fn(body.value, context(request)),
+          return handled(
+            answerWith(request, reply, 201, () =>
+              fn(body.value, context(request)),
+            ),
           );
-        if (typeof key !== "string") return key;
+        if (typeof key !== "string") return undefined;
         const make = () =>
           runForAnswer(
             request,

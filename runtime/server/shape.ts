@@ -7,21 +7,26 @@
 import type { z } from "zod";
 import { isRecord } from "./guards.js";
 
-/** A shaped answer, or where it breaks the schema (a JSON pointer) and how. */
-export type Shaped =
-  | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly pointer: string; readonly detail: string };
+/** Where an answer breaks the schema (a JSON pointer) and how. */
+export interface Failed {
+  readonly ok: false;
+  readonly pointer: string;
+  readonly detail: string;
+}
+/** A shaped answer, or where it breaks the schema. */
+export type Shaped = { readonly ok: true; readonly value: unknown } | Failed;
 
 /** Shapes one answer. */
 export type Shaper = (value: unknown) => Shaped;
 
 /** The keys a response schema allows: an object's keys, an array's items, or a plain value. */
-type Keep =
+export type Keep =
   | { readonly kind: "object"; readonly keys: ReadonlyMap<string, Keep> }
   | { readonly kind: "array"; readonly of: Keep }
   | { readonly kind: "value" };
 
-interface Def {
+/** The parts of a zod schema's definition the key tree reads. */
+export interface Def {
   readonly type: string;
   readonly shape?: Readonly<Record<string, { readonly def: Def }>>;
   readonly element?: { readonly def: Def };
@@ -35,7 +40,7 @@ interface Def {
 }
 
 /** Reads the key tree of a schema: wrappers (optional, nullable, default, ...) are looked through. */
-function keepOf(def: Def): Keep {
+export function keepOf(def: Def): Keep {
   if (def.type === "object" && def.shape) {
     const keys = new Map<string, Keep>();
     for (const [key, member] of Object.entries(def.shape))

@@ -36,11 +36,11 @@ export type Gate = (
   request: FastifyRequest,
   reply: FastifyReply,
 ) => Promise<FastifyReply | undefined>;
-/** Answers a request that passed its gate. */
+/** Answers a request that passed its gate: at once (undefined, the reply sent), or by a promise. */
 export type Handle = (
   request: FastifyRequest,
   reply: FastifyReply,
-) => Promise<unknown>;
+) => Promise<unknown> | undefined;
 /** One route of one version. */
 export interface Entry {
   /** What runs before the body is read (lifecycle, credentials, limits); null when there is nothing to check. */

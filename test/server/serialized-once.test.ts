@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as ShopV1 from '../../examples/shop/generated/v1/orders.ts';
 import { SHOP_MIGRATIONS, generateInto, importServer, registerOf, start, testAuthenticate, type Running } from './helpers.ts';
 
 let shop: Running;
@@ -96,5 +97,45 @@ describe('single-resource answers serialized once', () => {
     const invalid = await raw('POST', '/v3/orders', { customer_id: customer, product_id: 0, quantity: 1 });
     expect(invalid.status).toBe(400);
     expect(invalid.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+  });
+
+  it('lists and older versions are sent as text written from the schema: the bytes JSON.stringify gives the answer, keys in schema order', async () => {
+    const created = await raw('POST', '/v1/orders', { customer_id: customer, product_id: 11, qty: 4 });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('content-type')).toBe(JSON_TYPE);
+    expect(Number(created.headers.get('content-length'))).toBe(created.bytes.length);
+    const order = JSON.parse(created.text) as Record<string, unknown>;
+    expect(created.text).toBe(JSON.stringify(order));
+    expect(Object.keys(order)).toEqual(Object.keys(ShopV1.Order.shape).filter((k) => k in order));
+    expect(order).toMatchObject({ qty: 4 });
+    // The ETag is the newest version's, whatever version answers.
+    const v3 = await raw('GET', `/v3/orders/${order['id'] as string}`);
+    expect(created.headers.get('etag')).toBe(v3.headers.get('etag'));
+    expect(v3.headers.get('etag')).toBe(tagOf(v3.text));
+    for (const path of [`/v1/orders?customer_id=${customer}`, `/v3/orders?customer_id=${customer}&limit=2`]) {
+      const list = await raw('GET', path);
+      expect(list.status).toBe(200);
+      expect(Number(list.headers.get('content-length'))).toBe(list.bytes.length);
+      const page = JSON.parse(list.text) as { data: unknown[]; next_cursor: string | null };
+      expect(page.data.length).toBeGreaterThan(0);
+      expect(list.text).toBe(JSON.stringify(page));
+      expect(Object.keys(page)).toEqual(['data', 'next_cursor']);
+    }
+    const empty = await raw('GET', '/v1/orders?customer_id=0b7e2d11-8d0b-4b7a-9c39-3a3f6f1c2f0e');
+    expect(empty.text).toBe('{"data":[],"next_cursor":null}');
+  });
+
+  it('an idempotent create answers and replays the very text a create without a key answers', async () => {
+    const body = { customer_id: customer, product_id: 12, qty: 1, note: 'é' };
+    const first = await raw('POST', '/v1/orders', body, { 'idempotency-key': 'once-text-1' });
+    const again = await raw('POST', '/v1/orders', body, { 'idempotency-key': 'once-text-1' });
+    expect(first.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
+    expect(first.text).toBe(JSON.stringify(JSON.parse(first.text)));
+    const id = (JSON.parse(first.text) as { id: string }).id;
+    expect(first.headers.get('location')).toBe(`/v1/orders/${id}`);
+    expect((await raw('GET', `/v1/orders/${id}`)).text).toBe(first.text);
   });
 });

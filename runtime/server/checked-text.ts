@@ -1,0 +1,315 @@
+/**
+ * The JSON text of an answer checked by its response schema in the same pass that writes it:
+ * `createCheckedText` writes what `JSON.stringify` makes of zod's parse output and fails where zod's parse
+ * would, for schemas of plain kinds it can read exactly (anything else: null, and zod parses as before).
+ * A checked write that fails says nothing about why: the caller lets zod parse the value to word the
+ * failure, and zod's verdict is final, so a check here can only ever be stricter than zod, never looser.
+ * `createWriter` puts both writers behind the shaper's contract.
+ */
+import type { z } from "zod";
+import {
+  createStrippedText,
+  membersOf,
+  primitiveText,
+  stringText,
+} from "./json-text.js";
+import { createShaper, type Failed } from "./shape.js";
+
+const SURROGATE = /[\ud800-\udfff]/;
+
+/** A checked writer's verdict on a value: its text, nothing (an optional value left out), or FAIL. */
+const FAIL = null;
+type Checked = (value: unknown) => string | undefined | typeof FAIL;
+
+/** The zod internals a checked writer reads (zod 4's `_zod`: traits, enum values, checks' definitions). */
+interface Internals {
+  readonly _zod: {
+    readonly def: CheckedDef;
+    readonly traits?: ReadonlySet<string>;
+    readonly values?: ReadonlySet<unknown>;
+  };
+}
+interface CheckedDef {
+  readonly type: string;
+  readonly coerce?: boolean;
+  readonly check?: string;
+  readonly format?: string;
+  readonly pattern?: RegExp;
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly length?: number;
+  readonly value?: unknown;
+  readonly inclusive?: boolean;
+  readonly values?: readonly unknown[];
+  readonly shape?: Readonly<Record<string, Internals>>;
+  readonly catchall?: unknown;
+  readonly element?: Internals;
+  readonly innerType?: Internals;
+  readonly checks?: readonly Internals[];
+}
+
+/** String formats whose zod check is exactly a test of the format's `pattern`. */
+const PATTERN_FORMATS = new Set([
+  "uuid",
+  "guid",
+  "email",
+  "datetime",
+  "date",
+  "time",
+  "duration",
+  "regex",
+]);
+/** The bounds of zod's number formats (`z.int()` is `safeint`). */
+const NUMBER_FORMATS: Readonly<Record<string, readonly [number, number]>> = {
+  safeint: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+  int32: [-2147483648, 2147483647],
+  uint32: [0, 4294967295],
+  float64: [-Number.MAX_VALUE, Number.MAX_VALUE],
+};
+
+/** The checks a schema runs: its own (a format schema is a check itself), then those added to it. */
+const checksOf = (schema: Internals): CheckedDef[] => {
+  const def = schema._zod.def;
+  const own = def.check === undefined ? [] : [def];
+  return [...own, ...(def.checks ?? []).map((c) => c._zod.def)];
+};
+
+type Test<T> = (value: T) => boolean;
+
+/**
+ * A length check, never looser than zod: lengths are counted in UTF-16 units, and a string holding a
+ * surrogate (where zod may count code points) fails unless units alone settle it, for zod then fails too
+ * or counts only units.
+ */
+function lengthTest(c: CheckedDef): Test<string | unknown[]> | null {
+  const exact = (v: string | unknown[]) =>
+    typeof v !== "string" || !SURROGATE.test(v);
+  const { maximum, minimum, length } = c;
+  if (c.check === "max_length" && typeof maximum === "number")
+    return (v) => v.length <= maximum;
+  if (c.check === "min_length" && typeof minimum === "number")
+    return (v) => v.length >= minimum && (v.length >= 2 * minimum || exact(v));
+  if (c.check === "length_equals" && typeof length === "number")
+    return (v) => v.length === length && exact(v);
+  return null;
+}
+
+/** The test of one string check zod runs, or null when it is not one read here. */
+function stringTest(c: CheckedDef): Test<string> | null {
+  const length = lengthTest(c);
+  if (length !== null) return length;
+  const pattern = c.pattern;
+  if (
+    c.check === "string_format" &&
+    pattern instanceof RegExp &&
+    PATTERN_FORMATS.has(c.format ?? "")
+  )
+    return (v) => {
+      pattern.lastIndex = 0;
+      return pattern.test(v);
+    };
+  return null;
+}
+
+/** The test of one number check zod runs, or null when it is not one read here. */
+function numberTest(c: CheckedDef): Test<number> | null {
+  const bound = c.value;
+  if (c.check === "greater_than" && typeof bound === "number")
+    return c.inclusive ? (v) => v >= bound : (v) => v > bound;
+  if (c.check === "less_than" && typeof bound === "number")
+    return c.inclusive ? (v) => v <= bound : (v) => v < bound;
+  const range =
+    c.check === "number_format" ? NUMBER_FORMATS[c.format ?? ""] : undefined;
+  if (range === undefined) return null;
+  const [min, max] = range;
+  return c.format === "float64"
+    ? (v) => v >= min && v <= max
+    : (v) => Number.isSafeInteger(v) && v >= min && v <= max;
+}
+
+function all<T>(tests: readonly Test<T>[]): Test<T> {
+  return (v) => {
+    for (let i = 0; i < tests.length; i++) if (!tests[i]!(v)) return false;
+    return true;
+  };
+}
+
+/** Tests of every check, or null when one is not read here. */
+function testsOf<T>(
+  checks: readonly CheckedDef[],
+  read: (c: CheckedDef) => Test<T> | null,
+): Test<T> | null {
+  const tests = checks.map(read);
+  return tests.every((t) => t !== null) ? all(tests as Test<T>[]) : null;
+}
+
+const isJsonScalar = (v: unknown): boolean =>
+  typeof v === "string" ||
+  typeof v === "boolean" ||
+  v === null ||
+  (typeof v === "number" && Number.isFinite(v));
+
+/** A string schema with a check not read here (`z.url()`): zod's parse of that one value decides. */
+function zodString(schema: Internals): Checked {
+  const parse = (schema as unknown as z.ZodType).safeParse.bind(schema);
+  return (value) => {
+    const parsed = parse(value);
+    return parsed.success && typeof parsed.data === "string"
+      ? stringText(parsed.data)
+      : FAIL;
+  };
+}
+
+/** Whether a schema, looked at through nullable, lets its key be absent (zod's `optional` rung). */
+const isOptional = (def: CheckedDef): boolean =>
+  def.type === "optional" ||
+  (def.type === "nullable" &&
+    def.innerType !== undefined &&
+    isOptional(def.innerType._zod.def));
+
+/** The checked writer of a schema, or null when it holds a kind or a check not read here. */
+function checked(schema: Internals): Checked | null {
+  const def = schema._zod.def;
+  if (def.coerce === true) return null;
+  switch (def.type) {
+    case "string": {
+      const test = testsOf(checksOf(schema), stringTest);
+      if (test === null) return zodString(schema);
+      return (v) => (typeof v === "string" && test(v) ? stringText(v) : FAIL);
+    }
+    case "number": {
+      const test = testsOf(checksOf(schema), numberTest);
+      if (test === null) return null;
+      return (v) =>
+        typeof v === "number" && Number.isFinite(v) && test(v)
+          ? String(v)
+          : FAIL;
+    }
+    case "boolean":
+      return (v) => (typeof v === "boolean" ? String(v) : FAIL);
+    case "null":
+      return (v) => (v === null ? "null" : FAIL);
+    case "enum":
+    case "literal": {
+      const values = schema._zod.values;
+      if (values === undefined || ![...values].every(isJsonScalar)) return null;
+      return (v) => (values.has(v) ? primitiveText(v)! : FAIL);
+    }
+    case "optional": {
+      if (schema._zod.traits?.has("$ZodExactOptional") !== false) return null;
+      const inner = def.innerType && checked(def.innerType);
+      return inner ? (v) => (v === undefined ? undefined : inner(v)) : null;
+    }
+    case "nullable": {
+      const inner = def.innerType && checked(def.innerType);
+      return inner ? (v) => (v === null ? "null" : inner(v)) : null;
+    }
+    case "array":
+      return checkedArray(def);
+    case "object":
+      return checkedObject(def);
+    default:
+      return null;
+  }
+}
+
+function checkedArray(def: CheckedDef): Checked | null {
+  const item = def.element && checked(def.element);
+  const test = testsOf(
+    (def.checks ?? []).map((c) => c._zod.def),
+    lengthTest,
+  );
+  if (!item || test === null) return null;
+  return (value) => {
+    if (!Array.isArray(value) || !test(value)) return FAIL;
+    let text = "[";
+    for (let i = 0; i < value.length; i++) {
+      const t = item(value[i]);
+      if (t === FAIL) return FAIL;
+      text += (i === 0 ? "" : ",") + (t ?? "null");
+    }
+    return text + "]";
+  };
+}
+
+function checkedObject(def: CheckedDef): Checked | null {
+  const shape = def.shape;
+  // Loose and strict objects (a catchall) and symbol keys are left to zod.
+  if (shape === undefined || def.catchall !== undefined) return null;
+  if (Object.getOwnPropertySymbols(shape).length > 0) return null;
+  const keys = Object.keys(shape);
+  if (keys.includes("__proto__")) return null;
+  const members = membersOf(keys, (k) => {
+    const member = shape[k]!;
+    return {
+      check: checked(member),
+      optional: isOptional(member._zod.def),
+    };
+  });
+  if (members.some((m) => m.write.check === null)) return null;
+  return (value) => {
+    if (typeof value !== "object" || value === null || Array.isArray(value))
+      return FAIL;
+    const record = value as Record<string, unknown>;
+    let text = "";
+    for (const { key, name, write } of members) {
+      // As zod reads a key: present when `in` finds it (inherited too).
+      if (!(key in record)) {
+        if (write.optional) continue;
+        return FAIL;
+      }
+      const member = write.check!(record[key]);
+      if (member === FAIL) return FAIL;
+      if (member !== undefined)
+        text += (text === "" ? "{" : ",") + name + member;
+    }
+    return text === "" ? "{}" : text + "}";
+  };
+}
+
+/**
+ * Writes `JSON.stringify` of zod's parse output for a value zod's parse accepts, and null for any other
+ * (then zod must parse it, to accept it after all or to say why not). Null instead of a writer when the
+ * schema holds a kind or a check not read here: defaults, transforms, unions, records, loose or strict
+ * objects, refinements, coercion, rewriting checks (`.trim()`), and number checks other than bounds and
+ * integer formats.
+ */
+export function createCheckedText(
+  schema: z.ZodType,
+): ((value: unknown) => string | null) | null {
+  const write = checked(schema as unknown as Internals);
+  if (write === null) return null;
+  return (value) => write(value) ?? null;
+}
+
+/** An answer's JSON text, and the value it was written from. */
+export interface Written {
+  readonly ok: true;
+  readonly text: string;
+  readonly from: unknown;
+}
+
+/**
+ * The JSON text of an answer shaped by `schema`, the text `JSON.stringify` makes of what
+ * {@link createShaper} returns: checked (`validate`) or stripped only. The value is an object.
+ */
+export function createWriter(
+  schema: z.ZodType,
+  validate: boolean,
+): (value: unknown) => Written | Failed {
+  if (!validate) {
+    const strip = createStrippedText(schema);
+    // An object always has a text: `?? "{}"` only satisfies the type.
+    return (value) => ({ ok: true, text: strip(value) ?? "{}", from: value });
+  }
+  const write = createCheckedText(schema);
+  const shape = createShaper(schema, true);
+  return (value) => {
+    const text = write === null ? null : write(value);
+    if (text !== null) return { ok: true, text, from: value };
+    const shaped = shape(value);
+    return shaped.ok
+      ? { ok: true, text: JSON.stringify(shaped.value), from: shaped.value }
+      : shaped;
+  };
+}
