@@ -44,9 +44,11 @@ describe('the command line', () => {
   });
 
   it('loads only what a command needs: nothing heavy for --version, never fastify for generate', async () => {
-    // An ESM resolve hook that records every package restgen's compiled code imports.
+    // An ESM resolve hook that records every package restgen's compiled code imports, and the same for the
+    // packages it requires (Handlebars is required: its runtime, and its compiler only when a template is compiled).
     const hook = `export async function resolve(s, c, next) { if (!s.startsWith('.') && !s.startsWith('node:') && !s.startsWith('file:')) process.stderr.write('[import ' + s + ']'); return next(s, c); }`;
-    const register = `import { register } from 'node:module'; register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}));`;
+    const cjs = `const M = createRequire(process.cwd() + '/')('node:module'); const load = M._load; M._load = function (s, ...rest) { if (!s.startsWith('.') && !s.startsWith('node:') && !s.startsWith('/')) process.stderr.write('[import ' + s + ']'); return load.call(this, s, ...rest); };`;
+    const register = `import { createRequire, register } from 'node:module'; register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)})); ${cjs}`;
     const imports = async (cwd: string, ...argv: string[]) => {
       const { stderr } = await exec(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(register)}`, BIN, ...argv], { cwd });
       return [...new Set([...stderr.matchAll(/\[import ([^\]]+)\]/g)].map((m) => m[1]!))].sort();
@@ -54,13 +56,19 @@ describe('the command line', () => {
     expect(await imports(tmp.dir, '--version')).toEqual(['commander', 'picocolors']);
     const dir = project();
     const generate = await imports(dir, 'generate');
-    expect(generate).toEqual(expect.arrayContaining(['oxc-transform', 'prettier/doc', 'handlebars']));
+    // A first run compiles the templates it renders.
+    expect(generate).toEqual(expect.arrayContaining(['oxc-transform', 'prettier/doc', 'handlebars/runtime', 'handlebars']));
     // The native transform loads the API module: the fallback's loader and compiler are not loaded.
     for (const fallback of ['jiti', 'sucrase']) expect(generate).not.toContain(fallback);
     // Output is laid out exactly as prettier prints it: without a prettier configuration, prettier itself is never loaded.
     for (const heavy of ['fastify', '@fastify/rate-limit', 'ts-morph', 'chokidar', 'prettier']) expect(generate).not.toContain(heavy);
     const upToDate = await imports(dir, 'generate');
-    for (const unneeded of ['oxc-transform', 'jiti', 'sucrase', 'handlebars', 'ts-morph', 'fastify']) expect(upToDate).not.toContain(unneeded);
+    for (const unneeded of ['oxc-transform', 'jiti', 'sucrase', 'handlebars', 'handlebars/runtime', 'ts-morph', 'fastify']) expect(upToDate).not.toContain(unneeded);
+    // A change renders a few files again from the templates' code the render cache kept: Handlebars' compiler stays unloaded.
+    writeFiles(dir, { 'api.ts': API(120) });
+    const changed = await imports(dir, 'generate');
+    expect(changed).toContain('handlebars/runtime');
+    expect(changed).not.toContain('handlebars');
   });
 
   it('--quiet prints nothing on success, and still prints warnings and errors', async () => {
