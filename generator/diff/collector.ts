@@ -3,7 +3,7 @@
  * client methods on the sides that decided the level, merges changes of one rule at one location into one
  * finding (keeping every change's before and after), fingerprints it, and sorts the result.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { OPERATIONS, type ApiAt, type CollectionAt, type OperationName, type SourceRef } from '../model/ir.ts';
 import { RULES, verdictOf, type RuleName } from './rules.ts';
 import { LEVELS, type Change, type Finding, type Hint } from './types.ts';
@@ -77,7 +77,7 @@ export function stableJson(value: unknown): string {
  */
 export function fingerprintOf(id: string, version: string, location: string, changes: readonly Change[]): string {
   const what = changes.map(stableJson).sort().join('\u0001');
-  return createHash('sha256').update([id, version, location, what].join('\u0000')).digest('hex').slice(0, 16);
+  return hash('sha256', [id, version, location, what].join('\u0000'), 'hex').slice(0, 16);
 }
 
 interface Draft {

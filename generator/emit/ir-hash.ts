@@ -3,10 +3,12 @@
  * (`loc`, `calls`: where the DSL was written, not what is generated), computed once per object (the IR and
  * its projections are immutable). Emitters key what they render by the IR it depends on with these.
  */
-import { createHash } from 'node:crypto';
+import { hash as oneShot } from 'node:crypto';
 import type { ApiAt } from '../model/ir.ts';
 
 const hashes = new WeakMap<object, string>();
+
+const sha256 = (text: string): string => oneShot('sha256', text, 'base64url');
 
 const withoutLocations = (key: string, value: unknown): unknown => (key === 'loc' || key === 'calls' ? undefined : value);
 
@@ -14,9 +16,7 @@ const withoutLocations = (key: string, value: unknown): unknown => (key === 'loc
 export function projectionHash(at: ApiAt): string {
   let hash = hashes.get(at);
   if (hash === undefined) {
-    hash = createHash('sha256')
-      .update(JSON.stringify({ ...at, collections: at.collections.map(irHash) }, withoutLocations))
-      .digest('base64url');
+    hash = sha256(JSON.stringify({ ...at, collections: at.collections.map(irHash) }, withoutLocations));
     hashes.set(at, hash);
   }
   return hash;
@@ -26,8 +26,16 @@ export function projectionHash(at: ApiAt): string {
 export function irHash(data: object): string {
   let hash = hashes.get(data);
   if (hash === undefined) {
-    hash = createHash('sha256').update(JSON.stringify(data, withoutLocations)).digest('base64url');
+    hash = sha256(JSON.stringify(data, withoutLocations));
     hashes.set(data, hash);
   }
   return hash;
+}
+
+/**
+ * Records `hash` as the hash of `data`, known without serializing it (a projection whose hash the render cache
+ * kept under the hash of the IR it is projected from). It must be exactly what {@link irHash} would compute.
+ */
+export function seedHash(data: object, hash: string): void {
+  hashes.set(data, hash);
 }

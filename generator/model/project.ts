@@ -182,6 +182,7 @@ export function projectCollection(versions: readonly string[], at: number, c: Co
     .filter((op) => existsAt(versions, at, op.addedIn, op.removedIn))
     .map((op) => op.name);
   const lifecycle = projectLifecycle(versions, at, c);
+  let fields: FieldAt[] | undefined;
   return {
     kind: 'collection-at',
     name,
@@ -189,7 +190,11 @@ export function projectCollection(versions: readonly string[], at: number, c: Co
     path: c.explicitPath ? c.path : name,
     typeName: pascalCase(c.singular !== undefined && name === c.name ? c.singular : singularize(name)),
     ...(c.description !== undefined ? { description: c.description } : {}),
-    fields: projectFields(versions, at, c.fields),
+    // Projected on first read: a run that knows this projection's hash from the render cache (an unchanged
+    // collection) never reads its fields. Enumerable, so JSON and spreads see it as a plain property.
+    get fields(): FieldAt[] {
+      return (fields ??= projectFields(versions, at, c.fields));
+    },
     operations,
     scopes: c.scopes,
     ...(c.rateLimit ? { rateLimit: c.rateLimit } : {}),

@@ -2,15 +2,19 @@
  * @module Checks a literal value (a default, an example, a fallback) against a field's type and
  * constraints, with the same rules the generated zod schemas apply.
  */
-import { z } from 'zod';
+import { createRequire } from 'node:module';
+import type * as Zod from 'zod';
 import type { FieldShape, TypeIR } from './ir.ts';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-// The formats are checked with zod itself, so a default that passes here passes the generated schemas.
-const isDatetime = (s: string) => z.iso.datetime({ offset: true }).safeParse(s).success;
-const isUuid = (s: string) => z.uuid().safeParse(s).success;
-const isEmail = (s: string) => z.email().safeParse(s).success;
-const isUrl = (s: string) => z.url().safeParse(s).success;
+// The formats are checked with zod itself, so a default that passes here passes the generated schemas. zod
+// is loaded on the first such check (its modules take about 0.1 s to load): most runs check no format value.
+let zod: typeof Zod.z | undefined;
+const z = (): typeof Zod.z => (zod ??= (createRequire(import.meta.url)('zod') as typeof Zod).z);
+const isDatetime = (s: string) => z().iso.datetime({ offset: true }).safeParse(s).success;
+const isUuid = (s: string) => z().uuid().safeParse(s).success;
+const isEmail = (s: string) => z().email().safeParse(s).success;
+const isUrl = (s: string) => z().url().safeParse(s).success;
 
 /** True when `text` is a real calendar date in `YYYY-MM-DD` form. */
 export function isIsoDate(text: string): boolean {

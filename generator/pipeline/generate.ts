@@ -15,11 +15,12 @@ import { hashOf, readHeader, withHeader } from '../format/header.ts';
 import type { Diagnostic } from '../model/diagnostics.ts';
 import type { ApiIR } from '../model/ir.ts';
 import type { Finding, SeverityOverrides } from '../diff/types.ts';
-import { lockPathFor, readLockFile, writeLockFile } from '../lock/lock-file.ts';
+import { lockPathFor, writeLockFile } from '../lock/lock-file.ts';
 import { applyPlan, readOutputFile, scanOutput } from '../write/output-folder.ts';
 import { restgenVersion } from '../package-root.ts';
 import { codeIdentity } from './code-identity.ts';
 import { stampOf } from './file-stamp.ts';
+import { judgeLock, readLockText } from './lock-verdict.ts';
 import { loadRenderCache } from './render-cache.ts';
 import { cacheFile, outputSettingsStamp, outputStamps, readRecord, recordInputs, runKey, saveRecord, unchangedOutputs, upToDate, type OutputRecord, type SettingsOf } from './run-cache.ts';
 
@@ -174,37 +175,25 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   lap('load, build, check');
   if (!model.ir) return { ok: false, diagnostics: model.diagnostics, ...empty };
   let ir = model.ir;
-  // A released version is frozen: judge it against its locked contract before anything is written.
-  const lockRead = readLockFile(lockPath);
-  if (!lockRead.ok)
-    return { ok: false, diagnostics: [{ code: 'RG181', severity: 'error', message: lockRead.message, loc: { file: lockPath, line: 1, member: '' } }], ...empty };
   const restgenKey = runKey(options.templatesDir).key;
   const renderCache = loadRenderCache(cacheFile(apiPath, outDir, options.templatesDir, '.render'), restgenKey);
-  // Imported on demand, like the model: the comparison pulls in the diff engine, which an up-to-date run never needs.
-  const [{ compareWithLock }, { projectionHash }, { project }] = await Promise.all([
-    import('../lock/compare-lock.ts'),
-    import('../emit/ir-hash.ts'),
-    import('../model/project.ts'),
-  ]);
-  // A released version whose projection matched this very lock before matches it now: its contract is not built again.
-  const lockHash = lockRead.text === undefined ? undefined : hashOf(lockRead.text);
-  const judge = (model: ApiIR) =>
-    compareWithLock(model, lockRead.lock, {
-      ...(options.acceptBreaking ? { acceptBreaking: true } : {}),
-      ...(options.acceptReason ? { acceptReason: options.acceptReason } : {}),
-      ...(options.severity ? { severity: options.severity } : {}),
-      ...(options.today ? { today: options.today } : {}),
-      matchesLock: (version, compare) =>
-        renderCache.memo('lock match', `${lockHash} ${version} ${projectionHash(project(model, version))}`, () => (compare() ? 'yes' : 'no'), 'fact') === 'yes',
-    });
-  let lock = judge(ir);
+  // A released version is frozen: judge it against its locked contract before anything is written.
+  const lockText = readLockText(lockPath);
+  const judge = async (model: ApiIR) => {
+    const verdict = await judgeLock(model, lockText, renderCache.memo, options);
+    if (!('problem' in verdict)) return verdict;
+    return { ok: false, diagnostics: [{ code: 'RG181', severity: 'error', message: verdict.problem, loc: { file: lockPath, line: 1, member: '' } }], ...empty } satisfies GenerateResult;
+  };
+  let lock = await judge(ir);
+  if ('ok' in lock) return lock;
   if (lock.diagnostics.length > 0 && !callSites) {
     // Refusals name the lines of the changes they refuse.
     model = await loadModel(apiPath);
     callSites = true;
     if (!model.ir) return { ok: false, diagnostics: model.diagnostics, ...empty };
     ir = model.ir;
-    lock = judge(ir);
+    lock = await judge(ir);
+    if ('ok' in lock) return lock;
   }
   if (lock.diagnostics.length > 0) return { ok: false, diagnostics: [...model.diagnostics, ...lock.diagnostics], ...empty };
   lap('lock');

@@ -9,7 +9,7 @@
  * The cache lives in `node_modules/.cache/restgen/` beside the project (never in the output folder, so it
  * adds nothing to review). A missing or unreadable cache only means a full run.
  */
-import { createHash } from 'node:crypto';
+import { hash as oneShot } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -51,7 +51,7 @@ export interface SavedRecord {
   readonly recordedAt: bigint;
 }
 
-const hash = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex').slice(0, 16);
+const hash = (data: string | Buffer): string => oneShot('sha256', data, 'hex').slice(0, 16);
 
 function hashFile(file: string): string | undefined {
   try {

@@ -14,10 +14,10 @@ import { lineOf, tempDir, writeFiles } from '../helpers/temp-api.ts';
 const tmp = tempDir('lock-match');
 afterAll(tmp.cleanup);
 
-const API = (title: string, extra = '') => `import { collection, defineApi, f } from 'restgen';
+const API = (title: string, extra = '', v2 = '{}') => `import { collection, defineApi, f } from 'restgen';
 export default defineApi({
   name: 'notes',
-  versions: { v1: { released: '2026-01-01' }, v2: {} },
+  versions: { v1: { released: '2026-01-01' }, v2: ${v2} },
   collections: {
     notes: collection({ fields: { id: f.id(), title: ${title}, body: f.string().optional().addedIn('v2') } }),
   },
@@ -66,5 +66,41 @@ describe('the lock comparison through the render cache', () => {
     // A longer limit than the lock promises reaches responses: breaking for v1, as without the cache.
     expect(edited.codes).toEqual(['RG180']);
     expect(edited).toEqual(await uncached());
+  });
+
+  it('recalls a quiet verdict only for the same lock text, versions and options', async () => {
+    writeFiles(dir, { 'api.ts': API('f.string().max(100)') });
+    rmSync(lockPath, { force: true });
+    expect((await generate({ apiPath })).ok).toBe(true);
+    const locked = readFileSync(lockPath, 'utf8');
+    // Quiet: recorded. A comment changes nothing it depends on.
+    writeFileSync(apiPath, API('f.string().max(100)', '\n// again'));
+    expect(verdict(await generate({ apiPath }))).toEqual({ ok: true, codes: [], findings: [], lockChanged: false });
+
+    // The lock broken by hand: RG181, although the same API's verdict was quiet for the lock as it was.
+    writeFileSync(lockPath, locked.slice(0, -20));
+    const broken = await generate({ apiPath, mode: 'check' });
+    expect(broken.diagnostics.map((d) => d.code)).toEqual(['RG181']);
+    expect(broken.diagnostics[0]!.message).toContain('is not valid JSON');
+    writeFileSync(lockPath, locked);
+
+    // Releasing v2 changes v2's projection: the lock gains v2, as without the cache; then it is quiet again.
+    const released = API('f.string().max(100)', '', "{ released: '2026-02-01' }");
+    writeFileSync(apiPath, released);
+    const release = verdict(await generate({ apiPath, mode: 'check' }));
+    expect(release).toMatchObject({ ok: false, lockChanged: true });
+    expect(release.findings).toContain('version-released v2');
+    expect(release).toEqual(await uncached());
+    expect(verdict(await generate({ apiPath }))).toMatchObject({ ok: true, lockChanged: true });
+    writeFileSync(apiPath, released + '\n// once more');
+    expect(verdict(await generate({ apiPath }))).toEqual({ ok: true, codes: [], findings: [], lockChanged: false });
+    expect(JSON.parse(readFileSync(lockPath, 'utf8')).versions).toHaveProperty('v2');
+
+    // Options are part of the verdict: a severity override that makes an allowed change breaking is applied.
+    writeFileSync(apiPath, API('f.string().max(100)', '', "{ released: '2026-02-01' }").replace("body: f.string().optional().addedIn('v2')", "body: f.string().optional().addedIn('v2').deprecated()"));
+    const allowed = verdict(await generate({ apiPath, mode: 'check' }));
+    const strict = verdict(await generate({ apiPath, mode: 'check', severity: { 'field-deprecated': 'breaking' } }));
+    expect(allowed.codes).toEqual([]);
+    expect(strict.codes).toEqual(['RG180']);
   });
 });

@@ -5,9 +5,9 @@
  * validators (and ajv-formats) are looser or stricter than zod. Those long patterns live once per
  * document, in shared format schemas that fields refer to.
  */
-import { z } from 'zod';
 import type { FieldAt, TypeIR, TypeKind } from '../../model/ir.ts';
 import { exampleOfPattern } from '../../model/pattern-example.ts';
+import { ZOD_FORMAT_PATTERNS } from '../../model/zod-formats.ts';
 import { compact, ref, type Json, type JsonObject } from './json.ts';
 
 /**
@@ -17,12 +17,6 @@ import { compact, ref, type Json, type JsonObject } from './json.ts';
  */
 export type SchemaMode = 'response' | 'request';
 
-/** The pattern zod itself checks for a format, read from zod so that the two can never drift apart. */
-function zodPattern(schema: z.ZodType): string {
-  const json = z.toJSONSchema(schema) as { pattern?: unknown };
-  if (typeof json.pattern !== 'string') throw new Error('internal error: zod gave no pattern for a format');
-  return json.pattern;
-}
 
 /** The formats that get a shared component schema (their patterns are long; fields refer to them). */
 export type FormatKind = 'datetime' | 'date' | 'uuid' | 'email';
@@ -40,16 +34,16 @@ export function buildFormatSchema(kind: FormatKind): JsonObject {
       return {
         type: 'string',
         format: 'date-time',
-        pattern: zodPattern(z.iso.datetime({ offset: true })),
+        pattern: ZOD_FORMAT_PATTERNS.datetime,
         description: 'An RFC 3339 date-time with seconds and an offset (`Z` or `+hh:mm`).',
         examples: ['2026-01-15T09:30:00Z'],
       };
     case 'date':
-      return { type: 'string', format: 'date', pattern: zodPattern(z.iso.date()), description: 'A calendar date, `YYYY-MM-DD`.', examples: ['2026-01-15'] };
+      return { type: 'string', format: 'date', pattern: ZOD_FORMAT_PATTERNS.date, description: 'A calendar date, `YYYY-MM-DD`.', examples: ['2026-01-15'] };
     case 'uuid':
-      return { type: 'string', format: 'uuid', pattern: zodPattern(z.uuid()), description: 'An RFC 9562 UUID.', examples: ['0b7e2d11-8d0b-4b7a-9c39-3a3f6f1c2f0e'] };
+      return { type: 'string', format: 'uuid', pattern: ZOD_FORMAT_PATTERNS.uuid, description: 'An RFC 9562 UUID.', examples: ['0b7e2d11-8d0b-4b7a-9c39-3a3f6f1c2f0e'] };
     case 'email':
-      return { type: 'string', format: 'email', pattern: zodPattern(z.email()), description: 'An email address.', examples: ['someone@example.com'] };
+      return { type: 'string', format: 'email', pattern: ZOD_FORMAT_PATTERNS.email, description: 'An email address.', examples: ['someone@example.com'] };
   }
 }
 

@@ -1,0 +1,106 @@
+/**
+ * @module The lock's verdict on a model, kept in the render cache as facts so that a run whose released
+ * versions did not change neither parses the lock nor builds a contract:
+ * - each collection's projection hash, per version, under the hash of the IR it is projected from (a collection
+ *   as a version sees it is a function of the version list, the version and the collection's IR), so an unchanged
+ *   collection is neither hashed again nor has its fields projected;
+ * - per released version, whether its projection matched this very lock text;
+ * - the whole comparison, when it found nothing (no refusals, no findings, the lock unchanged), keyed by the lock
+ *   text, every version's projection and the options: then the lock is parsed only if something asks for it.
+ */
+import { readFileSync } from 'node:fs';
+import { hashOf } from '../format/header.ts';
+import type { LockComparison } from '../lock/compare-lock.ts';
+import { parseLock, type LockFile } from '../lock/lock-file.ts';
+import type { Memo } from '../emit/types.ts';
+import type { ApiIR } from '../model/ir.ts';
+import type { GenerateOptions } from './generate.ts';
+
+/** The lock file's text (undefined when there is none), its hash, and its parse on demand. */
+export interface LockText {
+  readonly path: string;
+  readonly text: string | undefined;
+  readonly hash: string | undefined;
+  /** The parsed lock (undefined when there is none), or why it is malformed; parsed once. */
+  parse(): { readonly ok: true; readonly lock: LockFile | undefined } | { readonly ok: false; readonly message: string };
+}
+
+/** Reads the lock at `file` without parsing it. */
+export function readLockText(file: string): LockText {
+  let text: string | undefined;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    // No lock yet: nothing is released, or nothing was generated since the first release.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  let parsed: ReturnType<LockText['parse']> | undefined;
+  return {
+    path: file,
+    text,
+    hash: text === undefined ? undefined : hashOf(text),
+    parse: () => {
+      if (parsed) return parsed;
+      if (text === undefined) return (parsed = { ok: true, lock: undefined });
+      const result = parseLock(text);
+      return (parsed = result.ok ? result : { ok: false, message: `${file} ${result.message}` });
+    },
+  };
+}
+
+type JudgeOptions = Pick<GenerateOptions, 'acceptBreaking' | 'acceptReason' | 'severity' | 'today'>;
+
+/**
+ * Judges `model` against the lock, through the render cache's facts (`memo`); `problem` when the lock is
+ * malformed (RG181). The comparison's `nextLock` is read only when `changed` is true.
+ */
+export async function judgeLock(model: ApiIR, lockText: LockText, memo: Memo, options: JudgeOptions): Promise<LockComparison | { readonly problem: string }> {
+  const [{ compareWithLock }, { irHash, projectionHash, seedHash }, { project }] = await Promise.all([
+    import('../lock/compare-lock.ts'),
+    import('../emit/ir-hash.ts'),
+    import('../model/project.ts'),
+  ]);
+  const versions = JSON.stringify(model.versions.map((v) => v.name));
+  const source = new Map(model.collections.map((c) => [c.name, irHash(c)]));
+  model.versions.forEach((v, at) => {
+    for (const c of project(model, v.name).collections)
+      seedHash(c, memo('projected collection', `${versions} ${at} ${source.get(c.key)}`, () => irHash(c), 'fact'));
+  });
+  const settings = {
+    ...(options.acceptBreaking ? { acceptBreaking: true } : {}),
+    ...(options.acceptReason ? { acceptReason: options.acceptReason } : {}),
+    ...(options.severity ? { severity: options.severity } : {}),
+    ...(options.today ? { today: options.today } : {}),
+  };
+  const compare = (lock: LockFile | undefined): LockComparison =>
+    compareWithLock(model, lock, {
+      ...settings,
+      // A released version whose projection matched this very lock before matches it now: its contract is not built again.
+      matchesLock: (version, matches) =>
+        memo('lock match', `${lockText.hash} ${version} ${projectionHash(project(model, version))}`, () => (matches() ? 'yes' : 'no'), 'fact') === 'yes',
+    });
+  const whole = JSON.stringify([lockText.hash ?? null, model.versions.map((v) => projectionHash(project(model, v.name))), settings]);
+  let outcome: LockComparison | { readonly problem: string } | undefined;
+  const run = (): LockComparison | { readonly problem: string } => {
+    const parsed = lockText.parse();
+    return parsed.ok ? compare(parsed.lock) : { problem: parsed.message };
+  };
+  // Only a comparison that ran (so the lock parsed) and found nothing is recorded as quiet.
+  const verdict = memo('lock verdict', whole, () => {
+    outcome = run();
+    return 'problem' in outcome || outcome.diagnostics.length > 0 || outcome.findings.length > 0 || outcome.changed ? 'other' : 'quiet';
+  }, 'fact');
+  if (outcome) return outcome;
+  if (verdict !== 'quiet') return run();
+  // Nothing to report and nothing to write: the lock stays as it is.
+  return {
+    diagnostics: [],
+    findings: [],
+    changed: false,
+    get nextLock(): LockFile {
+      const parsed = lockText.parse();
+      if (!parsed.ok || !parsed.lock) throw new Error('internal error: a quiet lock verdict without a lock was asked for the next lock');
+      return parsed.lock;
+    },
+  };
+}
