@@ -16,29 +16,40 @@
  * kept even when a run does not use them: a file whose header proves it up to date is not rendered, yet its
  * parts are what the next change to it needs. An entry no run used for {@link KEEP_RUNS} saves is dropped,
  * so the cache does not grow with history.
+ *
+ * Stored as a small index (`<name>.json`) and segments of texts (`<name>.<id>.seg`) the index points into: a
+ * save appends what this run rendered as one new segment and rewrites only the index, so a change to one
+ * field neither rereads nor rewrites the megabytes of parts it did not touch (and frees no disk blocks, which
+ * costs on a file system that discards them). When most of the segments' bytes are entries no longer indexed,
+ * or there are many segments, the live entries are copied into one new segment and the old ones deleted.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { memoKey } from '../emit/keyed-file.ts';
 import type { Memo, MemoHolds } from '../emit/types.ts';
 
-/** Bumped whenever the file's shape or the way keys are computed changes. */
-const FORMAT = 4;
+/** Bumped whenever the files' shape or the way keys are computed changes. */
+const FORMAT = 5;
 
 /** How many saves an entry survives unused. */
 export const KEEP_RUNS = 16;
 
-interface CacheFile {
+/** More segments than this, or more dead bytes than live ones (beyond {@link SLACK}), and a save compacts them. */
+const MAX_SEGMENTS = 12;
+const SLACK = 4 << 20;
+
+/** Where an entry's text is: segment (index into `segments`), byte offset, byte length, and the generation that last used it (-1: a file's text). */
+type Location = readonly [number, number, number, number];
+
+interface IndexFile {
   readonly format: typeof FORMAT;
   readonly key: string;
   /** How many times the cache was saved: an entry records the save that last used it. */
   readonly generation: number;
-  /**
-   * Entry hash to the offset and length of its text after the index line, and, for a part, the generation
-   * that last used it (-1 for a file's text).
-   */
-  readonly entries: Readonly<Record<string, readonly [number, number, number]>>;
+  /** The segment files' names, beside the index. */
+  readonly segments: readonly string[];
+  readonly entries: Readonly<Record<string, Location>>;
   /** The content identity of the restgen the key's stamps stand for, so a run with a cache need not compute it. */
   readonly identity: string;
 }
@@ -52,59 +63,109 @@ export interface RenderCache {
   /** The identity of the restgen (and templates) the cache was written by, by content (see `code-identity.ts`). */
   readonly identity: string | undefined;
   /**
-   * Writes the entries this run used (atomically) and lets go of every text; failing to write only costs
-   * the next run its shortcut. `identity` is stored with the entries: it belongs to the same key.
+   * Writes the entries this run rendered and the index (atomically), and lets go of every text; failing to
+   * write only costs the next run its shortcut. `identity` is stored with the entries: it belongs to the same key.
    */
   save(identity: string): void;
 }
 
-/**
- * The stored entries. The file is the JSON of {@link CacheFile} (each entry a byte offset and length), a
- * newline, then every text's UTF-8 bytes one after the other: reading it parses only the small index, a
- * text is decoded when it is used, and an entry kept without being used is written back as the bytes it was
- * read as (a large API's OpenAPI parts are megabytes that most runs never look at).
- */
-interface Stored {
-  readonly bytes: Buffer;
-  /** The generation that last used it; -1 for a file's text. */
-  readonly used: number;
-}
-
 const FILE = -1;
 
-function readCache(file: string, key: string): { found: Map<string, Stored>; generation: number; identity?: string } {
-  const none = { found: new Map<string, Stored>(), generation: 0 };
-  try {
-    const all = readFileSync(file);
-    const newline = all.indexOf(0x0a);
-    const head = JSON.parse(all.toString('utf8', 0, newline)) as Partial<CacheFile> | null;
-    if (head?.format !== FORMAT || head.key !== key || typeof head.entries !== 'object' || head.entries === null || typeof head.generation !== 'number') return none;
-    const found = new Map<string, Stored>();
-    const body = newline + 1;
-    let total = 0;
-    for (const [hash, at] of Object.entries(head.entries)) {
-      if (!Array.isArray(at) || typeof at[0] !== 'number' || typeof at[1] !== 'number' || typeof at[2] !== 'number' || body + at[0] + at[1] > all.length) return none;
-      found.set(hash, { bytes: all.subarray(body + at[0], body + at[0] + at[1]), used: at[2] });
-      total += at[1];
+/** The segments of one index, opened on first use; a missing or short segment only turns its entries into misses. */
+class Segments {
+  private readonly fds = new Map<number, { fd: number; size: number } | null>();
+  constructor(
+    private readonly dir: string,
+    readonly names: readonly string[],
+  ) {}
+
+  private open(segment: number): { fd: number; size: number } | null {
+    let open = this.fds.get(segment);
+    if (open === undefined) {
+      try {
+        const fd = openSync(path.join(this.dir, this.names[segment] ?? ''), 'r');
+        open = { fd, size: fstatSync(fd).size };
+      } catch {
+        // Removed by a concurrent save, or never written: its entries are rendered again.
+        open = null;
+      }
+      this.fds.set(segment, open);
     }
-    // The texts fill the rest of the file exactly: a truncated or appended-to file is not trusted.
-    if (body + total !== all.length) return none;
-    return typeof head.identity === 'string' ? { found, generation: head.generation, identity: head.identity } : { found, generation: head.generation };
-  } catch {
-    // No cache yet, or one that cannot be read: everything is rendered.
-    return none;
+    return open;
+  }
+
+  /** The segment's size in bytes; 0 when it is gone. */
+  size(segment: number): number {
+    return this.open(segment)?.size ?? 0;
+  }
+
+  /** The bytes of `at`, or undefined when its segment is gone or too short. */
+  read(at: Location): Buffer | undefined {
+    const [segment, offset, length] = at;
+    const open = this.open(segment);
+    if (!open || offset + length > open.size) return undefined;
+    const bytes = Buffer.allocUnsafe(length);
+    return readSync(open.fd, bytes, 0, length, offset) === length ? bytes : undefined;
+  }
+
+  close(): void {
+    for (const open of this.fds.values()) if (open) closeSync(open.fd);
+    this.fds.clear();
   }
 }
 
-/** Loads the render cache stored in `file` for a restgen and templates identified by `key`. */
+function readIndex(file: string, key: string): IndexFile | undefined {
+  try {
+    const index = JSON.parse(readFileSync(file, 'utf8')) as Partial<IndexFile> | null;
+    if (index?.format !== FORMAT || index.key !== key || typeof index.generation !== 'number' || !Array.isArray(index.segments)) return undefined;
+    if (typeof index.entries !== 'object' || index.entries === null) return undefined;
+    const fits = (at: unknown) => Array.isArray(at) && at.length === 4 && at.every((n) => Number.isInteger(n)) && at[0] >= 0 && at[0] < index.segments!.length && at[1] >= 0 && at[2] >= 0;
+    if (!Object.values(index.entries).every(fits) || !index.segments.every((s) => typeof s === 'string' && !s.includes('/'))) return undefined;
+    return index as IndexFile;
+  } catch {
+    // No cache yet, or one that cannot be read: everything is rendered.
+    return undefined;
+  }
+}
+
+/** Writes `texts` (strings or bytes) one after the other into a new file, in chunks of about a megabyte. */
+function writeSegment(file: string, texts: Iterable<string | Buffer>): void {
+  const fd = openSync(file, 'w');
+  try {
+    let pending: string[] = [];
+    let size = 0;
+    const flush = () => {
+      if (pending.length > 0) writeSync(fd, pending.join(''));
+      pending = [];
+      size = 0;
+    };
+    for (const text of texts) {
+      if (typeof text !== 'string') {
+        flush();
+        writeSync(fd, text);
+        continue;
+      }
+      pending.push(text);
+      size += text.length;
+      if (size >= 1 << 20) flush();
+    }
+    flush();
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Loads the render cache indexed by `file` for a restgen and templates identified by `key`. */
 export function loadRenderCache(file: string, key: string): RenderCache {
-  const { found: stored, generation, identity } = readCache(file, key);
-  const used = new Map<string, { text: string; holds: MemoHolds; bytes?: Buffer }>();
+  const dir = path.dirname(file);
+  const base = path.basename(file, '.json');
+  const index = readIndex(file, key);
+  const generation = index?.generation ?? 0;
+  const stored = new Map<string, Location>(index ? Object.entries(index.entries) : []);
+  const segments = new Segments(dir, index?.segments ?? []);
+  /** What this run used: a stored entry keeps its location; a computed one is written by the save. */
+  const used = new Map<string, { text: string; holds: MemoHolds; at?: Location }>();
   const stats = { hits: 0, misses: 0 };
-  const release = (): void => {
-    used.clear();
-    stored.clear();
-  };
   // A text computed inside another entry's computation is part of that entry: it is not stored twice. A fact
   // is its own (a template compiled while a file renders is the same template for every other file).
   let depth = 0;
@@ -119,11 +180,12 @@ export function loadRenderCache(file: string, key: string): RenderCache {
       counts.hits++;
       return again.text;
     }
-    const known = stored.get(hash);
-    if (known !== undefined) {
+    const at = stored.get(hash);
+    const bytes = at && segments.read(at);
+    if (at && bytes) {
       counts.hits++;
-      const text = known.bytes.toString('utf8');
-      used.set(hash, { text, holds, bytes: known.bytes });
+      const text = bytes.toString('utf8');
+      used.set(hash, { text, holds, at });
       return text;
     }
     counts.misses++;
@@ -136,58 +198,66 @@ export function loadRenderCache(file: string, key: string): RenderCache {
       depth--;
     }
   };
+  const release = (): void => {
+    segments.close();
+    used.clear();
+    stored.clear();
+  };
   return {
     memo,
     stats,
-    identity,
+    identity: index?.identity,
     save(current) {
       // Nothing new: the stored entries are still all there is (their ages are refreshed by the next save).
-      if (stats.misses === 0 && facts.misses === 0 && current === identity) return release();
+      if (stats.misses === 0 && facts.misses === 0 && current === index?.identity) return release();
       const next = generation + 1;
-      // What this run used, then what an earlier run used recently enough.
-      // A text rendered by this run is encoded only when its chunk is written: never all of them at once.
-      const kept: [string, Buffer | string, number][] = [...used].map(([hash, { text, holds, bytes }]) => [hash, bytes ?? text, holds === 'file' ? FILE : next]);
-      for (const [hash, entry] of stored) if (!used.has(hash) && entry.used !== FILE && entry.used > next - KEEP_RUNS) kept.push([hash, entry.bytes, entry.used]);
-      const entries: Record<string, readonly [number, number, number]> = {};
+      // What this run used, then what an earlier run used recently enough; each with its location when it has one.
+      const kept: { hash: string; at?: Location; text?: string; used: number }[] = [];
+      for (const [hash, entry] of used) kept.push({ hash, ...(entry.at ? { at: entry.at } : { text: entry.text }), used: entry.holds === 'file' ? FILE : next });
+      for (const [hash, at] of stored)
+        if (!used.has(hash) && at[3] !== FILE && at[3] > next - KEEP_RUNS && at[1] + at[2] <= segments.size(at[0])) kept.push({ hash, at, used: at[3] });
+      // Compact when the old segments hold mostly dead bytes, or are many: every live text moves to the new segment.
+      const live = new Map<number, number>();
+      for (const k of kept) if (k.at) live.set(k.at[0], (live.get(k.at[0]) ?? 0) + k.at[2]);
+      let total = 0;
+      for (const s of live.keys()) total += segments.size(s);
+      const liveBytes = [...live.values()].reduce((a, b) => a + b, 0);
+      const compact = live.size >= MAX_SEGMENTS || total > 2 * liveBytes + SLACK;
+      const name = `${base}.${next}-${randomBytes(4).toString('hex')}.seg`;
+      const names: string[] = [];
+      const segmentOf = new Map<number, number>();
+      const entries: Record<string, Location> = {};
+      const fresh: (string | Buffer)[] = [];
       let offset = 0;
-      for (const [hash, data, at] of kept) {
+      for (const k of kept) {
+        if (k.at && !compact) {
+          let s = segmentOf.get(k.at[0]);
+          if (s === undefined) segmentOf.set(k.at[0], (s = names.push(segments.names[k.at[0]]!) - 1));
+          entries[k.hash] = [s, k.at[1], k.at[2], k.used];
+          continue;
+        }
+        const data = k.text ?? segments.read(k.at!);
+        if (data === undefined) continue;
         const length = typeof data === 'string' ? Buffer.byteLength(data, 'utf8') : data.length;
-        entries[hash] = [offset, length, at];
+        entries[k.hash] = [-1, offset, length, k.used];
+        fresh.push(data);
         offset += length;
       }
-      // A temporary name of its own: two runs saving at once (a watcher and a build) never write into
-      // one file; the last rename wins, whole.
+      if (fresh.length > 0) {
+        const own = names.push(name) - 1;
+        for (const at of Object.values(entries) as [number, number, number, number][]) if (at[0] === -1) at[0] = own;
+      }
+      // A temporary name of its own: two runs saving at once (a watcher and a build) never write into one
+      // file; the last rename wins, whole.
       const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
       try {
-        mkdirSync(path.dirname(file), { recursive: true });
-        // Written in chunks of about a megabyte: the texts of a large API are never joined into one string, and
-        // texts rendered by this run are encoded by the write itself (no buffer per text), those read as bytes
-        // are written as they were read.
-        const fd = openSync(temp, 'w');
-        try {
-          writeSync(fd, `${JSON.stringify({ format: FORMAT, key, generation: next, entries, identity: current } satisfies CacheFile)}\n`);
-          let texts: string[] = [];
-          let size = 0;
-          const flush = () => {
-            if (texts.length > 0) writeSync(fd, texts.join(''));
-            texts = [];
-            size = 0;
-          };
-          for (const [, data] of kept) {
-            if (typeof data !== 'string') {
-              flush();
-              writeSync(fd, data);
-              continue;
-            }
-            texts.push(data);
-            size += data.length;
-            if (size >= 1 << 20) flush();
-          }
-          flush();
-        } finally {
-          closeSync(fd);
-        }
+        mkdirSync(dir, { recursive: true });
+        if (fresh.length > 0) writeSegment(path.join(dir, name), fresh);
+        writeSegment(temp, [JSON.stringify({ format: FORMAT, key, generation: next, segments: names, entries, identity: current } satisfies IndexFile)]);
         renameSync(temp, file);
+        // Segments the new index does not name are garbage (another restgen's, compacted ones, a lost race's).
+        const keep = new Set(names);
+        for (const f of readdirSync(dir)) if (f.startsWith(`${base}.`) && f.endsWith('.seg') && !keep.has(f)) rmSync(path.join(dir, f), { force: true });
       } catch {
         // Read-only node_modules or a full disk: the cache is an optimisation, the run itself succeeded.
         rmSync(temp, { force: true });

@@ -2,7 +2,7 @@
  * The render cache: a run renders only what depends on what changed, a missing or corrupt cache only costs
  * time (the output is the same bytes), and the cache never lands in the output folder.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generate } from '../../generator/pipeline/generate.ts';
@@ -50,15 +50,58 @@ describe('the render cache', () => {
     expect(again.stats).toEqual({ hits: 2, misses: 0 });
     expect(again.identity).toBe('identity');
     expect(loadRenderCache(file, 'restgen-b').memo('k', { a: 1 }, render)).toBe('text 3');
-    writeFileSync(file, '{"format":4,"key":"restgen-a","generation":1,"entries":{"x":[0,99999,1]},"identity":"identity"}\nshort');
+    // An index whose entry points past the end of its segment (cut short) is a miss for that entry.
+    const index = JSON.parse(readFileSync(file, 'utf8')) as { segments: string[]; entries: Record<string, number[]> };
+    writeFileSync(path.join(path.dirname(file), index.segments[0]!), 'short');
     const corrupt = loadRenderCache(file, 'restgen-a');
     expect(corrupt.memo('k', { a: 1 }, render)).toBe('text 4');
-    // An index that fits but texts that do not fill the file (cut short, or appended to) are not trusted.
-    writeFileSync(file, '{"format":4,"key":"restgen-a","generation":1,"entries":{"x":[0,3,1]}}\nabcdef');
-    const cut = loadRenderCache(file, 'restgen-a');
-    expect(cut.memo('k', { a: 1 }, render)).toBe('text 5');
+    writeFileSync(file, JSON.stringify({ ...index, entries: { x: [7, 0, 1, 1] } }));
+    expect(loadRenderCache(file, 'restgen-a').memo('k', { a: 1 }, render)).toBe('text 5');
     writeFileSync(file, 'not json');
     expect(loadRenderCache(file, 'restgen-a').memo('k', { a: 1 }, render)).toBe('text 6');
+  });
+
+  it('appends what a run rendered as a new segment, leaves the others as they are, and compacts them', () => {
+    const dir = path.join(tmp.dir, 'segments');
+    const file = path.join(dir, 'cache.json');
+    const segmentsOf = () => (JSON.parse(readFileSync(file, 'utf8')) as { segments: string[] }).segments;
+    const first = loadRenderCache(file, 'restgen-a');
+    for (let i = 0; i < 50; i++) first.memo('k', `part ${i}`, () => `text of part ${i} `.repeat(100));
+    first.save('identity');
+    const [big] = segmentsOf();
+    const bigStat = statSync(path.join(dir, big!));
+    // One new part per run: the big segment is neither rewritten nor reread whole, the new text lands in a segment of its own.
+    const rendered: string[] = [];
+    for (let run = 0; run < 30; run++) {
+      const cache = loadRenderCache(file, 'restgen-a');
+      expect(cache.memo('k', `part ${run % 10}`, () => (rendered.push('old'), 'wrong'))).toBe(`text of part ${run % 10} `.repeat(100));
+      cache.memo('k', `new ${run}`, () => `new text ${run}`);
+      cache.save('identity');
+      const segments = segmentsOf();
+      if (run < 5) {
+        expect(segments[0]).toBe(big);
+        expect(statSync(path.join(dir, big!)).ino).toBe(bigStat.ino);
+        expect(statSync(path.join(dir, big!)).mtimeMs).toBe(bigStat.mtimeMs);
+      }
+      // Never more than a dozen segments, and nothing on disk that the index does not name.
+      expect(segments.length).toBeLessThanOrEqual(12);
+      expect(readdirSync(dir).filter((f) => f.endsWith('.seg')).sort()).toEqual([...segments].sort());
+    }
+    expect(rendered).toEqual([]);
+    // Compacted on the way (the parts no run used for a while were dropped): the first segment is gone, every
+    // entry still kept answers.
+    expect(segmentsOf()).not.toContain(big);
+    const last = loadRenderCache(file, 'restgen-a');
+    for (let i = 0; i < 10; i++) expect(last.memo('k', `part ${i}`, () => 'wrong')).toBe(`text of part ${i} `.repeat(100));
+    expect(last.memo('k', 'new 29', () => 'wrong')).toBe('new text 29');
+    expect(last.stats).toEqual({ hits: 11, misses: 0 });
+    expect(last.memo('k', 'part 40', () => 'dropped')).toBe('dropped');
+    // A segment removed under a run (a concurrent save compacted it): its entries are rendered again, nothing fails.
+    for (const s of segmentsOf()) rmSync(path.join(dir, s));
+    const lost = loadRenderCache(file, 'restgen-a');
+    expect(lost.memo('k', 'part 3', () => 'rendered again')).toBe('rendered again');
+    lost.save('identity');
+    expect(loadRenderCache(file, 'restgen-a').memo('k', 'part 3', () => 'wrong')).toBe('rendered again');
   });
 
   it('keeps an entry a run did not use for the next runs, and drops it once no run used it for a while', () => {
