@@ -310,8 +310,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   renderCache.save(identity);
   // Not recorded while a header is behind: the record would let `generate` answer "up to date" and keep it so.
   if (stale.length === 0 && headersBehind === 0 && !(mode === 'check' && lock.changed) && model.files) {
-    const lockFile = path.join(path.dirname(apiPath), 'restgen.lock.json');
-    const inputs = recordInputs([...new Set([...model.files, apiPath, lockFile])].sort());
+    // The lock as this run read it, unless the run rewrote it.
+    const inputs = recordInputs([...new Set([...model.files, apiPath, lockPath])].sort(), lockChanged ? undefined : new Map([[lockPath, lockText.input]]));
     // Only the files this run wrote have new stamps: the rest were taken before it, and nothing else changed them.
     const stamps = stampsBefore ? new Map([...stampsBefore, ...written.map((rel) => [rel, stampOf(path.join(outDir, rel)) ?? ''] as const)]) : outputStamps(outDir);
     const stamped = Object.fromEntries(Object.entries(outputs).map(([rel, o]) => [rel, { ...o, stamp: stamps.get(rel) ?? '' }]));

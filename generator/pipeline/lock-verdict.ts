@@ -9,40 +9,43 @@
  *   text, every version's projection and the options: then the lock is parsed only if something asks for it.
  */
 import { readFileSync } from 'node:fs';
-import { hashOf } from '../format/header.ts';
 import type { LockComparison } from '../lock/compare-lock.ts';
 import { parseLock, type LockFile } from '../lock/lock-file.ts';
 import type { Memo } from '../emit/types.ts';
 import type { ApiIR } from '../model/ir.ts';
 import type { GenerateOptions } from './generate.ts';
+import { stampOf } from './file-stamp.ts';
+import { contentHash, type RunRecord } from './run-cache.ts';
 
-/** The lock file's text (undefined when there is none), its hash, and its parse on demand. */
+/** The lock file as read (undefined when there is none), its hash, and its parse on demand. */
 export interface LockText {
-  readonly path: string;
-  readonly text: string | undefined;
+  /** The hash of its bytes; undefined when there is no lock. */
   readonly hash: string | undefined;
+  /** Its stamp and hash for the run record, stamped before it was read. */
+  readonly input: RunRecord['inputs'][string];
   /** The parsed lock (undefined when there is none), or why it is malformed; parsed once. */
   parse(): { readonly ok: true; readonly lock: LockFile | undefined } | { readonly ok: false; readonly message: string };
 }
 
-/** Reads the lock at `file` without parsing it. */
+/** Reads the lock at `file` without decoding or parsing it. */
 export function readLockText(file: string): LockText {
-  let text: string | undefined;
+  const stamp = stampOf(file) ?? null;
+  let bytes: Buffer | undefined;
   try {
-    text = readFileSync(file, 'utf8');
+    bytes = readFileSync(file);
   } catch (error) {
     // No lock yet: nothing is released, or nothing was generated since the first release.
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
+  const hash = bytes === undefined ? undefined : contentHash(bytes);
   let parsed: ReturnType<LockText['parse']> | undefined;
   return {
-    path: file,
-    text,
-    hash: text === undefined ? undefined : hashOf(text),
+    hash,
+    input: { stamp, hash: hash ?? 'missing' },
     parse: () => {
       if (parsed) return parsed;
-      if (text === undefined) return (parsed = { ok: true, lock: undefined });
-      const result = parseLock(text);
+      if (bytes === undefined) return (parsed = { ok: true, lock: undefined });
+      const result = parseLock(bytes.toString('utf8'));
       return (parsed = result.ok ? result : { ok: false, message: `${file} ${result.message}` });
     },
   };

@@ -166,8 +166,10 @@ export function loadRenderCache(file: string, key: string): RenderCache {
   /** What this run used: a stored entry keeps its location; a computed one is written by the save. */
   const used = new Map<string, { text: string; holds: MemoHolds; at?: Location }>();
   const stats = { hits: 0, misses: 0 };
-  // A text computed inside another entry's computation is part of that entry: it is not stored twice. A fact
-  // is its own (a template compiled while a file renders is the same template for every other file).
+  // A text computed while a whole file's text is computed is part of that file: it is not stored twice. A fact
+  // is its own (a template compiled while a file renders is the same template for every other file), and so is
+  // a part computed while a larger part is (a collection's comparison inside a version pair's: the next change
+  // to the pair needs it).
   let depth = 0;
   // Counts of the facts: they do not show in `stats`, yet a new one makes the cache worth saving.
   const facts = { hits: 0, misses: 0 };
@@ -189,13 +191,14 @@ export function loadRenderCache(file: string, key: string): RenderCache {
       return text;
     }
     counts.misses++;
-    depth++;
+    const inFile = holds === 'file' ? 1 : 0;
+    depth += inFile;
     try {
       const text = compute();
       used.set(hash, { text, holds });
       return text;
     } finally {
-      depth--;
+      depth -= inFile;
     }
   };
   const release = (): void => {

@@ -51,7 +51,9 @@ export interface SavedRecord {
   readonly recordedAt: bigint;
 }
 
-const hash = (data: string | Buffer): string => oneShot('sha256', data, 'hex').slice(0, 16);
+/** The hash an input's content is recorded with (also the lock's, for the lock's facts). */
+export const contentHash = (data: string | Buffer): string => oneShot('sha256', data, 'hex').slice(0, 16);
+const hash = contentHash;
 
 function hashFile(file: string): string | undefined {
   try {
@@ -111,9 +113,12 @@ export function runKey(templatesDir: string | undefined): { readonly key: string
   return { key: hash([own.stamp, templatesDir ? (overrides?.stamp ?? 'none') : 'builtin'].join('\0')), newest };
 }
 
-/** Hashes and stamps the given input files for a record. */
-export function recordInputs(files: readonly string[]): RunRecord['inputs'] {
-  return Object.fromEntries(files.map((f) => [f, { stamp: stampOf(f) ?? null, hash: hashFile(f) ?? 'missing' }]));
+/**
+ * Hashes and stamps the given input files for a record; `known` holds inputs this run already read, stamped
+ * before it read them (a change after that shows in the stamp).
+ */
+export function recordInputs(files: readonly string[], known: ReadonlyMap<string, RunRecord['inputs'][string]> = new Map()): RunRecord['inputs'] {
+  return Object.fromEntries(files.map((f) => [f, known.get(f) ?? { stamp: stampOf(f) ?? null, hash: hashFile(f) ?? 'missing' }]));
 }
 
 /** The stamps of every file in the output folder now. */

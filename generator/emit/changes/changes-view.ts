@@ -10,7 +10,7 @@ import { diffVersions, reportOf, versionsOf } from '../../diff/diff-history.ts';
 import type { DiffReport, Direction, Finding } from '../../diff/types.ts';
 import type { ApiAt, ApiIR } from '../../model/ir.ts';
 import { project } from '../../model/project.ts';
-import { irHash } from '../ir-hash.ts';
+import { irHash, projectionHash } from '../ir-hash.ts';
 import type { Memo } from '../types.ts';
 
 /** One finding as CHANGES.md shows it. */
@@ -110,8 +110,8 @@ function pairView(api: ApiIR, report: DiffReport): PairView {
  * unchanged is not compared again: one changed field re-runs the comparison of its collection only.
  */
 export function buildChangesView(api: ApiIR, sourcePath: string, memo?: Memo): ChangesView {
-  const pair = (from: string, to: string): PairView => {
-    if (!memo) return pairView(api, diffVersions(api, from, to));
+  /** A pair compared collection by collection, each collection's comparison through the memo. */
+  const compare = (from: string, to: string, memo: Memo): PairView => {
     // What a collection's comparison reads of its version besides the collection itself.
     const sideKey = (at: ApiAt) => irHash({ version: at.version, versioning: at.versioning, auth: at.auth, rateLimit: at.rateLimit ?? null });
     const sides = `${sideKey(project(api, from))} ${sideKey(project(api, to))}`;
@@ -119,6 +119,13 @@ export function buildChangesView(api: ApiIR, sourcePath: string, memo?: Memo): C
       JSON.parse(memo('changes collection', `${sides} ${irHash(b.collection)} ${irHash(a.collection)}`, () => JSON.stringify(compare()))) as RecordedChange[];
     const findings = diffApis(project(api, from), project(api, to), { match: 'key' }, byCollection);
     return pairView(api, reportOf(from, to, findings, [{ from, to, version: to }], versionsOf(api)));
+  };
+  const pair = (from: string, to: string): PairView => {
+    if (!memo) return pairView(api, diffVersions(api, from, to));
+    // A pair's view depends on its two versions' projections and the version list alone: an unchanged pair is
+    // not compared at all (one changed field compares again only the pairs of the versions that show it).
+    const whole = `${projectionHash(project(api, from))} ${projectionHash(project(api, to))} ${irHash(api.versions)}`;
+    return JSON.parse(memo('changes pair', whole, () => JSON.stringify(compare(from, to, memo)))) as PairView;
   };
   return {
     title: api.title,
