@@ -9,4 +9,5 @@ try {
   process.stderr.write('restgen: dist/cli.js is missing; in a clone of restgen, run `npm run build` first.\n');
   process.exit(2);
 }
+cli.tuneEngine(process.argv.slice(2));
 process.exitCode = await cli.main(process.argv.slice(2));

@@ -73,6 +73,24 @@ describe('the command line', () => {
     for (const run of [generate, upToDate, changed]) expect(run).not.toContain('zod');
   });
 
+  it('runs one-shot commands without the optimizing compiler, and keeps it for long-running ones', async () => {
+    // TurboFan's compilations show with --trace-opt: a one-shot command is over before they pay back.
+    const optimized = async (script: string[], argv: string[]) => {
+      const { stdout, stderr } = await exec(process.execPath, ['--trace-opt', ...script, ...argv], { cwd: ROOT, maxBuffer: 64 << 20 });
+      return (stdout + stderr).split('\n').filter((l) => l.includes('completed optimizing')).length;
+    };
+    const check = ['check', 'examples/shop/api.ts'];
+    expect(await optimized([BIN], check)).toBe(0);
+    // The same run without the tuning optimizes (so the count above can fail).
+    const untuned = `const cli = await import(${JSON.stringify(path.join(ROOT, 'dist/cli.js'))}); process.exitCode = await cli.main(process.argv.slice(1));`;
+    expect(await optimized(['--input-type=module', '-e', untuned], check)).toBeGreaterThan(0);
+    // `serve` and `--watch` keep every tier: the tuning leaves the engine alone for them.
+    const tuned = (argv: string[]) => `const cli = await import(${JSON.stringify(path.join(ROOT, 'dist/cli.js'))}); cli.tuneEngine(${JSON.stringify(argv)}); ` +
+      `let x = 0; const f = (i) => { x += Math.sqrt(i) | 0; }; for (let i = 0; i < 3e6; i++) f(i); console.log(x);`;
+    for (const argv of [['serve', 'api.ts'], ['generate', '--watch']]) expect(await optimized(['--input-type=module', '-e', tuned(argv)], [])).toBeGreaterThan(0);
+    expect(await optimized(['--input-type=module', '-e', tuned(['generate'])], [])).toBe(0);
+  });
+
   it('--quiet prints nothing on success, and still prints warnings and errors', async () => {
     const dir = projectWithRestgen(path.join(tmp.dir, `p${++count}`), { 'api.ts': API(), 'package.json': '{ "name": "q" }\n' });
     const first = await runCli(dir, ['generate', '--quiet']);
