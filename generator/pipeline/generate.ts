@@ -278,7 +278,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       }
       // Rewritten even when only the header changes: the bytes restgen writes never depend on the history of runs.
       const content = withHeader(file.language, body, sourcePath, input, version);
-      if (content !== existing) writes.push({ path: file.path, content });
+      if (existing === undefined || existing.toString('utf8') !== content) writes.push({ path: file.path, content });
     }
   } catch (error) {
     // Keyed files render here, when read: a template override can fail now too.

@@ -73,9 +73,9 @@ export function readOutputHead(outDir: string, rel: string): string {
 }
 
 /** Reads a file of the output folder, or undefined when it does not exist. */
-export function readOutputFile(outDir: string, rel: string): string | undefined {
+export function readOutputFile(outDir: string, rel: string): Buffer | undefined {
   try {
-    return readFileSync(path.join(outDir, rel), 'utf8');
+    return readFileSync(path.join(outDir, rel));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;

@@ -48,12 +48,19 @@ async function readsUnder<T>(dir: string, run: () => Promise<T>): Promise<{ resu
   };
   const readFile = fs.readFileSync;
   const open = fs.openSync;
+  // readFileSync without an encoding opens the file through fs.openSync: one read, counted once.
+  let reading = false;
   vi.spyOn(fs, 'readFileSync').mockImplementation(((file: fs.PathOrFileDescriptor, options?: unknown) => {
     note(file);
-    return readFile(file, options as BufferEncoding);
+    reading = true;
+    try {
+      return readFile(file, options as BufferEncoding);
+    } finally {
+      reading = false;
+    }
   }) as typeof fs.readFileSync);
   vi.spyOn(fs, 'openSync').mockImplementation(((file: fs.PathLike, flags: fs.OpenMode) => {
-    note(file);
+    if (!reading) note(file);
     return open(file, flags);
   }) as typeof fs.openSync);
   // ES module imports of node:fs are live bindings of these properties once synced.

@@ -1,0 +1,32 @@
+/**
+ * The generated-file header: what `withHeader` writes, `readHeader` reads back, from the text or from the bytes
+ * as read (large files are hashed without being decoded), and a hand edit anywhere in the body shows.
+ */
+import { describe, expect, it } from 'vitest';
+import type { FileLanguage } from '../../generator/emit/types.ts';
+import { readHeader, withHeader } from '../../generator/format/header.ts';
+
+const BODIES: Record<FileLanguage, string> = {
+  typescript: "import { z } from 'zod';\n\n// naïve – ü 😀\nexport const A = z.string();\n",
+  markdown: '# Changes\n\n| a | b |\n| - | - |\n| ü | 😀 |\n',
+  json: '{\n  "openapi": "3.1.0",\n  "info": { "title": "Shöp 😀" }\n}\n',
+};
+
+describe('the generated-file header', () => {
+  it('reads back what it wrote, from text and from bytes alike, and notices an edit', () => {
+    for (const [language, body] of Object.entries(BODIES) as [FileLanguage, string][]) {
+      const text = withHeader(language, body, '../apï/api.ts', '0123456789abcdef', '1.2.3');
+      const bytes = Buffer.from(text, 'utf8');
+      const fromText = readHeader(text);
+      expect(fromText, language).toEqual({ hashes: { input: '0123456789abcdef', output: expect.stringMatching(/^[0-9a-f]{16}$/), version: '1.2.3' }, intact: true });
+      expect(readHeader(bytes), language).toEqual(fromText);
+      // One character changed at the very end of the body.
+      const edited = text.slice(0, -2) + (text.at(-2) === '}' ? ']' : 'x') + '\n';
+      expect(readHeader(edited)?.intact, language).toBe(false);
+      expect(readHeader(Buffer.from(edited)), language).toEqual(readHeader(edited));
+      // Not restgen's: no header at all.
+      expect(readHeader(body)).toBeUndefined();
+      expect(readHeader(Buffer.from(body))).toBeUndefined();
+    }
+  });
+});
