@@ -31,11 +31,11 @@ function commandOf(argv: readonly string[]): string | undefined {
  * Tunes V8 for the command `argv` names, before it runs. A one-shot command (every one but `serve` and
  * `--watch`) runs for seconds, and most of what V8's optimizing compiler (TurboFan, on another thread, CPU time
  * and memory all the same) compiles for it does not pay back in that time: code must run five times as long as
- * Node 20's V8 asks by default (its `--interrupt-budget`) before it is optimized. Measured with the bench's synthetic API, interleaved with the default:
- * at 200 collections, cold generate about 15% less CPU and 30 MB less peak memory, `check` without a cache
- * and one changed field about 25% less CPU; at 1,000 collections, cold generate within 3%. (No optimizing
- * compiler at all saved as much on the short paths but doubled the 1,000-collection cold run.) A long-running
- * server keeps V8's defaults.
+ * Node 20's V8 asks by default (its `--interrupt-budget`) before it is optimized. Measured with the bench's
+ * synthetic API, interleaved with the default: at 200 collections, cold generate about 15% less CPU and 30 MB
+ * less peak memory, `check` without a cache and one changed field about 25% less CPU; at 1,000 collections,
+ * cold generate within 3%. (No optimizing compiler at all saved as much on the short paths but doubled the
+ * 1,000-collection cold run.) A long-running server keeps V8's defaults.
  */
 export function tuneEngine(argv: readonly string[]): void {
   if (commandOf(argv) === 'serve' || argv.includes('--watch')) return;
