@@ -7,7 +7,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
 import { isRecord } from "./guards.js";
-import { compileDown, compileUp } from "./migrate.js";
+import { compileDown, compileDownReaders, compileUp } from "./migrate.js";
 import { INTERNAL, send } from "./problems.js";
 import { createWriter, type Written } from "./checked-text.js";
 import { createShaper, pointerOf, type Failed } from "./shape.js";
@@ -94,9 +94,67 @@ export function createTextPresenter(
   route: RouteSpec,
   source: string,
 ): (value: unknown, at: string) => Written | Broken {
-  const write = createWriter(route.schemas.response, m.validateResponses);
-  return presenterOf(m, version, route, source, write);
+  const schema = route.schemas.response;
+  const toVersion =
+    Object.keys(route.down).length === 0 ? null : compileDown(route, m.hooks);
+  // The id keeps its name, so the newest resource holds it as the text does (for `Location`).
+  const readers =
+    toVersion === null || Object.hasOwn(route.down, route.id)
+      ? null
+      : compileDownReaders(route, m.hooks);
+  if (toVersion === null || readers === null)
+    return presenterOf(
+      m,
+      version,
+      route,
+      source,
+      createWriter(schema, m.validateResponses),
+    );
+  // Written from the newest resource through the down steps, without building the older one.
+  const write = createWriter(schema, m.validateResponses, {
+    readers,
+    build: toVersion,
+  });
+  return (value, at) => {
+    if (!isRecord(value) || Array.isArray(value))
+      return notResource(source, at);
+    let written: Written | Failed;
+    try {
+      written = write(value);
+    } catch (error) {
+      // No hook runs here: what throws is the handler's resource (a getter) or a value JSON cannot hold.
+      return {
+        ok: false,
+        source,
+        pointer: at,
+        detail: "writing it threw",
+        error,
+      };
+    }
+    return written.ok ? written : blamed(route, source, at, written);
+  };
 }
+
+/** A value that is not a resource object. */
+const notResource = (source: string, at: string): Broken => ({
+  ok: false,
+  source,
+  pointer: at,
+  detail: "not a resource object",
+});
+
+/** A failed shape, blamed on the handler or the hook that produced the field, at the pointer in the answer. */
+const blamed = (
+  route: RouteSpec,
+  source: string,
+  at: string,
+  failed: Failed,
+): Broken => ({
+  ok: false,
+  source: blameDown(route, source)(failed.pointer),
+  pointer: at + failed.pointer.slice(1),
+  detail: failed.detail,
+});
 
 function presenterOf<T extends { readonly ok: true }>(
   m: Mount,
@@ -107,15 +165,9 @@ function presenterOf<T extends { readonly ok: true }>(
 ): (value: unknown, at: string) => T | Broken {
   const toVersion =
     Object.keys(route.down).length === 0 ? null : compileDown(route, m.hooks);
-  const blame = blameDown(route, source);
   return (value, at) => {
     if (!isRecord(value) || Array.isArray(value))
-      return {
-        ok: false,
-        source,
-        pointer: at,
-        detail: "not a resource object",
-      };
+      return notResource(source, at);
     let migrated: unknown;
     try {
       migrated = toVersion === null ? value : toVersion(value);
@@ -130,13 +182,7 @@ function presenterOf<T extends { readonly ok: true }>(
       };
     }
     const shaped = shape(migrated);
-    if (shaped.ok) return shaped;
-    return {
-      ok: false,
-      source: blame(shaped.pointer),
-      pointer: at + shaped.pointer.slice(1),
-      detail: shaped.detail,
-    };
+    return shaped.ok ? shaped : blamed(route, source, at, shaped);
   };
 }
 

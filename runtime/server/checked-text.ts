@@ -12,6 +12,7 @@ import {
   membersOf,
   primitiveText,
   stringText,
+  type Readers,
 } from "./json-text.js";
 import { createShaper, type Failed } from "./shape.js";
 
@@ -232,7 +233,15 @@ function checkedArray(def: CheckedDef): Checked | null {
   };
 }
 
-function checkedObject(def: CheckedDef): Checked | null {
+/** What a member reader gives where zod would find no key. */
+const ABSENT = Symbol("absent");
+/** How an object writer reads a member: its own reader, or null to read the key as zod does. */
+type MemberReader = ((record: Record<string, unknown>) => unknown) | null;
+
+function checkedObject(
+  def: CheckedDef,
+  readerOf: (key: string) => MemberReader = () => null,
+): Checked | null {
   const shape = def.shape;
   // Loose and strict objects (a catchall) and symbol keys are left to zod.
   if (shape === undefined || def.catchall !== undefined) return null;
@@ -244,6 +253,7 @@ function checkedObject(def: CheckedDef): Checked | null {
     return {
       check: checked(member),
       optional: isOptional(member._zod.def),
+      read: readerOf(k),
     };
   });
   if (members.some((m) => m.write.check === null)) return null;
@@ -254,17 +264,43 @@ function checkedObject(def: CheckedDef): Checked | null {
     let text = "";
     for (const { key, name, write } of members) {
       // As zod reads a key: present when `in` finds it (inherited too).
-      if (!(key in record)) {
+      const read =
+        write.read === null
+          ? key in record
+            ? record[key]
+            : ABSENT
+          : write.read(record);
+      if (read === ABSENT) {
         if (write.optional) continue;
         return FAIL;
       }
-      const member = write.check!(record[key]);
+      const member = write.check!(read);
       if (member === FAIL) return FAIL;
       if (member !== undefined)
         text += (text === "" ? "{" : ",") + name + member;
     }
     return text === "" ? "{}" : text + "}";
   };
+}
+
+/**
+ * The checked writer of an object schema whose members are read by `readers` (one per key): what it
+ * writes of a value is what it would write of the object `{ [key]: read(value) }` holding the keys whose
+ * reader gives a value. Null where that object would lend a key from `Object.prototype` to zod (which
+ * reads inherited keys), as for any schema the checked writer does not read.
+ */
+function checkedObjectVia(schema: Internals, readers: Readers): Checked | null {
+  const def = schema._zod.def;
+  if (def.type !== "object" || def.coerce === true) return null;
+  if (Object.keys(def.shape ?? {}).some((k) => k in Object.prototype))
+    return null;
+  return checkedObject(def, (key) => {
+    const read = readers.get(key)!;
+    return (record) => {
+      const value = read(record);
+      return value === undefined ? ABSENT : value;
+    };
+  });
 }
 
 /**
@@ -276,8 +312,13 @@ function checkedObject(def: CheckedDef): Checked | null {
  */
 export function createCheckedText(
   schema: z.ZodType,
+  readers?: Readers,
 ): ((value: unknown) => string | null) | null {
-  const write = checked(schema as unknown as Internals);
+  const internals = schema as unknown as Internals;
+  const write =
+    readers === undefined
+      ? checked(internals)
+      : checkedObjectVia(internals, readers);
   if (write === null) return null;
   return (value) => write(value) ?? null;
 }
@@ -290,24 +331,44 @@ export interface Written {
 }
 
 /**
+ * An older version's answer written from a newest resource: the reader of each member (what the down
+ * migration sets it to), and the older resource built whole (for zod's verdict when a check fails).
+ */
+export interface Via {
+  readonly readers: Readers;
+  readonly build: (value: Record<string, unknown>) => Record<string, unknown>;
+}
+
+/**
  * The JSON text of an answer shaped by `schema`, the text `JSON.stringify` makes of what
- * {@link createShaper} returns: checked (`validate`) or stripped only. The value is an object.
+ * {@link createShaper} returns: checked (`validate`) or stripped only. The value is an object; with `via`,
+ * a newest resource written as the older one `via.build` makes of it, without building it unless a check
+ * fails (then `from` is the newest resource when the text was written from it).
  */
 export function createWriter(
   schema: z.ZodType,
   validate: boolean,
+  via?: Via,
 ): (value: unknown) => Written | Failed {
   if (!validate) {
-    const strip = createStrippedText(schema);
+    const strip = createStrippedText(schema, via?.readers);
     // An object always has a text: `?? "{}"` only satisfies the type.
     return (value) => ({ ok: true, text: strip(value) ?? "{}", from: value });
   }
-  const write = createCheckedText(schema);
+  const write = createCheckedText(schema, via?.readers);
+  if (via !== undefined && write === null) {
+    // Not writable from the newest resource: build the older one and write that.
+    const written = createWriter(schema, true);
+    return (value) => written(via.build(value as Record<string, unknown>));
+  }
   const shape = createShaper(schema, true);
+  const older = via?.build;
   return (value) => {
     const text = write === null ? null : write(value);
     if (text !== null) return { ok: true, text, from: value };
-    const shaped = shape(value);
+    const shaped = shape(
+      older === undefined ? value : older(value as Record<string, unknown>),
+    );
     return shaped.ok
       ? { ok: true, text: JSON.stringify(shaped.value), from: shaped.value }
       : shaped;

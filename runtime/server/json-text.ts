@@ -59,23 +59,11 @@ export const membersOf = <W,>(
 function stripped(keep: Keep): TextWriter {
   switch (keep.kind) {
     case "object": {
-      const members = membersOf([...keep.keys.keys()], (k) =>
-        stripped(keep.keys.get(k)!),
-      );
+      const object = objectText(keep, () => null);
       return (value) => {
         if (typeof value !== "object" || value === null)
           return primitiveText(value);
-        if (Array.isArray(value)) return "{}";
-        const record = value as Record<string, unknown>;
-        let text = "";
-        for (const { key, name, write } of members) {
-          // Own keys only: a field may be called `constructor`.
-          if (!Object.hasOwn(record, key)) continue;
-          const member = write(record[key]);
-          if (member !== undefined)
-            text += (text === "" ? "{" : ",") + name + member;
-        }
-        return text === "" ? "{}" : text + "}";
+        return Array.isArray(value) ? "{}" : object(value);
       };
     }
     case "array": {
@@ -97,6 +85,38 @@ function stripped(keep: Keep): TextWriter {
   }
 }
 
+/**
+ * The JSON text of an object with the keys of `keep`, each member read by `readerOf(key)`, or as the
+ * object's own key where that is null (undefined: the member is absent, as `JSON.stringify` leaves out an
+ * undefined value).
+ */
+function objectText(
+  keep: Extract<Keep, { kind: "object" }>,
+  readerOf: (key: string) => Reader | null,
+): (record: object) => string {
+  const members = membersOf([...keep.keys.keys()], (k) => ({
+    read: readerOf(k),
+    write: stripped(keep.keys.get(k)!),
+  }));
+  return (value) => {
+    const record = value as Record<string, unknown>;
+    let text = "";
+    for (const { key, name, write } of members) {
+      // Own keys only: a field may be called `constructor`.
+      const read =
+        write.read === null
+          ? Object.hasOwn(record, key)
+            ? record[key]
+            : undefined
+          : write.read(record);
+      const member = read === undefined ? undefined : write.write(read);
+      if (member !== undefined)
+        text += (text === "" ? "{" : ",") + name + member;
+    }
+    return text === "" ? "{}" : text + "}";
+  };
+}
+
 /** An array's JSON text from each item's (`null` where an item writes nothing, as `JSON.stringify` does). */
 function itemsText(
   items: readonly unknown[],
@@ -108,10 +128,27 @@ function itemsText(
   return text + "]";
 }
 
+/** How a member is read from the object written (undefined: the member is absent). */
+export type Reader = (record: Record<string, unknown>) => unknown;
+/** The reader of each top-level member, by key. */
+export type Readers = ReadonlyMap<string, Reader>;
+
 /**
  * Writes `JSON.stringify` of what the key tree of `schema` keeps of a value (unknown and write-only keys
- * removed at every depth, objects dropped where the schema has a plain value; nothing checked).
+ * removed at every depth, objects dropped where the schema has a plain value; nothing checked). With
+ * `readers` (one per key of the object schema), what it writes of an object is what it would write of the
+ * object `{ [key]: read(value) }` holding the keys whose reader gives a value.
  */
-export function createStrippedText(schema: z.ZodType): TextWriter {
-  return stripped(keepOf((schema as unknown as { readonly def: Def }).def));
+export function createStrippedText(
+  schema: z.ZodType,
+  readers?: Readers,
+): TextWriter {
+  const keep = keepOf((schema as unknown as { readonly def: Def }).def);
+  const text = stripped(keep);
+  if (readers === undefined || keep.kind !== "object") return text;
+  const object = objectText(keep, (key) => readers.get(key)!);
+  return (value) =>
+    typeof value === "object" && value !== null && !Array.isArray(value)
+      ? object(value)
+      : text(value);
 }

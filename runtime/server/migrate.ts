@@ -4,6 +4,7 @@
  */
 import type { z } from "zod";
 import { isFn, isRecord, type AnyFn } from "./guards.js";
+import type { Reader, Readers } from "./json-text.js";
 import type {
   ApiSpec,
   DownStep,
@@ -63,6 +64,13 @@ const eachObject = (
   return apply;
 };
 
+/** What becomes of one key of an older version's request: dropped, or set under its newest name (converted). */
+type UpStep = null | {
+  readonly key: string;
+  readonly convert: readonly AnyFn[];
+  readonly migrate: ((value: unknown) => unknown) | undefined;
+};
+
 /** Compiles an up plan: a request body (or list query) of an older version to the newest names and types. */
 export function compileUp(
   plan: UpPlan,
@@ -71,34 +79,58 @@ export function compileUp(
   input: Record<string, unknown>,
   complete: boolean,
 ) => Record<string, unknown> {
-  const drop = new Set(plan.drop);
-  const renames = new Map(Object.entries(plan.renames ?? {}));
-  const convert = new Map(
-    Object.entries(plan.hooks ?? {}).map(([key, ids]) => [
-      key,
-      ids.map((id) => hooks.get(id)!["up"]!),
-    ]),
-  );
+  // One lookup per key of the request: a key the plan does not name is copied as it is.
+  const steps = new Map<string, UpStep>();
+  const stepOf = (name: string): Exclude<UpStep, null> => {
+    const found = steps.get(name);
+    if (found) return found;
+    const made = { key: name, convert: [], migrate: undefined };
+    steps.set(name, made);
+    return made;
+  };
+  const renames = plan.renames ?? {};
+  const keyOf = (name: string): string =>
+    Object.hasOwn(renames, name) ? renames[name]! : name;
+  // The request keys that arrive as the newest key `key` (conversions are keyed by the newest name): its
+  // old names, and itself unless it is renamed away.
+  const namesOf = (key: string): string[] => [
+    ...Object.keys(renames).filter((n) => renames[n] === key),
+    ...(Object.hasOwn(renames, key) ? [] : [key]),
+  ];
+  for (const name of Object.keys(renames))
+    steps.set(name, { key: renames[name]!, convert: [], migrate: undefined });
+  for (const [key, ids] of Object.entries(plan.hooks ?? {}))
+    for (const name of namesOf(key)) {
+      const step = stepOf(name);
+      steps.set(name, {
+        ...step,
+        key: keyOf(name),
+        convert: ids.map((id) => hooks.get(id)!["up"]!),
+      });
+    }
   // A nested object arrives whole (its request schema applies its defaults), so it always takes its fills.
-  const nested = new Map(
-    Object.entries(plan.nested ?? {}).map(([key, p]) => {
-      const migrate = compileUp(p, hooks);
-      return [key, eachObject((o) => migrate(o, true))] as const;
-    }),
-  );
+  for (const [key, p] of Object.entries(plan.nested ?? {})) {
+    const migrate = compileUp(p, hooks);
+    const each = eachObject((o) => migrate(o, true));
+    for (const name of namesOf(key))
+      steps.set(name, { ...stepOf(name), key: keyOf(name), migrate: each });
+  }
+  for (const name of plan.drop ?? []) steps.set(name, null);
   const fill = Object.entries(plan.fill ?? {});
   return (input, complete) => {
     const out: Record<string, unknown> = {};
     for (const name of Object.keys(input)) {
-      if (drop.has(name)) continue;
-      const key = renames.get(name) ?? name;
+      const step = steps.get(name);
+      if (step === undefined) {
+        out[name] = input[name];
+        continue;
+      }
+      if (step === null) continue;
       let value = input[name];
-      const steps = convert.get(key);
-      if (steps && value !== undefined)
-        for (const step of steps) value = step(value);
-      const migrate = nested.get(key);
-      if (migrate) value = migrate(value);
-      out[key] = value;
+      if (value !== undefined)
+        for (const convert of step.convert) value = convert(value);
+      if (step.migrate) value = step.migrate(value);
+      out[step.key] = value;
     }
     // Only complete bodies (create, replace) take defaults; a patch leaves absent fields alone.
     if (complete)
@@ -123,18 +155,18 @@ function showValues(
   return apply;
 }
 
-/** Compiles the steps of `names` (an older version's fields, in order) from the newest fields. */
-function compileFields(
+/** The reader of each of `names` (an older version's fields, in order) from the newest fields. */
+function readersOf(
   names: readonly string[],
   down: Readonly<Record<string, DownStep>>,
   hooks: Hooks,
-): (resource: Record<string, unknown>) => Record<string, unknown> {
-  const steps = names.map((name): ((r: Record<string, unknown>) => unknown) => {
+): Reader[] {
+  return names.map((name): Reader => {
     // Own keys only: a field may be called `constructor`.
     const step = Object.hasOwn(down, name) ? down[name] : undefined;
     if (step === undefined) return (r) => r[name];
     if ("fallback" in step) return () => cloneValue(step.fallback);
-    if ("hook" in step) return hooks.get(step.hook)!["value"]!;
+    if ("hook" in step) return hooks.get(step.hook)!["value"]! as Reader;
     const key = step.key;
     const convert = (step.hooks ?? []).map((id) => hooks.get(id)!["down"]!);
     const fill =
@@ -145,6 +177,8 @@ function compileFields(
       step.nested === undefined ? undefined : compileNested(step.nested, hooks);
     const shown =
       step.values === undefined ? undefined : showValues(step.values);
+    if (!fill && !nested && convert.length === 0 && !shown)
+      return (r) => r[key];
     return (r) => {
       let value = r[key];
       if (value === undefined) return fill ? fill(r) : undefined;
@@ -154,6 +188,15 @@ function compileFields(
       return shown ? shown(value) : value;
     };
   });
+}
+
+/** Compiles the steps of `names` (an older version's fields, in order) from the newest fields. */
+function compileFields(
+  names: readonly string[],
+  down: Readonly<Record<string, DownStep>>,
+  hooks: Hooks,
+): (resource: Record<string, unknown>) => Record<string, unknown> {
+  const steps = readersOf(names, down, hooks);
   return (resource) => {
     const out: Record<string, unknown> = {};
     for (let i = 0; i < names.length; i++) {
@@ -162,6 +205,31 @@ function compileFields(
     }
     return out;
   };
+}
+
+/** Whether a step (or a nested plan inside it) calls a migration hook, which is user code. */
+function callsHooks(step: DownStep): boolean {
+  if ("fallback" in step) return false;
+  if ("hook" in step) return true;
+  if ((step.hooks ?? []).length > 0 || step.whenMissing !== undefined)
+    return true;
+  return Object.values(step.nested?.down ?? {}).some(callsHooks);
+}
+
+/**
+ * The reader of each field of a route's response schema from a newest resource: what {@link compileDown}
+ * sets each key to (left out where a reader gives undefined), so that an answer can be written from the
+ * newest resource without building the older one first. Null when a step calls a migration hook: hooks run
+ * once per answer, and a failed check builds the older resource to let zod word the failure.
+ */
+export function compileDownReaders(
+  route: RouteSpec,
+  hooks: Hooks,
+): Readers | null {
+  if (Object.values(route.down).some(callsHooks)) return null;
+  const names = Object.keys(route.schemas.response.shape);
+  const readers = readersOf(names, route.down, hooks);
+  return new Map(names.map((name, i) => [name, readers[i]!]));
 }
 
 function compileNested(

@@ -11,6 +11,7 @@ import { createCheckedText, createWriter } from '../../runtime/server/checked-te
 import { createStrippedText } from '../../runtime/server/json-text.ts';
 import { createShaper } from '../../runtime/server/shape.ts';
 import { exampleOfPattern } from '../../generator/model/pattern-example.ts';
+import { mutate, random } from '../helpers/mutate.ts';
 import * as ShopV1 from '../../examples/shop/generated/v1/schemas.ts';
 import * as ShopV2 from '../../examples/shop/generated/v2/schemas.ts';
 import * as ShopV3 from '../../examples/shop/generated/v3/schemas.ts';
@@ -74,17 +75,6 @@ const SCHEMAS: [string, z.ZodObject][] = [
   ...responseSchemas(ShopV3).map(([n, s]): [string, z.ZodObject] => [`shop v3 ${n}`, s]),
 ];
 
-/** A seeded generator (mulberry32), so a failure reproduces. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const ODD: unknown[] = [
   undefined, null, 0, -0, 1.5, -7, 1e21, NaN, Infinity, 2 ** 53, true, false, '', 'x', 'é', '😀', '\ud800',
   'a"b', 'a\\b', 'line\nbreak', '\u0007', ID, AT, 'a@example.com', [], [1], ['a', null], {}, { extra: 1 },
@@ -125,28 +115,6 @@ function sample(schema: z.ZodType): unknown {
   }
 }
 
-/** A copy of `value` with one random change somewhere (a value replaced, a key added or removed). */
-function mutate(value: unknown, next: () => number): unknown {
-  const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
-  if (Array.isArray(value)) {
-    if (value.length === 0 || next() < 0.2) return [...value, pick(ODD)];
-    const i = Math.floor(next() * value.length);
-    return value.map((v, j) => (j === i ? mutate(v, next) : v));
-  }
-  if (typeof value === 'object' && value !== null && !(value instanceof Date)) {
-    const keys = Object.keys(value);
-    const roll = next();
-    if (keys.length === 0 || roll < 0.1) return { ...value, [pick(['extra', 'secret', '1', 'constructor'])]: pick(ODD) };
-    const key = pick(keys);
-    if (roll < 0.2) {
-      const { [key]: _gone, ...rest } = value as Record<string, unknown>;
-      return rest;
-    }
-    return { ...value, [key]: mutate((value as Record<string, unknown>)[key], next) };
-  }
-  return next() < 0.5 ? pick(ODD) : value;
-}
-
 /** Values for a schema: a valid one, then mutations (one to three changes) of it. */
 function valuesFor(schema: z.ZodType, seed: number, count: number): unknown[] {
   const next = random(seed);
@@ -155,7 +123,7 @@ function valuesFor(schema: z.ZodType, seed: number, count: number): unknown[] {
   for (let i = 0; i < count; i++) {
     let v = base;
     const changes = 1 + Math.floor(next() * 3);
-    for (let c = 0; c < changes; c++) v = mutate(v, next);
+    for (let c = 0; c < changes; c++) v = mutate(v, next, { odd: ODD, keys: ['extra', 'secret', '1', 'constructor'] });
     values.push(v);
   }
   return values;
