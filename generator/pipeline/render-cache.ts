@@ -260,7 +260,14 @@ export function loadRenderCache(file: string, key: string): RenderCache {
         renameSync(temp, file);
         // Segments the new index does not name are garbage (another restgen's, compacted ones, a lost race's).
         const keep = new Set(names);
-        for (const f of readdirSync(dir)) if (f.startsWith(`${base}.`) && f.endsWith('.seg') && !keep.has(f)) rmSync(path.join(dir, f), { force: true });
+        for (const f of readdirSync(dir))
+          if (f.startsWith(`${base}.`) && f.endsWith('.seg') && !keep.has(f)) {
+            try {
+              rmSync(path.join(dir, f), { force: true });
+            } catch {
+              // Still open elsewhere (Windows refuses to delete an open file): the next save removes it.
+            }
+          }
       } catch {
         // Read-only node_modules or a full disk: the cache is an optimisation, the run itself succeeded.
         rmSync(temp, { force: true });
