@@ -107,11 +107,10 @@ function isAcceptedList(value: unknown): value is AcceptedBreak[] {
 }
 
 /** Reads the lock at `file`: `lock` is undefined when there is none yet. */
-export function readLockFile(file: string): { ok: true; lock: LockFile | undefined; text?: string } | { ok: false; message: string } {
+export function readLockFile(file: string): { ok: true; lock: LockFile | undefined } | { ok: false; message: string } {
   if (!existsSync(file)) return { ok: true, lock: undefined };
-  const text = readFileSync(file, 'utf8');
-  const parsed = parseLock(text);
-  return parsed.ok ? { ...parsed, text } : { ok: false, message: `${file} ${parsed.message}` };
+  const parsed = parseLock(readFileSync(file, 'utf8'));
+  return parsed.ok ? parsed : { ok: false, message: `${file} ${parsed.message}` };
 }
 
 /** Writes `lock` to `file` atomically; returns false (writing nothing) when the file already holds these bytes. */

@@ -53,11 +53,10 @@ export interface SavedRecord {
 
 /** The hash an input's content is recorded with (also the lock's, for the lock's facts). */
 export const contentHash = (data: string | Buffer): string => oneShot('sha256', data, 'hex').slice(0, 16);
-const hash = contentHash;
 
 function hashFile(file: string): string | undefined {
   try {
-    return hash(readFileSync(file));
+    return contentHash(readFileSync(file));
   } catch {
     // A file that vanished is simply "changed".
     return undefined;
@@ -98,7 +97,7 @@ export function cacheFile(apiPath: string, outDir: string, templatesDir: string 
     if (parent === dir) break;
     dir = parent;
   }
-  return path.join(base, `${hash([apiPath, outDir, templatesDir ?? ''].join('\0'))}${kind}.json`);
+  return path.join(base, `${contentHash([apiPath, outDir, templatesDir ?? ''].join('\0'))}${kind}.json`);
 }
 
 /**
@@ -110,7 +109,7 @@ export function runKey(templatesDir: string | undefined): { readonly key: string
   const own = restgenStamp();
   const overrides = templatesDir ? treeStamp(templatesDir) : undefined;
   const newest = overrides && overrides.newest > own.newest ? overrides.newest : own.newest;
-  return { key: hash([own.stamp, templatesDir ? (overrides?.stamp ?? 'none') : 'builtin'].join('\0')), newest };
+  return { key: contentHash([own.stamp, templatesDir ? (overrides?.stamp ?? 'none') : 'builtin'].join('\0')), newest };
 }
 
 /**

@@ -14,6 +14,7 @@ import type { CollectionFileView as ServerCollectionView } from '../emit/server/
 import type { IndexView as ServerIndexView, RoutesView, TypesView } from '../emit/server/server-view.ts';
 import type { ZodBarrelView, ZodCollectionView } from '../emit/zod/emit-zod.ts';
 import type { EventsView } from '../emit/server/events-view.ts';
+import type { Memo } from '../emit/types.ts';
 import { packagePath } from '../package-root.ts';
 import type { Node } from '../printer/ast.ts';
 import { layOut, Marks } from '../printer/layout.ts';
@@ -93,18 +94,13 @@ let compiler: typeof Handlebars | undefined;
 const compilerOf = (): typeof Handlebars => (compiler ??= requireHere('handlebars') as typeof Handlebars);
 
 /**
- * Reuses text computed before for the same input, like the render cache's memo (see `emit/types.ts`); here
- * it keeps each template's precompiled code, so a run compiles only templates it has never seen.
- */
-export type TemplateMemo = (kind: string, input: unknown, compute: () => string, holds: 'fact') => string;
-
-/**
  * Loads every template under restgen's `templates/` and, when given, the user's override folder (a file
  * there with the same relative name replaces restgen's). Partials are templates whose name starts with `_`
  * in their folder, registered as `folder/_name`. A template is compiled when first rendered (a run that
- * renders nothing compiles nothing), from the precompiled code `memo` kept when it has it.
+ * renders nothing compiles nothing), from the precompiled code `memo` (the render cache) kept as a fact when it
+ * has it, so a run compiles only templates it has never seen.
  */
-export function loadTemplates(overrideDir?: string, memo?: TemplateMemo): { render: Render; names: readonly string[] } {
+export function loadTemplates(overrideDir?: string, memo?: Memo): { render: Render; names: readonly string[] } {
   const files = templateFiles(BUILTIN_TEMPLATES);
   const overridden = new Set<string>();
   if (overrideDir) {

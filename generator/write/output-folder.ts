@@ -72,7 +72,7 @@ export function readOutputHead(outDir: string, rel: string): string {
   return head(path.join(outDir, rel));
 }
 
-/** Reads a file of the output folder, or undefined when it does not exist. */
+/** Reads a file of the output folder as bytes (see `readHeader`), or undefined when it does not exist. */
 export function readOutputFile(outDir: string, rel: string): Buffer | undefined {
   try {
     return readFileSync(path.join(outDir, rel));

@@ -84,8 +84,12 @@ export function createPresenter(
   source: string,
 ): (value: unknown, at: string) => Checked {
   const shape = createShaper(route.schemas.response, m.validateResponses);
-  return presenterOf(m, version, route, source, shape);
+  return presenterOf(version, route, source, downOf(m, route), shape);
 }
+
+/** The route's down migration to its version, or null for the newest version (nothing to migrate). */
+const downOf = (m: Mount, route: RouteSpec) =>
+  Object.keys(route.down).length === 0 ? null : compileDown(route, m.hooks);
 
 /** What {@link createPresenter} answers, as the JSON text to send (written in one pass, not stringified). */
 export function createTextPresenter(
@@ -95,8 +99,7 @@ export function createTextPresenter(
   source: string,
 ): (value: unknown, at: string) => Written | Broken {
   const schema = route.schemas.response;
-  const toVersion =
-    Object.keys(route.down).length === 0 ? null : compileDown(route, m.hooks);
+  const toVersion = downOf(m, route);
   // The id keeps its name, so the newest resource holds it as the text does (for `Location`).
   const readers =
     toVersion === null || Object.hasOwn(route.down, route.id)
@@ -104,10 +107,10 @@ export function createTextPresenter(
       : compileDownReaders(route, m.hooks);
   if (toVersion === null || readers === null)
     return presenterOf(
-      m,
       version,
       route,
       source,
+      toVersion,
       createWriter(schema, m.validateResponses),
     );
   // Written from the newest resource through the down steps, without building the older one.
@@ -157,14 +160,12 @@ const blamed = (
 });
 
 function presenterOf<T extends { readonly ok: true }>(
-  m: Mount,
   version: VersionSpec,
   route: RouteSpec,
   source: string,
+  toVersion: ReturnType<typeof downOf>,
   shape: (value: unknown) => T | Failed,
 ): (value: unknown, at: string) => T | Broken {
-  const toVersion =
-    Object.keys(route.down).length === 0 ? null : compileDown(route, m.hooks);
   return (value, at) => {
     if (!isRecord(value) || Array.isArray(value))
       return notResource(source, at);

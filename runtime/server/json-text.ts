@@ -101,15 +101,15 @@ function objectText(
   return (value) => {
     const record = value as Record<string, unknown>;
     let text = "";
-    for (const { key, name, write } of members) {
+    for (const { key, name, write: step } of members) {
       // Own keys only: a field may be called `constructor`.
       const read =
-        write.read === null
+        step.read === null
           ? Object.hasOwn(record, key)
             ? record[key]
             : undefined
-          : write.read(record);
-      const member = read === undefined ? undefined : write.write(read);
+          : step.read(record);
+      const member = read === undefined ? undefined : step.write(read);
       if (member !== undefined)
         text += (text === "" ? "{" : ",") + name + member;
     }

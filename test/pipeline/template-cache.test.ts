@@ -4,13 +4,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ZodBarrelView } from '../../generator/emit/zod/emit-zod.ts';
-import { loadTemplates, type TemplateMemo } from '../../generator/templates/load-templates.ts';
+import type { Memo } from '../../generator/emit/types.ts';
+import { loadTemplates } from '../../generator/templates/load-templates.ts';
 
 /** A memo over a plain map, counting what it had to compute. */
-function mapMemo(): { memo: TemplateMemo; computed: string[]; store: Map<string, string> } {
+function mapMemo(): { memo: Memo; computed: string[]; store: Map<string, string> } {
   const store = new Map<string, string>();
   const computed: string[] = [];
-  const memo: TemplateMemo = (kind, input, compute) => {
+  const memo: Memo = (kind, input, compute) => {
     const key = `${kind}\0${String(input)}`;
     let text = store.get(key);
     if (text === undefined) {

@@ -106,7 +106,8 @@ function pairView(api: ApiIR, report: DiffReport): PairView {
 }
 
 /**
- * The view of CHANGES.md for `api`. With a `memo`, a pair of collections whose projections (and versions) are
+ * The view of CHANGES.md for `api`. With a `memo`, a pair of versions whose projections are unchanged is not
+ * compared at all, and in a pair that changed, a pair of collections whose projections (and versions) are
  * unchanged is not compared again: one changed field re-runs the comparison of its collection only.
  */
 export function buildChangesView(api: ApiIR, sourcePath: string, memo?: Memo): ChangesView {

@@ -17,7 +17,6 @@ import { compact, ref, type Json, type JsonObject } from './json.ts';
  */
 export type SchemaMode = 'response' | 'request';
 
-
 /** The formats that get a shared component schema (their patterns are long; fields refer to them). */
 export type FormatKind = 'datetime' | 'date' | 'uuid' | 'email';
 
