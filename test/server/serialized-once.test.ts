@@ -1,7 +1,7 @@
 /**
  * End to end over HTTP, raw requests: a single-resource answer of the newest version is serialized once and
  * sent as the very text its ETag was hashed from. What a client sees must not change with it: the content
- * type and charset of every answer (JSON, problem+json), the ETag (the first 132 bits of SHA-256 of the
+ * type and charset of every answer (JSON, problem+json), the ETag (the first 132 bits of BLAKE2s-256 of the
  * resource's canonical text, the same in every version), `Content-Length` in bytes (non-ASCII text), HEAD,
  * and 304 answers that still carry the ETag.
  */
@@ -33,7 +33,7 @@ async function raw(method: string, path: string, body?: unknown, headers: Record
 }
 
 /** The tag the README documents: the first 132 bits (22 base64url characters) of SHA-256 of the text. */
-const tagOf = (text: string) => `"${createHash('sha256').update(text).digest('base64url').slice(0, 22)}"`;
+const tagOf = (text: string) => `"${createHash('blake2s256').update(text).digest('base64url').slice(0, 22)}"`;
 
 describe('single-resource answers serialized once', () => {
   it('create, get and update of the newest version: JSON in UTF-8, Content-Length in bytes, the ETag hashed from the body sent', async () => {
