@@ -15,14 +15,15 @@ import { hashOf, readHeader, withHeader } from '../format/header.ts';
 import type { Diagnostic } from '../model/diagnostics.ts';
 import type { ApiIR } from '../model/ir.ts';
 import type { Finding, SeverityOverrides } from '../diff/types.ts';
-import { lockPathFor, writeLockFile } from '../lock/lock-file.ts';
+import { lockPathFor, serializeLock, writeLockFile } from '../lock/lock-file.ts';
 import { applyPlan, readOutputFile, scanOutput } from '../write/output-folder.ts';
 import { restgenVersion } from '../package-root.ts';
 import { codeIdentity } from './code-identity.ts';
+import { hashInputs, INPUTS_FILE, inputsRecordText, outputsDigest, partsText, recordHolds, settingsEntries, type InputsRecord } from './inputs-record.ts';
 import { stampOf } from './file-stamp.ts';
 import { judgeLock, readLockText } from './lock-verdict.ts';
 import { loadRenderCache } from './render-cache.ts';
-import { cacheFile, outputSettingsStamp, outputStamps, readRecord, recordInputs, runKey, saveRecord, unchangedOutputs, upToDate, type OutputRecord, type SettingsOf } from './run-cache.ts';
+import { cacheFile, contentHash, outputSettingsStamp, outputStamps, readRecord, recordInputs, runKey, saveRecord, unchangedOutputs, upToDate, type OutputRecord, type SettingsOf } from './run-cache.ts';
 
 /** Options of {@link generate}. */
 export interface GenerateOptions {
@@ -164,8 +165,12 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const known = saved && (await upToDate(saved, apiPath, outDir, options.templatesDir, settingsOf));
   // The cache does not record which parts were generated; every part always writes at least one file, so
   // the parts owning the recorded files say it (a run for other parts must not be answered "up to date").
-  const sameParts = known !== undefined && new Set(known.map(partOf)).size === parts.length && known.every((f) => parts.includes(partOf(f)));
+  const partsOf = (files: readonly string[]) => files.filter((f) => f !== INPUTS_FILE).map(partOf);
+  const sameParts = known !== undefined && new Set(partsOf(known)).size === parts.length && partsOf(known).every((p) => parts.includes(p));
   if (known && sameParts) return { ok: true, diagnostics: [], ...empty, files: known, cached: true };
+  // No run cache (a fresh clone, CI after `npm ci`) or another checkout: the committed inputs record may still prove the outputs up to date.
+  const held = await recordHolds(outDir, apiPath, lockPath, options.templatesDir, parts, settingsOf);
+  if (held) return { ok: true, diagnostics: [], ...empty, files: held, cached: true };
   lap('up-to-date check');
   // Call sites only ever show in diagnostics, and capturing one per builder call is a large part of loading an
   // API: the module is loaded without them, and once more with them when there is something to report.
@@ -236,50 +241,76 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const version = restgenVersion();
   // Check mode: files whose text is right but whose header is not what `generate` would write now.
   let headersBehind = 0;
+  // Check mode: the inputs record is not what `generate` would write now.
+  let recordBehind = false;
   // Each file's rendered text is dropped once it has been compared and formatted, so that a large API
   // never holds every rendered and every formatted file at once.
   const pending: (OutputFile | undefined)[] = files;
+  /** Compares one output with the folder: written (or, in check mode, found stale) unless it is up to date. */
+  const compare = async (file: OutputFile): Promise<void> => {
+    const abs = path.join(outDir, file.path);
+    const settings = settingsByFolder.get(`${path.posix.dirname(file.path)}\0${file.language}`)!;
+    // A keyed file is known by what it is rendered from (and by which restgen): it is not rendered to be
+    // compared. A file without a key (the runtime, copied verbatim) is known by its text.
+    const input = file.key !== undefined ? hashOf('key', identity, file.key, settings) : hashOf(file.language, file.content, settings);
+    outputs[file.path] = { input, language: file.language, settings };
+    const recorded = unchanged.get(file.path);
+    if (recorded === input) return;
+    // Written by this restgen and untouched since, under another key: `generate` rewrites it without reading it
+    // (its header will differ); `check` reads it, as the same text may stand under another key.
+    const existing = recorded !== undefined && mode === 'write' ? undefined : readOutputFile(outDir, file.path);
+    const header = existing === undefined ? undefined : readHeader(existing);
+    if (existing !== undefined && header === undefined) {
+      conflicts.push(file.path);
+      return;
+    }
+    // The version is part of the header: a file an older restgen wrote is rewritten, so bytes never depend on history.
+    if (header && header.intact && header.hashes.input === input && header.hashes.version === version) return;
+    // The inputs record only ever speeds a run up (it is checked against the inputs before it is trusted): one
+    // that is behind (an input changed in a way no output shows, such as a comment) is not a stale output.
+    if (mode === 'check' && file.path === INPUTS_FILE) {
+      recordBehind = true;
+      return;
+    }
+    lap('compare');
+    const body = await formatter.format(file.content, abs, file.language, file.preformatted);
+    lap(`format ${file.path.split('/')[0]}`);
+    formatted++;
+    if (mode === 'check') {
+      // The same text under another key (its inputs changed in ways that do not show in it, or another restgen
+      // wrote it): what the file says is right; only its header would change, so it is not stale.
+      if (header && header.intact && hashOf(body) === header.hashes.output) {
+        headersBehind++;
+        return;
+      }
+      stale.push(file.path);
+      staleReasons[file.path] = existing === undefined ? 'missing' : header && !header.intact ? 'edited' : 'outdated';
+      return;
+    }
+    // Rewritten even when only the header changes: the bytes restgen writes never depend on the history of runs.
+    const content = withHeader(file.language, body, sourcePath, input, version);
+    if (existing === undefined || existing.toString('utf8') !== content) writes.push({ path: file.path, content });
+  };
+  // The lock as it stands after this run: the inputs record lists its hash with the API's files.
+  const lockHash = mode === 'write' && lock.changed ? contentHash(serializeLock(lock.nextLock)) : (lockText.hash ?? 'missing');
   try {
     for (let i = 0; i < pending.length; i++) {
       const file = pending[i]!;
       pending[i] = undefined;
-      const abs = path.join(outDir, file.path);
-      const settings = settingsByFolder.get(`${path.posix.dirname(file.path)}\0${file.language}`)!;
-      // A keyed file is known by what it is rendered from (and by which restgen): it is not rendered to be
-      // compared. A file without a key (the runtime, copied verbatim) is known by its text.
-      const input = file.key !== undefined ? hashOf('key', identity, file.key, settings) : hashOf(file.language, file.content, settings);
-      outputs[file.path] = { input, language: file.language, settings };
-      const recorded = unchanged.get(file.path);
-      if (recorded === input) continue;
-      // Written by this restgen and untouched since, under another key: `generate` rewrites it without reading it
-      // (its header will differ); `check` reads it, as the same text may stand under another key.
-      const existing = recorded !== undefined && mode === 'write' ? undefined : readOutputFile(outDir, file.path);
-      const header = existing === undefined ? undefined : readHeader(existing);
-      if (existing !== undefined && header === undefined) {
-        conflicts.push(file.path);
-        continue;
-      }
-      // The version is part of the header: a file an older restgen wrote is rewritten, so bytes never depend on history.
-      if (header && header.intact && header.hashes.input === input && header.hashes.version === version) continue;
-      lap('compare');
-      const body = await formatter.format(file.content, abs, file.language, file.preformatted);
-      lap(`format ${file.path.split('/')[0]}`);
-      formatted++;
-      if (mode === 'check') {
-        // The same text under another key (its inputs changed in ways that do not show in it, or another restgen
-        // wrote it): what the file says is right; only its header would change, so it is not stale.
-        if (header && header.intact && hashOf(body) === header.hashes.output) {
-          headersBehind++;
-          continue;
-        }
-        stale.push(file.path);
-        staleReasons[file.path] = existing === undefined ? 'missing' : header && !header.intact ? 'edited' : 'outdated';
-        continue;
-      }
-      // Rewritten even when only the header changes: the bytes restgen writes never depend on the history of runs.
-      const content = withHeader(file.language, body, sourcePath, input, version);
-      if (existing === undefined || existing.toString('utf8') !== content) writes.push({ path: file.path, content });
+      await compare(file);
     }
+    // Last: the record lists every other output's key.
+    const recordFolder = `.\0json`;
+    if (!settingsByFolder.has(recordFolder)) settingsByFolder.set(recordFolder, await settingsOf(path.join(outDir, INPUTS_FILE), 'json'));
+    const record: InputsRecord = {
+      identity,
+      parts: partsText(parts),
+      inputs: hashInputs(outDir, [...(model.files ?? []), apiPath, lockPath], new Map([[lockPath, lockHash]])),
+      settings: settingsEntries(settingsByFolder),
+      outputs: outputsDigest(Object.entries(outputs).map(([rel, o]) => [rel, o.input] as const)),
+    };
+    produced.add(INPUTS_FILE);
+    await compare({ path: INPUTS_FILE, content: inputsRecordText(record), language: 'json', preformatted: true });
   } catch (error) {
     // Keyed files render here, when read: a template override can fail now too.
     return overrideFailed(error);
@@ -308,8 +339,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     lockChanged = lock.changed && writeLockFile(lockPath, lock.nextLock);
   }
   renderCache.save(identity);
-  // Not recorded while a header is behind: the record would let `generate` answer "up to date" and keep it so.
-  if (stale.length === 0 && headersBehind === 0 && !(mode === 'check' && lock.changed) && model.files) {
+  // Not recorded while a header or the inputs record is behind: the record would let `generate` answer "up to date" and keep it so.
+  if (stale.length === 0 && headersBehind === 0 && !recordBehind && !(mode === 'check' && lock.changed) && model.files) {
     // The lock as this run read it, unless the run rewrote it.
     const inputs = recordInputs([...new Set([...model.files, apiPath, lockPath])].sort(), lockChanged ? undefined : new Map([[lockPath, lockText.input]]));
     // Only the files this run wrote have new stamps: the rest were taken before it, and nothing else changed them.

@@ -193,18 +193,19 @@ describe('the render cache', () => {
     // Not one file of the output folder is the cache's.
     expect(listFiles(path.join(dir, 'generated')).every((f) => !f.includes('cache'))).toBe(true);
 
-    // A change that changes nothing generated (a comment): nothing is rendered.
+    // A change that changes nothing generated (a comment): nothing is rendered; only the inputs record,
+    // which lists the API module's hash, is written.
     writeFileSync(apiPath, API(undefined, '\n// a comment'));
     const same = await generate({ apiPath });
     expect(same.renders.misses).toBe(0);
-    expect(same.written).toEqual([]);
+    expect(same.written).toEqual(['restgen-inputs.json']);
 
     // One field of one collection, in the one version that has it.
     writeFileSync(apiPath, API('f.string().max(500).nullable()'));
     const one = await generate({ apiPath });
     // Three files show the change; two more are reached by it without showing it (the server's module of the
-    // collection, CHANGES.md): only their headers' render keys change.
-    expect([...one.written].sort()).toEqual(['CHANGES.md', 'client/v3/notes.ts', 'openapi/v3.json', 'server/collections/notes.ts', 'v3/notes.ts']);
+    // collection, CHANGES.md): only their headers' render keys change. The inputs record lists both changes.
+    expect([...one.written].sort()).toEqual(['CHANGES.md', 'client/v3/notes.ts', 'openapi/v3.json', 'restgen-inputs.json', 'server/collections/notes.ts', 'v3/notes.ts']);
     // Those files, v3's client module, the server's module of the collection (and its summary), CHANGES.md
     // and its v2 -> v3 comparison at most: nothing of the other collections or versions. A file whose key is
     // unchanged is not even looked up: its header proves it up to date.

@@ -1,0 +1,165 @@
+/**
+ * @module The inputs record: `restgen-inputs.json` in the output folder says what the outputs were generated
+ * from, by content: restgen's code identity (its code, templates and template overrides), the parts, the
+ * content hash of every file the API module loaded (and of the lock), the formatter settings of every output
+ * folder, and one digest of every output's path and header `in` hash. It is committed with the outputs, so a
+ * fresh clone (CI right after `npm ci`, with no run cache) can tell "up to date" without loading the API:
+ * when restgen and every input are byte-identical to the recorded ones, generating again would render the
+ * very files recorded, so each output only has to be present, intact (its body matches its `out` hash) and
+ * recorded. Anything else (an input changed, another restgen, another part list, an edited, missing or extra
+ * file) makes the run a full one, which also rewrites (or, in `check`, reports) the record.
+ *
+ * Paths are relative to the output folder and restgen's own files are left out (its identity covers them),
+ * so the record is the same on every machine and in every checkout.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { Part } from "../dsl/define-config.ts";
+import { PART_NAMES } from "../emit/parts.ts";
+import { hashOf, readHeader } from "../format/header.ts";
+import { PACKAGE_ROOT, restgenVersion } from "../package-root.ts";
+import { readOutputFile, statOutput } from "../write/output-folder.ts";
+import { codeIdentity } from "./code-identity.ts";
+import { contentHash, type SettingsOf } from "./run-cache.ts";
+import type { FileLanguage } from "../emit/types.ts";
+
+/** The record's path in the output folder. */
+export const INPUTS_FILE = "restgen-inputs.json";
+
+/** What the record holds (its JSON body, below the `x-restgen` header member). */
+export interface InputsRecord {
+  readonly identity: string;
+  /** The parts generated, space-separated, in restgen's order. */
+  readonly parts: string;
+  /** Input file (relative POSIX path from the output folder) to its content hash. */
+  readonly inputs: Readonly<Record<string, string>>;
+  /** `<folder>:<language>` (folders relative to the output folder) to the formatter settings key. */
+  readonly settings: Readonly<Record<string, string>>;
+  /** {@link outputsDigest} of every output but the record. */
+  readonly outputs: string;
+}
+
+const posix = (rel: string): string => rel.split(path.sep).join("/");
+
+/** One digest of the outputs' paths and `in` hashes, in path order. */
+export function outputsDigest(
+  outputs: Iterable<readonly [string, string]>,
+): string {
+  const lines = [...outputs]
+    .filter(([rel]) => rel !== INPUTS_FILE)
+    .map(([rel, input]) => `${rel}\0${input}`);
+  return hashOf(...lines.sort());
+}
+
+/** restgen's own code, which its identity covers (in either layout: a clone or an installed package). */
+const OWN = ["dist", "generator", "templates", "runtime"].map(
+  (part) => path.join(PACKAGE_ROOT, part) + path.sep,
+);
+
+/** Hashes the input files (absolute paths) for the record; restgen's own files are left to its identity. */
+export function hashInputs(
+  outDir: string,
+  files: Iterable<string>,
+  known: ReadonlyMap<string, string>,
+): Record<string, string> {
+  const inputs: Record<string, string> = {};
+  for (const file of [...new Set(files)].sort()) {
+    if (OWN.some((own) => file.startsWith(own))) continue;
+    inputs[posix(path.relative(outDir, file))] =
+      known.get(file) ?? hashFile(file);
+  }
+  return inputs;
+}
+
+function hashFile(file: string): string {
+  try {
+    return contentHash(readFileSync(file));
+  } catch {
+    return "missing";
+  }
+}
+
+/** The settings key of each output folder and language, as the record lists them. */
+export function settingsEntries(
+  settings: ReadonlyMap<string, string>,
+): Record<string, string> {
+  const entries = [...settings].map(([key, value]) => {
+    const [dir, language] = key.split("\0") as [string, string];
+    return [`${dir}:${language}`, value] as const;
+  });
+  return Object.fromEntries(
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
+}
+
+/** The parts as the record lists them. */
+export const partsText = (parts: readonly Part[]): string =>
+  PART_NAMES.filter((p) => parts.includes(p)).join(" ");
+
+/** The record's JSON body (without its header member), as written. */
+export function inputsRecordText(record: InputsRecord): string {
+  return `${JSON.stringify(record, null, 2)}\n`;
+}
+
+/**
+ * The sorted list of output files when the record in `outDir` proves them up to date for `parts` (see the
+ * module comment), else undefined. Reads every output once, and no file of the API is loaded.
+ */
+export async function recordHolds(
+  outDir: string,
+  apiPath: string,
+  lockPath: string,
+  templatesDir: string | undefined,
+  parts: readonly Part[],
+  settingsOf: SettingsOf,
+): Promise<readonly string[] | undefined> {
+  const bytes = readOutputFile(outDir, INPUTS_FILE);
+  const header = bytes === undefined ? undefined : readHeader(bytes);
+  if (!bytes || !header?.intact || header.hashes.version !== restgenVersion())
+    return undefined;
+  let record: InputsRecord;
+  try {
+    record = JSON.parse(bytes.toString("utf8")) as InputsRecord;
+  } catch {
+    return undefined;
+  }
+  if (record.parts !== partsText(parts)) return undefined;
+  if (
+    typeof record.inputs !== "object" ||
+    typeof record.settings !== "object" ||
+    record.inputs === null ||
+    record.settings === null
+  )
+    return undefined;
+  // The record is this API's and this lock's.
+  for (const file of [apiPath, lockPath])
+    if (!(posix(path.relative(outDir, file)) in record.inputs))
+      return undefined;
+  if (record.identity !== codeIdentity(templatesDir)) return undefined;
+  for (const [rel, hash] of Object.entries(record.inputs))
+    if (hashFile(path.resolve(outDir, rel)) !== hash) return undefined;
+  for (const [key, value] of Object.entries(record.settings)) {
+    const at = key.lastIndexOf(":");
+    const dir = key.slice(0, at);
+    if (
+      (await settingsOf(
+        path.join(outDir, dir, INPUTS_FILE),
+        key.slice(at + 1) as FileLanguage,
+      )) !== value
+    )
+      return undefined;
+  }
+  const version = restgenVersion();
+  const outputs: [string, string][] = [];
+  for (const rel of statOutput(outDir).keys()) {
+    if (rel === INPUTS_FILE) continue;
+    const data = readOutputFile(outDir, rel);
+    const found = data === undefined ? undefined : readHeader(data);
+    // Not restgen's: the user's file, which the outputs may sit beside.
+    if (found === undefined) continue;
+    if (!found.intact || found.hashes.version !== version) return undefined;
+    outputs.push([rel, found.hashes.input]);
+  }
+  if (outputsDigest(outputs) !== record.outputs) return undefined;
+  return [...outputs.map(([rel]) => rel), INPUTS_FILE].sort();
+}
