@@ -11,7 +11,7 @@ import { PART_NAMES, partOf, withNeeds } from '../emit/parts.ts';
 import type { Memo, OutputFile } from '../emit/types.ts';
 import type { Render } from '../templates/load-templates.ts';
 import { createPrettierFormatter, type Formatter } from '../format/formatter.ts';
-import { hashOf, readHeader, withHeader } from '../format/header.ts';
+import { bodyMatches, hashOf, readHeader, withHeader } from '../format/header.ts';
 import type { Diagnostic } from '../model/diagnostics.ts';
 import type { ApiIR } from '../model/ir.ts';
 import type { Finding, SeverityOverrides } from '../diff/types.ts';
@@ -265,7 +265,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       return;
     }
     // The version is part of the header: a file an older restgen wrote is rewritten, so bytes never depend on history.
-    if (header && header.intact && header.hashes.input === input && header.hashes.version === version) return;
+    if (header && header.intact && !header.earlier && header.hashes.input === input && header.hashes.version === version) return;
     // The inputs record only ever speeds a run up (it is checked against the inputs before it is trusted): one
     // that is behind (an input changed in a way no output shows, such as a comment) is not a stale output.
     if (mode === 'check' && file.path === INPUTS_FILE) {
@@ -279,7 +279,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     if (mode === 'check') {
       // The same text under another key (its inputs changed in ways that do not show in it, or another restgen
       // wrote it): what the file says is right; only its header would change, so it is not stale.
-      if (header && header.intact && hashOf(body) === header.hashes.output) {
+      if (header && header.intact && bodyMatches([body], header.hashes.output)) {
         headersBehind++;
         return;
       }

@@ -18,7 +18,11 @@ import type { Part } from "../dsl/define-config.ts";
 import { PART_NAMES } from "../emit/parts.ts";
 import { hashOf, readHeader } from "../format/header.ts";
 import { PACKAGE_ROOT, restgenVersion } from "../package-root.ts";
-import { readOutputFile, statOutput } from "../write/output-folder.ts";
+import {
+  outputReader,
+  readOutputFile,
+  statOutput,
+} from "../write/output-folder.ts";
 import { codeIdentity } from "./code-identity.ts";
 import { contentHash, type SettingsOf } from "./run-cache.ts";
 import type { FileLanguage } from "../emit/types.ts";
@@ -115,7 +119,12 @@ export async function recordHolds(
 ): Promise<readonly string[] | undefined> {
   const bytes = readOutputFile(outDir, INPUTS_FILE);
   const header = bytes === undefined ? undefined : readHeader(bytes);
-  if (!bytes || !header?.intact || header.hashes.version !== restgenVersion())
+  if (
+    !bytes ||
+    !header?.intact ||
+    header.earlier ||
+    header.hashes.version !== restgenVersion()
+  )
     return undefined;
   let record: InputsRecord;
   try {
@@ -151,13 +160,15 @@ export async function recordHolds(
   }
   const version = restgenVersion();
   const outputs: [string, string][] = [];
+  const read = outputReader(outDir);
   for (const rel of statOutput(outDir).keys()) {
     if (rel === INPUTS_FILE) continue;
-    const data = readOutputFile(outDir, rel);
+    const data = read(rel);
     const found = data === undefined ? undefined : readHeader(data);
     // Not restgen's: the user's file, which the outputs may sit beside.
     if (found === undefined) continue;
-    if (!found.intact || found.hashes.version !== version) return undefined;
+    if (!found.intact || found.earlier || found.hashes.version !== version)
+      return undefined;
     outputs.push([rel, found.hashes.input]);
   }
   if (outputsDigest(outputs) !== record.outputs) return undefined;

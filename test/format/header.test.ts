@@ -2,6 +2,7 @@
  * The generated-file header: what `withHeader` writes, `readHeader` reads back, from the text or from the bytes
  * as read (large files are hashed without being decoded), and a hand edit anywhere in the body shows.
  */
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { FileLanguage } from '../../generator/emit/types.ts';
 import { readHeader, withHeader } from '../../generator/format/header.ts';
@@ -18,7 +19,7 @@ describe('the generated-file header', () => {
       const text = withHeader(language, body, '../apï/api.ts', '0123456789abcdef', '1.2.3');
       const bytes = Buffer.from(text, 'utf8');
       const fromText = readHeader(text);
-      expect(fromText, language).toEqual({ hashes: { input: '0123456789abcdef', output: expect.stringMatching(/^[0-9a-f]{16}$/), version: '1.2.3' }, intact: true });
+      expect(fromText, language).toEqual({ hashes: { input: '0123456789abcdef', output: expect.stringMatching(/^[0-9a-f]{16}$/), version: '1.2.3' }, intact: true, earlier: false });
       expect(readHeader(bytes), language).toEqual(fromText);
       // One character changed at the very end of the body.
       const edited = text.slice(0, -2) + (text.at(-2) === '}' ? ']' : 'x') + '\n';
@@ -28,5 +29,18 @@ describe('the generated-file header', () => {
       expect(readHeader(body)).toBeUndefined();
       expect(readHeader(Buffer.from(body))).toBeUndefined();
     }
+  });
+
+  it("hashes the body with SHA-1, and still reads an earlier restgen's SHA-256 header as intact", () => {
+    const sha = (algorithm: string, text: string) => createHash(algorithm).update(`${text}\0`).digest('hex').slice(0, 16);
+    const body = BODIES.typescript;
+    const text = withHeader('typescript', body, '../api.ts', '0123456789abcdef', '1.2.3');
+    expect(readHeader(text)?.hashes.output).toBe(sha('sha1', body));
+    const earlier = text.replace(sha('sha1', body), sha('sha256', body));
+    expect(earlier).not.toBe(text);
+    expect(readHeader(earlier)).toMatchObject({ intact: true, earlier: true, hashes: { output: sha('sha256', body) } });
+    expect(readHeader(Buffer.from(earlier))?.intact).toBe(true);
+    // Neither hash of this body: edited.
+    expect(readHeader(text.replace(sha('sha1', body), sha('md5', body)))?.intact).toBe(false);
   });
 });

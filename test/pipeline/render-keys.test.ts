@@ -4,6 +4,7 @@
  * confirms an unchanged project by reading headers, renders only the files a change reaches, and still finds
  * every edit. A file whose text is right under another key (written by another restgen) is up to date.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -91,5 +92,22 @@ describe('render keys in file headers', () => {
     const again = await generate({ apiPath: p.api });
     expect(again.written).toEqual(['v1/notes.ts']);
     expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
+  it("rewrites a file whose header holds an earlier restgen's SHA-256 `out` hash, to the bytes a fresh run writes", async () => {
+    const p = project('earlier-out');
+    await generate({ apiPath: p.api });
+    const file = path.join(p.out, 'server/runtime/etag.ts');
+    const now = readFileSync(file, 'utf8');
+    const header = readHeader(now)!;
+    const body = now.slice(now.indexOf('\n', now.indexOf('\n') + 1) + 2);
+    const earlier = now.replace(header.hashes.output, createHash('sha256').update(`${body}\0`).digest('hex').slice(0, 16));
+    writeFileSync(file, earlier);
+    expect(readHeader(earlier)).toMatchObject({ intact: true, earlier: true });
+    dropCaches(p);
+    // Its text is right: check passes; generate rewrites the header.
+    expect(await generate({ apiPath: p.api, mode: 'check' })).toMatchObject({ ok: true, stale: [] });
+    expect(await generate({ apiPath: p.api })).toMatchObject({ ok: true, written: ['server/runtime/etag.ts'] });
+    expect(readFileSync(file, 'utf8')).toBe(now);
   });
 });
