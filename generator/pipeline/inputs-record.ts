@@ -24,8 +24,27 @@ import {
   statOutput,
 } from "../write/output-folder.ts";
 import { codeIdentity } from "./code-identity.ts";
+import { stampFromStats, stampOf, type Stamp } from "./file-stamp.ts";
 import { contentHash, type SettingsOf } from "./run-cache.ts";
 import type { FileLanguage } from "../emit/types.ts";
+
+/** What a record that holds proves, for the run cache to keep (so that the next run need not read the outputs). */
+export interface HeldRecord {
+  /** Every output, sorted. */
+  readonly files: readonly string[];
+  /** Each input (absolute path) with its hash and the stamp it had before it was read. */
+  readonly inputs: ReadonlyMap<
+    string,
+    { readonly hash: string; readonly stamp: Stamp | null }
+  >;
+  /** Each output's header `in` hash and the stamp it had before it was read. */
+  readonly outputs: ReadonlyMap<
+    string,
+    { readonly input: string; readonly stamp: Stamp }
+  >;
+  /** The record's formatter settings, by `<folder>:<language>`. */
+  readonly settings: Readonly<Record<string, string>>;
+}
 
 /** The record's path in the output folder. */
 export const INPUTS_FILE = "restgen-inputs.json";
@@ -116,7 +135,9 @@ export async function recordHolds(
   templatesDir: string | undefined,
   parts: readonly Part[],
   settingsOf: SettingsOf,
-): Promise<readonly string[] | undefined> {
+): Promise<HeldRecord | undefined> {
+  // Stamped before they are read: a change after that shows in the stamps the run cache keeps.
+  const recordStamp = stampOf(path.join(outDir, INPUTS_FILE));
   const bytes = readOutputFile(outDir, INPUTS_FILE);
   const header = bytes === undefined ? undefined : readHeader(bytes);
   if (
@@ -145,8 +166,13 @@ export async function recordHolds(
     if (!(posix(path.relative(outDir, file)) in record.inputs))
       return undefined;
   if (record.identity !== codeIdentity(templatesDir)) return undefined;
-  for (const [rel, hash] of Object.entries(record.inputs))
-    if (hashFile(path.resolve(outDir, rel)) !== hash) return undefined;
+  const inputs = new Map<string, { hash: string; stamp: Stamp | null }>();
+  for (const [rel, hash] of Object.entries(record.inputs)) {
+    const file = path.resolve(outDir, rel);
+    const stamp = stampOf(file) ?? null;
+    if (hashFile(file) !== hash) return undefined;
+    inputs.set(file, { hash, stamp });
+  }
   for (const [key, value] of Object.entries(record.settings)) {
     const at = key.lastIndexOf(":");
     const dir = key.slice(0, at);
@@ -160,8 +186,9 @@ export async function recordHolds(
   }
   const version = restgenVersion();
   const outputs: [string, string][] = [];
+  const stamps = new Map<string, Stamp>();
   const read = outputReader(outDir);
-  for (const rel of statOutput(outDir).keys()) {
+  for (const [rel, stats] of statOutput(outDir)) {
     if (rel === INPUTS_FILE) continue;
     const data = read(rel);
     const found = data === undefined ? undefined : readHeader(data);
@@ -170,7 +197,18 @@ export async function recordHolds(
     if (!found.intact || found.earlier || found.hashes.version !== version)
       return undefined;
     outputs.push([rel, found.hashes.input]);
+    stamps.set(rel, stampFromStats(stats));
   }
-  if (outputsDigest(outputs) !== record.outputs) return undefined;
-  return [...outputs.map(([rel]) => rel), INPUTS_FILE].sort();
+  if (outputsDigest(outputs) !== record.outputs || recordStamp === undefined)
+    return undefined;
+  outputs.push([INPUTS_FILE, header.hashes.input]);
+  stamps.set(INPUTS_FILE, recordStamp);
+  return {
+    files: outputs.map(([rel]) => rel).sort(),
+    inputs,
+    outputs: new Map(
+      outputs.map(([rel, input]) => [rel, { input, stamp: stamps.get(rel)! }]),
+    ),
+    settings: record.settings,
+  };
 }

@@ -5,7 +5,7 @@
  * missing or left over, the record itself, the parts, the formatter settings) still gets a full run that
  * finds it.
  */
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generate } from '../../generator/pipeline/generate.ts';
@@ -75,7 +75,12 @@ describe('the inputs record', () => {
   it('answers check and generate in a fresh clone without loading the API', async () => {
     const p = await clone('fresh');
     const before = loads();
+    expect(existsSync(cacheFile(p.api, p.out, undefined))).toBe(false);
     expect(await generate({ apiPath: p.api, mode: 'check' })).toMatchObject({ ok: true, cached: true, stale: [] });
+    // What the record proved is kept as the run cache's record: the next run need not read the outputs again.
+    const kept = JSON.parse(readFileSync(cacheFile(p.api, p.out, undefined), 'utf8')) as { outputs: Record<string, { input: string }> };
+    expect(Object.keys(kept.outputs)).toContain('v1/notes.ts');
+    expect(Object.keys(kept.outputs)).toContain(INPUTS_FILE);
     const written = await generate({ apiPath: p.api });
     expect(written).toMatchObject({ ok: true, cached: true, written: [] });
     expect(written.files).toContain(INPUTS_FILE);
