@@ -72,6 +72,8 @@ export interface GenerateResult {
   readonly renders: { readonly hits: number; readonly misses: number };
   /** True when the up-to-date cache answered without loading the API. */
   readonly cached: boolean;
+  /** Check mode: the inputs record is behind its inputs (not stale: `generate` refreshes it). */
+  readonly recordBehind?: boolean;
   /** Allowed changes to released versions (and newly released versions) that updated the lock. */
   readonly lockFindings: readonly Finding[];
   /** Write mode: the lock was written. Check mode: the lock is out of date. */
@@ -382,6 +384,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     formatted,
     renders: { ...renderCache.stats },
     cached: false,
+    ...(recordBehind ? { recordBehind } : {}),
     lockFindings: lock.findings,
     lockChanged,
     lockPath,
