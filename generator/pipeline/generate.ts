@@ -8,7 +8,7 @@ import type { Part } from '../dsl/define-config.ts';
 import type { ApiDef } from '../dsl/defs.ts';
 import { asPreformatted } from '../emit/keyed-file.ts';
 import { PART_NAMES, partOf, withNeeds } from '../emit/parts.ts';
-import type { FileLanguage, Memo, OutputFile } from '../emit/types.ts';
+import type { Memo, OutputFile } from '../emit/types.ts';
 import type { Render } from '../templates/load-templates.ts';
 import { createPrettierFormatter, type Formatter } from '../format/formatter.ts';
 import { bodyMatches, hashOf, readHeader, withHeader } from '../format/header.ts';
@@ -19,7 +19,7 @@ import { lockPathFor, serializeLock, writeLockFile } from '../lock/lock-file.ts'
 import { applyPlan, readOutputFile, scanOutput } from '../write/output-folder.ts';
 import { restgenVersion } from '../package-root.ts';
 import { codeIdentity } from './code-identity.ts';
-import { hashInputs, INPUTS_FILE, inputsRecordText, outputsDigest, partsText, recordHolds, settingsEntries, type HeldRecord, type InputsRecord } from './inputs-record.ts';
+import { hashInputs, INPUTS_FILE, inputsRecordText, keepHeldRecord, outputsDigest, partsText, recordHolds, settingsEntries, type InputsRecord } from './inputs-record.ts';
 import { stampOf } from './file-stamp.ts';
 import { judgeLock, readLockText } from './lock-verdict.ts';
 import { loadRenderCache } from './render-cache.ts';
@@ -138,23 +138,6 @@ export async function emitAll(ir: ApiIR, sourcePath: string, templatesDir?: stri
     seen.add(f.path);
   }
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-}
-
-const LANGUAGES: Readonly<Record<string, FileLanguage>> = { '.ts': 'typescript', '.json': 'json', '.md': 'markdown' };
-
-/** Keeps what a committed inputs record proved as the run cache's record, so that the next run reads no output. */
-function keepHeldRecord(apiPath: string, outDir: string, templatesDir: string | undefined, held: HeldRecord): void {
-  const outputs: Record<string, OutputRecord> = {};
-  for (const [rel, { input, stamp }] of held.outputs) {
-    const language = LANGUAGES[path.posix.extname(rel)];
-    const settings = language && held.settings[`${path.posix.dirname(rel)}:${language}`];
-    // A file the record's settings do not cover (not one restgen writes): no run record, only a slower next run.
-    if (!language || settings === undefined) return;
-    outputs[rel] = { input, language, settings, stamp };
-  }
-  const inputs = Object.fromEntries(held.inputs);
-  const settings = outputSettingsStamp(outDir, Object.keys(outputs))?.stamp ?? null;
-  saveRecord(apiPath, outDir, templatesDir, { key: runKey(templatesDir).key, inputs, outputs, settings });
 }
 
 /** Generates (or checks) the output of one API module. */

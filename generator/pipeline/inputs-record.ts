@@ -25,7 +25,14 @@ import {
 } from "../write/output-folder.ts";
 import { codeIdentity } from "./code-identity.ts";
 import { stampFromStats, stampOf, type Stamp } from "./file-stamp.ts";
-import { contentHash, type SettingsOf } from "./run-cache.ts";
+import {
+  contentHash,
+  outputSettingsStamp,
+  runKey,
+  saveRecord,
+  type OutputRecord,
+  type SettingsOf,
+} from "./run-cache.ts";
 import type { FileLanguage } from "../emit/types.ts";
 
 /** What a record that holds proves, for the run cache to keep (so that the next run need not read the outputs). */
@@ -211,4 +218,37 @@ export async function recordHolds(
     ),
     settings: record.settings,
   };
+}
+
+const LANGUAGES: Readonly<Record<string, FileLanguage>> = {
+  ".ts": "typescript",
+  ".json": "json",
+  ".md": "markdown",
+};
+
+/** Keeps what a committed inputs record proved as the run cache's record, so that the next run reads no output. */
+export function keepHeldRecord(
+  apiPath: string,
+  outDir: string,
+  templatesDir: string | undefined,
+  held: HeldRecord,
+): void {
+  const outputs: Record<string, OutputRecord> = {};
+  for (const [rel, { input, stamp }] of held.outputs) {
+    const language = LANGUAGES[path.posix.extname(rel)];
+    const settings =
+      language && held.settings[`${path.posix.dirname(rel)}:${language}`];
+    // A file the record's settings do not cover (not one restgen writes): no run record, only a slower next run.
+    if (!language || settings === undefined) return;
+    outputs[rel] = { input, language, settings, stamp };
+  }
+  const inputs = Object.fromEntries(held.inputs);
+  const settings =
+    outputSettingsStamp(outDir, Object.keys(outputs))?.stamp ?? null;
+  saveRecord(apiPath, outDir, templatesDir, {
+    key: runKey(templatesDir).key,
+    inputs,
+    outputs,
+    settings,
+  });
 }

@@ -16,6 +16,7 @@ export interface Internals {
     readonly optout?: "optional";
   };
 }
+/** A schema's or a check's definition (`_zod.def`), as far as it is read here. */
 export interface CheckedDef {
   readonly type: string;
   readonly coerce?: boolean;
@@ -61,6 +62,7 @@ export const checksOf = (schema: Internals): CheckedDef[] => {
   return [...own, ...(def.checks ?? []).map((c) => c._zod.def)];
 };
 
+/** One check zod runs, as a test of a value of its kind. */
 export type Test<T> = (value: T) => boolean;
 
 /**
@@ -130,6 +132,7 @@ export function testsOf<T>(
   return tests.every((t) => t !== null) ? all(tests as Test<T>[]) : null;
 }
 
+/** A value JSON writes as it is: a string, a boolean, null or a finite number. */
 export const isJsonScalar = (v: unknown): boolean =>
   typeof v === "string" ||
   typeof v === "boolean" ||
