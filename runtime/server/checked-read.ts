@@ -183,3 +183,21 @@ export function createCheckedReader(
   if (def.type !== "object" || (def.checks?.length ?? 0) > 0) return null;
   return objectReader(internals, new Set([internals]));
 }
+
+/**
+ * `schema.safeParse` for a request's body or query, with valid input read in one pass by the checked reader
+ * and the rest parsed by zod (to accept it after all, or to say why not).
+ */
+export function createRequestParser(
+  schema: z.ZodType,
+): (input: unknown) => z.ZodSafeParseResult<Record<string, unknown>> {
+  const read = createCheckedReader(schema);
+  return (input) => {
+    const data = read === null ? FAIL : read(input);
+    if (data !== FAIL)
+      return { success: true, data: data as Record<string, unknown> };
+    return schema.safeParse(input) as z.ZodSafeParseResult<
+      Record<string, unknown>
+    >;
+  };
+}

@@ -6,14 +6,13 @@
  * with an Idempotency-Key.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { z } from "zod";
 import {
   createTextPresenter,
   createUpMigration,
   reject,
   type Broken,
 } from "./answer.js";
-import { createCheckedReader, FAIL } from "./checked-read.js";
+import { createRequestParser } from "./checked-read.js";
 import {
   etagOfText,
   evaluate,
@@ -148,18 +147,12 @@ export function createHandle(
           : op === "update"
             ? route.schemas.patch
             : undefined;
-  // Valid input is read in one pass; zod parses the rest (to accept it after all, or to say why not).
-  const read = schema === undefined ? null : createCheckedReader(schema);
-  const parse = (
-    input: unknown,
-  ): z.ZodSafeParseResult<Record<string, unknown>> => {
-    const data = read === null ? FAIL : read(input);
-    if (data !== FAIL)
-      return { success: true, data: data as Record<string, unknown> };
-    return schema!.safeParse(input) as z.ZodSafeParseResult<
-      Record<string, unknown>
-    >;
-  };
+  const parse =
+    schema === undefined
+      ? () => {
+          throw new Error(`internal error: ${op} takes no input`);
+        }
+      : createRequestParser(schema);
 
   /**
    * A new resource as a create answers it: its JSON text, tag and Location; or why it cannot be. The id

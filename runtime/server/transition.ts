@@ -7,8 +7,8 @@
  * state. Sent with an Idempotency-Key, a transition runs once and a retry gets the same answer.
  */
 import type { FastifyRequest } from "fastify";
-import type { z } from "zod";
 import { createPresenter, reject, type Broken } from "./answer.js";
+import { createRequestParser } from "./checked-read.js";
 import { conditionOf, evaluate, preconditionsOf } from "./etag.js";
 import { isRecord } from "./guards.js";
 import type { Answer } from "./idempotency.js";
@@ -157,14 +157,13 @@ export function createTransitionHandle(
     };
   };
 
+  const parseInput = createRequestParser(spec.input);
   return async (request, reply) => {
     const id = idOf(request);
     if (id === null) return noSuchId(request, reply, route.path);
     // An empty body reads as `{}`; any JSON value sent (null too) is checked as sent.
     const body = request.body === undefined ? {} : request.body;
-    const parsed = spec.input.safeParse(body) as z.ZodSafeParseResult<
-      Record<string, unknown>
-    >;
+    const parsed = parseInput(body);
     if (!parsed.success) return invalid(reply, parsed.error, "body");
     const input = up === null ? parsed.data : up(parsed.data, true);
     const idempotencyKey = idempotencyKeyOf(request, reply);

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createCheckedReader, FAIL } from '../../runtime/server/checked-read.ts';
+import { createCheckedReader, createRequestParser, FAIL } from '../../runtime/server/checked-read.ts';
 import { mutate, random } from '../helpers/mutate.ts';
 
 const ID = '6f1c2f0e-8d0b-4b7a-9c39-3a3f0b7e2d11';
@@ -166,5 +166,17 @@ describe('the checked reader', async () => {
       expect(read(bad), JSON.stringify(bad)).toBe(FAIL);
     expect(createCheckedReader(z.string())).toBeNull();
     expect(createCheckedReader(z.object({ a: z.int() }).refine(() => true))).toBeNull();
+  });
+
+  it("parses requests as zod's safeParse does: the reader's data, or zod's own verdict and error", () => {
+    const schema = KINDS[0]![1];
+    const parse = createRequestParser(schema);
+    const valid = { customer_id: ID, quantity: 2, price: 1.5, code: null, kind: 'retail' };
+    expect(parse(valid)).toStrictEqual(schema.safeParse(valid));
+    for (const invalid of [{ ...valid, quantity: 0 }, { ...valid, extra: 1 }, null, []]) {
+      const parsed = parse(invalid);
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues).toEqual(schema.safeParse(invalid).error?.issues);
+    }
   });
 });
