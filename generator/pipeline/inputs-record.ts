@@ -172,7 +172,7 @@ export async function recordHolds(
   for (const file of [apiPath, lockPath])
     if (!(posix(path.relative(outDir, file)) in record.inputs))
       return undefined;
-  if (record.identity !== codeIdentity(templatesDir)) return undefined;
+  // The inputs first: after an edit of the API they differ, and restgen's identity (a hash of its code) is not needed.
   const inputs = new Map<string, { hash: string; stamp: Stamp | null }>();
   for (const [rel, hash] of Object.entries(record.inputs)) {
     const file = path.resolve(outDir, rel);
@@ -180,6 +180,7 @@ export async function recordHolds(
     if (hashFile(file) !== hash) return undefined;
     inputs.set(file, { hash, stamp });
   }
+  if (record.identity !== codeIdentity(templatesDir)) return undefined;
   for (const [key, value] of Object.entries(record.settings)) {
     const at = key.lastIndexOf(":");
     const dir = key.slice(0, at);
