@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Part } from '../dsl/define-config.ts';
 import type { ApiDef } from '../dsl/defs.ts';
 import { asPreformatted } from '../emit/keyed-file.ts';
-import { PART_NAMES, partOf, withNeeds } from '../emit/parts.ts';
+import { PART_NAMES, partsText, withNeeds } from '../emit/parts.ts';
 import type { Memo, OutputFile } from '../emit/types.ts';
 import type { Render } from '../templates/load-templates.ts';
 import { createPrettierFormatter, type Formatter } from '../format/formatter.ts';
@@ -19,7 +19,7 @@ import { lockPathFor, serializeLock, writeLockFile } from '../lock/lock-file.ts'
 import { applyPlan, readOutputFile, scanOutput } from '../write/output-folder.ts';
 import { restgenVersion } from '../package-root.ts';
 import { codeIdentity } from './code-identity.ts';
-import { hashInputs, INPUTS_FILE, inputsRecordText, keepHeldRecord, outputsDigest, partsText, recordHolds, settingsEntries, type InputsRecord } from './inputs-record.ts';
+import { hashInputs, INPUTS_FILE, inputsRecordText, keepHeldRecord, outputsDigest, recordHolds, settingsEntries, type InputsRecord } from './inputs-record.ts';
 import { stampOf } from './file-stamp.ts';
 import { judgeLock, readLockText } from './lock-verdict.ts';
 import { loadRenderCache } from './render-cache.ts';
@@ -164,12 +164,9 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     return formatter.settingsKey(abs, language);
   };
   const saved = readRecord(apiPath, outDir, options.templatesDir);
-  const known = saved && (await upToDate(saved, apiPath, outDir, options.templatesDir, settingsOf));
-  // The cache does not record which parts were generated; every part always writes at least one file, so
-  // the parts owning the recorded files say it (a run for other parts must not be answered "up to date").
-  const partsOf = (files: readonly string[]) => files.filter((f) => f !== INPUTS_FILE).map(partOf);
-  const sameParts = known !== undefined && new Set(partsOf(known)).size === parts.length && partsOf(known).every((p) => parts.includes(p));
-  if (known && sameParts) return { ok: true, diagnostics: [], ...empty, files: known, cached: true };
+  // A record of a run for other parts never answers "up to date".
+  const known = saved?.record.parts === partsText(parts) && (await upToDate(saved, apiPath, outDir, options.templatesDir, settingsOf));
+  if (known) return { ok: true, diagnostics: [], ...empty, files: known, cached: true };
   // No run cache (a fresh clone, CI after `npm ci`) or another checkout: the committed inputs record may still prove the outputs up to date.
   const held = await recordHolds(outDir, apiPath, lockPath, options.templatesDir, parts, settingsOf);
   if (held) {
@@ -238,7 +235,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   // Settings are resolved per folder and language; the comparison itself is synchronous on purpose
   // (thousands of small reads, where promise overhead would dominate).
   const settingsByFolder = new Map<string, string>();
-  for (const file of files) {
+  for (const file of [...files, { path: INPUTS_FILE, language: 'json' } as const]) {
     const key = `${path.posix.dirname(file.path)}\0${file.language}`;
     if (!settingsByFolder.has(key)) settingsByFolder.set(key, await settingsOf(path.join(outDir, file.path), file.language));
   }
@@ -296,7 +293,9 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     const content = withHeader(file.language, body, sourcePath, input, version);
     if (existing === undefined || existing.toString('utf8') !== content) writes.push({ path: file.path, content });
   };
-  // The lock as it stands after this run: the inputs record lists its hash with the API's files.
+  // The API's files, hashed once for the inputs record and the run record; the lock as it stands after this
+  // run (it may rewrite it) goes with them.
+  const apiInputs = recordInputs([...new Set([...(model.files ?? []), apiPath])].sort());
   const lockHash = mode === 'write' && lock.changed ? contentHash(serializeLock(lock.nextLock)) : (lockText.hash ?? 'missing');
   try {
     for (let i = 0; i < pending.length; i++) {
@@ -305,12 +304,10 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       await compare(file);
     }
     // Last: the record lists every other output's key.
-    const recordFolder = `.\0json`;
-    if (!settingsByFolder.has(recordFolder)) settingsByFolder.set(recordFolder, await settingsOf(path.join(outDir, INPUTS_FILE), 'json'));
     const record: InputsRecord = {
       identity,
       parts: partsText(parts),
-      inputs: hashInputs(outDir, [...(model.files ?? []), apiPath, lockPath], new Map([[lockPath, lockHash]])),
+      inputs: hashInputs(outDir, [...Object.entries(apiInputs).map(([file, i]) => [file, i.hash] as const), [lockPath, lockHash]]),
       settings: settingsEntries(settingsByFolder),
       outputs: outputsDigest(Object.entries(outputs).map(([rel, o]) => [rel, o.input] as const)),
     };
@@ -347,12 +344,12 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   // Not recorded while a header or the inputs record is behind: the record would let `generate` answer "up to date" and keep it so.
   if (stale.length === 0 && headersBehind === 0 && !recordBehind && !(mode === 'check' && lock.changed) && model.files) {
     // The lock as this run read it, unless the run rewrote it.
-    const inputs = recordInputs([...new Set([...model.files, apiPath, lockPath])].sort(), lockChanged ? undefined : new Map([[lockPath, lockText.input]]));
+    const inputs = { ...apiInputs, ...recordInputs([lockPath], lockChanged ? undefined : new Map([[lockPath, lockText.input]])) };
     // Only the files this run wrote have new stamps: the rest were taken before it, and nothing else changed them.
     const stamps = stampsBefore ? new Map([...stampsBefore, ...written.map((rel) => [rel, stampOf(path.join(outDir, rel)) ?? ''] as const)]) : outputStamps(outDir);
     const stamped = Object.fromEntries(Object.entries(outputs).map(([rel, o]) => [rel, { ...o, stamp: stamps.get(rel) ?? '' }]));
     const settings = outputSettingsStamp(outDir, Object.keys(outputs))?.stamp ?? null;
-    saveRecord(apiPath, outDir, options.templatesDir, { key: restgenKey, inputs, outputs: stamped, settings });
+    saveRecord(apiPath, outDir, options.templatesDir, { key: restgenKey, parts: partsText(parts), inputs, outputs: stamped, settings });
   }
   lap('write');
   return {

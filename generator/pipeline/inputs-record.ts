@@ -15,7 +15,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Part } from "../dsl/define-config.ts";
-import { PART_NAMES } from "../emit/parts.ts";
+import { partsText } from "../emit/parts.ts";
 import { hashOf, readHeader } from "../format/header.ts";
 import { PACKAGE_ROOT, restgenVersion } from "../package-root.ts";
 import {
@@ -51,6 +51,8 @@ export interface HeldRecord {
   >;
   /** The record's formatter settings, by `<folder>:<language>`. */
   readonly settings: Readonly<Record<string, string>>;
+  /** The parts, as the record lists them. */
+  readonly parts: string;
 }
 
 /** The record's path in the output folder. */
@@ -86,19 +88,17 @@ const OWN = ["dist", "generator", "templates", "runtime"].map(
   (part) => path.join(PACKAGE_ROOT, part) + path.sep,
 );
 
-/** Hashes the input files (absolute paths) for the record; restgen's own files are left to its identity. */
+/** The input files (absolute path, content hash) as the record lists them; restgen's own are its identity's. */
 export function hashInputs(
   outDir: string,
-  files: Iterable<string>,
-  known: ReadonlyMap<string, string>,
+  hashes: Iterable<readonly [string, string]>,
 ): Record<string, string> {
-  const inputs: Record<string, string> = {};
-  for (const file of [...new Set(files)].sort()) {
-    if (OWN.some((own) => file.startsWith(own))) continue;
-    inputs[posix(path.relative(outDir, file))] =
-      known.get(file) ?? hashFile(file);
-  }
-  return inputs;
+  const entries = [...hashes]
+    .filter(([file]) => !OWN.some((own) => file.startsWith(own)))
+    .map(([file, hash]) => [posix(path.relative(outDir, file)), hash] as const);
+  return Object.fromEntries(
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
 }
 
 function hashFile(file: string): string {
@@ -122,10 +122,6 @@ export function settingsEntries(
   );
 }
 
-/** The parts as the record lists them. */
-export const partsText = (parts: readonly Part[]): string =>
-  PART_NAMES.filter((p) => parts.includes(p)).join(" ");
-
 /** The record's JSON body (without its header member), as written. */
 export function inputsRecordText(record: InputsRecord): string {
   return `${JSON.stringify(record, null, 2)}\n`;
@@ -148,7 +144,6 @@ export async function recordHolds(
   const bytes = readOutputFile(outDir, INPUTS_FILE);
   const header = bytes === undefined ? undefined : readHeader(bytes);
   if (
-    !bytes ||
     !header?.intact ||
     header.earlier ||
     header.hashes.version !== restgenVersion()
@@ -156,7 +151,7 @@ export async function recordHolds(
     return undefined;
   let record: InputsRecord;
   try {
-    record = JSON.parse(bytes.toString("utf8")) as InputsRecord;
+    record = JSON.parse(bytes!.toString("utf8")) as InputsRecord;
   } catch {
     return undefined;
   }
@@ -218,6 +213,7 @@ export async function recordHolds(
       outputs.map(([rel, input]) => [rel, { input, stamp: stamps.get(rel)! }]),
     ),
     settings: record.settings,
+    parts: record.parts,
   };
 }
 
@@ -248,6 +244,7 @@ export function keepHeldRecord(
     outputSettingsStamp(outDir, Object.keys(outputs))?.stamp ?? null;
   saveRecord(apiPath, outDir, templatesDir, {
     key: runKey(templatesDir).key,
+    parts: held.parts,
     inputs,
     outputs,
     settings,

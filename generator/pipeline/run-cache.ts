@@ -21,7 +21,7 @@ import { stampFromStats, stampOf, treeStamp, trusted, type Stamp } from './file-
 import { settingsStamp, type SettingsStamp } from './settings-stamp.ts';
 
 /** Bumped whenever the record's shape changes; a record of another format is ignored. */
-const FORMAT = 2;
+const FORMAT = 3;
 
 /** One output file as recorded. */
 export interface OutputRecord {
@@ -37,6 +37,8 @@ export interface RunRecord {
   readonly format: typeof FORMAT;
   /** restgen itself and the template overrides (see {@link runKey}). */
   readonly key: string;
+  /** The parts generated (`partsText`): a run for other parts is never answered from this record. */
+  readonly parts: string;
   /** Input file (absolute path) to its content hash and stamp. */
   readonly inputs: Readonly<Record<string, { readonly hash: string; readonly stamp: Stamp | null }>>;
   /** Output file (relative POSIX path) to what it was generated from, and its stamp. */
@@ -248,6 +250,6 @@ export async function upToDate(
     if (!outputIntact(outDir, rel, o, current, recordedAt, refresh)) return undefined;
     outputs[rel] = { ...o, stamp: current! };
   }
-  if (refreshed) saveRecord(apiPath, outDir, templatesDir, { key: record.key, inputs, outputs, settings: settings.stamp });
+  if (refreshed) saveRecord(apiPath, outDir, templatesDir, { key: record.key, parts: record.parts, inputs, outputs, settings: settings.stamp });
   return Object.keys(outputs).sort();
 }

@@ -35,8 +35,8 @@ export function etagOfVisible(visible: unknown): string {
  * answer whose body is that text is serialized once, for the tag and for the wire.
  */
 export function etagOfText(text: string): string {
-  // BLAKE2s-256, one-shot: a cryptographic hash (no crafted collision makes two revisions share a tag) at
-  // 0.4x SHA-256's cost where the CPU has no SHA instructions; half the cost of a Hash object per answer.
+  // BLAKE2s-256, one-shot: a cryptographic hash (no crafted collision makes two revisions share a tag),
+  // cheaper than SHA-256 where the CPU has no SHA instructions; half the cost of a Hash object per answer.
   return `"${hash("blake2s256", text, "base64url").slice(0, 22)}"`;
 }
 
