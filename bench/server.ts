@@ -4,12 +4,15 @@
  * Fastify route with the same zod request validation, for the newest version (v3) and the oldest (v1,
  * migrated up and down), under autocannon on loopback; and the generated route with `validateResponses:
  * false` (shaping only). Each variant runs in its own process, which reports its CPU time and peak memory.
- * Prints requests per second, requests per CPU-second, the ratios to the hand-written route, and peak RSS.
+ * On Linux with two or more cores and `taskset`, the server processes run on the last core and this process
+ * (autocannon, the load generator) on the first, so the load generator's work never lands on a server's
+ * core (`BENCH_PIN=0` turns that off). Prints requests per second, requests per CPU-second, the ratios to
+ * the hand-written route, and peak RSS.
  * Run: `npx jiti bench/server.ts`; `BENCH_SECONDS` sets each run's duration (default 2), `BENCH_ROUNDS`
  * the rounds (default 3; medians are reported).
  */
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +29,14 @@ const BODIES = {
 const VARIANTS = ['hand', 'generated', 'novalidate'] as const;
 type Variant = (typeof VARIANTS)[number];
 
+/** The core the servers run on when the bench pins processes (see the module comment), else null. */
+const serverCore = ((): number | null => {
+  const cores = os.availableParallelism();
+  if (process.env['BENCH_PIN'] === '0' || process.platform !== 'linux' || cores < 2) return null;
+  if (spawnSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' }).status !== 0) return null;
+  return cores - 1;
+})();
+
 interface Target {
   readonly base: string;
   stop(): void;
@@ -33,7 +44,9 @@ interface Target {
 
 /** Starts one variant's process and resolves with its URL. */
 function startTarget(variant: Variant): Promise<Target> {
-  const child = spawn(process.execPath, ['--import', 'jiti/register', path.join(root, 'bench/server-target.ts'), outDir, variant], {
+  const command = [process.execPath, '--import', 'jiti/register', path.join(root, 'bench/server-target.ts'), outDir, variant];
+  const [file, ...args] = serverCore === null ? command : ['taskset', '-c', String(serverCore), ...command];
+  const child = spawn(file!, args, {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -91,6 +104,7 @@ async function main(): Promise<void> {
     const peaks = Object.fromEntries(await Promise.all(VARIANTS.map(async (v) => [v, (await usage(targets[v].base)).maxRssKiB / 1024] as const)));
     console.log(`server bench: POST create, autocannon 10 connections, ${ROUNDS} rounds of hand/generated/novalidate x2 x ${SECONDS} s per route, loopback`);
     console.log(`machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load average ${os.loadavg()[0]!.toFixed(2)}`);
+    console.log(serverCore === null ? 'not pinned: servers and load generator share the cores.' : `pinned: every server process on core ${serverCore}, the load generator on core 0.`);
     console.log("generated: response validated and shaped (the default); novalidate: validateResponses: false (shaped only).");
     console.log("req/CPU-s: requests per second of the server process's own CPU time, which other processes' load does not skew.\n");
     console.log('| version | route | req/s | ratio req/s | req/CPU-s | ratio req/CPU-s |\n|---|---|---|---|---|---|');

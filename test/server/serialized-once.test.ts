@@ -32,7 +32,7 @@ async function raw(method: string, path: string, body?: unknown, headers: Record
   return { status: response.status, headers: response.headers, bytes, text: bytes.toString('utf8') };
 }
 
-/** The tag the README documents: the first 132 bits (22 base64url characters) of SHA-256 of the text. */
+/** The tag the README documents: the first 132 bits (22 base64url characters) of BLAKE2s-256 of the text. */
 const tagOf = (text: string) => `"${createHash('blake2s256').update(text).digest('base64url').slice(0, 22)}"`;
 
 describe('single-resource answers serialized once', () => {
