@@ -4,9 +4,17 @@
  * says) or 5xx tries again on a bounded schedule with jitter. Another 4xx, or the last attempt failing,
  * gives the message up; an endpoint whose messages keep failing every attempt is disabled.
  */
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
+import type { LookupFunction } from "node:net";
 import { signaturesOf } from "./webhook-sign.js";
 import type { Claimed, EndpointStore, Outbox } from "./webhook-store.js";
-import { urlProblem, type Resolver } from "./webhook-url.js";
+import {
+  guardedLookup,
+  RefusedAddress,
+  urlProblem,
+  type Resolver,
+} from "./webhook-url.js";
 
 /** How deliveries are timed (all in ms). */
 export interface DispatchTiming {
@@ -65,6 +73,51 @@ function retryAfterOf(value: string | null, now: number): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
+/** What a receiver answered: its status and `Retry-After` (its body is not read). */
+interface Received {
+  readonly status: number;
+  readonly retryAfter: string | null;
+}
+
+/**
+ * POSTs `body` to `url` within `timeout` ms, connecting through `lookup` (the addresses it hands over are
+ * the ones checked). Redirects are not followed; the response body is discarded unread.
+ */
+function post(
+  url: string,
+  headers: Readonly<Record<string, string>>,
+  body: string,
+  timeout: number,
+  lookup: LookupFunction | undefined,
+): Promise<Received> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const send = target.protocol === "https:" ? httpsRequest : httpRequest;
+    const request = send(
+      target,
+      {
+        method: "POST",
+        headers: {
+          ...headers,
+          "content-length": String(Buffer.byteLength(body)),
+        },
+        signal: AbortSignal.timeout(timeout),
+        ...(lookup ? { lookup } : {}),
+      },
+      (response) => {
+        const retryAfter = response.headers["retry-after"];
+        resolve({
+          status: response.statusCode ?? 0,
+          retryAfter: retryAfter ?? null,
+        });
+        response.destroy();
+      },
+    );
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
 /** Creates a dispatcher over an outbox and the endpoints. */
 export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
   const schedule = parts.retrySchedule ?? DEFAULT_RETRY_SCHEDULE;
@@ -78,6 +131,7 @@ export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
   const lease = timeout + 5_000;
   const now = parts.now ?? Date.now;
   const { outbox, endpoints } = parts;
+  const lookup = guardedLookup(parts.allowPrivateUrls === true, parts.resolve);
   let timer: ReturnType<typeof setTimeout> | null = null;
   let running = false;
   let current: Promise<unknown> = Promise.resolve();
@@ -98,26 +152,24 @@ export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
       .filter((s) => s.expiresAt === null || s.expiresAt > at)
       .map((s) => s.secret);
     try {
-      const response = await fetch(endpoint.url, {
-        method: "POST",
-        headers: {
+      const response = await post(
+        endpoint.url,
+        {
           "content-type": "application/json",
           "user-agent": "restgen-webhooks",
           "webhook-id": d.id,
           "webhook-timestamp": String(timestamp),
           "webhook-signature": signaturesOf(secrets, d.id, timestamp, d.body),
         },
-        body: d.body,
-        redirect: "manual",
-        signal: AbortSignal.timeout(timeout),
-      });
-      // The body is not read: only the status counts.
-      await response.body?.cancel().catch(() => undefined);
+        d.body,
+        timeout,
+        lookup,
+      );
       if (response.status >= 200 && response.status < 300)
         return { kind: "ok" };
       const reason = `the endpoint answered ${response.status}`;
       if (response.status === 429) {
-        const after = retryAfterOf(response.headers.get("retry-after"), at);
+        const after = retryAfterOf(response.retryAfter, at);
         return {
           kind: "retry",
           reason,
@@ -130,6 +182,8 @@ export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
         return { kind: "retry", reason };
       return { kind: "fail", reason };
     } catch (error) {
+      if (error instanceof RefusedAddress)
+        return { kind: "retry", reason: error.message };
       const timedOut =
         error instanceof Error &&
         (error.name === "TimeoutError" || error.name === "AbortError");

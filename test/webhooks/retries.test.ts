@@ -3,6 +3,7 @@
  * (with the same webhook-id), `Retry-After` on 429 is honoured, another 4xx is not retried, and an
  * endpoint whose messages keep failing every attempt is disabled, visibly through the API.
  */
+import { createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHOP_MIGRATIONS, generateInto, importServer, registerOf, start, type Running, type ServerModule } from '../server/helpers.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
@@ -133,6 +134,42 @@ describe('URL rules', () => {
       }
     } finally {
       await strict.close();
+    }
+  });
+
+  it('connects only to an address it checked: a name that resolves to a public address when checked and to loopback when connected (DNS rebinding) is never connected to', async () => {
+    // A TCP listener on loopback stands for an internal service; it counts every connection made to it.
+    const sockets: Socket[] = [];
+    const internal = createServer((socket) => (sockets.push(socket), socket.destroy()));
+    await new Promise<void>((resolve) => internal.listen(0, '127.0.0.1', resolve));
+    const port = (internal.address() as { port: number }).port;
+    // The attacker's name server: a public address for the first two lookups (the check when the endpoint is
+    // saved and the check before the delivery), loopback from then on. The system resolver, which the
+    // connection would use if it resolved the name again on its own, answers loopback for `localhost` too.
+    const asked: string[] = [];
+    const resolve = async (host: string) => (asked.push(host), asked.length <= 2 ? ['93.184.216.34'] : ['127.0.0.1']);
+    const guarded = await start((app) =>
+      registerOf(mod, 'Shop')(app, mod.createMemoryHandlers(), {
+        authenticate,
+        migrations: SHOP_MIGRATIONS,
+        rateLimit: false,
+        webhooks: { pollInterval: 10, retrySchedule: [50], jitter: 0, attemptTimeout: 300, resolve },
+      }),
+    );
+    try {
+      const owner = (await guarded.call('POST', '/v3/customers', { body: { email: 'rebind@example.com', name: 'Rebind' } })).body['id'] as string;
+      const saved = await guarded.call('POST', '/v3/webhook_endpoints', { body: { url: `https://localhost:${port}/hook`, events: ['order.created'] } });
+      expect(saved.status, JSON.stringify(saved.body)).toBe(201);
+      await guarded.call('POST', '/v3/orders', { body: { customer_id: owner, product_id: 1, quantity: 1 } });
+      // The first attempt looks the name up (a third time) to connect; nothing may connect to loopback then or later.
+      const deadline = Date.now() + 5000;
+      while (asked.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(asked.length).toBeGreaterThanOrEqual(3);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(sockets).toHaveLength(0);
+    } finally {
+      await guarded.close();
+      await new Promise((r) => internal.close(r));
     }
   });
 });
