@@ -1,5 +1,5 @@
 /**
- * Credential guessing: rejected credentials are counted per client address in a fixed window; over the
+ * Credential guessing: rejected credentials are counted per client (`limitKeyOf`) in a fixed window; over the
  * limit, a request that carries a credential answers 429 before `authenticate` is called again. Counted
  * in each process (with several instances, each keeps its own count). Memory is bounded: windows start in
  * the order addresses are stored, so expiry looks only at the oldest, and at most `maxAddresses` are kept.

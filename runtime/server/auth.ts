@@ -4,6 +4,7 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { createHash, timingSafeEqual } from "node:crypto";
+import { limitKeyOf } from "./client-address.js";
 import { createJwtVerifier, type JwtVerifier } from "./jwt.js";
 import { problem, send } from "./problems.js";
 import type { ApiSpec } from "./spec.js";
@@ -156,7 +157,7 @@ export async function verifyBearer(
     case "valid":
       return { ...credential, verified: verdict.principal };
     case "invalid":
-      m.failures?.failed(request.ip);
+      m.failures?.failed(limitKeyOf(request.ip));
       reply.header(
         "www-authenticate",
         m.challenge(

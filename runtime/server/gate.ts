@@ -5,6 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { readCredential, verifyBearer } from "./auth.js";
+import { limitKeyOf } from "./client-address.js";
 import { answerFailure, invoke } from "./invoke.js";
 import { HttpProblem, problem, send } from "./problems.js";
 import type { Limiter } from "./rate-limit.js";
@@ -75,7 +76,7 @@ export function createGate(
     const state = stateOf(request);
     const credential = readCredential(request, m.spec, m.apiKeyHeader);
     if (credential !== null) {
-      const wait = m.failures?.blocked(request.ip) ?? null;
+      const wait = m.failures?.blocked(limitKeyOf(request.ip)) ?? null;
       if (wait !== null) {
         reply.header("retry-after", wait);
         return send(
@@ -108,7 +109,7 @@ export function createGate(
         return send(reply, outcome.value.toProblem());
       const principal: Principal | null = outcome.value;
       if (principal === null) {
-        m.failures?.failed(request.ip);
+        m.failures?.failed(limitKeyOf(request.ip));
         reply.header(
           "www-authenticate",
           m.challenge(credential.scheme, 'error="invalid_token"'),

@@ -4,6 +4,7 @@
  */
 import rateLimitPlugin from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { limitKeyOf } from "./client-address.js";
 import type { ApiSpec, LimitSpec, RouteSpec } from "./spec.js";
 import { bounded } from "./idempotency.js";
 import { stateOf } from "./state.js";
@@ -98,7 +99,7 @@ function createLimiter(
     skipOnError: true,
     keyGenerator: (request) => {
       const principal = stateOf(request).principal;
-      return `${name}:${principal ? "p:" + principal.id : "ip:" + request.ip}`;
+      return `${name}:${principal ? "p:" + principal.id : "ip:" + limitKeyOf(request.ip)}`;
     },
   });
   const policy = `${limit.max};w=${limit.windowMs / 1000}`;

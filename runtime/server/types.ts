@@ -178,8 +178,9 @@ export interface ServerOptions {
   /** Static API keys and the principal each stands for, compared in constant time before `authenticate`. */
   readonly apiKeys?: Readonly<Record<string, Principal>>;
   /**
-   * Rejected credentials counted per client address (`request.ip`): over the limit, requests that carry a
-   * credential answer 429 before `authenticate` is called. Default 20 per minute; `false` turns it off.
+   * Rejected credentials counted per client (`request.ip`: an IPv4 address, or the /64 network of an IPv6
+   * one): over the limit, requests that carry a credential answer 429 before `authenticate` is called.
+   * Default 20 per minute; `false` turns it off.
    */
   readonly authFailures?: false | AuthFailureLimit;
   /** A path prefix for every route, like `/api` (default: none). */

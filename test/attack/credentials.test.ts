@@ -56,6 +56,32 @@ describe('credential guessing', () => {
   });
 });
 
+describe('credential guessing from IPv6 addresses', () => {
+  it('counts a /64 network as one client: rotating addresses inside it does not reset the count, another network is not blocked', async () => {
+    let calls = 0;
+    // Behind a proxy (trustProxy): the client address is the one X-Forwarded-For names.
+    const server = await startVault(mod, mod.createMemoryHandlers(), { authenticate: (c: { token: string }) => (calls++, authenticate(c)), authFailures: { max: 5, windowMs: 60_000 } }, { trustProxy: true });
+    try {
+      const from = (ip: string, token: string) => server.call('GET', '/v3/accounts', { token, headers: { 'x-forwarded-for': ip } });
+      const statuses: number[] = [];
+      for (let i = 1; i <= 40; i++) statuses.push((await from(`2001:db8:7:1:${i.toString(16)}::${i}`, `guess-${i}`)).status);
+      expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(35);
+      expect(calls).toBe(5);
+      // The same network written another way is the same client.
+      expect((await from('2001:0db8:0007:0001:ffff:ffff:ffff:ffff', 'admin')).status).toBe(429);
+      // The next /64 is another client.
+      expect((await from('2001:db8:7:2::1', 'admin')).status).toBe(200);
+      // An IPv4 client and its IPv4-mapped IPv6 form are one client.
+      for (let i = 0; i < 5; i++) expect((await from('203.0.113.9', 'bad')).status).toBe(401);
+      expect((await from('::ffff:203.0.113.9', 'admin')).status).toBe(429);
+      expect((await from('203.0.113.10', 'admin')).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('authFailures: false', () => {
   it('never limits rejected credentials', async () => {
     let calls = 0;

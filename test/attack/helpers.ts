@@ -25,8 +25,8 @@ export async function vaultServer(name: string, api: string = VAULT_API): Promis
   return importServer(await generateInto(`attack-${name}`, api));
 }
 
-/** Starts `registerVaultApi` with `handlers` and options on a Fastify instance made with `fastifyOptions`. */
-export async function startVault(mod: ServerModule, handlers: object, options: object = {}): Promise<Running & { logs: Record<string, unknown>[] }> {
+/** Starts `registerVaultApi` with `handlers` and options on a Fastify instance made with `fastifyOptions` (and `fastify`). */
+export async function startVault(mod: ServerModule, handlers: object, options: object = {}, fastify: object = {}): Promise<Running & { logs: Record<string, unknown>[] }> {
   const logs: Record<string, unknown>[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -34,7 +34,7 @@ export async function startVault(mod: ServerModule, handlers: object, options: o
       done();
     },
   });
-  const app = Fastify({ ...(mod['fastifyOptions'] as object), logger: { level: 'warn', stream } });
+  const app = Fastify({ ...(mod['fastifyOptions'] as object), ...fastify, logger: { level: 'warn', stream } });
   await registerOf(mod, 'Vault')(app, handlers, { authenticate, migrations: MIGRATIONS, ...options });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

@@ -3,7 +3,9 @@
  * IP when anonymous, RateLimit headers on every answer, 429 with Retry-After, and a Redis-backed counter
  * shared by two Fastify instances (a real redis-server started by `scripts/ensure-redis.sh`).
  */
+import Fastify from 'fastify';
 import { execFileSync } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHOP_MIGRATIONS, generateInto, importServer, registerOf, start, testAuthenticate, type Register, type Running, type ServerModule } from './helpers.ts';
 
@@ -44,6 +46,27 @@ describe('rate limits in memory', () => {
     // After the window the principal may call again.
     await new Promise((r) => setTimeout(r, 1100));
     expect((await server.call('GET', '/v3/orders', { token: 'limit-a' })).status).toBe(200);
+  });
+
+  it('anonymous callers are counted per IPv4 address or per IPv6 /64 network (rotating addresses inside one does not help)', async () => {
+    // Behind a proxy (trustProxy): the client address is the one X-Forwarded-For names.
+    const app = Fastify({ trustProxy: true, logger: false });
+    await register(app, mod.createMemoryHandlers(), { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/v3/orders`;
+      const from = (ip: string) => fetch(url, { headers: { 'x-forwarded-for': ip } }).then(async (r) => (await r.arrayBuffer(), r.status));
+      // Sent at once, so that all 21 fall in one 1-second window even on a busy machine.
+      const statuses = await Promise.all(Array.from({ length: 21 }, (_, i) => from(`2001:db8:5:1:${(i + 1).toString(16)}::1`)));
+      expect(statuses.filter((s) => s === 200)).toHaveLength(20);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(1);
+      expect(await from('2001:db8:5:2::1')).toBe(200);
+      const v4 = await Promise.all(Array.from({ length: 20 }, () => from('198.51.100.4')));
+      expect(v4.every((s) => s === 200)).toBe(true);
+      expect(await from('::ffff:198.51.100.4')).toBe(429);
+    } finally {
+      await app.close();
+    }
   });
 
   it('the API limit (100 per minute) counts across collections and shows when it is the tighter one', async () => {
