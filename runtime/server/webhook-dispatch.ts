@@ -8,7 +8,12 @@ import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { LookupFunction } from "node:net";
 import { signaturesOf } from "./webhook-sign.js";
-import type { Claimed, EndpointStore, Outbox } from "./webhook-store.js";
+import type {
+  Claimed,
+  EndpointRecord,
+  EndpointStore,
+  Outbox,
+} from "./webhook-store.js";
 import {
   guardedLookup,
   RefusedAddress,
@@ -196,36 +201,38 @@ export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
     }
   };
 
-  /** Counts a message given up on against its endpoint (disabling it at the limit), or resets the count. */
+  /**
+   * Counts a message given up on against its endpoint (disabling it at the limit), or resets the count; in
+   * one atomic update, so a change made meanwhile through the API (a rotated secret, new events, a delete)
+   * is kept.
+   */
   const record = async (
     endpointId: string,
     failed: boolean,
     reason: string,
   ) => {
-    const e = await endpoints.get(endpointId);
-    if (e === null) return;
-    if (!failed) {
-      if (e.failedMessages !== 0)
-        await endpoints.put({ ...e, failedMessages: 0 });
-      return;
-    }
-    const failedMessages = e.failedMessages + 1;
-    const disable = failedMessages >= disableAfter && e.status === "enabled";
-    if (disable)
+    let disabled: EndpointRecord | null = null;
+    await endpoints.update(endpointId, (e) => {
+      disabled = null;
+      if (!failed)
+        return e.failedMessages === 0 ? e : { ...e, failedMessages: 0 };
+      const failedMessages = e.failedMessages + 1;
+      if (failedMessages < disableAfter || e.status !== "enabled")
+        return { ...e, failedMessages };
+      disabled = {
+        ...e,
+        failedMessages,
+        status: "disabled",
+        disabledReason: `${failedMessages} messages in a row failed every attempt (last: ${reason}); enable it again when the endpoint works`,
+      };
+      return disabled;
+    });
+    const e = disabled as EndpointRecord | null;
+    if (e !== null)
       parts.log?.warn(
         { endpoint: e.id, url: e.url },
-        `webhook endpoint ${e.id} disabled: ${failedMessages} messages in a row failed every attempt`,
+        `webhook endpoint ${e.id} disabled: ${e.failedMessages} messages in a row failed every attempt`,
       );
-    await endpoints.put({
-      ...e,
-      failedMessages,
-      ...(disable
-        ? {
-            status: "disabled",
-            disabledReason: `${failedMessages} messages in a row failed every attempt (last: ${reason}); enable it again when the endpoint works`,
-          }
-        : {}),
-    });
   };
 
   const deliver = async (d: Claimed) => {

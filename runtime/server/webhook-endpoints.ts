@@ -39,6 +39,10 @@ export interface EndpointHandlerParts {
   readonly now: () => number;
 }
 
+/** An updated endpoint as the API answers it, or 404 when it is gone. */
+const answer = (e: EndpointRecord | null) =>
+  e === null ? new NotFound() : shown(e);
+
 /** The handlers of the webhook endpoints collection, by operation and transition name. */
 export function createEndpointHandlers(parts: EndpointHandlerParts) {
   const { store } = parts;
@@ -133,67 +137,62 @@ export function createEndpointHandlers(parts: EndpointHandlerParts) {
     ) {
       const e = await load(id);
       if (e instanceof NotFound) return e;
+      // The version an endpoint is pinned to never changes: checked against it before the atomic update.
       const bad = await check(patch, e.version);
       if (bad) return bad;
-      const next: EndpointRecord = {
-        ...e,
-        ...(patch.url !== undefined ? { url: patch.url } : {}),
-        ...(patch.events !== undefined
-          ? { events: [...new Set(patch.events)] }
-          : {}),
-        ...(patch.description !== undefined
-          ? { description: patch.description }
-          : {}),
-      };
-      await store.put(next);
-      return shown(next);
+      return answer(
+        await store.update(id, (current) => ({
+          ...current,
+          ...(patch.url !== undefined ? { url: patch.url } : {}),
+          ...(patch.events !== undefined
+            ? { events: [...new Set(patch.events)] }
+            : {}),
+          ...(patch.description !== undefined
+            ? { description: patch.description }
+            : {}),
+        })),
+      );
     },
     async delete(id: string) {
       return (await store.delete(id)) ? undefined : new NotFound();
     },
     async disable(resource: { id: string }, input: { reason?: string }) {
-      const e = await load(resource.id);
-      if (e instanceof NotFound) return e;
-      const next: EndpointRecord = {
-        ...e,
-        status: "disabled",
-        disabledReason: input.reason ?? "disabled through the API",
-      };
-      await store.put(next);
-      return shown(next);
+      return answer(
+        await store.update(resource.id, (current) => ({
+          ...current,
+          status: "disabled",
+          disabledReason: input.reason ?? "disabled through the API",
+        })),
+      );
     },
     async enable(resource: { id: string }) {
-      const e = await load(resource.id);
-      if (e instanceof NotFound) return e;
-      const next: EndpointRecord = {
-        ...e,
-        status: "enabled",
-        disabledReason: null,
-        failedMessages: 0,
-      };
-      await store.put(next);
-      return shown(next);
+      return answer(
+        await store.update(resource.id, (current) => ({
+          ...current,
+          status: "enabled",
+          disabledReason: null,
+          failedMessages: 0,
+        })),
+      );
     },
     async rotateSecret(
       resource: { id: string },
       input: { graceSeconds?: number },
     ) {
-      const e = await load(resource.id);
-      if (e instanceof NotFound) return e;
-      const now = parts.now();
       const grace = (input.graceSeconds ?? DEFAULT_GRACE_SECONDS) * 1000;
-      const secret = createSecret();
-      const kept = e.secrets
-        .map((s) =>
-          s.expiresAt === null ? { ...s, expiresAt: now + grace } : s,
-        )
-        .filter((s) => s.expiresAt === null || s.expiresAt > now);
-      const next: EndpointRecord = {
-        ...e,
-        secrets: [{ secret, expiresAt: null }, ...kept],
-      };
-      await store.put(next);
-      return shown(next, secret);
+      // The secret of the round that was written (a round lost to another writer makes a new one).
+      let secret = "";
+      const next = await store.update(resource.id, (current) => {
+        const now = parts.now();
+        secret = createSecret();
+        const kept = current.secrets
+          .map((s) =>
+            s.expiresAt === null ? { ...s, expiresAt: now + grace } : s,
+          )
+          .filter((s) => s.expiresAt === null || s.expiresAt > now);
+        return { ...current, secrets: [{ secret, expiresAt: null }, ...kept] };
+      });
+      return next === null ? new NotFound() : shown(next, secret);
     },
   };
 }

@@ -29,7 +29,17 @@ export interface EndpointRecord {
 export interface EndpointStore {
   list(): Promise<EndpointRecord[]>;
   get(id: string): Promise<EndpointRecord | null>;
+  /** Stores a new endpoint. */
   put(record: EndpointRecord): Promise<void>;
+  /**
+   * Replaces an endpoint with what `change` makes of it, atomically: a change made meanwhile by another
+   * request or instance (a rotated secret, a delete) is never overwritten with an older copy; `change`
+   * then runs again on the newer one. Null when there is no such endpoint (nothing is written).
+   */
+  update(
+    id: string,
+    change: (current: EndpointRecord) => EndpointRecord,
+  ): Promise<EndpointRecord | null>;
   delete(id: string): Promise<boolean>;
 }
 
@@ -72,6 +82,14 @@ export function createMemoryEndpoints(): EndpointStore {
       ),
     get: async (id) => byId.get(id) ?? null,
     put: async (record) => void byId.set(record.id, record),
+    // Read, changed and written in one synchronous step: nothing runs in between.
+    update: async (id, change) => {
+      const current = byId.get(id);
+      if (current === undefined) return null;
+      const next = change(current);
+      byId.set(id, next);
+      return next;
+    },
     delete: async (id) => byId.delete(id),
   };
 }
@@ -116,6 +134,13 @@ export interface RedisEval {
 }
 
 const PUT = `redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) return 1`;
+// Written only while the stored text is still the one read (compare and set). ARGV: id, read, next.
+const SWAP = `if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) return 1`;
+/**
+ * Compare-and-set rounds before an update gives up. Every lost round is a round another writer won, so with
+ * N writers at once an update needs at most N rounds: the cap only stops a runaway.
+ */
+const SWAP_ROUNDS = 1000;
 const DELETE = `return redis.call('HDEL', KEYS[1], ARGV[1])`;
 const GET = `return redis.call('HGET', KEYS[1], ARGV[1])`;
 const ALL = `return redis.call('HVALS', KEYS[1])`;
@@ -180,6 +205,21 @@ export function createRedisEndpoints(
     get: async (id) => parse(await redis.eval(GET, 1, key, id)),
     put: async (record) =>
       void (await redis.eval(PUT, 1, key, record.id, JSON.stringify(record))),
+    update: async (id, change) => {
+      for (let round = 0; round < SWAP_ROUNDS; round++) {
+        const read = await redis.eval(GET, 1, key, id);
+        const current = parse(read);
+        if (current === null) return null;
+        const next = change(current);
+        if (next === current) return current;
+        const text = JSON.stringify(next);
+        if ((await redis.eval(SWAP, 1, key, id, read as string, text)) === 1)
+          return next;
+      }
+      throw new Error(
+        `webhook endpoint ${id}: more than ${SWAP_ROUNDS} concurrent updates won over this one`,
+      );
+    },
     delete: async (id) => (await redis.eval(DELETE, 1, key, id)) === 1,
   };
 }
