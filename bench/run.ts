@@ -1,7 +1,7 @@
 /**
  * @module `npm run bench`: restgen on synthetic APIs of 20, 200 and 1,000 collections, every path a build
  * step runs, as whole processes (wall, CPU, peak RSS; medians), orval on the same API in the same run,
- * then the client-size and server benchmarks. Prints Markdown for the README and writes
+ * then the client-size, server and memory-outbox benchmarks. Prints Markdown for the README and writes
  * `.bench/bench-results.json`.
  *
  * Environment: `BENCH_SIZES` (default `20,200,1000`), `BENCH_RUNS` (default 3), `BENCH_PEERS=0` skips
@@ -23,9 +23,9 @@ const SIZES = (process.env.BENCH_SIZES ?? '20,200,1000').split(',').map(Number);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const PEERS = process.env.BENCH_PEERS !== '0';
 
-/** Runs another benchmark script in its own process, its output passed through. */
-function runScript(script: string): void {
-  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/jiti/lib/jiti-cli.mjs'), path.join(ROOT, 'bench', script)], {
+/** Runs another benchmark script in its own process (with `nodeFlags`), its output passed through. */
+function runScript(script: string, nodeFlags: readonly string[] = []): void {
+  execFileSync(process.execPath, [...nodeFlags, path.join(ROOT, 'node_modules/jiti/lib/jiti-cli.mjs'), path.join(ROOT, 'bench', script)], {
     cwd: ROOT,
     stdio: 'inherit',
   });
@@ -53,6 +53,8 @@ function main(): void {
   runScript('server.ts');
   console.log('');
   runScript('server-serializer.ts');
+  console.log('');
+  runScript('outbox.ts', ['--expose-gc']);
 }
 
 main();

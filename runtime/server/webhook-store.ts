@@ -5,6 +5,7 @@
  * or retry counts only with the current lease token, so two instances never hold one delivery at once.
  */
 import { randomUUID } from "node:crypto";
+import { DueQueue } from "./due-queue.js";
 
 /** A webhook endpoint as stored (secrets and failure counts never leave the server). */
 export interface EndpointRecord {
@@ -94,23 +95,57 @@ export function createMemoryEndpoints(): EndpointStore {
   };
 }
 
-/** An outbox in memory. */
+/**
+ * An outbox in memory. Due times are kept in a heap ({@link DueQueue}), so a poll costs O(1) when nothing is
+ * due and O(k log n) for k due deliveries, however many wait (a dead endpoint's retries can be many).
+ */
 export function createMemoryOutbox(): Outbox {
-  const waiting = new Map<string, Delivery & { lease: string | null }>();
+  const waiting = new Map<
+    string,
+    Delivery & {
+      readonly lease: string | null;
+      readonly seq: number;
+      readonly order: number;
+    }
+  >();
+  const queue = new DueQueue();
+  // Deliveries due at the same time come out in the order they were first added.
+  let added = 0;
+  const hold = (d: Delivery, lease: string | null) => {
+    const order = waiting.get(d.id)?.order ?? ++added;
+    waiting.set(d.id, {
+      ...d,
+      lease,
+      order,
+      seq: queue.push(d.id, d.dueAt, order),
+    });
+  };
   return {
     add: async (deliveries) => {
-      for (const d of deliveries) waiting.set(d.id, { ...d, lease: null });
+      for (const d of deliveries) hold(d, null);
     },
     claim: async (now, max, leaseMs) => {
-      const due = [...waiting.values()]
-        .filter((d) => d.dueAt <= now)
-        .sort((a, b) => a.dueAt - b.dueAt)
-        .slice(0, max);
-      return due.map((d) => {
+      const claimed: Claimed[] = [];
+      while (claimed.length < max) {
+        const top = queue.peek();
+        if (top === undefined || top.at > now) break;
+        queue.pop();
+        const d = waiting.get(top.id);
+        // Completed, or pushed again since (claimed, retried): this entry is stale.
+        if (d === undefined || d.seq !== top.seq) continue;
         const lease = randomUUID();
-        waiting.set(d.id, { ...d, dueAt: now + leaseMs, lease });
-        return { ...d, lease };
-      });
+        hold({ ...d, dueAt: now + leaseMs }, lease);
+        claimed.push({
+          id: d.id,
+          endpoint: d.endpoint,
+          type: d.type,
+          body: d.body,
+          attempts: d.attempts,
+          dueAt: d.dueAt,
+          lease,
+        });
+      }
+      return claimed;
     },
     complete: async (c) => {
       if (waiting.get(c.id)?.lease !== c.lease) return false;
@@ -118,7 +153,17 @@ export function createMemoryOutbox(): Outbox {
     },
     retry: async (c, dueAt) => {
       if (waiting.get(c.id)?.lease !== c.lease) return false;
-      waiting.set(c.id, { ...c, attempts: c.attempts + 1, dueAt, lease: null });
+      hold(
+        {
+          id: c.id,
+          endpoint: c.endpoint,
+          type: c.type,
+          body: c.body,
+          attempts: c.attempts + 1,
+          dueAt,
+        },
+        null,
+      );
       return true;
     },
   };
