@@ -176,17 +176,20 @@ export function createRedisAnswers(
     async remember(key, fingerprint, make, deadline) {
       const answerKey = `${prefix}${key}`;
       const lockKey = `${answerKey}:lock`;
-      for (let pause = 20; ; pause = Math.min(pause * 2, 200)) {
+      const storedAnswer = async (): Promise<Remembered | null> => {
         const stored = await bounded(redis.get(answerKey), timeout);
-        if (stored !== null) {
-          const entry = JSON.parse(stored) as {
-            answer: Answer;
-            fingerprint: string;
-          };
-          return entry.fingerprint === fingerprint
-            ? { kind: "answer", answer: entry.answer, replayed: true }
-            : { kind: "reused" };
-        }
+        if (stored === null) return null;
+        const entry = JSON.parse(stored) as {
+          answer: Answer;
+          fingerprint: string;
+        };
+        return entry.fingerprint === fingerprint
+          ? { kind: "answer", answer: entry.answer, replayed: true }
+          : { kind: "reused" };
+      };
+      for (let pause = 20; ; pause = Math.min(pause * 2, 200)) {
+        const stored = await storedAnswer();
+        if (stored !== null) return stored;
         const locked = await bounded(
           redis.set(lockKey, fingerprint, "PX", lockTtl, "NX"),
           timeout,
@@ -194,6 +197,10 @@ export function createRedisAnswers(
         if (locked === "OK") {
           let answer: Answer | null;
           try {
+            // The first request may have stored its answer and freed the key between the read above and
+            // this marker: read again under the marker, or the create runs twice.
+            const late = await storedAnswer();
+            if (late !== null) return late;
             answer = await make();
             // The resource exists now: even when Redis fails to keep the answer, this request gets it.
             if (answer !== null)
