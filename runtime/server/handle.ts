@@ -211,10 +211,14 @@ export function createHandle(
     return sendText(reply.code(status).header("etag", etag), shown.text);
   };
 
-  /** Answers a list handler's outcome: each item shaped (and checked) as the version shows it. */
+  /**
+   * Answers a list handler's outcome: each item shaped (and checked) as the version shows it; with checks
+   * on, a page of more than the `limit` asked for (at most the `maxItems` the document declares) is refused.
+   */
   const answerPage = (
     request: FastifyRequest,
     reply: FastifyReply,
+    limit: number,
     outcome: Outcome<unknown>,
   ): FastifyReply => {
     if (outcome.kind !== "value")
@@ -229,6 +233,13 @@ export function createHandle(
         source,
         pointer: "#/data",
         detail: "not an array",
+      });
+    if (m.validateResponses && data.length > limit)
+      return reject(request, reply, version.name, {
+        ok: false,
+        source,
+        pointer: "#/data",
+        detail: `${data.length} items, but the request asked for at most ${limit}`,
       });
     if (next !== null && typeof next !== "string")
       return reject(request, reply, version.name, {
@@ -281,11 +292,16 @@ export function createHandle(
         const query = migrateUp(parsed.data, false);
         if (!query.ok)
           return handled(reject(request, reply, version.name, query));
+        // The query schema always gives `limit` (its default, a larger value lowered to the maximum).
+        const limit =
+          isRecord(query.value) && typeof query.value["limit"] === "number"
+            ? query.value["limit"]
+            : Infinity;
         const outcome = invoke(request, source, timeout, () =>
           fn(query.value, context(request)),
         );
         return handled(
-          whenSettled(outcome, (o) => answerPage(request, reply, o)),
+          whenSettled(outcome, (o) => answerPage(request, reply, limit, o)),
         );
       };
     case "get":

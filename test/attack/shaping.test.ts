@@ -109,6 +109,16 @@ describe('answers that break the response schema', () => {
     await expect500('GET', '/v3/accounts', '#/data', 'handlers.accounts.list');
   });
 
+  it('a list that answers more items than the limit asked for (and the document\'s maxItems) answers 500', async () => {
+    const item = (i: number) => ({ ...(broken['base'] as object), id: `6f1c2f0e-8d0b-4b7a-9c39-3a3f0b7e2d${String(i).padStart(2, '0')}` });
+    // A handler that ignores `query.limit`: the vault's accounts have maxLimit 5, which the document declares as maxItems.
+    broken['list'] = { data: Array.from({ length: 8 }, (_, i) => item(i)), next_cursor: null };
+    await expect500('GET', '/v3/accounts?limit=5', '#/data', 'handlers.accounts.list');
+    await expect500('GET', '/v3/accounts?limit=3', '#/data', 'handlers.accounts.list');
+    broken['list'] = { data: [item(1), item(2), item(3)], next_cursor: null };
+    expect((await server.call('GET', '/v3/accounts?limit=3')).status).toBe(200);
+  });
+
   it('a down hook that produces a value the old version rejects is named in the log', async () => {
     broken['get'] = { ...(broken['base'] as object), code: 'AB-1234' };
     const server2 = await startVault(mod, { ...mod.createMemoryHandlers(), accounts: { ...mod.createMemoryHandlers()['accounts'], get: () => broken['get'] } }, {
