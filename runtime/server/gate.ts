@@ -11,7 +11,7 @@ import { HttpProblem, problem, send } from "./problems.js";
 import type { Limiter } from "./rate-limit.js";
 import type { ApiSpec, VersionSpec } from "./spec.js";
 import { stateOf, type Gate, type Mount } from "./state.js";
-import type { Principal } from "./types.js";
+import type { Credential, Principal } from "./types.js";
 
 const AUTHENTICATE = "options.authenticate";
 
@@ -73,10 +73,11 @@ export function createGate(
       if (version.sunsetAt !== null && m.now() >= version.sunsetAt)
         return retired(reply);
     }
-    const state = stateOf(request);
     const credential = readCredential(request, m.spec, m.apiKeyHeader);
     if (credential !== null) {
-      const wait = m.failures?.blocked(limitKeyOf(request.ip)) ?? null;
+      const address = limitKeyOf(request.ip);
+      const failures = m.failures;
+      const wait = failures === null ? null : await failures.admit(address);
       if (wait !== null) {
         reply.header("retry-after", wait);
         return send(
@@ -88,57 +89,13 @@ export function createGate(
           ),
         );
       }
-      const checked = await verifyBearer(m, credential, request, reply);
-      if (checked === null) return reply;
-      // `authenticate` is user code: its errors tell the client nothing, and it has the request timeout.
-      const outcome = await invoke(
-        request,
-        AUTHENTICATE,
-        m.requestTimeout,
-        () => m.authenticate(checked, request),
-      );
-      if (outcome.kind !== "value")
-        return answerFailure(
-          request,
-          reply,
-          AUTHENTICATE,
-          outcome,
-          m.requestTimeout,
-        );
-      if (outcome.value instanceof HttpProblem)
-        return send(reply, outcome.value.toProblem());
-      const principal: Principal | null = outcome.value;
-      if (principal === null) {
-        m.failures?.failed(limitKeyOf(request.ip));
-        reply.header(
-          "www-authenticate",
-          m.challenge(credential.scheme, 'error="invalid_token"'),
-        );
-        return send(
-          reply,
-          problem(401, "invalid_token", "The credential was not accepted."),
-        );
+      let refused: FastifyReply | undefined;
+      try {
+        refused = await authorize(request, reply, credential);
+      } finally {
+        failures?.release(address);
       }
-      state.principal = principal;
-      if (!isPublic) {
-        const lacking = needs.filter((s) => !principal.scopes.includes(s));
-        if (lacking.length > 0) {
-          const params = `error="insufficient_scope", scope="${lacking.join(" ")}"`;
-          reply.header(
-            "www-authenticate",
-            m.challenge(credential.scheme, params),
-          );
-          return send(
-            reply,
-            problem(
-              403,
-              "insufficient_scope",
-              `This operation needs the scope ${lacking.join(" and ")}.`,
-              { scopes: lacking },
-            ),
-          );
-        }
-      }
+      if (refused !== undefined) return refused;
     } else if (!isPublic) {
       reply.header("www-authenticate", m.challenge(null));
       return send(
@@ -160,6 +117,63 @@ export function createGate(
       );
     return undefined;
   };
+
+  /** Verifies and authenticates a credential, and checks its scopes: an answer when it is refused. */
+  async function authorize(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    credential: Credential,
+  ): Promise<FastifyReply | undefined> {
+    const checked = await verifyBearer(m, credential, request, reply);
+    if (checked === null) return reply;
+    // `authenticate` is user code: its errors tell the client nothing, and it has the request timeout.
+    const outcome = await invoke(request, AUTHENTICATE, m.requestTimeout, () =>
+      m.authenticate(checked, request),
+    );
+    if (outcome.kind !== "value")
+      return answerFailure(
+        request,
+        reply,
+        AUTHENTICATE,
+        outcome,
+        m.requestTimeout,
+      );
+    if (outcome.value instanceof HttpProblem)
+      return send(reply, outcome.value.toProblem());
+    const principal: Principal | null = outcome.value;
+    if (principal === null) {
+      m.failures?.failed(limitKeyOf(request.ip));
+      reply.header(
+        "www-authenticate",
+        m.challenge(credential.scheme, 'error="invalid_token"'),
+      );
+      return send(
+        reply,
+        problem(401, "invalid_token", "The credential was not accepted."),
+      );
+    }
+    stateOf(request).principal = principal;
+    if (!isPublic) {
+      const lacking = needs.filter((s) => !principal.scopes.includes(s));
+      if (lacking.length > 0) {
+        const params = `error="insufficient_scope", scope="${lacking.join(" ")}"`;
+        reply.header(
+          "www-authenticate",
+          m.challenge(credential.scheme, params),
+        );
+        return send(
+          reply,
+          problem(
+            403,
+            "insufficient_scope",
+            `This operation needs the scope ${lacking.join(" and ")}.`,
+            { scopes: lacking },
+          ),
+        );
+      }
+    }
+    return undefined;
+  }
 }
 
 /** Counts the request against every limit; 429 when one is exceeded. RateLimit headers on every answer. */

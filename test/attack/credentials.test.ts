@@ -43,6 +43,44 @@ describe('credential guessing', () => {
     expect((await server.call('GET', '/v3/events', { token: null })).status).toBe(200);
   });
 
+  it('100 concurrent wrong tokens against a slow authenticate: no more than the limit reach it', async () => {
+    let slowCalls = 0;
+    // A real authenticate looks the token up (a database, an introspection endpoint): it takes a while, and
+    // every guess sent meanwhile must not pass the check the first ones have not failed yet.
+    const slow = await startVault(mod, mod.createMemoryHandlers(), {
+      authenticate: async (c: { token: string }) => (slowCalls++, await new Promise((r) => setTimeout(r, 100)), authenticate(c)),
+      authFailures: { max: 10, windowMs: 60_000 },
+    });
+    try {
+      const statuses = (await Promise.all(Array.from({ length: 100 }, (_, i) => slow.call('GET', '/v3/accounts', { token: `guess-${i}` })))).map((a) => a.status);
+      expect(slowCalls).toBe(10);
+      expect(statuses.filter((s) => s === 401)).toHaveLength(10);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(90);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('valid credentials checked concurrently are never refused: a check holds its place only while it runs', async () => {
+    let slowCalls = 0;
+    const slow = await startVault(mod, mod.createMemoryHandlers(), {
+      authenticate: async (c: { token: string }) => (slowCalls++, await new Promise((r) => setTimeout(r, 50)), authenticate(c)),
+      authFailures: { max: 3, windowMs: 60_000 },
+    });
+    try {
+      // 12 at once with room for 3 checks: the others wait for a place, none is refused.
+      const statuses = (await Promise.all(Array.from({ length: 12 }, () => slow.call('GET', '/v3/accounts', { token: 'admin' })))).map((a) => a.status);
+      expect(statuses).toEqual(Array.from({ length: 12 }, () => 200));
+      expect(slowCalls).toBe(12);
+      // Two rejections leave room for one check at a time; a valid credential still passes.
+      for (let i = 0; i < 2; i++) expect((await slow.call('GET', '/v3/accounts', { token: 'bad' })).status).toBe(401);
+      const after = (await Promise.all(Array.from({ length: 4 }, () => slow.call('GET', '/v3/accounts', { token: 'admin' })))).map((a) => a.status);
+      expect(after).toEqual([200, 200, 200, 200]);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('the window ends and credentials are checked again', async () => {
     const short = await startVault(mod, mod.createMemoryHandlers(), { authFailures: { max: 2, windowMs: 300 } });
     try {

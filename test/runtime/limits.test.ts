@@ -26,6 +26,45 @@ describe('createFailureLimiter', () => {
     expect(limiter.blocked('a')).toBeNull();
   });
 
+  it('admits at most max minus the rejections so far at once; the others wait, then are admitted or refused', async () => {
+    const limiter = createFailureLimiter(2, 10_000, () => 0);
+    expect(limiter.admit('a')).toBeNull();
+    expect(await limiter.admit('a')).toBeNull();
+    const third = limiter.admit('a');
+    const fourth = limiter.admit('a');
+    let settled = 0;
+    void Promise.resolve(third).then(() => settled++);
+    void Promise.resolve(fourth).then(() => settled++);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(settled).toBe(0);
+    // The first check was rejected: one place left, which the running second one holds; nobody is admitted.
+    limiter.failed('a');
+    limiter.release('a');
+    await new Promise((r) => setTimeout(r, 5));
+    expect(settled).toBe(0);
+    // The second was rejected too: the address is over the limit, and every waiting check is refused.
+    limiter.failed('a');
+    limiter.release('a');
+    expect(await third).toBe(10);
+    expect(await fourth).toBe(10);
+    // Another address is apart; valid checks free their places.
+    expect(limiter.admit('b')).toBeNull();
+    expect(await limiter.admit('b')).toBeNull();
+    limiter.release('b');
+    limiter.release('b');
+    expect(limiter.admit('b')).toBeNull();
+  });
+
+  it('wakes a waiting check when a running one succeeds', async () => {
+    const limiter = createFailureLimiter(1, 10_000, () => 0);
+    expect(limiter.admit('a')).toBeNull();
+    const waiting = limiter.admit('a');
+    limiter.release('a');
+    expect(await waiting).toBeNull();
+    limiter.release('a');
+    expect(limiter.admit('a')).toBeNull();
+  });
+
   it('keeps at most maxAddresses windows', () => {
     const limiter = createFailureLimiter(1, 60_000, () => 0, 10);
     for (let i = 0; i < 20; i++) limiter.failed(`ip${i}`);
