@@ -180,6 +180,27 @@ export function mountByPath(
   }
 }
 
+/** A `Vary` value that lists `name` besides the names `current` lists (RFC 9110 section 12.5.5). */
+export function withVary(
+  current: string | number | string[] | undefined,
+  name: string,
+): string {
+  const text = Array.isArray(current)
+    ? current.join(", ")
+    : current === undefined
+      ? ""
+      : String(current);
+  const names = text
+    .split(",")
+    .map((n) => n.trim())
+    .filter((n) => n.length > 0);
+  if (names.includes("*")) return "*";
+  const lower = name.toLowerCase();
+  return names.some((n) => n.toLowerCase() === lower)
+    ? names.join(", ")
+    : [...names, name].join(", ");
+}
+
 /** Header versioning: one path for every version; the `header` names the version (`names`, oldest first). */
 export function mountByHeader(
   scope: FastifyInstance,
@@ -190,9 +211,9 @@ export function mountByHeader(
   bodyLimit: number,
 ): void {
   const lower = header.toLowerCase();
-  // Caches must key answers on the version header.
+  // Caches must key answers on the version header, besides what the application varies on (CORS: Origin).
   scope.addHook("onSend", async (_request, reply, payload) => {
-    reply.header("vary", header);
+    reply.header("vary", withVary(reply.getHeader("vary"), header));
     return payload;
   });
   // url -> method -> version -> entry.

@@ -105,3 +105,28 @@ describe('pagination and filters of the in-memory handlers', () => {
     expect((await server.call('GET', '/notes?pinned=maybe', { token: null, headers: NEW })).status).toBe(400);
   });
 });
+
+describe('Vary', () => {
+  it('adds the version header to the Vary the application set (CORS varies on Origin), never replaces it', async () => {
+    const mod = await importServer(await generateInto('header', HEADER_API));
+    const cors = await start(async (app) => {
+      // What CORS code does for an allow-list of origins: the answer depends on Origin, so it says so.
+      app.addHook('onRequest', async (request, reply) => {
+        reply.header('access-control-allow-origin', request.headers.origin ?? '*').header('vary', 'Origin');
+      });
+      await registerOf(mod, 'Notes')(app, mod.createMemoryHandlers());
+    });
+    try {
+      const answer = await cors.call('GET', '/notes', { token: null, headers: { ...NEW, origin: 'https://a.example' } });
+      expect(answer.status).toBe(200);
+      const vary = (answer.headers.get('vary') ?? '').split(',').map((v) => v.trim().toLowerCase());
+      expect(vary.sort()).toEqual(['api-version', 'origin']);
+      // A problem answer varies on both too.
+      const missing = await cors.call('GET', '/notes', { token: null, headers: { origin: 'https://a.example' } });
+      expect(missing.status).toBe(400);
+      expect((missing.headers.get('vary') ?? '').split(',').map((v) => v.trim().toLowerCase()).sort()).toEqual(['api-version', 'origin']);
+    } finally {
+      await cors.close();
+    }
+  });
+});
