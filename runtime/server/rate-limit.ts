@@ -32,6 +32,12 @@ export interface Limiters {
   readonly byCollection: ReadonlyMap<string, Limiter>;
 }
 
+/**
+ * Counters kept in memory (one per limit and principal or client), the least recently used forgotten
+ * first. The plugin's default, 5,000, forgot an active client's count as soon as 5,000 others were counted.
+ */
+export const MEMORY_COUNTERS = 100_000;
+
 /** Registers the rate-limit plugin in `scope` and creates the API's limiters; none when `enabled` is false. */
 export async function createLimiters(
   scope: FastifyInstance,
@@ -93,15 +99,21 @@ function createLimiter(
   name: string,
   timeout: number | null,
 ): Limiter {
-  const check = scope.createRateLimit({
+  // Each limiter keeps its own counters in memory (the plugin's `child` store), sized by `cache`, which the
+  // plugin reads from these options although its types leave it out (it is ignored with Redis).
+  const options: Parameters<FastifyInstance["createRateLimit"]>[0] & {
+    readonly cache: number;
+  } = {
     max: limit.max,
     timeWindow: limit.windowMs,
+    cache: MEMORY_COUNTERS,
     skipOnError: true,
     keyGenerator: (request) => {
       const principal = stateOf(request).principal;
       return `${name}:${principal ? "p:" + principal.id : "ip:" + limitKeyOf(request.ip)}`;
     },
-  });
+  };
+  const check = scope.createRateLimit(options);
   const policy = `${limit.max};w=${limit.windowMs / 1000}`;
   const open = {
     exceeded: false,
