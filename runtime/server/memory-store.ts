@@ -106,6 +106,10 @@ export function createMemoryCollection<T extends object, X extends object = {}>(
     spec.unique.map((field) => [field, new Map<unknown, string>()]),
   );
   let seq = 0;
+  // Records in the order they were created (ascending `seq`), so a cursor seeks its place by binary search
+  // instead of walking every earlier record; a deleted record stays until half of the entries are deleted.
+  let order: { readonly seq: number; readonly id: string }[] = [];
+  let deleted = 0;
   const clock = options.now ?? (() => new Date());
   const maxRecords = options.maxRecords ?? 100_000;
   const out = (row: Row): T => structuredClone(row) as T;
@@ -133,7 +137,27 @@ export function createMemoryCollection<T extends object, X extends object = {}>(
     index(id, row, old);
     const found = rows.get(id);
     if (found) found.row = row;
-    else rows.set(id, { seq: ++seq, row });
+    else {
+      rows.set(id, { seq: ++seq, row });
+      order.push({ seq, id });
+    }
+  };
+  const remove = (id: string) => {
+    rows.delete(id);
+    if (++deleted * 2 <= order.length) return;
+    order = order.filter((e) => rows.get(e.id)?.seq === e.seq);
+    deleted = 0;
+  };
+  /** The index in `order` of the first record created after sequence number `after`. */
+  const seek = (after: number): number => {
+    let low = 0;
+    let high = order.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (order[mid]!.seq <= after) low = mid + 1;
+      else high = mid;
+    }
+    return low;
   };
   for (const item of seed) {
     const row = defined(structuredClone(item));
@@ -201,12 +225,14 @@ export function createMemoryCollection<T extends object, X extends object = {}>(
         );
       const data: T[] = [];
       let last = 0;
-      for (const { seq: at, row } of rows.values()) {
-        if (at <= after || !filters.every(([key, value]) => row[key] === value))
-          continue;
+      for (let i = seek(after); i < order.length; i++) {
+        const { seq: at, id } = order[i]!;
+        const row = rows.get(id);
+        if (row === undefined || row.seq !== at) continue;
+        if (!filters.every(([key, value]) => row.row[key] === value)) continue;
         if (data.length === query.limit)
           return { data, next_cursor: encodeCursor(last, digest) };
-        data.push(out(row));
+        data.push(out(row.row));
         last = at;
       }
       return { data, next_cursor: null };
@@ -250,7 +276,7 @@ export function createMemoryCollection<T extends object, X extends object = {}>(
       const found = current(id, ctx);
       if (found instanceof HttpProblem) return found;
       index(id, null, found.row);
-      rows.delete(id);
+      remove(id);
       return undefined;
     },
   };

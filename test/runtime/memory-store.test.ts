@@ -71,6 +71,42 @@ describe('cursors', () => {
     expect(await users.list({ limit: 5, tier: 'pro', cursor: pro.next_cursor! } as never, ctx)).toMatchObject({ data: [{ email: '2@x' }] });
   });
 
+  it('a deep page costs what the first one does: the cursor seeks, it does not walk every earlier record', async () => {
+    const users = createMemoryCollection<User>(SPEC);
+    for (let i = 0; i < 100_000; i++) await users.create({ email: `${i}@x`, tier: 'free' }, ctx);
+    const first = (await users.list({ limit: 100 }, ctx)) as Page<User>;
+    let deep: string | undefined = first.next_cursor!;
+    for (let i = 0; i < 998; i++) deep = ((await users.list({ limit: 100, cursor: deep }, ctx)) as Page<User>).next_cursor!;
+    const timed = async (cursor?: string) => {
+      const started = performance.now();
+      for (let i = 0; i < 300; i++) await users.list({ limit: 100, ...(cursor ? { cursor } : {}) }, ctx);
+      return performance.now() - started;
+    };
+    const shallow = await timed();
+    const last = await timed(deep);
+    expect(((await users.list({ limit: 100, cursor: deep }, ctx)) as Page<User>).data.map((u) => u.email)[99]).toBe('99999@x');
+    // Before: the last page walked 99,900 earlier records (about 20 times the first page's cost).
+    expect(last).toBeLessThan(shallow * 3 + 50);
+  }, 60_000);
+
+  it('seeks past deleted records and keeps order after many deletes', async () => {
+    const users = createMemoryCollection<User>(SPEC);
+    const made: User[] = [];
+    for (let i = 0; i < 50; i++) made.push((await users.create({ email: `${i}@x`, tier: 'free' }, ctx)) as User);
+    for (let i = 0; i < 50; i++) if (i % 3 !== 0) await users.delete(made[i]!.id, ctx);
+    await users.update(made[3]!.id, { tier: 'pro' }, ctx);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = (await users.list({ limit: 4, ...(cursor ? { cursor } : {}) }, ctx)) as Page<User>;
+      seen.push(...page.data.map((u) => u.email));
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    expect(seen).toEqual(made.filter((_, i) => i % 3 === 0).map((u) => u.email));
+    await users.create({ email: 'new@x', tier: 'free' }, ctx);
+    expect(((await users.list({ limit: 100 }, ctx)) as Page<User>).data.map((u) => u.email).at(-1)).toBe('new@x');
+  });
+
   it('decode only what encode made', () => {
     expect(decodeCursor(encodeCursor(42, 'abcdefghijkl'), 'abcdefghijkl')).toBe(42);
     expect(decodeCursor(encodeCursor(42, 'abcdefghijkl'), 'zzzzzzzzzzzz')).toBeNull();
