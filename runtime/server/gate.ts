@@ -138,20 +138,24 @@ export function createGate(
         outcome,
         m.requestTimeout,
       );
-    if (outcome.value instanceof HttpProblem)
-      return send(reply, outcome.value.toProblem());
-    const principal: Principal | null = outcome.value;
-    if (principal === null) {
+    const value = outcome.value;
+    // A 401 problem is a rejected credential in `authenticate`'s own words: counted, and challenged, as null is.
+    const rejected =
+      value === null || (value instanceof HttpProblem && value.status === 401);
+    if (rejected) {
       m.failures?.failed(limitKeyOf(request.ip));
       reply.header(
         "www-authenticate",
         m.challenge(credential.scheme, 'error="invalid_token"'),
       );
+    }
+    if (value instanceof HttpProblem) return send(reply, value.toProblem());
+    if (value === null)
       return send(
         reply,
         problem(401, "invalid_token", "The credential was not accepted."),
       );
-    }
+    const principal: Principal = value;
     stateOf(request).principal = principal;
     if (!isPublic) {
       const lacking = needs.filter((s) => !principal.scopes.includes(s));

@@ -94,6 +94,35 @@ describe('credential guessing', () => {
   });
 });
 
+describe('authenticate that rejects with a 401 problem', () => {
+  it('counts as a rejected credential and carries the challenge, like a null', async () => {
+    let calls = 0;
+    const HttpProblem = mod['HttpProblem'] as new (status: number, code: string, detail: string) => Error;
+    const server = await startVault(mod, mod.createMemoryHandlers(), {
+      // Rejecting with its own wording instead of returning null.
+      authenticate: (c: { token: string }) => {
+        calls++;
+        if (c.token.startsWith('guess')) throw new HttpProblem(401, 'unknown_token', 'This token is not known.');
+        return authenticate(c);
+      },
+      authFailures: { max: 5, windowMs: 60_000 },
+    });
+    try {
+      const first = await server.call('GET', '/v3/accounts', { token: 'guess-0' });
+      expect(first.status).toBe(401);
+      expect(first.body).toMatchObject({ code: 'unknown_token', detail: 'This token is not known.' });
+      expect(first.headers.get('www-authenticate')).toBe('Bearer realm="vault", error="invalid_token", ApiKey realm="vault", header="X-API-Key"');
+      const statuses: number[] = [];
+      for (let i = 1; i < 30; i++) statuses.push((await server.call('GET', '/v3/accounts', { token: `guess-${i}` })).status);
+      expect(statuses.filter((s) => s === 401)).toHaveLength(4);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(25);
+      expect(calls).toBe(5);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('credential guessing from IPv6 addresses', () => {
   it('counts a /64 network as one client: rotating addresses inside it does not reset the count, another network is not blocked', async () => {
     let calls = 0;
