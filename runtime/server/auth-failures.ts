@@ -69,7 +69,8 @@ export function createFailureLimiter(
       let r = running.get(address);
       if (r === undefined)
         running.set(address, (r = { count: 0, waiting: [] }));
-      if (rejected(address, now()) + r.count < max) {
+      // At least one check runs at a time, whatever `max` (0 must not make every request wait forever).
+      if (rejected(address, now()) + r.count < Math.max(max, 1)) {
         r.count++;
         return null;
       }
@@ -81,7 +82,7 @@ export function createFailureLimiter(
     blocked,
     admit(address) {
       // No check of this address running: admitted at once, without a promise.
-      if (!running.has(address) && blocked(address) === null && max > 0) {
+      if (!running.has(address) && blocked(address) === null) {
         running.set(address, { count: 1, waiting: [] });
         return null;
       }

@@ -55,6 +55,14 @@ describe('createFailureLimiter', () => {
     expect(limiter.admit('b')).toBeNull();
   });
 
+  it('with max 0, checks still run one at a time instead of waiting forever', async () => {
+    const limiter = createFailureLimiter(0, 10_000, () => 0);
+    expect(limiter.admit('a')).toBeNull();
+    const second = limiter.admit('a');
+    limiter.release('a');
+    expect(await second).toBeNull();
+  });
+
   it('wakes a waiting check when a running one succeeds', async () => {
     const limiter = createFailureLimiter(1, 10_000, () => 0);
     expect(limiter.admit('a')).toBeNull();
