@@ -13,7 +13,7 @@ import {
   errorFor,
 } from "./failures.js";
 import type { Fetch } from "./options.js";
-import { untilAborted } from "./signals.js";
+import { guardAttempt, untilAborted } from "./signals.js";
 
 /** Client credentials: what the client sends to the identity provider's token endpoint. */
 export interface ClientCredentials {
@@ -106,7 +106,9 @@ export function createTokenSource(
       const pair = `${formEncode(credentials.clientId)}:${formEncode(credentials.clientSecret)}`;
       headers.set("authorization", `Basic ${btoa(pair)}`);
     }
-    const signal = AbortSignal.timeout(timeout);
+    // Not AbortSignal.timeout: it refuses Infinity and fires at once past 2^31 - 1 ms.
+    const guard = guardAttempt([], timeout);
+    const { signal } = guard;
     const started = now();
     let response: Response;
     let text: string;
@@ -134,6 +136,8 @@ export function createTokenSource(
           cause,
         },
       );
+    } finally {
+      guard.done();
     }
     let body: unknown = null;
     try {

@@ -4,6 +4,26 @@
  * @module
  */
 
+/** The longest delay `setTimeout` takes (2^31 - 1 ms, about 24.8 days): a longer one fires after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Calls `fire` after `ms`, however long: a delay past `setTimeout`'s limit is waited in steps, and
+ * `Infinity` never fires. Returns the function that cancels it.
+ */
+export function startTimer(fire: () => void, ms: number): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = (left: number): void => {
+    if (left === Infinity) return;
+    timer =
+      left > MAX_TIMER_MS
+        ? setTimeout(() => arm(left - MAX_TIMER_MS), MAX_TIMER_MS)
+        : setTimeout(fire, left);
+  };
+  arm(ms);
+  return () => clearTimeout(timer);
+}
+
 /** The reason of the first aborted signal. */
 export function abortReason(signals: readonly AbortSignal[]): unknown {
   return signals.find((s) => s.aborted)?.reason;
@@ -29,7 +49,7 @@ export function guardAttempt(
 ): AttemptGuard {
   const controller = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => {
+  const stopTimer = startTimer(() => {
     timedOut = true;
     controller.abort(
       new DOMException("The attempt timed out.", "TimeoutError"),
@@ -42,7 +62,7 @@ export function guardAttempt(
     signal: controller.signal,
     timedOut: () => timedOut,
     done: () => {
-      clearTimeout(timer);
+      stopTimer();
       for (const s of signals) s.removeEventListener("abort", onAbort);
     },
   };
@@ -81,10 +101,10 @@ export function sleep(
   return new Promise((resolve, reject) => {
     if (signals.some((s) => s.aborted)) return reject(abortReason(signals));
     const onAbort = (): void => {
-      clearTimeout(timer);
+      stopTimer();
       reject(abortReason(signals));
     };
-    const timer = setTimeout(() => {
+    const stopTimer = startTimer(() => {
       for (const s of signals) s.removeEventListener("abort", onAbort);
       resolve();
     }, ms);
