@@ -5,9 +5,11 @@
  * 2.3.1), never to the API.
  * @module
  */
+import { readText } from "./body.js";
 import {
   AuthenticationError,
   ConnectionError,
+  InvalidResponseError,
   TimeoutError,
   causeText,
   errorFor,
@@ -70,12 +72,16 @@ function oauthFailure(
 const formEncode = (text: string): string =>
   encodeURIComponent(text).replace(/%20/g, "+");
 
-/** A token source for `credentials`; `declaredUrl` is the API's declared token URL (or null). */
+/**
+ * A token source for `credentials`; `declaredUrl` is the API's declared token URL (or null). The token
+ * endpoint's answer is read under `maxBytes`, like the API's.
+ */
 export function createTokenSource(
   credentials: ClientCredentials,
   declaredUrl: string | null,
   fetchFn: Fetch | undefined,
   timeout: number,
+  maxBytes: number,
   now: () => number = Date.now,
 ): TokenSource {
   const tokenUrl = credentials.tokenUrl ?? declaredUrl;
@@ -111,7 +117,7 @@ export function createTokenSource(
     const { signal } = guard;
     const started = now();
     let response: Response;
-    let text: string;
+    let text: string | null;
     try {
       // Never follows a redirect: the secret must not travel anywhere else.
       response = await send(url, {
@@ -121,7 +127,7 @@ export function createTokenSource(
         signal,
         redirect: "manual",
       });
-      text = await response.text();
+      text = await readText(response, maxBytes);
     } catch (cause) {
       const Class = signal.aborted ? TimeoutError : ConnectionError;
       const why = signal.aborted
@@ -139,6 +145,13 @@ export function createTokenSource(
     } finally {
       guard.done();
     }
+    if (text === null)
+      throw new InvalidResponseError(
+        `${response.status}: the token endpoint's answer is larger than maxResponseBytes (${maxBytes} bytes); not read (${what})`,
+        response.status,
+        response.headers,
+        null,
+      );
     let body: unknown = null;
     try {
       body = JSON.parse(text);

@@ -75,6 +75,7 @@ export class Transport {
             config.tokenUrl ?? null,
             options.fetch,
             options.timeout ?? 60_000,
+            options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
           );
   }
 

@@ -56,7 +56,7 @@ describe('createTokenSource with a long timeout', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/token`;
-      const source = createTokenSource({ clientId: 'a', clientSecret: 'b' }, url, undefined, timeout);
+      const source = createTokenSource({ clientId: 'a', clientSecret: 'b' }, url, undefined, timeout, 1 << 20);
       expect(await source.get(new AbortController().signal)).toBe('t1');
     } finally {
       server.close();

@@ -31,7 +31,7 @@ describe('createTokenSource', () => {
     try {
       let now = 1_000_000;
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/token`;
-      const source = createTokenSource({ clientId: 'a', clientSecret: 'b', refreshBefore: 10_000 }, url, undefined, 5000, () => now);
+      const source = createTokenSource({ clientId: 'a', clientSecret: 'b', refreshBefore: 10_000 }, url, undefined, 5000, 1 << 20, () => now);
       const signal = new AbortController().signal;
       expect(await source.get(signal)).toBe('t1');
       now += 89_999;
@@ -42,7 +42,7 @@ describe('createTokenSource', () => {
       expect(await source.get(signal)).toBe('t2');
       source.invalidate('t2');
       expect(await source.get(signal)).toBe('t3');
-      expect(() => createTokenSource({ clientId: 'a', clientSecret: 'b' }, null, undefined, 5000)).toThrow('tokenUrl is required');
+      expect(() => createTokenSource({ clientId: 'a', clientSecret: 'b' }, null, undefined, 5000, 1 << 20)).toThrow('tokenUrl is required');
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
