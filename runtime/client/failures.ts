@@ -172,6 +172,17 @@ function parseProblem(text: string): Problem | null {
   }
 }
 
+/**
+ * One line of the message per validation issue. The body comes from the server (or a proxy): an issue
+ * that is not an object is shown as text (a string) or left out, never read as one.
+ */
+function issueLine(issue: unknown): string {
+  if (typeof issue === "string") return `\n  ${issue}`;
+  if (typeof issue !== "object" || issue === null) return "";
+  const { pointer, detail } = issue as { pointer?: unknown; detail?: unknown };
+  return `\n  ${typeof pointer === "string" && pointer !== "" ? pointer : "/"}: ${String(detail)}`;
+}
+
 /** The error of a failed (non-2xx) response whose body was read as `text`. */
 export function errorFor(
   response: Response,
@@ -187,7 +198,7 @@ export function errorFor(
   const detail =
     typeof problem?.detail === "string" ? `: ${problem.detail}` : "";
   const issues = Array.isArray(problem?.errors)
-    ? problem.errors.map((e) => `\n  ${e.pointer || "/"}: ${e.detail}`).join("")
+    ? (problem.errors as unknown[]).map(issueLine).join("")
     : "";
   const Class =
     status === 409 && problem?.["code"] === "invalid_transition"
