@@ -139,7 +139,7 @@ export class Transport {
     // One key per call, the same on every attempt, so the server can replay a create (or a transition,
     // also a POST) that was retried.
     const key =
-      o.idempotencyKey ?? (method === "POST" ? crypto.randomUUID() : undefined);
+      o.idempotencyKey ?? (method === "POST" ? newIdempotencyKey() : undefined);
     if (key !== undefined) headers.set("idempotency-key", key);
     if (opts.ifMatch !== undefined)
       headers.set("if-match", tagOf(opts.ifMatch, "ifMatch"));
@@ -290,6 +290,19 @@ async function resolveCredential(
     }),
     signal,
   );
+}
+
+/**
+ * A random UUID v4. `crypto.randomUUID` exists only in secure contexts (a browser page on plain `http://`
+ * other than localhost has none); `crypto.getRandomValues` exists everywhere.
+ */
+function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const hex = Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 function tooLarge(response: Response, max: number, what: string): ApiError {
