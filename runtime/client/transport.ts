@@ -116,7 +116,8 @@ export class Transport {
 
   private async send<T>(call: Call): Promise<WithResponse<T>> {
     const { method, version, path, body, opts } = call;
-    const o: RequestOptions = { ...this.options, ...opts };
+    // An option given as undefined is not given: the client's own applies, not the default.
+    const o: RequestOptions = { ...this.options, ...definedOnly(opts) };
     const { versionHeader } = this.config;
     const url = buildUrl(
       this.options.baseUrl,
@@ -290,6 +291,13 @@ async function resolveCredential(
     }),
     signal,
   );
+}
+
+/** `options` without the members whose value is undefined. */
+function definedOnly<O extends object>(options: O): Partial<O> {
+  return Object.fromEntries(
+    Object.entries(options).filter(([, value]) => value !== undefined),
+  ) as Partial<O>;
 }
 
 /**
