@@ -100,12 +100,17 @@ export function sleep(
 ): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signals.some((s) => s.aborted)) return reject(abortReason(signals));
+    const forget = (): void => {
+      for (const s of signals) s.removeEventListener("abort", onAbort);
+    };
+    // Every signal's listener goes either way: a long-lived client signal must not keep one per wait.
     const onAbort = (): void => {
       stopTimer();
+      forget();
       reject(abortReason(signals));
     };
     const stopTimer = startTimer(() => {
-      for (const s of signals) s.removeEventListener("abort", onAbort);
+      forget();
       resolve();
     }, ms);
     for (const s of signals)

@@ -4,6 +4,7 @@
  * (about 24.8 days), or `Infinity`, after 1 ms. A `timeout: Infinity` must not time every attempt out at
  * once, and a long `Retry-After` honoured through `maxRetryAfter` must not turn into an immediate retry.
  */
+import { getEventListeners } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
@@ -97,5 +98,18 @@ describe('the generated client with long waits (over loopback)', () => {
     } finally {
       await api.close();
     }
+  });
+});
+
+describe('sleep cleans up after an abort', () => {
+  it("a request's own signal aborting a wait leaves no listener on the client's signal", async () => {
+    const client = new AbortController();
+    for (let i = 0; i < 20; i++) {
+      const request = new AbortController();
+      const waiting = sleep(10_000, [client.signal, request.signal]);
+      request.abort(new Error('cancelled'));
+      await expect(waiting).rejects.toThrow('cancelled');
+    }
+    expect(getEventListeners(client.signal, 'abort')).toHaveLength(0);
   });
 });
