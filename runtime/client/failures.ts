@@ -37,11 +37,18 @@ export class ApiError extends Error {
 export class BadRequestError extends ApiError {
   override name = "BadRequestError";
 }
-/** The `error` parameter of a `WWW-Authenticate` challenge (RFC 6750), or null. */
+/**
+ * The `error` parameter of a `WWW-Authenticate` challenge (RFC 6750), or null. RFC 9110 section 11.2: the
+ * name is matched case-insensitively and the value is a token or a quoted-string (`error=invalid_token`).
+ */
 function challengeError(header: string | null): string | null {
-  return header === null
-    ? null
-    : (/\berror="([^"]*)"/.exec(header)?.[1] ?? null);
+  if (header === null) return null;
+  const found =
+    /(?:^|[\s,])error\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,"]+))/i.exec(header);
+  if (found === null) return null;
+  return found[1] !== undefined
+    ? found[1].replace(/\\(.)/g, "$1")
+    : (found[2] ?? null);
 }
 
 /**
