@@ -182,7 +182,10 @@ export function createTokenSource(
         response.headers,
         null,
       );
-    const lifetime = answer["expires_in"];
+    // RFC 6749 section 5.1 makes it a number; some providers send a string of digits ("3599").
+    const raw = answer["expires_in"];
+    const lifetime =
+      typeof raw === "string" && /^\d+$/.test(raw) ? Number(raw) : raw;
     const ms =
       typeof lifetime === "number" && lifetime > 0 ? lifetime * 1000 : null;
     const early = Math.min(credentials.refreshBefore ?? 30_000, (ms ?? 0) / 2);
