@@ -255,16 +255,21 @@ export class Transport {
     const { apiKeyHeader } = this.config;
     let fetched: string | null = null;
     if (o.bearer !== undefined)
-      headers.set(
+      setCredential(
+        headers,
         "authorization",
         `Bearer ${await resolveCredential(o.bearer, signal)}`,
       );
     else if (this.tokens !== null) {
       fetched = await this.tokens.get(signal);
-      headers.set("authorization", `Bearer ${fetched}`);
+      setCredential(headers, "authorization", `Bearer ${fetched}`);
     }
     if (o.apiKey !== undefined && apiKeyHeader)
-      headers.set(apiKeyHeader, await resolveCredential(o.apiKey, signal));
+      setCredential(
+        headers,
+        apiKeyHeader,
+        await resolveCredential(o.apiKey, signal),
+      );
     return fetched;
   }
 }
@@ -272,6 +277,23 @@ export class Transport {
 /** An error thrown by the caller's credential function: rethrown as is, never retried. */
 class CredentialFailure {
   constructor(readonly cause: unknown) {}
+}
+
+/**
+ * Sets a credential header. A value no header can carry (a line break, a character above U+00FF) is a
+ * TypeError, thrown as is and not retried, whose message does not quote the secret.
+ */
+function setCredential(headers: Headers, name: string, value: string): void {
+  try {
+    headers.set(name, value);
+  } catch {
+    // The platform's own error quotes the value: the secret must not reach an error message, or a log.
+    throw new CredentialFailure(
+      new TypeError(
+        `The ${name} credential is not a valid header value (a line break, or a character above U+00FF); nothing was sent.`,
+      ),
+    );
+  }
 }
 
 async function resolveCredential(
