@@ -37,11 +37,18 @@ export class ApiError extends Error {
 export class BadRequestError extends ApiError {
   override name = "BadRequestError";
 }
-/** The `error` parameter of a `WWW-Authenticate` challenge (RFC 6750), or null. */
+/**
+ * The `error` parameter of a `WWW-Authenticate` challenge (RFC 6750), or null. RFC 9110 section 11.2: the
+ * name is matched case-insensitively and the value is a token or a quoted-string (`error=invalid_token`).
+ */
 function challengeError(header: string | null): string | null {
-  return header === null
-    ? null
-    : (/\berror="([^"]*)"/.exec(header)?.[1] ?? null);
+  if (header === null) return null;
+  const found =
+    /(?:^|[\s,])error\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,"]+))/i.exec(header);
+  if (found === null) return null;
+  return found[1] !== undefined
+    ? found[1].replace(/\\(.)/g, "$1")
+    : (found[2] ?? null);
 }
 
 /**
@@ -172,6 +179,17 @@ function parseProblem(text: string): Problem | null {
   }
 }
 
+/**
+ * One line of the message per validation issue. The body comes from the server (or a proxy): an issue
+ * that is not an object is shown as text (a string) or left out, never read as one.
+ */
+function issueLine(issue: unknown): string {
+  if (typeof issue === "string") return `\n  ${issue}`;
+  if (typeof issue !== "object" || issue === null) return "";
+  const { pointer, detail } = issue as { pointer?: unknown; detail?: unknown };
+  return `\n  ${typeof pointer === "string" && pointer !== "" ? pointer : "/"}: ${String(detail)}`;
+}
+
 /** The error of a failed (non-2xx) response whose body was read as `text`. */
 export function errorFor(
   response: Response,
@@ -187,7 +205,7 @@ export function errorFor(
   const detail =
     typeof problem?.detail === "string" ? `: ${problem.detail}` : "";
   const issues = Array.isArray(problem?.errors)
-    ? problem.errors.map((e) => `\n  ${e.pointer || "/"}: ${e.detail}`).join("")
+    ? (problem.errors as unknown[]).map(issueLine).join("")
     : "";
   const Class =
     status === 409 && problem?.["code"] === "invalid_transition"

@@ -3,7 +3,7 @@
  * `replace`, `update`, `delete`, and one per lifecycle transition), each a request on the shared transport.
  * @module
  */
-import type { ApiPromise, PagePromise } from "./promises.js";
+import { ApiPromise, type PagePromise } from "./promises.js";
 import type { RequestOptions } from "./options.js";
 import type { Transport } from "./transport.js";
 
@@ -79,6 +79,28 @@ type CollectionSpec = readonly [
   transitions?: readonly string[],
 ];
 
+/**
+ * The path of one resource, `<path>/<id>` with the id as one segment. URLs resolve `.` and `..` segments
+ * away (`%2e` too), and an empty id would name the collection itself: such an id is a `TypeError` (as a
+ * rejected promise) and nothing is sent, so a credential never reaches a path the caller did not name.
+ */
+function byId<T>(
+  path: string,
+  id: string,
+  send: (resource: string) => ApiPromise<T>,
+): ApiPromise<T> {
+  const segment = String(id);
+  if (segment === "" || segment === "." || segment === "..")
+    return new ApiPromise<T>(
+      Promise.reject(
+        new TypeError(
+          `${JSON.stringify(segment)} is not an id: a URL path cannot carry it (${path}/${segment} would name another path).`,
+        ),
+      ),
+    );
+  return send(`${path}/${encodeURIComponent(segment)}`);
+}
+
 /** Builds a version's namespace: per collection its path, operations and transitions. */
 export function createNamespace<M>(
   t: Transport,
@@ -90,22 +112,28 @@ export function createNamespace<M>(
     name,
     [path, ops, transitions = []],
   ] of Object.entries<CollectionSpec>(spec)) {
-    const one = (id: string): string => `${path}/${encodeURIComponent(id)}`;
     const all: ResourceMethods<CollectionTypes> = {
       list: (query, opts) => t.list(version, path, query ?? {}, opts),
-      get: (id, opts) => t.request("GET", version, one(id), undefined, opts),
+      get: (id, opts) =>
+        byId(path, id, (one) =>
+          t.request("GET", version, one, undefined, opts),
+        ),
       create: (body, opts) => t.request("POST", version, path, body, opts),
       replace: (id, body, opts) =>
-        t.request("PUT", version, one(id), body, opts),
+        byId(path, id, (one) => t.request("PUT", version, one, body, opts)),
       update: (id, patch, opts) =>
-        t.request("PATCH", version, one(id), patch, opts),
+        byId(path, id, (one) => t.request("PATCH", version, one, patch, opts)),
       delete: (id, opts) =>
-        t.request("DELETE", version, one(id), undefined, opts),
+        byId(path, id, (one) =>
+          t.request("DELETE", version, one, undefined, opts),
+        ),
     };
     const moves = transitions.map((verb) => [
       verb,
       (id: string, input?: object, opts?: RequestOptions) =>
-        t.request("POST", version, `${one(id)}:${verb}`, input ?? {}, opts),
+        byId(path, id, (one) =>
+          t.request("POST", version, `${one}:${verb}`, input ?? {}, opts),
+        ),
     ]);
     namespace[name] = Object.fromEntries([
       ...ops.map((op) => [op, all[op]]),

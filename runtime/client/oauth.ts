@@ -5,15 +5,17 @@
  * 2.3.1), never to the API.
  * @module
  */
+import { readText } from "./body.js";
 import {
   AuthenticationError,
   ConnectionError,
+  InvalidResponseError,
   TimeoutError,
   causeText,
   errorFor,
 } from "./failures.js";
 import type { Fetch } from "./options.js";
-import { untilAborted } from "./signals.js";
+import { guardAttempt, untilAborted } from "./signals.js";
 
 /** Client credentials: what the client sends to the identity provider's token endpoint. */
 export interface ClientCredentials {
@@ -70,12 +72,16 @@ function oauthFailure(
 const formEncode = (text: string): string =>
   encodeURIComponent(text).replace(/%20/g, "+");
 
-/** A token source for `credentials`; `declaredUrl` is the API's declared token URL (or null). */
+/**
+ * A token source for `credentials`; `declaredUrl` is the API's declared token URL (or null). The token
+ * endpoint's answer is read under `maxBytes`, like the API's.
+ */
 export function createTokenSource(
   credentials: ClientCredentials,
   declaredUrl: string | null,
   fetchFn: Fetch | undefined,
   timeout: number,
+  maxBytes: number,
   now: () => number = Date.now,
 ): TokenSource {
   const tokenUrl = credentials.tokenUrl ?? declaredUrl;
@@ -106,10 +112,12 @@ export function createTokenSource(
       const pair = `${formEncode(credentials.clientId)}:${formEncode(credentials.clientSecret)}`;
       headers.set("authorization", `Basic ${btoa(pair)}`);
     }
-    const signal = AbortSignal.timeout(timeout);
+    // Not AbortSignal.timeout: it refuses Infinity and fires at once past 2^31 - 1 ms.
+    const guard = guardAttempt([], timeout);
+    const { signal } = guard;
     const started = now();
     let response: Response;
-    let text: string;
+    let text: string | null;
     try {
       // Never follows a redirect: the secret must not travel anywhere else.
       response = await send(url, {
@@ -119,7 +127,7 @@ export function createTokenSource(
         signal,
         redirect: "manual",
       });
-      text = await response.text();
+      text = await readText(response, maxBytes);
     } catch (cause) {
       const Class = signal.aborted ? TimeoutError : ConnectionError;
       const why = signal.aborted
@@ -134,7 +142,16 @@ export function createTokenSource(
           cause,
         },
       );
+    } finally {
+      guard.done();
     }
+    if (text === null)
+      throw new InvalidResponseError(
+        `${response.status}: the token endpoint's answer is larger than maxResponseBytes (${maxBytes} bytes); not read (${what})`,
+        response.status,
+        response.headers,
+        null,
+      );
     let body: unknown = null;
     try {
       body = JSON.parse(text);
@@ -165,7 +182,10 @@ export function createTokenSource(
         response.headers,
         null,
       );
-    const lifetime = answer["expires_in"];
+    // RFC 6749 section 5.1 makes it a number; some providers send a string of digits ("3599").
+    const raw = answer["expires_in"];
+    const lifetime =
+      typeof raw === "string" && /^\d+$/.test(raw) ? Number(raw) : raw;
     const ms =
       typeof lifetime === "number" && lifetime > 0 ? lifetime * 1000 : null;
     const early = Math.min(credentials.refreshBefore ?? 30_000, (ms ?? 0) / 2);

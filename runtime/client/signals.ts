@@ -4,6 +4,26 @@
  * @module
  */
 
+/** The longest delay `setTimeout` takes (2^31 - 1 ms, about 24.8 days): a longer one fires after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Calls `fire` after `ms`, however long: a delay past `setTimeout`'s limit is waited in steps, and
+ * `Infinity` never fires. Returns the function that cancels it.
+ */
+export function startTimer(fire: () => void, ms: number): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = (left: number): void => {
+    if (left === Infinity) return;
+    timer =
+      left > MAX_TIMER_MS
+        ? setTimeout(() => arm(left - MAX_TIMER_MS), MAX_TIMER_MS)
+        : setTimeout(fire, left);
+  };
+  arm(ms);
+  return () => clearTimeout(timer);
+}
+
 /** The reason of the first aborted signal. */
 export function abortReason(signals: readonly AbortSignal[]): unknown {
   return signals.find((s) => s.aborted)?.reason;
@@ -29,7 +49,7 @@ export function guardAttempt(
 ): AttemptGuard {
   const controller = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => {
+  const stopTimer = startTimer(() => {
     timedOut = true;
     controller.abort(
       new DOMException("The attempt timed out.", "TimeoutError"),
@@ -42,7 +62,7 @@ export function guardAttempt(
     signal: controller.signal,
     timedOut: () => timedOut,
     done: () => {
-      clearTimeout(timer);
+      stopTimer();
       for (const s of signals) s.removeEventListener("abort", onAbort);
     },
   };
@@ -80,12 +100,17 @@ export function sleep(
 ): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signals.some((s) => s.aborted)) return reject(abortReason(signals));
+    const forget = (): void => {
+      for (const s of signals) s.removeEventListener("abort", onAbort);
+    };
+    // Every signal's listener goes either way: a long-lived client signal must not keep one per wait.
     const onAbort = (): void => {
-      clearTimeout(timer);
+      stopTimer();
+      forget();
       reject(abortReason(signals));
     };
-    const timer = setTimeout(() => {
-      for (const s of signals) s.removeEventListener("abort", onAbort);
+    const stopTimer = startTimer(() => {
+      forget();
       resolve();
     }, ms);
     for (const s of signals)

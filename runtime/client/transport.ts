@@ -75,6 +75,7 @@ export class Transport {
             config.tokenUrl ?? null,
             options.fetch,
             options.timeout ?? 60_000,
+            options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
           );
   }
 
@@ -115,7 +116,8 @@ export class Transport {
 
   private async send<T>(call: Call): Promise<WithResponse<T>> {
     const { method, version, path, body, opts } = call;
-    const o: RequestOptions = { ...this.options, ...opts };
+    // An option given as undefined is not given: the client's own applies, not the default.
+    const o: RequestOptions = { ...this.options, ...definedOnly(opts) };
     const { versionHeader } = this.config;
     const url = buildUrl(
       this.options.baseUrl,
@@ -138,7 +140,7 @@ export class Transport {
     // One key per call, the same on every attempt, so the server can replay a create (or a transition,
     // also a POST) that was retried.
     const key =
-      o.idempotencyKey ?? (method === "POST" ? crypto.randomUUID() : undefined);
+      o.idempotencyKey ?? (method === "POST" ? newIdempotencyKey() : undefined);
     if (key !== undefined) headers.set("idempotency-key", key);
     if (opts.ifMatch !== undefined)
       headers.set("if-match", tagOf(opts.ifMatch, "ifMatch"));
@@ -253,16 +255,21 @@ export class Transport {
     const { apiKeyHeader } = this.config;
     let fetched: string | null = null;
     if (o.bearer !== undefined)
-      headers.set(
+      setCredential(
+        headers,
         "authorization",
         `Bearer ${await resolveCredential(o.bearer, signal)}`,
       );
     else if (this.tokens !== null) {
       fetched = await this.tokens.get(signal);
-      headers.set("authorization", `Bearer ${fetched}`);
+      setCredential(headers, "authorization", `Bearer ${fetched}`);
     }
     if (o.apiKey !== undefined && apiKeyHeader)
-      headers.set(apiKeyHeader, await resolveCredential(o.apiKey, signal));
+      setCredential(
+        headers,
+        apiKeyHeader,
+        await resolveCredential(o.apiKey, signal),
+      );
     return fetched;
   }
 }
@@ -270,6 +277,23 @@ export class Transport {
 /** An error thrown by the caller's credential function: rethrown as is, never retried. */
 class CredentialFailure {
   constructor(readonly cause: unknown) {}
+}
+
+/**
+ * Sets a credential header. A value no header can carry (a line break, a character above U+00FF) is a
+ * TypeError, thrown as is and not retried, whose message does not quote the secret.
+ */
+function setCredential(headers: Headers, name: string, value: string): void {
+  try {
+    headers.set(name, value);
+  } catch {
+    // The platform's own error quotes the value: the secret must not reach an error message, or a log.
+    throw new CredentialFailure(
+      new TypeError(
+        `The ${name} credential is not a valid header value (a line break, or a character above U+00FF); nothing was sent.`,
+      ),
+    );
+  }
 }
 
 async function resolveCredential(
@@ -289,6 +313,26 @@ async function resolveCredential(
     }),
     signal,
   );
+}
+
+/** `options` without the members whose value is undefined. */
+function definedOnly<O extends object>(options: O): Partial<O> {
+  return Object.fromEntries(
+    Object.entries(options).filter(([, value]) => value !== undefined),
+  ) as Partial<O>;
+}
+
+/**
+ * A random UUID v4. `crypto.randomUUID` exists only in secure contexts (a browser page on plain `http://`
+ * other than localhost has none); `crypto.getRandomValues` exists everywhere.
+ */
+function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const hex = Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 function tooLarge(response: Response, max: number, what: string): ApiError {

@@ -31,7 +31,7 @@ describe('createTokenSource', () => {
     try {
       let now = 1_000_000;
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/token`;
-      const source = createTokenSource({ clientId: 'a', clientSecret: 'b', refreshBefore: 10_000 }, url, undefined, 5000, () => now);
+      const source = createTokenSource({ clientId: 'a', clientSecret: 'b', refreshBefore: 10_000 }, url, undefined, 5000, 1 << 20, () => now);
       const signal = new AbortController().signal;
       expect(await source.get(signal)).toBe('t1');
       now += 89_999;
@@ -42,7 +42,29 @@ describe('createTokenSource', () => {
       expect(await source.get(signal)).toBe('t2');
       source.invalidate('t2');
       expect(await source.get(signal)).toBe('t3');
-      expect(() => createTokenSource({ clientId: 'a', clientSecret: 'b' }, null, undefined, 5000)).toThrow('tokenUrl is required');
+      expect(() => createTokenSource({ clientId: 'a', clientSecret: 'b' }, null, undefined, 5000, 1 << 20)).toThrow('tokenUrl is required');
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('reads an expires_in sent as a string of digits ("100"), as some providers do, and keeps the token only that long', async () => {
+    let issued = 0;
+    const server = createServer((_request, response) => {
+      issued++;
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: `t${issued}`, token_type: 'Bearer', expires_in: '100' }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      let now = 1_000_000;
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/token`;
+      const source = createTokenSource({ clientId: 'a', clientSecret: 'b', refreshBefore: 10_000 }, url, undefined, 5000, 1 << 20, () => now);
+      const signal = new AbortController().signal;
+      expect(await source.get(signal)).toBe('t1');
+      now += 89_999;
+      expect(await source.get(signal)).toBe('t1');
+      now += 1;
+      expect(await source.get(signal)).toBe('t2');
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
