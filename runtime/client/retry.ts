@@ -37,8 +37,9 @@ export function retryDelay(
 }
 
 /**
- * `Retry-After` in milliseconds: delay seconds (digits only) or an HTTP-date (every form starts with the
- * day's name); null when absent or unreadable (`-5`, `soon`), and the backoff applies instead.
+ * `Retry-After` in milliseconds: delay seconds (digits only) or an HTTP-date in any of its three forms
+ * (every one starts with the day's name; all are UTC); null when absent or unreadable (`-5`, `soon`), and
+ * the backoff applies instead.
  */
 export function retryAfterMs(
   value: string | null,
@@ -48,6 +49,7 @@ export function retryAfterMs(
   const text = value.trim();
   if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
   if (!/^[A-Za-z]{3}/.test(text)) return null;
-  const date = Date.parse(text);
+  // asctime (`Sun Nov  6 08:49:37 1994`) names no zone, and Date.parse reads that as local time: HTTP-dates are UTC.
+  const date = Date.parse(/\d{4}$/.test(text) ? `${text} GMT` : text);
   return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
