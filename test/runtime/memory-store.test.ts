@@ -77,16 +77,21 @@ describe('cursors', () => {
     const first = (await users.list({ limit: 100 }, ctx)) as Page<User>;
     let deep: string | undefined = first.next_cursor!;
     for (let i = 0; i < 998; i++) deep = ((await users.list({ limit: 100, cursor: deep }, ctx)) as Page<User>).next_cursor!;
+    // The fastest of 6 batches of 50 lists: a pause of the shared machine lands in one batch, not in the minimum.
     const timed = async (cursor?: string) => {
-      const started = performance.now();
-      for (let i = 0; i < 300; i++) await users.list({ limit: 100, ...(cursor ? { cursor } : {}) }, ctx);
-      return performance.now() - started;
+      let best = Infinity;
+      for (let batch = 0; batch < 6; batch++) {
+        const started = performance.now();
+        for (let i = 0; i < 50; i++) await users.list({ limit: 100, ...(cursor ? { cursor } : {}) }, ctx);
+        best = Math.min(best, performance.now() - started);
+      }
+      return best;
     };
     const shallow = await timed();
     const last = await timed(deep);
     expect(((await users.list({ limit: 100, cursor: deep }, ctx)) as Page<User>).data.map((u) => u.email)[99]).toBe('99999@x');
     // Before: the last page walked 99,900 earlier records (about 20 times the first page's cost).
-    expect(last).toBeLessThan(shallow * 3 + 50);
+    expect(last).toBeLessThan(shallow * 3 + 10);
   }, 60_000);
 
   it('seeks past deleted records and keeps order after many deletes', async () => {
