@@ -89,7 +89,19 @@ export function createTokenSource(
     throw new TypeError(
       "auth.clientCredentials.tokenUrl is required: the API declares no clientCredentials flow.",
     );
-  const url = new URL(tokenUrl).href;
+  const parsed = new URL(tokenUrl);
+  // The secret travels only over TLS (RFC 6749 section 2.3.1), or to an identity provider on this machine.
+  const loopback = ["localhost", "127.0.0.1", "[::1]"].includes(
+    parsed.hostname,
+  );
+  if (
+    parsed.protocol !== "https:" &&
+    !(parsed.protocol === "http:" && loopback)
+  )
+    throw new TypeError(
+      `auth.clientCredentials.tokenUrl must be https (the client secret is sent to it; http only on localhost): ${parsed.origin}`,
+    );
+  const url = parsed.href;
   const what = `POST ${url}`;
   const send = fetchFn ?? ((u, init) => fetch(u, init));
   let held: Held | null = null;

@@ -48,6 +48,14 @@ describe('createTokenSource', () => {
     }
   });
 
+  it('sends the client secret over TLS only: an http token URL is refused unless it is on this machine (RFC 6749 section 2.3.1)', () => {
+    const make = (tokenUrl: string) => () => createTokenSource({ clientId: 'a', clientSecret: 'b', tokenUrl }, null, undefined, 5000, 1 << 20);
+    for (const url of ['http://id.example.com/token', 'http://10.0.0.5/token', 'ftp://id.example.com/token'])
+      expect(make(url), url).toThrow(/must be https/);
+    for (const url of ['https://id.example.com/oauth/token', 'http://localhost:9000/token', 'http://127.0.0.1:9000/token', 'http://[::1]:9000/token'])
+      expect(make(url), url).not.toThrow();
+  });
+
   it('reads an expires_in sent as a string of digits ("100"), as some providers do, and keeps the token only that long', async () => {
     let issued = 0;
     const server = createServer((_request, response) => {
