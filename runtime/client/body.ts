@@ -56,8 +56,15 @@ export async function fetchFollowing(
         : (response.status === 301 || response.status === 302) &&
           request.method === "POST";
     if (toGet) {
+      // The GET reads the result: what described the write (its body, preconditions, idempotency) stays behind.
       const headers = new Headers(request.headers);
-      headers.delete("content-type");
+      for (const name of [
+        "content-type",
+        "if-match",
+        "if-none-match",
+        "idempotency-key",
+      ])
+        headers.delete(name);
       request = {
         method: "GET",
         headers,

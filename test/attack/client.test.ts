@@ -55,6 +55,19 @@ describe('redirects', () => {
     ]);
   });
 
+  it("a 303 continues as a GET without the write's If-Match and Idempotency-Key (they belong to the write, not to the GET)", async () => {
+    const api = await fault((n): Reply => (n % 2 === 0 ? { status: 303, headers: { location: '/v2/orders/o1' } } : { status: 200, body: ORDER }));
+    const client = createShopClient({ baseUrl: api.url, bearer: 'TOKEN' });
+    await expect(client.v2.orders.update('o1', { quantity: 3 }, { ifMatch: '"tag-1"' })).resolves.toEqual(ORDER);
+    await expect(client.v2.orders.create({ customer_id: 'c1', product_id: 7, quantity: 2 }, { idempotencyKey: 'key-1' })).resolves.toEqual(ORDER);
+    expect(api.seen.map((s) => [s.method, s.headers['if-match'], s.headers['idempotency-key'], s.headers['content-type']])).toEqual([
+      ['PATCH', '"tag-1"', undefined, 'application/json'],
+      ['GET', undefined, undefined, undefined],
+      ['POST', undefined, 'key-1', 'application/json'],
+      ['GET', undefined, undefined, undefined],
+    ]);
+  });
+
   it('more than 5 redirects is an error', async () => {
     const api = await fault([{ status: 302, headers: { location: '/v2/orders/o1' } }]);
     await expect(createShopClient({ baseUrl: api.url }).v2.orders.get('o1')).rejects.toBeInstanceOf(RedirectError);
