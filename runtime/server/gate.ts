@@ -91,7 +91,7 @@ export function createGate(
       }
       let refused: FastifyReply | undefined;
       try {
-        refused = await authorize(request, reply, credential);
+        refused = await authorize(request, reply, credential, address);
       } finally {
         failures?.release(address);
       }
@@ -123,6 +123,7 @@ export function createGate(
     request: FastifyRequest,
     reply: FastifyReply,
     credential: Credential,
+    address: string,
   ): Promise<FastifyReply | undefined> {
     const checked = await verifyBearer(m, credential, request, reply);
     if (checked === null) return reply;
@@ -143,7 +144,7 @@ export function createGate(
     const rejected =
       value === null || (value instanceof HttpProblem && value.status === 401);
     if (rejected) {
-      m.failures?.failed(limitKeyOf(request.ip));
+      m.failures?.failed(address);
       reply.header(
         "www-authenticate",
         m.challenge(credential.scheme, 'error="invalid_token"'),

@@ -17,7 +17,7 @@ import type {
 import {
   guardedLookup,
   RefusedAddress,
-  urlProblem,
+  urlShapeProblem,
   type Resolver,
 } from "./webhook-url.js";
 
@@ -145,10 +145,10 @@ export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
     const endpoint = await endpoints.get(d.endpoint);
     // Deleted or disabled meanwhile: nothing is delivered (documented).
     if (endpoint === null || endpoint.status !== "enabled") return null;
-    const refused = await urlProblem(
+    // The name is looked up once, by the connection (`lookup`), which refuses private addresses.
+    const refused = urlShapeProblem(
       endpoint.url,
       parts.allowPrivateUrls === true,
-      parts.resolve,
     );
     if (refused !== null) return { kind: "retry", reason: refused };
     const at = now();

@@ -2,8 +2,8 @@
  * The built-in handlers of the webhook endpoints collection: list, get, create (answers the signing
  * secret once), update, delete, and the transitions disable, enable and rotateSecret (a new secret; the
  * old one keeps signing too for a grace period). An endpoint is pinned to the version it was created
- * through. URLs are checked when saved (400 naming the rule), and again before and while each delivery
- * connects (`webhook-url.ts`). Every change to a stored endpoint is one atomic `update` of the store.
+ * through. URLs are checked when saved (400 naming the rule), and again when each delivery connects
+ * (`webhook-url.ts`). Every change to a stored endpoint is one atomic `update` of the store.
  */
 import { randomUUID } from "node:crypto";
 import { BadRequest, NotFound } from "./problems.js";

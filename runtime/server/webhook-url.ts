@@ -1,9 +1,9 @@
 /**
  * Where webhooks may go: https to public addresses. The host is resolved and every address it resolves
  * to must be public (not loopback, private, link-local, CGNAT, unique-local, multicast or reserved), when
- * an endpoint is saved, before each delivery, and when the delivery connects: the connection is made to an
- * address the same lookup checked ({@link guardedLookup}), never to one the name resolves to later (a name
- * that resolved to a public address may resolve to a private one a moment after: DNS rebinding).
+ * an endpoint is saved and when a delivery connects: the connection is made to an address the same lookup
+ * checked ({@link guardedLookup}), never to one the name resolves to later (a name that resolved to a public
+ * address may resolve to a private one a moment after: DNS rebinding).
  * `allowPrivateUrls` permits http and any address.
  */
 import { lookup } from "node:dns/promises";
@@ -84,12 +84,14 @@ function addressProblem(
     : `the host ${host} resolves to ${blocked}, which is not a public address (loopback, private, link-local, CGNAT and unique-local ranges are refused)`;
 }
 
-/** Why a URL cannot receive webhooks (the rule it breaks), or null when it can. */
-export async function urlProblem(
+/**
+ * Why a URL cannot receive webhooks by its text alone (not absolute, credentials, not https, a private IP
+ * literal), or null: what a delivery checks before it connects, the connection's lookup checking the name.
+ */
+export function urlShapeProblem(
   text: string,
   allowPrivate: boolean,
-  resolve: Resolver = systemResolver,
-): Promise<string | null> {
+): string | null {
   let url: URL;
   try {
     url = new URL(text);
@@ -100,11 +102,26 @@ export async function urlProblem(
     return "the URL must not carry credentials (user:password@)";
   if (url.protocol !== "https:" && !(allowPrivate && url.protocol === "http:"))
     return "the URL must use https";
-  if (allowPrivate) return null;
-  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const host = hostOf(url);
+  return allowPrivate || isIP(host) === 0 ? null : addressProblem(host, [host]);
+}
+
+/** The host of a URL without the brackets of an IPv6 literal. */
+const hostOf = (url: URL): string => url.hostname.replace(/^\[|\]$/g, "");
+
+/** Why a URL cannot receive webhooks (the rule it breaks, its host looked up), or null when it can. */
+export async function urlProblem(
+  text: string,
+  allowPrivate: boolean,
+  resolve: Resolver = systemResolver,
+): Promise<string | null> {
+  const shape = urlShapeProblem(text, allowPrivate);
+  if (shape !== null || allowPrivate) return shape;
+  const host = hostOf(new URL(text));
+  if (isIP(host) !== 0) return null;
   let addresses: readonly string[];
   try {
-    addresses = isIP(host) !== 0 ? [host] : await resolve(host);
+    addresses = await resolve(host);
   } catch {
     return `the host ${host} does not resolve`;
   }
