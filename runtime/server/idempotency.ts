@@ -3,7 +3,7 @@
  * Redis shared by every instance) and replayed to a retry. One request runs per key: an in-progress marker
  * (a pending promise in memory, `SET NX PX` in Redis) makes a concurrent duplicate wait for the first answer.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import type { RedisClient } from "./types.js";
 
 /** A remembered answer. */
@@ -86,6 +86,22 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
+/**
+ * The store key of an Idempotency-Key: who sent it (a principal's id, or the address of an anonymous client),
+ * what it is for (`v2:orders`, `v2:orders:<id>:cancel`) and the key itself. Encoded as a JSON array: principal
+ * ids, resource ids and keys may all contain `:`, and two senders or two operations must never share a key.
+ */
+export const answerKeyOf = (
+  sender: { readonly principal: string } | { readonly address: string },
+  scope: string,
+  key: string,
+): string =>
+  JSON.stringify(
+    "principal" in sender
+      ? ["p", sender.principal, scope, key]
+      : ["ip", sender.address, scope, key],
+  );
+
 /** The fingerprint of a request body: SHA-256 of its canonical JSON. */
 export const fingerprintOf = (body: unknown): string =>
   createHash("sha256").update(canonicalJson(body)).digest("base64url");
@@ -162,10 +178,14 @@ export interface RedisAnswerSettings {
   readonly timeout: number;
 }
 
+/** Deletes a marker only while it is still the caller's (a create that outlived it must not free the next one's). */
+const RELEASE =
+  'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) end return 0';
+
 /**
  * Answers in Redis, shared by every instance. The first request sets `<key>:lock` with `SET NX PX` (the
- * body's fingerprint as its value) and runs the create; the others poll for its answer. Every command is
- * bounded: a Redis that does not answer throws {@link RedisUnavailable}.
+ * body's fingerprint and a token of its own as its value) and runs the create; the others poll for its
+ * answer. Every command is bounded: a Redis that does not answer throws {@link RedisUnavailable}.
  */
 export function createRedisAnswers(
   redis: RedisClient,
@@ -190,8 +210,9 @@ export function createRedisAnswers(
       for (let pause = 20; ; pause = Math.min(pause * 2, 200)) {
         const stored = await storedAnswer();
         if (stored !== null) return stored;
+        const marker = `${fingerprint} ${randomUUID()}`;
         const locked = await bounded(
-          redis.set(lockKey, fingerprint, "PX", lockTtl, "NX"),
+          redis.set(lockKey, marker, "PX", lockTtl, "NX"),
           timeout,
         );
         if (locked === "OK") {
@@ -214,12 +235,16 @@ export function createRedisAnswers(
                 timeout,
               ).catch(() => undefined);
           } finally {
-            await bounded(redis.del(lockKey), timeout).catch(() => undefined);
+            // A client without EVAL (webhooks need it; idempotency alone does not) frees the marker unchecked.
+            const release = redis.eval
+              ? redis.eval(RELEASE, 1, lockKey, marker)
+              : redis.del(lockKey);
+            await bounded(release, timeout).catch(() => undefined);
           }
           return { kind: "answer", answer, replayed: false };
         }
         const holder = await bounded(redis.get(lockKey), timeout);
-        if (holder !== null && holder !== fingerprint)
+        if (holder !== null && holder.split(" ")[0] !== fingerprint)
           return { kind: "reused" };
         if (performance.now() + pause > deadline) return { kind: "busy" };
         await wait(pause);

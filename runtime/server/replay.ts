@@ -7,6 +7,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Broken } from "./answer.js";
 import {
   RedisUnavailable,
+  answerKeyOf,
   fingerprintOf,
   type Answer,
   type Remembered,
@@ -51,7 +52,11 @@ export async function answerOnce(
   // key reused for another body is refused.
   const fingerprint = fingerprintOf(request.body);
   const principal = stateOf(request).principal;
-  const storeKey = `${principal ? "p:" + principal.id : "ip:" + request.ip}:${scope}:${key}`;
+  const storeKey = answerKeyOf(
+    principal ? { principal: principal.id } : { address: request.ip },
+    scope,
+    key,
+  );
   let remembered: Remembered | "timeout";
   try {
     remembered = await withTimeout(

@@ -64,4 +64,32 @@ describe.runIf(run)('createRedisAnswers on a real Redis', () => {
     expect(one).toEqual({ kind: 'answer', answer: answer(1), replayed: false });
     expect(two).toEqual({ kind: 'answer', answer: answer(1), replayed: true });
   });
+
+  it('a create that outlived its marker does not free the marker of the request that took over', async () => {
+    const prefix = `test:idem-owner:${process.pid}:${Date.now()}:`;
+    // Markers live 150 ms: A's create (which fails, so it stores no answer) runs 400 ms; B takes the key over
+    // at 200 ms and runs 600 ms; C arrives after A finished and must wait for B, not run a third create.
+    const short = { ...settings(prefix), lockTtl: 150 };
+    const a = createRedisAnswers(redis as unknown as RedisClient, short);
+    const b = createRedisAnswers(redis as unknown as RedisClient, { ...short, lockTtl: 5_000 });
+    const c = createRedisAnswers(redis as unknown as RedisClient, { ...short, lockTtl: 5_000 });
+    let running = 0;
+    let most = 0;
+    const make = (ms: number, result: Answer | null) => async () => {
+      most = Math.max(most, ++running);
+      await new Promise((r) => setTimeout(r, ms));
+      running--;
+      return result;
+    };
+    const deadline = performance.now() + 10_000;
+    const first = a.remember('k', 'f', make(400, null), deadline);
+    await new Promise((r) => setTimeout(r, 200));
+    const second = b.remember('k', 'f', make(600, answer(2)), deadline);
+    expect(await first).toEqual({ kind: 'answer', answer: null, replayed: false });
+    await new Promise((r) => setTimeout(r, 50));
+    const third = c.remember('k', 'f', make(100, answer(3)), deadline);
+    expect(await second).toEqual({ kind: 'answer', answer: answer(2), replayed: false });
+    expect(await third).toEqual({ kind: 'answer', answer: answer(2), replayed: true });
+    expect(most).toBe(2);
+  });
 });

@@ -4,7 +4,7 @@
  * it has seen.
  */
 import { describe, expect, it } from 'vitest';
-import { RedisUnavailable, bounded, canonicalJson, createMemoryAnswers, fingerprintOf, type Answer } from '../../runtime/server/idempotency.ts';
+import { RedisUnavailable, answerKeyOf, bounded, canonicalJson, createMemoryAnswers, fingerprintOf, type Answer } from '../../runtime/server/idempotency.ts';
 
 const answer = (n: number): Answer => ({ status: 201, location: `/x/${n}`, body: { n } });
 const later = () => performance.now() + 5_000;
@@ -15,6 +15,23 @@ describe('canonical fingerprints', () => {
     expect(fingerprintOf({ a: 1, b: { c: 2, d: 3 } })).toBe(fingerprintOf({ b: { d: 3, c: 2 }, a: 1 }));
     expect(fingerprintOf({ a: 1 })).not.toBe(fingerprintOf({ a: 2 }));
     expect(fingerprintOf([1, 2])).not.toBe(fingerprintOf([2, 1]));
+  });
+});
+
+describe('answerKeyOf', () => {
+  it('never gives two senders, or two operations of one sender, the same store key, whatever ids and keys contain', () => {
+    const keys = [
+      answerKeyOf({ principal: 'alice' }, 'v1:orders', 'X:v1:orders:k'),
+      answerKeyOf({ principal: 'alice:v1:orders:X' }, 'v1:orders', 'k'),
+      answerKeyOf({ principal: 'alice' }, 'v2:orders:A:cancel', 'K'),
+      answerKeyOf({ principal: 'alice' }, 'v2:orders', 'A:cancel:K'),
+      answerKeyOf({ address: '10.0.0.1' }, 'v1:orders', 'k'),
+      answerKeyOf({ principal: '10.0.0.1' }, 'v1:orders', 'k'),
+      answerKeyOf({ principal: 'a"b' }, 's', 'k'),
+      answerKeyOf({ principal: 'a' }, '"b', 'k'),
+    ];
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(answerKeyOf({ principal: 'alice' }, 'v1:orders', 'k')).toBe(answerKeyOf({ principal: 'alice' }, 'v1:orders', 'k'));
   });
 });
 
