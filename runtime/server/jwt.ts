@@ -179,6 +179,15 @@ function createVerifiedCache(toleranceS: number): {
   };
 }
 
+/** `value` with every object and array in it frozen (JWT claims are plain JSON). */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const item of Object.values(value)) deepFreeze(item);
+  }
+  return value;
+}
+
 /** A verifier for `options`; throws at startup when the options are unsafe or incomplete. */
 export function createJwtVerifier(
   options: JwtOptions,
@@ -205,14 +214,17 @@ export function createJwtVerifier(
         typeof key === "function"
           ? await jwtVerify(token, key, verifyOptions)
           : await jwtVerify(token, key, verifyOptions);
+      // Remembered and handed to every request with this token: frozen, so that code changing its own
+      // request's principal (a scope added by a handler) cannot change the next request's.
+      const claims = deepFreeze(payload);
       const verdict: JwtVerdict = {
         kind: "valid",
-        claims: payload,
-        principal: {
+        claims,
+        principal: Object.freeze({
           id: String(payload.sub),
-          scopes: scopesOfClaims(payload),
-          claims: payload,
-        },
+          scopes: Object.freeze(scopesOfClaims(payload)),
+          claims,
+        }),
       };
       remembered.set(token, verdict, payload.exp!);
       return verdict;
