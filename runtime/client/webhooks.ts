@@ -133,14 +133,20 @@ export async function verifyWebhook<
       `The webhook's timestamp is more than ${tolerance} ms from now.`,
       timestamp,
     );
+  // The signature covers the body's bytes as sent (decoding first would drop a byte order mark).
+  const bytes = typeof body === "string" ? utf8(body) : body;
+  const prefix = utf8(`${id}.${stamp}.`);
+  const content = new Uint8Array(prefix.length + bytes.length);
+  content.set(prefix);
+  content.set(bytes, prefix.length);
   const text = typeof body === "string" ? body : new TextDecoder().decode(body);
-  const content = utf8(`${id}.${stamp}.${text}`);
+  // Space-separated; two headers joined into one (Node joins them with ", ") leave a comma after a signature.
   const offered = signature
     .split(" ")
     .filter((s) => s.startsWith("v1,"))
     .flatMap((s) => {
       try {
-        return [fromBase64(s.slice(3))];
+        return [fromBase64(s.slice(3).replace(/,$/, ""))];
       } catch {
         // A malformed signature matches nothing; another one in the header may still match.
         return [];

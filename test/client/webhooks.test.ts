@@ -53,6 +53,22 @@ describe('verifyWebhook', () => {
     await expect(client.verifyWebhook(BODY, signed(SECRET, new Date(Date.now() + 6 * 60_000)), SECRET)).rejects.toBeInstanceOf(client.WebhookTimestampError);
   });
 
+  it('accepts the matching signature when two webhook-signature headers were joined into one (Node joins them with ", ")', async () => {
+    const a = signed(SECRET);
+    const b = signed(OTHER);
+    const joined = { ...a, 'webhook-signature': `${a['webhook-signature']}, ${b['webhook-signature']}` };
+    expect(await client.verifyWebhook(BODY, joined, SECRET)).toEqual(EVENT);
+  });
+
+  it('verifies the bytes as sent: a body that starts with a byte order mark is accepted when its bytes are signed', async () => {
+    const withBom = `\uFEFF${BODY}`;
+    const at = new Date();
+    const headers = { 'webhook-id': 'msg_b', 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(SECRET).sign('msg_b', at, withBom) };
+    expect(await client.verifyWebhook(new TextEncoder().encode(withBom), headers, SECRET)).toEqual(EVENT);
+    // The same bytes without the mark are another body.
+    await expect(client.verifyWebhook(new TextEncoder().encode(BODY), headers, SECRET)).rejects.toBeInstanceOf(client.WebhookSignatureError);
+  });
+
   it('accepts one matching signature among several, and several secrets', async () => {
     const a = signed(SECRET);
     const b = signed(OTHER);
