@@ -27,13 +27,25 @@ function head(file: string): string {
   }
 }
 
-/** Calls `visit` with the absolute and relative POSIX path of every file in `outDir`, skipping `node_modules` and dot-folders. */
+/**
+ * The file every output folder holds at its top (the pipeline's inputs record). A folder below the output
+ * folder that holds one is another output folder (another API's, or this API's under an earlier `--out`).
+ */
+export const OUTPUT_FOLDER_MARK = 'restgen-inputs.json';
+
+/**
+ * Calls `visit` with the absolute and relative POSIX path of every file in `outDir`, skipping `node_modules`,
+ * dot-folders and other output folders nested in it: their files are theirs, never this run's to remove
+ * (`--out .` would otherwise remove the `generated/` folder of every API in the project).
+ */
 function walkOutput(outDir: string, visit: (full: string, rel: string) => void): void {
   if (!existsSync(outDir)) return;
   // Paths are joined by hand: path.join and path.relative normalise every segment again, which is most of
   // the cost of walking a folder of a thousand files on the up-to-date path.
   const walk = (dir: string, relDir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const entries = readdirSync(dir, { withFileTypes: true });
+    if (relDir !== '' && entries.some((e) => e.name === OUTPUT_FOLDER_MARK && e.isFile())) return;
+    for (const entry of entries) {
       const name = entry.name;
       if (name === 'node_modules' || name.startsWith('.')) continue;
       const full = dir + path.sep + name;
@@ -46,7 +58,7 @@ function walkOutput(outDir: string, visit: (full: string, rel: string) => void):
 }
 
 /**
- * Scans `outDir` (missing is fine), skipping `node_modules` and dot-folders. Synchronous on purpose: it
+ * Scans `outDir` (missing is fine), skipping `node_modules`, dot-folders and nested output folders. Synchronous on purpose: it
  * reads the first bytes of hundreds of small files, where promise overhead dominates. A file for which
  * `knownGenerated` answers true (the caller proved it restgen's, e.g. by its unchanged stamp) is not read.
  */

@@ -1,0 +1,65 @@
+/**
+ * The output folder and the lock as a user's project meets them, through the real `bin/restgen.js`: what
+ * `generate` may remove, whose lock it reads, and the errors a damaged lock gives. Each case reproduces a
+ * defect found in the 2026-11-23 audit.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { listFiles, tempDir, writeFiles } from '../helpers/temp-api.ts';
+
+const tmp = tempDir('output-safety');
+afterAll(tmp.cleanup);
+const BIN = new URL('../../bin/restgen.js', import.meta.url).pathname;
+
+const api = (name: string, collection: string) => `import { collection, defineApi, f } from 'restgen';
+export default defineApi({
+  name: '${name}',
+  versions: { v1: { released: '2026-01-01' }, v2: {} },
+  collections: {
+    ${collection}: collection({ fields: { id: f.id(), title: f.string().min(1).max(100) } }),
+  },
+});
+`;
+
+/** Runs the built command line in `cwd`: its exit code and what it printed on stderr. */
+async function restgen(cwd: string, ...argv: string[]): Promise<{ code: number; err: string }> {
+  return promisify(execFile)(process.execPath, [BIN, '--no-color', ...argv], { cwd }).then(
+    (r) => ({ code: 0, err: r.stderr }),
+    (e: { code: number; stderr: string }) => ({ code: e.code, err: e.stderr }),
+  );
+}
+
+function project(name: string, files: Record<string, string>): string {
+  const dir = path.join(tmp.dir, name);
+  writeFiles(dir, files);
+  return dir;
+}
+
+describe('generate removes only the files of its own output folder', () => {
+  it("leaves another API's output folder nested inside it alone, and check does not count it", async () => {
+    const dir = project('nested', { 'api.ts': api('shop', 'orders'), 'admin/api.ts': api('admin', 'users') });
+    expect((await restgen(dir, 'generate', 'admin/api.ts', '--out', 'generated/admin')).code).toBe(0);
+    const admin = listFiles(path.join(dir, 'generated/admin'));
+    expect(admin).toContain('v1/users.ts');
+    const shop = await restgen(dir, 'generate');
+    expect(shop.code).toBe(0);
+    expect(shop.err).not.toMatch(/^  removed /m);
+    expect(listFiles(path.join(dir, 'generated/admin'))).toEqual(admin);
+    expect((await restgen(dir, 'check')).code).toBe(0);
+    expect((await restgen(dir, 'check', 'admin/api.ts', '--out', 'generated/admin')).code).toBe(0);
+  });
+
+  it('--out naming the project folder does not remove the generated/ folder of an earlier run', async () => {
+    const dir = project('out-root', { 'api.ts': api('shop', 'orders') });
+    expect((await restgen(dir, 'generate')).code).toBe(0);
+    const before = listFiles(path.join(dir, 'generated'));
+    const run = await restgen(dir, 'generate', '--out', '.');
+    expect(run.code).toBe(0);
+    expect(run.err).not.toMatch(/^  removed /m);
+    expect(listFiles(path.join(dir, 'generated'))).toEqual(before);
+    expect(existsSync(path.join(dir, 'v1/orders.ts'))).toBe(true);
+  });
+});
