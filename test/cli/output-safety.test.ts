@@ -4,7 +4,7 @@
  * defect found in the 2026-11-23 audit.
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -61,5 +61,23 @@ describe('generate removes only the files of its own output folder', () => {
     expect(run.err).not.toMatch(/^  removed /m);
     expect(listFiles(path.join(dir, 'generated'))).toEqual(before);
     expect(existsSync(path.join(dir, 'v1/orders.ts'))).toBe(true);
+  });
+});
+
+describe('the lock', () => {
+  it("of another API (two modules in one folder share restgen.lock.json) is refused with how to fix it, and nothing is written", async () => {
+    const dir = project('shared-lock', { 'shop.ts': api('shop', 'orders'), 'admin.ts': api('admin', 'users') });
+    expect((await restgen(dir, 'generate', 'shop.ts', '--out', 'shop')).code).toBe(0);
+    const lock = readFileSync(path.join(dir, 'restgen.lock.json'), 'utf8');
+    for (const argv of [['generate', 'admin.ts', '--out', 'admin'], ['generate', 'admin.ts', '--out', 'admin', '--accept-breaking', 'try'], ['check', 'admin.ts', '--out', 'admin']]) {
+      const run = await restgen(dir, ...argv);
+      expect(run.code, argv.join(' ')).toBe(2);
+      expect(run.err).toMatch(/admin\.ts:3:\d+: error RG181 .*restgen\.lock\.json .*'shop'.*'admin'/);
+      expect(run.err).toContain('folder of its own');
+      expect(run.err).not.toContain('RG180');
+      expect(existsSync(path.join(dir, 'admin'))).toBe(false);
+      expect(readFileSync(path.join(dir, 'restgen.lock.json'), 'utf8')).toBe(lock);
+    }
+    expect((await restgen(dir, 'check', 'shop.ts', '--out', 'shop')).code).toBe(0);
   });
 });
