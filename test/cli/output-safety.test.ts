@@ -4,7 +4,7 @@
  * defect found in the 2026-11-23 audit.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -79,5 +79,24 @@ describe('the lock', () => {
       expect(readFileSync(path.join(dir, 'restgen.lock.json'), 'utf8')).toBe(lock);
     }
     expect((await restgen(dir, 'check', 'shop.ts', '--out', 'shop')).code).toBe(0);
+  });
+
+  it('with merge conflict markers names their line and how to resolve them, and nothing is written', async () => {
+    const dir = project('conflict', { 'api.ts': api('shop', 'orders') });
+    expect((await restgen(dir, 'generate')).code).toBe(0);
+    const file = path.join(dir, 'restgen.lock.json');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const at = lines.findIndex((l) => l.includes('"max": 100'));
+    lines.splice(at, 1, '<<<<<<< HEAD', lines[at]!, '=======', lines[at]!.replace('100', '200'), '>>>>>>> other');
+    writeFileSync(file, lines.join('\n'));
+    writeFileSync(path.join(dir, 'api.ts'), api('shop', 'orders').replace('max(100)', 'max(200)'));
+    for (const command of ['generate', 'check']) {
+      const run = await restgen(dir, command);
+      expect(run.code).toBe(2);
+      expect(run.err).toContain('error RG181');
+      expect(run.err).toContain(`merge conflict markers (line ${at + 1}: <<<<<<< HEAD)`);
+      expect(run.err).toContain('restgen generate');
+    }
+    expect(readFileSync(path.join(dir, 'generated/v1/orders.ts'), 'utf8')).toContain('max(100)');
   });
 });
