@@ -3,7 +3,7 @@
  * `generate` may remove, whose lock it reads, and the errors a damaged lock gives. Each case reproduces a
  * defect found in the 2026-11-23 audit.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -99,4 +99,26 @@ describe('the lock', () => {
     }
     expect(readFileSync(path.join(dir, 'generated/v1/orders.ts'), 'utf8')).toContain('max(100)');
   });
+});
+
+describe('serve --out', () => {
+  it('into the folder generate writes keeps the files of the other parts, so check still passes', async () => {
+    const dir = project('serve-out', { 'api.ts': api('shop', 'orders') });
+    expect((await restgen(dir, 'generate')).code).toBe(0);
+    const before = listFiles(path.join(dir, 'generated'));
+    expect(before).toContain('client/index.ts');
+    const child = spawn(process.execPath, [BIN, 'serve', '--out', 'generated', '--port', '0'], { cwd: dir });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    let out = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d: Buffer) => ((out += d.toString()), out.includes('http://127.0.0.1:') && resolve()));
+      void exited.then((code) => reject(new Error(`serve exited with ${code} before listening: ${out}`)));
+    });
+    const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out)![1]!;
+    expect((await fetch(`${url}/v2/orders`, { headers: { authorization: 'Bearer any' } })).status).toBe(200);
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(listFiles(path.join(dir, 'generated'))).toEqual(before);
+    expect((await restgen(dir, 'check')).code).toBe(0);
+  }, 60_000);
 });
