@@ -154,11 +154,17 @@ export async function applyPlan(
 ): Promise<void> {
   const madeDirs = new Set<string>();
   for (const w of writes) writeAtomic(path.join(outDir, w.path), w.content, madeDirs);
-  for (const rel of removals) rmSync(path.join(outDir, rel));
-  // Remove folders the removals emptied, so a dropped version leaves no empty vN/ behind.
+  // Another run on the same folder (--watch and a manual generate) may have removed a file or folder first.
+  for (const rel of removals) rmSync(path.join(outDir, rel), { force: true });
+  // Remove folders the removals emptied, so a dropped version leaves no empty vN/ behind. rmdir removes only an
+  // empty folder, whatever another run put there meanwhile.
   for (const dir of [...new Set(removals.map((r) => path.posix.dirname(r)))].sort().reverse()) {
     if (dir === '.') continue;
-    const full = path.join(outDir, dir);
-    if (existsSync(full) && readdirSync(full).length === 0) rmdirSync(full);
+    try {
+      rmdirSync(path.join(outDir, dir));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
+    }
   }
 }
