@@ -4,7 +4,7 @@
  * of generated files that are no longer produced. A user's file is never overwritten or deleted.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync, type BigIntStats } from 'node:fs';
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync, type BigIntStats } from 'node:fs';
 import path from 'node:path';
 import { isGenerated } from '../format/header.ts';
 
@@ -127,10 +127,28 @@ export function outputReader(outDir: string): (rel: string) => Buffer | undefine
 }
 
 /**
- * Writes `content` to `file` atomically: a reader sees the old file or the new one, never half of one.
+ * The file a symbolic link at `file` leads to (followed to the end; a dangling link, to where it points), or
+ * undefined when `file` is not a link. The link is the user's: renaming onto it would replace it with a file.
+ */
+function linkTarget(file: string): string | undefined {
+  const stats = lstatSync(file, { throwIfNoEntry: false });
+  if (!stats?.isSymbolicLink()) return undefined;
+  try {
+    return realpathSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    return path.resolve(path.dirname(file), readlinkSync(file));
+  }
+}
+
+/**
+ * Writes `content` to `file` atomically: a reader sees the old file or the new one, never half of one. A
+ * symbolic link at `file` (the user's, e.g. `CHANGES.md` linked from `docs/`) is kept and its target written:
+ * the caller read the file through the link and found restgen's header there, or nothing.
  * Synchronous, like the scan: a generation writes hundreds of small files.
  */
-export function writeAtomic(file: string, content: string, madeDirs: Set<string> = new Set()): void {
+export function writeAtomic(at: string, content: string, madeDirs: Set<string> = new Set()): void {
+  const file = linkTarget(at) ?? at;
   const dir = path.dirname(file);
   if (!madeDirs.has(dir)) {
     mkdirSync(dir, { recursive: true });

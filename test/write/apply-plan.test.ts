@@ -1,10 +1,11 @@
 /**
- * The output folder writer's contract with a second run on the same folder (`--watch` and a manual `generate`,
- * two terminals): a file or folder the other run already removed is not an error. The race itself is shown
- * with two real processes; the contract is pinned by calling `applyPlan` on what the other run left.
+ * The output folder writer's contracts: with a second run on the same folder (`--watch` and a manual
+ * `generate`, two terminals) a file or folder the other run already removed is not an error (the race itself
+ * is shown with two real processes; the contract is pinned by calling `applyPlan` on what the other run left);
+ * a user's symbolic link at a generated path is kept.
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -42,4 +43,24 @@ export default defineApi({ name: 'race', versions: { ${versions} }, collections:
       expect(await Promise.all([run(), run()])).toEqual([0, 0]);
     }
   }, 120_000);
+});
+
+describe('a symbolic link at a generated path', () => {
+  it('is kept, and the generated file it leads to is updated', async () => {
+    const dir = path.join(tmp.dir, 'linked');
+    writeFiles(dir, { 'api.ts': `import { collection, defineApi, f } from 'restgen';
+export default defineApi({ name: 'linked', versions: { v1: {} }, collections: { notes: collection({ fields: { id: f.id(), title: f.string() } }) } });
+` });
+    const generate = () => promisify(execFile)(process.execPath, [BIN, '-q', 'generate'], { cwd: dir });
+    await generate();
+    // The user keeps the changelog in docs/ and links it from the output folder.
+    mkdirSync(path.join(dir, 'docs'));
+    renameSync(path.join(dir, 'generated/CHANGES.md'), path.join(dir, 'docs/CHANGES.md'));
+    symlinkSync('../docs/CHANGES.md', path.join(dir, 'generated/CHANGES.md'));
+    writeFileSync(path.join(dir, 'api.ts'), readFileSync(path.join(dir, 'api.ts'), 'utf8').replace('v1: {}', 'v1: {}, v2: {}'));
+    await generate();
+    expect(lstatSync(path.join(dir, 'generated/CHANGES.md')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(path.join(dir, 'docs/CHANGES.md'), 'utf8')).toContain('v2');
+    await expect(promisify(execFile)(process.execPath, [BIN, '-q', 'check'], { cwd: dir })).resolves.toBeDefined();
+  });
 });
