@@ -122,3 +122,26 @@ describe('serve --out', () => {
     expect((await restgen(dir, 'check')).code).toBe(0);
   }, 60_000);
 });
+
+describe('an empty path (an unset shell variable: --out "$OUT")', () => {
+  it('in a flag is a usage error, and nothing is written into the project folder', async () => {
+    const dir = project('empty-flag', { 'api.ts': api('shop', 'orders') });
+    for (const flag of ['--out', '--templates', '--config']) {
+      const run = await restgen(dir, 'generate', flag, '');
+      expect(run.code, flag).toBe(2);
+      expect(run.err).toContain(`restgen generate: ${flag} is empty`);
+    }
+    expect((await restgen(dir, 'check', '--out', '')).code).toBe(2);
+    expect(listFiles(dir)).toEqual(['api.ts']);
+  });
+
+  it('in the config file is RG211 at the property, and nothing is written', async () => {
+    for (const key of ['out', 'templates', 'api']) {
+      const dir = project(`empty-config-${key}`, { 'api.ts': api('shop', 'orders'), 'restgen.config.ts': `export default {\n  ${key}: '',\n};\n` });
+      const run = await restgen(dir, 'generate');
+      expect(run.code, key).toBe(2);
+      expect(run.err).toContain(`error RG211 restgen.config.ts: ${key} is empty`);
+      expect(listFiles(dir)).toEqual(['api.ts', 'restgen.config.ts']);
+    }
+  });
+});
