@@ -4,24 +4,16 @@
  * and is marked `it.fails` because restgen does not behave so yet. When a fix lands, its test starts to fail
  * here: remove the `.fails` then. The report of the audit describes each fix.
  */
-import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listFiles, tempDir, writeFiles } from '../helpers/temp-api.ts';
+import { runBin } from './run-cli.ts';
 
 const tmp = tempDir('open-defects');
 afterAll(tmp.cleanup);
-const BIN = new URL('../../bin/restgen.js', import.meta.url).pathname;
 
-/** Runs the built command line in `cwd`: its exit code and what it printed on stderr. */
-async function restgen(cwd: string, ...argv: string[]): Promise<{ code: number; err: string }> {
-  return promisify(execFile)(process.execPath, [BIN, '--no-color', ...argv], { cwd }).then(
-    (r) => ({ code: 0, err: r.stderr }),
-    (e: { code: number; stderr: string }) => ({ code: e.code, err: e.stderr }),
-  );
-}
+const restgen = runBin;
 
 describe('open defects (each test fails until its fix lands)', () => {
   // The loader records the API's own files as inputs, but not the packages they import: a package that holds

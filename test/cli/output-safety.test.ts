@@ -3,16 +3,15 @@
  * `generate` may remove, whose lock it reads, and the errors a damaged lock gives. Each case reproduces a
  * defect found in the 2026-11-23 audit.
  */
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listFiles, tempDir, writeFiles } from '../helpers/temp-api.ts';
+import { BIN, runBin } from './run-cli.ts';
 
 const tmp = tempDir('output-safety');
 afterAll(tmp.cleanup);
-const BIN = new URL('../../bin/restgen.js', import.meta.url).pathname;
 
 const api = (name: string, collection: string) => `import { collection, defineApi, f } from 'restgen';
 export default defineApi({
@@ -24,13 +23,7 @@ export default defineApi({
 });
 `;
 
-/** Runs the built command line in `cwd`: its exit code and what it printed on stderr. */
-async function restgen(cwd: string, ...argv: string[]): Promise<{ code: number; err: string }> {
-  return promisify(execFile)(process.execPath, [BIN, '--no-color', ...argv], { cwd }).then(
-    (r) => ({ code: 0, err: r.stderr }),
-    (e: { code: number; stderr: string }) => ({ code: e.code, err: e.stderr }),
-  );
-}
+const restgen = runBin;
 
 function project(name: string, files: Record<string, string>): string {
   const dir = path.join(tmp.dir, name);
