@@ -138,3 +138,14 @@ describe('an empty path (an unset shell variable: --out "$OUT")', () => {
     }
   });
 });
+
+describe('--config naming the API module', () => {
+  it('says it is the API module and how to pass it, and nothing is written', async () => {
+    const dir = project('config-is-api', { 'api.ts': api('shop', 'orders') });
+    const run = await restgen(dir, 'generate', '--config', 'api.ts');
+    expect(run.code).toBe(2);
+    expect(run.err).toContain('error RG210 api.ts is an API module (defineApi), not a config file');
+    expect(run.err).not.toContain('RG212');
+    expect(listFiles(dir)).toEqual(['api.ts']);
+  });
+});
