@@ -58,6 +58,9 @@ export function parseParts(text: string): { parts: Part[] } | { problem: string 
 
 /** Resolves a command's inputs; undefined (with the problem printed and exit 2 set) when they cannot be used. */
 export async function resolveRun(command: string, apiArg: string | undefined, flags: RunFlags, io: CliIO): Promise<ResolvedRun | undefined> {
+  // An empty value (an unset shell variable: --out "$OUT") would resolve to the working folder itself.
+  for (const [flag, value] of [['--out', flags.out], ['--templates', flags.templates], ['--config', flags.config]] as const)
+    if (value !== undefined && value.trim() === '') return void usageError(io, command, `${flag} is empty; name a ${flag === '--config' ? 'file' : 'folder'}, or drop the option (is a shell variable unset?).`);
   // The config loader (and its checker) is imported only when there is a config to load.
   const wanted = flags.config !== undefined || CONFIG_FILES.some((name) => existsSync(path.join(io.cwd, name)));
   const loaded = wanted ? await (await import('../config/load-config.ts')).loadConfig(io.cwd, flags.config) : ({ ok: true } as const);

@@ -72,6 +72,10 @@ function diffOf(written: NonNullable<Shaped['diff']>, where: string, ref: Source
 /** Checks a config file's default export; `where` names the file in messages, `ref` is its `defineConfig` call. */
 export function checkConfig(value: unknown, where: string, ref: SourceRef, d: DiagnosticBag): RestgenConfig {
   const shaped = (checkShape(value, CONFIG, where, ref, d, [], { wrongKind: 'RG211', unknownKey: 'RG212' }) ?? {}) as Shaped;
+  // An empty path would name the config file's own folder (for `out`: generate into the project root).
+  for (const [key, what] of [['api', 'the API module (default: api.ts)'], ['out', 'the output folder (default: generated/ beside the module)'], ['templates', 'the folder of template overrides']] as const)
+    if (typeof shaped[key] === 'string' && shaped[key].trim() === '')
+      d.error('RG211', `${where}: ${key} is empty; name ${what}, relative to the config file, or remove the option.`, atPath(ref, [key]));
   const generate = shaped.generate ? partsOf(shaped.generate, where, ref, d) : undefined;
   const diff = shaped.diff ? diffOf(shaped.diff, where, ref, d) : undefined;
   return {

@@ -56,6 +56,8 @@ export async function loadConfig(cwd: string, explicit?: string): Promise<Config
   const value = (imported.mod as { default?: unknown }).default;
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return fail('RG210', `${path.basename(file)} must export default defineConfig({...}) from 'restgen'.`, file);
+  if ((value as { kind?: unknown }).kind === 'api-definition')
+    return fail('RG210', `${path.basename(file)} is an API module (defineApi), not a config file; pass it as the module (restgen generate ${explicit ?? path.basename(file)}), and name a restgen.config.ts with --config.`, file);
   const site = (value as { [CONFIG_SITE]?: CallSite })[CONFIG_SITE];
   const base = refOf(site, { file, line: 1, member: '' });
   const at = (...keys: readonly string[]): SourceRef => (site ? { ...base, path: keys } : base);

@@ -103,8 +103,23 @@ function rg180(api: ApiIR, version: string, f: Finding, next: string, renameHint
   };
 }
 
+/** RG181 at the API's name: the lock beside the module is the lock of the API named `owner`. */
+function foreignLock(api: ApiIR, owner: string): Diagnostic {
+  return {
+    code: 'RG181',
+    severity: 'error',
+    message:
+      `${LOCK_FILE_NAME} beside this module is the lock of the API '${owner}', not of '${api.name}': the lock is kept beside the API module, so each API module needs a folder of its own; ` +
+      `move this module (and its lock, if it has one elsewhere) into a folder of its own. If you renamed the API, set "api": "${api.name}" in ${LOCK_FILE_NAME}.`,
+    loc: { ...(api.loc ?? { file: api.source, line: 1, member: 'defineApi' }), path: ['name'] },
+  };
+}
+
 /** Compares every released version of `api` with `lock` (undefined: no lock yet). Pure. */
 export function compareWithLock(api: ApiIR, lock: LockFile | undefined, options: CompareLockOptions = {}): LockComparison {
+  // Another API's lock (two modules in one folder share the file beside them): judging this API against it would
+  // report its versions as removed, and --accept-breaking would overwrite it with this API's.
+  if (lock && lock.api !== api.name) return { diagnostics: [foreignLock(api, lock.api)], findings: [], nextLock: lock, changed: false };
   const diagnostics: Diagnostic[] = [];
   const findings: Finding[] = [];
   const next: Record<string, VersionContract> = {};

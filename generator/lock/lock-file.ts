@@ -78,6 +78,15 @@ export function serializeLock(lock: LockFile): string {
 
 /** Parses a lock's text; a malformed lock is an error message, never an exception. */
 export function parseLock(text: string): { ok: true; lock: LockFile } | { ok: false; message: string } {
+  // A merge of two branches that both changed the lock: JSON.parse would only name a character position.
+  const conflict = /^(?:<{7}|={7}|>{7})(?: |$)/m.exec(text);
+  if (conflict)
+    return {
+      ok: false,
+      message:
+        `has unresolved merge conflict markers (line ${text.slice(0, conflict.index).split('\n').length}: ${text.slice(conflict.index).split('\n', 1)[0]!.trimEnd()}); ` +
+        'resolve the conflict: keep the "accepted" entries of both sides and either side\'s "versions", remove the markers, then run restgen generate (it brings the versions up to date with the merged API, and refuses what breaks them)',
+    };
   let data: unknown;
   try {
     data = JSON.parse(text);

@@ -4,7 +4,7 @@
  * of generated files that are no longer produced. A user's file is never overwritten or deleted.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync, type BigIntStats } from 'node:fs';
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync, type BigIntStats } from 'node:fs';
 import path from 'node:path';
 import { isGenerated } from '../format/header.ts';
 
@@ -27,13 +27,25 @@ function head(file: string): string {
   }
 }
 
-/** Calls `visit` with the absolute and relative POSIX path of every file in `outDir`, skipping `node_modules` and dot-folders. */
+/**
+ * The file every output folder holds at its top (the pipeline's inputs record). A folder below the output
+ * folder that holds one is another output folder (another API's, or this API's under an earlier `--out`).
+ */
+export const OUTPUT_FOLDER_MARK = 'restgen-inputs.json';
+
+/**
+ * Calls `visit` with the absolute and relative POSIX path of every file in `outDir`, skipping `node_modules`,
+ * dot-folders and other output folders nested in it: their files are theirs, never this run's to remove
+ * (`--out .` would otherwise remove the `generated/` folder of every API in the project).
+ */
 function walkOutput(outDir: string, visit: (full: string, rel: string) => void): void {
   if (!existsSync(outDir)) return;
   // Paths are joined by hand: path.join and path.relative normalise every segment again, which is most of
   // the cost of walking a folder of a thousand files on the up-to-date path.
   const walk = (dir: string, relDir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const entries = readdirSync(dir, { withFileTypes: true });
+    if (relDir !== '' && entries.some((e) => e.name === OUTPUT_FOLDER_MARK && e.isFile())) return;
+    for (const entry of entries) {
       const name = entry.name;
       if (name === 'node_modules' || name.startsWith('.')) continue;
       const full = dir + path.sep + name;
@@ -46,7 +58,7 @@ function walkOutput(outDir: string, visit: (full: string, rel: string) => void):
 }
 
 /**
- * Scans `outDir` (missing is fine), skipping `node_modules` and dot-folders. Synchronous on purpose: it
+ * Scans `outDir` (missing is fine), skipping `node_modules`, dot-folders and nested output folders. Synchronous on purpose: it
  * reads the first bytes of hundreds of small files, where promise overhead dominates. A file for which
  * `knownGenerated` answers true (the caller proved it restgen's, e.g. by its unchanged stamp) is not read.
  */
@@ -115,10 +127,28 @@ export function outputReader(outDir: string): (rel: string) => Buffer | undefine
 }
 
 /**
- * Writes `content` to `file` atomically: a reader sees the old file or the new one, never half of one.
+ * The file a symbolic link at `file` leads to (followed to the end; a dangling link, to where it points), or
+ * undefined when `file` is not a link. The link is the user's: renaming onto it would replace it with a file.
+ */
+function linkTarget(file: string): string | undefined {
+  const stats = lstatSync(file, { throwIfNoEntry: false });
+  if (!stats?.isSymbolicLink()) return undefined;
+  try {
+    return realpathSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    return path.resolve(path.dirname(file), readlinkSync(file));
+  }
+}
+
+/**
+ * Writes `content` to `file` atomically: a reader sees the old file or the new one, never half of one. A
+ * symbolic link at `file` (the user's, e.g. `CHANGES.md` linked from `docs/`) is kept and its target written:
+ * the caller read the file through the link and found restgen's header there, or nothing.
  * Synchronous, like the scan: a generation writes hundreds of small files.
  */
-export function writeAtomic(file: string, content: string, madeDirs: Set<string> = new Set()): void {
+export function writeAtomic(at: string, content: string, madeDirs: Set<string> = new Set()): void {
+  const file = linkTarget(at) ?? at;
   const dir = path.dirname(file);
   if (!madeDirs.has(dir)) {
     mkdirSync(dir, { recursive: true });
@@ -142,11 +172,17 @@ export async function applyPlan(
 ): Promise<void> {
   const madeDirs = new Set<string>();
   for (const w of writes) writeAtomic(path.join(outDir, w.path), w.content, madeDirs);
-  for (const rel of removals) rmSync(path.join(outDir, rel));
-  // Remove folders the removals emptied, so a dropped version leaves no empty vN/ behind.
+  // Another run on the same folder (--watch and a manual generate) may have removed a file or folder first.
+  for (const rel of removals) rmSync(path.join(outDir, rel), { force: true });
+  // Remove folders the removals emptied, so a dropped version leaves no empty vN/ behind. rmdir removes only an
+  // empty folder, whatever another run put there meanwhile.
   for (const dir of [...new Set(removals.map((r) => path.posix.dirname(r)))].sort().reverse()) {
     if (dir === '.') continue;
-    const full = path.join(outDir, dir);
-    if (existsSync(full) && readdirSync(full).length === 0) rmdirSync(full);
+    try {
+      rmdirSync(path.join(outDir, dir));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
+    }
   }
 }

@@ -34,6 +34,11 @@ export interface ServeOptions {
   /** Where to generate; by default a cache folder in the project's node_modules, leaving the user's output alone. */
   readonly outDir?: string;
   readonly templatesDir?: string;
+  /**
+   * The parts to generate (the server is added): with `outDir`, the parts `generate` writes there, so that
+   * serving from the project's own output folder removes none of its files. Default: the server only.
+   */
+  readonly parts?: readonly Part[];
   /** Verify bearer tokens as JWTs signed by a key made at startup, and print a token with every scope. */
   readonly jwtDev?: boolean;
 }
@@ -157,7 +162,8 @@ export async function serveApi(options: ServeOptions, io: CliIO): Promise<Served
   const modules = nearestNodeModules(apiDir);
   if (!options.outDir && !modules) throw new ServeProblem('there is no node_modules folder above the API module; install the generated server\'s packages in your project first (npm install fastify @fastify/rate-limit zod).');
   const outDir = options.outDir ?? path.join(modules!, '.cache', 'restgen-serve', `${pascalCase(path.basename(apiDir))}-${path.basename(options.apiPath).replace(/\.[^.]+$/, '')}`);
-  const result = await generate({ apiPath: options.apiPath, outDir, parts: SERVER, ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}) });
+  const parts = options.parts ? [...new Set([...options.parts, ...SERVER])] : SERVER;
+  const result = await generate({ apiPath: options.apiPath, outDir, parts, ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}) });
   if (await reportDiagnostics(result.diagnostics, io)) return undefined;
   const Fastify = await projectFastify(outDir);
   // The up-to-date cache answers without the model; serving needs it, so load it then.
@@ -240,7 +246,16 @@ export function registerServeCommand(program: Command, io: CliIO): void {
       let served: Served | undefined;
       try {
         served = await serveApi(
-          { apiPath: run.apiPath, port, host: flags.host, ...(flags.jwtDev ? { jwtDev: true } : {}), ...(flags.out ? { outDir: path.resolve(io.cwd, flags.out) } : {}), ...(run.templatesDir ? { templatesDir: run.templatesDir } : {}) },
+          {
+            apiPath: run.apiPath,
+            port,
+            host: flags.host,
+            ...(flags.jwtDev ? { jwtDev: true } : {}),
+            // Another folder may be the one generate writes: the parts generate writes are kept there (a run for the
+            // server alone removes the generated files of every other part).
+            ...(flags.out ? { outDir: path.resolve(io.cwd, flags.out), parts: run.parts } : {}),
+            ...(run.templatesDir ? { templatesDir: run.templatesDir } : {}),
+          },
           io,
         );
       } catch (error) {

@@ -1,0 +1,151 @@
+/**
+ * The output folder and the lock as a user's project meets them, through the real `bin/restgen.js`: what
+ * `generate` may remove, whose lock it reads, and the errors a damaged lock gives. Each case reproduces a
+ * defect found in the 2026-11-23 audit.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { listFiles, tempDir, writeFiles } from '../helpers/temp-api.ts';
+import { BIN, runBin } from './run-cli.ts';
+
+const tmp = tempDir('output-safety');
+afterAll(tmp.cleanup);
+
+const api = (name: string, collection: string) => `import { collection, defineApi, f } from 'restgen';
+export default defineApi({
+  name: '${name}',
+  versions: { v1: { released: '2026-01-01' }, v2: {} },
+  collections: {
+    ${collection}: collection({ fields: { id: f.id(), title: f.string().min(1).max(100) } }),
+  },
+});
+`;
+
+const restgen = runBin;
+
+function project(name: string, files: Record<string, string>): string {
+  const dir = path.join(tmp.dir, name);
+  writeFiles(dir, files);
+  return dir;
+}
+
+describe('generate removes only the files of its own output folder', () => {
+  it("leaves another API's output folder nested inside it alone, and check does not count it", async () => {
+    const dir = project('nested', { 'api.ts': api('shop', 'orders'), 'admin/api.ts': api('admin', 'users') });
+    expect((await restgen(dir, 'generate', 'admin/api.ts', '--out', 'generated/admin')).code).toBe(0);
+    const admin = listFiles(path.join(dir, 'generated/admin'));
+    expect(admin).toContain('v1/users.ts');
+    const shop = await restgen(dir, 'generate');
+    expect(shop.code).toBe(0);
+    expect(shop.err).not.toMatch(/^  removed /m);
+    expect(listFiles(path.join(dir, 'generated/admin'))).toEqual(admin);
+    expect((await restgen(dir, 'check')).code).toBe(0);
+    expect((await restgen(dir, 'check', 'admin/api.ts', '--out', 'generated/admin')).code).toBe(0);
+  });
+
+  it('--out naming the project folder does not remove the generated/ folder of an earlier run', async () => {
+    const dir = project('out-root', { 'api.ts': api('shop', 'orders') });
+    expect((await restgen(dir, 'generate')).code).toBe(0);
+    const before = listFiles(path.join(dir, 'generated'));
+    const run = await restgen(dir, 'generate', '--out', '.');
+    expect(run.code).toBe(0);
+    expect(run.err).not.toMatch(/^  removed /m);
+    expect(listFiles(path.join(dir, 'generated'))).toEqual(before);
+    expect(existsSync(path.join(dir, 'v1/orders.ts'))).toBe(true);
+  });
+});
+
+describe('the lock', () => {
+  it("of another API (two modules in one folder share restgen.lock.json) is refused with how to fix it, and nothing is written", async () => {
+    const dir = project('shared-lock', { 'shop.ts': api('shop', 'orders'), 'admin.ts': api('admin', 'users') });
+    expect((await restgen(dir, 'generate', 'shop.ts', '--out', 'shop')).code).toBe(0);
+    const lock = readFileSync(path.join(dir, 'restgen.lock.json'), 'utf8');
+    for (const argv of [['generate', 'admin.ts', '--out', 'admin'], ['generate', 'admin.ts', '--out', 'admin', '--accept-breaking', 'try'], ['check', 'admin.ts', '--out', 'admin']]) {
+      const run = await restgen(dir, ...argv);
+      expect(run.code, argv.join(' ')).toBe(2);
+      expect(run.err).toMatch(/admin\.ts:3:\d+: error RG181 .*restgen\.lock\.json .*'shop'.*'admin'/);
+      expect(run.err).toContain('folder of its own');
+      expect(run.err).not.toContain('RG180');
+      expect(existsSync(path.join(dir, 'admin'))).toBe(false);
+      expect(readFileSync(path.join(dir, 'restgen.lock.json'), 'utf8')).toBe(lock);
+    }
+    expect((await restgen(dir, 'check', 'shop.ts', '--out', 'shop')).code).toBe(0);
+  });
+
+  it('with merge conflict markers names their line and how to resolve them, and nothing is written', async () => {
+    const dir = project('conflict', { 'api.ts': api('shop', 'orders') });
+    expect((await restgen(dir, 'generate')).code).toBe(0);
+    const file = path.join(dir, 'restgen.lock.json');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const at = lines.findIndex((l) => l.includes('"max": 100'));
+    lines.splice(at, 1, '<<<<<<< HEAD', lines[at]!, '=======', lines[at]!.replace('100', '200'), '>>>>>>> other');
+    writeFileSync(file, lines.join('\n'));
+    writeFileSync(path.join(dir, 'api.ts'), api('shop', 'orders').replace('max(100)', 'max(200)'));
+    for (const command of ['generate', 'check']) {
+      const run = await restgen(dir, command);
+      expect(run.code).toBe(2);
+      expect(run.err).toContain('error RG181');
+      expect(run.err).toContain(`merge conflict markers (line ${at + 1}: <<<<<<< HEAD)`);
+      expect(run.err).toContain('restgen generate');
+    }
+    expect(readFileSync(path.join(dir, 'generated/v1/orders.ts'), 'utf8')).toContain('max(100)');
+  });
+});
+
+describe('serve --out', () => {
+  it('into the folder generate writes keeps the files of the other parts, so check still passes', async () => {
+    const dir = project('serve-out', { 'api.ts': api('shop', 'orders') });
+    expect((await restgen(dir, 'generate')).code).toBe(0);
+    const before = listFiles(path.join(dir, 'generated'));
+    expect(before).toContain('client/index.ts');
+    const child = spawn(process.execPath, [BIN, 'serve', '--out', 'generated', '--port', '0'], { cwd: dir });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    let out = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d: Buffer) => ((out += d.toString()), out.includes('http://127.0.0.1:') && resolve()));
+      void exited.then((code) => reject(new Error(`serve exited with ${code} before listening: ${out}`)));
+    });
+    const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out)![1]!;
+    expect((await fetch(`${url}/v2/orders`, { headers: { authorization: 'Bearer any' } })).status).toBe(200);
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(listFiles(path.join(dir, 'generated'))).toEqual(before);
+    expect((await restgen(dir, 'check')).code).toBe(0);
+  }, 60_000);
+});
+
+describe('an empty path (an unset shell variable: --out "$OUT")', () => {
+  it('in a flag is a usage error, and nothing is written into the project folder', async () => {
+    const dir = project('empty-flag', { 'api.ts': api('shop', 'orders') });
+    for (const flag of ['--out', '--templates', '--config']) {
+      const run = await restgen(dir, 'generate', flag, '');
+      expect(run.code, flag).toBe(2);
+      expect(run.err).toContain(`restgen generate: ${flag} is empty`);
+    }
+    expect((await restgen(dir, 'check', '--out', '')).code).toBe(2);
+    expect(listFiles(dir)).toEqual(['api.ts']);
+  });
+
+  it('in the config file is RG211 at the property, and nothing is written', async () => {
+    for (const key of ['out', 'templates', 'api']) {
+      const dir = project(`empty-config-${key}`, { 'api.ts': api('shop', 'orders'), 'restgen.config.ts': `export default {\n  ${key}: '',\n};\n` });
+      const run = await restgen(dir, 'generate');
+      expect(run.code, key).toBe(2);
+      expect(run.err).toContain(`error RG211 restgen.config.ts: ${key} is empty`);
+      expect(listFiles(dir)).toEqual(['api.ts', 'restgen.config.ts']);
+    }
+  });
+});
+
+describe('--config naming the API module', () => {
+  it('says it is the API module and how to pass it, and nothing is written', async () => {
+    const dir = project('config-is-api', { 'api.ts': api('shop', 'orders') });
+    const run = await restgen(dir, 'generate', '--config', 'api.ts');
+    expect(run.code).toBe(2);
+    expect(run.err).toContain('error RG210 api.ts is an API module (defineApi), not a config file');
+    expect(run.err).not.toContain('RG212');
+    expect(listFiles(dir)).toEqual(['api.ts']);
+  });
+});
