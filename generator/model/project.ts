@@ -235,6 +235,20 @@ export function projectEvents(api: ApiIR, at: number, collections: readonly Coll
   return [...derived, ...custom];
 }
 
+// A collection as a version sees it is a function of the version list, the version and the collection's IR (which
+// is immutable): an IR kept from an earlier build (`--watch`, see `collection-reuse.ts`) keeps its projections, and
+// with them every hash of them already computed.
+const collectionProjections = new WeakMap<CollectionIR, Map<string, CollectionAt | null>>();
+
+function projectedOnce(versions: readonly string[], at: number, c: CollectionIR): CollectionAt | undefined {
+  let known = collectionProjections.get(c);
+  if (!known) collectionProjections.set(c, (known = new Map()));
+  const key = `${JSON.stringify(versions)}${at}`;
+  let projected = known.get(key);
+  if (projected === undefined) known.set(key, (projected = projectCollection(versions, at, c) ?? null));
+  return projected ?? undefined;
+}
+
 // Every emitter projects every version; the IR is immutable, so each projection is built once per API.
 const projections = new WeakMap<ApiIR, Map<string, ApiAt>>();
 
@@ -252,7 +266,7 @@ function projectVersion(api: ApiIR, version: string): ApiAt {
   const v = api.versions[at];
   if (!v) throw new Error(`project(): unknown version ${version}`);
   const versions = api.versions.map((x) => x.name);
-  const collections = api.collections.flatMap((c) => projectCollection(versions, at, c) ?? []);
+  const collections = api.collections.flatMap((c) => projectedOnce(versions, at, c) ?? []);
   const events = projectEvents(api, at, collections);
   return {
     kind: 'api-at',
