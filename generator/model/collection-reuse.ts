@@ -3,14 +3,16 @@
  * builds only the collections it changed. A collection's IR and its diagnostics are a function of its
  * definition (what the builders recorded: options, field defs, markers, sites, slips), its key, and what
  * building a collection reads of the API: the version names, whether the API takes credentials, and where a
- * diagnostic points when a builder call was not recorded. The kept build is keyed by the fingerprints of all
- * of that (see `fingerprint.ts`); a definition without a fingerprint is built every time. Only the collections
- * of the last build are kept, so memory follows the API, not the number of builds.
+ * diagnostic points when a builder call was not recorded. A collection is reused when its key is the same, the
+ * context's fingerprint is the same and its definition is the same data as the kept one's (see `fingerprint.ts`:
+ * the same rules, compared without writing fingerprints down); a definition holding anything that has no
+ * fingerprint is built every time. Only the collections of the last build are kept (with the definitions they
+ * were built from), so memory follows the API, not the number of builds. Definitions are taken as the module
+ * left them when it was loaded (building reads them then, and so does the comparison at the next build).
  */
-import { hash } from 'node:crypto';
 import type { CollectionDef } from '../dsl/defs.ts';
 import { DiagnosticBag, type Diagnostic } from './diagnostics.ts';
-import { fingerprintOf } from './fingerprint.ts';
+import { fingerprintOf, sameData } from './fingerprint.ts';
 import type { CollectionIR, SourceRef } from './ir.ts';
 
 /** What building one collection reads of the API besides its definition. */
@@ -40,12 +42,13 @@ export interface CollectionReuse {
 }
 
 interface Kept {
+  /** The definition it was built from, compared with the next one by {@link sameData}. */
+  readonly def: CollectionDef;
+  /** The fingerprint of the context it was built in. */
+  readonly scope: string;
   readonly ir: CollectionIR;
   readonly diagnostics: readonly Diagnostic[];
 }
-
-/** A key for `text` that need not keep the text alive. */
-const keyOf = (text: string): string => hash('sha256', text, 'base64url');
 
 /** A store of built collections for one session of builds (`--watch`). */
 export function createCollectionReuse(): CollectionReuse {
@@ -61,20 +64,18 @@ export function createCollectionReuse(): CollectionReuse {
       const counts = { reused: 0, built: 0 };
       return {
         collection(name, def, build, into) {
-          const own = scope === undefined ? undefined : fingerprintOf(def);
-          const key = own === undefined ? undefined : keyOf(`${JSON.stringify(name)} ${scope} ${own}`);
-          const found = key === undefined ? undefined : (used.get(key) ?? kept.get(key));
-          if (found) {
+          const found = kept.get(name);
+          if (found && scope !== undefined && found.scope === scope && sameData(found.def, def)) {
             counts.reused++;
             into.items.push(...found.diagnostics.map((d) => ({ ...d })));
-            if (key !== undefined) used.set(key, found);
+            used.set(name, found);
             return found.ir;
           }
           counts.built++;
           const bag = new DiagnosticBag();
           const ir = build(bag);
           into.items.push(...bag.items);
-          if (key !== undefined) used.set(key, { ir, diagnostics: bag.items.map((d) => ({ ...d })) });
+          if (scope !== undefined) used.set(name, { def, scope, ir, diagnostics: bag.items.map((d) => ({ ...d })) });
           return ir;
         },
         finish() {

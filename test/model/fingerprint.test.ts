@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { collection, f } from '../../generator/dsl/index.ts';
-import { fingerprintOf } from '../../generator/model/fingerprint.ts';
+import { fingerprintOf, sameData } from '../../generator/model/fingerprint.ts';
 
 describe('fingerprintOf', () => {
   it('tells apart values that read alike as text or JSON', () => {
@@ -45,5 +45,19 @@ describe('fingerprintOf', () => {
     const builder = f.string().max(3);
     expect(fingerprintOf(builder)).toBe(`B${fingerprintOf(builder.def)}`);
     expect(fingerprintOf({ def: builder.def, extra: 1 })).not.toBe(fingerprintOf({ def: builder.def }));
+  });
+
+  it('sameData agrees with equal fingerprints on every pair', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic['self'] = cyclic;
+    const make = () => [1, '1', 0, -0, NaN, 1n, null, undefined, true, [], [1], [1, 2], ['1'], {}, { a: 1 }, { b: 1 }, { a: 1, b: 2 }, { b: 2, a: 1 }, Object.create(null),
+      /a/, /a/g, /b/, f.string().max(3), f.string().max(4), { def: f.string().max(3).def }, collection({ fields: { id: f.id() } }).def, () => 1, new Date(0), cyclic, [1, , 3]];
+    const left = make();
+    const right = make();
+    for (const a of left)
+      for (const b of right) {
+        const fa = fingerprintOf(a);
+        expect(sameData(a, b), `${String(fa)} / ${String(fingerprintOf(b))}`).toBe(fa !== undefined && fa === fingerprintOf(b));
+      }
   });
 });
