@@ -240,10 +240,10 @@ export function projectEvents(api: ApiIR, at: number, collections: readonly Coll
 // with them every hash of them already computed.
 const collectionProjections = new WeakMap<CollectionIR, Map<string, CollectionAt | null>>();
 
-function projectedOnce(versions: readonly string[], at: number, c: CollectionIR): CollectionAt | undefined {
+/** `projectCollection(versions, at, c)`, once per collection IR and `key` (the version list and `at`, as text). */
+function projectedOnce(versions: readonly string[], at: number, key: string, c: CollectionIR): CollectionAt | undefined {
   let known = collectionProjections.get(c);
   if (!known) collectionProjections.set(c, (known = new Map()));
-  const key = `${JSON.stringify(versions)}${at}`;
   let projected = known.get(key);
   if (projected === undefined) known.set(key, (projected = projectCollection(versions, at, c) ?? null));
   return projected ?? undefined;
@@ -266,7 +266,8 @@ function projectVersion(api: ApiIR, version: string): ApiAt {
   const v = api.versions[at];
   if (!v) throw new Error(`project(): unknown version ${version}`);
   const versions = api.versions.map((x) => x.name);
-  const collections = api.collections.flatMap((c) => projectedOnce(versions, at, c) ?? []);
+  const key = `${JSON.stringify(versions)}${at}`;
+  const collections = api.collections.flatMap((c) => projectedOnce(versions, at, key, c) ?? []);
   const events = projectEvents(api, at, collections);
   return {
     kind: 'api-at',
