@@ -1,6 +1,6 @@
 /**
  * @module The bench's report: one Markdown table of every restgen path at every size (wall, CPU, peak
- * RSS), orval's cold run on the same API beside it, the ratio of restgen's cold CPU to orval's, and the
+ * RSS; the `--watch` path per edit of one resident process), orval's cold run on the same API beside it, the ratio of restgen's cold CPU to orval's, and the
  * growth from 200 to 1,000 collections for every path (5.0 is linear). The same numbers go to JSON.
  */
 import os from 'node:os';
@@ -63,7 +63,7 @@ export function formatReport(report: BenchReport): string {
   const out: string[] = [
     `restgen bench: synthetic API, 12 fields per collection, 3 versions; whole processes, median of ${report.runs}.`,
     `machine: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}; load average ${machine.load[0]} at the start, ${machine.load[1]} at the end.`,
-    'Cells: wall / CPU (user+sys) / peak RSS.',
+    'Cells: wall / CPU (user+sys) / peak RSS. "--watch": per edit of one `generate --watch` process (median of its edits after a warm-up edit; wall from the edit to the run\'s last line, the watcher\'s 80 ms wait for the end of a burst included; peak RSS of the process over all its edits).',
     '',
   ];
   const head = sizes.map((s) => `${s.collections.toLocaleString('en')} collections (${s.files} files, ${(s.bytes / 1e6).toFixed(1)} MB)`);

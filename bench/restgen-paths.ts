@@ -1,7 +1,8 @@
 /**
- * @module The five ways a build step runs restgen, each timed as a whole process on a synthetic API of one
- * size: cold generate, one field changed, nothing changed, `check` (up to date), and `check` with no cache
- * (what CI runs right after `npm ci`). The API lives in `.bench/n<size>/` with a `node_modules/` folder of
+ * @module The ways a build step and a developer run restgen, on a synthetic API of one size: cold generate, one
+ * field changed, nothing changed, `check` (up to date), and `check` with no cache (what CI runs right after
+ * `npm ci`), each timed as a whole process; and one field changed under `generate --watch`, measured per edit
+ * inside one resident process (see `watch-edits.ts`). The API lives in `.bench/n<size>/` with a `node_modules/` folder of
  * its own, so restgen's run cache (`node_modules/.cache/restgen`) belongs to that size alone and can be
  * removed for the cold and no-cache paths.
  */
@@ -11,13 +12,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { measure, measureOnce, type RunSpec, type Sample } from './measure.ts';
 import { syntheticApi } from './synthetic.ts';
+import { measureWatch } from './watch-edits.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 // The CLI as users run it; it keeps working when restgen is built into dist/.
 const BIN = path.join(ROOT, 'bin/restgen.js');
 
 /** The measured paths, in the order they run (each leaves the state the next one starts from). */
-export const RESTGEN_PATHS = ['cold generate', 'one field changed', 'nothing changed', 'check (up to date)', 'check, no cache'] as const;
+export const RESTGEN_PATHS = ['cold generate', 'one field changed', 'nothing changed', 'check (up to date)', 'check, no cache', 'one field changed, --watch'] as const;
+
+/** Edits measured on the `--watch` path, after one warm-up edit (`BENCH_WATCH_EDITS`, default 7). */
+const WATCH_EDITS = Number(process.env.BENCH_WATCH_EDITS ?? 7);
 
 /** One of {@link RESTGEN_PATHS}. */
 export type RestgenPath = (typeof RESTGEN_PATHS)[number];
@@ -33,8 +38,12 @@ export interface SizeRun {
   readonly paths: { readonly [P in RestgenPath]: Sample };
 }
 
-/** Runs every restgen path `runs` times on a fresh synthetic API of `collections` collections. */
-export function benchRestgen(collections: number, runs: number, workRoot: string): SizeRun {
+/**
+ * Runs every restgen path `runs` times on a fresh synthetic API of `collections` collections; the `--watch` path
+ * is one watch process edited {@link WATCH_EDITS} times after a warm-up edit (medians of its edits; peak RSS the
+ * highest the process reached).
+ */
+export async function benchRestgen(collections: number, runs: number, workRoot: string): Promise<SizeRun> {
   const dir = path.join(workRoot, `n${collections}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
@@ -55,8 +64,10 @@ export function benchRestgen(collections: number, runs: number, workRoot: string
     'check (up to date)': measure(runs, () => undefined, restgen('check', upToDate)),
     'check, no cache': measure(runs, dropCache, restgen('check', upToDate)),
   };
+  const watch = await measureWatch(dir, collections, WATCH_EDITS);
+  const watched: Sample = { wallMs: watch.medianWallMs, cpuMs: watch.medianCpuMs, peakRssMiB: watch.peakRssMiB };
   const generated = path.join(dir, 'generated');
   const bytes = Number(execFileSync('du', ['-sb', generated]).toString().split('\t')[0]);
   const files = execFileSync('find', [generated, '-type', 'f']).toString().trim().split('\n').length;
-  return { collections, dir, openapi: path.join(generated, 'openapi/v3.json'), files, bytes, paths };
+  return { collections, dir, openapi: path.join(generated, 'openapi/v3.json'), files, bytes, paths: { ...paths, 'one field changed, --watch': watched } };
 }

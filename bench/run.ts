@@ -4,8 +4,9 @@
  * then the client-size, server and memory-outbox benchmarks. Prints Markdown for the README and writes
  * `.bench/bench-results.json`.
  *
- * Environment: `BENCH_SIZES` (default `20,200,1000`), `BENCH_RUNS` (default 3), `BENCH_PEERS=0` skips
- * orval, `BENCH_ONLY_GENERATE=1` skips the client-size and server benchmarks.
+ * Environment: `BENCH_SIZES` (default `20,200,1000`), `BENCH_RUNS` (default 3), `BENCH_WATCH_EDITS` (default 7,
+ * after one warm-up edit), `BENCH_PEERS=0` skips orval, `BENCH_ONLY_GENERATE=1` skips the client-size and server
+ * benchmarks.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -31,13 +32,13 @@ function runScript(script: string, nodeFlags: readonly string[] = []): void {
   });
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const loadAtStart = os.loadavg()[0]!;
   mkdirSync(WORK, { recursive: true });
   const sizes: SizeResult[] = [];
   for (const collections of SIZES) {
     console.error(`bench: ${collections} collections...`);
-    const { dir, openapi, ...run } = benchRestgen(collections, RUNS, WORK);
+    const { dir, openapi, ...run } = await benchRestgen(collections, RUNS, WORK);
     const orval = PEERS ? measureOrval(openapi, path.join(dir, 'orval'), RUNS) : undefined;
     const diffMs = benchDiff({ collections }).medianMs;
     sizes.push({ ...run, ...(orval ? { orval } : {}), diffMs });
@@ -57,4 +58,4 @@ function main(): void {
   runScript('outbox.ts', ['--expose-gc']);
 }
 
-main();
+await main();

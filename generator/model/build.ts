@@ -10,6 +10,7 @@ import { buildLifecycle, type CheckedLifecycle } from './build-lifecycle.ts';
 import { DEFAULT_WEBHOOK_SCOPES, WEBHOOK_ENDPOINTS, webhookEndpointsDef } from './webhook-endpoints.ts';
 import { describeValue } from '../dsl/arguments.ts';
 import { collectionEntries, fieldEntries, reportSlips } from './check-builders.ts';
+import type { CollectionReuse } from './collection-reuse.ts';
 import { atPath, refOf, type DiagnosticBag } from './diagnostics.ts';
 import { API_OPTIONS, checkShape, COLLECTION_OPTIONS, OPERATION_ENTRY } from './option-shapes.ts';
 import { OPERATIONS, takesCredentials, type Rename, type ApiIR, type CollectionIR, type OperationIR, type RateLimitIR, type SourceRef, type VersionIR } from './ir.ts';
@@ -267,8 +268,11 @@ function eventsOf(api: CheckedApi, built: CollectionIR[], ctx: FieldContext, has
   return { collections: [...built, { ...endpoints, builtin: 'webhook-endpoints', loc: { ...apiRef, path: ['webhooks'] } }], events };
 }
 
-/** Builds the IR of an API definition, reporting problems into `diagnostics`. */
-export function buildApi(def: ApiDef, source: string, diagnostics: DiagnosticBag): ApiIR {
+/**
+ * Builds the IR of an API definition, reporting problems into `diagnostics`. With `reuse` (`--watch`), a
+ * collection whose definition and context are unchanged since the last build is not built again.
+ */
+export function buildApi(def: ApiDef, source: string, diagnostics: DiagnosticBag, reuse?: CollectionReuse): ApiIR {
   const apiRef = refOf(def.site, { file: source, line: 1, member: 'defineApi' });
   const api = (checkShape(def.options, API_OPTIONS, 'defineApi', apiRef, diagnostics) ?? {}) as CheckedApi;
   const name = typeof api.name === 'string' ? api.name : '';
@@ -291,6 +295,11 @@ export function buildApi(def: ApiDef, source: string, diagnostics: DiagnosticBag
   const auth = buildAuth(api.auth ?? {}, diagnostics, apiRef);
   const hasAuth = takesCredentials(auth);
   const rateLimit = rateLimitOf(api.rateLimit, 'defineApi', diagnostics, atPath(apiRef, ['rateLimit']));
+  const session = reuse?.start({ versions: ctx.versions, hasAuth, fallback: apiRef });
+  const collections = collectionEntries(api.collections ?? {}, apiRef, diagnostics).map(([cname, c]) =>
+    session ? session.collection(cname, c, (bag) => collectionOf(cname, c, { ...ctx, diagnostics: bag }, hasAuth), diagnostics) : collectionOf(cname, c, ctx, hasAuth),
+  );
+  session?.finish();
   return {
     kind: 'api',
     name,
@@ -300,7 +309,7 @@ export function buildApi(def: ApiDef, source: string, diagnostics: DiagnosticBag
     versioning,
     auth,
     ...(rateLimit ? { rateLimit } : {}),
-    ...eventsOf(api, collectionEntries(api.collections ?? {}, apiRef, diagnostics).map(([cname, c]) => collectionOf(cname, c, ctx, hasAuth)), ctx, hasAuth),
+    ...eventsOf(api, collections, ctx, hasAuth),
     source,
     loc: apiRef,
   };

@@ -235,6 +235,20 @@ export function projectEvents(api: ApiIR, at: number, collections: readonly Coll
   return [...derived, ...custom];
 }
 
+// A collection as a version sees it is a function of the version list, the version and the collection's IR (which
+// is immutable): an IR kept from an earlier build (`--watch`, see `collection-reuse.ts`) keeps its projections, and
+// with them every hash of them already computed.
+const collectionProjections = new WeakMap<CollectionIR, Map<string, CollectionAt | null>>();
+
+/** `projectCollection(versions, at, c)`, once per collection IR and `key` (the version list and `at`, as text). */
+function projectedOnce(versions: readonly string[], at: number, key: string, c: CollectionIR): CollectionAt | undefined {
+  let known = collectionProjections.get(c);
+  if (!known) collectionProjections.set(c, (known = new Map()));
+  let projected = known.get(key);
+  if (projected === undefined) known.set(key, (projected = projectCollection(versions, at, c) ?? null));
+  return projected ?? undefined;
+}
+
 // Every emitter projects every version; the IR is immutable, so each projection is built once per API.
 const projections = new WeakMap<ApiIR, Map<string, ApiAt>>();
 
@@ -252,7 +266,8 @@ function projectVersion(api: ApiIR, version: string): ApiAt {
   const v = api.versions[at];
   if (!v) throw new Error(`project(): unknown version ${version}`);
   const versions = api.versions.map((x) => x.name);
-  const collections = api.collections.flatMap((c) => projectCollection(versions, at, c) ?? []);
+  const key = `${JSON.stringify(versions)}${at}`;
+  const collections = api.collections.flatMap((c) => projectedOnce(versions, at, key, c) ?? []);
   const events = projectEvents(api, at, collections);
   return {
     kind: 'api-at',

@@ -5,11 +5,8 @@
  */
 import path from 'node:path';
 import type { Part } from '../dsl/define-config.ts';
-import type { ApiDef } from '../dsl/defs.ts';
-import { asPreformatted } from '../emit/keyed-file.ts';
 import { PART_NAMES, partsText, withNeeds } from '../emit/parts.ts';
-import type { Memo, OutputFile } from '../emit/types.ts';
-import type { Render } from '../templates/load-templates.ts';
+import type { OutputFile } from '../emit/types.ts';
 import { createPrettierFormatter, type Formatter } from '../format/formatter.ts';
 import { bodyMatches, hashOf, readHeader, withHeader } from '../format/header.ts';
 import type { Diagnostic } from '../model/diagnostics.ts';
@@ -23,7 +20,11 @@ import { hashInputs, INPUTS_FILE, inputsRecordText, keepHeldRecord, outputsDiges
 import { stampOf } from './file-stamp.ts';
 import { judgeLock, readLockText } from './lock-verdict.ts';
 import { loadRenderCache } from './render-cache.ts';
-import { cacheFile, contentHash, outputSettingsStamp, outputStamps, readRecord, recordInputs, runKey, saveRecord, unchangedOutputs, upToDate, type OutputRecord, type SettingsOf } from './run-cache.ts';
+import { cacheFile, contentHash, outputSettingsStamp, outputStamps, recordInputs, runKey, saveRecord, unchangedOutputs, upToDate, type OutputRecord, type SettingsOf } from './run-cache.ts';
+import { emitAll, loadModel } from './stages.ts';
+import { forgetLock, holdRecord, sessionLockText, sessionRecord, sessionRestgenStamp, type GenerateSession } from './session.ts';
+
+export { emitAll, loadModel } from './stages.ts';
 
 /** Options of {@link generate}. */
 export interface GenerateOptions {
@@ -35,8 +36,13 @@ export interface GenerateOptions {
   readonly mode?: 'write' | 'check';
   /** A folder of templates overriding restgen's by name. */
   readonly templatesDir?: string;
-  /** Reused across runs in `--watch`, so prettier stays warm. */
+  /** Reused across runs in `--watch`, so prettier stays warm (default: the session's, else a new one). */
   readonly formatter?: Formatter;
+  /**
+   * What a resident process (`--watch`) keeps from run to run (see `session.ts`): unchanged collections are not
+   * built again, and caches are not read from disk again while their files are unchanged. The output is the same.
+   */
+  readonly session?: GenerateSession;
   /** Record breaking changes to released versions in the lock instead of refusing them. */
   readonly acceptBreaking?: boolean;
   /** Why the breaks accepted with `acceptBreaking` are deliberate; recorded with each in the lock. */
@@ -89,57 +95,6 @@ export interface GenerateResult {
   readonly ir?: ApiIR;
 }
 
-/**
- * Loads, builds and checks an API module. With `callSites: false` builders record no call sites: the model's
- * source refs then name the API module, not the lines (for a run that reports nothing; see `generate`).
- */
-export async function loadModel(
-  apiPath: string,
-  { callSites = true }: { readonly callSites?: boolean } = {},
-): Promise<{ ir?: ApiIR; def?: ApiDef; files?: readonly string[]; diagnostics: Diagnostic[] }> {
-  // Imported on demand: a run the up-to-date cache answers never pays for loading them.
-  const [{ loadApi }, { buildApi }, { checkApi }, { DiagnosticBag }, { withoutCallSites }] = await Promise.all([
-    import('../load/load-api.ts'),
-    import('../model/build.ts'),
-    import('../model/check.ts'),
-    import('../model/diagnostics.ts'),
-    import('../dsl/call-site.ts'),
-  ]);
-  const loaded = callSites ? await loadApi(apiPath) : await withoutCallSites(() => loadApi(apiPath));
-  if (!loaded.ok) return { diagnostics: [...loaded.diagnostics] };
-  const bag = new DiagnosticBag();
-  const ir = buildApi(loaded.def, loaded.source, bag);
-  // Whole-API rules run even after build errors, so one run reports every mistake.
-  checkApi(ir, bag);
-  return bag.hasErrors ? { diagnostics: bag.items } : { ir, def: loaded.def, files: loaded.files, diagnostics: bag.items };
-}
-
-/**
- * Runs the emitters of `parts` (default: all); a path produced twice is a bug in restgen, not in the user's
- * API. With a `memo` (the render cache), a file whose view model is unchanged is not rendered again.
- */
-export async function emitAll(ir: ApiIR, sourcePath: string, templatesDir?: string, parts: readonly Part[] = PART_NAMES, memo?: Memo): Promise<OutputFile[]> {
-  const [{ EMITTERS }, { loadRuntime, loadTemplates }] = await Promise.all([import('../emit/registry.ts'), import('../templates/load-templates.ts')]);
-  const templates = loadTemplates(templatesDir, memo);
-  // A view model holds no source locations: its plain JSON is its key.
-  const render: Render = memo ? (name, view) => memo(`render ${name}`, JSON.stringify(view), () => templates.render(name, view), 'file') : templates.render;
-  const runtime = loadRuntime();
-  // restgen's own templates lay files out exactly as prettier prints them with its defaults; a user's
-  // template override comes with no such promise, so its files are formatted.
-  const exact = templatesDir === undefined;
-  // Keyed files render when their content is first read (see `keyed-file.ts`): emitting builds keys only.
-  const files = EMITTERS.filter((e) => parts.includes(e.name)).flatMap((e) => {
-    const emitted = e.emit(ir, { sourcePath, render, runtime, ...(memo ? { memo } : {}) });
-    return exact ? emitted.map(asPreformatted) : emitted;
-  });
-  const seen = new Set<string>();
-  for (const f of files) {
-    if (seen.has(f.path)) throw new Error(`internal error: two emitters produce ${f.path}`);
-    seen.add(f.path);
-  }
-  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-}
-
 /** Generates (or checks) the output of one API module. */
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   const apiPath = path.resolve(options.apiPath);
@@ -155,7 +110,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   };
   const parts = withNeeds(options.parts ?? PART_NAMES);
   const empty = { outDir, files: [], written: [], removed: [], stale: [], staleReasons: {}, formatted: 0, renders: { hits: 0, misses: 0 }, cached: false, lockFindings: [], lockChanged: false, lockPath, timings };
-  const formatter = options.formatter ?? createPrettierFormatter();
+  const { session } = options;
+  const formatter = options.formatter ?? session?.formatter ?? createPrettierFormatter();
   // Forget configuration a warm formatter (--watch) resolved before, but only once it is needed: an
   // up-to-date run whose formatter configuration files are unchanged never loads prettier.
   let refreshed: Promise<void> | undefined;
@@ -163,9 +119,11 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     await (refreshed ??= formatter.refresh());
     return formatter.settingsKey(abs, language);
   };
-  const saved = readRecord(apiPath, outDir, options.templatesDir);
+  const saved = sessionRecord(session, apiPath, outDir, options.templatesDir);
   // A record of a run for other parts never answers "up to date".
-  const known = saved?.record.parts === partsText(parts) && (await upToDate(saved, apiPath, outDir, options.templatesDir, settingsOf));
+  // restgen itself and the template overrides, by their stamps (a session stamps restgen's own files once).
+  const key = runKey(options.templatesDir, session && sessionRestgenStamp(session));
+  const known = saved?.record.parts === partsText(parts) && (await upToDate(saved, apiPath, outDir, options.templatesDir, settingsOf, key));
   if (known) return { ok: true, diagnostics: [], ...empty, files: known, cached: true };
   // No run cache (a fresh clone, CI after `npm ci`) or another checkout: the committed inputs record may still prove the outputs up to date.
   const held = await recordHolds(outDir, apiPath, lockPath, options.templatesDir, parts, settingsOf);
@@ -176,16 +134,16 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   lap('up-to-date check');
   // Call sites only ever show in diagnostics, and capturing one per builder call is a large part of loading an
   // API: the module is loaded without them, and once more with them when there is something to report.
-  let model = await loadModel(apiPath, { callSites: false });
+  let model = await loadModel(apiPath, { callSites: false, ...(session ? { reuse: session.collections } : {}) });
   let callSites = model.diagnostics.length > 0;
   if (callSites) model = await loadModel(apiPath);
   lap('load, build, check');
   if (!model.ir) return { ok: false, diagnostics: model.diagnostics, ...empty };
   let ir = model.ir;
-  const restgenKey = runKey(options.templatesDir).key;
-  const renderCache = loadRenderCache(cacheFile(apiPath, outDir, options.templatesDir, '.render'), restgenKey);
+  const restgenKey = key.key;
+  const renderCache = loadRenderCache(cacheFile(apiPath, outDir, options.templatesDir, '.render'), restgenKey, session?.renderCache);
   // A released version is frozen: judge it against its locked contract before anything is written.
-  const lockText = readLockText(lockPath);
+  const lockText = sessionLockText(session, lockPath, readLockText);
   const judge = async (model: ApiIR) => {
     const verdict = await judgeLock(model, lockText, renderCache.memo, options);
     if (!('problem' in verdict)) return verdict;
@@ -339,6 +297,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     // Written: their texts need not stay alive while the render cache is saved.
     writes.length = 0;
     lockChanged = lock.changed && writeLockFile(lockPath, lock.nextLock);
+    if (lock.changed) forgetLock(session);
   }
   renderCache.save(identity);
   // Not recorded while a header or the inputs record is behind: the record would let `generate` answer "up to date" and keep it so.
@@ -347,9 +306,13 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     const inputs = { ...apiInputs, ...recordInputs([lockPath], lockChanged ? undefined : new Map([[lockPath, lockText.input]])) };
     // Only the files this run wrote have new stamps: the rest were taken before it, and nothing else changed them.
     const stamps = stampsBefore ? new Map([...stampsBefore, ...written.map((rel) => [rel, stampOf(path.join(outDir, rel)) ?? ''] as const)]) : outputStamps(outDir);
-    const stamped = Object.fromEntries(Object.entries(outputs).map(([rel, o]) => [rel, { ...o, stamp: stamps.get(rel) ?? '' }]));
+    const stamped: Record<string, OutputRecord> = {};
+    for (const rel in outputs) {
+      const o = outputs[rel]!;
+      stamped[rel] = { input: o.input, language: o.language, settings: o.settings, stamp: stamps.get(rel) ?? '' };
+    }
     const settings = outputSettingsStamp(outDir, Object.keys(outputs))?.stamp ?? null;
-    saveRecord(apiPath, outDir, options.templatesDir, { key: restgenKey, parts: partsText(parts), inputs, outputs: stamped, settings });
+    holdRecord(session, apiPath, outDir, options.templatesDir, saveRecord(apiPath, outDir, options.templatesDir, { key: restgenKey, parts: partsText(parts), inputs, outputs: stamped, settings }));
   }
   lap('write');
   return {

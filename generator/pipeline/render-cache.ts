@@ -28,6 +28,7 @@ import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, r
 import path from 'node:path';
 import { memoKey } from '../emit/keyed-file.ts';
 import type { Memo, MemoHolds } from '../emit/types.ts';
+import { stampOf, type Stamp } from './file-stamp.ts';
 
 /** Bumped whenever the files' shape or the way keys are computed changes. */
 const FORMAT = 5;
@@ -70,6 +71,36 @@ export interface RenderCache {
 }
 
 const FILE = -1;
+
+/** A render cache's index as a run left it, held in memory by a resident process with the texts it decoded. */
+interface HeldIndex {
+  readonly file: string;
+  readonly key: string;
+  /** The index file's stamp when it was read or written: another value means another process saved since. */
+  readonly stamp: Stamp | undefined;
+  readonly generation: number;
+  readonly segments: readonly string[];
+  readonly entries: ReadonlyMap<string, Location>;
+  readonly identity: string | undefined;
+  /** Decoded texts of indexed entries (never of an entry the index no longer names). */
+  readonly texts: ReadonlyMap<string, string>;
+}
+
+/**
+ * What a render cache keeps between the runs of one process (`--watch`): the index as the last run saved it and
+ * the texts runs decoded, so that a run neither reads and parses the index nor reads and decodes a text again.
+ * Whatever is held stands only while the index file's stamp is the one held (a save renames a new file into
+ * place, so another process's save always changes it); then the cache is loaded from disk again.
+ */
+export interface ResidentRenderCache {
+  /** @internal The index held, if any. */
+  held?: HeldIndex;
+}
+
+/** An empty {@link ResidentRenderCache}. */
+export function createResidentRenderCache(): ResidentRenderCache {
+  return {};
+}
 
 /** The segments of one index, opened on first use; a missing or short segment only turns its entries into misses. */
 class Segments {
@@ -155,13 +186,24 @@ function writeSegment(file: string, texts: Iterable<string | Buffer>): void {
   }
 }
 
-/** Loads the render cache indexed by `file` for a restgen and templates identified by `key`. */
-export function loadRenderCache(file: string, key: string): RenderCache {
+/**
+ * Loads the render cache indexed by `file` for a restgen and templates identified by `key`. With `resident`, what
+ * an earlier run of this process held is used instead of the files while they are unchanged, and what this run
+ * saves is held for the next one.
+ */
+export function loadRenderCache(file: string, key: string, resident?: ResidentRenderCache): RenderCache {
   const dir = path.dirname(file);
   const base = path.basename(file, '.json');
-  const index = readIndex(file, key);
+  const before = resident?.held;
+  const held = before && before.file === file && before.key === key && before.stamp !== undefined && before.stamp === stampOf(file) ? before : undefined;
+  if (resident) delete resident.held;
+  // Stamped before it is read: a save by another process after that shows in the stamp.
+  const indexStamp = resident && !held ? stampOf(file) : undefined;
+  const read = held ? undefined : readIndex(file, key);
+  const index = held ? { generation: held.generation, segments: held.segments, identity: held.identity } : read;
   const generation = index?.generation ?? 0;
-  const stored = new Map<string, Location>(index ? Object.entries(index.entries) : []);
+  const stored = new Map<string, Location>(held ? held.entries : read ? Object.entries(read.entries) : []);
+  const texts = held?.texts;
   const segments = new Segments(dir, index?.segments ?? []);
   /** What this run used: a stored entry keeps its location; a computed one is written by the save. */
   const used = new Map<string, { text: string; holds: MemoHolds; at?: Location }>();
@@ -183,10 +225,11 @@ export function loadRenderCache(file: string, key: string): RenderCache {
       return again.text;
     }
     const at = stored.get(hash);
-    const bytes = at && segments.read(at);
-    if (at && bytes) {
+    const kept = at && texts?.get(hash);
+    const bytes = at && kept === undefined ? segments.read(at) : undefined;
+    if (at && (kept !== undefined || bytes)) {
       counts.hits++;
-      const text = bytes.toString('utf8');
+      const text = kept ?? bytes!.toString('utf8');
       used.set(hash, { text, holds, at });
       return text;
     }
@@ -201,8 +244,30 @@ export function loadRenderCache(file: string, key: string): RenderCache {
       depth -= inFile;
     }
   };
-  const release = (): void => {
+  /** Holds the index as `saved` left it (or as it was, when nothing was saved) with every text known of it. */
+  const hold = (saved?: Omit<HeldIndex, 'file' | 'key' | 'texts'>): void => {
+    if (!resident) return;
+    const entries = saved?.entries ?? stored;
+    const known = new Map<string, string>();
+    for (const hash of entries.keys()) {
+      const text = used.get(hash)?.text ?? texts?.get(hash);
+      if (text !== undefined) known.set(hash, text);
+    }
+    const stamp = saved ? saved.stamp : (held?.stamp ?? indexStamp);
+    resident.held = {
+      file,
+      key,
+      stamp,
+      generation: saved?.generation ?? generation,
+      segments: saved?.segments ?? index?.segments ?? [],
+      entries,
+      identity: saved ? saved.identity : index?.identity,
+      texts: known,
+    };
+  };
+  const release = (saved?: Omit<HeldIndex, 'file' | 'key' | 'texts'>): void => {
     segments.close();
+    hold(saved);
     used.clear();
     stored.clear();
   };
@@ -253,11 +318,13 @@ export function loadRenderCache(file: string, key: string): RenderCache {
       // A temporary name of its own: two runs saving at once (a watcher and a build) never write into one
       // file; the last rename wins, whole.
       const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+      let saved: Omit<HeldIndex, 'file' | 'key' | 'texts'> | undefined;
       try {
         mkdirSync(dir, { recursive: true });
         if (fresh.length > 0) writeSegment(path.join(dir, name), fresh);
         writeSegment(temp, [JSON.stringify({ format: FORMAT, key, generation: next, segments: names, entries, identity: current } satisfies IndexFile)]);
         renameSync(temp, file);
+        saved = { stamp: resident ? stampOf(file) : undefined, generation: next, segments: names, entries: new Map(Object.entries(entries)), identity: current };
         // Segments the new index does not name are garbage (another restgen's, compacted ones, a lost race's).
         const keep = new Set(names);
         for (const f of readdirSync(dir))
@@ -272,7 +339,7 @@ export function loadRenderCache(file: string, key: string): RenderCache {
         // Read-only node_modules or a full disk: the cache is an optimisation, the run itself succeeded.
         rmSync(temp, { force: true });
       }
-      release();
+      release(saved);
     },
   };
 }

@@ -111,10 +111,9 @@ export function cacheFile(apiPath: string, outDir: string, templatesDir: string 
 /**
  * The part of the cache key that is not a file of the API: restgen itself and the template overrides,
  * by their stamps, and the newest file time among them (a file changed after the record was written, in
- * the same clock tick, must not pass for unchanged).
+ * the same clock tick, must not pass for unchanged). `own` is restgen's stamp, when the caller has it.
  */
-export function runKey(templatesDir: string | undefined): { readonly key: string; readonly newest: bigint } {
-  const own = restgenStamp();
+export function runKey(templatesDir: string | undefined, own: ReturnType<typeof restgenStamp> = restgenStamp()): { readonly key: string; readonly newest: bigint } {
   const overrides = templatesDir ? treeStamp(templatesDir) : undefined;
   const newest = overrides && overrides.newest > own.newest ? overrides.newest : own.newest;
   return { key: contentHash([own.stamp, templatesDir ? (overrides?.stamp ?? 'none') : 'builtin'].join('\0')), newest };
@@ -133,15 +132,27 @@ export function outputStamps(outDir: string): ReadonlyMap<string, Stamp> {
   return new Map([...statOutput(outDir)].map(([rel, s]) => [rel, stampFromStats(s)]));
 }
 
-/** Saves a record after a complete, successful run. Failing to save only costs the next run its shortcut. */
-export function saveRecord(apiPath: string, outDir: string, templatesDir: string | undefined, record: Omit<RunRecord, 'format'>): void {
+/**
+ * Saves a record after a complete, successful run, and returns it as {@link readRecord} would read it back, with
+ * its file's stamp. Failing to save only costs the next run its shortcut (undefined).
+ */
+export function saveRecord(
+  apiPath: string,
+  outDir: string,
+  templatesDir: string | undefined,
+  record: Omit<RunRecord, 'format'>,
+): (SavedRecord & { readonly stamp: Stamp }) | undefined {
   const file = cacheFile(apiPath, outDir, templatesDir);
+  const full: RunRecord = { format: FORMAT, ...record };
   try {
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(`${file}.tmp`, JSON.stringify({ format: FORMAT, ...record }));
+    writeFileSync(`${file}.tmp`, JSON.stringify(full));
     renameSync(`${file}.tmp`, file);
+    const stats = statSync(file, { bigint: true });
+    return { record: full, recordedAt: stats.mtimeNs, stamp: stampFromStats(stats) };
   } catch {
     // Read-only node_modules or a full disk: the cache is an optimisation, the run itself succeeded.
+    return undefined;
   }
 }
 
@@ -222,9 +233,9 @@ export async function upToDate(
   outDir: string,
   templatesDir: string | undefined,
   settingsOf: SettingsOf,
+  own: ReturnType<typeof runKey> = runKey(templatesDir),
 ): Promise<readonly string[] | undefined> {
   const { record, recordedAt } = saved;
-  const own = runKey(templatesDir);
   if (record.key !== own.key || own.newest >= recordedAt) return undefined;
   let refreshed = false;
   const refresh = () => void (refreshed = true);

@@ -4,8 +4,8 @@
 import type { Command } from 'commander';
 import path from 'node:path';
 import { missingPeers } from '../../config/peers.ts';
-import { createPrettierFormatter, type Formatter } from '../../format/formatter.ts';
 import { generate, type StaleReason } from '../../pipeline/generate.ts';
+import { createGenerateSession, type GenerateSession } from '../../pipeline/session.ts';
 import { INPUTS_FILE } from '../../pipeline/inputs-record.ts';
 import { info, type CliIO } from '../io.ts';
 import { reportDiagnostics } from '../report.ts';
@@ -45,19 +45,30 @@ function pipelineOptions(run: ResolvedRun) {
   };
 }
 
-async function runGenerate(run: ResolvedRun, flags: Flags, io: CliIO, formatter: Formatter): Promise<void> {
+/** `--debug`: the run's CPU time (every thread of the process), its resident memory now and at its peak so far. */
+function usageSince(cpu: NodeJS.CpuUsage): string {
+  const spent = process.cpuUsage(cpu);
+  const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
+  return `cpu: ${Math.round((spent.user + spent.system) / 1000)} ms; rss: ${mib(process.memoryUsage.rss())} MiB; peak rss: ${mib(process.resourceUsage().maxRSS * 1024)} MiB`;
+}
+
+async function runGenerate(run: ResolvedRun, flags: Flags, io: CliIO, session: GenerateSession | undefined): Promise<void> {
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const p = paintOf(io);
   const accept = flags.acceptBreaking;
   const result = await generate({
     ...pipelineOptions(run),
     ...(accept ? { acceptBreaking: true } : {}),
     ...(typeof accept === 'string' ? { acceptReason: accept } : {}),
-    formatter,
+    ...(session ? { session } : {}),
   });
   if (await reportDiagnostics(result.diagnostics, io)) return io.exit(2);
   await reportDiagnostics(missingPeers(result.outDir, run.parts), io);
-  if (io.debug) io.err(`timings (ms): ${JSON.stringify(result.timings)}; renders: ${JSON.stringify(result.renders)}\n`);
+  if (io.debug) {
+    const kept = session ? `; collections reused: ${session.collections.stats.reused}, built: ${session.collections.stats.built}` : '';
+    io.err(`timings (ms): ${JSON.stringify(result.timings)}; renders: ${JSON.stringify(result.renders)}${kept}; ${usageSince(cpu)}\n`);
+  }
   for (const f of result.lockFindings) info(io, `  lock    ${f.level}: ${f.version} ${f.location}: ${f.message} (${f.id})\n`);
   if (result.lockChanged) info(io, `  ${p.green('wrote')}   ${rel(io, result.lockPath)}\n`);
   const ms = Math.round(performance.now() - started);
@@ -105,11 +116,13 @@ export function registerGenerateCommands(program: Command, io: CliIO): void {
     .action(async (apiArg: string | undefined, flags: Flags) => {
       const run = await resolveRun('generate', apiArg, flags, io);
       if (!run) return;
-      const formatter = createPrettierFormatter();
-      await runGenerate(run, flags, io, formatter);
+      // One session for the whole watch: each run after the first reuses what the runs before it kept. A single
+      // run has nothing to reuse, and is exactly the run it always was.
+      const session = flags.watch ? createGenerateSession() : undefined;
+      await runGenerate(run, flags, io, session);
       if (flags.watch) {
         const { watchApi } = await import('../watch.ts');
-        await watchApi(run.apiPath, run.outDir, io, () => runGenerate(run, flags, io, formatter));
+        await watchApi(run.apiPath, run.outDir, io, () => runGenerate(run, flags, io, session));
       }
     });
   withRunOptions(program.command('check').description('exit 1 when the generated files are not what generate would write (for CI)')).action(
