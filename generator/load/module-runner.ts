@@ -45,6 +45,20 @@ function resolveRelative(spec: string, from: string): string {
   throw new Unsupported(`cannot resolve ${spec} from ${from}`);
 }
 
+/** The package.json of the package `file` belongs to: the nearest one above it that names a package. */
+function packageManifestOf(file: string): string | undefined {
+  for (let dir = path.dirname(file); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const manifest = path.join(dir, 'package.json');
+    if (!existsSync(manifest)) continue;
+    try {
+      if (typeof (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'string') return manifest;
+    } catch {
+      // Not JSON: not the package's manifest; look further up.
+    }
+  }
+  return undefined;
+}
+
 /** Creates a runner over `oxc`; each {@link run} loads a module graph afresh (for `--watch`). */
 export function createModuleRunner(oxc: NativeTransform): { run(file: string): Promise<{ mod: Namespace; files: string[] }> } {
   return {
@@ -52,6 +66,9 @@ export function createModuleRunner(oxc: NativeTransform): { run(file: string): P
       const modules = new Map<string, Promise<Namespace> | Namespace>();
       const lines = sourceLines();
 
+      // Packages the API's files import (restgen aside) are inputs too: shared limits or field lists in a package
+      // can change while no file of the API does. Their entry file and package.json are recorded.
+      const packageFiles = new Set<string>();
       const loadPackage = async (spec: string, from: string): Promise<unknown> => {
         if (isBuiltin(spec)) return import(spec);
         let resolved: string;
@@ -59,6 +76,11 @@ export function createModuleRunner(oxc: NativeTransform): { run(file: string): P
           resolved = createRequire(from).resolve(spec);
         } catch (error) {
           throw new Unsupported(`cannot resolve ${spec}: ${error instanceof Error ? error.message : String(error)}`);
+        }
+        if (spec !== 'restgen' && !spec.startsWith('restgen/')) {
+          packageFiles.add(resolved);
+          const manifest = packageManifestOf(resolved);
+          if (manifest) packageFiles.add(manifest);
         }
         return import(pathToFileURL(resolved).href);
       };
@@ -102,7 +124,7 @@ export function createModuleRunner(oxc: NativeTransform): { run(file: string): P
 
       try {
         const mod = await load(path.resolve(entry), path.resolve(entry));
-        return { mod: mod as Namespace, files: [...modules.keys()].sort() };
+        return { mod: mod as Namespace, files: [...new Set([...modules.keys(), ...packageFiles])].sort() };
       } catch (error) {
         // The caller loads the module again another way, whose lines are the files' own.
         for (const file of modules.keys()) lines.delete(file);

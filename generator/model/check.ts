@@ -50,6 +50,9 @@ export function checkApi(api: ApiIR, d: DiagnosticBag): void {
   versions.forEach((version, i) => {
     const byPath = new Map<string, string>();
     const byName = new Map<string, string>();
+    // Each collection's files are named after it: on case-insensitive file systems (macOS, Windows) two names
+    // that differ only in case would be one file.
+    const byFileName = new Map<string, string>();
     for (const c of api.collections) {
       // Only the name and path matter here: a whole projection (every field) would cost far more.
       if (!existsAt(versions, i, c.addedIn, c.removedIn)) continue;
@@ -61,8 +64,12 @@ export function checkApi(api: ApiIR, d: DiagnosticBag): void {
       const sameName = byName.get(view.name);
       if (sameName !== undefined && samePath === undefined)
         d.error('RG152', `in ${version}, ${sameName} and ${c.name} are both called ${view.name}; a renamed collection must not take another's name.`, c.renames[0]?.loc ?? c.loc);
+      const sameFile = byFileName.get(view.name.toLowerCase());
+      if (sameFile !== undefined && sameFile !== view.name)
+        d.error('RG125', `in ${version}, ${sameFile} and ${view.name} differ only in case, and their generated files would be one file on macOS and Windows; rename one.`, c.loc);
       byPath.set(view.path, c.name);
       byName.set(view.name, c.name);
+      byFileName.set(view.name.toLowerCase(), view.name);
     }
   });
 }

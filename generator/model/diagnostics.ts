@@ -29,6 +29,7 @@ export const DIAGNOSTIC_CODES = {
   RG122: 'collection without an id field',
   RG123: 'collection with several id fields',
   RG124: 'invalid collection path',
+  RG125: 'collection names that differ only in case',
   RG130: 'invalid field name',
   RG131: 'min greater than max',
   RG132: 'invalid bound',

@@ -63,6 +63,7 @@ const cases: Case[] = [
   { code: 'RG122', api: `{ name: 'demo', versions: { v1: {} }, collections: { a: collection({\n fields: { name: f.string() } }) } } // <-` },
   { code: 'RG123', fields: `        other: f.id(), // <-` },
   { code: 'RG124', api: `{ name: 'demo', versions: { v1: {} }, collections: { a: collection({ fields: { id: f.id() },\n path: 'a/b' }) } } // <-` },
+  { code: 'RG125', api: `{ name: 'demo', versions: { v1: {} }, collections: { notes: collection({ fields: { id: f.id() } }),\n Notes: collection({ path: 'archived', fields: { id: f.id() } }) } } // <-` },
   { code: 'RG130', fields: `        'first-name': f.string(), // <-` },
   { code: 'RG131', fields: `        name: f.string().min(10).max(2), // <-` },
   { code: 'RG132', fields: `        name: f.string().max(-1), // <-` },

@@ -2,6 +2,7 @@
  * @module `restgen generate` and `restgen check`.
  */
 import type { Command } from 'commander';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { missingPeers } from '../../config/peers.ts';
 import { generate, type StaleReason } from '../../pipeline/generate.ts';
@@ -113,7 +114,13 @@ export function registerGenerateCommands(program: Command, io: CliIO): void {
   withRunOptions(program.command('generate').description("generate every version's code from the API module"))
     .option('--watch', 'regenerate whenever a file beside the module changes')
     .option('--accept-breaking [reason]', 'record a deliberate breaking change to a released version in restgen.lock.json, with the reason (recorded too)')
-    .action(async (apiArg: string | undefined, flags: Flags) => {
+    .action(async (given: string | undefined, options: Flags) => {
+      // `--accept-breaking [reason]` takes the next word when there is one: `generate --accept-breaking src/api.ts`
+      // names the module, not a reason, when no module was given and the word is an existing module file.
+      const reason = options.acceptBreaking;
+      const moduleAsReason = given === undefined && typeof reason === 'string' && /\.[cm]?[jt]s$/.test(reason) && statSync(path.resolve(io.cwd, reason), { throwIfNoEntry: false })?.isFile() === true;
+      const apiArg = moduleAsReason ? (reason as string) : given;
+      const flags: Flags = moduleAsReason ? { ...options, acceptBreaking: true } : options;
       const run = await resolveRun('generate', apiArg, flags, io);
       if (!run) return;
       // One session for the whole watch: each run after the first reuses what the runs before it kept. A single

@@ -1,8 +1,7 @@
 /**
  * Defects the 2026-11-23 audit of the generator found outside the files it could change (the loader, the model
- * and `commands/generate.ts` were being changed by others): each test states the behaviour a user depends on
- * and is marked `it.fails` because restgen does not behave so yet. When a fix lands, its test starts to fail
- * here: remove the `.fails` then. The report of the audit describes each fix.
+ * and `commands/generate.ts`), fixed by the lead afterwards: each test states the behaviour a user depends on
+ * and failed before its fix (they were committed as `it.fails` first).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,11 +14,11 @@ afterAll(tmp.cleanup);
 
 const restgen = runBin;
 
-describe('open defects (each test fails until its fix lands)', () => {
+describe('audit defects outside the audited files', () => {
   // The loader records the API's own files as inputs, but not the packages they import: a package that holds
   // shared field definitions (a workspace package, a company's constants) can change without any recorded input
   // changing, and both the run cache and the committed inputs record then answer "up to date".
-  it.fails('check finds the output stale when a package the API module imports changed', async () => {
+  it('check finds the output stale when a package the API module imports changed', async () => {
     const dir = path.join(tmp.dir, 'package-input');
     writeFiles(dir, {
       'node_modules/acme-limits/package.json': '{ "name": "acme-limits", "version": "1.0.0", "type": "module", "main": "index.js" }\n',
@@ -39,7 +38,7 @@ export default defineApi({ name: 'limits', versions: { v1: {} }, collections: { 
   // On macOS and Windows (case-insensitive file systems) two collections whose keys differ only in case write
   // one file: the second overwrites the first, the server imports a file that is not what it expects, and check
   // finds one of them stale after every generate. The output committed on Linux breaks in such a checkout.
-  it.fails('collections whose generated file names differ only in case are a diagnostic, and nothing is written', async () => {
+  it('collections whose generated file names differ only in case are a diagnostic, and nothing is written', async () => {
     const dir = path.join(tmp.dir, 'case-names');
     writeFiles(dir, {
       'api.ts': `import { collection, defineApi, f } from 'restgen';
@@ -61,7 +60,7 @@ export default defineApi({
 
   // `--accept-breaking [reason]` takes an optional value, so the module path after it becomes the reason, and the
   // run uses api.ts in the working folder (or the config's api) instead of the module named.
-  it.fails('generate --accept-breaking src/api.ts accepts the break of src/api.ts, not a reason "src/api.ts"', async () => {
+  it('generate --accept-breaking src/api.ts accepts the break of src/api.ts, not a reason "src/api.ts"', async () => {
     const dir = path.join(tmp.dir, 'accept-path');
     const api = (max: number) => `import { collection, defineApi, f } from 'restgen';
 export default defineApi({ name: 'accepted', versions: { v1: { released: '2026-01-01' } }, collections: { notes: collection({ fields: { id: f.id(), title: f.string().max(${max}) } }) } });
