@@ -27,6 +27,16 @@ function head(file: string): string {
   }
 }
 
+/** {@link head}, or undefined when the file is gone (removed by another run since it was listed). */
+function headIfPresent(file: string): string | undefined {
+  try {
+    return head(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
 /**
  * The file every output folder holds at its top (the pipeline's inputs record). A folder below the output
  * folder that holds one is another output folder (another API's, or this API's under an earlier `--out`).
@@ -43,7 +53,15 @@ function walkOutput(outDir: string, visit: (full: string, rel: string) => void):
   // Paths are joined by hand: path.join and path.relative normalise every segment again, which is most of
   // the cost of walking a folder of a thousand files on the up-to-date path.
   const walk = (dir: string, relDir: string): void => {
-    const entries = readdirSync(dir, { withFileTypes: true });
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch (error) {
+      // Removed by another run on the same folder (--watch and a manual generate) while this one walked it.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (relDir !== '' && (code === 'ENOENT' || code === 'ENOTDIR')) return;
+      throw error;
+    }
     if (relDir !== '' && entries.some((e) => e.name === OUTPUT_FOLDER_MARK && e.isFile())) return;
     for (const entry of entries) {
       const name = entry.name;
@@ -65,7 +83,12 @@ function walkOutput(outDir: string, visit: (full: string, rel: string) => void):
 export async function scanOutput(outDir: string, knownGenerated: (rel: string) => boolean = () => false): Promise<FolderState> {
   const generated = new Set<string>();
   const foreign = new Set<string>();
-  walkOutput(outDir, (full, rel) => (knownGenerated(rel) || isGenerated(head(full)) ? generated : foreign).add(rel));
+  walkOutput(outDir, (full, rel) => {
+    if (knownGenerated(rel)) return void generated.add(rel);
+    const text = headIfPresent(full);
+    // A file another run removed after the walk saw it is not there to keep or remove.
+    if (text !== undefined) (isGenerated(text) ? generated : foreign).add(rel);
+  });
   return { generated, foreign };
 }
 
@@ -75,7 +98,10 @@ export async function scanOutput(outDir: string, knownGenerated: (rel: string) =
  */
 export function statOutput(outDir: string): Map<string, BigIntStats> {
   const stats = new Map<string, BigIntStats>();
-  walkOutput(outDir, (full, rel) => stats.set(rel, statSync(full, { bigint: true })));
+  walkOutput(outDir, (full, rel) => {
+    const stat = statSync(full, { bigint: true, throwIfNoEntry: false });
+    if (stat) stats.set(rel, stat);
+  });
   return stats;
 }
 
