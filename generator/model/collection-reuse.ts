@@ -4,15 +4,14 @@
  * definition (what the builders recorded: options, field defs, markers, sites, slips), its key, and what
  * building a collection reads of the API: the version names, whether the API takes credentials, and where a
  * diagnostic points when a builder call was not recorded. A collection is reused when its key is the same, the
- * context's fingerprint is the same and its definition is the same data as the kept one's (see `fingerprint.ts`:
- * the same rules, compared without writing fingerprints down); a definition holding anything that has no
- * fingerprint is built every time. Only the collections of the last build are kept (with the definitions they
+ * context and its definition are the same data as the kept one's (see `same-data.ts`); a definition holding
+ * anything that is more than plain data is built every time. Only the collections of the last build are kept (with the definitions they
  * were built from), so memory follows the API, not the number of builds. Definitions are taken as the module
  * left them when it was loaded (building reads them then, and so does the comparison at the next build).
  */
 import type { CollectionDef } from '../dsl/defs.ts';
 import { DiagnosticBag, type Diagnostic } from './diagnostics.ts';
-import { fingerprintOf, sameData } from './fingerprint.ts';
+import { sameData } from './same-data.ts';
 import type { CollectionIR, SourceRef } from './ir.ts';
 
 /** What building one collection reads of the API besides its definition. */
@@ -44,8 +43,8 @@ export interface CollectionReuse {
 interface Kept {
   /** The definition it was built from, compared with the next one by {@link sameData}. */
   readonly def: CollectionDef;
-  /** The fingerprint of the context it was built in. */
-  readonly scope: string;
+  /** What building read of the API besides the definition (see {@link CollectionContext}), as plain data. */
+  readonly scope: readonly unknown[];
   readonly ir: CollectionIR;
   readonly diagnostics: readonly Diagnostic[];
 }
@@ -59,13 +58,13 @@ export function createCollectionReuse(): CollectionReuse {
     start(context) {
       const { fallback } = context;
       // The fallback's line is read here: in a build without call sites (the only one given a reuse) it is a stand-in's.
-      const scope = fingerprintOf([context.versions, context.hasAuth, fallback.file, fallback.line, fallback.member, fallback.path ?? null]);
+      const scope = [context.versions, context.hasAuth, fallback.file, fallback.line, fallback.member, fallback.path ?? null];
       const used = new Map<string, Kept>();
       const counts = { reused: 0, built: 0 };
       return {
         collection(name, def, build, into) {
           const found = kept.get(name);
-          if (found && scope !== undefined && found.scope === scope && sameData(found.def, def)) {
+          if (found && sameData(found.scope, scope) && sameData(found.def, def)) {
             counts.reused++;
             into.items.push(...found.diagnostics.map((d) => ({ ...d })));
             used.set(name, found);
@@ -75,7 +74,7 @@ export function createCollectionReuse(): CollectionReuse {
           const bag = new DiagnosticBag();
           const ir = build(bag);
           into.items.push(...bag.items);
-          if (scope !== undefined) used.set(name, { def, scope, ir, diagnostics: bag.items.map((d) => ({ ...d })) });
+          used.set(name, { def, scope, ir, diagnostics: bag.items.map((d) => ({ ...d })) });
           return ir;
         },
         finish() {
