@@ -57,9 +57,14 @@ export function templateFile<K extends keyof TemplateViews>(
   return keyedFile({ path, language, kind: `render ${name}`, input: JSON.stringify(view) }, () => options.render(name, view), undefined);
 }
 
-/** `file`, marked as laid out exactly as prettier prints it; a keyed file keeps rendering lazily. */
+/**
+ * `file`, marked as laid out exactly as prettier prints it; a keyed file keeps rendering lazily. (A literal with a
+ * getter: copying property descriptors costs more than the rest of keying a file, and every file passes here.)
+ */
 export function asPreformatted(file: OutputFile): OutputFile {
   if (file.preformatted) return file;
-  const descriptors = Object.getOwnPropertyDescriptors(file);
-  return Object.defineProperties({}, { ...descriptors, preformatted: { value: true, enumerable: true } }) as OutputFile;
+  const { path: at, language, key } = file;
+  return key === undefined
+    ? { path: at, language, preformatted: true, get content() { return file.content; } }
+    : { path: at, language, key, preformatted: true, get content() { return file.content; } };
 }

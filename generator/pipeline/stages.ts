@@ -4,6 +4,7 @@
  */
 import type { Part } from '../dsl/define-config.ts';
 import type { ApiDef } from '../dsl/defs.ts';
+import { asPreformatted } from '../emit/keyed-file.ts';
 import { PART_NAMES } from '../emit/parts.ts';
 import type { Memo, OutputFile } from '../emit/types.ts';
 import type { CollectionReuse } from '../model/collection-reuse.ts';
@@ -39,18 +40,6 @@ export async function loadModel(
 }
 
 /**
- * `file`, marked as laid out exactly as prettier prints it; a keyed file keeps rendering lazily. (A literal with a
- * getter: copying property descriptors, as `asPreformatted` does, costs more than the rest of keying a file.)
- */
-function exactly(file: OutputFile): OutputFile {
-  if (file.preformatted) return file;
-  const { path: at, language, key } = file;
-  return key === undefined
-    ? { path: at, language, preformatted: true, get content() { return file.content; } }
-    : { path: at, language, key, preformatted: true, get content() { return file.content; } };
-}
-
-/**
  * Runs the emitters of `parts` (default: all); a path produced twice is a bug in restgen, not in the user's
  * API. With a `memo` (the render cache), a file whose view model is unchanged is not rendered again.
  */
@@ -66,7 +55,7 @@ export async function emitAll(ir: ApiIR, sourcePath: string, templatesDir?: stri
   // Keyed files render when their content is first read (see `keyed-file.ts`): emitting builds keys only.
   const files = EMITTERS.filter((e) => parts.includes(e.name)).flatMap((e) => {
     const emitted = e.emit(ir, { sourcePath, render, runtime, ...(memo ? { memo } : {}) });
-    return exact ? emitted.map(exactly) : emitted;
+    return exact ? emitted.map(asPreformatted) : emitted;
   });
   const seen = new Set<string>();
   for (const f of files) {
