@@ -159,30 +159,82 @@ function readIndex(file: string, key: string): IndexFile | undefined {
   }
 }
 
+/** Removes a file this cache wrote, if it can: a path that cannot hold it (a file where a folder should be) holds nothing. */
+function removeQuietly(file: string): void {
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    // ENOTDIR, EACCES: nothing of the cache's is there, or nothing can be done about it.
+  }
+}
+
 /** Writes `texts` (strings or bytes) one after the other into a new file, in chunks of about a megabyte. */
 function writeSegment(file: string, texts: Iterable<string | Buffer>): void {
-  const fd = openSync(file, 'w');
+  const writer = new SegmentWriter(file);
   try {
-    let pending: string[] = [];
-    let size = 0;
-    const flush = () => {
-      if (pending.length > 0) writeSync(fd, pending.join(''));
-      pending = [];
-      size = 0;
-    };
-    for (const text of texts) {
-      if (typeof text !== 'string') {
-        flush();
-        writeSync(fd, text);
-        continue;
-      }
-      pending.push(text);
-      size += text.length;
-      if (size >= 1 << 20) flush();
-    }
-    flush();
+    for (const text of texts) writer.append(text);
+    writer.flush();
   } finally {
-    closeSync(fd);
+    writer.close();
+  }
+}
+
+/**
+ * A segment written while a run renders: each text is appended (in chunks of about a megabyte) as it is computed,
+ * so a run holds the location of what it rendered, not the text (86 MB of files and parts at 1,000 collections),
+ * and can read a text back when it is asked for again.
+ */
+class SegmentWriter {
+  private fd: number;
+  private pending: string[] = [];
+  private pendingChars = 0;
+  /** Bytes written or pending: the offset of the next text. */
+  size = 0;
+  /** Bytes on disk. */
+  private written = 0;
+
+  constructor(readonly file: string) {
+    this.fd = openSync(file, 'w+');
+  }
+
+  /** Appends a text; returns its byte offset and length. */
+  append(text: string | Buffer): readonly [number, number] {
+    const offset = this.size;
+    if (typeof text !== 'string') {
+      this.flush();
+      writeSync(this.fd, text, 0, text.length, this.written);
+      this.written += text.length;
+      this.size += text.length;
+      return [offset, text.length];
+    }
+    const length = Buffer.byteLength(text, 'utf8');
+    this.pending.push(text);
+    this.pendingChars += text.length;
+    this.size += length;
+    if (this.pendingChars >= 1 << 20) this.flush();
+    return [offset, length];
+  }
+
+  flush(): void {
+    if (this.pending.length === 0) return;
+    const bytes = Buffer.from(this.pending.join(''), 'utf8');
+    this.pending = [];
+    this.pendingChars = 0;
+    writeSync(this.fd, bytes, 0, bytes.length, this.written);
+    this.written += bytes.length;
+  }
+
+  /** The text appended at `offset` with `length` bytes. */
+  read(offset: number, length: number): string {
+    if (offset + length > this.written) this.flush();
+    const bytes = Buffer.allocUnsafe(length);
+    if (readSync(this.fd, bytes, 0, length, offset) !== length) throw new Error(`internal error: render cache segment ${this.file} is short`);
+    return bytes.toString('utf8');
+  }
+
+  close(): void {
+    if (this.fd >= 0) closeSync(this.fd);
+    this.fd = -1;
   }
 }
 
@@ -205,9 +257,40 @@ export function loadRenderCache(file: string, key: string, resident?: ResidentRe
   const stored = new Map<string, Location>(held ? held.entries : read ? Object.entries(read.entries) : []);
   const texts = held?.texts;
   const segments = new Segments(dir, index?.segments ?? []);
-  /** What this run used: a stored entry keeps its location; a computed one is written by the save. */
-  const used = new Map<string, { text: string; holds: MemoHolds; at?: Location }>();
+  /**
+   * What this run used: a stored entry keeps its location; a computed one is appended to this run's segment as it
+   * is computed (`fresh`: offset and length there), its text kept only where it is needed again cheaply (a fact,
+   * or every text in a resident process) or where no segment could be opened (then the save writes it).
+   */
+  const used = new Map<string, { text?: string; holds: MemoHolds; at?: Location; fresh?: readonly [number, number] }>();
   const stats = { hits: 0, misses: 0 };
+  const next = generation + 1;
+  const name = `${base}.${next}-${randomBytes(4).toString('hex')}.seg`;
+  // Opened on the first text computed; null when it cannot be (read-only node_modules): texts are then held.
+  let writer: SegmentWriter | null | undefined;
+  // Writing failed part way (a full disk): this run's segment is incomplete, so the run saves nothing.
+  let broken = false;
+  const segmentWriter = (): SegmentWriter | null => {
+    if (writer !== undefined) return writer;
+    try {
+      mkdirSync(dir, { recursive: true });
+      writer = new SegmentWriter(path.join(dir, name));
+    } catch {
+      writer = null;
+    }
+    return writer;
+  };
+  /** Appends a computed text to this run's segment; undefined when there is none or writing failed. */
+  const stream = (text: string): readonly [number, number] | undefined => {
+    const out = broken ? null : segmentWriter();
+    if (out === null) return undefined;
+    try {
+      return out.append(text);
+    } catch {
+      broken = true;
+      return undefined;
+    }
+  };
   // A text computed while a whole file's text is computed is part of that file: it is not stored twice. A fact
   // is its own (a template compiled while a file renders is the same template for every other file), and so is
   // a part computed while a larger part is (a collection's comparison inside a version pair's: the next change
@@ -215,6 +298,16 @@ export function loadRenderCache(file: string, key: string, resident?: ResidentRe
   let depth = 0;
   // Counts of the facts: they do not show in `stats`, yet a new one makes the cache worth saving.
   const facts = { hits: 0, misses: 0 };
+  /** The text of an entry this run used before and did not keep, from the segment it is in. */
+  const readAgain = (entry: { at?: Location; fresh?: readonly [number, number] }): string | undefined => {
+    if (!entry.fresh) return segments.read(entry.at!)?.toString('utf8');
+    try {
+      return writer!.read(entry.fresh[0], entry.fresh[1]);
+    } catch {
+      broken = true;
+      return undefined;
+    }
+  };
   const memo: Memo = (kind, input, compute, holds = 'part') => {
     if (depth > 0 && holds !== 'fact') return compute();
     const counts = holds === 'fact' ? facts : stats;
@@ -222,7 +315,12 @@ export function loadRenderCache(file: string, key: string, resident?: ResidentRe
     const again = used.get(hash);
     if (again !== undefined) {
       counts.hits++;
-      return again.text;
+      const text = again.text ?? readAgain(again);
+      if (text !== undefined) return text;
+      // Unreadable after all (a concurrent run removed a segment; a full disk): the same key renders the same text.
+      const computed = compute();
+      used.set(hash, { ...again, text: computed });
+      return computed;
     }
     const at = stored.get(hash);
     const kept = at && texts?.get(hash);
@@ -230,7 +328,8 @@ export function loadRenderCache(file: string, key: string, resident?: ResidentRe
     if (at && (kept !== undefined || bytes)) {
       counts.hits++;
       const text = kept ?? bytes!.toString('utf8');
-      used.set(hash, { text, holds, at });
+      // A stored text read again is read from its segment (a resident process keeps what it decoded).
+      used.set(hash, { holds, at, ...(resident || holds === 'fact' ? { text } : {}) });
       return text;
     }
     counts.misses++;
@@ -238,7 +337,8 @@ export function loadRenderCache(file: string, key: string, resident?: ResidentRe
     depth += inFile;
     try {
       const text = compute();
-      used.set(hash, { text, holds });
+      const fresh = holds === 'fact' ? undefined : stream(text);
+      used.set(hash, { holds, ...(fresh ? { fresh } : {}), ...(!fresh || resident ? { text } : {}) });
       return text;
     } finally {
       depth -= inFile;
@@ -267,6 +367,7 @@ export function loadRenderCache(file: string, key: string, resident?: ResidentRe
   };
   const release = (saved?: Omit<HeldIndex, 'file' | 'key' | 'texts'>): void => {
     segments.close();
+    writer?.close();
     hold(saved);
     used.clear();
     stored.clear();
@@ -278,10 +379,18 @@ export function loadRenderCache(file: string, key: string, resident?: ResidentRe
     save(current) {
       // Nothing new: the stored entries are still all there is (their ages are refreshed by the next save).
       if (stats.misses === 0 && facts.misses === 0 && current === index?.identity) return release();
-      const next = generation + 1;
+      if (broken) {
+        // An incomplete segment is never indexed: the next run renders what this one could not store.
+        writer?.close();
+        if (writer) removeQuietly(writer.file);
+        return release();
+      }
       // What this run used, then what an earlier run used recently enough; each with its location when it has one.
-      const kept: { hash: string; at?: Location; text?: string; used: number }[] = [];
-      for (const [hash, entry] of used) kept.push({ hash, ...(entry.at ? { at: entry.at } : { text: entry.text }), used: entry.holds === 'file' ? FILE : next });
+      const kept: { hash: string; at?: Location; fresh?: readonly [number, number]; text?: string; used: number }[] = [];
+      for (const [hash, entry] of used) {
+        const where = entry.fresh ? { fresh: entry.fresh } : entry.at ? { at: entry.at } : { text: entry.text! };
+        kept.push({ hash, ...where, used: entry.holds === 'file' ? FILE : next });
+      }
       for (const [hash, at] of stored)
         if (!used.has(hash) && at[3] !== FILE && at[3] > next - KEEP_RUNS && at[1] + at[2] <= segments.size(at[0])) kept.push({ hash, at, used: at[3] });
       // Compact when the old segments hold mostly dead bytes, or are many: every live text moves to the new segment.
@@ -291,12 +400,13 @@ export function loadRenderCache(file: string, key: string, resident?: ResidentRe
       for (const s of live.keys()) total += segments.size(s);
       const liveBytes = [...live.values()].reduce((a, b) => a + b, 0);
       const compact = live.size >= MAX_SEGMENTS || total > 2 * liveBytes + SLACK;
-      const name = `${base}.${next}-${randomBytes(4).toString('hex')}.seg`;
       const names: string[] = [];
       const segmentOf = new Map<number, number>();
       const entries: Record<string, Location> = {};
-      const fresh: (string | Buffer)[] = [];
-      let offset = 0;
+      // Texts computed by this run are in its segment already; texts held (no segment could be written while the
+      // run rendered) and, when compacting, the live texts of old segments are appended now.
+      const own: [number, number, number, number][] = [];
+      let failed = false;
       for (const k of kept) {
         if (k.at && !compact) {
           let s = segmentOf.get(k.at[0]);
@@ -304,16 +414,25 @@ export function loadRenderCache(file: string, key: string, resident?: ResidentRe
           entries[k.hash] = [s, k.at[1], k.at[2], k.used];
           continue;
         }
-        const data = k.text ?? segments.read(k.at!);
-        if (data === undefined) continue;
-        const length = typeof data === 'string' ? Buffer.byteLength(data, 'utf8') : data.length;
-        entries[k.hash] = [-1, offset, length, k.used];
-        fresh.push(data);
-        offset += length;
+        let place = k.fresh;
+        if (place === undefined) {
+          const data = k.text ?? segments.read(k.at!);
+          if (data === undefined) continue;
+          const out = failed ? null : segmentWriter();
+          try {
+            place = out?.append(data);
+          } catch {
+            failed = true;
+          }
+          if (place === undefined) continue;
+        }
+        const at: [number, number, number, number] = [-1, place[0], place[1], k.used];
+        entries[k.hash] = at;
+        own.push(at);
       }
-      if (fresh.length > 0) {
-        const own = names.push(name) - 1;
-        for (const at of Object.values(entries) as [number, number, number, number][]) if (at[0] === -1) at[0] = own;
+      if (own.length > 0) {
+        const index = names.push(name) - 1;
+        for (const at of own) at[0] = index;
       }
       // A temporary name of its own: two runs saving at once (a watcher and a build) never write into one
       // file; the last rename wins, whole.
@@ -321,7 +440,8 @@ export function loadRenderCache(file: string, key: string, resident?: ResidentRe
       let saved: Omit<HeldIndex, 'file' | 'key' | 'texts'> | undefined;
       try {
         mkdirSync(dir, { recursive: true });
-        if (fresh.length > 0) writeSegment(path.join(dir, name), fresh);
+        if (failed) throw new Error('the segment could not be written');
+        writer?.flush();
         writeSegment(temp, [JSON.stringify({ format: FORMAT, key, generation: next, segments: names, entries, identity: current } satisfies IndexFile)]);
         renameSync(temp, file);
         saved = { stamp: resident ? stampOf(file) : undefined, generation: next, segments: names, entries: new Map(Object.entries(entries)), identity: current };
@@ -337,7 +457,8 @@ export function loadRenderCache(file: string, key: string, resident?: ResidentRe
           }
       } catch {
         // Read-only node_modules or a full disk: the cache is an optimisation, the run itself succeeded.
-        rmSync(temp, { force: true });
+        removeQuietly(temp);
+        if (writer) removeQuietly(writer.file);
       }
       release(saved);
     },

@@ -61,6 +61,36 @@ describe('the render cache', () => {
     expect(loadRenderCache(file, 'restgen-a').memo('k', { a: 1 }, render)).toBe('text 6');
   });
 
+  it('writes a text to its segment as it is rendered, reads it back when asked again, and holds texts where no segment can be written', () => {
+    const dir = path.join(tmp.dir, 'streamed');
+    const file = path.join(dir, 'cache.json');
+    let computed = 0;
+    const render = () => `text ${++computed} ${'x'.repeat(1 << 19)}`;
+    const run = loadRenderCache(file, 'restgen-a');
+    const first = run.memo('k', 1, render);
+    // Past the chunk size: the first texts are on disk before the save, in the segment the save indexes.
+    run.memo('k', 2, render);
+    run.memo('k', 3, render);
+    const segment = readdirSync(dir).find((f) => f.endsWith('.seg'))!;
+    expect(statSync(path.join(dir, segment)).size).toBeGreaterThan(1 << 20);
+    expect(run.memo('k', 1, render)).toBe(first);
+    expect(computed).toBe(3);
+    // A concurrent save removed this run's segment: a text asked for again is rendered again (the same text).
+    rmSync(path.join(dir, segment));
+    expect(run.memo('k', 3, render).startsWith('text 3 ')).toBe(true);
+    run.save('identity');
+    expect(loadRenderCache(file, 'restgen-a').memo('k', 1, () => 'rendered again')).toBe('rendered again');
+    // The cache's folder cannot be made (a file stands at its path): every text is held, answered again, and
+    // the save stores nothing and does not throw.
+    const blocked = path.join(tmp.dir, 'blocked');
+    writeFileSync(blocked, 'a file');
+    const held = loadRenderCache(path.join(blocked, 'cache.json'), 'restgen-a');
+    const text = held.memo('k', 1, render);
+    expect(held.memo('k', 1, render)).toBe(text);
+    expect(() => held.save('identity')).not.toThrow();
+    expect(readFileSync(blocked, 'utf8')).toBe('a file');
+  });
+
   it('appends what a run rendered as a new segment, leaves the others as they are, and compacts them', () => {
     const dir = path.join(tmp.dir, 'segments');
     const file = path.join(dir, 'cache.json');
