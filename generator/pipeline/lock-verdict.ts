@@ -6,7 +6,8 @@
  *   collection is neither hashed again nor has its fields projected;
  * - per released version, whether its projection matched this very lock text;
  * - the whole comparison, when it found nothing (no refusals, no findings, the lock unchanged), keyed by the lock
- *   text, every version's projection and the options: then the lock is parsed only if something asks for it.
+ *   text, the API's name, the versions' settings, the released versions' projections and the options: then the
+ *   lock is parsed only if something asks for it.
  */
 import { readFileSync } from 'node:fs';
 import type { LockComparison } from '../lock/compare-lock.ts';
@@ -82,7 +83,11 @@ export async function judgeLock(model: ApiIR, lockText: LockText, memo: Memo, op
       matchesLock: (version, matches) =>
         memo('lock match', `${lockText.hash} ${version} ${projectionHash(project(model, version))}`, () => (matches() ? 'yes' : 'no'), 'fact') === 'yes',
     });
-  const whole = JSON.stringify([lockText.hash ?? null, model.versions.map((v) => projectionHash(project(model, v.name))), settings]);
+  // The lock holds released versions only: a quiet verdict depends on the API's name, the versions' settings (which
+  // are released, deprecated, sunset) and the released versions' projections, not on an unreleased version's, so an
+  // edit of the version being developed finds the verdict without parsing the lock.
+  const versionSettings = model.versions.map((v) => [v.name, v.released ?? null, v.deprecated ?? null, v.sunset ?? null, v.released ? projectionHash(project(model, v.name)) : null]);
+  const whole = JSON.stringify([lockText.hash ?? null, model.name, versionSettings, settings]);
   let outcome: LockComparison | { readonly problem: string } | undefined;
   const run = (): LockComparison | { readonly problem: string } => {
     const parsed = lockText.parse();

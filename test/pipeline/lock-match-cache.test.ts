@@ -77,6 +77,17 @@ describe('the lock comparison through the render cache', () => {
     writeFileSync(apiPath, API('f.string().max(100)', '\n// again'));
     expect(verdict(await generate({ apiPath }))).toEqual({ ok: true, codes: [], findings: [], lockChanged: false });
 
+    // An edit of the unreleased v2 only: the verdict stays quiet (recalled without parsing the lock), as without the cache.
+    writeFileSync(apiPath, API('f.string().max(100)').replace("body: f.string().optional().addedIn('v2')", "body: f.string().max(10).optional().addedIn('v2')"));
+    const unreleased = verdict(await generate({ apiPath }));
+    expect(unreleased).toEqual({ ok: true, codes: [], findings: [], lockChanged: false });
+    expect(unreleased).toEqual(await uncached());
+    // Deprecating the released v1 changes a version's settings: judged again, as without the cache.
+    writeFileSync(apiPath, API('f.string().max(100)').replace("v1: { released: '2026-01-01' }", "v1: { released: '2026-01-01', deprecated: '2026-03-01' }"));
+    expect(verdict(await generate({ apiPath, mode: 'check' }))).toEqual(await uncached());
+    writeFileSync(apiPath, API('f.string().max(100)', '\n// again'));
+    expect(verdict(await generate({ apiPath }))).toEqual({ ok: true, codes: [], findings: [], lockChanged: false });
+
     // The lock broken by hand: RG181, although the same API's verdict was quiet for the lock as it was.
     writeFileSync(lockPath, locked.slice(0, -20));
     const broken = await generate({ apiPath, mode: 'check' });
