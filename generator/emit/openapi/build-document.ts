@@ -149,20 +149,35 @@ function buildCollectionPart(api: ApiAt, formats: FormatNames, c: CollectionAt):
   return { paths: { ...buildCollectionPaths(ctx, c), ...buildTransitionPaths(ctx, c) }, schemas, errors: ctx.usedErrors };
 }
 
-/** A collection's part as text for the render cache: every path and schema printed at its depth, with its `$ref`s. */
-type PrintedPart = { paths: [string, string, string[]][]; schemas: [string, string, string[]][]; errors: [string, { kind: ErrorKind; limited: boolean }][] };
+/**
+ * A collection's part as text for the render cache: a one-line JSON header (each path and schema's key, the length
+ * of its printed JSON and its `$ref`s; the error responses), then every printed JSON, one after the other. The
+ * printed texts are not escaped into a JSON string: a document's parts are megabytes, read on every change.
+ */
+type PartHeader = { paths: [string, number, string[]][]; schemas: [string, number, string[]][]; errors: [string, { kind: ErrorKind; limited: boolean }][] };
 
 function printPart(part: CollectionPart): string {
-  const printed = (depth: number) => ([key, value]: [string, Json]): [string, string, string[]] => [key, printJsonAt(value as JsonObject, depth), [...refsIn(value, new Set())]];
+  const texts: string[] = [];
+  const printed = (depth: number) => ([key, value]: [string, Json]): [string, number, string[]] => {
+    const text = printJsonAt(value as JsonObject, depth);
+    texts.push(text);
+    return [key, text.length, [...refsIn(value, new Set())]];
+  };
   // `paths` members sit at depth 2 of the document, `components.schemas` members at depth 3.
-  const out: PrintedPart = { paths: Object.entries(part.paths).map(printed(2)), schemas: Object.entries(part.schemas).map(printed(3)), errors: [...part.errors] };
-  return JSON.stringify(out);
+  const header: PartHeader = { paths: Object.entries(part.paths).map(printed(2)), schemas: Object.entries(part.schemas).map(printed(3)), errors: [...part.errors] };
+  return `${JSON.stringify(header)}\n${texts.join('')}`;
 }
 
 function readPart(text: string): CollectionPart {
-  const part = JSON.parse(text) as PrintedPart;
-  const placed = (entries: PrintedPart['paths']) => Object.fromEntries(entries.map(([key, json, refs]) => [key, new PrintedJson(json, refs)]));
-  return { paths: placed(part.paths), schemas: placed(part.schemas), errors: new Map(part.errors) };
+  const end = text.indexOf('\n');
+  const header = JSON.parse(text.slice(0, end)) as PartHeader;
+  let at = end + 1;
+  const placed = (entries: PartHeader['paths']) =>
+    Object.fromEntries(entries.map(([key, length, refs]) => [key, new PrintedJson(text.slice(at, (at += length)), refs)]));
+  const paths = placed(header.paths);
+  const schemas = placed(header.schemas);
+  if (at !== text.length) throw new Error('internal error: a cached OpenAPI part is not as long as its header says');
+  return { paths, schemas, errors: new Map(header.errors) };
 }
 
 /**
