@@ -8,25 +8,34 @@
  * (autocannon, the load generator) on the first, so the load generator's work never lands on a server's
  * core (`BENCH_PIN=0` turns that off). Prints requests per second, requests per CPU-second, the ratios to
  * the hand-written route, and peak RSS.
+ * The generated TypeScript and the hand-written target are compiled to JavaScript first (oxc-transform, types
+ * stripped), and the servers run that with plain `node`, as a deployment runs `tsc` output: no loader hook
+ * or module interop between the routes and the runtime (`BENCH_SERVER_LOADER=jiti` runs the TypeScript
+ * through jiti's loader instead, as this bench did before 2026-11-23).
  * Run: `npx jiti bench/server.ts`; `BENCH_SECONDS` sets each run's duration (default 2), `BENCH_ROUNDS`
  * the rounds (default 3; medians are reported).
  */
 import autocannon from 'autocannon';
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { transformSync } from 'oxc-transform';
 import { generate } from '../generator/pipeline/generate.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const outDir = path.join(root, '.bench/server');
+/** The same files compiled to JavaScript, and the compiled target (see the module comment). */
+const jsDir = path.join(root, '.bench/server-js');
+const JITI = process.env['BENCH_SERVER_LOADER'] === 'jiti';
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 2);
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const BODIES = {
   v1: { customer_id: '0b7e2d11-8d0b-4b7a-9c39-3a3f6f1c2f0e', product_id: 7, qty: 2, note: 'ring twice' },
   v3: { customer_id: '0b7e2d11-8d0b-4b7a-9c39-3a3f6f1c2f0e', product_id: 7, quantity: 2, currency: 'USD', giftMessage: 'Enjoy' },
 };
-const VARIANTS = ['hand', 'generated', 'novalidate'] as const;
+const VARIANTS = ['hand', 'contract', 'generated', 'novalidate'] as const;
 type Variant = (typeof VARIANTS)[number];
 
 /** The core the servers run on when the bench pins processes (see the module comment), else null. */
@@ -42,9 +51,31 @@ interface Target {
   stop(): void;
 }
 
+/** Compiles every `.ts` file under `from` into `.js` under `to` (types stripped, ES modules kept), copying the rest. */
+function compileTree(from: string, to: string): void {
+  for (const name of readdirSync(from)) {
+    const source = path.join(from, name);
+    if (statSync(source).isDirectory()) {
+      compileTree(source, path.join(to, name));
+      continue;
+    }
+    mkdirSync(to, { recursive: true });
+    if (!name.endsWith('.ts')) writeFileSync(path.join(to, name), readFileSync(source));
+    else writeFileSync(path.join(to, name.replace(/\.ts$/, '.js')), compileFile(source));
+  }
+}
+
+function compileFile(file: string): string {
+  const result = transformSync(file, readFileSync(file, 'utf8'), { sourcemap: false });
+  if (result.errors.length > 0) throw new Error(`${file}: ${JSON.stringify(result.errors)}`);
+  return result.code;
+}
+
 /** Starts one variant's process and resolves with its URL. */
 function startTarget(variant: Variant): Promise<Target> {
-  const command = [process.execPath, '--import', 'jiti/register', path.join(root, 'bench/server-target.ts'), outDir, variant];
+  const command = JITI
+    ? [process.execPath, '--import', 'jiti/register', path.join(root, 'bench/server-target.ts'), outDir, variant, 'ts']
+    : [process.execPath, path.join(jsDir, 'server-target.js'), path.join(jsDir, 'generated'), variant, 'js'];
   const [file, ...args] = serverCore === null ? command : ['taskset', '-c', String(serverCore), ...command];
   const child = spawn(file!, args, {
     cwd: root,
@@ -81,6 +112,11 @@ const mean = (a: Sample, b: Sample): Sample => ({ rps: (a.rps + b.rps) / 2, perC
 async function main(): Promise<void> {
   const generated = await generate({ apiPath: path.join(root, 'bench/server-api.ts'), outDir });
   if (!generated.ok) throw new Error(`generate failed: ${JSON.stringify(generated.diagnostics)}`);
+  if (!JITI) {
+    rmSync(jsDir, { recursive: true, force: true });
+    compileTree(outDir, path.join(jsDir, 'generated'));
+    writeFileSync(path.join(jsDir, 'server-target.js'), compileFile(path.join(root, 'bench/server-target.ts')));
+  }
   const targets = {} as Record<Variant, Target>;
   for (const v of VARIANTS) targets[v] = await startTarget(v);
   try {
@@ -90,7 +126,7 @@ async function main(): Promise<void> {
     ];
     // Warm up every route (JIT, zod's compiled parsers) before anything is measured.
     for (const c of cases) for (const v of VARIANTS) await measure(targets[v], c.url, c.body, 2);
-    // Each round runs hand, generated, novalidate, novalidate, generated, hand, so load from other
+    // Each round runs hand, contract, generated, novalidate, then the same in reverse, so load from other
     // processes that drifts during a round falls on every side alike; ratios compare within a round.
     const rows = cases.map((c) => ({ c, rounds: [] as Record<Variant, Sample>[] }));
     for (let round = 0; round < ROUNDS; round++)
@@ -102,9 +138,11 @@ async function main(): Promise<void> {
         rounds.push(both);
       }
     const peaks = Object.fromEntries(await Promise.all(VARIANTS.map(async (v) => [v, (await usage(targets[v].base)).maxRssKiB / 1024] as const)));
-    console.log(`server bench: POST create, autocannon 10 connections, ${ROUNDS} rounds of hand/generated/novalidate x2 x ${SECONDS} s per route, loopback`);
+    console.log(`server bench: POST create, autocannon 10 connections, ${ROUNDS} rounds of ${VARIANTS.join('/')} and back x ${SECONDS} s per route, loopback`);
     console.log(`machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load average ${os.loadavg()[0]!.toFixed(2)}`);
     console.log(serverCore === null ? 'not pinned: servers and load generator share the cores.' : `pinned: every server process on core ${serverCore}, the load generator on core 0.`);
+    console.log(JITI ? 'servers run the TypeScript through jiti/register.' : 'servers run the code compiled to JavaScript (oxc-transform), with plain node.');
+    console.log('hand: zod request validation and the object sent (no migration, ETag or response check); contract: the generated route\'s guarantees written by hand with zod and node:crypto.');
     console.log("generated: response validated and shaped (the default); novalidate: validateResponses: false (shaped only).");
     console.log("req/CPU-s: requests per second of the server process's own CPU time, which other processes' load does not skew.\n");
     console.log('| version | route | req/s | ratio req/s | req/CPU-s | ratio req/CPU-s |\n|---|---|---|---|---|---|');
@@ -114,6 +152,8 @@ async function main(): Promise<void> {
         const ratio = (key: keyof Sample) => (v === 'hand' ? '1.00x' : `${m((r) => r[v][key] / r.hand[key]).toFixed(2)}x`);
         console.log(`| ${c.name} | ${v} | ${m((r) => r[v].rps).toFixed(0)} | ${ratio('rps')} | ${m((r) => r[v].perCpu).toFixed(0)} | ${ratio('perCpu')} |`);
       }
+    for (const { c, rounds } of rows)
+      console.log(`${c.name}: generated ÷ contract, req/CPU-s: ${median(rounds.map((r) => r.generated.perCpu / r.contract.perCpu)).toFixed(2)}x`);
     console.log(`\npeak RSS of each server process: ${VARIANTS.map((v) => `${v} ${peaks[v]!.toFixed(0)} MiB`).join(', ')}`);
   } finally {
     for (const v of VARIANTS) targets[v]?.stop();
