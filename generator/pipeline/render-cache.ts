@@ -24,11 +24,12 @@
  * or there are many segments, the live entries are copied into one new segment and the old ones deleted.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { memoKey } from '../emit/keyed-file.ts';
 import type { Memo, MemoHolds } from '../emit/types.ts';
 import { stampOf, type Stamp } from './file-stamp.ts';
+import { removeQuietly, SegmentWriter, Segments, type Location } from './render-segments.ts';
 
 /** Bumped whenever the files' shape or the way keys are computed changes. */
 const FORMAT = 5;
@@ -39,9 +40,6 @@ export const KEEP_RUNS = 16;
 /** More segments than this, or more dead bytes than live ones (beyond {@link SLACK}), and a save compacts them. */
 const MAX_SEGMENTS = 12;
 const SLACK = 4 << 20;
-
-/** Where an entry's text is: segment (index into `segments`), byte offset, byte length, and the generation that last used it (-1: a file's text). */
-type Location = readonly [number, number, number, number];
 
 interface IndexFile {
   readonly format: typeof FORMAT;
@@ -102,49 +100,6 @@ export function createResidentRenderCache(): ResidentRenderCache {
   return {};
 }
 
-/** The segments of one index, opened on first use; a missing or short segment only turns its entries into misses. */
-class Segments {
-  private readonly fds = new Map<number, { fd: number; size: number } | null>();
-  constructor(
-    private readonly dir: string,
-    readonly names: readonly string[],
-  ) {}
-
-  private open(segment: number): { fd: number; size: number } | null {
-    let open = this.fds.get(segment);
-    if (open === undefined) {
-      try {
-        const fd = openSync(path.join(this.dir, this.names[segment] ?? ''), 'r');
-        open = { fd, size: fstatSync(fd).size };
-      } catch {
-        // Removed by a concurrent save, or never written: its entries are rendered again.
-        open = null;
-      }
-      this.fds.set(segment, open);
-    }
-    return open;
-  }
-
-  /** The segment's size in bytes; 0 when it is gone. */
-  size(segment: number): number {
-    return this.open(segment)?.size ?? 0;
-  }
-
-  /** The bytes of `at`, or undefined when its segment is gone or too short. */
-  read(at: Location): Buffer | undefined {
-    const [segment, offset, length] = at;
-    const open = this.open(segment);
-    if (!open || offset + length > open.size) return undefined;
-    const bytes = Buffer.allocUnsafe(length);
-    return readSync(open.fd, bytes, 0, length, offset) === length ? bytes : undefined;
-  }
-
-  close(): void {
-    for (const open of this.fds.values()) if (open) closeSync(open.fd);
-    this.fds.clear();
-  }
-}
-
 function readIndex(file: string, key: string): IndexFile | undefined {
   try {
     const index = JSON.parse(readFileSync(file, 'utf8')) as Partial<IndexFile> | null;
@@ -156,85 +111,6 @@ function readIndex(file: string, key: string): IndexFile | undefined {
   } catch {
     // No cache yet, or one that cannot be read: everything is rendered.
     return undefined;
-  }
-}
-
-/** Removes a file this cache wrote, if it can: a path that cannot hold it (a file where a folder should be) holds nothing. */
-function removeQuietly(file: string): void {
-  try {
-    rmSync(file, { force: true });
-  } catch {
-    // ENOTDIR, EACCES: nothing of the cache's is there, or nothing can be done about it.
-  }
-}
-
-/** Writes `texts` (strings or bytes) one after the other into a new file, in chunks of about a megabyte. */
-function writeSegment(file: string, texts: Iterable<string | Buffer>): void {
-  const writer = new SegmentWriter(file);
-  try {
-    for (const text of texts) writer.append(text);
-    writer.flush();
-  } finally {
-    writer.close();
-  }
-}
-
-/**
- * A segment written while a run renders: each text is appended (in chunks of about a megabyte) as it is computed,
- * so a run holds the location of what it rendered, not the text (86 MB of files and parts at 1,000 collections),
- * and can read a text back when it is asked for again.
- */
-class SegmentWriter {
-  private fd: number;
-  private pending: string[] = [];
-  private pendingChars = 0;
-  /** Bytes written or pending: the offset of the next text. */
-  size = 0;
-  /** Bytes on disk. */
-  private written = 0;
-
-  constructor(readonly file: string) {
-    this.fd = openSync(file, 'w+');
-  }
-
-  /** Appends a text; returns its byte offset and length. */
-  append(text: string | Buffer): readonly [number, number] {
-    const offset = this.size;
-    if (typeof text !== 'string') {
-      this.flush();
-      writeSync(this.fd, text, 0, text.length, this.written);
-      this.written += text.length;
-      this.size += text.length;
-      return [offset, text.length];
-    }
-    const length = Buffer.byteLength(text, 'utf8');
-    this.pending.push(text);
-    this.pendingChars += text.length;
-    this.size += length;
-    if (this.pendingChars >= 1 << 20) this.flush();
-    return [offset, length];
-  }
-
-  flush(): void {
-    if (this.pending.length === 0) return;
-    const bytes = Buffer.from(this.pending.join(''), 'utf8');
-    this.pending = [];
-    this.pendingChars = 0;
-    writeSync(this.fd, bytes, 0, bytes.length, this.written);
-    this.written += bytes.length;
-  }
-
-  /** The text appended at `offset` with `length` bytes. */
-  read(offset: number, length: number): string {
-    if (offset + length > this.written) this.flush();
-    const bytes = Buffer.allocUnsafe(length);
-    if (readSync(this.fd, bytes, 0, length, offset) !== length) throw new Error(`internal error: render cache segment ${this.file} is short`);
-    return bytes.toString('utf8');
-  }
-
-  close(): void {
-    if (this.fd >= 0) closeSync(this.fd);
-    this.fd = -1;
   }
 }
 
@@ -280,8 +156,8 @@ export function loadRenderCache(file: string, key: string, resident?: ResidentRe
     }
     return writer;
   };
-  /** Appends a computed text to this run's segment; undefined when there is none or writing failed. */
-  const stream = (text: string): readonly [number, number] | undefined => {
+  /** Appends a text to this run's segment; undefined when there is none or writing failed (then `broken`). */
+  const stream = (text: string | Buffer): readonly [number, number] | undefined => {
     const out = broken ? null : segmentWriter();
     if (out === null) return undefined;
     try {
@@ -379,12 +255,13 @@ export function loadRenderCache(file: string, key: string, resident?: ResidentRe
     save(current) {
       // Nothing new: the stored entries are still all there is (their ages are refreshed by the next save).
       if (stats.misses === 0 && facts.misses === 0 && current === index?.identity) return release();
-      if (broken) {
-        // An incomplete segment is never indexed: the next run renders what this one could not store.
+      // An incomplete segment is never indexed: the next run renders what this one could not store.
+      const discard = () => {
         writer?.close();
         if (writer) removeQuietly(writer.file);
-        return release();
-      }
+        release();
+      };
+      if (broken) return discard();
       // What this run used, then what an earlier run used recently enough; each with its location when it has one.
       const kept: { hash: string; at?: Location; fresh?: readonly [number, number]; text?: string; used: number }[] = [];
       for (const [hash, entry] of used) {
@@ -406,7 +283,6 @@ export function loadRenderCache(file: string, key: string, resident?: ResidentRe
       // Texts computed by this run are in its segment already; texts held (no segment could be written while the
       // run rendered) and, when compacting, the live texts of old segments are appended now.
       const own: [number, number, number, number][] = [];
-      let failed = false;
       for (const k of kept) {
         if (k.at && !compact) {
           let s = segmentOf.get(k.at[0]);
@@ -418,18 +294,14 @@ export function loadRenderCache(file: string, key: string, resident?: ResidentRe
         if (place === undefined) {
           const data = k.text ?? segments.read(k.at!);
           if (data === undefined) continue;
-          const out = failed ? null : segmentWriter();
-          try {
-            place = out?.append(data);
-          } catch {
-            failed = true;
-          }
+          place = stream(data);
           if (place === undefined) continue;
         }
         const at: [number, number, number, number] = [-1, place[0], place[1], k.used];
         entries[k.hash] = at;
         own.push(at);
       }
+      if (broken) return discard();
       if (own.length > 0) {
         const index = names.push(name) - 1;
         for (const at of own) at[0] = index;
@@ -440,20 +312,16 @@ export function loadRenderCache(file: string, key: string, resident?: ResidentRe
       let saved: Omit<HeldIndex, 'file' | 'key' | 'texts'> | undefined;
       try {
         mkdirSync(dir, { recursive: true });
-        if (failed) throw new Error('the segment could not be written');
         writer?.flush();
-        writeSegment(temp, [JSON.stringify({ format: FORMAT, key, generation: next, segments: names, entries, identity: current } satisfies IndexFile)]);
+        writeFileSync(temp, JSON.stringify({ format: FORMAT, key, generation: next, segments: names, entries, identity: current } satisfies IndexFile));
         renameSync(temp, file);
         saved = { stamp: resident ? stampOf(file) : undefined, generation: next, segments: names, entries: new Map(Object.entries(entries)), identity: current };
         // Segments the new index does not name are garbage (another restgen's, compacted ones, a lost race's).
         const keep = new Set(names);
         for (const f of readdirSync(dir))
           if (f.startsWith(`${base}.`) && f.endsWith('.seg') && !keep.has(f)) {
-            try {
-              rmSync(path.join(dir, f), { force: true });
-            } catch {
-              // Still open elsewhere (Windows refuses to delete an open file): the next save removes it.
-            }
+            // Still open elsewhere (Windows refuses to delete an open file): the next save removes it.
+            removeQuietly(path.join(dir, f));
           }
       } catch {
         // Read-only node_modules or a full disk: the cache is an optimisation, the run itself succeeded.

@@ -1,0 +1,121 @@
+/**
+ * @module The render cache's segment files (see `render-cache.ts`): texts one after the other, as UTF-8 bytes,
+ * read by byte offset and length. {@link Segments} reads the segments an index names; {@link SegmentWriter}
+ * writes a run's new segment while the run renders, and reads back what it wrote.
+ */
+import { closeSync, fstatSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import path from 'node:path';
+
+/** Where an entry's text is: segment (index into `segments`), byte offset, byte length, and the generation that last used it (-1: a file's text). */
+export type Location = readonly [number, number, number, number];
+
+/** The segments of one index, opened on first use; a missing or short segment only turns its entries into misses. */
+export class Segments {
+  private readonly fds = new Map<number, { fd: number; size: number } | null>();
+  constructor(
+    private readonly dir: string,
+    readonly names: readonly string[],
+  ) {}
+
+  private open(segment: number): { fd: number; size: number } | null {
+    let open = this.fds.get(segment);
+    if (open === undefined) {
+      try {
+        const fd = openSync(path.join(this.dir, this.names[segment] ?? ''), 'r');
+        open = { fd, size: fstatSync(fd).size };
+      } catch {
+        // Removed by a concurrent save, or never written: its entries are rendered again.
+        open = null;
+      }
+      this.fds.set(segment, open);
+    }
+    return open;
+  }
+
+  /** The segment's size in bytes; 0 when it is gone. */
+  size(segment: number): number {
+    return this.open(segment)?.size ?? 0;
+  }
+
+  /** The bytes of `at`, or undefined when its segment is gone or too short. */
+  read(at: Location): Buffer | undefined {
+    const [segment, offset, length] = at;
+    const open = this.open(segment);
+    if (!open || offset + length > open.size) return undefined;
+    const bytes = Buffer.allocUnsafe(length);
+    return readSync(open.fd, bytes, 0, length, offset) === length ? bytes : undefined;
+  }
+
+  close(): void {
+    for (const open of this.fds.values()) if (open) closeSync(open.fd);
+    this.fds.clear();
+  }
+}
+
+/** Removes a file this cache wrote, if it can: a path that cannot hold it (a file where a folder should be) holds nothing. */
+export function removeQuietly(file: string): void {
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    // ENOTDIR, EACCES: nothing of the cache's is there, or nothing can be done about it.
+  }
+}
+
+/**
+ * A segment written while a run renders: each text is appended (in chunks of about a megabyte) as it is computed,
+ * so a run holds the location of what it rendered, not the text (86 MB of files and parts at 1,000 collections),
+ * and can read a text back when it is asked for again.
+ */
+export class SegmentWriter {
+  private fd: number;
+  private pending: string[] = [];
+  private pendingChars = 0;
+  /** Bytes written or pending: the offset of the next text. */
+  private size = 0;
+  /** Bytes on disk. */
+  private written = 0;
+
+  constructor(readonly file: string) {
+    this.fd = openSync(file, 'w+');
+  }
+
+  /** Appends a text; returns its byte offset and length. */
+  append(text: string | Buffer): readonly [number, number] {
+    const offset = this.size;
+    if (typeof text !== 'string') {
+      this.flush();
+      writeSync(this.fd, text, 0, text.length, this.written);
+      this.written += text.length;
+      this.size += text.length;
+      return [offset, text.length];
+    }
+    const length = Buffer.byteLength(text, 'utf8');
+    this.pending.push(text);
+    this.pendingChars += text.length;
+    this.size += length;
+    if (this.pendingChars >= 1 << 20) this.flush();
+    return [offset, length];
+  }
+
+  flush(): void {
+    if (this.pending.length === 0) return;
+    const bytes = Buffer.from(this.pending.join(''), 'utf8');
+    this.pending = [];
+    this.pendingChars = 0;
+    writeSync(this.fd, bytes, 0, bytes.length, this.written);
+    this.written += bytes.length;
+  }
+
+  /** The text appended at `offset` with `length` bytes. */
+  read(offset: number, length: number): string {
+    if (offset + length > this.written) this.flush();
+    const bytes = Buffer.allocUnsafe(length);
+    if (readSync(this.fd, bytes, 0, length, offset) !== length) throw new Error(`internal error: render cache segment ${this.file} is short`);
+    return bytes.toString('utf8');
+  }
+
+  close(): void {
+    if (this.fd >= 0) closeSync(this.fd);
+    this.fd = -1;
+  }
+}
