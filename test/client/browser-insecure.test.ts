@@ -33,8 +33,10 @@ describe.runIf(chromiumAvailable)('the client in an insecure browser context', (
     await bundle.close();
     const script = output[0].code;
     server = createServer((req, res) => {
-      if (req.url === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><meta charset="utf-8"><title>shop</title><script src="/client.js"></script>');
+      if (req.url === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><meta charset="utf-8"><title>shop</title><link rel="icon" href="data:,"><script src="/client.js"></script>');
       if (req.url === '/client.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
+      // The page declares no icon to fetch, but a browser may still ask for one; it is not the client's request.
+      if (req.url === '/favicon.ico') return void res.writeHead(404).end();
       seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
       req.resume();
       req.on('end', () => res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' }).end(JSON.stringify(ORDER)));
