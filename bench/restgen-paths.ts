@@ -7,7 +7,7 @@
  * removed for the cold and no-cache paths.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { measure, measureOnce, type RunSpec, type Sample } from './measure.ts';
@@ -17,6 +17,7 @@ import { measureWatch } from './watch-edits.ts';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 // The CLI as users run it; it keeps working when restgen is built into dist/.
 const BIN = path.join(ROOT, 'bin/restgen.js');
+const FLOOR = path.join(ROOT, 'bench/floor.mjs');
 
 /** The measured paths, in the order they run (each leaves the state the next one starts from). */
 export const RESTGEN_PATHS = ['cold generate', 'one field changed', 'nothing changed', 'check (up to date)', 'check, no cache', 'one field changed, --watch'] as const;
@@ -36,6 +37,27 @@ export interface SizeRun {
   readonly files: number;
   readonly bytes: number;
   readonly paths: { readonly [P in RestgenPath]: Sample };
+  /** The issue's physical floor on this machine: a node process that reads the API and writes the same files and bytes. */
+  readonly floor: Sample;
+}
+
+/** Writes every file under `from` into one blob (and an index of paths and lengths), for {@link FLOOR}. */
+export function packFloor(from: string, blobFile: string, indexFile: string): void {
+  const files: [string, number][] = [];
+  const chunks: Buffer[] = [];
+  const walk = (dir: string, rel: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      if (entry.isDirectory()) walk(path.join(dir, entry.name), `${rel}${entry.name}/`);
+      else {
+        const bytes = readFileSync(path.join(dir, entry.name));
+        files.push([`${rel}${entry.name}`, bytes.length]);
+        chunks.push(bytes);
+      }
+    }
+  };
+  walk(from, '');
+  writeFileSync(blobFile, Buffer.concat(chunks));
+  writeFileSync(indexFile, JSON.stringify(files));
 }
 
 /**
@@ -67,7 +89,11 @@ export async function benchRestgen(collections: number, runs: number, workRoot: 
   const watch = await measureWatch(dir, collections, WATCH_EDITS);
   const watched: Sample = { wallMs: watch.medianWallMs, cpuMs: watch.medianCpuMs, peakRssMiB: watch.peakRssMiB };
   const generated = path.join(dir, 'generated');
+  const [blob, index, floorOut] = ['floor.blob', 'floor-index.json', 'floor-out'].map((name) => path.join(dir, name));
+  packFloor(generated, blob!, index!);
+  const floor = measure(runs, () => rmSync(floorOut!, { recursive: true, force: true }), { args: [FLOOR, api, blob!, index!, floorOut!], cwd: dir });
+  rmSync(floorOut!, { recursive: true, force: true });
   const bytes = Number(execFileSync('du', ['-sb', generated]).toString().split('\t')[0]);
   const files = execFileSync('find', [generated, '-type', 'f']).toString().trim().split('\n').length;
-  return { collections, dir, openapi: path.join(generated, 'openapi/v3.json'), files, bytes, paths: { ...paths, 'one field changed, --watch': watched } };
+  return { collections, dir, openapi: path.join(generated, 'openapi/v3.json'), files, bytes, paths: { ...paths, 'one field changed, --watch': watched }, floor };
 }

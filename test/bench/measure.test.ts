@@ -8,8 +8,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { measure, measureOnce, median } from '../../bench/measure.ts';
 import { buildReport, formatReport, type SizeResult } from '../../bench/report.ts';
-import { RESTGEN_PATHS } from '../../bench/restgen-paths.ts';
-import { tempDir } from '../helpers/temp-api.ts';
+import { packFloor, RESTGEN_PATHS } from '../../bench/restgen-paths.ts';
+import { tempDir, writeFiles } from '../helpers/temp-api.ts';
 
 const tmp = tempDir('bench-measure');
 afterAll(tmp.cleanup);
@@ -40,6 +40,18 @@ describe('measureOnce', () => {
     expect(() => measureOnce({ args: [failing], cwd: tmp.dir, expectCode: 3, expectOutput: /up to date/ })).toThrow(/output matching/);
   });
 
+  it("runs the measured process without the machine's NODE_EXTRA_CA_CERTS (node would parse a CA bundle at start)", () => {
+    const before = process.env['NODE_EXTRA_CA_CERTS'];
+    process.env['NODE_EXTRA_CA_CERTS'] = '/etc/ssl/certs/ca-certificates.crt';
+    try {
+      const env = script('env.mjs', `console.log('certs:' + (process.env.NODE_EXTRA_CA_CERTS ?? 'none'), 'home:' + (process.env.HOME ? 'set' : 'unset'));`);
+      expect(() => measureOnce({ args: [env], cwd: tmp.dir, expectOutput: /^certs:none home:set$/m })).not.toThrow();
+    } finally {
+      if (before === undefined) delete process.env['NODE_EXTRA_CA_CERTS'];
+      else process.env['NODE_EXTRA_CA_CERTS'] = before;
+    }
+  });
+
   it('runs the preparation before every run and takes medians', () => {
     const counter = path.join(tmp.dir, 'count.txt');
     writeFileSync(counter, '');
@@ -47,6 +59,19 @@ describe('measureOnce', () => {
     measure(3, () => writeFileSync(counter, 'x', { flag: 'a' }), { args: [noop], cwd: tmp.dir });
     expect(readFileSync(counter, 'utf8')).toBe('xxx');
     expect(median([5, 1, 3])).toBe(3);
+  });
+});
+
+describe('the physical floor', () => {
+  it('writes the same files and bytes as the folder it was packed from', () => {
+    const from = path.join(tmp.dir, 'floor-from');
+    const files = { 'a.ts': 'export const a = 1;\n', 'v1/b.ts': 'ü'.repeat(5000), 'v1/deep/c.json': '{}\n', 'empty.md': '' };
+    writeFiles(from, files);
+    const [blob, index, out] = ['floor.blob', 'floor-index.json', 'floor-out'].map((n) => path.join(tmp.dir, n));
+    packFloor(from, blob!, index!);
+    const api = script('api.ts', 'export default {};\n');
+    measureOnce({ args: [new URL('../../bench/floor.mjs', import.meta.url).pathname, api, blob!, index!, out!], cwd: tmp.dir });
+    for (const [rel, text] of Object.entries(files)) expect(readFileSync(path.join(out!, rel), 'utf8')).toBe(text);
   });
 });
 
@@ -58,6 +83,7 @@ describe('the report', () => {
     bytes: collections * 67_000,
     paths: Object.fromEntries(RESTGEN_PATHS.map((p) => [p, sample(1000 * k, 100 * k)])) as SizeResult['paths'],
     orval: sample(2000 * k, 200),
+    floor: sample(100 * k, 40),
     diffMs: k,
   });
 
@@ -68,6 +94,10 @@ describe('the report', () => {
     const text = formatReport(report);
     expect(text).toContain('| cold generate | 0.50 s / 1.00 s / 50 MiB | 2.00 s / 4.00 s / 200 MiB | 10.00 s / 20.00 s / 1000 MiB | 5.00 / 5.00 / 5.00 |');
     expect(text).toContain('| restgen cold CPU ÷ orval CPU | 0.50× | 0.50× | 0.50× |');
+    expect(text).toContain("| one field changed CPU ÷ orval cold CPU (the issue's target: 0.5 s ÷ 5.3 s = 0.094) | 0.500 | 0.500 | 0.500 |");
+    // The issue's physical floor beside restgen's paths, measured in the same run.
+    expect(report.growth?.['floor']).toEqual({ wall: 5, cpu: 5, rss: 1 });
+    expect(text).toContain("| floor: node started, the API read, the same files and bytes written (the issue's 0.12 s; mostly the kernel's file creation) | 0.05 s / 0.10 s / 40 MiB |");
   });
 
   it('leaves out the growth column when 200 or 1,000 collections were not measured', () => {
