@@ -75,6 +75,11 @@ export async function withoutCallSites<T>(load: () => Promise<T>): Promise<T> {
   }
 }
 
+/** False while {@link withoutCallSites} runs a load: no line will be asked for, so none needs mapping. */
+export function callSitesOn(): boolean {
+  return !(globalThis as { [OFF]?: boolean })[OFF];
+}
+
 const standIns = new Map<string, CallSite>();
 
 /** The site recorded for `member` while call sites are off: no file, line 0 (never shown: see `withoutCallSites`). */
@@ -124,7 +129,7 @@ function firstUserFrame(frames: readonly V8CallSite[], member: string): CallSite
  * (builder, modifier, `with`), so three are captured first and more only when they were not enough.
  */
 export function captureCallSite(member: string, above?: Above): CallSite | undefined {
-  if ((globalThis as { [OFF]?: boolean })[OFF]) return standIn(member);
+  if (!callSitesOn()) return standIn(member);
   return (
     (above ? firstUserFrame(framesAbove(1, above), member) : undefined) ??
     firstUserFrame(framesAbove(3, captureCallSite), member) ??

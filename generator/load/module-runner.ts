@@ -16,7 +16,7 @@ import { createRequire, isBuiltin } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import vm from 'node:vm';
-import { sourceLines } from '../dsl/call-site.ts';
+import { callSitesOn, sourceLines } from '../dsl/call-site.ts';
 import { chainPositionMaps, createPositionMap, type PositionMap } from './source-map.ts';
 
 /** The two transforms of oxc-transform this runner uses (its module-runner form is Vite's SSR transform). */
@@ -103,11 +103,15 @@ export function createModuleRunner(oxc: NativeTransform): { run(file: string): P
 
       const evaluate = async (file: string, exports: Namespace): Promise<void> => {
         const source = readFileSync(file, 'utf8');
-        const stripped = oxc.transformSync(file, source, { sourcemap: true });
-        const runnable = stripped.errors.length === 0 ? oxc.moduleRunnerTransformSync(file.replace(OWN, '.js'), stripped.code, { sourcemap: true }) : undefined;
-        if (!runnable || runnable.errors.length > 0 || !stripped.map || !runnable.map) throw new Unsupported(`oxc could not transform ${file}`);
-        const map: PositionMap = chainPositionMaps(createPositionMap(runnable.map.mappings), createPositionMap(stripped.map.mappings));
-        lines.set(file, (line, column) => map({ line, column })?.line ?? line);
+        // Source maps only for a load that records call sites: without them no line is ever mapped back.
+        const sourcemap = callSitesOn();
+        const stripped = oxc.transformSync(file, source, { sourcemap });
+        const runnable = stripped.errors.length === 0 ? oxc.moduleRunnerTransformSync(file.replace(OWN, '.js'), stripped.code, { sourcemap }) : undefined;
+        if (!runnable || runnable.errors.length > 0 || (sourcemap && (!stripped.map || !runnable.map))) throw new Unsupported(`oxc could not transform ${file}`);
+        if (sourcemap) {
+          const map: PositionMap = chainPositionMaps(createPositionMap(runnable.map!.mappings), createPositionMap(stripped.map!.mappings));
+          lines.set(file, (line, column) => map({ line, column })?.line ?? line);
+        }
         // The wrapper's first line is numbered 0, so the module's code keeps the lines oxc gave it.
         const script = new vm.Script(`(async function (${PARAMS.join(', ')}) {\n${runnable.code}\n})`, { filename: file, lineOffset: -1 });
         const fn = script.runInThisContext() as ModuleFunction;
