@@ -3,7 +3,7 @@
  * (created when missing, edited in its own style when present), the install line names what the generated
  * code imports, and no existing file is ever overwritten.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { apiNameFrom } from '../../generator/cli/commands/init.ts';
@@ -50,6 +50,26 @@ describe('restgen init', () => {
     expect(r.err).not.toContain('npm install -D restgen');
     expect(r.err).toContain("npm install '@fastify/rate-limit@^10.3.0 || ^11.0.0' fastify@^5.1.0 jose@^6.0.1   # what the generated code imports");
     expect(r.err).toContain('npm run generate');
+  });
+
+  it('replaces package.json atomically through a symbolic link, and leaves one that changed while it ran as it is', async () => {
+    // A workspace that links its package.json: the link stays, its target gets the scripts.
+    const linked = fresh();
+    mkdirSync(path.join(linked, 'shared'));
+    writeFileSync(path.join(linked, 'shared/package.json'), '{ "name": "linked", "version": "1.0.0" }\n');
+    symlinkSync('shared/package.json', path.join(linked, 'package.json'));
+    expect((await runCli(linked, ['init'])).code).toBe(0);
+    expect(lstatSync(path.join(linked, 'package.json')).isSymbolicLink()).toBe(true);
+    expect(json(linked).scripts).toEqual({ generate: 'restgen generate', check: 'restgen check' });
+    // Another tool rewrites package.json after init read it (here: as init reports the API it created).
+    const raced = fresh({ 'package.json': '{ "name": "raced" }\n' });
+    const theirs = '{ "name": "raced", "dependencies": { "zod": "^4.1.0" } }\n';
+    let said = '';
+    const r = await runCli(raced, ['init'], { err: (t) => void ((said += t), t.includes('created') && writeFileSync(path.join(raced, 'package.json'), theirs)) });
+    expect(r.code).toBe(2);
+    expect(readFileSync(path.join(raced, 'package.json'), 'utf8')).toBe(theirs);
+    expect(existsSync(path.join(raced, 'api.ts'))).toBe(true);
+    expect(said).toContain('Add its scripts by hand: "generate": "restgen generate", "check": "restgen check".');
   });
 
   it('writes restgen.config.ts with --with-config, and the scripts then need no path', async () => {

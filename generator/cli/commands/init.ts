@@ -10,6 +10,7 @@ import path from 'node:path';
 import { CONFIG_FILES } from '../../config/load-config.ts';
 import { installSpec } from '../../config/peers.ts';
 import { peersOf, PART_NAMES } from '../../emit/parts.ts';
+import { writeAtomic } from '../../write/output-folder.ts';
 import { info, usageError, type CliIO } from '../io.ts';
 import { starterApi, starterConfig } from '../init-files.ts';
 import { paintOf } from '../style.ts';
@@ -92,7 +93,13 @@ function runInit(apiArg: string, flags: InitFlags, io: CliIO): void {
   }
   if (created || Object.keys(added).length > 0) {
     const indent = manifestText ? indentOf(manifestText) : 2;
-    writeFileSync(manifestPath, JSON.stringify(manifest, null, indent) + '\n');
+    const text = JSON.stringify(manifest, null, indent) + '\n';
+    // A new package.json is created exclusively; an existing one is replaced atomically (a crash leaves the old
+    // file, never half of one), and only if nobody changed it since it was read (npm install may be running).
+    if (manifestText === undefined) writeFileSync(manifestPath, text, { flag: 'wx' });
+    else if (readFileSync(manifestPath, 'utf8') !== manifestText)
+      return usageError(io, 'init', `package.json changed while init ran (npm install?), so init left it as it is; ${api} was created. Add its scripts by hand: ${Object.entries(added).map(([k, v]) => `"${k}": "${v}"`).join(', ')}.`);
+    else writeAtomic(manifestPath, text);
     const scripts = Object.entries(added).map(([k, v]) => `${k} (${v})`).join(', ');
     info(io, `  ${p.green(created ? 'created' : 'updated')} package.json${scripts ? `: scripts ${scripts}` : ''}\n`);
   }

@@ -241,7 +241,9 @@ export function registerServeCommand(program: Command, io: CliIO): void {
       if (!/^\d+$/.test(flags.port) || !Number.isInteger(port) || port < 0 || port > 65535)
         return usageError(io, 'serve', `--port must be a whole number from 0 to 65535 (got ${flags.port}).`);
       // The config's output folder is for generate; serve always generates the server into its cache (or --out).
-      const run = await resolveRun('serve', apiArg, { ...(flags.templates ? { templates: flags.templates } : {}), ...(flags.config ? { config: flags.config } : {}) }, io);
+      // Given options are passed on as given: an empty one (an unset shell variable) is a usage error there, not dropped.
+      const given = { templates: flags.templates, config: flags.config, out: flags.out };
+      const run = await resolveRun('serve', apiArg, Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)), io);
       if (!run) return;
       let served: Served | undefined;
       try {
@@ -253,7 +255,7 @@ export function registerServeCommand(program: Command, io: CliIO): void {
             ...(flags.jwtDev ? { jwtDev: true } : {}),
             // Another folder may be the one generate writes: the parts generate writes are kept there (a run for the
             // server alone removes the generated files of every other part).
-            ...(flags.out ? { outDir: path.resolve(io.cwd, flags.out), parts: run.parts } : {}),
+            ...(flags.out !== undefined && run.outDir ? { outDir: run.outDir, parts: run.parts } : {}),
             ...(run.templatesDir ? { templatesDir: run.templatesDir } : {}),
           },
           io,
