@@ -3,9 +3,10 @@
  * atomic (temp file + rename) with sorted keys and a trailing newline, so the bytes depend only on the
  * contracts.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AcceptedBreak } from '../diff/types.ts';
+import { writeAtomic } from '../write/output-folder.ts';
 import type { VersionContract } from './contract.ts';
 
 /** The lock file's name. */
@@ -76,29 +77,43 @@ export function serializeLock(lock: LockFile): string {
   return JSON.stringify(sortKeys(withNote), null, 2) + '\n';
 }
 
-/** Parses a lock's text; a malformed lock is an error message, never an exception. */
-export function parseLock(text: string): { ok: true; lock: LockFile } | { ok: false; message: string } {
+/** Why a lock file cannot be used, and the line of the file that shows it (1 when the file as a whole is wrong). */
+export interface LockProblem {
+  readonly ok: false;
+  readonly message: string;
+  readonly line: number;
+}
+
+/** The 1-based line of `text` that holds the character at `index`. */
+const lineAt = (text: string, index: number): number => text.slice(0, index).split('\n').length;
+
+/** Parses a lock's text; a malformed lock is an error message with its line, never an exception. */
+export function parseLock(text: string): { ok: true; lock: LockFile } | LockProblem {
   // A merge of two branches that both changed the lock: JSON.parse would only name a character position.
   const conflict = /^(?:<{7}|={7}|>{7})(?: |$)/m.exec(text);
   if (conflict)
     return {
       ok: false,
+      line: lineAt(text, conflict.index),
       message:
-        `has unresolved merge conflict markers (line ${text.slice(0, conflict.index).split('\n').length}: ${text.slice(conflict.index).split('\n', 1)[0]!.trimEnd()}); ` +
+        `has unresolved merge conflict markers (line ${lineAt(text, conflict.index)}: ${text.slice(conflict.index).split('\n', 1)[0]!.trimEnd()}); ` +
         'resolve the conflict: keep the "accepted" entries of both sides and either side\'s "versions", remove the markers, then run restgen generate (it brings the versions up to date with the merged API, and refuses what breaks them)',
     };
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
-    return { ok: false, message: `is not valid JSON (${error instanceof Error ? error.message : String(error)}); restore it from version control` };
+    const message = error instanceof Error ? error.message : String(error);
+    // V8 names the character position ("at position 13"); an editor wants the line.
+    const position = /at position (\d+)/.exec(message);
+    return { ok: false, line: position ? lineAt(text, Number(position[1])) : 1, message: `is not valid JSON (${message}); restore it from version control` };
   }
   const o = data as { lockfileVersion?: unknown; api?: unknown; versions?: unknown } | null;
   if (!o || typeof o !== 'object' || o.lockfileVersion !== 1 || typeof o.api !== 'string' || !o.versions || typeof o.versions !== 'object' || Array.isArray(o.versions))
-    return { ok: false, message: 'is not a restgen lock file (lockfileVersion 1 with api and versions expected); restore it from version control' };
+    return { ok: false, line: 1, message: 'is not a restgen lock file (lockfileVersion 1 with api and versions expected); restore it from version control' };
   const accepted = (data as { accepted?: unknown }).accepted;
   if (accepted !== undefined && !isAcceptedList(accepted))
-    return { ok: false, message: 'has an "accepted" list whose entries lack a string fingerprint, version, id, location or message; restore it from version control' };
+    return { ok: false, line: 1, message: 'has an "accepted" list whose entries lack a string fingerprint, version, id, location or message; restore it from version control' };
   return { ok: true, lock: { lockfileVersion: 1, api: o.api, versions: o.versions as Record<string, VersionContract>, ...(accepted?.length ? { accepted } : {}) } };
 }
 
@@ -116,18 +131,17 @@ function isAcceptedList(value: unknown): value is AcceptedBreak[] {
 }
 
 /** Reads the lock at `file`: `lock` is undefined when there is none yet. */
-export function readLockFile(file: string): { ok: true; lock: LockFile | undefined } | { ok: false; message: string } {
+export function readLockFile(file: string): { ok: true; lock: LockFile | undefined } | LockProblem {
   if (!existsSync(file)) return { ok: true, lock: undefined };
   const parsed = parseLock(readFileSync(file, 'utf8'));
-  return parsed.ok ? parsed : { ok: false, message: `${file} ${parsed.message}` };
+  return parsed.ok ? parsed : { ...parsed, message: `${file} ${parsed.message}` };
 }
 
 /** Writes `lock` to `file` atomically; returns false (writing nothing) when the file already holds these bytes. */
 export function writeLockFile(file: string, lock: LockFile): boolean {
   const text = serializeLock(lock);
   if (existsSync(file) && readFileSync(file, 'utf8') === text) return false;
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, text);
-  renameSync(temp, file);
+  // As every generated file: a temporary file renamed into place (removed should the write fail), through a link.
+  writeAtomic(file, text);
   return true;
 }

@@ -8,12 +8,12 @@ import type { Part } from '../dsl/define-config.ts';
 import { PART_NAMES, partsText, withNeeds } from '../emit/parts.ts';
 import type { OutputFile } from '../emit/types.ts';
 import { createPrettierFormatter, type Formatter } from '../format/formatter.ts';
-import { bodyMatches, hashOf, readHeader, withHeader } from '../format/header.ts';
+import { bodyMatches, hashOf, headedBytes, readHeader } from '../format/header.ts';
 import type { Diagnostic } from '../model/diagnostics.ts';
 import type { ApiIR } from '../model/ir.ts';
 import type { Finding, SeverityOverrides } from '../diff/types.ts';
 import { lockPathFor, serializeLock, writeLockFile } from '../lock/lock-file.ts';
-import { applyPlan, readOutputFile, scanOutput } from '../write/output-folder.ts';
+import { applyPlan, readOutputFile, sameBytes, scanOutput, unusableOutput } from '../write/output-folder.ts';
 import { restgenVersion } from '../package-root.ts';
 import { codeIdentity } from './code-identity.ts';
 import { hashInputs, INPUTS_FILE, inputsRecordText, keepHeldRecord, outputsDigest, recordHolds, settingsEntries, type InputsRecord } from './inputs-record.ts';
@@ -111,6 +111,9 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const parts = withNeeds(options.parts ?? PART_NAMES);
   const empty = { outDir, files: [], written: [], removed: [], stale: [], staleReasons: {}, formatted: 0, renders: { hits: 0, misses: 0 }, cached: false, lockFindings: [], lockChanged: false, lockPath, timings };
   const { session } = options;
+  const unusable = unusableOutput(outDir);
+  if (unusable)
+    return { ok: false, diagnostics: [{ code: 'RG202', severity: 'error', message: `${unusable}; restgen reads every file there and writes and removes the files it generates: choose a folder in your project (--out, or out in the config file; the default is generated/ beside the API module).` }], ...empty };
   const formatter = options.formatter ?? session?.formatter ?? createPrettierFormatter();
   // Forget configuration a warm formatter (--watch) resolved before, but only once it is needed: an
   // up-to-date run whose formatter configuration files are unchanged never loads prettier.
@@ -142,12 +145,14 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   let ir = model.ir;
   const restgenKey = key.key;
   const renderCache = loadRenderCache(cacheFile(apiPath, outDir, options.templatesDir, '.render'), restgenKey, session?.renderCache);
-  // A released version is frozen: judge it against its locked contract before anything is written.
-  const lockText = sessionLockText(session, lockPath, readLockText);
+  // A released version is frozen: judge it against its locked contract before anything is written. The lock is
+  // known by the hash the last run of this restgen recorded while its stamp stands (the same hash function).
+  const lockInput = saved?.record.key === restgenKey ? saved.record.inputs[lockPath] : undefined;
+  const lockText = sessionLockText(session, lockPath, (file) => readLockText(file, lockInput && saved && { input: lockInput, recordedAt: saved.recordedAt }));
   const judge = async (model: ApiIR) => {
     const verdict = await judgeLock(model, lockText, renderCache.memo, options);
     if (!('problem' in verdict)) return verdict;
-    return { ok: false, diagnostics: [{ code: 'RG181', severity: 'error', message: verdict.problem, loc: { file: lockPath, line: 1, member: '' } }], ...empty } satisfies GenerateResult;
+    return { ok: false, diagnostics: [{ code: 'RG181', severity: 'error', message: verdict.problem, loc: { file: lockPath, line: verdict.line, member: '' } }], ...empty } satisfies GenerateResult;
   };
   let lock = await judge(ir);
   if ('ok' in lock) return lock;
@@ -185,7 +190,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   // reads the first bytes of the other files only, to find generated files no longer produced.
   const state = await scanOutput(outDir, (rel) => unchanged.has(rel) || produced.has(rel));
   const conflicts: string[] = [];
-  const writes: { path: string; content: string }[] = [];
+  const writes: { path: string; content: Buffer[] }[] = [];
   const stale: string[] = [];
   const staleReasons: Record<string, StaleReason> = {};
   let formatted = 0;
@@ -248,8 +253,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       return;
     }
     // Rewritten even when only the header changes: the bytes restgen writes never depend on the history of runs.
-    const content = withHeader(file.language, body, sourcePath, input, version);
-    if (existing === undefined || existing.toString('utf8') !== content) writes.push({ path: file.path, content });
+    const content = headedBytes(file.language, body, sourcePath, input, version);
+    if (existing === undefined || !sameBytes(existing, content)) writes.push({ path: file.path, content });
   };
   // The API's files, hashed once for the inputs record and the run record; the lock as it stands after this
   // run (it may rewrite it) goes with them.

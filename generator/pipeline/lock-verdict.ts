@@ -9,14 +9,14 @@
  *   text, the API's name, the versions' settings, the released versions' projections and the options: then the
  *   lock is parsed only if something asks for it.
  */
-import { readFileSync } from 'node:fs';
 import type { LockComparison } from '../lock/compare-lock.ts';
-import { parseLock, type LockFile } from '../lock/lock-file.ts';
+import { parseLock, type LockFile, type LockProblem } from '../lock/lock-file.ts';
 import type { Memo } from '../emit/types.ts';
 import type { ApiIR } from '../model/ir.ts';
 import type { GenerateOptions } from './generate.ts';
-import { stampOf } from './file-stamp.ts';
+import { stampOf, trusted } from './file-stamp.ts';
 import { contentHash, type RunRecord } from './run-cache.ts';
+import { bytesIfPresent } from '../write/output-folder.ts';
 
 /** The lock file as read (undefined when there is none), its hash, and its parse on demand. */
 export interface LockText {
@@ -25,31 +25,54 @@ export interface LockText {
   /** Its stamp and hash for the run record, stamped before it was read. */
   readonly input: RunRecord['inputs'][string];
   /** The parsed lock (undefined when there is none), or why it is malformed; parsed once. */
-  parse(): { readonly ok: true; readonly lock: LockFile | undefined } | { readonly ok: false; readonly message: string };
+  parse(): { readonly ok: true; readonly lock: LockFile | undefined } | LockProblem;
 }
 
-/** Reads the lock at `file` without decoding or parsing it. */
-export function readLockText(file: string): LockText {
+/** What the last run recorded of the lock (its stamp and hash), and when: see {@link readLockText}. */
+export interface RecordedLock {
+  readonly input: RunRecord['inputs'][string];
+  readonly recordedAt: bigint;
+}
+
+/**
+ * Reads the lock at `file` without decoding or parsing it. When the last run of this restgen recorded the lock
+ * under the stamp it has now (and the stamp is older than the record, see `trusted`), its hash is the recorded
+ * one and the file is read only if something parses it: the lock of a large API is megabytes (2.4 MB at 200
+ * collections), read and hashed on every run before. A lock that changed between the stamp and that read is
+ * refused (run again), never judged under the hash of its earlier text.
+ */
+export function readLockText(file: string, recorded?: RecordedLock): LockText {
   const stamp = stampOf(file) ?? null;
-  let bytes: Buffer | undefined;
-  try {
-    bytes = readFileSync(file);
-  } catch (error) {
-    // No lock yet: nothing is released, or nothing was generated since the first release.
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  if (recorded && recorded.input.hash !== 'missing' && stamp !== null && trusted(recorded.input.stamp ?? undefined, stamp, recorded.recordedAt)) {
+    const hash = recorded.input.hash;
+    let parsed: ReturnType<LockText['parse']> | undefined;
+    return {
+      hash,
+      input: { stamp, hash },
+      parse: () => {
+        if (parsed) return parsed;
+        const bytes = bytesIfPresent(file);
+        if (bytes === undefined || contentHash(bytes) !== hash)
+          return (parsed = { ok: false, line: 1, message: `${file} changed while restgen read it; run restgen again` });
+        return (parsed = parsedLock(file, bytes));
+      },
+    };
   }
+  // No lock yet: nothing is released, or nothing was generated since the first release.
+  const bytes = bytesIfPresent(file);
   const hash = bytes === undefined ? undefined : contentHash(bytes);
   let parsed: ReturnType<LockText['parse']> | undefined;
   return {
     hash,
     input: { stamp, hash: hash ?? 'missing' },
-    parse: () => {
-      if (parsed) return parsed;
-      if (bytes === undefined) return (parsed = { ok: true, lock: undefined });
-      const result = parseLock(bytes.toString('utf8'));
-      return (parsed = result.ok ? result : { ok: false, message: `${file} ${result.message}` });
-    },
+    parse: () => (parsed ??= bytes === undefined ? { ok: true, lock: undefined } : parsedLock(file, bytes)),
   };
+}
+
+/** The lock in `bytes`, or why it is malformed (naming `file`). */
+function parsedLock(file: string, bytes: Buffer): ReturnType<LockText['parse']> {
+  const result = parseLock(bytes.toString('utf8'));
+  return result.ok ? result : { ...result, message: `${file} ${result.message}` };
 }
 
 type JudgeOptions = Pick<GenerateOptions, 'acceptBreaking' | 'acceptReason' | 'severity' | 'today'>;
@@ -58,7 +81,7 @@ type JudgeOptions = Pick<GenerateOptions, 'acceptBreaking' | 'acceptReason' | 's
  * Judges `model` against the lock, through the render cache's facts (`memo`); `problem` when the lock is
  * malformed (RG181). The comparison's `nextLock` is read only when `changed` is true.
  */
-export async function judgeLock(model: ApiIR, lockText: LockText, memo: Memo, options: JudgeOptions): Promise<LockComparison | { readonly problem: string }> {
+export async function judgeLock(model: ApiIR, lockText: LockText, memo: Memo, options: JudgeOptions): Promise<LockComparison | { readonly problem: string; readonly line: number }> {
   const [{ compareWithLock }, { irHash, projectionHash, seedHash }, { project }] = await Promise.all([
     import('../lock/compare-lock.ts'),
     import('../emit/ir-hash.ts'),
@@ -88,10 +111,10 @@ export async function judgeLock(model: ApiIR, lockText: LockText, memo: Memo, op
   // edit of the version being developed finds the verdict without parsing the lock.
   const versionSettings = model.versions.map((v) => [v.name, v.released ?? null, v.deprecated ?? null, v.sunset ?? null, v.released ? projectionHash(project(model, v.name)) : null]);
   const whole = JSON.stringify([lockText.hash ?? null, model.name, versionSettings, settings]);
-  let outcome: LockComparison | { readonly problem: string } | undefined;
-  const run = (): LockComparison | { readonly problem: string } => {
+  let outcome: LockComparison | { readonly problem: string; readonly line: number } | undefined;
+  const run = (): LockComparison | { readonly problem: string; readonly line: number } => {
     const parsed = lockText.parse();
-    return parsed.ok ? compare(parsed.lock) : { problem: parsed.message };
+    return parsed.ok ? compare(parsed.lock) : { problem: parsed.message, line: parsed.line };
   };
   // Only a comparison that ran (so the lock parsed) and found nothing is recorded as quiet.
   const verdict = memo('lock verdict', whole, () => {

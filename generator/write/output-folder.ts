@@ -4,7 +4,7 @@
  * of generated files that are no longer produced. A user's file is never overwritten or deleted.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync, type BigIntStats } from 'node:fs';
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, realpathSync, renameSync, rmdirSync, rmSync, statfsSync, statSync, writeFileSync, writeSync, writevSync, type BigIntStats } from 'node:fs';
 import path from 'node:path';
 import { isGenerated } from '../format/header.ts';
 
@@ -42,6 +42,43 @@ function headIfPresent(file: string): string | undefined {
  * folder that holds one is another output folder (another API's, or this API's under an earlier `--out`).
  */
 export const OUTPUT_FOLDER_MARK = 'restgen-inputs.json';
+
+/** Linux `statfs` types of the kernel's own file systems: their files are the kernel's, never a project's. */
+const KERNEL_FILE_SYSTEMS = new Map<number, string>([
+  [0x9fa0, 'proc'],
+  [0x62656572, 'sysfs'],
+  [0x27e0eb, 'cgroup'],
+  [0x63677270, 'cgroup2'],
+  [0x64626720, 'debugfs'],
+  [0x74726163, 'tracefs'],
+  [0x73636673, 'securityfs'],
+  [0xcafe4a11, 'bpf'],
+  [0x1cd1, 'devpts'],
+  [0x6165676c, 'pstore'],
+  [0x62656570, 'configfs'],
+  [0xde5e81e4, 'efivarfs'],
+]);
+
+/**
+ * Why `outDir` cannot be an output folder, or undefined when it can. A run scans its output folder for the files
+ * it generated there before (reading the first bytes of every file), so the root of the file system (an
+ * unset variable in `--out "/$OUT"`) would scan the whole machine, and a kernel file system (`/proc`, `/sys`)
+ * holds files whose reads fail or never end.
+ */
+export function unusableOutput(outDir: string): string | undefined {
+  const resolved = path.resolve(outDir);
+  if (path.dirname(resolved) === resolved) return `the output folder ${resolved} is the root of the file system`;
+  if (process.platform !== 'linux') return undefined;
+  let existing = resolved;
+  while (!existsSync(existing) && path.dirname(existing) !== existing) existing = path.dirname(existing);
+  let kind: string | undefined;
+  try {
+    kind = KERNEL_FILE_SYSTEMS.get(Number(statfsSync(existing).type));
+  } catch {
+    // Not known: the folder is used, and reading or writing it reports its own error.
+  }
+  return kind ? `the output folder ${resolved} is on ${kind}, a file system of the kernel's` : undefined;
+}
 
 /**
  * Calls `visit` with the absolute and relative POSIX path of every file in `outDir`, skipping `node_modules`,
@@ -110,14 +147,29 @@ export function readOutputHead(outDir: string, rel: string): string {
   return head(path.join(outDir, rel));
 }
 
-/** Reads a file of the output folder as bytes (see `readHeader`), or undefined when it does not exist. */
-export function readOutputFile(outDir: string, rel: string): Buffer | undefined {
+/** The bytes of `file`, or undefined when it does not exist. */
+export function bytesIfPresent(file: string): Buffer | undefined {
   try {
-    return readFileSync(path.join(outDir, rel));
+    return readFileSync(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+}
+
+/** Reads a file of the output folder as bytes (see `readHeader`), or undefined when it does not exist. */
+export function readOutputFile(outDir: string, rel: string): Buffer | undefined {
+  return bytesIfPresent(path.join(outDir, rel));
+}
+
+/** True when `file` holds exactly `pieces`, one after the other. */
+export function sameBytes(file: Uint8Array, pieces: readonly Uint8Array[]): boolean {
+  let at = 0;
+  for (const piece of pieces) {
+    if (at + piece.length > file.length || Buffer.compare(piece, file.subarray(at, at + piece.length)) !== 0) return false;
+    at += piece.length;
+  }
+  return at === file.length;
 }
 
 /**
@@ -167,13 +219,29 @@ function linkTarget(file: string): string | undefined {
   }
 }
 
+/** What a file is written from: a text, or its bytes in pieces (written one after the other, never joined). */
+export type FileContent = string | readonly Uint8Array[];
+
+/** Writes every piece to `fd`: in one call (a regular file takes it all), the rest piece by piece should it not. */
+function writePieces(fd: number, pieces: readonly Uint8Array[]): void {
+  let written = writevSync(fd, pieces as Uint8Array[]);
+  for (const piece of pieces) {
+    if (written >= piece.length) {
+      written -= piece.length;
+      continue;
+    }
+    for (let at = written; at < piece.length; ) at += writeSync(fd, piece, at, piece.length - at);
+    written = 0;
+  }
+}
+
 /**
  * Writes `content` to `file` atomically: a reader sees the old file or the new one, never half of one. A
  * symbolic link at `file` (the user's, e.g. `CHANGES.md` linked from `docs/`) is kept and its target written:
  * the caller read the file through the link and found restgen's header there, or nothing.
  * Synchronous, like the scan: a generation writes hundreds of small files.
  */
-export function writeAtomic(at: string, content: string, madeDirs: Set<string> = new Set()): void {
+export function writeAtomic(at: string, content: FileContent, madeDirs: Set<string> = new Set()): void {
   const file = linkTarget(at) ?? at;
   const dir = path.dirname(file);
   if (!madeDirs.has(dir)) {
@@ -182,7 +250,15 @@ export function writeAtomic(at: string, content: string, madeDirs: Set<string> =
   }
   const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    writeFileSync(temp, content, 'utf8');
+    if (typeof content === 'string') writeFileSync(temp, content, 'utf8');
+    else {
+      const fd = openSync(temp, 'w');
+      try {
+        writePieces(fd, content);
+      } finally {
+        closeSync(fd);
+      }
+    }
     renameSync(temp, file);
   } catch (error) {
     rmSync(temp, { force: true });
@@ -193,7 +269,7 @@ export function writeAtomic(at: string, content: string, madeDirs: Set<string> =
 /** Applies a plan: writes `writes` and removes `removals` (generated files only; the caller checked). */
 export async function applyPlan(
   outDir: string,
-  writes: readonly { path: string; content: string }[],
+  writes: readonly { path: string; content: FileContent }[],
   removals: readonly string[],
 ): Promise<void> {
   const madeDirs = new Set<string>();

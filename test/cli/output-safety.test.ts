@@ -57,6 +57,25 @@ describe('generate removes only the files of its own output folder', () => {
   });
 });
 
+describe('an output folder that cannot be one', () => {
+  it('is refused (RG202) when it is the root of the file system or on a kernel file system, before anything is read', async () => {
+    const dir = project('unusable', { 'api.ts': api('shop', 'orders') });
+    // `--out "/$UNSET"`, and /proc, whose files answer reads with errors (before: "unexpected error: EINVAL").
+    const targets = process.platform === 'linux' ? ['/', '/proc', '/sys/kernel'] : ['/'];
+    for (const out of targets) {
+      for (const command of ['generate', 'check']) {
+        const run = await restgen(dir, command, '--out', out);
+        expect(run.code, `${command} --out ${out}: ${run.err}`).toBe(2);
+        expect(run.err).toContain('error RG202');
+        expect(run.err).toContain(out === '/' ? 'is the root of the file system' : "a file system of the kernel's");
+        expect(run.err).not.toContain('unexpected error');
+      }
+    }
+    // A folder of the project is fine, however deep and not yet there.
+    expect((await restgen(dir, 'generate', '--out', 'deep/er/out')).code).toBe(0);
+  });
+});
+
 describe('the lock', () => {
   it("of another API (two modules in one folder share restgen.lock.json) is refused with how to fix it, and nothing is written", async () => {
     const dir = project('shared-lock', { 'shop.ts': api('shop', 'orders'), 'admin.ts': api('admin', 'users') });
@@ -74,12 +93,17 @@ describe('the lock', () => {
     expect((await restgen(dir, 'check', 'shop.ts', '--out', 'shop')).code).toBe(0);
   });
 
-  it('with merge conflict markers names their line and how to resolve them, and nothing is written', async () => {
-    const dir = project('conflict', { 'api.ts': api('shop', 'orders') });
+  /** A generated project's lock as lines, and the line of the orders' `max` limit in it. */
+  async function lockOf(name: string): Promise<{ dir: string; file: string; lines: string[]; at: number }> {
+    const dir = project(name, { 'api.ts': api('shop', 'orders') });
     expect((await restgen(dir, 'generate')).code).toBe(0);
     const file = path.join(dir, 'restgen.lock.json');
     const lines = readFileSync(file, 'utf8').split('\n');
-    const at = lines.findIndex((l) => l.includes('"max": 100'));
+    return { dir, file, lines, at: lines.findIndex((l) => l.includes('"max": 100')) };
+  }
+
+  it('with merge conflict markers names their line and how to resolve them, and nothing is written', async () => {
+    const { dir, file, lines, at } = await lockOf('conflict');
     lines.splice(at, 1, '<<<<<<< HEAD', lines[at]!, '=======', lines[at]!.replace('100', '200'), '>>>>>>> other');
     writeFileSync(file, lines.join('\n'));
     writeFileSync(path.join(dir, 'api.ts'), api('shop', 'orders').replace('max(100)', 'max(200)'));
@@ -88,13 +112,34 @@ describe('the lock', () => {
       expect(run.code).toBe(2);
       expect(run.err).toContain('error RG181');
       expect(run.err).toContain(`merge conflict markers (line ${at + 1}: <<<<<<< HEAD)`);
+      // The diagnostic points at the marker's line, where an editor opens the file.
+      expect(run.err).toMatch(new RegExp(`restgen\\.lock\\.json:${at + 1}(:\\d+)?: error RG181`));
       expect(run.err).toContain('restgen generate');
     }
     expect(readFileSync(path.join(dir, 'generated/v1/orders.ts'), 'utf8')).toContain('max(100)');
   });
+
+  it('that is not valid JSON is refused at the line JSON.parse stopped on', async () => {
+    const { dir, file, lines, at } = await lockOf('bad-json');
+    lines[at] = lines[at]!.replace('"max": 100', '"max": 100 100');
+    writeFileSync(file, lines.join('\n'));
+    const run = await restgen(dir, 'generate');
+    expect(run.code).toBe(2);
+    expect(run.err).toMatch(new RegExp(`restgen\\.lock\\.json:${at + 1}(:\\d+)?: error RG181 .*is not valid JSON`));
+  });
 });
 
 describe('serve --out', () => {
+  it('that is empty (an unset shell variable) is a usage error, as for generate, and so are empty --templates and --config', async () => {
+    const dir = project('serve-empty', { 'api.ts': api('shop', 'orders') });
+    for (const flag of ['--out', '--templates', '--config']) {
+      const run = await restgen(dir, 'serve', flag, '', '--port', '0');
+      expect(run.code, run.err).toBe(2);
+      expect(run.err).toContain(`${flag} is empty`);
+    }
+    expect(existsSync(path.join(dir, 'node_modules/.cache/restgen-serve'))).toBe(false);
+  });
+
   it('into the folder generate writes keeps the files of the other parts, so check still passes', async () => {
     const dir = project('serve-out', { 'api.ts': api('shop', 'orders') });
     expect((await restgen(dir, 'generate')).code).toBe(0);

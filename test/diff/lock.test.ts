@@ -3,7 +3,7 @@
  * RG180 error at the changed builder; a safe edit updates the lock; --accept-breaking records a break;
  * the proper way (a marker in a new version) leaves released contracts untouched.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -124,6 +124,18 @@ describe('lock file', () => {
     expect(keys).toEqual([...keys].sort());
     const read = readLockFile(file);
     expect(read.ok && serializeLock(read.lock!)).toBe(text);
+  });
+  it('keeps a symbolic link a link and leaves no temporary file, as every generated file', () => {
+    const shared = path.join(dir, 'shared');
+    mkdirSync(shared);
+    writeFileSync(path.join(shared, 'restgen.lock.json'), '{}\n');
+    const file = path.join(dir, 'linked.lock.json');
+    symlinkSync(path.join(shared, 'restgen.lock.json'), file);
+    expect(writeLockFile(file, locked())).toBe(true);
+    expect(lstatSync(file).isSymbolicLink()).toBe(true);
+    expect(readFileSync(path.join(shared, 'restgen.lock.json'), 'utf8')).toBe(serializeLock(locked()));
+    expect(readdirSync(shared)).toEqual(['restgen.lock.json']);
+    expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
   it('a malformed lock is an error message, not an exception', () => {
     const file = path.join(dir, 'bad.json');

@@ -4,11 +4,14 @@
  * lock's text) compares it again, with the answer of a run without any cache. A refusal names the line of the
  * change although `generate` first loads the model without call sites.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generate, type GenerateResult } from '../../generator/pipeline/generate.ts';
-import { cacheFile } from '../../generator/pipeline/run-cache.ts';
+import { readLockText } from '../../generator/pipeline/lock-verdict.ts';
+import { cacheFile, contentHash } from '../../generator/pipeline/run-cache.ts';
+import { stampOf } from '../../generator/pipeline/file-stamp.ts';
+import { filesRead } from '../helpers/fs-reads.ts';
 import { lineOf, tempDir, writeFiles } from '../helpers/temp-api.ts';
 
 const tmp = tempDir('lock-match');
@@ -113,5 +116,53 @@ describe('the lock comparison through the render cache', () => {
     const strict = verdict(await generate({ apiPath, mode: 'check', severity: { 'field-deprecated': 'breaking' } }));
     expect(allowed.codes).toEqual([]);
     expect(strict.codes).toEqual(['RG180']);
+  });
+});
+
+describe('the lock as the last run recorded it', () => {
+  const dir = path.join(tmp.dir, 'recorded');
+  const apiPath = path.join(dir, 'api.ts');
+  const lockPath = path.join(dir, 'restgen.lock.json');
+
+  /** How many times `run` reads the lock file. */
+  const lockReads = async <T,>(run: () => Promise<T>) => {
+    const { result, reads } = await filesRead((file) => file === lockPath, run);
+    return { result, reads: reads.length };
+  };
+
+  it('is not read by a run whose released versions did not change, and is read again once it changes', async () => {
+    writeFiles(dir, { 'api.ts': API('f.string().max(100)') });
+    expect((await generate({ apiPath })).ok).toBe(true);
+    // The run that wrote the lock judged it; the next one records the quiet verdict for the lock as written.
+    writeFileSync(apiPath, API('f.string().max(100)', '\n// a comment'));
+    expect((await generate({ apiPath })).ok).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // An edit of the unreleased v2: the lock's hash is the recorded one, and the quiet verdict needs no parse.
+    writeFileSync(apiPath, API('f.string().max(100)').replace("body: f.string().optional().addedIn('v2')", "body: f.string().max(10).optional().addedIn('v2')"));
+    const quiet = await lockReads(() => generate({ apiPath }));
+    expect(verdict(quiet.result)).toEqual({ ok: true, codes: [], findings: [], lockChanged: false });
+    expect(quiet.reads).toBe(0);
+    // The lock edited by hand: its stamp changed, so it is read, hashed and judged again (RG180, as without any cache).
+    writeFileSync(lockPath, readFileSync(lockPath, 'utf8').replace('"max": 100', '"max": 80'));
+    writeFileSync(apiPath, API('f.string().max(100)', '\n// edited lock'));
+    const edited = await lockReads(() => generate({ apiPath, mode: 'check' }));
+    expect(edited.reads).toBeGreaterThan(0);
+    expect(verdict(edited.result).codes).toEqual(['RG180']);
+  });
+
+  it('is refused, not judged under its recorded hash, when it changes between its stamp and its read', () => {
+    writeFiles(dir, { 'restgen.lock.json': '{ "lockfileVersion": 1, "api": "notes", "versions": {} }\n' });
+    const stamp = stampOf(lockPath)!;
+    const hash = contentHash(readFileSync(lockPath));
+    const recordedAt = statSync(lockPath, { bigint: true }).mtimeNs + 1_000_000_000n;
+    const text = readLockText(lockPath, { input: { stamp, hash }, recordedAt });
+    expect(text.hash).toBe(hash);
+    // Another process rewrites it after the stamp was taken, before anything parsed it.
+    writeFileSync(lockPath, '{ "lockfileVersion": 1, "api": "other", "versions": {} }\n');
+    expect(text.parse()).toMatchObject({ ok: false, message: expect.stringContaining('changed while restgen read it') });
+    // Unchanged, it parses as the lock it is.
+    writeFileSync(lockPath, '{ "lockfileVersion": 1, "api": "notes", "versions": {} }\n');
+    const again = readLockText(lockPath, { input: { stamp: stampOf(lockPath)!, hash }, recordedAt: statSync(lockPath, { bigint: true }).mtimeNs + 1_000_000_000n });
+    expect(again.parse()).toMatchObject({ ok: true, lock: { api: 'notes' } });
   });
 });

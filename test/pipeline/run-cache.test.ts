@@ -4,14 +4,14 @@
  * the size and put the modification time back, touched files, new or changed prettier configuration, a
  * changed restgen in either layout).
  */
-import fs, { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { syncBuiltinESMExports } from 'node:module';
+import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { createPrettierFormatter, type Formatter } from '../../generator/format/formatter.ts';
 import { stampOf, trusted } from '../../generator/pipeline/file-stamp.ts';
 import { generate } from '../../generator/pipeline/generate.ts';
 import { restgenStamp } from '../../generator/pipeline/run-cache.ts';
+import { filesRead } from '../helpers/fs-reads.ts';
 import { tempDir, writeFiles } from '../helpers/temp-api.ts';
 
 const tmp = tempDir('run-cache');
@@ -40,37 +40,10 @@ function countingFormatter(): Formatter & { asked: number } {
   return counting;
 }
 
-/** Records every file under `dir` that is read (whole or its first bytes) while `run` runs. */
+/** Records every file under `dir` that is read (whole or its first bytes) while `run` runs, relative to `dir`. */
 async function readsUnder<T>(dir: string, run: () => Promise<T>): Promise<{ result: T; reads: string[] }> {
-  const reads: string[] = [];
-  const note = (file: unknown) => {
-    if (typeof file === 'string' && file.startsWith(dir)) reads.push(path.relative(dir, file));
-  };
-  const readFile = fs.readFileSync;
-  const open = fs.openSync;
-  // readFileSync without an encoding opens the file through fs.openSync: one read, counted once.
-  let reading = false;
-  vi.spyOn(fs, 'readFileSync').mockImplementation(((file: fs.PathOrFileDescriptor, options?: unknown) => {
-    note(file);
-    reading = true;
-    try {
-      return readFile(file, options as BufferEncoding);
-    } finally {
-      reading = false;
-    }
-  }) as typeof fs.readFileSync);
-  vi.spyOn(fs, 'openSync').mockImplementation(((file: fs.PathLike, flags: fs.OpenMode) => {
-    if (!reading) note(file);
-    return open(file, flags);
-  }) as typeof fs.openSync);
-  // ES module imports of node:fs are live bindings of these properties once synced.
-  syncBuiltinESMExports();
-  try {
-    return { result: await run(), reads };
-  } finally {
-    vi.restoreAllMocks();
-    syncBuiltinESMExports();
-  }
+  const { result, reads } = await filesRead((file) => file.startsWith(dir), run);
+  return { result, reads: reads.map((file) => path.relative(dir, file)) };
 }
 
 function project(name: string): { dir: string; out: string; api: string } {

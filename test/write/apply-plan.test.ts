@@ -9,7 +9,7 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, symlinkSync
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { applyPlan } from '../../generator/write/output-folder.ts';
+import { applyPlan, sameBytes } from '../../generator/write/output-folder.ts';
 import { tempDir, writeFiles } from '../helpers/temp-api.ts';
 
 const tmp = tempDir('apply-plan');
@@ -26,6 +26,20 @@ describe('applyPlan', () => {
     await expect(applyPlan(dir, [{ path: 'keep.ts', content: 'k2' }], ['v3/a.ts', 'v3/b.ts', 'v4/c.ts'])).resolves.toBeUndefined();
     expect(existsSync(path.join(dir, 'v3'))).toBe(false);
     expect(existsSync(path.join(dir, 'keep.ts'))).toBe(true);
+  });
+
+  it('writes a file given in pieces as the pieces one after the other, and tells such a file from others', async () => {
+    const dir = path.join(tmp.dir, 'pieces');
+    // A header, then a body of several megabytes with multi-byte characters (one piece each, never joined).
+    const pieces = [Buffer.from('// héader\n'), Buffer.from('ü'.repeat(3_000_000)), Buffer.from('')];
+    await applyPlan(dir, [{ path: 'big.ts', content: pieces }], []);
+    const written = readFileSync(path.join(dir, 'big.ts'));
+    expect(written.equals(Buffer.concat(pieces))).toBe(true);
+    expect(sameBytes(written, pieces)).toBe(true);
+    expect(sameBytes(written, [Buffer.concat(pieces)])).toBe(true);
+    expect(sameBytes(written, pieces.slice(0, 1))).toBe(false);
+    expect(sameBytes(written, [...pieces, Buffer.from('x')])).toBe(false);
+    expect(sameBytes(written, [Buffer.from('// hëader\n'), pieces[1]!])).toBe(false);
   });
 });
 
