@@ -8,13 +8,17 @@
  * (autocannon, the load generator) on the first, so the load generator's work never lands on a server's
  * core (`BENCH_PIN=0` turns that off). Prints requests per second, requests per CPU-second, the ratios to
  * the hand-written route, and peak RSS.
+ * By default every variant is measured at the same time (one autocannon per variant, all started together,
+ * the variants' order rotated each round): the servers share the one core and the same moment, so a
+ * neighbour's load or a change of the machine's speed falls on all of them alike, and each ratio compares
+ * CPU time spent in the same seconds. `BENCH_SERVER_MODE=sequential` measures one variant after the other
+ * instead (each round forward, then in reverse), as this bench did before 2026-11-23 (night).
  * The generated TypeScript and the hand-written target are compiled to JavaScript first (oxc-transform, types
  * stripped), and the servers run that with plain `node`, as a deployment runs `tsc` output: no loader hook
  * or module interop between the routes and the runtime (`BENCH_SERVER_LOADER=jiti` runs the TypeScript
  * through jiti's loader instead, as this bench did before 2026-11-23).
  * Run: `npx jiti bench/server.ts`; `BENCH_SECONDS` sets each run's duration (default 2), `BENCH_ROUNDS`
- * the rounds (default 3; medians are reported).
- */
+ * the rounds (default 3; medians are reported). */
 import autocannon from 'autocannon';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -35,7 +39,8 @@ const BODIES = {
   v1: { customer_id: '0b7e2d11-8d0b-4b7a-9c39-3a3f6f1c2f0e', product_id: 7, qty: 2, note: 'ring twice' },
   v3: { customer_id: '0b7e2d11-8d0b-4b7a-9c39-3a3f6f1c2f0e', product_id: 7, quantity: 2, currency: 'USD', giftMessage: 'Enjoy' },
 };
-const VARIANTS = ['hand', 'contract', 'generated', 'novalidate'] as const;
+const VARIANTS = ['hand', 'tagged', 'contract', 'generated', 'novalidate'] as const;
+const SEQUENTIAL = process.env['BENCH_SERVER_MODE'] === 'sequential';
 type Variant = (typeof VARIANTS)[number];
 
 /** The core the servers run on when the bench pins processes (see the module comment), else null. */
@@ -126,23 +131,34 @@ async function main(): Promise<void> {
     ];
     // Warm up every route (JIT, zod's compiled parsers) before anything is measured.
     for (const c of cases) for (const v of VARIANTS) await measure(targets[v], c.url, c.body, 2);
-    // Each round runs hand, contract, generated, novalidate, then the same in reverse, so load from other
-    // processes that drifts during a round falls on every side alike; ratios compare within a round.
     const rows = cases.map((c) => ({ c, rounds: [] as Record<Variant, Sample>[] }));
     for (let round = 0; round < ROUNDS; round++)
       for (const { c, rounds } of rows) {
-        const first: Partial<Record<Variant, Sample>> = {};
-        for (const v of VARIANTS) first[v] = await measure(targets[v], c.url, c.body, SECONDS);
         const both = {} as Record<Variant, Sample>;
-        for (const v of [...VARIANTS].reverse()) both[v] = mean(first[v]!, await measure(targets[v], c.url, c.body, SECONDS));
+        if (SEQUENTIAL) {
+          // Each variant, then the same in reverse, so load that drifts during a round falls on every side alike.
+          const first: Partial<Record<Variant, Sample>> = {};
+          for (const v of VARIANTS) first[v] = await measure(targets[v], c.url, c.body, SECONDS);
+          for (const v of [...VARIANTS].reverse()) both[v] = mean(first[v]!, await measure(targets[v], c.url, c.body, SECONDS));
+        } else {
+          // All at once; the order the load starts in turns each round, so no variant always starts first.
+          const order = VARIANTS.map((_, i) => VARIANTS[(i + round) % VARIANTS.length]!);
+          const samples = await Promise.all(order.map((v) => measure(targets[v], c.url, c.body, SECONDS)));
+          order.forEach((v, i) => (both[v] = samples[i]!));
+        }
         rounds.push(both);
       }
     const peaks = Object.fromEntries(await Promise.all(VARIANTS.map(async (v) => [v, (await usage(targets[v].base)).maxRssKiB / 1024] as const)));
-    console.log(`server bench: POST create, autocannon 10 connections, ${ROUNDS} rounds of ${VARIANTS.join('/')} and back x ${SECONDS} s per route, loopback`);
+    console.log(
+      SEQUENTIAL
+        ? `server bench: POST create, autocannon 10 connections, ${ROUNDS} rounds of ${VARIANTS.join('/')} and back x ${SECONDS} s per route, one after the other, loopback`
+        : `server bench: POST create, ${ROUNDS} rounds x ${SECONDS} s per route, all ${VARIANTS.length} variants at the same time (an autocannon of 10 connections each), loopback`,
+    );
     console.log(`machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load average ${os.loadavg()[0]!.toFixed(2)}`);
     console.log(serverCore === null ? 'not pinned: servers and load generator share the cores.' : `pinned: every server process on core ${serverCore}, the load generator on core 0.`);
     console.log(JITI ? 'servers run the TypeScript through jiti/register.' : 'servers run the code compiled to JavaScript (oxc-transform), with plain node.');
-    console.log('hand: zod request validation and the object sent (no migration, ETag or response check); contract: the generated route\'s guarantees written by hand with zod and node:crypto.');
+    console.log('hand: zod request validation and the object sent (no migration, ETag or response check); tagged: the same plus a strong ETag of the text sent;');
+    console.log("contract: the generated route's guarantees written by hand with zod and node:crypto.");
     console.log("generated: response validated and shaped (the default); novalidate: validateResponses: false (shaped only).");
     console.log("req/CPU-s: requests per second of the server process's own CPU time, which other processes' load does not skew.\n");
     console.log('| version | route | req/s | ratio req/s | req/CPU-s | ratio req/CPU-s |\n|---|---|---|---|---|---|');
@@ -153,7 +169,8 @@ async function main(): Promise<void> {
         console.log(`| ${c.name} | ${v} | ${m((r) => r[v].rps).toFixed(0)} | ${ratio('rps')} | ${m((r) => r[v].perCpu).toFixed(0)} | ${ratio('perCpu')} |`);
       }
     for (const { c, rounds } of rows)
-      console.log(`${c.name}: generated ÷ contract, req/CPU-s: ${median(rounds.map((r) => r.generated.perCpu / r.contract.perCpu)).toFixed(2)}x`);
+      for (const base of ['tagged', 'contract'] as const)
+        console.log(`${c.name}: generated ÷ ${base}, req/CPU-s: ${median(rounds.map((r) => r.generated.perCpu / r[base].perCpu)).toFixed(2)}x`);
     console.log(`\npeak RSS of each server process: ${VARIANTS.map((v) => `${v} ${peaks[v]!.toFixed(0)} MiB`).join(', ')}`);
   } finally {
     for (const v of VARIANTS) targets[v]?.stop();
