@@ -19,6 +19,7 @@ import { partsText } from "../emit/parts.ts";
 import { hashOf, readHeader } from "../format/header.ts";
 import { PACKAGE_ROOT, restgenVersion } from "../package-root.ts";
 import {
+  isOwnFile,
   outputReader,
   readOutputFile,
   statOutput,
@@ -195,8 +196,11 @@ export async function recordHolds(
     if (rel === INPUTS_FILE) continue;
     const data = read(rel);
     const found = data === undefined ? undefined : readHeader(data);
-    // Not restgen's: the user's file, which the outputs may sit beside.
-    if (found === undefined) continue;
+    // Not restgen's: the user's file, which the outputs may sit beside; or a killed run's empty temporary file.
+    if (found === undefined) {
+      if (data?.length === 0 && isOwnFile(rel, "")) return undefined;
+      continue;
+    }
     if (!found.intact || found.earlier || found.hashes.version !== version)
       return undefined;
     outputs.push([rel, found.hashes.input]);

@@ -14,9 +14,9 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSyn
 import os from 'node:os';
 import path from 'node:path';
 import type { FileLanguage } from '../emit/types.ts';
-import { isGenerated, readHeader } from '../format/header.ts';
+import { readHeader } from '../format/header.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
-import { readOutputFile, readOutputHead, statOutput } from '../write/output-folder.ts';
+import { isOwnFile, readOutputFile, readOutputHead, statOutput } from '../write/output-folder.ts';
 import { stampFromStats, stampOf, treeStamp, trusted, type Stamp } from './file-stamp.ts';
 import { settingsStamp, type SettingsStamp } from './settings-stamp.ts';
 
@@ -254,7 +254,7 @@ export async function upToDate(
   if (settings.stamp !== record.settings) refresh();
   const stamps = outputStamps(outDir);
   // A file the record does not know is fine when it is the user's, and stale when restgen generated it.
-  for (const rel of stamps.keys()) if (!record.outputs[rel] && isGenerated(readOutputHead(outDir, rel))) return undefined;
+  for (const rel of stamps.keys()) if (!record.outputs[rel] && isOwnFile(rel, readOutputHead(outDir, rel))) return undefined;
   const outputs: Record<string, OutputRecord> = {};
   for (const [rel, o] of Object.entries(record.outputs)) {
     const current = stamps.get(rel);

@@ -4,7 +4,7 @@
  * defect found in the 2026-11-23 audit.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listFiles, tempDir, writeFiles } from '../helpers/temp-api.ts';
@@ -54,6 +54,34 @@ describe('generate removes only the files of its own output folder', () => {
     expect(run.err).not.toMatch(/^  removed /m);
     expect(listFiles(path.join(dir, 'generated'))).toEqual(before);
     expect(existsSync(path.join(dir, 'v1/orders.ts'))).toBe(true);
+  });
+});
+
+describe('what an interrupted write leaves', () => {
+  it('an empty temporary file of a killed run is removed; a file of that name with content is kept', async () => {
+    // With a node_modules folder, the run cache lives in it, and removing it gives the path of a fresh clone.
+    const dir = project('left-temp', { 'api.ts': api('shop', 'orders'), 'node_modules/.keep': '' });
+    expect((await restgen(dir, 'generate')).code).toBe(0);
+    // A run killed between creating its temporary file and writing to it leaves an empty one.
+    const left = path.join(dir, 'generated/v1/orders.ts.0123456789ab.tmp');
+    const kept = path.join(dir, 'generated/v1/notes.ts.0123456789ab.tmp');
+    writeFileSync(left, '');
+    writeFileSync(kept, 'a note of the user, named like a temporary file\n');
+    const check = await restgen(dir, 'check');
+    expect(check.code).toBe(1);
+    expect(check.err).toContain('orders.ts.0123456789ab.tmp');
+    expect(check.err).not.toContain('notes.ts.0123456789ab.tmp');
+    // The same without the run cache: the committed inputs record does not hold the folder up to date either.
+    rmSync(path.join(dir, 'node_modules/.cache'), { recursive: true, force: true });
+    const fresh = await restgen(dir, 'check');
+    expect(fresh.code).toBe(1);
+    expect(fresh.err).toContain('orders.ts.0123456789ab.tmp');
+    const run = await restgen(dir, 'generate');
+    expect(run.code).toBe(0);
+    expect(run.err).toMatch(/^  removed .*orders\.ts\.0123456789ab\.tmp$/m);
+    expect(existsSync(left)).toBe(false);
+    expect(readFileSync(kept, 'utf8')).toBe('a note of the user, named like a temporary file\n');
+    expect((await restgen(dir, 'check')).code).toBe(0);
   });
 });
 
