@@ -2,10 +2,10 @@
  * One process of the server benchmark: the generated bench API (`/v1/orders`, `/v3/orders`; with
  * `novalidate`, `validateResponses: false`), hand-written Fastify routes with the same zod request
  * validation (`hand`), the same with the strong ETag every resource answer carries (`tagged`: BLAKE2s of
- * the JSON text sent, as the generated runtime hashes), or hand-written routes that keep the generated route's contract with zod and
- * node:crypto (`contract`: the answer checked against the version's response schema, v1 bodies migrated
- * to v3 and answers back, a strong ETag of the newest shape), all calling the same trivial create. Its own process, so that its CPU time and
- * peak memory are its own. Prints its port. Args: the generated folder, the variant, and the extension of
+ * the JSON text sent, as the generated runtime hashes), or hand-written routes that keep the generated
+ * route's contract with zod and node:crypto (`contract`: the answer checked against the version's response
+ * schema, v1 bodies migrated to v3 and answers back, a strong ETag of the newest shape), all calling the
+ * same trivial create. Its own process, so that its CPU time and peak memory are its own. Prints its port. Args: the generated folder, the variant, and the extension of
  * the generated modules (`ts` when run through a loader, `js` when compiled).
  */
 import Fastify from 'fastify';

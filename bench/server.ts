@@ -18,7 +18,8 @@
  * or module interop between the routes and the runtime (`BENCH_SERVER_LOADER=jiti` runs the TypeScript
  * through jiti's loader instead, as this bench did before 2026-11-23).
  * Run: `npx jiti bench/server.ts`; `BENCH_SECONDS` sets each run's duration (default 2), `BENCH_ROUNDS`
- * the rounds (default 3; medians are reported). */
+ * the rounds (default 3; medians are reported).
+ */
 import autocannon from 'autocannon';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
