@@ -198,7 +198,8 @@ export async function recordHolds(
     const found = data === undefined ? undefined : readHeader(data);
     // Not restgen's: the user's file, which the outputs may sit beside; or a killed run's empty temporary file.
     if (found === undefined) {
-      if (data?.length === 0 && isOwnFile(rel, "")) return undefined;
+      if (data?.length === 0 && isOwnFile(rel, "", path.join(outDir, rel)))
+        return undefined;
       continue;
     }
     if (!found.intact || found.earlier || found.hashes.version !== version)

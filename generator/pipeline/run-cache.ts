@@ -254,7 +254,7 @@ export async function upToDate(
   if (settings.stamp !== record.settings) refresh();
   const stamps = outputStamps(outDir);
   // A file the record does not know is fine when it is the user's, and stale when restgen generated it.
-  for (const rel of stamps.keys()) if (!record.outputs[rel] && isOwnFile(rel, readOutputHead(outDir, rel))) return undefined;
+  for (const rel of stamps.keys()) if (!record.outputs[rel] && isOwnFile(rel, readOutputHead(outDir, rel), path.join(outDir, rel))) return undefined;
   const outputs: Record<string, OutputRecord> = {};
   for (const [rel, o] of Object.entries(record.outputs)) {
     const current = stamps.get(rel);

@@ -124,26 +124,38 @@ export async function scanOutput(outDir: string, knownGenerated: (rel: string) =
     if (knownGenerated(rel)) return void generated.add(rel);
     const text = headIfPresent(full);
     // A file another run removed after the walk saw it is not there to keep or remove.
-    if (text !== undefined) (isOwnFile(rel, text) ? generated : foreign).add(rel);
+    if (text !== undefined) (isOwnFile(rel, text, full) ? generated : foreign).add(rel);
   });
   return { generated, foreign };
 }
 
 /** The name `writeAtomic` gives its temporary files: the file's own name, 12 hex digits, `.tmp`. */
 const TEMP_NAME = /\.[0-9a-f]{12}\.tmp$/;
+/** How old an empty temporary file must be to be a killed run's: a live run writes its first bytes at once. */
+const LEFT_AFTER_MS = 60_000;
 
 /**
- * An empty file named as `writeAtomic` names its temporary files: what a run killed between creating the
- * file and writing its first bytes leaves behind (its bytes start with restgen's header, so a temporary file
- * killed later is restgen's by its header). It holds nothing to lose, so it is removed like a stale file.
+ * An empty file named as `writeAtomic` names its temporary files, untouched for a minute: what a run killed
+ * between creating the file and writing its first bytes leaves behind (its bytes start with restgen's
+ * header, so a temporary file killed later is restgen's by its header). It holds nothing to lose, so it is
+ * removed like a stale file. A younger one may be another run's, about to be written: it is left alone.
  */
-const isLeftTemp = (rel: string, text: string): boolean => text === '' && TEMP_NAME.test(rel);
+function isLeftTemp(rel: string, text: string, file: string): boolean {
+  if (text !== '' || !TEMP_NAME.test(rel)) return false;
+  try {
+    return Date.now() - statSync(file).mtimeMs > LEFT_AFTER_MS;
+  } catch {
+    // Renamed or removed since it was read: not there to remove.
+    return false;
+  }
+}
 
 /**
- * Whether the file at `rel` whose first bytes are `head` is restgen's to replace or remove: a generated file
- * (its header), or an empty temporary file left by a killed run. Every other file is the user's.
+ * Whether `file` (at `rel` in its output folder), whose first bytes are `head`, is restgen's to replace or
+ * remove: a generated file (its header), or an empty temporary file left by a killed run. Every other file
+ * is the user's.
  */
-export const isOwnFile = (rel: string, head: string): boolean => isGenerated(head) || isLeftTemp(rel, head);
+export const isOwnFile = (rel: string, head: string, file: string): boolean => isGenerated(head) || isLeftTemp(rel, head, file);
 
 /**
  * The `stat` of every file `scanOutput` would see, by relative POSIX path, without reading any of them:
@@ -264,7 +276,7 @@ export function writeAtomic(at: string, content: FileContent, madeDirs: Set<stri
     mkdirSync(dir, { recursive: true });
     madeDirs.add(dir);
   }
-  // Named as TEMP_NAME matches: a run killed before writing a byte leaves a file the next run removes.
+  // Named as TEMP_NAME matches: a run killed before writing a byte leaves a file later runs remove.
   const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     if (typeof content === 'string') writeFileSync(temp, content, 'utf8');

@@ -4,7 +4,7 @@
  * defect found in the 2026-11-23 audit.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listFiles, tempDir, writeFiles } from '../helpers/temp-api.ts';
@@ -58,7 +58,7 @@ describe('generate removes only the files of its own output folder', () => {
 });
 
 describe('what an interrupted write leaves', () => {
-  it('an empty temporary file of a killed run is removed; a file of that name with content is kept', async () => {
+  it('an empty temporary file of a killed run is removed once a minute old; a file of that name with content is kept', async () => {
     // With a node_modules folder, the run cache lives in it, and removing it gives the path of a fresh clone.
     const dir = project('left-temp', { 'api.ts': api('shop', 'orders'), 'node_modules/.keep': '' });
     expect((await restgen(dir, 'generate')).code).toBe(0);
@@ -67,6 +67,11 @@ describe('what an interrupted write leaves', () => {
     const kept = path.join(dir, 'generated/v1/notes.ts.0123456789ab.tmp');
     writeFileSync(left, '');
     writeFileSync(kept, 'a note of the user, named like a temporary file\n');
+    // Younger than a minute, it may be another run's, about to be written: left alone.
+    expect((await restgen(dir, 'check')).code).toBe(0);
+    const past = new Date(Date.now() - 120_000);
+    utimesSync(left, past, past);
+    utimesSync(kept, past, past);
     const check = await restgen(dir, 'check');
     expect(check.code).toBe(1);
     expect(check.err).toContain('orders.ts.0123456789ab.tmp');
