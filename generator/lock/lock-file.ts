@@ -3,10 +3,9 @@
  * atomic (temp file + rename) with sorted keys and a trailing newline, so the bytes depend only on the
  * contracts.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AcceptedBreak } from '../diff/types.ts';
-import { writeAtomic } from '../write/output-folder.ts';
+import { bytesIfPresent, writeAtomic } from '../write/output-folder.ts';
 import type { VersionContract } from './contract.ts';
 
 /** The lock file's name. */
@@ -130,17 +129,22 @@ function isAcceptedList(value: unknown): value is AcceptedBreak[] {
   );
 }
 
+/** The lock in `bytes` (as read from `file`), or why it is malformed, naming `file`. */
+export function parseLockBytes(file: string, bytes: Buffer): { ok: true; lock: LockFile } | LockProblem {
+  const parsed = parseLock(bytes.toString('utf8'));
+  return parsed.ok ? parsed : { ...parsed, message: `${file} ${parsed.message}` };
+}
+
 /** Reads the lock at `file`: `lock` is undefined when there is none yet. */
 export function readLockFile(file: string): { ok: true; lock: LockFile | undefined } | LockProblem {
-  if (!existsSync(file)) return { ok: true, lock: undefined };
-  const parsed = parseLock(readFileSync(file, 'utf8'));
-  return parsed.ok ? parsed : { ...parsed, message: `${file} ${parsed.message}` };
+  const bytes = bytesIfPresent(file);
+  return bytes === undefined ? { ok: true, lock: undefined } : parseLockBytes(file, bytes);
 }
 
 /** Writes `lock` to `file` atomically; returns false (writing nothing) when the file already holds these bytes. */
 export function writeLockFile(file: string, lock: LockFile): boolean {
   const text = serializeLock(lock);
-  if (existsSync(file) && readFileSync(file, 'utf8') === text) return false;
+  if (bytesIfPresent(file)?.toString('utf8') === text) return false;
   // As every generated file: a temporary file renamed into place (removed should the write fail), through a link.
   writeAtomic(file, text);
   return true;

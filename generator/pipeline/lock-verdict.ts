@@ -10,7 +10,7 @@
  *   lock is parsed only if something asks for it.
  */
 import type { LockComparison } from '../lock/compare-lock.ts';
-import { parseLock, type LockFile, type LockProblem } from '../lock/lock-file.ts';
+import { parseLockBytes, type LockFile, type LockProblem } from '../lock/lock-file.ts';
 import type { Memo } from '../emit/types.ts';
 import type { ApiIR } from '../model/ir.ts';
 import type { GenerateOptions } from './generate.ts';
@@ -54,7 +54,7 @@ export function readLockText(file: string, recorded?: RecordedLock): LockText {
         const bytes = bytesIfPresent(file);
         if (bytes === undefined || contentHash(bytes) !== hash)
           return (parsed = { ok: false, line: 1, message: `${file} changed while restgen read it; run restgen again` });
-        return (parsed = parsedLock(file, bytes));
+        return (parsed = parseLockBytes(file, bytes));
       },
     };
   }
@@ -65,14 +65,8 @@ export function readLockText(file: string, recorded?: RecordedLock): LockText {
   return {
     hash,
     input: { stamp, hash: hash ?? 'missing' },
-    parse: () => (parsed ??= bytes === undefined ? { ok: true, lock: undefined } : parsedLock(file, bytes)),
+    parse: () => (parsed ??= bytes === undefined ? { ok: true, lock: undefined } : parseLockBytes(file, bytes)),
   };
-}
-
-/** The lock in `bytes`, or why it is malformed (naming `file`). */
-function parsedLock(file: string, bytes: Buffer): ReturnType<LockText['parse']> {
-  const result = parseLock(bytes.toString('utf8'));
-  return result.ok ? result : { ...result, message: `${file} ${result.message}` };
 }
 
 type JudgeOptions = Pick<GenerateOptions, 'acceptBreaking' | 'acceptReason' | 'severity' | 'today'>;

@@ -129,7 +129,8 @@ export async function scanOutput(outDir: string, knownGenerated: (rel: string) =
   return { generated, foreign };
 }
 
-/** The name `writeAtomic` gives its temporary files: the file's own name, 12 hex digits, `.tmp`. */
+/** The name `writeAtomic` gives a temporary file for `file`: its own name, 12 hex digits, `.tmp` (TEMP_NAME). */
+const tempFor = (file: string): string => `${file}.${randomBytes(6).toString('hex')}.tmp`;
 const TEMP_NAME = /\.[0-9a-f]{12}\.tmp$/;
 /** How old an empty temporary file must be to be a killed run's: a live run writes its first bytes at once. */
 const LEFT_AFTER_MS = 60_000;
@@ -276,8 +277,8 @@ export function writeAtomic(at: string, content: FileContent, madeDirs: Set<stri
     mkdirSync(dir, { recursive: true });
     madeDirs.add(dir);
   }
-  // Named as TEMP_NAME matches: a run killed before writing a byte leaves a file later runs remove.
-  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  // A run killed before writing a byte leaves an empty file of this name, which later runs remove (isLeftTemp).
+  const temp = tempFor(file);
   try {
     if (typeof content === 'string') writeFileSync(temp, content, 'utf8');
     else {

@@ -70,6 +70,13 @@ describe('restgen init', () => {
     expect(readFileSync(path.join(raced, 'package.json'), 'utf8')).toBe(theirs);
     expect(existsSync(path.join(raced, 'api.ts'))).toBe(true);
     expect(said).toContain('Add its scripts by hand: "generate": "restgen generate", "check": "restgen check".');
+    // Without a package.json, one that another tool creates meanwhile is left as that tool wrote it too.
+    const appeared = fresh();
+    let told = '';
+    const a = await runCli(appeared, ['init'], { err: (t) => void ((told += t), t.includes('created') && writeFileSync(path.join(appeared, 'package.json'), theirs)) });
+    expect(a.code).toBe(2);
+    expect(readFileSync(path.join(appeared, 'package.json'), 'utf8')).toBe(theirs);
+    expect(told).toContain('Add its scripts by hand: "generate": "restgen generate", "check": "restgen check".');
   });
 
   it('writes restgen.config.ts with --with-config, and the scripts then need no path', async () => {

@@ -96,9 +96,16 @@ function runInit(apiArg: string, flags: InitFlags, io: CliIO): void {
     const text = JSON.stringify(manifest, null, indent) + '\n';
     // A new package.json is created exclusively; an existing one is replaced atomically (a crash leaves the old
     // file, never half of one), and only if nobody changed it since it was read (npm install may be running).
-    if (manifestText === undefined) writeFileSync(manifestPath, text, { flag: 'wx' });
-    else if (readFileSync(manifestPath, 'utf8') !== manifestText)
-      return usageError(io, 'init', `package.json changed while init ran (npm install?), so init left it as it is; ${api} was created. Add its scripts by hand: ${Object.entries(added).map(([k, v]) => `"${k}": "${v}"`).join(', ')}.`);
+    const leftAlone = () =>
+      usageError(io, 'init', `package.json was written by another tool while init ran (npm install?), so init left it as that tool wrote it; ${api} was created. Add its scripts by hand: ${Object.entries(added).map(([k, v]) => `"${k}": "${v}"`).join(', ')}.`);
+    if (manifestText === undefined) {
+      try {
+        writeFileSync(manifestPath, text, { flag: 'wx' });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') return leftAlone();
+        throw error;
+      }
+    } else if (readFileSync(manifestPath, 'utf8') !== manifestText) return leftAlone();
     else writeAtomic(manifestPath, text);
     const scripts = Object.entries(added).map(([k, v]) => `${k} (${v})`).join(', ');
     info(io, `  ${p.green(created ? 'created' : 'updated')} package.json${scripts ? `: scripts ${scripts}` : ''}\n`);
