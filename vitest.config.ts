@@ -1,6 +1,17 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const runtimeSource = fileURLToPath(new URL('./packages/runtime/src/', import.meta.url));
+
 export default defineConfig({
+  // Generated servers import `@restgen/runtime`: in this repository's tests, its TypeScript sources (the packed
+  // packages are tested as built, in test/package).
+  resolve: {
+    alias: [
+      { find: /^@restgen\/runtime$/, replacement: `${runtimeSource}index.ts` },
+      { find: /^@restgen\/runtime\/jwt$/, replacement: `${runtimeSource}jwt.ts` },
+    ],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,

@@ -4,7 +4,7 @@
  * the claim that finds the due one, of the polls after it that find nothing, and the outbox's heap bytes per
  * waiting delivery (after a full GC, when run with `--expose-gc`). Run: `npx jiti bench/outbox.ts`.
  */
-import { createMemoryOutbox, type Delivery } from '../runtime/server/webhook-store.ts';
+import { createMemoryOutbox, type Delivery } from '../packages/runtime/src/webhook-store.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 const heapUsed = (): number => (gc?.(), gc?.(), process.memoryUsage().heapUsed);

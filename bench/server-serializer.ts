@@ -11,7 +11,7 @@ import fastJson from 'fast-json-stringify';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { createShaper } from '../runtime/server/shape.ts';
+import { createShaper } from '../packages/runtime/src/shape.ts';
 import { generate } from '../generator/pipeline/generate.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));

@@ -6,7 +6,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Part } from '../dsl/define-config.ts';
+import semver from 'semver';
 import { peersOf } from '../emit/parts.ts';
+import { RUNTIME } from '../emit/runtime-package.ts';
 import type { Diagnostic } from '../model/diagnostics.ts';
 
 const SECTIONS = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'] as const;
@@ -82,4 +84,42 @@ export function missingPeers(outDir: string, parts: readonly Part[]): Diagnostic
           message: `the generated code imports ${name} (${range}), and there is no package.json above the output folder; create one (npm init -y) and run: ${command}`,
         },
   );
+}
+
+/** The `package.json` of `name` as installed for code in `dir` (Node's lookup: `node_modules` up the tree), or undefined. */
+function installedManifest(dir: string, name: string): { file: string; json: Record<string, unknown> } | undefined {
+  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
+    const file = path.join(at, 'node_modules', name, 'package.json');
+    if (existsSync(file)) {
+      try {
+        return { file, json: JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown> };
+      } catch {
+        return { file, json: {} };
+      }
+    }
+    if (path.dirname(at) === at) return undefined;
+  }
+}
+
+/**
+ * A warning (RG219) when the `@restgen/runtime` installed where the generated server runs does not satisfy the
+ * range the generated code is written for, or implements another contract: the server would refuse to start.
+ * Nothing when the server part is not generated or the package is not installed (RG215 asks for it then).
+ */
+export function runtimeMismatch(outDir: string, parts: readonly Part[]): Diagnostic[] {
+  if (!parts.includes('server')) return [];
+  const installed = installedManifest(outDir, RUNTIME.name);
+  if (!installed) return [];
+  const version = typeof installed.json['version'] === 'string' ? installed.json['version'] : '(no version)';
+  const contract = (installed.json['restgen'] as { contract?: unknown } | undefined)?.contract;
+  const fits = semver.valid(version) !== null && semver.satisfies(version, RUNTIME.range) && contract === RUNTIME.contract;
+  if (fits) return [];
+  return [
+    {
+      code: 'RG219',
+      severity: 'warning',
+      message: `the generated server needs ${RUNTIME.name} ${RUNTIME.range} (runtime contract ${RUNTIME.contract}), but ${version} is installed (contract ${String(contract ?? 'unknown')}), and the server would refuse to start; install the right one with: npm install ${installSpec(RUNTIME.name, RUNTIME.range)}`,
+      loc: { file: installed.file, line: 1, member: '' },
+    },
+  ];
 }

@@ -5,6 +5,7 @@
  * `peers`; `package.json`'s `peerDependencies` must list the same ranges (a test compares them).
  */
 import type { Part } from '../dsl/define-config.ts';
+import { RUNTIME } from './runtime-package.ts';
 
 /** What restgen knows about one part. */
 export interface PartInfo {
@@ -15,10 +16,10 @@ export interface PartInfo {
   /** npm packages the part's output imports, with the version ranges restgen supports. */
   readonly peers: Readonly<Record<string, string>>;
   /**
-   * Peers that only one output file imports, and only for some APIs, with that file: jose is imported by
-   * `server/runtime/jwt.ts` when the API takes bearer tokens (an API without them gets a jose-free stand-in).
+   * Peers that only one output file imports, and only for some APIs, with that file: jose is imported (through
+   * `@restgen/runtime/jwt`) by `server/routes.ts` when the API takes bearer tokens.
    */
-  readonly peersImportedBy?: Readonly<Record<string, string>>;
+  readonly peersImportedBy?: Readonly<Record<string, { readonly file: string; readonly from: string }>>;
   /** Whether a file of the output folder (relative POSIX path) is this part's. */
   readonly owns: (file: string) => boolean;
 }
@@ -37,8 +38,8 @@ export const PARTS: { readonly [P in Part]: PartInfo } = {
   server: {
     summary: 'Fastify routes for every version, migrations, auth, rate limits, in-memory handlers (server/)',
     needs: ['zod', 'openapi'],
-    peers: { fastify: '^5.1.0', '@fastify/rate-limit': '^10.3.0 || ^11.0.0', jose: '^6.0.1', zod: ZOD },
-    peersImportedBy: { jose: 'server/runtime/jwt.ts' },
+    peers: { [RUNTIME.name]: RUNTIME.range, fastify: '^5.1.0', '@fastify/rate-limit': '^10.3.0 || ^11.0.0', jose: '^6.0.1', zod: ZOD },
+    peersImportedBy: { jose: { file: 'server/routes.ts', from: `${RUNTIME.name}/jwt` } },
     owns: (file) => top(file) === 'server',
   },
   client: {
@@ -91,7 +92,7 @@ export function partOf(file: string): Part {
 
 /**
  * The packages the output of `parts` imports, by name (sorted), with their version ranges. `imports(file,
- * name)` says whether the generated `file` imports `name`, for the peers only some APIs need (see
+ * module)` says whether the generated `file` imports `module`, for the peers only some APIs need (see
  * {@link PartInfo.peersImportedBy}); without it every peer counts.
  */
 export function peersOf(parts: readonly Part[], imports?: (file: string, name: string) => boolean): Record<string, string> {
@@ -99,8 +100,8 @@ export function peersOf(parts: readonly Part[], imports?: (file: string, name: s
   for (const p of parts) {
     const only = PARTS[p].peersImportedBy ?? {};
     for (const [name, range] of Object.entries(PARTS[p].peers)) {
-      const file = only[name];
-      if (file === undefined || !imports || imports(file, name)) peers[name] = range;
+      const via = only[name];
+      if (via === undefined || !imports || imports(via.file, via.from)) peers[name] = range;
     }
   }
   return Object.fromEntries(Object.entries(peers).sort(([a], [b]) => (a < b ? -1 : 1)));

@@ -111,6 +111,7 @@ export const DIAGNOSTIC_CODES = {
   RG216: 'an unknown finding id in the diff settings',
   RG217: 'several config files',
   RG218: 'the templates folder does not exist',
+  RG219: 'the installed @restgen/runtime does not fit the generated server',
 } as const;
 
 /** A diagnostic code. */

@@ -134,7 +134,7 @@ const cases: Case[] = [
     file: 'package.json',
     at: '"dependencies"',
     line: 3,
-    says: "the generated code imports @fastify/rate-limit (^10.3.0 || ^11.0.0), which package.json does not list; install it with: npm install '@fastify/rate-limit@^10.3.0 || ^11.0.0' zod@^4.0.0",
+    says: "the generated code imports @fastify/rate-limit (^10.3.0 || ^11.0.0), which package.json does not list; install it with: npm install '@fastify/rate-limit@^10.3.0 || ^11.0.0' @restgen/runtime@^0.1.0 zod@^4.0.0",
     severity: 'warning',
   },
   {
@@ -145,6 +145,18 @@ const cases: Case[] = [
     says: "diff.severity names 'rate-limit-lowerd', which is not a finding id (did you mean 'rate-limit-lowered'?)",
   },
   { code: 'RG217', files: { 'restgen.config.ts': config(''), 'restgen.config.mjs': `export default {};\n` }, file: 'restgen.config.mjs', at: 'export', line: 1, says: 'found restgen.config.ts and restgen.config.mjs; keep one config file' },
+  {
+    code: 'RG219',
+    files: {
+      'package.json': '{ "name": "shop", "type": "module", "dependencies": { "@restgen/runtime": "^0.1.0" } }\n',
+      'node_modules/@restgen/runtime/package.json': '{ "name": "@restgen/runtime", "version": "0.0.9", "restgen": { "contract": 0 } } // <-\n'.replace(' // <-', ''),
+    },
+    file: 'node_modules/@restgen/runtime/package.json',
+    at: '{',
+    line: 1,
+    says: 'the generated server needs @restgen/runtime ^0.1.0 (runtime contract 1), but 0.0.9 is installed (contract 0), and the server would refuse to start; install the right one with: npm install @restgen/runtime@^0.1.0',
+    severity: 'warning',
+  },
   { code: 'RG218', files: { 'restgen.config.ts': config(`  templates: 'my-templates', // <-`) }, file: 'restgen.config.ts', at: 'templates', says: "templates 'my-templates' does not exist" },
 ];
 
@@ -169,7 +181,7 @@ describe('config and command-line diagnostics', () => {
   });
 
   it('reports each missing runtime package once, and nothing when package.json lists them all', async () => {
-    const manifest = { name: 'shop', type: 'module', dependencies: { zod: '^4.0.0' }, devDependencies: { fastify: '^5.0.0', '@fastify/rate-limit': '^11.0.0', jose: '^6.0.1' } };
+    const manifest = { name: 'shop', type: 'module', dependencies: { zod: '^4.0.0', '@restgen/runtime': '^0.1.0' }, devDependencies: { fastify: '^5.0.0', '@fastify/rate-limit': '^11.0.0', jose: '^6.0.1' } };
     const dir = project({ 'package.json': JSON.stringify(manifest, null, 2) });
     const r = await runCli(dir, ['generate']);
     expect(r.code).toBe(0);
@@ -182,14 +194,13 @@ describe('config and command-line diagnostics', () => {
   });
 
   it('asks for jose only when the API takes bearer tokens, and a server without them never imports it', async () => {
-    const manifest = '{ "name": "shop", "dependencies": { "zod": "^4.0.0", "fastify": "^5.1.0", "@fastify/rate-limit": "^11.0.0" } }\n';
+    const manifest = '{ "name": "shop", "dependencies": { "@restgen/runtime": "^0.1.0", "zod": "^4.0.0", "fastify": "^5.1.0", "@fastify/rate-limit": "^11.0.0" } }\n';
     const keysOnly = project({ 'package.json': manifest, 'api.ts': API.replace("collections:", "auth: { apiKey: { header: 'X-API-Key' } },\n  collections:") });
     const r = await runCli(keysOnly, ['generate', '--parts', 'server']);
     expect(r.code, r.err).toBe(0);
     expect(r.err).not.toContain('RG215');
     const server = listFiles(path.join(keysOnly, 'generated/server'));
-    expect(server).toContain('runtime/jwt.ts');
-    const importers = server.filter((f) => readFileSync(path.join(keysOnly, 'generated/server', f), 'utf8').includes('from "jose"'));
+    const importers = server.filter((f) => /from "(jose|@restgen\/runtime\/jwt)"/.test(readFileSync(path.join(keysOnly, 'generated/server', f), 'utf8')));
     expect(importers).toEqual([]);
     expect((await runCli(keysOnly, ['generate', '--parts', 'server'])).err, 'an up-to-date run judges the same').not.toContain('RG215');
 
@@ -198,6 +209,6 @@ describe('config and command-line diagnostics', () => {
     expect(b.code, b.err).toBe(0);
     expect(b.err.match(/RG215/g)).toHaveLength(1);
     expect(b.err).toContain('the generated code imports jose (^6.0.1), which package.json does not list; install it with: npm install jose@^6.0.1');
-    expect(readFileSync(path.join(bearer, 'generated/server/runtime/jwt.ts'), 'utf8')).toContain('from "jose"');
+    expect(readFileSync(path.join(bearer, 'generated/server/routes.ts'), 'utf8')).toContain('from "@restgen/runtime/jwt"');
   });
 });

@@ -7,6 +7,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PART_NAMES, PARTS, partOf, peersOf } from '../../generator/emit/parts.ts';
+import { RUNTIME } from '../../generator/emit/runtime-package.ts';
+import { RUNTIME_CONTRACT } from '../../packages/runtime/src/contract.ts';
 import { listFiles } from '../helpers/temp-api.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -53,8 +55,36 @@ describe('package.json', () => {
   it('points exports and bin at the build and ships only what a user needs', () => {
     expect(manifest['exports']).toEqual({ '.': { types: './dist/index.d.ts', default: './dist/index.js' }, './package.json': './package.json' });
     expect(manifest['bin']).toEqual({ restgen: './bin/restgen.js' });
-    expect(manifest['files']).toEqual(['bin/', 'dist/', 'templates/', 'runtime/', 'docs/diff-report.png']);
+    expect(manifest['files']).toEqual(['bin/', 'dist/', 'templates/', 'docs/diff-report.png', 'runtime/client/', 'runtime/zod/']);
+    expect(manifest['scripts']!['prepare'], 'no install-time script').toBeUndefined();
     expect(manifest['engines']).toEqual({ node: '>=20.19' });
     expect(readFileSync(path.join(ROOT, 'bin/restgen.js'), 'utf8')).toContain("import('../dist/cli.js')");
+  });
+});
+
+describe('packages/runtime/package.json (@restgen/runtime)', () => {
+  const runtime = JSON.parse(readFileSync(path.join(ROOT, 'packages/runtime/package.json'), 'utf8')) as Record<string, Record<string, unknown>> & { name: string; version: string; restgen: { contract: number } };
+
+  it('is the package, version and contract the generated server asks for', () => {
+    expect(runtime.name).toBe(RUNTIME.name);
+    // The range is a caret range on the package's own version line.
+    const [major, minor] = runtime.version.split('.').map(Number);
+    expect(RUNTIME.range).toBe(major === 0 ? `^0.${minor}.0` : `^${major}.0.0`);
+    expect(RUNTIME.contract).toBe(RUNTIME_CONTRACT);
+    expect(runtime.restgen.contract).toBe(RUNTIME_CONTRACT);
+    expect((manifest['devDependencies'] as Record<string, string>)[RUNTIME.name]).toBe(runtime.version);
+  });
+
+  it("declares the server part's packages as peers, jose optional, and builds only when packed", () => {
+    const { [RUNTIME.name]: _self, ...serverPeers } = PARTS.server.peers;
+    expect(runtime['peerDependencies']).toEqual(Object.fromEntries(Object.entries(serverPeers).sort(([a], [b]) => (a < b ? -1 : 1))));
+    expect(runtime['peerDependenciesMeta']).toEqual({ jose: { optional: true } });
+    expect(runtime['dependencies']).toBeUndefined();
+    expect(Object.keys(runtime['scripts']!).filter((s) => /install|prepare/.test(s))).toEqual([]);
+    expect(runtime['exports']).toEqual({
+      '.': { types: './dist/index.d.ts', default: './dist/index.js' },
+      './jwt': { types: './dist/jwt.d.ts', default: './dist/jwt.js' },
+      './package.json': './package.json',
+    });
   });
 });

@@ -9,7 +9,7 @@
  * generated client over real HTTP. Needs the npm registry (npm's cache is reused).
  */
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -100,16 +100,31 @@ export default defineApi({
 `;
 
 let tarball: { filename: string; entryCount: number; size: number; unpackedSize: number };
+let runtimeTarball: typeof tarball;
+/** What npm printed while installing the tarballs. */
+let installOutput = '';
+
+/** Packs the package in `dir` as built by `npm run build` (no script runs: a test never rebuilds what others read). */
+async function pack(dir: string): Promise<typeof tarball> {
+  if (!existsSync(path.join(dir, 'dist/index.js'))) throw new Error(`${dir}/dist is missing: run npm run build first (npm test does)`);
+  const packed = await sh('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], dir);
+  return (JSON.parse(packed.stdout.slice(packed.stdout.search(/^\[\s*\{/m))) as (typeof tarball)[])[0]!;
+}
 
 beforeAll(async () => {
-  const packed = await sh('npm', ['pack', '--json', '--pack-destination', work], ROOT);
-  // The JSON array is the last thing npm prints (the build's own output may come before it).
-  tarball = (JSON.parse(packed.stdout.slice(packed.stdout.search(/^\[\s*\{/m))) as (typeof tarball)[])[0]!;
+  tarball = await pack(ROOT);
+  runtimeTarball = await pack(path.join(ROOT, 'packages/runtime'));
   const manifest = {
     name: 'packed-e2e',
     private: true,
     type: 'module',
-    dependencies: { fastify: floor('fastify'), '@fastify/rate-limit': floor('@fastify/rate-limit'), jose: floor('jose'), zod: floor('zod') },
+    dependencies: {
+      '@restgen/runtime': `file:${path.join(work, runtimeTarball.filename)}`,
+      fastify: floor('fastify'),
+      '@fastify/rate-limit': floor('@fastify/rate-limit'),
+      jose: floor('jose'),
+      zod: floor('zod'),
+    },
     devDependencies: {
       restgen: `file:${path.join(work, tarball.filename)}`,
       typescript: pin('typescript'),
@@ -119,12 +134,25 @@ beforeAll(async () => {
   };
   mkdirSync(app);
   writeFileSync(path.join(app, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
-  await sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error']);
+  const install = await sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline']);
+  installOutput = install.stdout + install.stderr;
 }, 240_000);
 
 describe('the packed artifact in a fresh project', () => {
+  it('installs without a warning that restgen causes, and runs no install script of its own', () => {
+    // npm's own notices (funding, a newer npm) are not restgen's; a warning naming restgen or its runtime is.
+    const warnings = installOutput.split('\n').filter((l) => /warn/i.test(l) && /restgen/i.test(l));
+    expect(warnings).toEqual([]);
+    for (const pkg of ['restgen', '@restgen/runtime']) {
+      const scripts = (JSON.parse(readFileSync(path.join(app, 'node_modules', pkg, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
+      expect(Object.keys(scripts).filter((s) => /^(pre|post)?install$|^prepare$/.test(s)), pkg).toEqual([]);
+    }
+  });
+
   it('ships only what a user needs', () => {
     expect(tarball.entryCount).toBeLessThan(120);
+    expect(runtimeTarball.entryCount).toBeLessThan(20);
+    expect(existsSync(path.join(app, 'node_modules/@restgen/runtime/dist/index.d.ts'))).toBe(true);
     const files = readFileSync(path.join(app, 'node_modules/restgen/package.json'), 'utf8');
     expect(JSON.parse(files).exports['.'].default).toBe('./dist/index.js');
     for (const absent of ['test', 'examples', 'bench', 'scripts', 'generator', '.ci'])

@@ -153,7 +153,7 @@ describe("restgen's own stamp", () => {
     const first = restgenStamp(root);
     expect(restgenStamp(root).stamp).toBe(first.stamp);
     await tick();
-    writeFiles(root, { 'runtime/server/errors.ts': 'export {};\n' });
+    writeFiles(root, { 'runtime/client/errors.ts': 'export {};\n' });
     const withRuntime = restgenStamp(root);
     expect(withRuntime.stamp).not.toBe(first.stamp);
     await tick();

@@ -1,5 +1,5 @@
 /**
- * The checked reader of request bodies and queries (`runtime/server/checked-read.ts`), differentially
+ * The checked reader of request bodies and queries (`packages/runtime/src/checked-read.ts`), differentially
  * against zod: on seeded random mutations of a valid input, whatever it reads is exactly zod's parse
  * output (the same values, keys in the same order, `undefined` where zod sets it), and it never accepts
  * what zod refuses. Over every request schema of both examples (bodies, patches, queries, transition
@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createCheckedReader, createRequestParser, FAIL } from '../../runtime/server/checked-read.ts';
+import { createCheckedReader, createRequestParser, FAIL } from '../../packages/runtime/src/checked-read.ts';
 import { mutate, random } from '../helpers/mutate.ts';
 
 const ID = '6f1c2f0e-8d0b-4b7a-9c39-3a3f0b7e2d11';

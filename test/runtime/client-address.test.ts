@@ -1,9 +1,9 @@
 /**
- * `runtime/server/client-address.ts` as source: the client a limit counts is an IPv4 address, or the /64
+ * `packages/runtime/src/client-address.ts` as source: the client a limit counts is an IPv4 address, or the /64
  * network of an IPv6 address however it is written; an IPv4-mapped IPv6 address is its IPv4 address.
  */
 import { describe, expect, it } from 'vitest';
-import { limitKeyOf } from '../../runtime/server/client-address.ts';
+import { limitKeyOf } from '../../packages/runtime/src/client-address.ts';
 
 describe('limitKeyOf', () => {
   it('keeps an IPv4 address as it is', () => {

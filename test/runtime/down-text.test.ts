@@ -7,9 +7,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createCheckedText, createWriter, type Via } from '../../runtime/server/checked-text.ts';
-import { compileDown, compileDownReaders, compileUp, type Hooks } from '../../runtime/server/migrate.ts';
-import type { RouteSpec } from '../../runtime/server/spec.ts';
+import { createCheckedText, createWriter, type Via } from '../../packages/runtime/src/checked-text.ts';
+import { compileDown, compileDownReaders, compileUp, type Hooks } from '../../packages/runtime/src/migrate.ts';
+import type { RouteSpec } from '../../packages/runtime/src/spec.ts';
 import { mutate, random } from '../helpers/mutate.ts';
 import { routes as notes } from '../../examples/header-versioning/generated/server/collections/notes.ts';
 

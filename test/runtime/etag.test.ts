@@ -1,5 +1,5 @@
 /**
- * `runtime/server/etag.ts` as source: the ETag of a resource (strong, independent of key order and of
+ * `packages/runtime/src/etag.ts` as source: the ETag of a resource (strong, independent of key order and of
  * write-only fields, changed by any visible change), and RFC 9110's evaluation of `If-Match` (strong
  * comparison, `*` needs a resource) and `If-None-Match` (weak comparison; 304 for reads, 412 for writes).
  */
@@ -7,8 +7,8 @@ import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createHash } from 'node:crypto';
-import { conditionOf, createEtagger, etagOfText, etagOfVisible, evaluate, preconditionsOf } from '../../runtime/server/etag.ts';
-import { isPlain } from '../../runtime/server/shape.ts';
+import { conditionOf, createEtagger, etagOfText, etagOfVisible, evaluate, preconditionsOf } from '../../packages/runtime/src/etag.ts';
+import { isPlain } from '../../packages/runtime/src/shape.ts';
 
 const ORDER = z.object({ id: z.uuid(), status: z.enum(['open', 'paid']), lines: z.array(z.object({ sku: z.string() })) });
 const etagOf = createEtagger(ORDER);

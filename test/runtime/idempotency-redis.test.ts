@@ -5,8 +5,8 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisAnswers, type Answer } from '../../runtime/server/idempotency.ts';
-import type { RedisClient } from '../../runtime/server/types.ts';
+import { createRedisAnswers, type Answer } from '../../packages/runtime/src/idempotency.ts';
+import type { RedisClient } from '../../packages/runtime/src/types.ts';
 import { redisBinary, requireRedis } from '../attack/redis-server.ts';
 import { redisUrl } from '../server/helpers.ts';
 

@@ -1,10 +1,10 @@
 /**
- * `runtime/server/idempotency.ts` as source: one create per key across concurrent requests, fingerprints
+ * `packages/runtime/src/idempotency.ts` as source: one create per key across concurrent requests, fingerprints
  * independent of key order, and a memory store that stays bounded and O(1) per request however many keys
  * it has seen.
  */
 import { describe, expect, it } from 'vitest';
-import { RedisUnavailable, answerKeyOf, bounded, canonicalJson, createMemoryAnswers, fingerprintOf, type Answer } from '../../runtime/server/idempotency.ts';
+import { RedisUnavailable, answerKeyOf, bounded, canonicalJson, createMemoryAnswers, fingerprintOf, type Answer } from '../../packages/runtime/src/idempotency.ts';
 
 const answer = (n: number): Answer => ({ status: 201, location: `/x/${n}`, body: { n } });
 const later = () => performance.now() + 5_000;

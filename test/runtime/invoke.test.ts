@@ -1,12 +1,12 @@
 /**
- * `runtime/server/invoke.ts` as source: user code called safely. A handler that answers synchronously gets
+ * `packages/runtime/src/invoke.ts` as source: user code called safely. A handler that answers synchronously gets
  * its outcome in the same tick (no promise, no timer), so a route can answer without waiting a turn; one
  * that returns a promise is raced against the request timeout; thrown problems are answers, other errors not.
  */
 import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { invoke, whenSettled, type Outcome } from '../../runtime/server/invoke.ts';
-import { NotFound } from '../../runtime/server/problems.ts';
+import { invoke, whenSettled, type Outcome } from '../../packages/runtime/src/invoke.ts';
+import { NotFound } from '../../packages/runtime/src/problems.ts';
 
 const logged: unknown[] = [];
 const request = { log: { error: (obj: unknown) => logged.push(obj) } } as unknown as FastifyRequest;

@@ -1,5 +1,5 @@
 /**
- * `runtime/server/json-text.ts` as source, differentially: on the same values, the stripped text must be
+ * `packages/runtime/src/json-text.ts` as source, differentially: on the same values, the stripped text must be
  * byte for byte `JSON.stringify` of the key-tree strip, and the checked text must be `JSON.stringify` of
  * zod's parse output where zod accepts and nothing where zod rejects (never looser than zod). Schemas: the
  * example's response schemas of every version, the bench's, and schemas built to reach every kind and
@@ -7,9 +7,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createCheckedText, createWriter } from '../../runtime/server/checked-text.ts';
-import { createStrippedText } from '../../runtime/server/json-text.ts';
-import { createShaper } from '../../runtime/server/shape.ts';
+import { createCheckedText, createWriter } from '../../packages/runtime/src/checked-text.ts';
+import { createStrippedText } from '../../packages/runtime/src/json-text.ts';
+import { createShaper } from '../../packages/runtime/src/shape.ts';
 import { exampleOfPattern } from '../../generator/model/pattern-example.ts';
 import { mutate, random } from '../helpers/mutate.ts';
 import * as ShopV1 from '../../examples/shop/generated/v1/schemas.ts';

@@ -5,7 +5,7 @@
  */
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { createJwtVerifier } from '../../runtime/server/jwt.ts';
+import { createJwtVerifier } from '../../packages/runtime/src/jwt.ts';
 
 const secret = new TextEncoder().encode('a shared secret of at least thirty-two bytes!');
 const options = { key: secret, algorithms: ['HS256'] as const, issuer: 'https://id.example.com', audience: 'shop' };

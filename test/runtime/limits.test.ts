@@ -5,10 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { retryAfterMs, retryDelay } from '../../runtime/client/retry.ts';
 import { ApiError, ConflictError } from '../../runtime/client/failures.ts';
-import { createFailureLimiter } from '../../runtime/server/auth-failures.ts';
-import { createChallenge } from '../../runtime/server/auth.ts';
-import { successorOf } from '../../runtime/server/gate.ts';
-import type { ApiSpec } from '../../runtime/server/spec.ts';
+import { createFailureLimiter } from '../../packages/runtime/src/auth-failures.ts';
+import { createChallenge } from '../../packages/runtime/src/auth.ts';
+import { successorOf } from '../../packages/runtime/src/gate.ts';
+import type { ApiSpec } from '../../packages/runtime/src/spec.ts';
 
 describe('createFailureLimiter', () => {
   it('blocks an address after max rejected credentials until its window ends; other addresses are apart', () => {

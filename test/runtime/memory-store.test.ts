@@ -1,12 +1,12 @@
 /**
- * `runtime/server/memory-store.ts` as source: unique values through an index (freed on update and
+ * `packages/runtime/src/memory-store.ts` as source: unique values through an index (freed on update and
  * delete, O(1) per request), cursors bound to the filters they were issued for, a bounded store, and
  * lifecycle transitions and write preconditions checked in the same step as the write.
  */
 import { describe, expect, it } from 'vitest';
-import { createMemoryCollection, decodeCursor, encodeCursor, type MemorySpec, type MemoryTransition } from '../../runtime/server/memory-store.ts';
-import { HttpProblem, InvalidTransition, PreconditionFailed } from '../../runtime/server/problems.ts';
-import type { Page } from '../../runtime/server/types.ts';
+import { createMemoryCollection, decodeCursor, encodeCursor, type MemorySpec, type MemoryTransition } from '../../packages/runtime/src/memory-store.ts';
+import { HttpProblem, InvalidTransition, PreconditionFailed } from '../../packages/runtime/src/problems.ts';
+import type { Page } from '../../packages/runtime/src/types.ts';
 
 const SPEC: MemorySpec = { name: 'users', id: 'id', assign: [['id', 'uuid']], unique: ['email'], readOnly: ['id'], lifecycle: null };
 type User = { id: string; email: string; tier: string };

@@ -1,12 +1,12 @@
 /**
- * `runtime/server/migrate.ts` as source: an older version's request migrated up (renames, dropped fields,
+ * `packages/runtime/src/migrate.ts` as source: an older version's request migrated up (renames, dropped fields,
  * type-change hooks, defaults of later fields, nested plans) and a newest resource migrated down (enum
  * values an older version lacks shown as their fallbacks).
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { compileDown, compileUp, resolveHooks, type Hooks } from '../../runtime/server/migrate.ts';
-import type { ApiSpec, RouteSpec } from '../../runtime/server/spec.ts';
+import { compileDown, compileUp, resolveHooks, type Hooks } from '../../packages/runtime/src/migrate.ts';
+import type { ApiSpec, RouteSpec } from '../../packages/runtime/src/spec.ts';
 
 const hooks: Hooks = new Map<string, Record<string, (value: unknown) => unknown>>([
   ['v2.orders.ref', { up: (n: unknown) => `RF-${String(n)}`, down: (s: unknown) => Number(String(s).slice(3)) }],

@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createTokenSource } from '../../runtime/client/oauth.ts';
-import { scopesOfClaims } from '../../runtime/server/jwt-claims.ts';
+import { scopesOfClaims } from '../../packages/runtime/src/jwt-claims.ts';
 
 describe('scopesOfClaims', () => {
   it('reads `scope` (space-separated) and `scp` (an array or a space-separated string), without duplicates', () => {

@@ -1,6 +1,6 @@
-/** `runtime/server/paths.ts` as source: the `Vary` value header versioning sends. */
+/** `packages/runtime/src/paths.ts` as source: the `Vary` value header versioning sends. */
 import { describe, expect, it } from 'vitest';
-import { withVary } from '../../runtime/server/paths.ts';
+import { withVary } from '../../packages/runtime/src/paths.ts';
 
 describe('withVary', () => {
   it('lists the version header after what the answer already varies on, once, whatever the case', () => {

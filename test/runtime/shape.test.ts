@@ -1,10 +1,10 @@
 /**
- * `runtime/server/shape.ts` as source: the response schema decides what an answer may hold, at every
+ * `packages/runtime/src/shape.ts` as source: the response schema decides what an answer may hold, at every
  * depth, with validation (zod parses) and without (a key tree strips).
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createShaper, pointerOf } from '../../runtime/server/shape.ts';
+import { createShaper, pointerOf } from '../../packages/runtime/src/shape.ts';
 
 const Account = z.object({
   id: z.uuid(),

@@ -1,12 +1,12 @@
 /**
- * `runtime/server/webhook-url.ts` as source: which addresses webhooks may reach (public IPv4 and IPv6 yes;
+ * `packages/runtime/src/webhook-url.ts` as source: which addresses webhooks may reach (public IPv4 and IPv6 yes;
  * loopback, private, link-local, CGNAT, unique-local, reserved and their IPv4-mapped forms no), the rules a
  * URL is checked against, and the lookup a delivery connects through (it hands the connection only the
  * addresses it checked).
  */
 import type { LookupAddress } from 'node:dns';
 import { describe, expect, it } from 'vitest';
-import { guardedLookup, isPrivateAddress, RefusedAddress, urlProblem } from '../../runtime/server/webhook-url.ts';
+import { guardedLookup, isPrivateAddress, RefusedAddress, urlProblem } from '../../packages/runtime/src/webhook-url.ts';
 
 describe('isPrivateAddress', () => {
   it('lets public IPv4 and IPv6 addresses through, in every notation', () => {

@@ -1,5 +1,5 @@
 /**
- * The memory outbox as source: its due times live in a heap (`runtime/server/due-queue.ts`), so a poll no
+ * The memory outbox as source: its due times live in a heap (`packages/runtime/src/due-queue.ts`), so a poll no
  * longer sorts every waiting delivery. Differential test against the outbox it replaced (every waiting
  * delivery filtered and sorted on each claim, kept here as the reference): the same claims in the same
  * order, the same answers to complete and retry, over seeded random runs of adds, claims, completions,
@@ -7,9 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DueQueue } from '../../runtime/server/due-queue.ts';
+import { DueQueue } from '../../packages/runtime/src/due-queue.ts';
 import { random } from '../helpers/mutate.ts';
-import { createMemoryOutbox, type Claimed, type Delivery, type Outbox } from '../../runtime/server/webhook-store.ts';
+import { createMemoryOutbox, type Claimed, type Delivery, type Outbox } from '../../packages/runtime/src/webhook-store.ts';
 
 /** The outbox before the heap: correct, and O(n log n) per claim. */
 function referenceOutbox(): Outbox {

@@ -5,7 +5,6 @@
  * dies holding a delivery (its lease runs out, another instance delivers it once, never while the lease
  * holds). Skipped without redis-server, except in CI, where that fails.
  */
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisProcess, redisBinary, requireRedis } from '../attack/redis-server.ts';
 import { SHOP_MIGRATIONS, generateInto, importServer, registerOf, start, type Running, type ServerModule } from '../server/helpers.ts';
@@ -108,7 +107,7 @@ describe.runIf(run)('webhooks on Redis', () => {
     await writer.call('POST', '/v3/webhook_endpoints', { body: { url: receiver.url + '/lease', events: ['order.created'] } });
     await writer.call('POST', '/v3/orders', { body: { customer_id: await customerOn(writer), product_id: 1, quantity: 1 } });
     // A "dying" instance claims the delivery for 1.5 s and never sends or releases it.
-    const store = (await import(path.join(outDir, 'server/runtime/webhook-store.ts'))) as {
+    const store = (await import('../../packages/runtime/src/webhook-store.ts')) as {
       createRedisOutbox(redis: unknown, prefix: string): Outbox;
     };
     const claimed = await store.createRedisOutbox(await client(), 't2:').claim(Date.now(), 10, 1500);

@@ -5,8 +5,8 @@
  * module for every version: a field change usually changes the plans of every older version anyway, and
  * a module per version tripled the file headers and imports the formatter reads.)
  */
-import type { Assign, MemorySpec } from '../../../runtime/server/memory-store.ts';
-import type { CollectionSpec, LifecycleSpec, LimitSpec } from '../../../runtime/server/spec.ts';
+import type { Assign, MemorySpec } from '../../../packages/runtime/src/memory-store.ts';
+import type { CollectionSpec, LifecycleSpec, LimitSpec } from '../../../packages/runtime/src/spec.ts';
 import type { ApiIR, CollectionAt, CollectionIR, FieldAt, RateLimitIR, TransitionIR } from '../../model/ir.ts';
 import { OPERATIONS } from '../../model/ir.ts';
 import { existsAt, shapeAt } from '../../model/project.ts';

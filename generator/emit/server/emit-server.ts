@@ -1,30 +1,16 @@
 /**
- * @module The server emitter: `server/` with the shared runtime (`server/runtime/*.ts`, restgen's
- * `runtime/server/` copied verbatim: mounting, auth, limits, migrations, shaping, the in-memory store), one
+ * @module The server emitter: `server/`, which imports the shared runtime from the `@restgen/runtime` package
+ * (mounting, auth, limits, migrations, shaping, the in-memory store) and holds only the API: one
  * module per collection (`collections/<c>.ts`: settings, hooks, its route in each version, store spec,
  * handler and migration types), and the small modules that assemble them by name (`routes.ts`, `types.ts`,
  * `index.ts` with `registerXApi` and `createMemoryHandlers`). A changed field changes one small module.
  */
-import { takesBearer, type ApiIR } from '../../model/ir.ts';
+import type { ApiIR } from '../../model/ir.ts';
 import type { EmitOptions, OutputFile } from '../types.ts';
 import { irHash } from '../ir-hash.ts';
 import { keyedFile, templateFile } from '../keyed-file.ts';
-import { runtimeFiles } from '../runtime-files.ts';
 import { buildCollectionFiles, summarizeCollection, type CollectionSummary } from './collection-view.ts';
 import { buildServerContext, buildServerViews } from './server-view.ts';
-
-/**
- * The server runtime. An API that takes no bearer tokens gets `no-jwt.ts` as its `jwt.ts` (the same exports,
- * without jose), so its server does not need jose installed.
- */
-function serverRuntime(api: ApiIR, options: EmitOptions): OutputFile[] {
-  const files = runtimeFiles(options.runtime, 'server/', 'server/runtime/');
-  const standIn = files.find((f) => f.path === 'server/runtime/no-jwt.ts');
-  if (!standIn) throw new Error("internal error: restgen's runtime/server/no-jwt.ts is missing");
-  const rest = files.filter((f) => f !== standIn);
-  if (takesBearer(api.auth)) return rest;
-  return rest.map((f) => (f.path === 'server/runtime/jwt.ts' ? { ...f, content: standIn.content } : f));
-}
 
 /**
  * Emits `server/**` for an API. A collection's module is keyed by the collection's IR (every version's route
@@ -48,7 +34,6 @@ export function emitServer(api: ApiIR, options: EmitOptions): OutputFile[] {
     templateFile('server/index.ts', 'server/index', views.index, options),
     templateFile('server/routes.ts', 'server/routes', views.routes, options),
     templateFile('server/types.ts', 'server/types', views.types, options),
-    ...serverRuntime(api, options),
   ];
   if (views.events) files.push(templateFile('server/events.ts', 'server/events', views.events, options));
   return [...files, ...modules];

@@ -9,6 +9,7 @@ import { pascalCase } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
 import { e, t, type Expr, type Type } from '../../printer/ast.ts';
 import type { CollectionSummary, ServerContext } from './collection-view.ts';
+import { RUNTIME } from '../runtime-package.ts';
 import { buildEventsView, type EventsView } from './events-view.ts';
 
 interface Import {
@@ -37,7 +38,10 @@ export interface RoutesView {
   readonly collections: readonly RouteImport[];
   /** The literals of the spec's members. */
   readonly versioning: Expr;
-  readonly bearer: Expr;
+  /** The API takes bearer tokens: the table carries the JWT verifier of `@restgen/runtime/jwt`. */
+  readonly bearer: boolean;
+  /** The runtime contract the table is written against. */
+  readonly contract: number;
   readonly apiKeyHeader: Expr;
   readonly rateLimit: Expr;
   readonly versions: readonly VersionView[];
@@ -157,7 +161,8 @@ export function buildServerViews(api: ApiIR, ctx: ServerContext, collections: re
       specName,
       collections: refs.map((r) => ({ ...r, names: e.specifiers([`routes as ${r.alias}`]) })),
       versioning: e.json(api.versioning),
-      bearer: e.json(takesBearer(api.auth)),
+      bearer: takesBearer(api.auth),
+      contract: RUNTIME.contract,
       apiKeyHeader: e.json(api.auth.apiKey?.header ?? null),
       rateLimit: e.json(api.rateLimit ? { max: api.rateLimit.limit, windowMs: api.rateLimit.windowMs } : null),
       versions: api.versions.map((v) => ({
@@ -177,7 +182,8 @@ export function buildServerViews(api: ApiIR, ctx: ServerContext, collections: re
       versions: t.union(versions.map(t.str)),
       migrations: t.inter(refs.filter((_, i) => collections[i]!.hasMigrations).map((r) => t.ref(`${r.alias}.Migrations`))),
       options: t.inter([
-        t.ref('ServerOptions'),
+        // Without bearer tokens there is nothing for `jwt` to verify (the runtime refuses it too).
+        takesBearer(api.auth) ? t.ref('ServerOptions') : t.ref('Omit', [t.ref('ServerOptions'), t.str('jwt')]),
         ...(needsCredentials ? [t.ref(`${name}Credentials`)] : []),
         ...(needsMigrations ? [t.lit([t.prop('migrations', t.ref(`${name}Migrations`), false, true)])] : []),
       ]),

@@ -1,0 +1,76 @@
+/**
+ * What JWT verification shares with the rest of the runtime, without jose: the options, the verdict types,
+ * the default algorithm allow-list and reading scopes from claims. The verifier itself is in `jwt.ts`
+ * (`@restgen/runtime/jwt`), which the generated server imports only when the API takes bearer tokens.
+ */
+import type { KeyObject, webcrypto } from "node:crypto";
+import type { Principal } from "./types.js";
+
+/** What verifying one token came to. */
+export type JwtVerdict =
+  | {
+      readonly kind: "valid";
+      readonly principal: Principal;
+      readonly claims: Readonly<Record<string, unknown>>;
+    }
+  | { readonly kind: "invalid"; readonly description: string }
+  | { readonly kind: "unavailable"; readonly error: unknown };
+
+/** Verifies one access token. */
+export type JwtVerifier = (token: string) => Promise<JwtVerdict>;
+
+/** The default allow-list: asymmetric signatures only, so a public key can never be used as an HMAC secret. */
+export const DEFAULT_JWT_ALGORITHMS: readonly string[] = [
+  "RS256",
+  "RS384",
+  "RS512",
+  "PS256",
+  "PS384",
+  "PS512",
+  "ES256",
+  "ES384",
+  "ES512",
+  "EdDSA",
+  "Ed25519",
+];
+
+/** The scopes of a token: `scope` (space-separated) and `scp` (an array, or a space-separated string). */
+export function scopesOfClaims(
+  claims: Readonly<Record<string, unknown>>,
+): string[] {
+  const words = (value: unknown): string[] =>
+    typeof value === "string"
+      ? value.split(" ").filter((s) => s.length > 0)
+      : Array.isArray(value)
+        ? value.filter((s): s is string => typeof s === "string")
+        : [];
+  return [...new Set([...words(claims["scope"]), ...words(claims["scp"])])];
+}
+
+/** How the server verifies JWT access tokens (`options.jwt`). Give `jwksUrl` or `key`. */
+export interface JwtOptions {
+  /** The identity provider's JWKS, e.g. `https://id.example.com/.well-known/jwks.json` (https; http only on loopback). */
+  readonly jwksUrl?: string | URL;
+  /** One verification key instead of a JWKS: a public key (PEM text, JWK, KeyObject or CryptoKey), or a shared secret (bytes) with `algorithms: ["HS256"]`. */
+  readonly key?: string | webcrypto.JsonWebKey | KeyObject | webcrypto.CryptoKey | Uint8Array;
+  /** The `iss` the tokens must carry (one of them). */
+  readonly issuer: string | readonly string[];
+  /** The `aud` the tokens must carry: this API's identifier at the identity provider (one of them). */
+  readonly audience: string | readonly string[];
+  /** Accepted `alg` values (default: RS256-512, PS256-512, ES256-512, EdDSA, Ed25519). */
+  readonly algorithms?: readonly string[];
+  /** Seconds of clock skew allowed on `exp` and `nbf` (default 0). */
+  readonly clockTolerance?: number;
+  /** Longest wait for the JWKS, in ms (default 5000). */
+  readonly jwksTimeout?: number;
+  /** Least time between two JWKS fetches caused by unknown `kid`s, in ms (default 30 000). */
+  readonly jwksCooldown?: number;
+  /** How long a fetched JWKS is used before it is fetched again, in ms (default 600 000). */
+  readonly jwksMaxAge?: number;
+}
+
+/** Creates the verifier of `options.jwt` (`createJwtVerifier` of `@restgen/runtime/jwt`). */
+export type CreateJwtVerifier = (
+  options: JwtOptions,
+  api: string,
+) => JwtVerifier;

@@ -1,0 +1,328 @@
+/**
+ * `mountApi`, which every generated `registerXApi` calls: checks at startup that every handler, hook and
+ * credential option is there, then mounts every version's routes and OpenAPI documents in an encapsulated
+ * scope with problem+json errors.
+ */
+import { assertContract } from "./contract.js";
+import type { FastifyInstance } from "fastify";
+import { createAuthenticator } from "./auth.js";
+import { createFailureLimiter } from "./auth-failures.js";
+import { useJsonBodies } from "./body.js";
+import { createEtagger } from "./etag.js";
+import { createGate, type GateRule } from "./gate.js";
+import { isFn, isRecord, type AnyFn } from "./guards.js";
+import { createHandle, noEvents } from "./handle.js";
+import { createMemoryAnswers, createRedisAnswers } from "./idempotency.js";
+import { resolveHooks } from "./migrate.js";
+import { placeDocuments } from "./openapi.js";
+import {
+  PathIndex,
+  mountByHeader,
+  mountByPath,
+  transitionUrl,
+  type Placed,
+} from "./paths.js";
+import { answerError, problem, send } from "./problems.js";
+import { createLimiters, type Limiter } from "./rate-limit.js";
+import type { ApiSpec, RouteSpec } from "./spec.js";
+import { STATE, type Mount } from "./state.js";
+import { createTransitionHandle } from "./transition.js";
+import type { OperationName, ServerOptions } from "./types.js";
+import {
+  createBuiltinHandlers,
+  createWebhookStores,
+  startWebhooks,
+} from "./webhooks.js";
+
+const ITEM_OPS: ReadonlySet<OperationName> = new Set([
+  "get",
+  "replace",
+  "update",
+  "delete",
+]);
+const READS: ReadonlySet<OperationName> = new Set(["list", "get"]);
+const WRITES_ONE: ReadonlySet<OperationName> = new Set([
+  "replace",
+  "update",
+  "delete",
+]);
+const METHOD_OF: Readonly<Record<OperationName, string>> = {
+  list: "GET",
+  get: "GET",
+  create: "POST",
+  replace: "PUT",
+  update: "PATCH",
+  delete: "DELETE",
+};
+
+/** Mounts every version's routes of an API on `app`, in an encapsulated scope. Generated `registerXApi` calls it. */
+export async function mountApi(
+  app: FastifyInstance,
+  spec: ApiSpec,
+  handlers: object,
+  options: ServerOptions & { readonly migrations?: unknown },
+): Promise<void> {
+  assertContract(spec);
+  const hooks = resolveHooks(spec, options.migrations);
+  const clock = options.now ?? (() => new Date());
+  const now = () => clock().getTime();
+  const webhooks = spec.webhooks ?? null;
+  const webhookOptions = options.webhooks ?? {};
+  const redisPrefix =
+    options.redisPrefix ?? `restgen:${spec.name.toLowerCase()}:`;
+  const stores = webhooks
+    ? createWebhookStores(options.redis, redisPrefix)
+    : null;
+  const table = resolveHandlers(
+    spec,
+    webhooks && stores
+      ? {
+          ...handlers,
+          [webhooks.collection]: createBuiltinHandlers(
+            webhooks,
+            stores,
+            webhookOptions,
+            now,
+          ),
+        }
+      : handlers,
+  );
+  const { authenticate, challenge, verifyJwt } = createAuthenticator(
+    spec,
+    options,
+  );
+  const bodyLimit = options.bodyLimit ?? 1_048_576;
+  const redisTimeout = options.redisTimeout ?? 500;
+  const requestTimeout = options.requestTimeout ?? 30_000;
+  const ttl = options.idempotencyTtl ?? 86_400_000;
+  const prefix = (options.prefix ?? "").replace(/\/$/, "");
+  const failureLimit =
+    options.authFailures === false ? null : (options.authFailures ?? {});
+  const documents = await placeDocuments(spec, options.openapi, prefix);
+  const answers = options.redis
+    ? createRedisAnswers(options.redis, {
+        prefix: `${redisPrefix}idem:`,
+        ttl,
+        // A create that outlives its request timeout still holds its key for a while.
+        lockTtl: requestTimeout + 30_000,
+        timeout: redisTimeout,
+      })
+    : createMemoryAnswers(ttl, now, options.idempotencyMaxEntries);
+
+  await app.register(
+    async (scope) => {
+      scope.decorateRequest(STATE, null);
+      useJsonBodies(scope);
+      scope.setErrorHandler((error, request, reply) =>
+        answerError(error, request, reply, bodyLimit),
+      );
+      const limits = await createLimiters(
+        scope,
+        spec,
+        options.rateLimit !== false,
+        options.redis
+          ? { redis: options.redis, prefix: redisPrefix, timeout: redisTimeout }
+          : null,
+      );
+      const newest = newestRoutes(spec);
+      const m: Mount = {
+        spec,
+        handlers: table,
+        hooks,
+        now,
+        challenge,
+        verifyJwt,
+        apiLimiter: limits.api,
+        limiters: limits.byCollection,
+        etags: new Map(
+          [...newest].map(([key, route]) => [
+            key,
+            createEtagger(route.schemas.response),
+          ]),
+        ),
+        prefix,
+        answers,
+        authenticate,
+        apiKeyHeader: spec.apiKeyHeader?.toLowerCase() ?? null,
+        failures:
+          failureLimit === null
+            ? null
+            : createFailureLimiter(
+                failureLimit.max ?? 20,
+                failureLimit.windowMs ?? 60_000,
+              ),
+        newest,
+        validateResponses: options.validateResponses !== false,
+        requestTimeout,
+        emit: noEvents,
+      };
+      if (webhooks && stores)
+        startWebhooks(scope, m, webhooks, table, stores, webhookOptions);
+      const placed = [...placeRoutes(m), ...documents];
+      const index = new PathIndex();
+      if (spec.versioning.in === "path")
+        mountByPath(scope, index, placed, bodyLimit);
+      else
+        mountByHeader(
+          scope,
+          index,
+          placed,
+          spec.versions.map((v) => v.name),
+          spec.versioning.header,
+          bodyLimit,
+        );
+      if (options.notFound !== false)
+        scope.setNotFoundHandler((request, reply) => {
+          const path = request.url.split("?")[0]!;
+          // A served path with a method Fastify has no route for (TRACE, PROPFIND, ...): 405, not 404.
+          const allow = index.allowOf(path.slice(prefix.length), request);
+          if (allow !== null)
+            return send(
+              reply.header("allow", allow),
+              problem(
+                405,
+                "method_not_allowed",
+                `${request.method} is not allowed here; this path accepts ${allow}.`,
+              ),
+            );
+          return send(
+            reply,
+            problem(
+              404,
+              "not_found",
+              `Nothing is served at ${request.method} ${path}.`,
+            ),
+          );
+        });
+    },
+    { prefix },
+  );
+}
+
+/** The route of each collection's newest version (versions are oldest first). */
+function newestRoutes(spec: ApiSpec): Map<string, RouteSpec> {
+  const newest = new Map<string, RouteSpec>();
+  for (const version of spec.versions)
+    for (const route of version.routes) newest.set(route.collection.key, route);
+  return newest;
+}
+
+/** Every handler the spec's routes call, bound to its collection object; a missing one is a startup error. */
+function resolveHandlers(
+  spec: ApiSpec,
+  handlers: object,
+): Record<string, Record<string, AnyFn>> {
+  const table: Record<string, Record<string, AnyFn>> = {};
+  const missing: string[] = [];
+  const source = handlers as Record<string, unknown>;
+  for (const version of spec.versions)
+    for (const route of version.routes) {
+      const key = route.collection.key;
+      const collection = source[key];
+      const resolved = (table[key] ??= {});
+      // A transition's handler sits beside the operations' (the DSL keeps their names apart).
+      for (const op of [
+        ...route.operations,
+        ...Object.keys(route.transitions),
+      ]) {
+        if (resolved[op]) continue;
+        const fn = isRecord(collection) ? collection[op] : undefined;
+        if (isFn(fn)) resolved[op] = fn.bind(collection);
+        else missing.push(`handlers.${key}.${op}`);
+      }
+    }
+  if (missing.length > 0)
+    throw new Error(
+      `register${spec.name}Api: missing handlers: ${[...new Set(missing)].join(", ")}`,
+    );
+  return table;
+}
+
+/** The collection URL and the item URL of a route, each with its operations. */
+function pathsOf(route: RouteSpec): { url: string; ops: OperationName[] }[] {
+  return [
+    {
+      url: `/${route.path}`,
+      ops: route.operations.filter((op) => !ITEM_OPS.has(op)),
+    },
+    {
+      url: `/${route.path}/:id`,
+      ops: route.operations.filter((op) => ITEM_OPS.has(op)),
+    },
+  ].filter((p) => p.ops.length > 0);
+}
+
+/** The limits a route of `collection` counts against: the API's, the collection's, and those of `more` keys. */
+function limitersOf(
+  m: Mount,
+  collection: string,
+  ...more: string[]
+): Limiter[] {
+  return [
+    m.apiLimiter,
+    ...[collection, ...more].map((k) => m.limiters.get(k) ?? null),
+  ].filter((l): l is Limiter => l !== null);
+}
+
+/** Who may call `op` of `route`, and what it counts against. */
+function operationRule(
+  m: Mount,
+  route: RouteSpec,
+  op: OperationName,
+): GateRule {
+  const c = route.collection;
+  return {
+    isPublic: c.public.includes(op),
+    scopes: READS.has(op) ? c.scopes.read : c.scopes.write,
+    limiters: limitersOf(m, c.key),
+    requireIfMatch: c.requireIfMatch && WRITES_ONE.has(op),
+  };
+}
+
+/** Who may call transition `name` of `route`: a credential always (when the API takes any), its own scopes and limit. */
+function transitionRule(m: Mount, route: RouteSpec, name: string): GateRule {
+  const c = route.collection;
+  const t = c.lifecycle!.transitions[name]!;
+  return {
+    isPublic: !m.spec.bearer && m.apiKeyHeader === null,
+    scopes: t.scopes,
+    limiters: limitersOf(m, c.key, `${c.key}:${name}`),
+    requireIfMatch: c.requireIfMatch,
+  };
+}
+
+/** Every operation and transition of every version as a gate and a handler, at its URL relative to the version. */
+function placeRoutes(m: Mount): Placed[] {
+  const placed: Placed[] = [];
+  for (const version of m.spec.versions)
+    for (const route of version.routes) {
+      for (const { url, ops } of pathsOf(route)) {
+        // Location headers name the collection as the client called it.
+        const base =
+          m.spec.versioning.in === "path"
+            ? `${m.prefix}/${version.name}/${route.path}`
+            : `${m.prefix}/${route.path}`;
+        for (const op of ops)
+          placed.push({
+            version: version.name,
+            url,
+            method: METHOD_OF[op],
+            entry: {
+              gate: createGate(m, version, operationRule(m, route, op)),
+              handle: createHandle(m, version, route, op, base),
+            },
+          });
+      }
+      for (const name of Object.keys(route.transitions))
+        placed.push({
+          version: version.name,
+          url: transitionUrl(`/${route.path}`, name),
+          method: "POST",
+          entry: {
+            gate: createGate(m, version, transitionRule(m, route, name)),
+            handle: createTransitionHandle(m, version, route, name),
+          },
+        });
+    }
+  return placed;
+}

@@ -1,0 +1,227 @@
+/**
+ * The types a user of a generated server codes against: principals and credentials, the handler context,
+ * pages and list queries, the handlers of a collection, and the options of `registerXApi`.
+ */
+import type { FastifyRequest } from "fastify";
+import type { JwtOptions } from "./jwt-claims.js";
+import type { HttpProblem } from "./problems.js";
+import type { DispatchTiming } from "./webhook-dispatch.js";
+
+/** A value or a promise of it: handlers may be sync or async. */
+export type Awaitable<T> = T | Promise<T>;
+/** The six operations a collection can offer. */
+export type OperationName =
+  "list" | "get" | "create" | "replace" | "update" | "delete";
+
+/** Who is calling: `scopes` are checked against each operation's declared scopes. */
+export interface Principal {
+  readonly id: string;
+  readonly scopes: readonly string[];
+  /** The verified claims of the caller's JWT access token (with `options.jwt`). */
+  readonly claims?: Readonly<Record<string, unknown>>;
+}
+/** A credential as sent: `Authorization: Bearer <token>` or the API key header. */
+export interface Credential {
+  readonly scheme: "bearer" | "apiKey";
+  readonly token: string;
+  /**
+   * With `options.jwt`, the principal a verified bearer token stands for (`id` = `sub`, scopes from
+   * `scope` or `scp`, and its claims); `authenticate` may return it, a richer one, or null to refuse it.
+   */
+  readonly verified?: Principal;
+}
+/**
+ * A write's precondition (`If-Match`, `If-None-Match`). The runtime checks it before calling the handler
+ * (412 when it fails); a handler that stores data elsewhere checks it again atomically with its write, so
+ * that a change made between the two is not overwritten: `if (!ctx.condition?.matches(current)) ...`.
+ */
+export interface Condition {
+  /** True when `current` (the stored resource, as handlers return it) still satisfies the request's headers. */
+  matches(current: object): boolean;
+}
+/** What every handler receives besides its input. */
+export interface HandlerContext {
+  /** The caller, or null on a public operation called without a credential. */
+  readonly principal: Principal | null;
+  /** The version the client called; the input is already migrated to the newest version. */
+  readonly version: string;
+  readonly request: FastifyRequest;
+  /** The precondition of a write (replace, update, delete, transitions); null when the request sends none. */
+  readonly condition: Condition | null;
+  /**
+   * Sends a custom event (declared in `defineApi({ events })`) with `data` in the newest version's shape
+   * to every endpoint subscribed to it, written to the outbox when called. Rejects a type the API does not
+   * declare and data that does not fit the payload (TypeError).
+   */
+  emit(type: string, data: object): Promise<void>;
+}
+
+/** A page of a list. */
+export interface Page<T> {
+  readonly data: readonly T[];
+  readonly next_cursor: string | null;
+}
+/** The query every list receives: `limit` (default and maximum applied) and the cursor. */
+export interface ListQuery {
+  readonly limit: number;
+  readonly cursor?: string | undefined;
+}
+
+/**
+ * The operations of one collection, written once against the newest version's types. Report a missing
+ * resource with `NotFound`, a taken unique value with `Conflict`, a bad cursor with `BadRequest` (any
+ * `HttpProblem`, returned or thrown); anything else thrown answers 500 without its message or status, and
+ * is logged. What a handler returns is shaped and checked against the response schema of the version called.
+ */
+export interface CollectionHandlers<T, C, R, P, Q> {
+  /** `GET /<collection>`: one page, filters applied. */
+  list(query: Q, ctx: HandlerContext): Awaitable<Page<T> | HttpProblem>;
+  /** `GET /<collection>/{id}`. */
+  get(id: string, ctx: HandlerContext): Awaitable<T | HttpProblem>;
+  /** `POST /<collection>`: the new resource, its read-only fields set. */
+  create(body: C, ctx: HandlerContext): Awaitable<T | HttpProblem>;
+  /** `PUT /<collection>/{id}`: a complete replacement; read-only fields keep their values. */
+  replace(id: string, body: R, ctx: HandlerContext): Awaitable<T | HttpProblem>;
+  /** `PATCH /<collection>/{id}`: only the fields present change. */
+  update(id: string, patch: P, ctx: HandlerContext): Awaitable<T | HttpProblem>;
+  /** `DELETE /<collection>/{id}`. */
+  delete(id: string, ctx: HandlerContext): Awaitable<void | HttpProblem>;
+}
+
+/**
+ * A transition's handler: `resource` (newest version) is in one of the transition's `from` states; move it
+ * to the `to` state and answer it. The runtime loaded it with the collection's get handler just before:
+ * to be safe against a concurrent change, make the write conditional on the state (and on
+ * `ctx.condition`), and answer `InvalidTransition` (409) when the state moved meanwhile.
+ */
+export type TransitionHandler<R, I, A = R> = (
+  resource: R,
+  input: I,
+  ctx: HandlerContext,
+) => Awaitable<A | HttpProblem>;
+
+/**
+ * The Redis commands the server uses (an ioredis client fits): rate-limit counters, idempotent answers and
+ * their in-progress markers. Every command is bounded by `redisTimeout`, whatever the client's own settings.
+ */
+export interface RedisClient {
+  get(key: string): Promise<string | null>;
+  set(
+    key: string,
+    value: string,
+    mode: "PX",
+    milliseconds: number,
+  ): Promise<unknown>;
+  set(
+    key: string,
+    value: string,
+    mode: "PX",
+    milliseconds: number,
+    condition: "NX",
+  ): Promise<"OK" | null>;
+  del(...keys: string[]): Promise<number>;
+  /** Webhooks keep endpoints and the outbox in Redis with Lua scripts (required for them only). */
+  eval?(
+    script: string,
+    numKeys: number,
+    ...args: (string | number)[]
+  ): Promise<unknown>;
+  defineCommand(
+    name: string,
+    definition: { lua: string; numberOfKeys?: number },
+  ): void;
+}
+
+/** Where the API's OpenAPI documents are served, relative to each version (default `openapi.json`). */
+export interface OpenApiOptions {
+  readonly path?: string;
+}
+
+/** The limit on rejected credentials per client address. */
+export interface AuthFailureLimit {
+  /** Rejected credentials allowed per address and window (default 20). */
+  readonly max?: number;
+  /** The window in ms (default 60 000). */
+  readonly windowMs?: number;
+}
+
+/** How webhooks are checked and delivered (all times in ms). */
+export interface WebhookOptions extends DispatchTiming {
+  /**
+   * Permit http and loopback/private addresses as endpoint URLs (development and tests). Default false:
+   * https to public addresses only, checked when an endpoint is saved and before each delivery.
+   */
+  readonly allowPrivateUrls?: boolean;
+  /** `false`: this instance only writes events to the outbox; `createWebhookDispatcher` delivers them. */
+  readonly dispatch?: boolean;
+  /** Resolves a host to its addresses (default: the system resolver); tests inject one. */
+  readonly resolve?: (host: string) => Promise<readonly string[]>;
+}
+
+/** Options every generated `registerXApi` accepts. */
+export interface ServerOptions {
+  /**
+   * Resolves a credential to a principal; null answers 401 (`invalid_token`). With `jwt`, a bearer token
+   * reaches it only once verified, with the principal it stands for in `credential.verified`.
+   */
+  readonly authenticate?: (
+    credential: Credential,
+    request: FastifyRequest,
+  ) => Awaitable<Principal | null>;
+  /**
+   * Verify bearer tokens as JWT access tokens (jose): signature against the identity provider's JWKS (or a
+   * key), `exp`, `nbf`, `iss`, `aud`, allowed algorithms. A token that fails answers 401 `invalid_token`
+   * with the reason; keys that cannot be fetched answer 503. The principal is `sub` with the token's scopes;
+   * `authenticate`, when given too, runs after verification and receives it as `credential.verified`.
+   */
+  readonly jwt?: JwtOptions;
+  /** Static API keys and the principal each stands for, compared in constant time before `authenticate`. */
+  readonly apiKeys?: Readonly<Record<string, Principal>>;
+  /**
+   * Rejected credentials counted per client (`request.ip`: an IPv4 address, or the /64 network of an IPv6
+   * one): over the limit, requests that carry a credential answer 429 before `authenticate` is called.
+   * Default 20 per minute; `false` turns it off.
+   */
+  readonly authFailures?: false | AuthFailureLimit;
+  /** A path prefix for every route, like `/api` (default: none). */
+  readonly prefix?: string;
+  /** The largest request body in bytes (default 1 MiB); a larger one answers 413. */
+  readonly bodyLimit?: number;
+  /**
+   * How long a handler may take, in ms (default 30 000): a later answer is dropped and the request answers
+   * 503 with `Retry-After`, logged with the handler's name.
+   */
+  readonly requestTimeout?: number;
+  /**
+   * Check every answer (handlers' and migration hooks') against the response schema of the version
+   * answered (default true): a violation answers 500 and is logged with its JSON pointer. Unknown and
+   * write-only keys are removed at every depth whether or not this is on.
+   */
+  readonly validateResponses?: boolean;
+  /** A Redis client shared by every instance: rate-limit counters and idempotent answers live there. */
+  readonly redis?: RedisClient;
+  /** The prefix of every Redis key (default `restgen:<api>:`). */
+  readonly redisPrefix?: string;
+  /**
+   * The longest wait for one Redis command, in ms (default 500). Past it, rate limits let the request
+   * through and idempotent creates answer 503 with `Retry-After`.
+   */
+  readonly redisTimeout?: number;
+  /** `false` turns the declared rate limits off (behind a gateway that limits, in tests). Default true. */
+  readonly rateLimit?: boolean;
+  /** How long the answer to an `Idempotency-Key` is replayed, in ms (default 24 h). */
+  readonly idempotencyTtl?: number;
+  /** In memory (without `redis`): the most answers kept (default 10 000); the oldest are forgotten first. */
+  readonly idempotencyMaxEntries?: number;
+  /** The clock that decides whether a version is past its sunset (tests inject one). */
+  readonly now?: () => Date;
+  /** Answer unknown paths under the prefix with a problem+json 404 (default true); false when the app sets its own not-found handler there. */
+  readonly notFound?: boolean;
+  /**
+   * Serve each version's OpenAPI document (the generated `openapi/<version>.json`) at `/<version>/openapi.json`,
+   * or at `/openapi.json` chosen by the version header (default). `{ path }` moves it; `false` turns it off.
+   */
+  readonly openapi?: false | OpenApiOptions;
+  /** Webhook URL rules, the dispatcher's timing, and whether this instance dispatches (APIs with events). */
+  readonly webhooks?: WebhookOptions;
+}

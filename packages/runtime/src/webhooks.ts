@@ -1,0 +1,115 @@
+/**
+ * Webhooks inside a mounted API: the endpoint and outbox stores (memory, or Redis with `redis`), the
+ * built-in endpoint handlers, the event sender wrapped around the user's handlers, and the dispatcher
+ * started and stopped with the Fastify instance (`onReady`, `onClose`) unless `dispatch: false`, for a
+ * separate worker made with `createWebhookDispatcher`.
+ */
+import { assertContract } from "./contract.js";
+import type { FastifyInstance } from "fastify";
+import type { AnyFn } from "./guards.js";
+import type { ApiSpec, WebhooksSpec } from "./spec.js";
+import type { Mount } from "./state.js";
+import type { RedisClient, WebhookOptions } from "./types.js";
+import {
+  createDispatcher,
+  type WebhookDispatcher,
+} from "./webhook-dispatch.js";
+import { createEndpointHandlers } from "./webhook-endpoints.js";
+import { createEventSender, wrapForEvents } from "./webhook-events.js";
+import {
+  createMemoryEndpoints,
+  createMemoryOutbox,
+  createRedisEndpoints,
+  createRedisOutbox,
+  redisEvalOf,
+  type EndpointStore,
+  type Outbox,
+} from "./webhook-store.js";
+
+/** The stores of one API: shared by every instance through Redis, or this process's memory. */
+export interface WebhookStores {
+  readonly endpoints: EndpointStore;
+  readonly outbox: Outbox;
+}
+
+/** The stores for `redis` under `prefix`, or new memory stores. */
+export function createWebhookStores(
+  redis: RedisClient | undefined,
+  prefix: string,
+): WebhookStores {
+  if (!redis)
+    return { endpoints: createMemoryEndpoints(), outbox: createMemoryOutbox() };
+  const client = redisEvalOf(redis);
+  return {
+    endpoints: createRedisEndpoints(client, prefix),
+    outbox: createRedisOutbox(client, prefix),
+  };
+}
+
+/** The options of `createWebhookDispatcher`: the Redis the API instances use, and the timing. */
+export interface DispatcherOptions extends WebhookOptions {
+  readonly redis: RedisClient;
+  /** The same prefix the API instances use (default `restgen:<api>:`). */
+  readonly redisPrefix?: string;
+  readonly log?: { warn(obj: object, msg: string): void };
+}
+
+/** A dispatcher outside the API instances (they run with `webhooks: { dispatch: false }`), over their Redis. */
+export function createWebhookDispatcherFor(
+  spec: ApiSpec,
+  options: DispatcherOptions,
+): WebhookDispatcher {
+  assertContract(spec);
+  const stores = createWebhookStores(
+    options.redis,
+    options.redisPrefix ?? `restgen:${spec.name.toLowerCase()}:`,
+  );
+  return createDispatcher({
+    ...options,
+    ...stores,
+    allowPrivateUrls: options.allowPrivateUrls === true,
+  });
+}
+
+/** The built-in handlers of the webhook endpoints collection over `stores`. */
+export function createBuiltinHandlers(
+  webhooks: WebhooksSpec,
+  stores: WebhookStores,
+  options: WebhookOptions,
+  now: () => number,
+): object {
+  return createEndpointHandlers({
+    store: stores.endpoints,
+    versions: webhooks.versions,
+    allowPrivateUrls: options.allowPrivateUrls === true,
+    ...(options.resolve ? { resolve: options.resolve } : {}),
+    now,
+  });
+}
+
+/** Wraps the user's handlers to send events, and runs the dispatcher with `scope` (unless `dispatch: false`). */
+export function startWebhooks(
+  scope: FastifyInstance,
+  m: Mount,
+  webhooks: WebhooksSpec,
+  table: Record<string, Record<string, AnyFn>>,
+  stores: WebhookStores,
+  options: WebhookOptions,
+): void {
+  const log = { warn: (obj: object, msg: string) => scope.log.warn(obj, msg) };
+  wrapForEvents(
+    m,
+    table,
+    webhooks,
+    createEventSender(m, webhooks, stores.endpoints, stores.outbox, log),
+  );
+  if (options.dispatch === false) return;
+  const dispatcher = createDispatcher({
+    ...options,
+    ...stores,
+    allowPrivateUrls: options.allowPrivateUrls === true,
+    log,
+  });
+  scope.addHook("onReady", async () => dispatcher.start());
+  scope.addHook("onClose", async () => dispatcher.stop());
+}

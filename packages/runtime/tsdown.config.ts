@@ -1,0 +1,22 @@
+/**
+ * @module The build of `@restgen/runtime`: two entries, `.` (everything a generated server imports) and `./jwt`
+ * (the JWT verifier, the only module that imports jose), compiled to ES modules with bundled declarations.
+ * Every peer dependency stays an import, resolved from the user's installation.
+ */
+import { defineConfig } from 'tsdown';
+
+export default defineConfig({
+  entry: { index: 'src/index.ts', jwt: 'src/jwt.ts' },
+  format: 'esm',
+  platform: 'node',
+  target: 'node20.19',
+  outDir: 'dist',
+  dts: true,
+  clean: true,
+  fixedExtension: false,
+  hash: false,
+  sourcemap: false,
+  logLevel: 'warn',
+  checks: { pluginTimings: false },
+  outputOptions: { chunkFileNames: 'chunks/[name].js' },
+});
