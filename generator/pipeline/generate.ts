@@ -14,9 +14,8 @@ import type { ApiIR } from '../model/ir.ts';
 import type { Finding, SeverityOverrides } from '../diff/types.ts';
 import { lockPathFor, serializeLock, writeLockFile } from '../lock/lock-file.ts';
 import { applyPlan, readOutputFile, sameBytes, scanOutput, unusableOutput } from '../write/output-folder.ts';
-import { restgenVersion } from '../package-root.ts';
 import { codeIdentity } from './code-identity.ts';
-import { hashInputs, INPUTS_FILE, inputsRecordText, keepHeldRecord, outputsDigest, recordHolds, settingsEntries, type InputsRecord } from './inputs-record.ts';
+import { hashInputs, INPUTS_FILE, inputsRecordText, keepHeldRecord, outputsDigest, readRecordedInputs, recordEqualsBut, recordHolds, settingsEntries, type InputsRecord } from './inputs-record.ts';
 import { stampOf } from './file-stamp.ts';
 import { judgeLock, readLockText } from './lock-verdict.ts';
 import { loadRenderCache } from './render-cache.ts';
@@ -203,7 +202,10 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     if (!settingsByFolder.has(key)) settingsByFolder.set(key, await settingsOf(path.join(outDir, file.path), file.language));
   }
   const identity = renderCache.identity ?? codeIdentity(options.templatesDir);
-  const version = restgenVersion();
+  // Header `in` hashes name what a file was rendered from, not by which restgen: they prove a file up to date
+  // only while the inputs record names this restgen. Under another one every file is rendered and compared.
+  const recorded = readRecordedInputs(outDir);
+  const keysTrusted = recorded?.identity === identity;
   // Check mode: files whose text is right but whose header is not what `generate` would write now.
   let headersBehind = 0;
   // Check mode: the inputs record is not what `generate` would write now.
@@ -217,7 +219,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     const settings = settingsByFolder.get(`${path.posix.dirname(file.path)}\0${file.language}`)!;
     // A keyed file is known by what it is rendered from (and by which restgen): it is not rendered to be
     // compared. A file without a key (the runtime, copied verbatim) is known by its text.
-    const input = file.key !== undefined ? hashOf('key', identity, file.key, settings) : hashOf(file.language, file.content, settings);
+    const input = file.key !== undefined ? hashOf('key', file.key, settings) : hashOf(file.language, file.content, settings);
     outputs[file.path] = { input, language: file.language, settings };
     const recorded = unchanged.get(file.path);
     if (recorded === input) return;
@@ -229,8 +231,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       conflicts.push(file.path);
       return;
     }
-    // The version is part of the header: a file an older restgen wrote is rewritten, so bytes never depend on history.
-    if (header && header.intact && !header.earlier && header.hashes.input === input && header.hashes.version === version) return;
+    if (header && header.intact && !header.earlier && header.hashes.input === input && keysTrusted) return;
     // The inputs record only ever speeds a run up (it is checked against the inputs before it is trusted): one
     // that is behind (an input changed in a way no output shows, such as a comment) is not a stale output.
     if (mode === 'check' && file.path === INPUTS_FILE) {
@@ -253,7 +254,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       return;
     }
     // Rewritten even when only the header changes: the bytes restgen writes never depend on the history of runs.
-    const content = headedBytes(file.language, body, sourcePath, input, version);
+    const content = headedBytes(file.language, body, sourcePath, input);
     if (existing === undefined || !sameBytes(existing, content)) writes.push({ path: file.path, content });
   };
   // The API's files, hashed once for the inputs record and the run record; the lock as it stands after this
@@ -275,7 +276,10 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       outputs: outputsDigest(Object.entries(outputs).map(([rel, o]) => [rel, o.input] as const)),
     };
     produced.add(INPUTS_FILE);
-    await compare({ path: INPUTS_FILE, content: inputsRecordText(record), language: 'json', preformatted: true });
+    // Another restgen whose output is byte-identical rewrites nothing, not even the record: the record keeps naming
+    // the restgen that wrote it (so header keys are not trusted under this one, and files are compared instead).
+    const onlyRestgenDiffers = writes.length === 0 && stale.length === 0 && [...state.generated].every((p) => produced.has(p)) && recorded !== undefined && recordEqualsBut(recorded, record);
+    if (!onlyRestgenDiffers) await compare({ path: INPUTS_FILE, content: inputsRecordText(record), language: 'json', preformatted: true });
   } catch (error) {
     // Keyed files render here, when read: a template override can fail now too.
     return overrideFailed(error);

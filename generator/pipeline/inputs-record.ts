@@ -17,7 +17,7 @@ import path from "node:path";
 import type { Part } from "../dsl/define-config.ts";
 import { partsText } from "../emit/parts.ts";
 import { hashOf, readHeader } from "../format/header.ts";
-import { PACKAGE_ROOT, restgenVersion } from "../package-root.ts";
+import { PACKAGE_ROOT } from "../package-root.ts";
 import {
   isOwnFile,
   outputReader,
@@ -123,6 +123,26 @@ export function settingsEntries(
   );
 }
 
+/** The inputs record in `outDir` as it stands (intact, restgen's), or undefined. */
+export function readRecordedInputs(outDir: string): InputsRecord | undefined {
+  const bytes = readOutputFile(outDir, INPUTS_FILE);
+  const header = bytes === undefined ? undefined : readHeader(bytes);
+  if (!header?.intact) return undefined;
+  try {
+    const parsed = JSON.parse(bytes!.toString("utf8")) as (Partial<InputsRecord> & { "x-restgen"?: unknown }) | null;
+    if (typeof parsed?.identity !== "string") return undefined;
+    const { "x-restgen": _header, ...record } = parsed;
+    return record as InputsRecord;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when two records say the same but for the restgen that wrote them. */
+export function recordEqualsBut(a: InputsRecord, b: InputsRecord): boolean {
+  return inputsRecordText({ ...a, identity: "" }) === inputsRecordText({ ...b, identity: "" });
+}
+
 /** The record's JSON body (without its header member), as written. */
 export function inputsRecordText(record: InputsRecord): string {
   return `${JSON.stringify(record, null, 2)}\n`;
@@ -144,12 +164,7 @@ export async function recordHolds(
   const recordStamp = stampOf(path.join(outDir, INPUTS_FILE));
   const bytes = readOutputFile(outDir, INPUTS_FILE);
   const header = bytes === undefined ? undefined : readHeader(bytes);
-  if (
-    !header?.intact ||
-    header.earlier ||
-    header.hashes.version !== restgenVersion()
-  )
-    return undefined;
+  if (!header?.intact || header.earlier) return undefined;
   let record: InputsRecord;
   try {
     record = JSON.parse(bytes!.toString("utf8")) as InputsRecord;
@@ -188,7 +203,6 @@ export async function recordHolds(
     )
       return undefined;
   }
-  const version = restgenVersion();
   const outputs: [string, string][] = [];
   const stamps = new Map<string, Stamp>();
   const read = outputReader(outDir);
@@ -202,8 +216,7 @@ export async function recordHolds(
         return undefined;
       continue;
     }
-    if (!found.intact || found.earlier || found.hashes.version !== version)
-      return undefined;
+    if (!found.intact || found.earlier) return undefined;
     outputs.push([rel, found.hashes.input]);
     stamps.set(rel, stampFromStats(stats));
   }

@@ -9,7 +9,7 @@
  * generated client over real HTTP. Needs the npm registry (npm's cache is reused).
  */
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -206,6 +206,28 @@ describe('the packed artifact in a fresh project', () => {
     const check = await restgen('check');
     expect(check.stderr).toContain('up to date');
   }, 120_000);
+
+  it('another restgen version with the same output rewrites no file, and check still passes', async () => {
+    const generated = path.join(app, 'generated');
+    const snapshot = () => new Map(readdirSync(generated, { recursive: true, encoding: 'utf8' }).filter((f) => statSync(path.join(generated, f)).isFile()).map((f) => [f, `${statSync(path.join(generated, f)).mtimeMs} ${readFileSync(path.join(generated, f), 'utf8')}`]));
+    const before = snapshot();
+    const manifestFile = path.join(app, 'node_modules/restgen/package.json');
+    const cli = path.join(app, 'node_modules/restgen/dist/cli.js');
+    const [manifestText, cliText] = [readFileSync(manifestFile, 'utf8'), readFileSync(cli, 'utf8')];
+    try {
+      // Another release: another version, other code, the same output.
+      writeFileSync(manifestFile, manifestText.replace(/"version": "[^"]+"/, '"version": "99.0.0"'));
+      writeFileSync(cli, `${cliText}\n// another release\n`);
+      expect((await restgen('--version')).stdout.trim()).toBe('99.0.0');
+      const again = await restgen('generate');
+      expect(again.stderr).toContain('up to date');
+      expect(snapshot()).toEqual(before);
+      expect((await restgen('check')).stderr).toContain('up to date');
+    } finally {
+      writeFileSync(manifestFile, manifestText);
+      writeFileSync(cli, cliText);
+    }
+  }, 60_000);
 
   it('runs the built server without restgen installed and talks to it with the generated client', async () => {
     await sh('npm', ['prune', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error']);

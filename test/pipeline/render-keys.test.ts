@@ -9,7 +9,6 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readHeader } from '../../generator/format/header.ts';
-import { restgenVersion } from '../../generator/package-root.ts';
 import { generate } from '../../generator/pipeline/generate.ts';
 import { cacheFile } from '../../generator/pipeline/run-cache.ts';
 import { tempDir, writeFiles } from '../helpers/temp-api.ts';
@@ -50,7 +49,26 @@ describe('render keys in file headers', () => {
     const check = await generate({ apiPath: p.api, mode: 'check' });
     expect(check).toMatchObject({ ok: true, cached: false, stale: [], formatted: 0, renders: { hits: 0, misses: 0 } });
     const header = readHeader(readFileSync(path.join(p.out, 'v1/notes.ts'), 'utf8'));
-    expect(header).toMatchObject({ intact: true, hashes: { version: restgenVersion() } });
+    expect(header).toMatchObject({ intact: true, earlier: false });
+  });
+
+  it('under another restgen, render every file to compare it (header keys name no restgen), and rewrite none', async () => {
+    const p = project('other-restgen');
+    await generate({ apiPath: p.api });
+    const recordFile = path.join(p.out, 'restgen-inputs.json');
+    const record = readFileSync(recordFile, 'utf8');
+    // The record names the restgen that wrote the outputs; here, another one.
+    writeFileSync(recordFile, record.replace(/"identity": "[^"]+"/, '"identity": "another-restgen"'));
+    const edited = readFileSync(recordFile, 'utf8');
+    const body = edited.slice(edited.indexOf('\n  "identity"'));
+    writeFileSync(recordFile, edited.replace(/out=[0-9a-f]{16}/, `out=${createHash('sha1').update(`{${body}\0`).digest('hex').slice(0, 16)}`));
+    expect(readHeader(readFileSync(recordFile, 'utf8'))?.intact).toBe(true);
+    dropCaches(p);
+    const check = await generate({ apiPath: p.api, mode: 'check' });
+    expect(check).toMatchObject({ ok: true, stale: [] });
+    expect(check.formatted, 'every file rendered and compared').toBeGreaterThan(20);
+    const again = await generate({ apiPath: p.api });
+    expect(again).toMatchObject({ ok: true, written: [], removed: [] });
   });
 
   it('without a cache, render only what a change reaches and find it stale', async () => {
