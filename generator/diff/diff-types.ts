@@ -4,6 +4,7 @@
  * `onObject`, so the recursion lives in one place.
  */
 import type { FieldAt, SourceRef, TypeIR, TypeKind } from '../model/ir.ts';
+import { KINDS, type Bounds } from '../model/kinds.ts';
 import type { FindingCollector, Touches } from './collector.ts';
 import { hintEnumRename } from './rename-hints.ts';
 import { nameSimilarity, pairBest } from './similarity.ts';
@@ -23,23 +24,15 @@ export interface TypeContext {
   readonly enumRules?: { readonly added: 'state-added'; readonly removed: 'state-removed' };
 }
 
-/** The JSON Schema format a string-like kind is sent as; kinds of one format look the same on the wire. */
-const FORMAT: { readonly [K in TypeKind]: string | undefined } = {
-  string: '',
-  email: 'email',
-  url: 'uri',
-  uuid: 'uuid',
-  id: 'uuid',
-  ref: 'uuid',
-  datetime: 'date-time',
-  date: 'date',
-  enum: undefined,
-  int: undefined,
-  number: undefined,
-  boolean: undefined,
-  array: undefined,
-  object: undefined,
-};
+/**
+ * The JSON Schema format a string-like kind is sent as (`''` for plain strings), from the kinds table; undefined
+ * for every other kind (an enum is not string-like here: it has its own rules). Kinds of one format look the
+ * same on the wire.
+ */
+function formatOf(kind: TypeKind): string | undefined {
+  const facts = KINDS[kind];
+  return kind === 'enum' || facts.wire !== 'string' ? undefined : (facts.format ?? '');
+}
 
 /** A short name of a kind for messages: `string (date-time)`, `int`. */
 export function describeType(t: T): string {
@@ -54,20 +47,22 @@ export function describeType(t: T): string {
 export function signatureOf(t: T): string {
   if (t.kind === 'array') return `array<${signatureOf(t.of)}>`;
   if (t.kind === 'enum') return 'string:enum';
-  const format = FORMAT[t.kind];
+  const format = formatOf(t.kind);
   if (format !== undefined) return `string:${format}`;
   return t.kind === 'int' ? 'integer' : t.kind;
 }
 
 /** Names of the two bounds of a kind: for messages, and as the `aspect` of the change (`maxLength`). */
-function boundUnit(kind: 'string' | 'int' | 'number' | 'array'): [[string, string], [string, string]] {
-  if (kind === 'string') return [['min length', 'minLength'], ['max length', 'maxLength']];
-  if (kind === 'array') return [['min items', 'minItems'], ['max items', 'maxItems']];
-  return [['minimum', 'minimum'], ['maximum', 'maximum']];
-}
+const BOUND_UNITS: { readonly [B in Bounds]: [[string, string], [string, string]] } = {
+  length: [['min length', 'minLength'], ['max length', 'maxLength']],
+  items: [['min items', 'minItems'], ['max items', 'maxItems']],
+  value: [['minimum', 'minimum'], ['maximum', 'maximum']],
+};
 
-function compareBounds(ctx: TypeContext, path: string, touches: Touches, kind: 'string' | 'int' | 'number' | 'array', b: { min?: number; max?: number }, a: { min?: number; max?: number }): void {
-  const [minName, maxName] = boundUnit(kind);
+function compareBounds(ctx: TypeContext, path: string, touches: Touches, kind: TypeKind, b: { min?: number; max?: number }, a: { min?: number; max?: number }): void {
+  const bounds = KINDS[kind].bounds;
+  if (bounds === null) return;
+  const [minName, maxName] = BOUND_UNITS[bounds];
   const report = ([name, aspect]: [string, string], member: string, before: number | undefined, after: number | undefined, tighter: boolean) => {
     if (before === after) return;
     const change = { aspect, before, after };
@@ -100,7 +95,7 @@ export function compareTypes(ctx: TypeContext, b: T, a: T, path: string, touches
   switch (b.kind) {
     case 'string': {
       const after = a as typeof b;
-      compareBounds(ctx, path, touches, 'string', b, after);
+      compareBounds(ctx, path, touches, b.kind, b, after);
       if (b.pattern !== after.pattern) {
         const change = { aspect: 'pattern', before: b.pattern, after: after.pattern };
         const loc = ctx.loc('pattern');
@@ -110,9 +105,6 @@ export function compareTypes(ctx: TypeContext, b: T, a: T, path: string, touches
       }
       return;
     }
-    case 'int':
-    case 'number':
-      return compareBounds(ctx, path, touches, b.kind, b, a as typeof b);
     case 'enum': {
       const after = (a as typeof b).values;
       const added = after.filter((v) => !b.values.includes(v));
@@ -136,7 +128,7 @@ export function compareTypes(ctx: TypeContext, b: T, a: T, path: string, touches
     }
     case 'array': {
       const after = a as typeof b;
-      compareBounds(ctx, path, touches, 'array', b, after);
+      compareBounds(ctx, path, touches, b.kind, b, after);
       const [nb, na] = [b.itemsNullable === true, after.itemsNullable === true];
       if (nb !== na)
         ctx.out.add(na ? 'field-became-nullable' : 'field-became-non-nullable', `${path}[]`, `${path}[]: items ${na ? 'may now be null' : 'may no longer be null'}`, touches, ctx.loc('array'), { aspect: 'nullable', before: nb, after: na });
@@ -145,7 +137,8 @@ export function compareTypes(ctx: TypeContext, b: T, a: T, path: string, touches
     case 'object':
       return ctx.onObject(b.fields, (a as typeof b).fields, path);
     default:
-      return;
+      // Every other kind: its bounds, as the kinds table reads them (a kind without bounds has nothing to compare).
+      return compareBounds(ctx, path, touches, b.kind, b as { min?: number; max?: number }, a as { min?: number; max?: number });
   }
 }
 
@@ -155,8 +148,8 @@ function compareKinds(ctx: TypeContext, b: T, a: T, path: string, touches: Touch
   const loc = ctx.loc();
   if (b.kind === 'int' && a.kind === 'number') return ctx.out.add('field-type-widened', path, message, touches, loc, change);
   if (b.kind === 'number' && a.kind === 'int') return ctx.out.add('field-type-narrowed', path, message, touches, loc, change);
-  const fb = FORMAT[b.kind];
-  const fa = FORMAT[a.kind];
+  const fb = formatOf(b.kind);
+  const fa = formatOf(a.kind);
   if (a.kind === 'enum' && fb !== undefined) return ctx.out.add('field-became-enum', path, message, touches, loc, change);
   if (b.kind === 'enum' && fa !== undefined) return ctx.out.add('field-no-longer-enum', path, message, touches, loc, change);
   if (fb !== undefined && fa !== undefined) {

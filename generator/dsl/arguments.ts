@@ -3,12 +3,10 @@
  * was passed and what was expected. Nothing here throws; a builder records an {@link ArgumentSlip} and
  * carries on, and the model reports every slip of a run together.
  */
-import type { ArgumentSlip, CallSite, FieldDef } from './defs.ts';
+import { FIELD_KINDS, type ArgumentSlip, type CallSite, type FieldDef } from './defs.ts';
 
 /** The kinds of field a builder can produce, to tell a field builder from other objects. */
-const FIELD_KINDS: ReadonlySet<string> = new Set([
-  'string', 'int', 'number', 'boolean', 'enum', 'datetime', 'date', 'uuid', 'email', 'url', 'id', 'ref', 'array', 'object',
-]);
+const KINDS: ReadonlySet<string> = new Set(FIELD_KINDS);
 
 /** A short description of a value for a message: `the string '5'`, `the function string`, `an object`. */
 export function describeValue(value: unknown): string {
@@ -26,7 +24,7 @@ export function describeValue(value: unknown): string {
 export function isFieldBuilder(value: unknown): value is { readonly def: FieldDef } {
   if (typeof value !== 'object' || value === null || !('def' in value)) return false;
   const def: unknown = value.def;
-  return typeof def === 'object' && def !== null && 'kind' in def && FIELD_KINDS.has(String(def.kind)) && 'markers' in def;
+  return typeof def === 'object' && def !== null && 'kind' in def && KINDS.has(String(def.kind)) && 'markers' in def;
 }
 
 /**

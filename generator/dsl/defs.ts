@@ -36,22 +36,14 @@ export interface ArgumentSlip {
   readonly site?: CallSite;
 }
 
-/** The kinds of field the DSL knows. */
-export type FieldKind =
-  | 'string'
-  | 'int'
-  | 'number'
-  | 'boolean'
-  | 'enum'
-  | 'datetime'
-  | 'date'
-  | 'uuid'
-  | 'email'
-  | 'url'
-  | 'id'
-  | 'ref'
-  | 'array'
-  | 'object';
+/**
+ * The kinds of field the DSL knows, one per builder of `f`. The model's kinds table (`model/kinds.ts`) holds
+ * what each one means, and is checked against this list by the compiler.
+ */
+export const FIELD_KINDS = ['string', 'int', 'number', 'boolean', 'enum', 'datetime', 'date', 'uuid', 'email', 'url', 'id', 'ref', 'array', 'object'] as const;
+
+/** A kind of field (see {@link FIELD_KINDS}). */
+export type FieldKind = (typeof FIELD_KINDS)[number];
 
 /** A version marker on a field or a collection, as written. */
 export type MarkerDef =

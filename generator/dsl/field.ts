@@ -296,6 +296,11 @@ export interface FieldBuilders {
  * @example
  * fields: { id: f.id(), email: f.email().unique(), tier: f.enum(['free', 'pro']).default('free') }
  */
+// A builder per kind: a kind added to FIELD_KINDS without one here fails to compile.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const everyKindHasABuilder: Same<keyof FieldBuilders, FieldKind> = true;
+void everyKindHasABuilder;
+
 export const f: FieldBuilders = {
   string: (...args: unknown[]): StringField => start('string', args, 0) as unknown as StringField,
   int: (...args: unknown[]): NumberField => start('int', args, 0) as unknown as NumberField,

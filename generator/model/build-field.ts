@@ -2,10 +2,11 @@
  * @module Turns field defs into {@link FieldIR}: normalises markers (sorted, unknown versions reported)
  * and checks what a single field can get wrong on its own.
  */
-import type { FieldDef, MarkerDef } from '../dsl/defs.ts';
+import { FIELD_KINDS, type FieldDef, type MarkerDef } from '../dsl/defs.ts';
 import { checkKindMembers, reportSlips } from './check-builders.ts';
 import { refOf, type DiagnosticBag } from './diagnostics.ts';
 import type { EnumValueAdded, FieldIR, FieldShape, Rename, SourceRef, TypeIR } from './ir.ts';
+import { KINDS, kindOf } from './kinds.ts';
 import { exampleOfPattern } from './pattern-example.ts';
 import { checkFieldValue } from './values.ts';
 
@@ -18,7 +19,8 @@ export interface FieldContext {
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const LENGTH_KINDS = new Set(['string', 'array']);
+/** Kinds whose bounds count something (characters, items): whole numbers of at least 0. */
+const LENGTH_KINDS: ReadonlySet<string> = new Set(FIELD_KINDS.filter((k) => KINDS[k].bounds === 'length' || KINDS[k].bounds === 'items'));
 
 /** True for a valid field or collection name (a JavaScript identifier). */
 export function isIdentifier(name: string): boolean {
@@ -177,7 +179,7 @@ function checkShape(shape: FieldShape, def: FieldDef, where: string, ctx: FieldC
   const underivable = shape.example ? undefined : underivablePattern(shape.type);
   if (underivable !== undefined)
     d.error('RG190', `${where}: restgen cannot derive an example from the pattern ${JSON.stringify(underivable)} for the OpenAPI documents; add .example('...') with a value that matches it.`, at('pattern'));
-  const scalar = !['array', 'object'].includes(shape.type.kind);
+  const scalar = kindOf(shape.type).wire !== 'array' && kindOf(shape.type).wire !== 'object';
   if (shape.unique && !scalar)
     d.error('RG141', `${where}: unique() needs a scalar field; ${shape.type.kind} values cannot be compared for duplicates.`, at('unique'));
   if (shape.filterable && !scalar)

@@ -5,7 +5,8 @@
  * at the call, never a crash and never silently dropped.
  */
 import { describeValue, isFieldBuilder } from '../dsl/arguments.ts';
-import type { ArgumentSlip, CollectionDef, FieldDef, FieldKind } from '../dsl/defs.ts';
+import { FIELD_KINDS, type ArgumentSlip, type CollectionDef, type FieldDef, type FieldKind } from '../dsl/defs.ts';
+import { KINDS } from './kinds.ts';
 import { atPath, refOf, type DiagnosticBag, type DiagnosticCode } from './diagnostics.ts';
 import type { SourceRef } from './ir.ts';
 
@@ -32,11 +33,12 @@ export function reportSlips(slips: readonly ArgumentSlip[] | undefined, where: s
 }
 
 /** The modifiers that only some kinds of field have (every kind has the others). */
+const kindsWith = (has: (facts: (typeof KINDS)[FieldKind]) => boolean): readonly FieldKind[] => FIELD_KINDS.filter((k) => has(KINDS[k]));
 const KIND_MEMBERS: { readonly [M in 'min' | 'max' | 'pattern' | 'valueAddedIn']: readonly FieldKind[] } = {
-  min: ['string', 'int', 'number', 'array'],
-  max: ['string', 'int', 'number', 'array'],
-  pattern: ['string'],
-  valueAddedIn: ['enum'],
+  min: kindsWith((k) => k.bounds !== null),
+  max: kindsWith((k) => k.bounds !== null),
+  pattern: kindsWith((k) => k.pattern),
+  valueAddedIn: kindsWith((k) => k.versionedValues),
 };
 
 /** How a message names a builder. */

@@ -55,8 +55,10 @@ beforeAll(async () => {
       endpoint.requests.push({ authorization: request.headers.authorization, body });
       if (endpoint.delayMs) await new Promise((r) => setTimeout(r, endpoint.delayMs));
       const json = (status: number, value: object) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
-      if (request.headers.authorization !== basic('svc', 's3cr%t+/'.replace(/[%+/]/g, encodeURIComponent)))
-        return json(401, { error: 'invalid_client', error_description: 'Client authentication failed' });
+      if (request.headers.authorization !== basic('svc', 's3cr%t+/'.replace(/[%+/]/g, encodeURIComponent))) {
+        json(401, { error: 'invalid_client', error_description: 'Client authentication failed' });
+        return;
+      }
       const token = `tok-${endpoint.requests.length}`;
       endpoint.issued.add(token);
       json(200, { access_token: token, token_type: 'Bearer', ...(endpoint.expiresIn === undefined ? {} : { expires_in: endpoint.expiresIn }), scope: new URLSearchParams(body).get('scope') });

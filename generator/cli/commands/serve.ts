@@ -18,6 +18,7 @@ import { installSpec, outputImports } from '../../config/peers.ts';
 import type { Part } from '../../dsl/define-config.ts';
 import { peersOf } from '../../emit/parts.ts';
 import { takesBearer, type ApiIR, type FieldShape, type TypeIR } from '../../model/ir.ts';
+import { assertNever, kindOf, sampleOf } from '../../model/kinds.ts';
 import { pascalCase } from '../../model/names.ts';
 import { project, shapeAt } from '../../model/project.ts';
 import { generate, loadModel } from '../../pipeline/generate.ts';
@@ -91,23 +92,25 @@ async function projectFastify(from: string): Promise<(options: object) => Fastif
 
 /** Converts a value to the kind of `type`, for stand-in migrations (there is no user code to ask). */
 function coerce(type: TypeIR, value: unknown): unknown {
-  switch (type.kind) {
-    case 'int':
+  if (type.kind === 'enum') return type.values.includes(String(value)) ? value : type.values[0];
+  const wire = kindOf(type).wire;
+  switch (wire) {
+    case 'integer':
     case 'number': {
       // The number inside a text like "AB-1234" (the dash is a separator, not a sign).
       const n = Number(typeof value === 'string' ? (/\d+(\.\d+)?/.exec(value)?.[0] ?? 'NaN') : value);
-      return Number.isFinite(n) ? (type.kind === 'int' ? Math.trunc(n) : n) : (type.min ?? 0);
+      return Number.isFinite(n) ? (wire === 'integer' ? Math.trunc(n) : n) : sampleOf(type);
     }
     case 'boolean':
       return Boolean(value);
-    case 'enum':
-      return type.values.includes(String(value)) ? value : type.values[0];
     case 'array':
       return Array.isArray(value) ? value : [value];
     case 'object':
       return value;
-    default:
+    case 'string':
       return typeof value === 'string' ? value : JSON.stringify(value);
+    default:
+      return assertNever(wire, 'wire type');
   }
 }
 
@@ -115,15 +118,7 @@ function coerce(type: TypeIR, value: unknown): unknown {
 function placeholder(shape: FieldShape): unknown {
   if (shape.example) return shape.example.value;
   if (shape.nullable) return null;
-  const t = shape.type;
-  const byKind: Record<string, unknown> = {
-    email: 'unknown@example.com', url: 'https://example.com/', datetime: '1970-01-01T00:00:00Z', date: '1970-01-01',
-    uuid: '00000000-0000-0000-0000-000000000000', id: '00000000-0000-0000-0000-000000000000', ref: '00000000-0000-0000-0000-000000000000',
-    boolean: false, array: [], object: {}, string: 'unknown',
-  };
-  if (t.kind === 'enum') return t.values[0];
-  if (t.kind === 'int' || t.kind === 'number') return t.min ?? 0;
-  return byKind[t.kind];
+  return shape.type.kind === 'string' ? 'unknown' : sampleOf(shape.type);
 }
 
 /**

@@ -9,6 +9,7 @@ import type { Assign, MemorySpec } from '../../../packages/runtime/src/memory-st
 import type { CollectionSpec, LifecycleSpec, LimitSpec } from '../../../packages/runtime/src/spec.ts';
 import type { ApiIR, CollectionAt, CollectionIR, FieldAt, RateLimitIR, TransitionIR } from '../../model/ir.ts';
 import { OPERATIONS } from '../../model/ir.ts';
+import { kindOf, sampleOf } from '../../model/kinds.ts';
 import { existsAt, shapeAt } from '../../model/project.ts';
 import { e, t, type Expr, type Type, type TypeMember } from '../../printer/ast.ts';
 import { printKey } from '../../printer/literals.ts';
@@ -149,30 +150,9 @@ function assignOf(f: FieldAt, initial?: string): Assign | null {
   if (initial !== undefined) return [f.name, 'value', initial];
   if (f.optional) return null;
   if (f.example) return [f.name, 'value', f.example.value];
-  switch (f.type.kind) {
-    case 'id':
-    case 'uuid':
-    case 'ref':
-      return [f.name, 'uuid'];
-    case 'datetime':
-      return [f.name, 'now'];
-    case 'date':
-      return [f.name, 'today'];
-    default:
-      break;
-  }
-  if (f.nullable) return [f.name, 'value', null];
-  const t = f.type;
-  const value =
-    t.kind === 'enum' ? t.values[0]
-    : t.kind === 'int' || t.kind === 'number' ? (t.min ?? 0)
-    : t.kind === 'boolean' ? false
-    : t.kind === 'array' ? []
-    : t.kind === 'email' ? 'someone@example.com'
-    : t.kind === 'url' ? 'https://example.com/'
-    : t.kind === 'object' ? {}
-    : '';
-  return [f.name, 'value', value];
+  const assigned = kindOf(f.type).assigned;
+  if (assigned !== null) return [f.name, assigned];
+  return [f.name, 'value', f.nullable ? null : sampleOf(f.type)];
 }
 
 function hookDoc(versions: readonly string[], need: HookNeed): string {

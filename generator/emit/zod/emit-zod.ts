@@ -8,6 +8,7 @@
  * the request and response objects spread it and override only the fields that differ.
  */
 import type { ApiAt, ApiIR, CollectionAt, FieldAt, LifecycleAt, VersionIR } from '../../model/ir.ts';
+import { kindOf } from '../../model/kinds.ts';
 import { pascalCase } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
 import { e, t, type Expr, type Prop, type Type } from '../../printer/ast.ts';
@@ -94,6 +95,9 @@ export function lifecycleOf(v: VersionIR): string {
   return parts.join(', ');
 }
 
+/** Whether list filters on a field of this type read numbers (`?quantity=3`). */
+const isNumeric = (type: FieldAt['type']): boolean => ['integer', 'number'].includes(kindOf(type).wire);
+
 const schemaType = (kind: 'infer' | 'input', name: string): Type => t.ref(`z.${kind}`, [t.query(name)]);
 
 /** The name of a transition's input schema and type: `OrderCancelInput`. */
@@ -164,12 +168,12 @@ function collectionView(api: ApiAt, c: CollectionAt): CollectionView {
       listQuery: schemaType('input', `${T}ListQuery`),
       list: schemaType('infer', `${T}List`),
     },
-    numericFilters: c.fields.some((f) => f.filterable && (f.type.kind === 'int' || f.type.kind === 'number')),
+    numericFilters: c.fields.some((f) => f.filterable && isNumeric(f.type)),
     helpers: e.specifiers([
       ...(c.lifecycle ? ['lifecycleState'] : []),
       'listLimit',
       'listPage',
-      ...(c.fields.some((f) => f.filterable && (f.type.kind === 'int' || f.type.kind === 'number')) ? ['queryNumber'] : []),
+      ...(c.fields.some((f) => f.filterable && isNumeric(f.type)) ? ['queryNumber'] : []),
       'readOnly',
     ]),
     changedByTransitions: c.lifecycle !== undefined,

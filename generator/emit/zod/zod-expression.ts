@@ -2,6 +2,7 @@
  * @module Builds the zod expression of a field as a syntax node (laid out by `generator/printer/`). One
  * builder per type kind, keyed by kind, so a new kind without a builder fails to compile.
  */
+import { kindOf } from '../../model/kinds.ts';
 import type { FieldAt, TypeIR, TypeKind } from '../../model/ir.ts';
 import { e, type Expr } from '../../printer/ast.ts';
 
@@ -88,14 +89,9 @@ export function hasObject(type: TypeIR<FieldAt>): boolean {
 
 /** The expression that reads a list filter from its query-string text. */
 export function filterExpression(field: FieldAt, ref: Expr): Expr {
-  switch (field.type.kind) {
-    case 'int':
-    case 'number':
-      // Decimal digits only: `Number()` would also read `0x10`, `1e3` and blanks.
-      return e.chain(e.id('queryNumber'), ['pipe', typeExpression(field.type, 'response')]);
-    case 'boolean':
-      return zod('stringbool');
-    default:
-      return field.nullable ? typeExpression(field.type, 'response') : ref;
-  }
+  const wire = kindOf(field.type).wire;
+  // Decimal digits only: `Number()` would also read `0x10`, `1e3` and blanks.
+  if (wire === 'integer' || wire === 'number') return e.chain(e.id('queryNumber'), ['pipe', typeExpression(field.type, 'response')]);
+  if (wire === 'boolean') return zod('stringbool');
+  return field.nullable ? typeExpression(field.type, 'response') : ref;
 }

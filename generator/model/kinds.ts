@@ -1,0 +1,77 @@
+/**
+ * @module The kinds table: what each field kind is, in one place. Every per-kind decision in restgen either
+ * reads this table or is a table of its own keyed by {@link TypeKind} (`{ [K in TypeKind]: ... }`, as the
+ * emitters' writers are), so adding a kind is a compile error wherever it must be handled, and nowhere else
+ * needs an edit (test/model/kinds.test.ts adds one in a scratch copy and checks exactly that).
+ */
+import type { FieldKind } from '../dsl/defs.ts';
+import type { TypeIR, TypeKind } from './ir.ts';
+
+/** What `min` and `max` bound: a string's length, a number's value, an array's item count. */
+export type Bounds = 'length' | 'value' | 'items';
+
+/** The string formats restgen checks (with zod's own rules), by the name JSON Schema gives them. */
+export type StringFormat = 'date-time' | 'date' | 'uuid' | 'email' | 'uri';
+
+/** How the in-memory store fills a required read-only field of the kind when nothing else says. */
+export type Assigned = 'uuid' | 'now' | 'today';
+
+/** The facts about one kind; `T` is the kind's IR type (an enum's values, an array's items). */
+export interface KindFacts<T> {
+  /** The JSON type of a value on the wire (JSON Schema's `type`). */
+  readonly wire: 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
+  /** The string format a value must have, or null. Kinds of one format look the same on the wire. */
+  readonly format: StringFormat | null;
+  /** What `min()`/`max()` bound, or null when the kind has neither. */
+  readonly bounds: Bounds | null;
+  /** Whether `pattern()` applies. */
+  readonly pattern: boolean;
+  /** Whether `valueAddedIn()` applies (values that exist only from a later version on). */
+  readonly versionedValues: boolean;
+  /** What the memory store generates for a required read-only field of the kind, or null (a sample value). */
+  readonly assigned: Assigned | null;
+  /** A value of the kind that meets its bounds: for stand-ins where no user value exists (serve, seeds). */
+  readonly sample: (type: T) => unknown;
+}
+
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+const uuid: KindFacts<unknown> = { wire: 'string', format: 'uuid', bounds: null, pattern: false, versionedValues: false, assigned: 'uuid', sample: () => NIL_UUID };
+const bounded = (t: { readonly min?: number }): number => t.min ?? 0;
+
+/** Every kind's facts. */
+export const KINDS: { readonly [K in TypeKind]: KindFacts<Extract<TypeIR, { kind: K }>> } = {
+  string: { wire: 'string', format: null, bounds: 'length', pattern: true, versionedValues: false, assigned: null, sample: (t) => 'x'.repeat(t.min ?? 0) },
+  int: { wire: 'integer', format: null, bounds: 'value', pattern: false, versionedValues: false, assigned: null, sample: bounded },
+  number: { wire: 'number', format: null, bounds: 'value', pattern: false, versionedValues: false, assigned: null, sample: bounded },
+  boolean: { wire: 'boolean', format: null, bounds: null, pattern: false, versionedValues: false, assigned: null, sample: () => false },
+  enum: { wire: 'string', format: null, bounds: null, pattern: false, versionedValues: true, assigned: null, sample: (t) => t.values[0] },
+  datetime: { wire: 'string', format: 'date-time', bounds: null, pattern: false, versionedValues: false, assigned: 'now', sample: () => '1970-01-01T00:00:00Z' },
+  date: { wire: 'string', format: 'date', bounds: null, pattern: false, versionedValues: false, assigned: 'today', sample: () => '1970-01-01' },
+  uuid,
+  email: { wire: 'string', format: 'email', bounds: null, pattern: false, versionedValues: false, assigned: null, sample: () => 'someone@example.com' },
+  url: { wire: 'string', format: 'uri', bounds: null, pattern: false, versionedValues: false, assigned: null, sample: () => 'https://example.com/' },
+  id: uuid,
+  ref: uuid,
+  array: { wire: 'array', format: null, bounds: 'items', pattern: false, versionedValues: false, assigned: null, sample: () => [] },
+  object: { wire: 'object', format: null, bounds: null, pattern: false, versionedValues: false, assigned: null, sample: () => ({}) },
+};
+
+/** The facts of `type`'s kind. */
+export function kindOf<T extends TypeIR<F>, F>(type: T): KindFacts<T> {
+  return KINDS[type.kind] as unknown as KindFacts<T>;
+}
+
+/** A sample value of `type` (see {@link KindFacts.sample}). */
+export function sampleOf<F>(type: TypeIR<F>): unknown {
+  return (KINDS[type.kind].sample as (t: TypeIR<F>) => unknown)(type);
+}
+
+/** Throws on a value a `switch` over a closed union should never see: the compiler proves it unreachable. */
+export function assertNever(value: never, what = 'kind'): never {
+  throw new Error(`internal error: unexpected ${what} ${JSON.stringify(value)}`);
+}
+
+// The DSL's kinds and the IR's are one list: a kind added to one and not the other fails to compile here.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameKinds: Same<FieldKind, TypeKind> = true;
+void sameKinds;
