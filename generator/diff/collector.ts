@@ -4,7 +4,7 @@
  * finding (keeping every change's before and after), fingerprints it, and sorts the result.
  */
 import { hash } from 'node:crypto';
-import { OPERATIONS, type ApiAt, type CollectionAt, type OperationName, type SourceRef } from '../model/ir.ts';
+import { OPERATION_FACTS, OPERATIONS, type ApiAt, type CollectionAt, type OperationName, type SourceRef } from '../model/ir.ts';
 import { RULES, verdictOf, type RuleName } from './rules.ts';
 import { LEVELS, type Change, type Finding, type Hint } from './types.ts';
 
@@ -31,14 +31,6 @@ export interface Touches {
   readonly response: readonly Touch[];
 }
 
-const METHOD: { readonly [K in OperationName]: readonly [string, boolean] } = {
-  list: ['GET', false],
-  get: ['GET', true],
-  create: ['POST', false],
-  replace: ['PUT', true],
-  update: ['PATCH', true],
-  delete: ['DELETE', true],
-};
 
 /** The touches of operations and transitions `ops` of collection `c` as version `api` serves it. */
 export function touchesOf(api: ApiAt, c: CollectionAt, ops: readonly RouteOp[]): Touch[] {
@@ -47,7 +39,8 @@ export function touchesOf(api: ApiAt, c: CollectionAt, ops: readonly RouteOp[]):
     const base = `${prefix}/${c.path}`;
     if (op.startsWith('@')) return { route: `WEBHOOK ${op.slice(1)}`, client: `${api.version.name}.WebhookEvent`, path: `webhooks/${op.slice(1)}`, op };
     if (op.startsWith(':')) return { route: `POST ${base}/{id}${op}`, client: `${api.version.name}.${c.name}.${op.slice(1)}`, path: base, op };
-    const [method, member] = METHOD[op as OperationName];
+    const { method, target } = OPERATION_FACTS[op as OperationName];
+    const member = target === 'item';
     return { route: `${method} ${base}${member ? '/{id}' : ''}`, client: `${api.version.name}.${c.name}.${op}`, path: base, op };
   });
 }

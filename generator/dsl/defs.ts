@@ -3,6 +3,7 @@
  * Every def records where the user wrote it (`site`, and `calls` per modifier) so that diagnostics can
  * point at the exact builder call.
  */
+import type { OperationName } from '../../packages/runtime/src/operations.ts';
 
 /** Where a builder call was written: file, 1-based line, and the called member (for finding the column). */
 export interface CallSite {
@@ -130,8 +131,8 @@ export interface LifecycleDef<K extends string = string, S extends string = stri
   readonly transitions: Readonly<Record<string, TransitionDef<S>>>;
 }
 
-/** The six operations a collection can offer. */
-export type OperationName = 'list' | 'get' | 'create' | 'replace' | 'update' | 'delete';
+/** The six operations a collection can offer (their facts: the operations table of the runtime). */
+export type { OperationName } from '../../packages/runtime/src/operations.ts';
 
 /** An operation entry that exists only in some versions. */
 export interface VersionedOperation {

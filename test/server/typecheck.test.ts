@@ -4,10 +4,12 @@
  * migration hooks and credentials required, an ioredis client accepted. Checked with `tsc --noEmit`.
  */
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { generate } from '../../generator/pipeline/generate.ts';
+import { tempDir, writeFiles } from '../helpers/temp-api.ts';
 import { HEADER_API, generateInto } from './helpers.ts';
 
 const TSC = new URL('../../node_modules/typescript-native/bin/tsc', import.meta.url).pathname;
@@ -132,4 +134,40 @@ describe('generated servers type-check', () => {
     const output = await typecheck(await generateInto('typecheck-notes', HEADER_API), `${NOTES_USAGE}\nconst n: number = 'x';\nvoid n;\n`);
     expect(output).toContain('TS2322');
   }, 60_000);
+
+  it('a version module holds the schemas of the operations it offers, and the newest those handlers take', async () => {
+    const tmp = tempDir('typecheck-ops');
+    try {
+      writeFiles(tmp.dir, {
+        'api.ts': `import { collection, defineApi, f } from 'restgen';
+export default defineApi({
+  name: 'ops',
+  versions: { v1: {}, v2: {} },
+  collections: {
+    readings: collection({ fields: { id: f.id(), value: f.number().filterable() }, operations: ['list', 'get'] }),
+    archives: collection({ fields: { id: f.id(), label: f.string() }, operations: ['get', 'replace'] }),
+    drafts: collection({ fields: { id: f.id(), text: f.string() }, operations: ['get', 'create', { name: 'replace', removedIn: 'v2' }] }),
+  },
 });
+`,
+      });
+      const outDir = path.join(tmp.dir, 'generated');
+      const result = await generate({ apiPath: path.join(tmp.dir, 'api.ts'), outDir });
+      expect(result.diagnostics).toEqual([]);
+      const read = (file: string) => readFileSync(path.join(outDir, file), 'utf8');
+      // Only reads: no body schema, no request-side field map.
+      expect(read('v1/readings.ts')).not.toMatch(/Create|Replace|Patch|readingWrite/);
+      expect(read('v1/readings.ts')).toContain('ReadingListQuery');
+      // Replace without create: a body of its own; no list query.
+      expect(read('v1/archives.ts')).toMatch(/export const ArchiveReplace = z\.strictObject/);
+      expect(read('v1/archives.ts')).not.toMatch(/ArchiveCreate|ArchivePatch|ArchiveListQuery/);
+      // Replace only in v1: v1 offers it; v2 does not, but its handler takes v2's shape, so v2 holds the schema.
+      expect(read('v1/drafts.ts')).toContain('export const DraftReplace = DraftCreate;');
+      expect(read('v2/drafts.ts')).toContain('export const DraftReplace = DraftCreate;');
+      expect(await typecheck(outDir, `import { createMemoryHandlers, registerOpsApi } from './server/index.js';\nvoid registerOpsApi;\nvoid createMemoryHandlers;\n`)).toBe('');
+    } finally {
+      tmp.cleanup();
+    }
+  }, 60_000);
+});
+

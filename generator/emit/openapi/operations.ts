@@ -3,7 +3,7 @@
  * replace, update, delete), with stable operationIds, parameters, bodies, security and every status the
  * generated server can answer.
  */
-import { OPERATIONS, takesCredentials, type ApiAt, type CollectionAt, type FieldAt, type OperationName, type RateLimitIR } from '../../model/ir.ts';
+import { OPERATION_FACTS, OPERATIONS, takesCredentials, type ApiAt, type CollectionAt, type FieldAt, type OperationName, type RateLimitIR } from '../../model/ir.ts';
 import { pascalCase, singularize } from '../../model/names.ts';
 import { schemaNamesOf } from './collection-schemas.ts';
 import { typeSchema, type FormatNames } from './field-schema.ts';
@@ -18,14 +18,6 @@ export interface OperationContext {
   readonly usedErrors: Map<string, { readonly kind: ErrorKind; readonly limited: boolean }>;
 }
 
-const METHOD: { readonly [K in OperationName]: string } = {
-  list: 'get',
-  get: 'get',
-  create: 'post',
-  replace: 'put',
-  update: 'patch',
-  delete: 'delete',
-};
 
 /** The operationId of an operation: `listOrders`, `getOrder`, `createOrder`, ... */
 export function operationIdOf(c: CollectionAt, op: OperationName): string {
@@ -244,7 +236,7 @@ export function buildCollectionPaths(ctx: OperationContext, c: CollectionAt): Re
   const item = (ops: readonly OperationName[], parameters: readonly JsonObject[]): JsonObject => {
     const entries: Record<string, Json> = {};
     if (parameters.length > 0) entries['parameters'] = [...parameters];
-    for (const op of ops) entries[METHOD[op]] = operationOf(ctx, c, op);
+    for (const op of ops) entries[OPERATION_FACTS[op].method.toLowerCase()] = operationOf(ctx, c, op);
     return entries;
   };
   if (collectionOps.length > 0) out[base] = item(collectionOps, shared);

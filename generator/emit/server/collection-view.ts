@@ -145,6 +145,9 @@ function transitionType(ctx: ServerContext, c: CollectionIR, tr: TransitionIR, r
   return { name: tr.name, doc, handler: t.ref('$.TransitionHandler', [inStates(resource, field, tr.from), input, inStates(resource, field, [tr.to])]) };
 }
 
+/** The schema that checks an operation's input, by the suffix of its name (`OrderCreate`). */
+const SCHEMA_OF = { create: 'Create', replace: 'Replace', update: 'Patch', list: 'ListQuery' } as const;
+
 /** How the in-memory store assigns a required read-only field: example first, then by type. */
 function assignOf(f: FieldAt, initial?: string): Assign | null {
   if (initial !== undefined) return [f.name, 'value', initial];
@@ -312,7 +315,11 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
     handlersDoc: `${c.name}: ${c.description ? c.description + ' ' : ''}Called by every version's routes, typed with ${versions[top]}.`,
     handlers: t.inter([
       t.ref('Pick', [
-        t.ref('$.CollectionHandlers', [resource, ...['Create', 'Replace', 'Patch', 'ListQuery'].map((s) => t.ref('z.output', [t.query(`${resourceName}${s}`)]))]),
+        t.ref('$.CollectionHandlers', [
+          resource,
+          // The newest version's module holds the schema of every operation some version offers (see emit-zod.ts).
+          ...(['create', 'replace', 'update', 'list'] as const).map((op) => (ops.includes(op) ? t.ref('z.output', [t.query(`${resourceName}${SCHEMA_OF[op]}`)]) : t.ref('never'))),
+        ]),
         t.union(ops.map(t.str)),
       ]),
       ...(transitions.length > 0 ? [t.ref('Transitions')] : []),

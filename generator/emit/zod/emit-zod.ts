@@ -7,7 +7,7 @@
  * reformat one file per version, not the whole version. Each collection has one map of field schemas, and
  * the request and response objects spread it and override only the fields that differ.
  */
-import type { ApiAt, ApiIR, CollectionAt, FieldAt, LifecycleAt, VersionIR } from '../../model/ir.ts';
+import type { ApiAt, ApiIR, CollectionAt, FieldAt, LifecycleAt, OperationName, VersionIR } from '../../model/ir.ts';
 import { kindOf } from '../../model/kinds.ts';
 import { pascalCase } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
@@ -36,19 +36,22 @@ interface CollectionView {
   readonly base: readonly Member[];
   /** `z.object({ ...fields, overrides })`: the resource as responses carry it. */
   readonly response: Expr;
-  /** `{ ...fields, overrides }`: the fields as requests send them. */
-  readonly write: Expr;
-  readonly create: Expr;
-  readonly replace: Expr;
-  readonly patch: Expr;
-  readonly listQuery: Expr;
-  readonly list: Expr;
+  /** `{ ...fields, overrides }`: the fields as requests send them; null when no operation takes a body. */
+  readonly write: Expr | null;
+  /** The schemas of the operations the module offers; null for the others (see {@link schemaOps}). */
+  readonly create: Expr | null;
+  readonly replace: Expr | null;
+  readonly patch: Expr | null;
+  readonly listQuery: Expr | null;
+  readonly list: Expr | null;
+  /** Whether any of the body or list schemas is there (a blank line before them). */
+  readonly hasSchemas: boolean;
   /** `z.infer<typeof X>` / `z.input<typeof X>` of each exported schema, and the replace type's alias. */
   readonly types: { readonly response: Type; readonly create: Type; readonly replace: Type; readonly patch: Type; readonly listQuery: Type; readonly list: Type };
   /** Whether a filter reads a number from the query string (`queryNumber` is imported). */
   readonly numericFilters: boolean;
-  /** `{ lifecycleState?, listLimit, listPage, queryNumber?, readOnly }`: what the module imports of the zod helpers. */
-  readonly helpers: Expr;
+  /** `{ lifecycleState?, listLimit?, listPage?, queryNumber?, readOnly? }`: what the module imports of the zod helpers, or null for nothing. */
+  readonly helpers: Expr | null;
   /** Whether the collection has a lifecycle (`lifecycleState` is imported for its state field). */
   readonly changedByTransitions: boolean;
   /** The input schema of each transition of the version. */
@@ -112,7 +115,17 @@ function stateExpression(lc: LifecycleAt, route: string): Expr {
   return e.call('lifecycleState', [e.str(`${route}/{id}`), e.obj(Object.entries(byTarget).map(([state, names]) => e.prop(state, e.json(names))))]);
 }
 
-function collectionView(api: ApiAt, c: CollectionAt): CollectionView {
+/**
+ * The operations whose schemas a version's module holds: the version's own, and in the newest version also those
+ * only older versions offer (handlers take their bodies in the newest version's shape).
+ */
+function schemaOps(api: ApiIR, c: CollectionAt, version: string): ReadonlySet<OperationName> {
+  const ops = new Set<OperationName>(c.operations);
+  if (version === api.versions.at(-1)?.name) for (const op of api.collections.find((x) => x.name === c.key)?.operations ?? []) ops.add(op.name);
+  return ops;
+}
+
+function collectionView(api: ApiAt, c: CollectionAt, ops: ReadonlySet<OperationName>): CollectionView {
   const lower = c.typeName[0]!.toLowerCase() + c.typeName.slice(1);
   const fieldsVar = `${lower}Fields`;
   const writeVar = `${lower}Write`;
@@ -123,6 +136,22 @@ function collectionView(api: ApiAt, c: CollectionAt): CollectionView {
   const prefix = api.versioning.in === 'path' ? `/${api.version.name}` : '';
   const spreadWith = (base: Expr, members: readonly Prop[]): Expr => e.obj([e.spread(base), ...members]);
   const T = c.typeName;
+  const hasBody = ops.has('create') || ops.has('replace') || ops.has('update');
+  const numericFilters = ops.has('list') && c.fields.some((f) => f.filterable && isNumeric(f.type));
+  const helpers = [
+    ...(hasBody && c.lifecycle ? ['lifecycleState'] : []),
+    ...(ops.has('list') ? ['listLimit', 'listPage'] : []),
+    ...(numericFilters ? ['queryNumber'] : []),
+    ...(hasBody && c.fields.some((f) => f.readOnly && c.lifecycle?.field !== f.name) ? ['readOnly'] : []),
+  ];
+  const body = e.call('z.strictObject', [
+    spreadWith(
+      write,
+      writable
+        .filter((f) => f.default || f.optional)
+        .map((f) => e.prop(f.name, f.default ? e.chain(e.access(write, f.name), ['default', defaultArgument(f.default.value)]) : e.chain(e.access(write, f.name), ['optional']))),
+    ),
+  ]);
   return {
     name: c.name,
     typeName: T,
@@ -132,50 +161,43 @@ function collectionView(api: ApiAt, c: CollectionAt): CollectionView {
     writeVar,
     base: visible.map((f) => ({ key: f.name, expr: baseExpression(f, 'response'), doc: docOf(f) })),
     response: e.call('z.object', [spreadWith(fields, visible.filter((f) => f.optional).map((f) => e.prop(f.name, e.chain(e.access(fields, f.name), ['optional']))))]),
-    write: spreadWith(
-      fields,
-      c.fields
-        .filter((f) => f.readOnly || f.writeOnly || hasObject(f.type))
-        .map((f) => {
-          const doc = f.writeOnly ? docOf(f) : false;
-          const state = c.lifecycle?.field === f.name ? stateExpression(c.lifecycle, `${prefix}/${c.path}`) : undefined;
-          return e.prop(f.name, state ?? (f.readOnly ? e.id('readOnly') : baseExpression(f, 'request')), doc === false ? undefined : doc);
-        }),
-    ),
-    create: e.call('z.strictObject', [
-      spreadWith(
-        write,
-        writable
-          .filter((f) => f.default || f.optional)
-          .map((f) => e.prop(f.name, f.default ? e.chain(e.access(write, f.name), ['default', defaultArgument(f.default.value)]) : e.chain(e.access(write, f.name), ['optional']))),
-      ),
-    ]),
-    replace: e.id(`${T}Create`),
-    patch: e.chain(e.call('z.strictObject', [write]), ['partial']),
-    listQuery: e.call('z.strictObject', [
-      e.obj([
-        e.prop('limit', e.call('listLimit', [e.num(c.pagination.defaultLimit), e.num(c.pagination.maxLimit)])),
-        e.prop('cursor', e.chain(e.call('z.string'), ['min', e.num(1)], ['optional'])),
-        ...c.fields.filter((f) => f.filterable).map((f) => e.prop(f.name, e.chain(filterExpression(f, e.access(fields, f.name)), ['optional']))),
-      ]),
-    ]),
-    list: e.call('listPage', [e.id(T)]),
+    write: hasBody
+      ? spreadWith(
+          fields,
+          c.fields
+            .filter((f) => f.readOnly || f.writeOnly || hasObject(f.type))
+            .map((f) => {
+              const doc = f.writeOnly ? docOf(f) : false;
+              const state = c.lifecycle?.field === f.name ? stateExpression(c.lifecycle, `${prefix}/${c.path}`) : undefined;
+              return e.prop(f.name, state ?? (f.readOnly ? e.id('readOnly') : baseExpression(f, 'request')), doc === false ? undefined : doc);
+            }),
+        )
+      : null,
+    create: ops.has('create') ? body : null,
+    // Replace takes the same body as create.
+    replace: ops.has('replace') ? (ops.has('create') ? e.id(`${T}Create`) : body) : null,
+    patch: ops.has('update') ? e.chain(e.call('z.strictObject', [write]), ['partial']) : null,
+    listQuery: ops.has('list')
+      ? e.call('z.strictObject', [
+          e.obj([
+            e.prop('limit', e.call('listLimit', [e.num(c.pagination.defaultLimit), e.num(c.pagination.maxLimit)])),
+            e.prop('cursor', e.chain(e.call('z.string'), ['min', e.num(1)], ['optional'])),
+            ...c.fields.filter((f) => f.filterable).map((f) => e.prop(f.name, e.chain(filterExpression(f, e.access(fields, f.name)), ['optional']))),
+          ]),
+        ])
+      : null,
+    list: ops.has('list') ? e.call('listPage', [e.id(T)]) : null,
     types: {
       response: schemaType('infer', T),
       create: schemaType('input', `${T}Create`),
-      replace: t.ref(`${T}Create`),
+      replace: ops.has('create') ? t.ref(`${T}Create`) : schemaType('input', `${T}Replace`),
       patch: schemaType('input', `${T}Patch`),
       listQuery: schemaType('input', `${T}ListQuery`),
       list: schemaType('infer', `${T}List`),
     },
-    numericFilters: c.fields.some((f) => f.filterable && isNumeric(f.type)),
-    helpers: e.specifiers([
-      ...(c.lifecycle ? ['lifecycleState'] : []),
-      'listLimit',
-      'listPage',
-      ...(c.fields.some((f) => f.filterable && isNumeric(f.type)) ? ['queryNumber'] : []),
-      'readOnly',
-    ]),
+    numericFilters,
+    hasSchemas: hasBody || ops.has('list'),
+    helpers: helpers.length > 0 ? e.specifiers(helpers) : null,
     changedByTransitions: c.lifecycle !== undefined,
     transitions: (c.lifecycle?.transitions ?? []).map((tr) => ({
       name: tr.name,
@@ -198,9 +220,10 @@ export function emitZod(api: ApiIR, options: EmitOptions): OutputFile[] {
     const at = project(api, v.name);
     const header = { title: at.title, version: v.name, lifecycle: lifecycleOf(v) };
     for (const c of at.collections) {
-      const render = () => options.render('zod/collection', { ...header, ...collectionView(at, c) });
+      const ops = schemaOps(api, c, v.name);
+      const render = () => options.render('zod/collection', { ...header, ...collectionView(at, c, ops) });
       // Keyed by what the file shows (one collection as this version sees it), so an unchanged file builds no view.
-      const input = JSON.stringify([header, at.versioning.in, irHash(c)]);
+      const input = JSON.stringify([header, at.versioning.in, irHash(c), [...ops]]);
       files.push(keyedFile({ path: `${v.name}/${c.name}.ts`, language: 'typescript', kind: 'zod collection', input }, render, options.memo));
     }
     const barrel: ZodBarrelView = { ...header, files: at.collections.map((c) => c.name) };

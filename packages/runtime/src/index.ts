@@ -25,6 +25,11 @@ export {
 } from "./jwt-claims.js";
 export { mountApi } from "./mount.js";
 export {
+  OPERATIONS,
+  OPERATION_FACTS,
+  type OperationFacts,
+} from "./operations.js";
+export {
   createWebhookDispatcherFor,
   type DispatcherOptions,
 } from "./webhooks.js";

@@ -3,8 +3,8 @@
  * credential option is there, then mounts every version's routes and OpenAPI documents in an encapsulated
  * scope with problem+json errors.
  */
-import { assertContract } from "./contract.js";
 import type { FastifyInstance } from "fastify";
+import { assertContract } from "./contract.js";
 import { createAuthenticator } from "./auth.js";
 import { createFailureLimiter } from "./auth-failures.js";
 import { useJsonBodies } from "./body.js";
@@ -27,33 +27,13 @@ import { createLimiters, type Limiter } from "./rate-limit.js";
 import type { ApiSpec, RouteSpec } from "./spec.js";
 import { STATE, type Mount } from "./state.js";
 import { createTransitionHandle } from "./transition.js";
+import { OPERATION_FACTS } from "./operations.js";
 import type { OperationName, ServerOptions } from "./types.js";
 import {
   createBuiltinHandlers,
   createWebhookStores,
   startWebhooks,
 } from "./webhooks.js";
-
-const ITEM_OPS: ReadonlySet<OperationName> = new Set([
-  "get",
-  "replace",
-  "update",
-  "delete",
-]);
-const READS: ReadonlySet<OperationName> = new Set(["list", "get"]);
-const WRITES_ONE: ReadonlySet<OperationName> = new Set([
-  "replace",
-  "update",
-  "delete",
-]);
-const METHOD_OF: Readonly<Record<OperationName, string>> = {
-  list: "GET",
-  get: "GET",
-  create: "POST",
-  replace: "PUT",
-  update: "PATCH",
-  delete: "DELETE",
-};
 
 /** Mounts every version's routes of an API on `app`, in an encapsulated scope. Generated `registerXApi` calls it. */
 export async function mountApi(
@@ -243,11 +223,15 @@ function pathsOf(route: RouteSpec): { url: string; ops: OperationName[] }[] {
   return [
     {
       url: `/${route.path}`,
-      ops: route.operations.filter((op) => !ITEM_OPS.has(op)),
+      ops: route.operations.filter(
+        (op) => OPERATION_FACTS[op].target === "collection",
+      ),
     },
     {
       url: `/${route.path}/:id`,
-      ops: route.operations.filter((op) => ITEM_OPS.has(op)),
+      ops: route.operations.filter(
+        (op) => OPERATION_FACTS[op].target === "item",
+      ),
     },
   ].filter((p) => p.ops.length > 0);
 }
@@ -273,9 +257,13 @@ function operationRule(
   const c = route.collection;
   return {
     isPublic: c.public.includes(op),
-    scopes: READS.has(op) ? c.scopes.read : c.scopes.write,
+    scopes:
+      OPERATION_FACTS[op].access === "read" ? c.scopes.read : c.scopes.write,
     limiters: limitersOf(m, c.key),
-    requireIfMatch: c.requireIfMatch && WRITES_ONE.has(op),
+    requireIfMatch:
+      c.requireIfMatch &&
+      OPERATION_FACTS[op].access === "write" &&
+      OPERATION_FACTS[op].target === "item",
   };
 }
 
@@ -306,7 +294,7 @@ function placeRoutes(m: Mount): Placed[] {
           placed.push({
             version: version.name,
             url,
-            method: METHOD_OF[op],
+            method: OPERATION_FACTS[op].method,
             entry: {
               gate: createGate(m, version, operationRule(m, route, op)),
               handle: createHandle(m, version, route, op, base),

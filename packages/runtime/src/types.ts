@@ -9,9 +9,7 @@ import type { DispatchTiming } from "./webhook-dispatch.js";
 
 /** A value or a promise of it: handlers may be sync or async. */
 export type Awaitable<T> = T | Promise<T>;
-/** The six operations a collection can offer. */
-export type OperationName =
-  "list" | "get" | "create" | "replace" | "update" | "delete";
+export type { OperationName } from "./operations.js";
 
 /** Who is calling: `scopes` are checked against each operation's declared scopes. */
 export interface Principal {

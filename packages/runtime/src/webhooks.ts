@@ -4,8 +4,8 @@
  * started and stopped with the Fastify instance (`onReady`, `onClose`) unless `dispatch: false`, for a
  * separate worker made with `createWebhookDispatcher`.
  */
-import { assertContract } from "./contract.js";
 import type { FastifyInstance } from "fastify";
+import { assertContract } from "./contract.js";
 import type { AnyFn } from "./guards.js";
 import type { ApiSpec, WebhooksSpec } from "./spec.js";
 import type { Mount } from "./state.js";

@@ -1,0 +1,87 @@
+/**
+ * The operations table: what each of a collection's six operations is on the wire. The generator (routes,
+ * OpenAPI, zod schemas), the diff engine (which routes a change touches) and this runtime (mounting, access)
+ * all read it, so an operation's facts are written once.
+ */
+
+/** The six operations a collection can offer, in the order they are always listed. */
+export const OPERATIONS = [
+  "list",
+  "get",
+  "create",
+  "replace",
+  "update",
+  "delete",
+] as const;
+
+/** One of the six operations. */
+export type OperationName = (typeof OPERATIONS)[number];
+
+/** What one operation is. */
+export interface OperationFacts {
+  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** The path it is served at: the collection (`/orders`) or one member (`/orders/{id}`). */
+  readonly target: "collection" | "item";
+  /** The request body it takes, by the schema that checks it, or null for none. */
+  readonly body: "create" | "replace" | "patch" | null;
+  /** Whether it takes the list query (`limit`, `cursor`, filters). */
+  readonly query: boolean;
+  /** Its success status. */
+  readonly status: 200 | 201 | 204;
+  /** The access its scopes are checked for. */
+  readonly access: "read" | "write";
+}
+
+/** Every operation's facts. */
+export const OPERATION_FACTS: {
+  readonly [K in OperationName]: OperationFacts;
+} = {
+  list: {
+    method: "GET",
+    target: "collection",
+    body: null,
+    query: true,
+    status: 200,
+    access: "read",
+  },
+  get: {
+    method: "GET",
+    target: "item",
+    body: null,
+    query: false,
+    status: 200,
+    access: "read",
+  },
+  create: {
+    method: "POST",
+    target: "collection",
+    body: "create",
+    query: false,
+    status: 201,
+    access: "write",
+  },
+  replace: {
+    method: "PUT",
+    target: "item",
+    body: "replace",
+    query: false,
+    status: 200,
+    access: "write",
+  },
+  update: {
+    method: "PATCH",
+    target: "item",
+    body: "patch",
+    query: false,
+    status: 200,
+    access: "write",
+  },
+  delete: {
+    method: "DELETE",
+    target: "item",
+    body: null,
+    query: false,
+    status: 204,
+    access: "write",
+  },
+};
