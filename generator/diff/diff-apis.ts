@@ -98,12 +98,15 @@ function fieldSet(c: CollectionAt): string {
 export type RecordedChange = readonly [rule: RuleName, location: string, message: string, touches: Touches, change?: Change];
 
 /**
- * Reuses what comparing a pair of collections found: `compare` runs the comparison and returns its changes,
- * a memo may instead return what an earlier run recorded for equal sides (same collections, same version,
- * versioning, auth and API-wide rate limit on each side). Changes replayed from a memo carry no source
- * location and no hint, so it serves views that show neither (CHANGES.md).
+ * One comparison of a pair of collections, as {@link collectionComparisons} lists it: the two sides (what the
+ * comparison reads: the collections, and their versions' settings) and the comparison itself, which returns its
+ * changes without source locations or hints (for views that show neither, such as CHANGES.md).
  */
-export type CollectionMemo = (before: SideAt, after: SideAt, compare: () => RecordedChange[]) => readonly RecordedChange[];
+export interface CollectionComparison {
+  readonly before: SideAt;
+  readonly after: SideAt;
+  readonly compare: () => RecordedChange[];
+}
 
 /** A collector that keeps the changes it is given as they were added, to be replayed into another one. */
 class ChangeRecorder extends FindingCollector {
@@ -115,37 +118,56 @@ class ChangeRecorder extends FindingCollector {
   }
 }
 
+/** What comparing two projections shares: where findings go, how collections pair up, which version hints name. */
+function contextOf(after: ApiAt, options: DiffOptions, out: FindingCollector) {
+  const match = options.match ?? 'key';
+  const markerVersion = options.markerVersion === undefined ? after.version.name : options.markerVersion;
+  return { out, match, resolveRename: options.resolveRename ?? reportPossibleRenames, markerVersion };
+}
+
+/**
+ * The comparisons of paired collections {@link diffApis} makes, in its order, each runnable on its own: a cache
+ * may keep what one found and hand it back (`recorded`) for sides that did not change.
+ */
+export function collectionComparisons(before: ApiAt, after: ApiAt, options: DiffOptions = {}): CollectionComparison[] {
+  const ctx = contextOf(after, options, new FindingCollector(after.version.name));
+  return pairCollections(before, after, ctx.match).pairs.map(([b, a]) => {
+    const sides = { before: { api: before, collection: b }, after: { api: after, collection: a } };
+    return {
+      ...sides,
+      compare: () => {
+        const recorder = new ChangeRecorder(after.version.name);
+        compareCollection({ ...ctx, ...sides, out: recorder });
+        return recorder.recorded;
+      },
+    };
+  });
+}
+
 /**
  * Compares two projections. With `match: 'key'` (the default) both must come from one IR, so declared
  * renames pair up; with `match: 'name'` they may come from different IRs (one version at two git refs).
- * Version dates are compared only when both sides are the same version.
+ * Version dates are compared only when both sides are the same version. `recorded`: what each of
+ * {@link collectionComparisons} found, in its order, replayed instead of comparing (changes replayed carry no
+ * source location and no hint).
  * @example diffApis(project(api, 'v1'), project(api, 'v2'), {})
  */
-export function diffApis(before: ApiAt, after: ApiAt, options: DiffOptions = {}, memo?: CollectionMemo): Finding[] {
-  const match = options.match ?? 'key';
+export function diffApis(before: ApiAt, after: ApiAt, options: DiffOptions = {}, recorded?: readonly (readonly RecordedChange[])[]): Finding[] {
   const out = new FindingCollector(after.version.name);
+  const ctx = contextOf(after, options, out);
+  const { match, markerVersion } = ctx;
   compareApiLevel(out, before, after);
   if (before.version.name === after.version.name) {
     const all = allTouches(after);
     compareLifecycle(out, after, before.version, after.version, { request: all, response: all });
   }
   const { pairs, removed, added } = pairCollections(before, after, match);
-  const markerVersion = options.markerVersion === undefined ? after.version.name : options.markerVersion;
-  const ctx = { out, match, resolveRename: options.resolveRename ?? reportPossibleRenames, markerVersion };
-  for (const [b, a] of pairs) {
-    const sides = { before: { api: before, collection: b }, after: { api: after, collection: a } };
-    if (!memo) {
-      compareCollection({ ...ctx, ...sides });
-      continue;
-    }
+  pairs.forEach(([b, a], i) => {
+    const changes = recorded?.[i];
+    if (changes === undefined) return compareCollection({ ...ctx, before: { api: before, collection: b }, after: { api: after, collection: a } });
     // Replayed in the order the comparison added them: the findings are the same as those of a live run.
-    const changes = memo(sides.before, sides.after, () => {
-      const recorder = new ChangeRecorder(after.version.name);
-      compareCollection({ ...ctx, ...sides, out: recorder });
-      return recorder.recorded;
-    });
     for (const [rule, location, message, touches, change] of changes) out.add(rule, location, message, touches, undefined, change);
-  }
+  });
   compareEvents(out, before, after, ctx);
   for (const b of removed) {
     const t = touchesOf(before, b, b.operations);

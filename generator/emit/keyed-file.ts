@@ -1,70 +1,74 @@
 /**
- * @module Output files keyed by what they are rendered from. A keyed file carries `key`, a hash of
- * everything its text depends on besides restgen itself (a template's name and its view model, or an
- * emitter's kind and the IR it reads), and renders its text only when `content` is first read. The writer
- * records the key in the file's header, so a file whose recorded key is unchanged is known to be up to
- * date without rendering it: one changed field renders only the files it reaches, and `check` without any
- * cache reads headers instead of rendering the API.
+ * @module Output files as emitters describe them: what renders a file (`kind`), everything its text depends on
+ * besides restgen itself (`input`), the parts it is assembled from, and the function that renders it. Nothing is
+ * rendered until the text is asked for; the pipeline keys a file by {@link fileKey} and records the key in the
+ * file's header, so a file whose recorded key is unchanged is known to be up to date without rendering it.
  */
 import { hash } from 'node:crypto';
-import type { TemplateViews } from '../templates/load-templates.ts';
-import type { EmitOptions, FileLanguage, Memo, OutputFile } from './types.ts';
+import type { Render, TemplateViews } from '../templates/load-templates.ts';
+import type { FileLanguage, OutputFile, Part } from './types.ts';
 
-/** The hash a text rendered from `input` by `kind` is known under (`input`: data without source locations, or its text). */
-export function memoKey(kind: string, input: unknown): string {
+/** The hash a text rendered from `input` by `kind` is known under. */
+export function memoKey(kind: string, input: string): string {
   // One-shot: a run keys every output file, where a Hash object per call costs more than the hashing.
-  return hash('sha256', `${kind}\0${typeof input === 'string' ? input : JSON.stringify(input)}`, 'base64url').slice(0, 32);
+  return hash('sha256', `${kind}\0${input}`, 'base64url').slice(0, 32);
 }
 
-/** Where a keyed file goes and what it is rendered from. */
-export interface KeyedSpec {
+/** A part's text as the caller has it: computed, or through a cache. */
+export type PartText = (part: Part) => string;
+
+const computed: PartText = (part) => part.compute();
+
+/**
+ * Everything a file's text depends on: its input, the keys of the parts it is assembled from, and the texts of
+ * its facts (see {@link Part.fact}).
+ */
+export function fileInput(file: Pick<OutputFile, 'input' | 'parts'>, textOf: PartText = computed): string {
+  if (file.parts === undefined || file.parts.length === 0) return file.input;
+  return `${file.input}\0${file.parts.map((p) => (p.fact ? memoKey('fact', textOf(p)) : memoKey(p.kind, p.input))).join(' ')}`;
+}
+
+/** A file's key: the hash of what renders it and from what. */
+export const fileKey = (file: Pick<OutputFile, 'kind' | 'input' | 'parts'>, textOf: PartText = computed): string => memoKey(file.kind, fileInput(file, textOf));
+
+/** What describes a file, besides the function that renders it. */
+export interface FileSpec {
   readonly path: string;
   readonly language: FileLanguage;
-  /** What renders it (`zod collection`, `render client/index`): part of the key. */
   readonly kind: string;
-  /** Everything the text depends on, as text (JSON of IR hashes, names, view models). */
   readonly input: string;
+  readonly parts?: readonly Part[];
   readonly preformatted?: boolean;
 }
 
-/**
- * A file whose text `compute` renders on first read (through `memo`, the render cache, when given). The
- * same `kind` and `input` must always render the same text.
- */
-export function keyedFile(spec: KeyedSpec, compute: () => string, memo: Memo | undefined): OutputFile {
+/** A file described by `spec`, rendered by `render` from its parts' texts. */
+export function outputFile(spec: FileSpec, render: (parts: readonly string[]) => string): OutputFile {
   let text: string | undefined;
-  const file: OutputFile = {
-    path: spec.path,
-    language: spec.language,
-    key: memoKey(spec.kind, spec.input),
+  // A literal with a getter: the text is rendered on first read, and never when no one reads it.
+  return {
+    ...spec,
+    render,
     get content(): string {
-      return (text ??= memo ? memo(spec.kind, spec.input, compute, 'file') : compute());
+      return (text ??= render((spec.parts ?? []).map((p) => p.compute())));
     },
-    ...(spec.preformatted ? { preformatted: true } : {}),
   };
-  return file;
 }
 
-/** A file rendered from a template and a view model (the view is its key: it holds no source locations). */
+/** A file rendered from a template and a view model (the view is its input: it holds no source locations). */
 export function templateFile<K extends keyof TemplateViews>(
   path: string,
   name: K,
   view: TemplateViews[K],
-  options: Pick<EmitOptions, 'render' | 'memo'>,
+  render: Render,
   language: FileLanguage = 'typescript',
 ): OutputFile {
-  // `render` already goes through the render cache under this kind and input.
-  return keyedFile({ path, language, kind: `render ${name}`, input: JSON.stringify(view) }, () => options.render(name, view), undefined);
+  return outputFile({ path, language, kind: `render ${name}`, input: JSON.stringify(view) }, () => render(name, view));
 }
 
-/**
- * `file`, marked as laid out exactly as prettier prints it; a keyed file keeps rendering lazily. (A literal with a
- * getter: copying property descriptors costs more than the rest of keying a file, and every file passes here.)
- */
-export function asPreformatted(file: OutputFile): OutputFile {
-  if (file.preformatted) return file;
-  const { path: at, language, key } = file;
-  return key === undefined
-    ? { path: at, language, preformatted: true, get content() { return file.content; } }
-    : { path: at, language, key, preformatted: true, get content() { return file.content; } };
+/** The kind of a file whose text is given as is: nothing renders it. */
+export const COPY = 'copy';
+
+/** A file whose text is given as is (restgen's client runtime, copied verbatim): known by its text. */
+export function copiedFile(path: string, text: string, language: FileLanguage = 'typescript'): OutputFile {
+  return outputFile({ path, language, kind: COPY, input: text, preformatted: true }, () => text);
 }

@@ -1,5 +1,6 @@
 /**
- * @module The contract between emitters and the writer. Emitters are pure: `(api, options) => files`.
+ * @module The contract between emitters and the pipeline. Emitters are pure: `(api, options) => files`, each file
+ * a description of what renders it; caching, formatting and writing are the pipeline's.
  */
 import type { ApiIR } from '../model/ir.ts';
 import type { Render, RuntimeFiles } from '../templates/load-templates.ts';
@@ -7,37 +8,47 @@ import type { Render, RuntimeFiles } from '../templates/load-templates.ts';
 /** How the formatter treats a file. */
 export type FileLanguage = 'typescript' | 'json' | 'markdown';
 
-/** One generated file, its path relative to the output folder (POSIX separators), content unformatted. */
+/**
+ * A piece of work an output file is assembled from (a collection's part of an OpenAPI document): `compute`
+ * returns the same text for the same `kind` and `input`, so a cache around the emit stage may keep it.
+ */
+export interface Part {
+  readonly kind: string;
+  /** Everything the text depends on besides restgen itself, as text. */
+  readonly input: string;
+  readonly compute: () => string;
+  /**
+   * A small answer rather than rendered text (a collection's summary): the file's key holds its text, not its
+   * input, so a change that leaves the answer alone leaves the file's key alone too.
+   */
+  readonly fact?: boolean;
+}
+
+/**
+ * One generated file, its path relative to the output folder (POSIX separators). An emitter describes the file
+ * (what renders it, from what, out of which parts) and renders nothing until asked: `content` renders it
+ * outright; the pipeline renders it through its cache (`render` given its parts' texts), and not at all when
+ * the file on disk is known to be up to date. The text is unformatted unless `preformatted`.
+ */
 export interface OutputFile {
   readonly path: string;
-  readonly content: string;
   readonly language: FileLanguage;
   /**
    * The content is already exactly what prettier prints with its default options (a test of the emitter
    * must prove it); the writer then skips prettier unless the project configures it.
    */
   readonly preformatted?: boolean;
-  /**
-   * A hash of what the content is rendered from (see `keyed-file.ts`); a keyed file renders its content
-   * only when it is read. Files without a key (restgen's runtime, copied verbatim) are known by their text.
-   */
-  readonly key?: string;
+  /** What renders the file (`render zod/collection`, `openapi`, `copy`). */
+  readonly kind: string;
+  /** Everything the file's text depends on besides restgen itself, as text: with `kind`, the file's key. */
+  readonly input: string;
+  /** The pieces the text is assembled from, in order (none for most files). */
+  readonly parts?: readonly Part[];
+  /** Renders the text from the texts of its parts (in the order of `parts`). */
+  readonly render: (parts: readonly string[]) => string;
+  /** The text, rendered without any cache (on first read). */
+  readonly content: string;
 }
-
-/**
- * Returns `compute()`, or the text it returned before for the same `kind` and `input` (a cache: `input`
- * must be everything the text depends on, besides restgen itself and its templates).
- */
-export type Memo = (kind: string, input: unknown, compute: () => string, holds?: MemoHolds) => string;
-
-/**
- * What a memoised text is: `part` (the default), a piece output files are assembled from (an OpenAPI
- * document's collection, CHANGES.md's comparison of one collection), which a cache keeps for later runs even
- * when a run does not need it; `file`, a whole output file's text, which the file's header stands for once
- * written, so a cache keeps it only while runs use it; `fact`, a small answer that is no rendered text (a
- * collection's summary, the lock's verdict), kept like a part but not counted as a render.
- */
-export type MemoHolds = 'file' | 'part' | 'fact';
 
 /** What every emitter receives besides the IR. */
 export interface EmitOptions {
@@ -47,8 +58,6 @@ export interface EmitOptions {
   readonly render: Render;
   /** restgen's runtime (`runtime/**.ts` by relative path), copied verbatim into the output. */
   readonly runtime: RuntimeFiles;
-  /** Reuses text rendered from the same input before (rendering through `render` already does); none computes every time. */
-  readonly memo?: Memo;
 }
 
 /** An emitter: one output folder, no file system, clock, environment or randomness. */

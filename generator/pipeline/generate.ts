@@ -20,7 +20,8 @@ import { stampOf } from './file-stamp.ts';
 import { judgeLock, readLockText } from './lock-verdict.ts';
 import { loadRenderCache } from './render-cache.ts';
 import { cacheFile, contentHash, outputSettingsStamp, outputStamps, recordInputs, runKey, saveRecord, unchangedOutputs, upToDate, type OutputRecord, type SettingsOf } from './run-cache.ts';
-import { emitAll, loadModel } from './stages.ts';
+import { emitAll, keyThrough, loadModel, renderFile } from './stages.ts';
+import { copiedFile } from '../emit/keyed-file.ts';
 import { forgetLock, holdRecord, sessionLockText, sessionRecord, sessionRestgenStamp, type GenerateSession } from './session.ts';
 
 export { emitAll, loadModel } from './stages.ts';
@@ -202,6 +203,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     if (!settingsByFolder.has(key)) settingsByFolder.set(key, await settingsOf(path.join(outDir, file.path), file.language));
   }
   const identity = renderCache.identity ?? codeIdentity(options.templatesDir);
+  const exact = options.templatesDir === undefined;
   // Header `in` hashes name what a file was rendered from, not by which restgen: they prove a file up to date
   // only while the inputs record names this restgen. Under another one every file is rendered and compared.
   const recorded = readRecordedInputs(outDir);
@@ -219,7 +221,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     const settings = settingsByFolder.get(`${path.posix.dirname(file.path)}\0${file.language}`)!;
     // A keyed file is known by what it is rendered from (and by which restgen): it is not rendered to be
     // compared. A file without a key (the runtime, copied verbatim) is known by its text.
-    const input = file.key !== undefined ? hashOf('key', file.key, settings) : hashOf(file.language, file.content, settings);
+    const input = hashOf('key', keyThrough(file, renderCache.memo), settings);
     outputs[file.path] = { input, language: file.language, settings };
     const recorded = unchanged.get(file.path);
     if (recorded === input) return;
@@ -239,7 +241,9 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       return;
     }
     lap('compare');
-    const body = await formatter.format(file.content, abs, file.language, file.preformatted);
+    // restgen's own templates lay files out exactly as prettier prints them with its defaults; a user's
+    // template override comes with no such promise, so its files are formatted.
+    const body = await formatter.format(renderFile(file, renderCache.memo), abs, file.language, file.preformatted === true || exact);
     lap(`format ${file.path.split('/')[0]}`);
     formatted++;
     if (mode === 'check') {
@@ -279,7 +283,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     // Another restgen whose output is byte-identical rewrites nothing, not even the record: the record keeps naming
     // the restgen that wrote it (so header keys are not trusted under this one, and files are compared instead).
     const onlyRestgenDiffers = writes.length === 0 && stale.length === 0 && [...state.generated].every((p) => produced.has(p)) && recorded !== undefined && recordEqualsBut(recorded, record);
-    if (!onlyRestgenDiffers) await compare({ path: INPUTS_FILE, content: inputsRecordText(record), language: 'json', preformatted: true });
+    const text = inputsRecordText(record);
+    if (!onlyRestgenDiffers) await compare(copiedFile(INPUTS_FILE, text, 'json'));
   } catch (error) {
     // Keyed files render here, when read: a template override can fail now too.
     return overrideFailed(error);

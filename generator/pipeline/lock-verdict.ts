@@ -11,7 +11,7 @@
  */
 import type { LockComparison } from '../lock/compare-lock.ts';
 import { parseLockBytes, type LockFile, type LockProblem } from '../lock/lock-file.ts';
-import type { Memo } from '../emit/types.ts';
+import type { Memo } from './memo.ts';
 import type { ApiIR } from '../model/ir.ts';
 import type { GenerateOptions } from './generate.ts';
 import { stampOf, trusted } from './file-stamp.ts';

@@ -27,7 +27,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { memoKey } from '../emit/keyed-file.ts';
-import type { Memo, MemoHolds } from '../emit/types.ts';
+import type { Memo, MemoHolds } from './memo.ts';
 import { stampOf, type Stamp } from './file-stamp.ts';
 import { removeQuietly, SegmentWriter, Segments, type Location } from './render-segments.ts';
 

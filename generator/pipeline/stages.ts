@@ -4,13 +4,13 @@
  */
 import type { Part } from '../dsl/define-config.ts';
 import type { ApiDef } from '../dsl/defs.ts';
-import { asPreformatted } from '../emit/keyed-file.ts';
+import { COPY, fileInput, fileKey, type PartText } from '../emit/keyed-file.ts';
 import { PART_NAMES } from '../emit/parts.ts';
-import type { Memo, OutputFile } from '../emit/types.ts';
+import type { OutputFile } from '../emit/types.ts';
+import type { Memo } from './memo.ts';
 import type { CollectionReuse } from '../model/collection-reuse.ts';
 import type { Diagnostic } from '../model/diagnostics.ts';
 import type { ApiIR } from '../model/ir.ts';
-import type { Render } from '../templates/load-templates.ts';
 
 /**
  * Loads, builds and checks an API module. With `callSites: false` builders record no call sites: the model's
@@ -40,23 +40,14 @@ export async function loadModel(
 }
 
 /**
- * Runs the emitters of `parts` (default: all); a path produced twice is a bug in restgen, not in the user's
- * API. With a `memo` (the render cache), a file whose view model is unchanged is not rendered again.
+ * Runs the emitters of `parts` (default: all): the files described, nothing rendered yet (see {@link renderFile}).
+ * A path produced twice is a bug in restgen, not in the user's API. `memo` keeps compiled templates.
  */
 export async function emitAll(ir: ApiIR, sourcePath: string, templatesDir?: string, parts: readonly Part[] = PART_NAMES, memo?: Memo): Promise<OutputFile[]> {
   const [{ EMITTERS }, { loadRuntime, loadTemplates }] = await Promise.all([import('../emit/registry.ts'), import('../templates/load-templates.ts')]);
   const templates = loadTemplates(templatesDir, memo);
-  // A view model holds no source locations: its plain JSON is its key.
-  const render: Render = memo ? (name, view) => memo(`render ${name}`, JSON.stringify(view), () => templates.render(name, view), 'file') : templates.render;
   const runtime = loadRuntime();
-  // restgen's own templates lay files out exactly as prettier prints them with its defaults; a user's
-  // template override comes with no such promise, so its files are formatted.
-  const exact = templatesDir === undefined;
-  // Keyed files render when their content is first read (see `keyed-file.ts`): emitting builds keys only.
-  const files = EMITTERS.filter((e) => parts.includes(e.name)).flatMap((e) => {
-    const emitted = e.emit(ir, { sourcePath, render, runtime, ...(memo ? { memo } : {}) });
-    return exact ? emitted.map(asPreformatted) : emitted;
-  });
+  const files = EMITTERS.filter((e) => parts.includes(e.name)).flatMap((e) => e.emit(ir, { sourcePath, render: templates.render, runtime }));
   const seen = new Set<string>();
   for (const f of files) {
     if (seen.has(f.path)) throw new Error(`internal error: two emitters produce ${f.path}`);
@@ -65,3 +56,23 @@ export async function emitAll(ir: ApiIR, sourcePath: string, templatesDir?: stri
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
+/** A part's text through the cache: facts are kept as facts (not counted as renders), the rest as parts. */
+export const partThrough =
+  (memo: Memo): PartText =>
+  (p) =>
+    memo(p.kind, p.input, p.compute, p.fact ? 'fact' : 'part');
+
+/** A file's key, its parts' texts (where the key needs them) through the cache. */
+export const keyThrough = (file: OutputFile, memo: Memo): string => fileKey(file, partThrough(memo));
+
+/**
+ * A file's text, rendered through the cache: its parts first (each kept on its own, so a file assembled from
+ * hundreds of parts renders only the changed ones), then the file itself, keyed by its input and its parts.
+ */
+export function renderFile(file: OutputFile, memo: Memo): string {
+  // A copy's text is at hand: nothing to render, nothing worth keeping.
+  if (file.kind === COPY) return file.content;
+  const textOf = partThrough(memo);
+  const texts = (file.parts ?? []).map(textOf);
+  return memo(file.kind, fileInput(file, textOf), () => file.render(texts), 'file');
+}

@@ -14,7 +14,6 @@ import type { CollectionFileView as ServerCollectionView } from '../emit/server/
 import type { IndexView as ServerIndexView, RoutesView, TypesView } from '../emit/server/server-view.ts';
 import type { ZodBarrelView, ZodCollectionView } from '../emit/zod/emit-zod.ts';
 import type { EventsView } from '../emit/server/events-view.ts';
-import type { Memo } from '../emit/types.ts';
 import { packagePath } from '../package-root.ts';
 import type { Node } from '../printer/ast.ts';
 import { layOut, Marks } from '../printer/layout.ts';
@@ -100,7 +99,7 @@ const compilerOf = (): typeof Handlebars => (compiler ??= requireHere('handlebar
  * renders nothing compiles nothing), from the precompiled code `memo` (the render cache) kept as a fact when it
  * has it, so a run compiles only templates it has never seen.
  */
-export function loadTemplates(overrideDir?: string, memo?: Memo): { render: Render; names: readonly string[] } {
+export function loadTemplates(overrideDir?: string, memo?: (kind: string, input: string, compute: () => string, holds: 'fact') => string): { render: Render; names: readonly string[] } {
   const files = templateFiles(BUILTIN_TEMPLATES);
   const overridden = new Set<string>();
   if (overrideDir) {

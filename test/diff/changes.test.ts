@@ -40,7 +40,8 @@ describe('CHANGES.md', () => {
 
   it('is the same for the same API (no clock, no ordering by hash)', async () => {
     const ir = await loadIr();
-    expect(emitChanges(ir, { sourcePath: '../api.ts', render })).toEqual(emitChanges(ir, { sourcePath: '../api.ts', render }));
+    const text = () => emitChanges(ir, { sourcePath: '../api.ts', render }).map((f) => [f.path, f.content]);
+    expect(text()).toEqual(text());
   });
   it('escapes Markdown in messages and says when there is nothing to compare', () => {
     const single = irOf(defineApi({ name: 'one', versions: { v1: {} }, collections: { items: collection({ fields: { id: f.id() } }) } }));

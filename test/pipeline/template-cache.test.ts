@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ZodBarrelView } from '../../generator/emit/zod/emit-zod.ts';
-import type { Memo } from '../../generator/emit/types.ts';
+import type { Memo } from '../../generator/pipeline/memo.ts';
 import { loadTemplates } from '../../generator/templates/load-templates.ts';
 
 /** A memo over a plain map, counting what it had to compute. */

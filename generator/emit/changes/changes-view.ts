@@ -5,13 +5,13 @@
  */
 import { markdownTable } from './markdown-table.ts';
 import { headOfLocation } from '../../diff/collector.ts';
-import { diffApis, type CollectionMemo, type RecordedChange } from '../../diff/diff-apis.ts';
+import { collectionComparisons, diffApis, type RecordedChange } from '../../diff/diff-apis.ts';
 import { diffVersions, reportOf, versionsOf } from '../../diff/diff-history.ts';
 import type { DiffReport, Direction, Finding } from '../../diff/types.ts';
 import type { ApiAt, ApiIR } from '../../model/ir.ts';
 import { project } from '../../model/project.ts';
-import { irHash, projectionHash } from '../ir-hash.ts';
-import type { Memo } from '../types.ts';
+import { irHash } from '../ir-hash.ts';
+import type { Part } from '../types.ts';
 
 /** One finding as CHANGES.md shows it. */
 export interface FindingView {
@@ -105,28 +105,40 @@ function pairView(api: ApiIR, report: DiffReport): PairView {
   };
 }
 
+/** The consecutive pairs of versions CHANGES.md compares, oldest first. */
+function versionPairs(api: ApiIR): [string, string][] {
+  return api.versions.slice(1).map((v, i) => [api.versions[i]!.name, v.name]);
+}
+
 /**
- * The view of CHANGES.md for `api`. With a `memo`, a pair of versions whose projections are unchanged is not
- * compared at all, and in a pair that changed, a pair of collections whose projections (and versions) are
- * unchanged is not compared again: one changed field re-runs the comparison of its collection only.
+ * The comparisons of paired collections of every pair of versions, in order, as parts: keyed by the two sides
+ * (each collection and what it reads of its version), so a cache around the emit stage compares again only the
+ * collections a change reached. Their texts (in this order) are what {@link buildChangesView} takes.
  */
-export function buildChangesView(api: ApiIR, sourcePath: string, memo?: Memo): ChangesView {
-  /** A pair compared collection by collection, each collection's comparison through the memo. */
-  const compare = (from: string, to: string, memo: Memo): PairView => {
-    // What a collection's comparison reads of its version besides the collection itself.
-    const sideKey = (at: ApiAt) => irHash({ version: at.version, versioning: at.versioning, auth: at.auth, rateLimit: at.rateLimit ?? null });
-    const sides = `${sideKey(project(api, from))} ${sideKey(project(api, to))}`;
-    const byCollection: CollectionMemo = (b, a, compare) =>
-      JSON.parse(memo('changes collection', `${sides} ${irHash(b.collection)} ${irHash(a.collection)}`, () => JSON.stringify(compare()))) as RecordedChange[];
-    const findings = diffApis(project(api, from), project(api, to), { match: 'key' }, byCollection);
-    return pairView(api, reportOf(from, to, findings, [{ from, to, version: to }], versionsOf(api)));
-  };
+export function changesParts(api: ApiIR): Part[] {
+  // What a collection's comparison reads of its version besides the collection itself.
+  const sideKey = (at: ApiAt) => irHash({ version: at.version, versioning: at.versioning, auth: at.auth, rateLimit: at.rateLimit ?? null });
+  return versionPairs(api).flatMap(([from, to]) => {
+    const [b, a] = [project(api, from), project(api, to)];
+    const sides = `${sideKey(b)} ${sideKey(a)}`;
+    return collectionComparisons(b, a, { match: 'key' }).map((c) => ({
+      kind: 'changes collection',
+      input: `${sides} ${irHash(c.before.collection)} ${irHash(c.after.collection)}`,
+      compute: () => JSON.stringify(c.compare()),
+    }));
+  });
+}
+
+/** The view of CHANGES.md for `api`; `parts`: the texts of {@link changesParts}, in order (else compared here). */
+export function buildChangesView(api: ApiIR, sourcePath: string, parts?: readonly string[]): ChangesView {
+  let next = 0;
   const pair = (from: string, to: string): PairView => {
-    if (!memo) return pairView(api, diffVersions(api, from, to));
-    // A pair's view depends on its two versions' projections and the version list alone: an unchanged pair is
-    // not compared at all (one changed field compares again only the pairs of the versions that show it).
-    const whole = `${projectionHash(project(api, from))} ${projectionHash(project(api, to))} ${irHash(api.versions)}`;
-    return JSON.parse(memo('changes pair', whole, () => JSON.stringify(compare(from, to, memo)))) as PairView;
+    if (!parts) return pairView(api, diffVersions(api, from, to));
+    const [b, a] = [project(api, from), project(api, to)];
+    const count = collectionComparisons(b, a, { match: 'key' }).length;
+    const recorded = parts.slice(next, (next += count)).map((text) => JSON.parse(text) as RecordedChange[]);
+    const findings = diffApis(b, a, { match: 'key' }, recorded);
+    return pairView(api, reportOf(from, to, findings, [{ from, to, version: to }], versionsOf(api)));
   };
   return {
     title: api.title,
@@ -136,7 +148,7 @@ export function buildChangesView(api: ApiIR, sourcePath: string, memo?: Memo): C
       api.versions.map((v) => [v.name, v.released ?? 'not yet', v.deprecated ?? '-', v.sunset ?? '-']),
       ['left', 'left', 'left', 'left'],
     ),
-    pairs: api.versions.slice(1).map((v, i) => pair(api.versions[i]!.name, v.name)),
+    pairs: versionPairs(api).map(([from, to]) => pair(from, to)),
     single: api.versions.length < 2,
   };
 }

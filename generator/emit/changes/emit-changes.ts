@@ -7,25 +7,24 @@ import type { EmitOptions, OutputFile } from '../types.ts';
 import type { ApiIR } from '../../model/ir.ts';
 import { project } from '../../model/project.ts';
 import { irHash, projectionHash } from '../ir-hash.ts';
-import { keyedFile } from '../keyed-file.ts';
-import { buildChangesView } from './changes-view.ts';
+import { outputFile } from '../keyed-file.ts';
+import { buildChangesView, changesParts } from './changes-view.ts';
 
 /**
- * Emits `CHANGES.md`, keyed by every version's projection; version pairs whose projections are unchanged are
- * not compared again (see `buildChangesView`).
+ * Emits `CHANGES.md`, keyed by every version's projection and assembled from the comparisons of its collections
+ * (see `changesParts`).
  */
-export const emitChanges = (api: ApiIR, options: Pick<EmitOptions, 'sourcePath' | 'render' | 'memo'>): OutputFile[] => [
-  keyedFile(
+export const emitChanges = (api: ApiIR, options: Pick<EmitOptions, 'sourcePath' | 'render'>): OutputFile[] => [
+  outputFile(
     {
       path: 'CHANGES.md',
       language: 'markdown',
       kind: 'changes',
       input: JSON.stringify([api.title, options.sourcePath, irHash(api.versions), api.versions.map((v) => projectionHash(project(api, v.name)))]),
+      parts: changesParts(api),
       // Tables are laid out as prettier lays them out; test/diff/changes.test.ts compares the two.
       preformatted: true,
     },
-    // Not memoised as a whole: the version pairs and the rendered view are cached one by one.
-    () => options.render('changes/changes', buildChangesView(api, options.sourcePath, options.memo)),
-    undefined,
+    (parts) => options.render('changes/changes', buildChangesView(api, options.sourcePath, parts)),
   ),
 ];

@@ -7,7 +7,7 @@
  */
 import { project } from '../../model/project.ts';
 import { irHash } from '../ir-hash.ts';
-import { keyedFile, templateFile } from '../keyed-file.ts';
+import { outputFile, templateFile } from '../keyed-file.ts';
 import { runtimeFiles } from '../runtime-files.ts';
 import type { Emitter, OutputFile } from '../types.ts';
 import { buildCollectionFile, buildIndexView, buildVersionView } from './client-view.ts';
@@ -17,14 +17,14 @@ import { buildCollectionFile, buildIndexView, buildVersionView } from './client-
  * sees it; a version's module by its view, which only names the collections (a field change leaves it alone).
  */
 export const emitClient: Emitter = (api, options) => {
-  const files: OutputFile[] = [templateFile('client/index.ts', 'client/index', buildIndexView(api), options), ...runtimeFiles(options.runtime, 'client/', 'client/runtime/')];
+  const files: OutputFile[] = [templateFile('client/index.ts', 'client/index', buildIndexView(api), options.render), ...runtimeFiles(options.runtime, 'client/', 'client/runtime/')];
   for (const v of api.versions) {
     const at = project(api, v.name);
-    files.push(templateFile(`client/${v.name}.ts`, 'client/version', buildVersionView(api, v), options));
+    files.push(templateFile(`client/${v.name}.ts`, 'client/version', buildVersionView(api, v), options.render));
     for (const c of at.collections) {
       const render = () => options.render('client/collection', buildCollectionFile(api, c, v.name));
       const input = JSON.stringify([api.title, v.name, irHash(c)]);
-      files.push(keyedFile({ path: `client/${v.name}/${c.name}.ts`, language: 'typescript', kind: 'client collection', input }, render, options.memo));
+      files.push(outputFile({ path: `client/${v.name}/${c.name}.ts`, language: 'typescript', kind: 'client collection', input }, render));
     }
   }
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

@@ -4,7 +4,7 @@
  * member first; nothing here depends on it.
  */
 import { buildWebhooks } from './webhooks.ts';
-import type { Memo } from '../types.ts';
+import type { Part } from '../types.ts';
 import { irHash } from '../ir-hash.ts';
 import type { ErrorKind } from './shared-components.ts';
 import type { ApiAt, CollectionAt, VersionIR } from '../../model/ir.ts';
@@ -180,33 +180,45 @@ function readPart(text: string): CollectionPart {
   return { paths, schemas, errors: new Map(header.errors) };
 }
 
-/**
- * The OpenAPI 3.1 document of one version, as a plain JSON object. With a `memo` (the render cache), each
- * collection's paths and schemas are kept printed, keyed by the collection and what of the API they read,
- * so one changed collection builds and prints only its own part of a document of thousands of lines.
- */
-export function buildOpenApiDocument(api: ApiAt, memo?: Memo): JsonObject {
+/** The shared format schemas' names in one version's document (renamed where a collection's type takes one). */
+function formatNamesOf(api: ApiAt): FormatNames {
   const taken = collectionSchemaNames(api);
-  const formats: FormatNames = {
+  return {
     datetime: freeName(FORMAT_NAMES.datetime, taken),
     date: freeName(FORMAT_NAMES.date, taken),
     uuid: freeName(FORMAT_NAMES.uuid, taken),
     email: freeName(FORMAT_NAMES.email, taken),
   };
+}
+
+/**
+ * Each collection's part of one version's document (its paths and schemas, printed), keyed by the collection and
+ * what of the API it reads: a cache around the emit stage builds and prints only the parts of changed collections.
+ */
+export function openApiParts(api: ApiAt): Part[] {
+  const formats = formatNamesOf(api);
+  // What a collection's part reads of the API besides the collection: the version and its settings, and the format names.
+  const context = JSON.stringify([irHash({ ...api, collections: [], events: [] }), formats]);
+  return api.collections.map((c) => ({ kind: 'openapi collection', input: `${context}\0${irHash(c)}`, compute: () => printPart(buildCollectionPart(api, formats, c)) }));
+}
+
+/**
+ * The OpenAPI 3.1 document of one version, as a plain JSON object, assembled from its collections' parts: the
+ * texts of {@link openApiParts} when given (in the same order), else built here.
+ */
+export function buildOpenApiDocument(api: ApiAt, parts?: readonly string[]): JsonObject {
+  const taken = collectionSchemaNames(api);
+  const formats = formatNamesOf(api);
   const ctx: OperationContext = { api, formats, usedErrors: new Map() };
   const paths: Record<string, Json> = {};
   const schemas: Record<string, Json> = {};
-  // What a collection's part reads of the API besides the collection: the version and its settings, and the format names.
-  const context = memo && JSON.stringify([irHash({ ...api, collections: [], events: [] }), formats]);
-  for (const c of api.collections) {
-    const part =
-      memo && context !== undefined
-        ? readPart(memo('openapi collection', `${context}\0${irHash(c)}`, () => printPart(buildCollectionPart(api, formats, c))))
-        : buildCollectionPart(api, formats, c);
+  api.collections.forEach((c, i) => {
+    const text = parts?.[i];
+    const part = text !== undefined ? readPart(text) : buildCollectionPart(api, formats, c);
     Object.assign(paths, part.paths);
     Object.assign(schemas, part.schemas);
     for (const [name, error] of part.errors) ctx.usedErrors.set(name, error);
-  }
+  });
   const webhooks = buildWebhooks(api, formats);
   const problem = freeName('Problem', taken);
   if (ctx.usedErrors.size > 0) schemas[problem] = buildProblemSchema();

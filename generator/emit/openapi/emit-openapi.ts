@@ -6,17 +6,17 @@
 import type { ApiIR } from '../../model/ir.ts';
 import { project } from '../../model/project.ts';
 import { projectionHash } from '../ir-hash.ts';
-import { keyedFile } from '../keyed-file.ts';
-import type { EmitOptions, OutputFile } from '../types.ts';
-import { buildOpenApiDocument } from './build-document.ts';
+import { outputFile } from '../keyed-file.ts';
+import type { OutputFile } from '../types.ts';
+import { buildOpenApiDocument, openApiParts } from './build-document.ts';
 import { printJson } from './print-json.ts';
 
 /** Emits `openapi/vN.json` for every version, keyed by the version's projection. */
-export function emitOpenApi(api: ApiIR, options: EmitOptions): OutputFile[] {
+export function emitOpenApi(api: ApiIR): OutputFile[] {
   return api.versions.map((v) => {
     const at = project(api, v.name);
-    // Not memoised as a whole: each collection's part of the document is (see `buildOpenApiDocument`).
-    const build = () => printJson(buildOpenApiDocument(at, options.memo));
-    return keyedFile({ path: `openapi/${v.name}.json`, language: 'json', kind: 'openapi', input: projectionHash(at), preformatted: true }, build, undefined);
+    // Assembled from each collection's part (see `openApiParts`).
+    const spec = { path: `openapi/${v.name}.json`, language: 'json', kind: 'openapi', input: projectionHash(at), parts: openApiParts(at), preformatted: true } as const;
+    return outputFile(spec, (parts) => printJson(buildOpenApiDocument(at, parts)));
   });
 }

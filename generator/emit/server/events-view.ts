@@ -36,6 +36,9 @@ function payloadSchema(fields: readonly FieldAt[]): Expr {
   return e.chain(e.id('z'), ['object', e.obj(members)]);
 }
 
+/** The constant `server/events.ts` exports, from the route table's (`SHOP_API` → `SHOP_WEBHOOKS`). */
+export const eventsConstOf = (specName: string): string => specName.replace(/_API$/, '_WEBHOOKS');
+
 /** The view of `server/events.ts`, or null when the API declares no events. */
 export function buildEventsView(api: ApiIR, name: string, specName: string): EventsView | null {
   const endpoints = api.collections.find((c) => c.builtin === 'webhook-endpoints');
@@ -70,7 +73,7 @@ export function buildEventsView(api: ApiIR, name: string, specName: string): Eve
   );
   return {
     name,
-    constName: specName.replace(/_API$/, '_WEBHOOKS'),
+    constName: eventsConstOf(specName),
     collection: e.str(endpoints.name),
     versions: e.json(versions),
     resources: e.json(resources),

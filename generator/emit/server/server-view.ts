@@ -10,7 +10,7 @@ import { project } from '../../model/project.ts';
 import { e, t, type Expr, type Type } from '../../printer/ast.ts';
 import type { CollectionSummary, ServerContext } from './collection-view.ts';
 import { RUNTIME } from '../runtime-package.ts';
-import { buildEventsView, type EventsView } from './events-view.ts';
+import { eventsConstOf } from './events-view.ts';
 
 interface Import {
   readonly alias: string;
@@ -92,7 +92,6 @@ export interface ServerViews {
   readonly routes: RoutesView;
   readonly types: TypesView;
   readonly index: IndexView;
-  readonly events: EventsView | null;
 }
 
 
@@ -118,6 +117,9 @@ function aliases(api: ApiIR): Map<string, string> {
 
 const dayMs = (date: string): number => Date.parse(`${date}T00:00:00Z`);
 
+/** The constant of the route table (`SHOP_API`). */
+export const specNameOf = (api: ApiIR): string => `${api.name.replace(/[^A-Za-z0-9]/g, '_').toUpperCase()}_API`;
+
 /** What every per-collection view needs of the API. */
 export function buildServerContext(api: ApiIR): ServerContext {
   return {
@@ -136,7 +138,7 @@ export function buildServerContext(api: ApiIR): ServerContext {
 /** Builds the views of the assembling modules from the context and every collection's summary (in the API's order). */
 export function buildServerViews(api: ApiIR, ctx: ServerContext, collections: readonly CollectionSummary[]): ServerViews {
   const { name, versions } = ctx;
-  const specName = `${api.name.replace(/[^A-Za-z0-9]/g, '_').toUpperCase()}_API`;
+  const specName = specNameOf(api);
   // Collection names are identifiers without `$`: `$orders` collides with nothing.
   const refs: CollectionRef[] = collections.map((c) => ({
     key: c.key,
@@ -151,7 +153,8 @@ export function buildServerViews(api: ApiIR, ctx: ServerContext, collections: re
   const routeOf = (key: string, version: string): Expr => e.access(e.id(`$${key}`), version);
   // The built-in collection's handlers come with the runtime: users neither write nor seed them.
   const userRefs = refs.filter((_, i) => api.collections[i]!.builtin === undefined);
-  const events = buildEventsView(api, name, specName);
+  // The constant `events.ts` exports (see `events-view.ts`), when the API has events (and so webhook endpoints).
+  const events = api.collections.some((c) => c.builtin === 'webhook-endpoints') ? { constName: eventsConstOf(specName) } : null;
   const needsCredentials = collections.some((c) => c.needsCredentials);
   const needsMigrations = collections.some((c) => c.hasMigrations);
 
@@ -203,6 +206,5 @@ export function buildServerViews(api: ApiIR, ctx: ServerContext, collections: re
       hasEvents: events !== null,
       dispatch: e.call('createWebhookDispatcherFor', [e.id(specName), e.id('options')]),
     },
-    events,
   };
 }

@@ -13,7 +13,7 @@ import { pascalCase } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
 import { e, t, type Expr, type Prop, type Type } from '../../printer/ast.ts';
 import { irHash } from '../ir-hash.ts';
-import { keyedFile, templateFile } from '../keyed-file.ts';
+import { outputFile, templateFile } from '../keyed-file.ts';
 import { runtimeFiles } from '../runtime-files.ts';
 import type { EmitOptions, OutputFile } from '../types.ts';
 import { baseExpression, defaultArgument, filterExpression, hasObject, typeExpression } from './zod-expression.ts';
@@ -224,10 +224,10 @@ export function emitZod(api: ApiIR, options: EmitOptions): OutputFile[] {
       const render = () => options.render('zod/collection', { ...header, ...collectionView(at, c, ops) });
       // Keyed by what the file shows (one collection as this version sees it), so an unchanged file builds no view.
       const input = JSON.stringify([header, at.versioning.in, irHash(c), [...ops]]);
-      files.push(keyedFile({ path: `${v.name}/${c.name}.ts`, language: 'typescript', kind: 'zod collection', input }, render, options.memo));
+      files.push(outputFile({ path: `${v.name}/${c.name}.ts`, language: 'typescript', kind: 'zod collection', input }, render));
     }
     const barrel: ZodBarrelView = { ...header, files: at.collections.map((c) => c.name) };
-    files.push(templateFile(`${v.name}/schemas.ts`, 'zod/schemas', barrel, options));
+    files.push(templateFile(`${v.name}/schemas.ts`, 'zod/schemas', barrel, options.render));
   }
   return files;
 }
