@@ -138,5 +138,11 @@ export function withBenchmark(page: string, id: BenchmarkId, body: string, machi
   const base = known.includes(start(id)) && known.includes(end(id)) ? known : `${known.trimEnd()}\n\n## ${bench.title}\n\n${start(id)}\n${end(id)}\n`;
   const from = base.indexOf(start(id)) + start(id).length;
   const to = base.indexOf(end(id));
-  return `${base.slice(0, from)}\nCommand: \`${bench.command}\`.${machine ? ` ${machine}` : ''}\n\n${body.trim()}\n${base.slice(to)}`;
+  return `${base.slice(0, from)}\nCommand: \`${bench.command}\`.${machine ? ` ${machine}` : ''}\n\n${endTables(body.trim())}\n${base.slice(to)}`;
+}
+
+/** `markdown` with a blank line after every table, so a line printed right after one is not read as its last row. */
+export function endTables(markdown: string): string {
+  const lines = markdown.split('\n');
+  return lines.map((line, i) => (line.startsWith('|') && i + 1 < lines.length && lines[i + 1] !== '' && !lines[i + 1]!.startsWith('|') ? `${line}\n` : line)).join('\n');
 }

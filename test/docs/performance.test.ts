@@ -26,6 +26,11 @@ describe('the performance page', () => {
     expect(second.match(/<!-- bench:server -->/g)).toHaveLength(1);
   });
 
+  it('ends every table before the line printed after it', () => {
+    const page = withBenchmark(emptyPerformancePage(), 'server', '| a |\n|---|\n| 1 |\nv3: 1.01x', '');
+    expect(page).toContain('| 1 |\n\nv3: 1.01x');
+  });
+
   it('gets a section it lacks at its end, keeping what it holds', () => {
     const page = withBenchmark('# Performance\n\nNotes.\n', 'generation', '| g |', '');
     expect(page).toMatch(/^# Performance\n\nNotes\.\n\n## Generation\n\n<!-- bench:generation -->\nCommand: `BENCH_ONLY_GENERATE=1 npm run bench`\.\n\n\| g \|\n<!-- \/bench:generation -->/);
