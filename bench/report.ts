@@ -1,7 +1,9 @@
 /**
  * @module The bench's report: one Markdown table of every restgen path at every size (wall, CPU, peak
  * RSS; the `--watch` path per edit of one resident process), orval's cold run on the same API beside it, the ratio of restgen's cold CPU to orval's, and the
- * growth from 200 to 1,000 collections for every path (5.0 is linear). The same numbers go to JSON.
+ * growth from 200 to 1,000 collections for every path (5.0 is linear). The same numbers go to JSON. Every
+ * benchmark's table also goes into the docs' performance page (`docs/performance.md`), each between its markers, so
+ * the page always holds the last run of each benchmark and nothing older.
  */
 import os from 'node:os';
 import type { Sample } from './measure.ts';
@@ -57,7 +59,7 @@ export function buildReport(sizes: readonly SizeResult[], runs: number, orvalVer
   return { machine, runs, orvalVersion, sizes, growth };
 }
 
-/** The report as Markdown: the table for the README and the lines around it. */
+/** The report as Markdown: the table for the performance page and the lines around it. */
 export function formatReport(report: BenchReport): string {
   const { machine, sizes } = report;
   const out: string[] = [
@@ -79,12 +81,68 @@ export function formatReport(report: BenchReport): string {
     out.push(`| orval ${report.orvalVersion}, cold (v3 client + zod, single, no prettier) | ${sizes.map((s) => (s.orval ? cell(s.orval) : '–')).join(' | ')} |${growthCell('orval')}`);
     const cpuRatio = (s: SizeResult): string => (s.orval ? `${ratio(s.paths['cold generate'].cpuMs, s.orval.cpuMs).toFixed(2)}×` : '–');
     out.push(`| restgen cold CPU ÷ orval CPU | ${sizes.map(cpuRatio).join(' | ')} |${growth ? ' |' : ''}`);
-    // The machine's speed drifts between runs; orval's cold run in the same run is the yardstick. On the issue's
-    // machine orval took 11.6 s / 2.2 = 5.3 s at 200 collections, so its one-field target of 0.5 s is 0.094 of that.
+    // The machine's speed drifts between runs; orval's cold run in the same run is the yardstick that does not.
     const fieldRatio = (s: SizeResult): string => (s.orval ? `${(s.paths['one field changed'].cpuMs / s.orval.cpuMs).toFixed(3)}` : '–');
-    out.push(`| one field changed CPU ÷ orval cold CPU (the issue's target: 0.5 s ÷ 5.3 s = 0.094) | ${sizes.map(fieldRatio).join(' | ')} |${growth ? ' |' : ''}`);
+    out.push(`| one field changed CPU ÷ orval cold CPU | ${sizes.map(fieldRatio).join(' | ')} |${growth ? ' |' : ''}`);
   }
-  out.push(`| floor: node started, the API read, the same files and bytes written (the issue's 0.12 s; mostly the kernel's file creation) | ${sizes.map((s) => cell(s.floor)).join(' | ')} |${growthCell('floor')}`);
+  out.push(`| floor: node started, the API read, the same files and bytes written (mostly the kernel's file creation) | ${sizes.map((s) => cell(s.floor)).join(' | ')} |${growthCell('floor')}`);
   out.push('', `in-process diff v1 → v2 (projection included), median: ${sizes.map((s) => `${s.collections}: ${s.diffMs} ms`).join(', ')}`);
   return out.join('\n');
+}
+
+/** The benchmarks of the performance page, in page order: id, heading, and the command that measures it alone. */
+export const BENCHMARKS = [
+  { id: 'generation', title: 'Generation', command: 'BENCH_ONLY_GENERATE=1 npm run bench' },
+  { id: 'client-size', title: 'Client bundle size', command: 'npx jiti bench/client-size.ts' },
+  { id: 'server', title: 'Server throughput', command: 'npx jiti bench/server.ts' },
+  { id: 'serializer', title: 'Response shaping', command: 'npx jiti bench/server-serializer.ts' },
+  { id: 'outbox', title: 'Memory outbox', command: 'node --expose-gc node_modules/jiti/lib/jiti-cli.mjs bench/outbox.ts' },
+] as const;
+
+/** A benchmark's id on the performance page. */
+export type BenchmarkId = (typeof BENCHMARKS)[number]['id'];
+
+const start = (id: string): string => `<!-- bench:${id} -->`;
+const end = (id: string): string => `<!-- /bench:${id} -->`;
+
+/** The machine a run measured on, as one line of the page. */
+export function machineLine(loadAtStart: number): string {
+  const cpu = os.cpus()[0]?.model.trim() ?? 'unknown CPU';
+  const load = `${loadAtStart.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end`;
+  return `Machine: ${os.cpus().length} cores (${cpu}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()}; load average ${load}.`;
+}
+
+/** The performance page with no measurement yet: its text and an empty section per benchmark. */
+export function emptyPerformancePage(): string {
+  const sections = BENCHMARKS.flatMap((b) => [`## ${b.title}`, '', start(b.id), `Not measured yet: run \`${b.command}\`.`, end(b.id), '']);
+  return [
+    '# Performance',
+    '',
+    'Every table on this page is written by `npm run bench` (from a clone of the repository, after `npm ci`): each',
+    'benchmark replaces its own table with the figures of its last run, with the command that measures it alone and',
+    'the machine it ran on. Peers are measured in the same run and given as ratios, because absolute times drift with a',
+    "shared machine's load while ratios of the same run do not. CPU time (user + system, all threads) is the figure to",
+    'compare; wall time and peak resident memory are given beside it. Earlier runs are not kept here: git has them.',
+    '',
+    ...sections,
+  ].join('\n');
+}
+
+/**
+ * `page` with the section of benchmark `id` replaced by `body` (the command and the machine are added above it).
+ * An empty page starts as the empty page; a page without this section's markers gets the section at its end.
+ */
+export function withBenchmark(page: string, id: BenchmarkId, body: string, machine: string): string {
+  const bench = BENCHMARKS.find((b) => b.id === id)!;
+  const known = page.trim() === '' ? emptyPerformancePage() : page;
+  const base = known.includes(start(id)) && known.includes(end(id)) ? known : `${known.trimEnd()}\n\n## ${bench.title}\n\n${start(id)}\n${end(id)}\n`;
+  const from = base.indexOf(start(id)) + start(id).length;
+  const to = base.indexOf(end(id));
+  return `${base.slice(0, from)}\nCommand: \`${bench.command}\`.${machine ? ` ${machine}` : ''}\n\n${endTables(body.trim())}\n${base.slice(to)}`;
+}
+
+/** `markdown` with a blank line after every table, so a line printed right after one is not read as its last row. */
+export function endTables(markdown: string): string {
+  const lines = markdown.split('\n');
+  return lines.map((line, i) => (line.startsWith('|') && i + 1 < lines.length && lines[i + 1] !== '' && !lines[i + 1]!.startsWith('|') ? `${line}\n` : line)).join('\n');
 }

@@ -1,21 +1,22 @@
 /**
  * @module `npm run bench`: restgen on synthetic APIs of 20, 200 and 1,000 collections, every path a build
  * step runs, as whole processes (wall, CPU, peak RSS; medians), orval on the same API in the same run,
- * then the client-size, server and memory-outbox benchmarks. Prints Markdown for the README and writes
- * `.bench/bench-results.json`.
+ * then the client-size, server and memory-outbox benchmarks. Prints each benchmark's Markdown table, writes it
+ * into the docs' performance page (`docs/performance.md`, each table between its markers, replacing the last run's)
+ * and writes `.bench/bench-results.json`.
  *
  * Environment: `BENCH_SIZES` (default `20,200,1000`), `BENCH_RUNS` (default 3), `BENCH_WATCH_EDITS` (default 7,
  * after one warm-up edit), `BENCH_PEERS=0` skips orval, `BENCH_ONLY_GENERATE=1` skips the client-size and server
  * benchmarks.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchDiff } from './diff.ts';
 import { measureOrval, orvalVersion } from './orval.ts';
-import { buildReport, formatReport, type SizeResult } from './report.ts';
+import { buildReport, formatReport, machineLine, withBenchmark, type BenchmarkId, type SizeResult } from './report.ts';
 import { benchRestgen } from './restgen-paths.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -24,12 +25,29 @@ const SIZES = (process.env.BENCH_SIZES ?? '20,200,1000').split(',').map(Number);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const PEERS = process.env.BENCH_PEERS !== '0';
 
-/** Runs another benchmark script in its own process (with `nodeFlags`), its output passed through. */
-function runScript(script: string, nodeFlags: readonly string[] = []): void {
-  execFileSync(process.execPath, [...nodeFlags, path.join(ROOT, 'node_modules/jiti/lib/jiti-cli.mjs'), path.join(ROOT, 'bench', script)], {
+const PAGE = path.join(ROOT, 'docs/performance.md');
+
+/** Writes one benchmark's table into the performance page (its section only; the others keep their last run). */
+function record(id: BenchmarkId, markdown: string, machine: string): void {
+  const page = existsSync(PAGE) ? readFileSync(PAGE, 'utf8') : '';
+  writeFileSync(PAGE, withBenchmark(page, id, markdown, machine));
+  console.error(`bench: ${id} written to ${path.relative(ROOT, PAGE)}`);
+}
+
+/**
+ * Runs another benchmark script in its own process (with `nodeFlags`): its progress (stderr) passed through, its
+ * Markdown (stdout) printed and recorded in the performance page.
+ */
+function runScript(id: BenchmarkId, script: string, nodeFlags: readonly string[] = []): void {
+  const load = os.loadavg()[0]!;
+  const out = execFileSync(process.execPath, [...nodeFlags, path.join(ROOT, 'node_modules/jiti/lib/jiti-cli.mjs'), path.join(ROOT, 'bench', script)], {
     cwd: ROOT,
-    stdio: 'inherit',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+    maxBuffer: 64 * 2 ** 20,
   });
+  console.log(out);
+  record(id, out, machineLine(load));
 }
 
 async function main(): Promise<void> {
@@ -45,17 +63,16 @@ async function main(): Promise<void> {
   }
   const report = buildReport(sizes, RUNS, PEERS ? orvalVersion() : 'not run', loadAtStart);
   writeFileSync(path.join(WORK, 'bench-results.json'), `${JSON.stringify(report, null, 2)}\n`);
-  console.log(formatReport(report));
+  const generation = formatReport(report);
+  console.log(generation);
   console.log(`\n(written to ${path.relative(ROOT, path.join(WORK, 'bench-results.json'))})`);
+  // The generation report names its machine and load itself.
+  record('generation', generation, '');
   if (process.env.BENCH_ONLY_GENERATE === '1') return;
-  console.log('');
-  runScript('client-size.ts');
-  console.log('');
-  runScript('server.ts');
-  console.log('');
-  runScript('server-serializer.ts');
-  console.log('');
-  runScript('outbox.ts', ['--expose-gc']);
+  runScript('client-size', 'client-size.ts');
+  runScript('server', 'server.ts');
+  runScript('serializer', 'server-serializer.ts');
+  runScript('outbox', 'outbox.ts', ['--expose-gc']);
 }
 
 await main();

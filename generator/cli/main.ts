@@ -42,20 +42,12 @@ export function tuneEngine(argv: readonly string[]): void {
   setFlagsFromString(`--interrupt-budget=${5 * 67584}`);
 }
 
-/** Runs restgen with `argv` (without `node` and the script) and returns the exit code. */
-export async function main(argv: readonly string[], overrides: Partial<CliIO> = {}): Promise<number> {
-  let code = 0;
-  const debug = argv.includes('--debug');
-  const io: CliIO = {
-    out: (t) => void process.stdout.write(t),
-    err: (t) => void process.stderr.write(t),
-    cwd: process.cwd(),
-    debug,
-    quiet: argv.includes('--quiet') || argv.includes('-q'),
-    color: colorEnabled(process.stderr, process.env, argv),
-    ...overrides,
-    exit: (c) => void (code = Math.max(code, c)),
-  };
+/**
+ * The command-line program with its global options and the commands `argv` needs registered: only the one it
+ * names (none for `--version` alone), or all of them (for help, an unknown command, and the docs' CLI reference,
+ * which reads every command and option from this program rather than from text).
+ */
+export async function createProgram(io: CliIO, argv: readonly string[] = []): Promise<Command> {
   const program = new Command('restgen')
     .description('Versioned Fastify routes, zod validators, a typed client, OpenAPI and a diff report from a TypeScript DSL.')
     .version(restgenVersion(), '-v, --version', "print restgen's version")
@@ -75,6 +67,24 @@ export async function main(argv: readonly string[], overrides: Partial<CliIO> = 
       registered.add(register);
       register(program, io);
     }
+  return program;
+}
+
+/** Runs restgen with `argv` (without `node` and the script) and returns the exit code. */
+export async function main(argv: readonly string[], overrides: Partial<CliIO> = {}): Promise<number> {
+  let code = 0;
+  const debug = argv.includes('--debug');
+  const io: CliIO = {
+    out: (t) => void process.stdout.write(t),
+    err: (t) => void process.stderr.write(t),
+    cwd: process.cwd(),
+    debug,
+    quiet: argv.includes('--quiet') || argv.includes('-q'),
+    color: colorEnabled(process.stderr, process.env, argv),
+    ...overrides,
+    exit: (c) => void (code = Math.max(code, c)),
+  };
+  const program = await createProgram(io, argv);
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {

@@ -11,7 +11,7 @@ import { LEVELS } from './types.ts';
 export interface RuleVerdict {
   readonly request?: Level;
   readonly response?: Level;
-  /** One line for the README's table of ids. */
+  /** One line for the docs' reference of finding ids (docs/reference/findings.md). */
   readonly summary: string;
 }
 

@@ -9,7 +9,7 @@ import { RUNTIME } from './runtime-package.ts';
 
 /** What restgen knows about one part. */
 export interface PartInfo {
-  /** One line for help texts and the README. */
+  /** One line for help texts and the docs. */
   readonly summary: string;
   /** Parts whose output this part's output imports or serves; generating it generates them too. */
   readonly needs: readonly Part[];

@@ -146,7 +146,7 @@ function severityOf(flags: readonly string[], config: SeverityOverrides): Severi
     out[m[1]!] = pick(m[2], SEVERITIES, `--severity ${m[1]}`)!;
   }
   const unknown = unknownSeverityIds(out);
-  if (unknown.length) throw new UsageError(`--severity: unknown finding id ${unknown.map((id) => `'${id}'`).join(', ')}; the ids are listed in the README's table of finding ids`);
+  if (unknown.length) throw new UsageError(`--severity: unknown finding id ${unknown.map((id) => `'${id}'`).join(', ')}; the ids are listed in the docs' reference of finding ids (docs/reference/findings.md)`);
   return out;
 }
 
