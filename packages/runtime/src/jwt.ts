@@ -10,8 +10,7 @@
  * `exp`).
  */
 import {
-  createRemoteJWKSet,
-  customFetch,
+  createLocalJWKSet,
   errors,
   jwtVerify,
   type JWK,
@@ -59,10 +58,7 @@ function describeFailure(
   error: unknown,
   requireType: string | undefined,
 ): string | null {
-  if (
-    error instanceof errors.JWTClaimValidationFailed &&
-    error.claim === "typ"
-  )
+  if (error instanceof errors.JWTClaimValidationFailed && error.claim === "typ")
     return `The access token is not of the type this API requires (typ ${requireType ?? ""}).`;
   if (error instanceof errors.JWTClaimValidationFailed)
     return error.reason === "missing"
@@ -133,22 +129,63 @@ function checkOptions(
   }
 }
 
+/**
+ * The identity provider's keys, fetched as jose's `createRemoteJWKSet` does (kept for `jwksMaxAge`; a token
+ * naming an unknown `kid` fetches again at most once per `jwksCooldown`; one fetch at a time), but through
+ * the capped fetch: the download stops at `jwksMaxBytes`. (jose's own `customFetch` hook is not in every
+ * jose 6 this package accepts.)
+ */
+function remoteKeys(url: URL, options: JwtOptions): JWTVerifyGetKey {
+  const fetchCapped = createCappedFetch({
+    maxBytes: options.jwksMaxBytes ?? DEFAULT_JWKS_MAX_BYTES,
+    maxKeys: options.jwksMaxKeys ?? DEFAULT_JWKS_MAX_KEYS,
+  });
+  const timeout = options.jwksTimeout ?? 5000;
+  const cooldown = options.jwksCooldown ?? 30_000;
+  const maxAge = options.jwksMaxAge ?? 600_000;
+  let local: JWTVerifyGetKey | null = null;
+  let fetchedAt = -Infinity;
+  let pending: Promise<void> | null = null;
+  const reload = (): Promise<void> =>
+    (pending ??= (async () => {
+      const response = await fetchCapped(url.href, {
+        redirect: "manual",
+        signal: AbortSignal.timeout(timeout),
+        headers: { accept: "application/json, application/jwk-set+json" },
+      });
+      if (response.status !== 200)
+        throw new Error(`the JWKS endpoint answered ${response.status}`);
+      local = createLocalJWKSet((await response.json()) as never);
+      fetchedAt = Date.now();
+    })().finally(() => {
+      pending = null;
+    }));
+  return async (header, token) => {
+    if (local === null || Date.now() >= fetchedAt + maxAge) await reload();
+    try {
+      return await local!(header, token);
+    } catch (error) {
+      if (
+        !(error instanceof errors.JWKSNoMatchingKey) ||
+        Date.now() < fetchedAt + cooldown
+      )
+        throw error;
+      await reload();
+      return local!(header, token);
+    }
+  };
+}
+
 /** The key (or key resolver) jose verifies with. */
 function keyOf(
   options: JwtOptions,
 ): JWTVerifyGetKey | JWK | KeyObject | webcrypto.CryptoKey | Uint8Array {
   if (options.jwksUrl !== undefined)
-    return createRemoteJWKSet(new URL(options.jwksUrl), {
-      timeoutDuration: options.jwksTimeout ?? 5000,
-      cooldownDuration: options.jwksCooldown ?? 30_000,
-      cacheMaxAge: options.jwksMaxAge ?? 600_000,
-      [customFetch]: createCappedFetch({
-        maxBytes: options.jwksMaxBytes ?? DEFAULT_JWKS_MAX_BYTES,
-        maxKeys: options.jwksMaxKeys ?? DEFAULT_JWKS_MAX_KEYS,
-      }),
-    });
+    return remoteKeys(new URL(options.jwksUrl), options);
   const key = options.key!;
-  return typeof key === "string" ? createPublicKey(key) : (key as JWK | KeyObject | webcrypto.CryptoKey | Uint8Array);
+  return typeof key === "string"
+    ? createPublicKey(key)
+    : (key as JWK | KeyObject | webcrypto.CryptoKey | Uint8Array);
 }
 
 /** How long a verified token is remembered at most, in ms, and how many tokens. */
