@@ -9,6 +9,7 @@ import { irHash } from '../ir-hash.ts';
 import type { ErrorKind } from './shared-components.ts';
 import type { ApiAt, CollectionAt, VersionIR } from '../../model/ir.ts';
 import { buildCollectionSchemas } from './collection-schemas.ts';
+import { endpointRequestView } from '../../model/webhook-endpoints.ts';
 import { buildFormatSchema, FORMAT_NAMES, type FormatKind, type FormatNames } from './field-schema.ts';
 import { inputTypeName } from '../zod/emit-zod.ts';
 import { compact, PrintedJson, ref, sortedKeys, type Json, type JsonObject } from './json.ts';
@@ -144,8 +145,9 @@ interface CollectionPart {
 
 function buildCollectionPart(api: ApiAt, formats: FormatNames, c: CollectionAt): CollectionPart {
   const ctx: OperationContext = { api, formats, usedErrors: new Map() };
-  const schemas = buildCollectionSchemas(c, formats);
-  addLifecycleSchemas(api, c, schemas, formats);
+  const req = endpointRequestView(api, c);
+  const schemas = buildCollectionSchemas(c, formats, req);
+  addLifecycleSchemas(api, req, schemas, formats);
   return { paths: { ...buildCollectionPaths(ctx, c), ...buildTransitionPaths(ctx, c) }, schemas, errors: ctx.usedErrors };
 }
 
@@ -201,7 +203,7 @@ export function buildOpenApiDocument(api: ApiAt, memo?: Memo): JsonObject {
   for (const c of api.collections) {
     const part =
       memo && context !== undefined
-        ? readPart(memo('openapi collection', `${context}\0${irHash(c)}`, () => printPart(buildCollectionPart(api, formats, c))))
+        ? readPart(memo('openapi collection', `${context}\0${irHash(c)}${c.builtin ? `\0${irHash(endpointRequestView(api, c))}` : ''}`, () => printPart(buildCollectionPart(api, formats, c))))
         : buildCollectionPart(api, formats, c);
     Object.assign(paths, part.paths);
     Object.assign(schemas, part.schemas);

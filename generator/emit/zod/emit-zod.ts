@@ -10,6 +10,7 @@
 import type { ApiAt, ApiIR, CollectionAt, FieldAt, LifecycleAt, VersionIR } from '../../model/ir.ts';
 import { pascalCase } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
+import { endpointRequestView } from '../../model/webhook-endpoints.ts';
 import { e, t, type Expr, type Prop, type Type } from '../../printer/ast.ts';
 import { irHash } from '../ir-hash.ts';
 import { keyedFile, templateFile } from '../keyed-file.ts';
@@ -109,6 +110,9 @@ function stateExpression(lc: LifecycleAt, route: string): Expr {
 }
 
 function collectionView(api: ApiAt, c: CollectionAt): CollectionView {
+  // What requests may send: the built-in webhook endpoints carry request-only bounds (the same object otherwise).
+  const req = endpointRequestView(api, c);
+  const requestField = (f: FieldAt): FieldAt => req.fields.find((r) => r.name === f.name) ?? f;
   const lower = c.typeName[0]!.toLowerCase() + c.typeName.slice(1);
   const fieldsVar = `${lower}Fields`;
   const writeVar = `${lower}Write`;
@@ -131,11 +135,11 @@ function collectionView(api: ApiAt, c: CollectionAt): CollectionView {
     write: spreadWith(
       fields,
       c.fields
-        .filter((f) => f.readOnly || f.writeOnly || hasObject(f.type))
+        .filter((f) => f.readOnly || f.writeOnly || hasObject(f.type) || requestField(f) !== f)
         .map((f) => {
           const doc = f.writeOnly ? docOf(f) : false;
           const state = c.lifecycle?.field === f.name ? stateExpression(c.lifecycle, `${prefix}/${c.path}`) : undefined;
-          return e.prop(f.name, state ?? (f.readOnly ? e.id('readOnly') : baseExpression(f, 'request')), doc === false ? undefined : doc);
+          return e.prop(f.name, state ?? (f.readOnly ? e.id('readOnly') : baseExpression(requestField(f), 'request')), doc === false ? undefined : doc);
         }),
     ),
     create: e.call('z.strictObject', [
@@ -173,7 +177,7 @@ function collectionView(api: ApiAt, c: CollectionAt): CollectionView {
       'readOnly',
     ]),
     changedByTransitions: c.lifecycle !== undefined,
-    transitions: (c.lifecycle?.transitions ?? []).map((tr) => ({
+    transitions: (req.lifecycle?.transitions ?? []).map((tr) => ({
       name: tr.name,
       schema: inputTypeName(c, tr.name),
       doc: [
@@ -196,7 +200,7 @@ export function emitZod(api: ApiIR, options: EmitOptions): OutputFile[] {
     for (const c of at.collections) {
       const render = () => options.render('zod/collection', { ...header, ...collectionView(at, c) });
       // Keyed by what the file shows (one collection as this version sees it), so an unchanged file builds no view.
-      const input = JSON.stringify([header, at.versioning.in, irHash(c)]);
+      const input = JSON.stringify([header, at.versioning.in, irHash(c), ...(c.builtin ? [irHash(endpointRequestView(at, c))] : [])]);
       files.push(keyedFile({ path: `${v.name}/${c.name}.ts`, language: 'typescript', kind: 'zod collection', input }, render, options.memo));
     }
     const barrel: ZodBarrelView = { ...header, files: at.collections.map((c) => c.name) };
