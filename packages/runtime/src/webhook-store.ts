@@ -1,6 +1,7 @@
 /**
- * Where webhook endpoints and the outbox of deliveries live: in memory (one instance), or in Redis (several
- * instances share them). A claimed delivery is leased: its due time moves past the lease, so an instance
+ * Where webhook endpoints and the outbox of deliveries live: the interfaces, and their memory implementation
+ * (one instance); the Redis one (several instances share it) is in `webhook-redis.ts`. A claimed delivery is
+ * leased: its due time moves past the lease, so an instance
  * that dies mid-delivery loses it and another instance delivers it after the lease expires; a completion
  * or retry counts only with the current lease token, so two instances never hold one delivery at once.
  */
