@@ -217,8 +217,8 @@ export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
   const started = new Map<string, number[]>();
 
   const launch = (d: Claimed): Promise<void> => {
-    const times = started.get(d.endpoint) ?? [];
-    started.set(d.endpoint, [...times, now()]);
+    const startedAt = now();
+    started.set(d.endpoint, [...(started.get(d.endpoint) ?? []), startedAt]);
     const flight: Promise<void> = deliver(d)
       .catch((error: unknown) =>
         parts.log?.warn(
@@ -228,7 +228,9 @@ export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
       )
       .finally(() => {
         flights.delete(flight);
-        const left = (started.get(d.endpoint) ?? []).slice(1);
+        // This delivery's own start leaves (the oldest left still says how long the endpoint has been busy).
+        const times = started.get(d.endpoint) ?? [];
+        const left = times.filter((_, i) => i !== times.indexOf(startedAt));
         if (left.length === 0) started.delete(d.endpoint);
         else started.set(d.endpoint, left);
         // A slot is free: fill it at once.
