@@ -6,6 +6,7 @@
  */
 import type { CollectionDef, FieldDef, FieldKind } from '../dsl/defs.ts';
 import { EVENT_TYPE } from './build-events.ts';
+import type { ApiAt, CollectionAt, FieldAt, TransitionAt, TypeIR } from './ir.ts';
 
 /** The key and path segment of the webhook endpoints collection. */
 export const WEBHOOK_ENDPOINTS = 'webhook_endpoints';
@@ -15,6 +16,13 @@ export const DEFAULT_WEBHOOK_SCOPES = { read: 'webhooks:read', write: 'webhooks:
 
 /** Longest grace period of a rotated secret, in seconds (7 days). */
 export const MAX_GRACE_SECONDS = 604_800;
+
+/**
+ * The most characters of each text field a request may send, and the most event types one endpoint takes:
+ * the same numbers as `ENDPOINT_LIMITS` of `@restgen/runtime`, whose built-in handlers enforce them in every
+ * version (a test keeps the two equal).
+ */
+export const ENDPOINT_LIMITS = { url: 2_048, description: 500, reason: 500, events: 100 } as const;
 
 const field = (kind: FieldKind, more: Partial<FieldDef> = {}): { readonly def: FieldDef } => ({ def: { kind, markers: [], calls: {}, ...more } });
 
@@ -33,15 +41,13 @@ export function webhookEndpointsDef(example: string, scopes: CollectionDef['opti
       fields: {
         id: field('id', { readOnly: true }),
         // A string, not f.url(): the server parses it and answers which rule a refused URL breaks.
-        url: field('string', { min: 1, max: 2048, example: { value: 'https://hooks.example.com/shop' }, description: 'Where events are POSTed: https and a public address (unless the server allows private URLs).' }),
+        url: field('string', { example: { value: 'https://hooks.example.com/shop' }, description: 'Where events are POSTed: https and a public address (unless the server allows private URLs).' }),
         events: field('array', {
           of: field('string', { pattern: EVENT_TYPE.source }).def,
-          min: 1,
-          max: 100,
           example: { value: [example] },
           description: 'The event types delivered to the endpoint (each must exist in the version the endpoint is pinned to).',
         }),
-        description: field('string', { max: 500, optional: true }),
+        description: field('string', { optional: true }),
         status: field('enum', { values: ['enabled', 'disabled'], readOnly: true, description: 'disabled: nothing is delivered; see disabledReason.' }),
         disabledReason: field('string', { nullable: true, readOnly: true, description: 'Why the endpoint was disabled (by a caller, or after failed deliveries); null when enabled.' }),
         version: field('string', { readOnly: true, example: { value: 'v1' }, description: 'The API version the endpoint was created through: payloads have its shape.' }),
@@ -62,18 +68,51 @@ export function webhookEndpointsDef(example: string, scopes: CollectionDef['opti
           disable: {
             from: ['enabled'],
             to: 'disabled',
-            input: { reason: field('string', { max: 500, optional: true }) },
+            input: { reason: field('string', { optional: true }) },
             description: 'Stops deliveries to the endpoint; events meanwhile are not delivered later.',
           },
           enable: { from: ['disabled'], to: 'enabled', description: 'Resumes deliveries and forgets past failures.' },
           rotateSecret: {
             from: ['enabled'],
             to: 'enabled',
-            input: { graceSeconds: field('int', { min: 0, max: MAX_GRACE_SECONDS, optional: true, description: 'How long the old secret keeps signing too (default 86400).' }) },
+            input: { graceSeconds: field('int', { optional: true, description: 'How long the old secret keeps signing too (default 86400, at most 604800: 7 days). An endpoint holds at most 3 secrets: a rotation beyond that ends the oldest grace period at once.' }) },
             description: 'Answers a new signing secret; deliveries carry signatures with both secrets until the grace period ends.',
           },
         },
       },
     },
   };
+}
+
+/** Request-side types of the endpoint fields and transition inputs, by name (the version's event types given). */
+function requestTypes(types: readonly string[], events: TypeIR<FieldAt>): Readonly<Record<string, TypeIR<FieldAt>>> {
+  return {
+    url: { kind: 'string', min: 1, max: ENDPOINT_LIMITS.url },
+    description: { kind: 'string', max: ENDPOINT_LIMITS.description },
+    events: { kind: 'array', of: types.length > 0 ? { kind: 'enum', values: [...types] } : events, min: 1, max: ENDPOINT_LIMITS.events },
+    reason: { kind: 'string', max: ENDPOINT_LIMITS.reason },
+    graceSeconds: { kind: 'int', min: 0, max: MAX_GRACE_SECONDS },
+  };
+}
+
+/**
+ * The webhook endpoints collection as requests to version `at` see it (any other collection as it is): the
+ * text fields bounded, `events` items the version's event types (an enum; the server accepts exactly
+ * these), `graceSeconds` from 0 to 7 days. Emitted into the zod request schemas and the document of every
+ * version, never into the IR: the lock and the diff judge the collection as it was first released, and the
+ * built-in handlers enforce the same bounds in every version anyway. Responses keep the unbounded types:
+ * an endpoint pinned to another version shows that version's event types.
+ */
+export function endpointRequestView(at: ApiAt, c: CollectionAt): CollectionAt {
+  if (c.builtin !== 'webhook-endpoints') return c;
+  const types = (at.events ?? []).map((e) => e.type);
+  const events = c.fields.find((f) => f.name === 'events')?.type;
+  const bounded = requestTypes(types, events?.kind === 'array' ? events.of : { kind: 'string' });
+  const bound = (f: FieldAt): FieldAt => {
+    const type = bounded[f.name];
+    if (type === undefined) return f;
+    return { ...f, type, ...(f.name === 'events' && types.length > 0 ? { example: { value: [types[0]] } } : {}) };
+  };
+  const transitions = (c.lifecycle?.transitions ?? []).map((t): TransitionAt => ({ ...t, input: t.input.map(bound) }));
+  return { ...c, fields: c.fields.map(bound), ...(c.lifecycle ? { lifecycle: { ...c.lifecycle, transitions } } : {}) };
 }

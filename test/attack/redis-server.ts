@@ -74,6 +74,16 @@ export class RedisProcess {
     throw new Error(`redis-server did not start on port ${this.port}`);
   }
 
+  /** Freezes the server (SIGSTOP): connections stay open, nothing is answered, as a server stuck in a long pause. */
+  freeze(): void {
+    this.#child?.kill('SIGSTOP');
+  }
+
+  /** Lets a frozen server go on (SIGCONT). */
+  thaw(): void {
+    this.#child?.kill('SIGCONT');
+  }
+
   /** Kills the server (SIGKILL, as a crash) and waits for it to exit. */
   async kill(): Promise<void> {
     const child = this.#child;

@@ -41,6 +41,14 @@ export interface JwksServer {
   setKeys(keys: readonly TestKey[]): void;
   /** Answers every request with this status (500, 404) instead of the key set; null serves the keys again. */
   failWith(status: number | null): void;
+  /**
+   * Answers every request with this body instead of the key set: text (sent with its Content-Length, or
+   * chunked with `chunked`), or `endless` (chunks of JSON-ish text until the client goes); null serves the
+   * keys again.
+   */
+  serveBody(body: { text: string; chunked?: boolean } | 'endless' | null): void;
+  /** Connections the client closed before an endless body ended. */
+  abandoned(): number;
   close(): Promise<void>;
 }
 
@@ -49,10 +57,31 @@ export async function startJwks(keys: readonly TestKey[]): Promise<JwksServer> {
   let current = keys;
   let count = 0;
   let failure: number | null = null;
+  let body: { text: string; chunked?: boolean } | 'endless' | null = null;
+  let abandoned = 0;
   const server: Server = createServer((_request, response) => {
     count++;
     if (failure !== null) {
       response.writeHead(failure, { 'content-type': 'text/plain' }).end('down');
+      return;
+    }
+    if (body === 'endless') {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = `{"keys":[${'{"kty":"oct","k":"AAAA"},'.repeat(2000)}`;
+      const more = () => {
+        while (!response.destroyed && response.write(chunk));
+        if (!response.destroyed) response.once('drain', more);
+      };
+      response.on('close', () => void abandoned++);
+      more();
+      return;
+    }
+    if (body !== null) {
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (!body.chunked) headers['content-length'] = String(Buffer.byteLength(body.text));
+      response.writeHead(200, headers);
+      if (body.chunked) for (let i = 0; i < body.text.length; i += 65_536) response.write(body.text.slice(i, i + 65_536));
+      response.end(body.chunked ? undefined : body.text);
       return;
     }
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: current.map((k) => k.jwk) }));
@@ -64,6 +93,12 @@ export async function startJwks(keys: readonly TestKey[]): Promise<JwksServer> {
     fetches: () => count,
     setKeys: (next) => void (current = next),
     failWith: (status) => void (failure = status),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    serveBody: (next) => void (body = next),
+    abandoned: () => abandoned,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { inputTypeName } from '../../generator/emit/zod/emit-zod.ts';
 import { project } from '../../generator/model/project.ts';
+import { endpointRequestView } from '../../generator/model/webhook-endpoints.ts';
 import type { CollectionAt, FieldAt, TypeKind } from '../../generator/model/ir.ts';
 import { addFormats, generateExample, type GeneratedExample } from './generate-openapi.ts';
 import { fieldValues, pageValues, shapeValues, type ObjectMode } from './samples.ts';
@@ -62,19 +63,20 @@ const STRICTER_IN_AJV_FORMATS: readonly { readonly kind: TypeKind; readonly valu
 const isKnownDifference = (value: unknown): boolean =>
   JSON.stringify(value) !== undefined && STRICTER_IN_AJV_FORMATS.some((d) => JSON.stringify(value).includes(JSON.stringify(d.value).slice(1, -1)));
 
-function shapesOf(c: CollectionAt): Shape[] {
+/** The shapes of a collection; request bodies as requests see it (`req`: the built-in webhook endpoints carry request-only bounds). */
+function shapesOf(c: CollectionAt, req: CollectionAt): Shape[] {
   const t = c.typeName;
   const ops = c.operations;
   const shapes: Shape[] = [];
   const response = c.fields.filter((f) => !f.writeOnly);
-  const request = c.fields.filter((f) => !f.readOnly);
-  const body = (name: string): Shape => ({ name, samples: shapeValues(c.fields, 'request'), fields: request, mode: 'request' });
+  const request = req.fields.filter((f) => !f.readOnly);
+  const body = (name: string): Shape => ({ name, samples: shapeValues(req.fields, 'request'), fields: request, mode: 'request' });
   if (ops.some((op) => op !== 'delete')) shapes.push({ name: t, samples: shapeValues(c.fields, 'response'), fields: response, mode: 'response' });
   if (ops.includes('create')) shapes.push(body(`${t}Create`));
   if (ops.includes('replace')) shapes.push(body(`${t}Replace`));
   if (ops.includes('update')) shapes.push(body(`${t}Patch`));
   if (ops.includes('list')) shapes.push({ name: `${t}List`, samples: pageValues(c.fields), fields: [], mode: 'response' });
-  for (const tr of c.lifecycle?.transitions ?? [])
+  for (const tr of req.lifecycle?.transitions ?? [])
     shapes.push({ name: inputTypeName(c, tr.name), samples: shapeValues(tr.input, 'request'), fields: tr.input, mode: 'request' });
   return shapes;
 }
@@ -95,8 +97,9 @@ async function forEachShape(
     const doc = example.doc(version);
     const zod = await example.zod(version);
     const validatorOf = compileComponents(doc.components.schemas, assertFormats);
-    for (const c of project(example.ir, version).collections) {
-      for (const shape of shapesOf(c)) {
+    const at = project(example.ir, version);
+    for (const c of at.collections) {
+      for (const shape of shapesOf(c, endpointRequestView(at, c))) {
         const schema = zod[shape.name];
         expect(schema, `${version} ${shape.name} in the zod module`).toBeInstanceOf(z.ZodType);
         expect(doc.components.schemas[shape.name], `${version} ${shape.name} in the document`).toBeDefined();

@@ -79,7 +79,8 @@ describe('packages/runtime/package.json (@restgen/runtime)', () => {
     const { [RUNTIME.name]: _self, ...serverPeers } = PARTS.server.peers;
     expect(runtime['peerDependencies']).toEqual(Object.fromEntries(Object.entries(serverPeers).sort(([a], [b]) => (a < b ? -1 : 1))));
     expect(runtime['peerDependenciesMeta']).toEqual({ jose: { optional: true } });
-    expect(runtime['dependencies']).toBeUndefined();
+    // Its one dependency classifies webhook destination addresses (IANA special-purpose registries).
+    expect(runtime['dependencies']).toEqual({ 'ipaddr.js': '2.5.0' });
     expect(Object.keys(runtime['scripts']!).filter((s) => /install|prepare/.test(s))).toEqual([]);
     expect(runtime['exports']).toEqual({
       '.': { types: './dist/index.d.ts', default: './dist/index.js' },

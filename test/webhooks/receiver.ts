@@ -11,6 +11,14 @@ export interface Received {
   readonly headers: IncomingHttpHeaders;
   readonly body: string;
   readonly at: number;
+  /** Its place among everything the receiver saw (requests and closed hanging requests), from 1. */
+  readonly seq: number;
+}
+
+/** A hanging request the sender gave up on (it closed the connection). */
+export interface Abandoned {
+  readonly path: string;
+  readonly seq: number;
 }
 
 /** How to answer the n-th request (0-based) at a path: a status (with headers, after `delay` ms), or `hang` (never answer). */
@@ -20,6 +28,8 @@ export type Reply = { readonly status: number; readonly headers?: Readonly<Recor
 export interface Receiver {
   readonly url: string;
   readonly received: Received[];
+  /** Hanging requests whose connection the sender closed, in order. */
+  readonly abandoned: Abandoned[];
   /** Requests at one path. */
   at(path: string): Received[];
   /** The answer to each request at `path` (by its index there); default 204. */
@@ -32,18 +42,24 @@ export interface Receiver {
 /** Starts a receiver on a random loopback port. */
 export async function startReceiver(): Promise<Receiver> {
   const received: Received[] = [];
+  const abandoned: Abandoned[] = [];
+  let seq = 0;
   const replies = new Map<string, (n: number) => Reply>();
   const hanging: ServerResponse[] = [];
+  let closing = false;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const path = req.url ?? '/';
       const n = received.filter((r) => r.path === path).length;
-      received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+      received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now(), seq: ++seq });
       const reply = replies.get(path)?.(n) ?? { status: 204 };
       if (reply === 'hang') {
         hanging.push(res);
+        res.on('close', () => {
+          if (!closing) abandoned.push({ path, seq: ++seq });
+        });
         return;
       }
       const send = () => res.writeHead(reply.status, reply.headers ?? {}).end();
@@ -57,6 +73,7 @@ export async function startReceiver(): Promise<Receiver> {
   return {
     url,
     received,
+    abandoned,
     at,
     answer: (path, reply) => void replies.set(path, reply),
     async waitFor(path, count, ms = 10_000) {
@@ -69,6 +86,7 @@ export async function startReceiver(): Promise<Receiver> {
     },
     close: () =>
       new Promise<void>((resolve) => {
+        closing = true;
         for (const res of hanging) res.destroy();
         server.closeAllConnections();
         server.close(() => resolve());

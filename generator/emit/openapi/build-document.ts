@@ -9,6 +9,7 @@ import { irHash } from '../ir-hash.ts';
 import type { ErrorKind } from './shared-components.ts';
 import type { ApiAt, CollectionAt, VersionIR } from '../../model/ir.ts';
 import { buildCollectionSchemas } from './collection-schemas.ts';
+import { endpointRequestView } from '../../model/webhook-endpoints.ts';
 import { buildFormatSchema, FORMAT_NAMES, type FormatKind, type FormatNames } from './field-schema.ts';
 import { inputTypeName } from '../zod/emit-zod.ts';
 import { compact, PrintedJson, ref, sortedKeys, type Json, type JsonObject } from './json.ts';
@@ -144,8 +145,9 @@ interface CollectionPart {
 
 function buildCollectionPart(api: ApiAt, formats: FormatNames, c: CollectionAt): CollectionPart {
   const ctx: OperationContext = { api, formats, usedErrors: new Map() };
-  const schemas = buildCollectionSchemas(c, formats);
-  addLifecycleSchemas(api, c, schemas, formats);
+  const req = endpointRequestView(api, c);
+  const schemas = buildCollectionSchemas(c, formats, req);
+  addLifecycleSchemas(api, req, schemas, formats);
   return { paths: { ...buildCollectionPaths(ctx, c), ...buildTransitionPaths(ctx, c) }, schemas, errors: ctx.usedErrors };
 }
 
@@ -199,7 +201,12 @@ export function openApiParts(api: ApiAt): Part[] {
   const formats = formatNamesOf(api);
   // What a collection's part reads of the API besides the collection: the version and its settings, and the format names.
   const context = JSON.stringify([irHash({ ...api, collections: [], events: [] }), formats]);
-  return api.collections.map((c) => ({ kind: 'openapi collection', input: `${context}\0${irHash(c)}`, compute: () => printPart(buildCollectionPart(api, formats, c)) }));
+  return api.collections.map((c) => ({
+    kind: 'openapi collection',
+    // The built-in webhook endpoints collection also reads the version's event types (its request view).
+    input: `${context}\0${irHash(c)}${c.builtin ? `\0${irHash(endpointRequestView(api, c))}` : ''}`,
+    compute: () => printPart(buildCollectionPart(api, formats, c)),
+  }));
 }
 
 /**

@@ -62,23 +62,26 @@ function usedSchemas(ops: readonly OperationName[]): Readonly<Record<keyof Schem
   };
 }
 
-/** The component schemas of one collection, keyed by name. */
-export function buildCollectionSchemas(c: CollectionAt, formats: FormatNames): Record<string, JsonObject> {
+/**
+ * The component schemas of one collection, keyed by name; request bodies from `req`, the collection as
+ * requests see it (the built-in webhook endpoints carry request-only bounds), by default the collection.
+ */
+export function buildCollectionSchemas(c: CollectionAt, formats: FormatNames, req: CollectionAt = c): Record<string, JsonObject> {
   const names = schemaNamesOf(c);
   const used = usedSchemas(c.operations);
   const what = c.description ? `${c.description} ` : '';
   const out: Record<string, JsonObject> = {};
   if (used.resource) out[names.resource] = objectOf(c.fields, RESOURCE, formats, `${what}As responses carry it.`);
   const createDoc = 'Read-only and unknown fields are rejected; defaults are applied.';
-  if (used.create) out[names.create] = objectOf(c.fields, CREATE, formats, `The body of a create. ${createDoc}`);
+  if (used.create) out[names.create] = objectOf(req.fields, CREATE, formats, `The body of a create. ${createDoc}`);
   if (used.replace) {
     const doc = `The body of a replace: the complete resource. ${createDoc}`;
     // The zod schema is the create schema under a second name; a reference says exactly that.
-    out[names.replace] = used.create ? { $ref: ref('schemas', names.create)['$ref']!, description: doc } : objectOf(c.fields, CREATE, formats, doc);
+    out[names.replace] = used.create ? { $ref: ref('schemas', names.create)['$ref']!, description: doc } : objectOf(req.fields, CREATE, formats, doc);
   }
   if (used.patch) {
     const doc = 'The body of an update: only the fields to change. Read-only and unknown fields are rejected.';
-    out[names.patch] = objectOf(c.fields, PATCH, formats, doc);
+    out[names.patch] = objectOf(req.fields, PATCH, formats, doc);
   }
   if (used.list) {
     out[names.list] = {

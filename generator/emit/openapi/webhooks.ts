@@ -12,7 +12,7 @@ const HEADERS: readonly (readonly [string, string, JsonObject])[] = [
   ['webhook-timestamp', 'When this attempt was signed, in seconds since the epoch; refuse one far from now (default tolerance five minutes).', { type: 'string', pattern: '^[0-9]+$', examples: ['1767225600'] }],
   [
     'webhook-signature',
-    'Standard Webhooks signatures, space-separated: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the endpoint\'s secret (two during a rotation\'s grace period).',
+    'Standard Webhooks signatures, space-separated: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with each of the endpoint\'s secrets (up to three while rotated-out secrets are in their grace period).',
     { type: 'string', pattern: '^v1,[A-Za-z0-9+/=]+( v1,[A-Za-z0-9+/=]+)*$', examples: ['v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE='] },
   ],
 ];

@@ -11,6 +11,7 @@ import type { ApiAt, ApiIR, CollectionAt, FieldAt, LifecycleAt, OperationName, V
 import { kindOf } from '../../model/kinds.ts';
 import { pascalCase } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
+import { endpointRequestView } from '../../model/webhook-endpoints.ts';
 import { e, t, type Expr, type Prop, type Type } from '../../printer/ast.ts';
 import { irHash } from '../ir-hash.ts';
 import { outputFile, templateFile } from '../keyed-file.ts';
@@ -126,6 +127,9 @@ function schemaOps(api: ApiIR, c: CollectionAt, version: string): ReadonlySet<Op
 }
 
 function collectionView(api: ApiAt, c: CollectionAt, ops: ReadonlySet<OperationName>): CollectionView {
+  // What requests may send: the built-in webhook endpoints carry request-only bounds (the same object otherwise).
+  const req = endpointRequestView(api, c);
+  const requestField = (f: FieldAt): FieldAt => req.fields.find((r) => r.name === f.name) ?? f;
   const lower = c.typeName[0]!.toLowerCase() + c.typeName.slice(1);
   const fieldsVar = `${lower}Fields`;
   const writeVar = `${lower}Write`;
@@ -165,11 +169,11 @@ function collectionView(api: ApiAt, c: CollectionAt, ops: ReadonlySet<OperationN
       ? spreadWith(
           fields,
           c.fields
-            .filter((f) => f.readOnly || f.writeOnly || hasObject(f.type))
+            .filter((f) => f.readOnly || f.writeOnly || hasObject(f.type) || requestField(f) !== f)
             .map((f) => {
               const doc = f.writeOnly ? docOf(f) : false;
               const state = c.lifecycle?.field === f.name ? stateExpression(c.lifecycle, `${prefix}/${c.path}`) : undefined;
-              return e.prop(f.name, state ?? (f.readOnly ? e.id('readOnly') : baseExpression(f, 'request')), doc === false ? undefined : doc);
+              return e.prop(f.name, state ?? (f.readOnly ? e.id('readOnly') : baseExpression(requestField(f), 'request')), doc === false ? undefined : doc);
             }),
         )
       : null,
@@ -199,7 +203,7 @@ function collectionView(api: ApiAt, c: CollectionAt, ops: ReadonlySet<OperationN
     hasSchemas: hasBody || ops.has('list'),
     helpers: helpers.length > 0 ? e.specifiers(helpers) : null,
     changedByTransitions: c.lifecycle !== undefined,
-    transitions: (c.lifecycle?.transitions ?? []).map((tr) => ({
+    transitions: (req.lifecycle?.transitions ?? []).map((tr) => ({
       name: tr.name,
       schema: inputTypeName(c, tr.name),
       doc: [
@@ -223,7 +227,7 @@ export function emitZod(api: ApiIR, options: EmitOptions): OutputFile[] {
       const ops = schemaOps(api, c, v.name);
       const render = () => options.render('zod/collection', { ...header, ...collectionView(at, c, ops) });
       // Keyed by what the file shows (one collection as this version sees it), so an unchanged file builds no view.
-      const input = JSON.stringify([header, at.versioning.in, irHash(c), [...ops]]);
+      const input = JSON.stringify([header, at.versioning.in, irHash(c), [...ops], ...(c.builtin ? [irHash(endpointRequestView(at, c))] : [])]);
       files.push(outputFile({ path: `${v.name}/${c.name}.ts`, language: 'typescript', kind: 'zod collection', input }, render));
     }
     const barrel: ZodBarrelView = { ...header, files: at.collections.map((c) => c.name) };

@@ -29,6 +29,16 @@ export class DueQueue {
   /** Pushes `id` due at `at`, ranked by `order` among equal times; returns the entry's sequence number. */
   push(id: string, at: number, order: number): number {
     const entry = { id, at, order, seq: ++this.#seq };
+    this.#insert(entry);
+    return entry.seq;
+  }
+
+  /** Puts back an entry {@link pop} returned, as it was (its sequence number still names it). */
+  restore(entry: Due): void {
+    this.#insert(entry);
+  }
+
+  #insert(entry: Due): void {
     const heap = this.#heap;
     let i = heap.push(entry) - 1;
     while (i > 0) {
@@ -38,7 +48,6 @@ export class DueQueue {
       i = parent;
     }
     heap[i] = entry;
-    return entry.seq;
   }
 
   /** The earliest entry, without removing it. */

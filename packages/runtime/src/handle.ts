@@ -22,7 +22,7 @@ import {
 import { isRecord } from "./guards.js";
 import type { Answer } from "./idempotency.js";
 import { answerFailure, invoke, whenSettled, type Outcome } from "./invoke.js";
-import { createWriteGuard, preconditionFailed } from "./load.js";
+import { createWriteGuard, preconditionFailed, writeProblem } from "./load.js";
 import { HttpProblem, invalid, problem, send } from "./problems.js";
 import { answerOnce, idempotencyKeyOf, runForAnswer } from "./replay.js";
 import { isPlain } from "./shape.js";
@@ -198,7 +198,11 @@ export function createHandle(
     if (outcome.kind !== "value")
       return answerFailure(request, reply, source, outcome, timeout);
     const value = outcome.value;
-    if (value instanceof HttpProblem) return send(reply, value.toProblem());
+    if (value instanceof HttpProblem)
+      return send(
+        reply,
+        (status === 201 ? value : writeProblem(request, value)).toProblem(),
+      );
     if (status === 201) {
       const made = createdAnswer(value);
       if ("ok" in made) return reject(request, reply, version.name, made);
@@ -328,7 +332,7 @@ export function createHandle(
         if (outcome.kind !== "value")
           return answerFailure(request, reply, source, outcome, timeout);
         if (outcome.value instanceof HttpProblem)
-          return send(reply, outcome.value.toProblem());
+          return send(reply, writeProblem(request, outcome.value).toProblem());
         return reply.code(204).send();
       };
     case "replace":

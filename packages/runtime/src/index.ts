@@ -16,6 +16,8 @@ export {
 } from "./memory-store.js";
 export { RUNTIME_CONTRACT } from "./contract.js";
 export {
+  DEFAULT_JWKS_MAX_BYTES,
+  DEFAULT_JWKS_MAX_KEYS,
   DEFAULT_JWT_ALGORITHMS,
   scopesOfClaims,
   type CreateJwtVerifier,

@@ -4,6 +4,7 @@
  * that does not settle within the request timeout lets the request answer 503.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { RedisUnavailable } from "./idempotency.js";
 import { HttpProblem, internal, problem, send } from "./problems.js";
 
 /** What a call of user code came to. */
@@ -80,7 +81,10 @@ function settled<T>(error: unknown): Outcome<T> {
     : { kind: "error", error };
 }
 
-/** Answers an outcome that is not a value: 500 (logged, nothing told) or 503 after the timeout. */
+/**
+ * Answers an outcome that is not a value: 500 (logged, nothing told), or 503 with `Retry-After` after the
+ * timeout or when Redis did not answer within `redisTimeout` (the webhook stores, under a handler).
+ */
 export function answerFailure(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -88,6 +92,21 @@ export function answerFailure(
   outcome: Exclude<Outcome<unknown>, { kind: "value" }>,
   timeout: number,
 ): FastifyReply {
+  if (outcome.kind === "error" && outcome.error instanceof RedisUnavailable) {
+    request.log.error(
+      { err: outcome.error, source },
+      "Redis unavailable for a webhook store",
+    );
+    reply.header("retry-after", 1);
+    return send(
+      reply,
+      problem(
+        503,
+        "unavailable",
+        "The server cannot reach its store for a moment; retry later.",
+      ),
+    );
+  }
   if (outcome.kind === "error")
     return internal(
       request,

@@ -34,6 +34,12 @@ export const DEFAULT_JWT_ALGORITHMS: readonly string[] = [
   "Ed25519",
 ];
 
+/** The largest JWKS response read, in bytes (256 KiB): a larger one is refused, and no more of it is read. */
+export const DEFAULT_JWKS_MAX_BYTES = 262_144;
+
+/** The most keys a JWKS may hold (100): one with more is refused. */
+export const DEFAULT_JWKS_MAX_KEYS = 100;
+
 /** The scopes of a token: `scope` (space-separated) and `scp` (an array, or a space-separated string). */
 export function scopesOfClaims(
   claims: Readonly<Record<string, unknown>>,
@@ -67,6 +73,19 @@ export interface JwtOptions {
   readonly jwksCooldown?: number;
   /** How long a fetched JWKS is used before it is fetched again, in ms (default 600 000). */
   readonly jwksMaxAge?: number;
+  /**
+   * The largest JWKS response read, in bytes (default 262 144): a larger one is refused (the request answers
+   * 503 with `Retry-After`, logged) and reading stops there, so a hostile or broken key set costs no memory.
+   */
+  readonly jwksMaxBytes?: number;
+  /** The most keys a JWKS may hold (default 100); one with more is refused like an oversized one. */
+  readonly jwksMaxKeys?: number;
+  /**
+   * The `typ` header every token must carry, e.g. `'at+jwt'` (RFC 9068 section 4: access tokens are typed
+   * so that an ID token or a DPoP proof cannot stand in for one). Compared case-insensitively, with or
+   * without `application/`. Default: not checked.
+   */
+  readonly requireType?: string;
 }
 
 /** Creates the verifier of `options.jwt` (`createJwtVerifier` of `@restgen/runtime/jwt`). */

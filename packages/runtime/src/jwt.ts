@@ -3,19 +3,24 @@
  * that takes no bearer tokens never loads jose): signing keys from the identity provider's JWKS (cached, refetched
  * when a token names an unknown `kid`, at most once per cooldown) or one fixed key; only the allowed
  * algorithms (asymmetric by default, never `none`, never HS* with a JWKS); `exp`, `nbf`, `iss` and `aud`
- * checked. A token that fails says why in words fit for `error_description`, never with internals; keys
- * that cannot be fetched are `unavailable` (the route answers 503), never a pass. A verified token is
- * remembered for up to a minute (never past its `exp`).
+ * checked, `sub` a non-empty string, and the `typ` header when `requireType` asks. The JWKS download is
+ * capped in bytes and keys (`jwt-fetch.ts`). A token that fails says why in words fit for
+ * `error_description`, never with internals; keys that cannot be fetched (or are refused) are `unavailable`
+ * (the route answers 503), never a pass. A verified token is remembered for up to a minute (never past its
+ * `exp`).
  */
 import {
-  createRemoteJWKSet,
+  createLocalJWKSet,
   errors,
   jwtVerify,
   type JWK,
   type JWTVerifyGetKey,
 } from "jose";
 import { createPublicKey, type KeyObject, type webcrypto } from "node:crypto";
+import { createCappedFetch } from "./jwt-fetch.js";
 import {
+  DEFAULT_JWKS_MAX_BYTES,
+  DEFAULT_JWKS_MAX_KEYS,
   DEFAULT_JWT_ALGORITHMS,
   scopesOfClaims,
   type JwtOptions,
@@ -49,7 +54,12 @@ const CLAIM_ERRORS: Readonly<Record<string, string>> = {
 };
 
 /** Why a verification failed, in words for `error_description`, or null when the token is not to blame. */
-function describeFailure(error: unknown): string | null {
+function describeFailure(
+  error: unknown,
+  requireType: string | undefined,
+): string | null {
+  if (error instanceof errors.JWTClaimValidationFailed && error.claim === "typ")
+    return `The access token is not of the type this API requires (typ ${requireType ?? ""}).`;
   if (error instanceof errors.JWTClaimValidationFailed)
     return error.reason === "missing"
       ? `The access token has no ${error.claim} claim.`
@@ -101,6 +111,16 @@ function checkOptions(
     fail(
       'a shared secret (bytes) needs algorithms: ["HS256"] (or HS384, HS512), and HS* needs a shared secret.',
     );
+  if (
+    options.requireType !== undefined &&
+    (typeof options.requireType !== "string" || options.requireType === "")
+  )
+    fail("requireType must be a media type such as 'at+jwt'.");
+  for (const name of ["jwksMaxBytes", "jwksMaxKeys"] as const) {
+    const value = options[name];
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < 1))
+      fail(`${name} must be a whole number of at least 1.`);
+  }
   if (options.jwksUrl !== undefined) {
     const url = new URL(options.jwksUrl);
     const loopback = ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
@@ -109,18 +129,63 @@ function checkOptions(
   }
 }
 
+/**
+ * The identity provider's keys, fetched as jose's `createRemoteJWKSet` does (kept for `jwksMaxAge`; a token
+ * naming an unknown `kid` fetches again at most once per `jwksCooldown`; one fetch at a time), but through
+ * the capped fetch: the download stops at `jwksMaxBytes`. (jose's own `customFetch` hook is not in every
+ * jose 6 this package accepts.)
+ */
+function remoteKeys(url: URL, options: JwtOptions): JWTVerifyGetKey {
+  const fetchCapped = createCappedFetch({
+    maxBytes: options.jwksMaxBytes ?? DEFAULT_JWKS_MAX_BYTES,
+    maxKeys: options.jwksMaxKeys ?? DEFAULT_JWKS_MAX_KEYS,
+  });
+  const timeout = options.jwksTimeout ?? 5000;
+  const cooldown = options.jwksCooldown ?? 30_000;
+  const maxAge = options.jwksMaxAge ?? 600_000;
+  let local: JWTVerifyGetKey | null = null;
+  let fetchedAt = -Infinity;
+  let pending: Promise<void> | null = null;
+  const reload = (): Promise<void> =>
+    (pending ??= (async () => {
+      const response = await fetchCapped(url.href, {
+        redirect: "manual",
+        signal: AbortSignal.timeout(timeout),
+        headers: { accept: "application/json, application/jwk-set+json" },
+      });
+      if (response.status !== 200)
+        throw new Error(`the JWKS endpoint answered ${response.status}`);
+      local = createLocalJWKSet((await response.json()) as never);
+      fetchedAt = Date.now();
+    })().finally(() => {
+      pending = null;
+    }));
+  return async (header, token) => {
+    if (local === null || Date.now() >= fetchedAt + maxAge) await reload();
+    try {
+      return await local!(header, token);
+    } catch (error) {
+      if (
+        !(error instanceof errors.JWKSNoMatchingKey) ||
+        Date.now() < fetchedAt + cooldown
+      )
+        throw error;
+      await reload();
+      return local!(header, token);
+    }
+  };
+}
+
 /** The key (or key resolver) jose verifies with. */
 function keyOf(
   options: JwtOptions,
 ): JWTVerifyGetKey | JWK | KeyObject | webcrypto.CryptoKey | Uint8Array {
   if (options.jwksUrl !== undefined)
-    return createRemoteJWKSet(new URL(options.jwksUrl), {
-      timeoutDuration: options.jwksTimeout ?? 5000,
-      cooldownDuration: options.jwksCooldown ?? 30_000,
-      cacheMaxAge: options.jwksMaxAge ?? 600_000,
-    });
+    return remoteKeys(new URL(options.jwksUrl), options);
   const key = options.key!;
-  return typeof key === "string" ? createPublicKey(key) : (key as JWK | KeyObject | webcrypto.CryptoKey | Uint8Array);
+  return typeof key === "string"
+    ? createPublicKey(key)
+    : (key as JWK | KeyObject | webcrypto.CryptoKey | Uint8Array);
 }
 
 /** How long a verified token is remembered at most, in ms, and how many tokens. */
@@ -182,6 +247,7 @@ export function createJwtVerifier(
     algorithms: [...algorithms],
     clockTolerance: options.clockTolerance ?? 0,
     requiredClaims: ["exp", "sub"],
+    ...(options.requireType !== undefined ? { typ: options.requireType } : {}),
   };
   const remembered = createVerifiedCache(options.clockTolerance ?? 0);
   return async (token) => {
@@ -192,6 +258,13 @@ export function createJwtVerifier(
         typeof key === "function"
           ? await jwtVerify(token, key, verifyOptions)
           : await jwtVerify(token, key, verifyOptions);
+      // The principal's id: a number or an empty string would make unrelated tokens share one (limits, keys).
+      if (typeof payload.sub !== "string" || payload.sub === "")
+        return {
+          kind: "invalid",
+          description:
+            "The access token's sub claim must be a non-empty string.",
+        };
       // Remembered and handed to every request with this token: frozen, so that code changing its own
       // request's principal (a scope added by a handler) cannot change the next request's.
       const claims = deepFreeze(payload);
@@ -199,7 +272,7 @@ export function createJwtVerifier(
         kind: "valid",
         claims,
         principal: Object.freeze({
-          id: String(payload.sub),
+          id: payload.sub,
           scopes: Object.freeze(scopesOfClaims(payload)),
           claims,
         }),
@@ -207,7 +280,7 @@ export function createJwtVerifier(
       remembered.set(token, verdict, payload.exp!);
       return verdict;
     } catch (error) {
-      const description = describeFailure(error);
+      const description = describeFailure(error, options.requireType);
       return description === null
         ? { kind: "unavailable", error }
         : { kind: "invalid", description };

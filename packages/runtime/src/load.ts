@@ -79,6 +79,20 @@ export function createLoader(
 export const preconditionFailed = (reply: FastifyReply): FastifyReply =>
   send(reply, new PreconditionFailed().toProblem());
 
+/**
+ * The problem a conditional write's handler answered, as the client gets it: a 404 to a request that sent
+ * `If-Match` is 412, since the resource it named existed when its precondition was checked and is gone now
+ * (a concurrent delete won; RFC 9110 section 13.1.1: If-Match is false without a current representation).
+ */
+export function writeProblem(
+  request: FastifyRequest,
+  problem: HttpProblem,
+): HttpProblem {
+  return problem.status === 404 && preconditionsOf(request)?.ifMatch
+    ? new PreconditionFailed()
+    : problem;
+}
+
 /** A write may go on (with the condition its handler checks again), or was answered. */
 export type Guarded =
   | { readonly ok: true; readonly condition: Condition | null }

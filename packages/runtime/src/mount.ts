@@ -51,7 +51,7 @@ export async function mountApi(
   const redisPrefix =
     options.redisPrefix ?? `restgen:${spec.name.toLowerCase()}:`;
   const stores = webhooks
-    ? createWebhookStores(options.redis, redisPrefix)
+    ? createWebhookStores(options.redis, redisPrefix, options.redisTimeout)
     : null;
   const table = resolveHandlers(
     spec,

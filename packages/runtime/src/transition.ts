@@ -135,7 +135,11 @@ export function createTransitionHandle(
       if (isRecord(now) && typeof now[field] === "string")
         return invalidTransition(now[field]);
     }
-    if (value instanceof HttpProblem) return answerOf(value);
+    // Gone since it was loaded (a concurrent delete won): the If-Match it passed no longer holds.
+    if (value instanceof HttpProblem)
+      return answerOf(
+        value.status === 404 && p?.ifMatch ? new PreconditionFailed() : value,
+      );
     if (
       m.validateResponses &&
       isRecord(value) &&

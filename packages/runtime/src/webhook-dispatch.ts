@@ -2,12 +2,14 @@
  * The webhook dispatcher: claims due deliveries from the outbox, POSTs each with the Standard Webhooks
  * headers and a per-attempt timeout, and on a timeout, a connection error, 429 (after `Retry-After` when it
  * says) or 5xx tries again on a bounded schedule with jitter. Another 4xx, or the last attempt failing,
- * gives the message up; an endpoint whose messages keep failing every attempt is disabled.
+ * gives the message up; an endpoint whose messages keep failing every attempt is disabled. Deliveries run
+ * side by side, at most `concurrency` at once and `endpointConcurrency` per endpoint; a slot that frees is
+ * filled at once, so a receiver that never answers holds only its own slots, never another endpoint's.
  */
-import { request as httpRequest } from "node:http";
-import { request as httpsRequest } from "node:https";
-import type { LookupFunction } from "node:net";
+import { post } from "./webhook-post.js";
+import { retryAfterOf } from "./webhook-retry-after.js";
 import { signaturesOf } from "./webhook-sign.js";
+import { MAX_ACTIVE_SECRETS } from "./webhook-limits.js";
 import type {
   Claimed,
   EndpointRecord,
@@ -37,6 +39,8 @@ export interface DispatchTiming {
   readonly disableAfter?: number;
   /** Deliveries in flight at once per instance (default 10). */
   readonly concurrency?: number;
+  /** Deliveries in flight at once per endpoint and instance (default 3): a slow receiver holds no more. */
+  readonly endpointConcurrency?: number;
 }
 
 /** What a dispatcher needs. */
@@ -70,59 +74,6 @@ type Outcome =
   | { readonly kind: "retry"; readonly reason: string; readonly after?: number }
   | { readonly kind: "fail"; readonly reason: string };
 
-/** `Retry-After` in ms (seconds or an HTTP date), or undefined. */
-function retryAfterOf(value: string | null, now: number): number | undefined {
-  if (value === null) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
-/** What a receiver answered: its status and `Retry-After` (its body is not read). */
-interface Received {
-  readonly status: number;
-  readonly retryAfter: string | null;
-}
-
-/**
- * POSTs `body` to `url` within `timeout` ms, connecting through `lookup` (the addresses it hands over are
- * the ones checked). Redirects are not followed; the response body is discarded unread.
- */
-function post(
-  url: string,
-  headers: Readonly<Record<string, string>>,
-  body: string,
-  timeout: number,
-  lookup: LookupFunction | undefined,
-): Promise<Received> {
-  return new Promise((resolve, reject) => {
-    const target = new URL(url);
-    const send = target.protocol === "https:" ? httpsRequest : httpRequest;
-    const request = send(
-      target,
-      {
-        method: "POST",
-        headers: {
-          ...headers,
-          "content-length": String(Buffer.byteLength(body)),
-        },
-        signal: AbortSignal.timeout(timeout),
-        ...(lookup ? { lookup } : {}),
-      },
-      (response) => {
-        const retryAfter = response.headers["retry-after"];
-        resolve({
-          status: response.statusCode ?? 0,
-          retryAfter: retryAfter ?? null,
-        });
-        response.destroy();
-      },
-    );
-    request.on("error", reject);
-    request.end(body);
-  });
-}
-
 /** Creates a dispatcher over an outbox and the endpoints. */
 export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
   const schedule = parts.retrySchedule ?? DEFAULT_RETRY_SCHEDULE;
@@ -131,7 +82,10 @@ export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
   const poll = parts.pollInterval ?? 1_000;
   const maxRetryAfter = parts.maxRetryAfter ?? 3_600_000;
   const disableAfter = parts.disableAfter ?? 3;
-  const concurrency = parts.concurrency ?? 10;
+  const concurrency = Math.max(1, parts.concurrency ?? 10);
+  const perEndpoint = Math.max(1, parts.endpointConcurrency ?? 3);
+  // An endpoint whose every slot has been busy this long is slow: its backlog waits a poll, unwalked.
+  const slowAfter = Math.min(1_000, timeout);
   // The lease outlasts an attempt, so no other instance takes a delivery still in flight.
   const lease = timeout + 5_000;
   const now = parts.now ?? Date.now;
@@ -139,7 +93,6 @@ export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
   const lookup = guardedLookup(parts.allowPrivateUrls === true, parts.resolve);
   let timer: ReturnType<typeof setTimeout> | null = null;
   let running = false;
-  let current: Promise<unknown> = Promise.resolve();
 
   const attempt = async (d: Claimed): Promise<Outcome | null> => {
     const endpoint = await endpoints.get(d.endpoint);
@@ -153,8 +106,10 @@ export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
     if (refused !== null) return { kind: "retry", reason: refused };
     const at = now();
     const timestamp = Math.floor(at / 1000);
+    // At most the newest few: a record stored before rotations were bounded may hold many.
     const secrets = endpoint.secrets
       .filter((s) => s.expiresAt === null || s.expiresAt > at)
+      .slice(0, MAX_ACTIVE_SECRETS)
       .map((s) => s.secret);
     try {
       const response = await post(
@@ -174,13 +129,11 @@ export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
         return { kind: "ok" };
       const reason = `the endpoint answered ${response.status}`;
       if (response.status === 429) {
-        const after = retryAfterOf(response.retryAfter, at);
+        const after = retryAfterOf(response.retryAfter, at, maxRetryAfter);
         return {
           kind: "retry",
           reason,
-          ...(after !== undefined
-            ? { after: Math.min(after, maxRetryAfter) }
-            : {}),
+          ...(after !== undefined ? { after } : {}),
         };
       }
       if (response.status >= 500 || response.status === 408)
@@ -259,31 +212,92 @@ export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
       await record(d.endpoint, true, outcome.reason);
   };
 
-  const runOnce = async (): Promise<number> => {
-    const claimed = await outbox.claim(now(), concurrency, lease);
-    await Promise.all(
-      claimed.map((d) =>
-        deliver(d).catch((error: unknown) =>
-          parts.log?.warn(
-            { err: error, webhookId: d.id },
-            "webhook delivery failed in the dispatcher",
-          ),
+  /** The deliveries in flight, and when each endpoint's started (oldest first). */
+  const flights = new Set<Promise<void>>();
+  const started = new Map<string, number[]>();
+
+  const launch = (d: Claimed): Promise<void> => {
+    const startedAt = now();
+    started.set(d.endpoint, [...(started.get(d.endpoint) ?? []), startedAt]);
+    const flight: Promise<void> = deliver(d)
+      .catch((error: unknown) =>
+        parts.log?.warn(
+          { err: error, webhookId: d.id },
+          "webhook delivery failed in the dispatcher",
         ),
-      ),
-    );
-    return claimed.length;
+      )
+      .finally(() => {
+        flights.delete(flight);
+        // This delivery's own start leaves (the oldest left still says how long the endpoint has been busy).
+        const times = started.get(d.endpoint) ?? [];
+        const left = times.filter((_, i) => i !== times.indexOf(startedAt));
+        if (left.length === 0) started.delete(d.endpoint);
+        else started.set(d.endpoint, left);
+        // A slot is free: fill it at once.
+        if (running) void pump();
+      });
+    flights.add(flight);
+    return flight;
+  };
+
+  /** Claims what the free slots take, shared out per endpoint, and starts delivering it. */
+  const claimFree = async (): Promise<Promise<void>[]> => {
+    const free = concurrency - flights.size;
+    if (free <= 0) return [];
+    const at = now();
+    const inFlight = new Map<string, number>();
+    const slow = new Set<string>();
+    for (const [endpoint, times] of started) {
+      inFlight.set(endpoint, times.length);
+      if (times.length >= perEndpoint && at - times[0]! >= slowAfter)
+        slow.add(endpoint);
+    }
+    const claimed = await outbox.claim(at, free, lease, {
+      perEndpoint,
+      inFlight,
+      slow,
+      deferUntil: at + poll,
+    });
+    return claimed.map(launch);
+  };
+
+  let pumping: Promise<void> | null = null;
+  let again = false;
+  /** Claims until the slots are full or nothing more is due; one claim at a time (a call meanwhile asks for another round). */
+  const pump = (): Promise<void> => {
+    if (pumping !== null) {
+      again = true;
+      return pumping;
+    }
+    pumping = (async () => {
+      do {
+        again = false;
+        const free = concurrency - flights.size;
+        const launched = await claimFree();
+        // A full claim means more may be due.
+        if (launched.length > 0 && launched.length === free) again = true;
+      } while (again && running);
+    })()
+      .catch((error: unknown) =>
+        parts.log?.warn({ err: error }, "webhook outbox could not be read"),
+      )
+      .finally(() => {
+        pumping = null;
+      });
+    return pumping;
+  };
+
+  const runOnce = async (): Promise<number> => {
+    const launched = await claimFree();
+    await Promise.all(launched);
+    return launched.length;
   };
 
   const loop = () => {
     if (!running) return;
-    current = runOnce()
-      .catch((error: unknown) =>
-        parts.log?.warn({ err: error }, "webhook outbox could not be read"),
-      )
-      .then((n) => {
-        // A full batch means more may be due: go on at once.
-        if (running) timer = setTimeout(loop, n === concurrency ? 0 : poll);
-      });
+    void pump().then(() => {
+      if (running) timer = setTimeout(loop, poll);
+    });
   };
 
   return {
@@ -296,7 +310,8 @@ export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
       running = false;
       if (timer !== null) clearTimeout(timer);
       timer = null;
-      await current;
+      await pumping;
+      await Promise.all([...flights]);
     },
     runOnce,
   };

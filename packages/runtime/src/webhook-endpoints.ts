@@ -3,17 +3,47 @@
  * secret once), update, delete, and the transitions disable, enable and rotateSecret (a new secret; the
  * old one keeps signing too for a grace period). An endpoint is pinned to the version it was created
  * through. URLs are checked when saved (400 naming the rule), and again when each delivery connects
- * (`webhook-url.ts`). Every change to a stored endpoint is one atomic `update` of the store.
+ * (`webhook-url.ts`). Text fields, event lists, secrets and grace periods are bounded (`webhook-limits.ts`):
+ * beyond a bound the request answers 400 with the pointer. Every change to a stored endpoint is one atomic
+ * `update` of the store.
  */
 import { randomUUID } from "node:crypto";
-import { BadRequest, NotFound } from "./problems.js";
+import { BadRequest, NotFound, type ProblemIssue } from "./problems.js";
 import type { HandlerContext, ListQuery, Page } from "./types.js";
 import { createSecret } from "./webhook-sign.js";
 import type { EndpointRecord, EndpointStore } from "./webhook-store.js";
+import {
+  DEFAULT_GRACE_SECONDS,
+  ENDPOINT_LIMITS,
+  MAX_ACTIVE_SECRETS,
+  MAX_GRACE_SECONDS,
+} from "./webhook-limits.js";
 import { urlProblem, type Resolver } from "./webhook-url.js";
 
-/** The default grace period of a rotated-out secret: 24 h. */
-export const DEFAULT_GRACE_SECONDS = 86_400;
+export { DEFAULT_GRACE_SECONDS };
+
+/** The issues of text longer than its limit: `[field, value, limit]` for each field sent. */
+function tooLong(
+  fields: readonly (readonly [string, unknown, number])[],
+): ProblemIssue[] {
+  return fields.flatMap(([name, value, max]) =>
+    typeof value === "string" && value.length > max
+      ? [
+          {
+            pointer: `#/${name}`,
+            detail: `at most ${max} characters (got ${value.length})`,
+          },
+        ]
+      : [],
+  );
+}
+
+/** A 400 listing `issues`, or null when there are none. */
+function refused(issues: readonly ProblemIssue[]): BadRequest | null {
+  if (issues.length === 0) return null;
+  const detail = issues.map((i) => `${i.pointer.slice(2)}: ${i.detail}`);
+  return new BadRequest(`${detail.join("; ")}.`, issues);
+}
 
 /** An endpoint as the API answers it (no secrets, unless just made). */
 function shown(e: EndpointRecord, secret?: string): Record<string, unknown> {
@@ -48,9 +78,27 @@ const answer = (e: EndpointRecord | null) =>
 export function createEndpointHandlers(parts: EndpointHandlerParts) {
   const { store } = parts;
   const check = async (
-    body: { url?: unknown; events?: unknown },
+    body: { url?: unknown; events?: unknown; description?: unknown },
     version: string,
   ): Promise<BadRequest | null> => {
+    const issues = tooLong([
+      ["url", body.url, ENDPOINT_LIMITS.url],
+      ["description", body.description, ENDPOINT_LIMITS.description],
+    ]);
+    if (typeof body.url === "string" && body.url.length === 0)
+      issues.push({ pointer: "#/url", detail: "must not be empty" });
+    if (Array.isArray(body.events) && body.events.length === 0)
+      issues.push({ pointer: "#/events", detail: "at least 1 event type" });
+    if (
+      Array.isArray(body.events) &&
+      body.events.length > ENDPOINT_LIMITS.events
+    )
+      issues.push({
+        pointer: "#/events",
+        detail: `at most ${ENDPOINT_LIMITS.events} event types (got ${body.events.length})`,
+      });
+    const bad = refused(issues);
+    if (bad !== null) return bad;
     if (typeof body.url === "string") {
       const rule = await urlProblem(
         body.url,
@@ -158,6 +206,10 @@ export function createEndpointHandlers(parts: EndpointHandlerParts) {
       return (await store.delete(id)) ? undefined : new NotFound();
     },
     async disable(resource: { id: string }, input: { reason?: string }) {
+      const bad = refused(
+        tooLong([["reason", input.reason, ENDPOINT_LIMITS.reason]]),
+      );
+      if (bad !== null) return bad;
       return answer(
         await store.update(resource.id, (current) => ({
           ...current,
@@ -180,17 +232,36 @@ export function createEndpointHandlers(parts: EndpointHandlerParts) {
       resource: { id: string },
       input: { graceSeconds?: number },
     ) {
-      const grace = (input.graceSeconds ?? DEFAULT_GRACE_SECONDS) * 1000;
+      const seconds = input.graceSeconds ?? DEFAULT_GRACE_SECONDS;
+      if (
+        !Number.isSafeInteger(seconds) ||
+        seconds < 0 ||
+        seconds > MAX_GRACE_SECONDS
+      )
+        return new BadRequest(
+          `graceSeconds must be a whole number of seconds from 0 to ${MAX_GRACE_SECONDS} (7 days).`,
+          [
+            {
+              pointer: "#/graceSeconds",
+              detail: `an integer from 0 to ${MAX_GRACE_SECONDS}`,
+            },
+          ],
+        );
+      const grace = seconds * 1000;
       // The secret of the round that was written (a round lost to another writer makes a new one).
       let secret = "";
       const next = await store.update(resource.id, (current) => {
         const now = parts.now();
         secret = createSecret();
+        // The secrets still signing, newest first; beyond the limit the oldest grace periods end now.
         const kept = current.secrets
-          .map((s) =>
-            s.expiresAt === null ? { ...s, expiresAt: now + grace } : s,
-          )
-          .filter((s) => s.expiresAt === null || s.expiresAt > now);
+          .map((s) => ({
+            secret: s.secret,
+            expiresAt: s.expiresAt ?? now + grace,
+          }))
+          .filter((s) => s.expiresAt > now)
+          .sort((a, b) => b.expiresAt - a.expiresAt)
+          .slice(0, MAX_ACTIVE_SECRETS - 1);
         return { ...current, secrets: [{ secret, expiresAt: null }, ...kept] };
       });
       return next === null ? new NotFound() : shown(next, secret);

@@ -24,6 +24,8 @@ type Render = (data: Record<string, unknown>) => unknown | null;
 
 /** Writes events to the outbox. */
 export interface EventSender {
+  /** The enabled endpoints now (one read of the endpoint store). */
+  enabled(): Promise<EndpointRecord[]>;
   /** The enabled endpoints subscribed to `type` now (one read of the endpoint store). */
   subscribers(type: string): Promise<EndpointRecord[]>;
   /** Queues `type` with `data` (newest shape) for `endpoints` (by default every one subscribed to it). */
@@ -78,11 +80,12 @@ export function createEventSender(
   log: { warn(obj: object, msg: string): void },
 ): EventSender {
   const render = renderers(m, webhooks);
+  const enabled = async () =>
+    (await endpoints.list()).filter((e) => e.status === "enabled");
   const subscribers = async (type: string) =>
-    (await endpoints.list()).filter(
-      (e) => e.status === "enabled" && e.events.includes(type),
-    );
+    (await enabled()).filter((e) => e.events.includes(type));
   return {
+    enabled,
     subscribers,
     async send(type, data, to) {
       const byVersion = render.get(type);
@@ -174,9 +177,10 @@ function eventsOfCollections(
 
 /**
  * Gives handlers a working `ctx.emit` (custom events) and wraps the handlers that have a derived event so
- * that a success sends it; the others are left as they are (no wrapper, no endpoint read). A delete whose
- * event has a subscriber loads the resource first (with the get handler), so its event carries the
- * resource as it was; without one it loads nothing.
+ * that a success sends it; the others are left as they are (no wrapper, no endpoint read). The endpoints
+ * are read before the handler runs, so a store that cannot be reached (Redis away: 503) fails the request
+ * before anything changed. A delete whose event has a subscriber loads the resource first (with the get
+ * handler), so its event carries the resource as it was; without one it loads nothing.
  */
 export function wrapForEvents(
   m: Mount,
@@ -205,17 +209,15 @@ export function wrapForEvents(
       const deleted = op === "delete" ? opEvent : undefined;
       const load = deleted === undefined ? undefined : handlers["get"];
       handlers[op] = async (...args: unknown[]) => {
-        const wanted =
-          load && deleted !== undefined
-            ? await sender.subscribers(deleted)
-            : null;
+        const enabled = await sender.enabled();
+        const wanted = (type: string) =>
+          enabled.filter((e) => e.events.includes(type));
         const before =
-          load && wanted !== null && wanted.length > 0
+          load && deleted !== undefined && wanted(deleted).length > 0
             ? await load(args[0], args[args.length - 1])
             : undefined;
         const result: unknown = await fn(...args);
         if (result instanceof HttpProblem) return result;
-        if (wanted !== null && wanted.length === 0) return result;
         const subject = op === "delete" ? before : result;
         const state =
           isTransition && c.stateField && isRecord(subject)
@@ -226,12 +228,14 @@ export function wrapForEvents(
             ? c.byState.get(state)
             : undefined
           : opEvent;
+        const to = type === undefined ? [] : wanted(type);
         if (
           type !== undefined &&
+          to.length > 0 &&
           isRecord(subject) &&
           !(subject instanceof HttpProblem)
         )
-          await sender.send(type, subject, wanted ?? undefined);
+          await sender.send(type, subject, to);
         return result;
       };
     }

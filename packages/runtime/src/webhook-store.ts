@@ -1,11 +1,12 @@
 /**
- * Where webhook endpoints and the outbox of deliveries live: in memory (one instance), or in Redis (several
- * instances share them). A claimed delivery is leased: its due time moves past the lease, so an instance
+ * Where webhook endpoints and the outbox of deliveries live: the interfaces, and their memory implementation
+ * (one instance); the Redis one (several instances share it) is in `webhook-redis.ts`. A claimed delivery is
+ * leased: its due time moves past the lease, so an instance
  * that dies mid-delivery loses it and another instance delivers it after the lease expires; a completion
  * or retry counts only with the current lease token, so two instances never hold one delivery at once.
  */
 import { randomUUID } from "node:crypto";
-import { DueQueue } from "./due-queue.js";
+import { DueQueue, type Due } from "./due-queue.js";
 
 /** A webhook endpoint as stored (secrets and failure counts never leave the server). */
 export interface EndpointRecord {
@@ -60,11 +61,36 @@ export interface Claimed extends Delivery {
   readonly lease: string;
 }
 
+/**
+ * How a claim shares deliveries between endpoints, so that one slow receiver costs only its own queue: an
+ * endpoint gets at most `perEndpoint` deliveries in flight (those in `inFlight` counted), its other due
+ * deliveries are passed over (they stay due) and deliveries of other endpoints due later are claimed
+ * instead; the due deliveries of a `slow` endpoint (all its slots held by deliveries that take long) move
+ * to `deferUntil`, so that a large backlog behind a hanging receiver is not walked on every claim.
+ */
+export interface Fairness {
+  readonly perEndpoint: number;
+  readonly inFlight: ReadonlyMap<string, number>;
+  readonly slow: ReadonlySet<string>;
+  readonly deferUntil: number;
+}
+
+/** The most due deliveries one claim looks at (claimed, passed over or deferred): a bound on its work. */
+export const CLAIM_SCAN_MAX = 5_000;
+
 /** The deliveries waiting to be made. */
 export interface Outbox {
   add(deliveries: readonly Delivery[]): Promise<void>;
-  /** Up to `max` deliveries due at `now`, each leased for `leaseMs`. */
-  claim(now: number, max: number, leaseMs: number): Promise<Claimed[]>;
+  /**
+   * Up to `max` deliveries due at `now`, each leased for `leaseMs`, shared out by `fairness` when given
+   * (an outbox must honour it: the dispatcher's bounds per endpoint rest on it).
+   */
+  claim(
+    now: number,
+    max: number,
+    leaseMs: number,
+    fairness?: Fairness,
+  ): Promise<Claimed[]>;
   /** Done (delivered, or given up): forgotten. False when the lease was lost. */
   complete(claimed: Claimed): Promise<boolean>;
   /** Tried again at `dueAt`. False when the lease was lost. */
@@ -124,15 +150,29 @@ export function createMemoryOutbox(): Outbox {
     add: async (deliveries) => {
       for (const d of deliveries) hold(d, null);
     },
-    claim: async (now, max, leaseMs) => {
+    claim: async (now, max, leaseMs, fairness) => {
       const claimed: Claimed[] = [];
-      while (claimed.length < max) {
+      const held = new Map(fairness?.inFlight);
+      // Passed over: put back as they were once the claim is done (they stay due, in their order).
+      const passed: Due[] = [];
+      for (let scanned = 0; claimed.length < max && scanned < CLAIM_SCAN_MAX;) {
         const top = queue.peek();
         if (top === undefined || top.at > now) break;
         queue.pop();
         const d = waiting.get(top.id);
         // Completed, or pushed again since (claimed, retried): this entry is stale.
         if (d === undefined || d.seq !== top.seq) continue;
+        scanned++;
+        if (fairness?.slow.has(d.endpoint)) {
+          hold({ ...d, dueAt: fairness.deferUntil }, null);
+          continue;
+        }
+        const count = held.get(d.endpoint) ?? 0;
+        if (fairness && count >= fairness.perEndpoint) {
+          passed.push(top);
+          continue;
+        }
+        held.set(d.endpoint, count + 1);
         const lease = randomUUID();
         hold({ ...d, dueAt: now + leaseMs }, lease);
         claimed.push({
@@ -145,6 +185,7 @@ export function createMemoryOutbox(): Outbox {
           lease,
         });
       }
+      for (const entry of passed) queue.restore(entry);
       return claimed;
     },
     complete: async (c) => {
@@ -169,149 +210,9 @@ export function createMemoryOutbox(): Outbox {
   };
 }
 
-/** The one Redis command the webhook stores need (an ioredis client has it). */
-export interface RedisEval {
-  eval(
-    script: string,
-    numKeys: number,
-    ...args: (string | number)[]
-  ): Promise<unknown>;
-}
-
-const PUT = `redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) return 1`;
-// Written only while the stored text is still the one read (compare and set). ARGV: id, read, next.
-const SWAP = `if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) return 1`;
-/**
- * Compare-and-set rounds before an update gives up. Every lost round is a round another writer won, so with
- * N writers at once an update needs at most N rounds: the cap only stops a runaway.
- */
-const SWAP_ROUNDS = 1000;
-const DELETE = `return redis.call('HDEL', KEYS[1], ARGV[1])`;
-const GET = `return redis.call('HGET', KEYS[1], ARGV[1])`;
-const ALL = `return redis.call('HVALS', KEYS[1])`;
-const ADD = `for i = 1, #ARGV, 3 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 2]) redis.call('ZADD', KEYS[2], ARGV[i + 1], ARGV[i]) end return 1`;
-// KEYS: due, deliveries, leases. ARGV: now, max, leaseMs, token prefix.
-const CLAIM = `
-local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
-local out = {}
-for i, id in ipairs(ids) do
-  local data = redis.call('HGET', KEYS[2], id)
-  if data then
-    local token = ARGV[4] .. ':' .. i
-    redis.call('ZADD', KEYS[1], tonumber(ARGV[1]) + tonumber(ARGV[3]), id)
-    redis.call('HSET', KEYS[3], id, token)
-    table.insert(out, token)
-    table.insert(out, data)
-  else
-    redis.call('ZREM', KEYS[1], id)
-  end
-end
-return out`;
-// KEYS: due, deliveries, leases. ARGV: id, token.
-const COMPLETE = `
-if redis.call('HGET', KEYS[3], ARGV[1]) ~= ARGV[2] then return 0 end
-redis.call('ZREM', KEYS[1], ARGV[1]) redis.call('HDEL', KEYS[2], ARGV[1]) redis.call('HDEL', KEYS[3], ARGV[1])
-return 1`;
-// KEYS: due, deliveries, leases. ARGV: id, token, dueAt, data.
-const RETRY = `
-if redis.call('HGET', KEYS[3], ARGV[1]) ~= ARGV[2] then return 0 end
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[4]) redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1]) redis.call('HDEL', KEYS[3], ARGV[1])
-return 1`;
-
-/** The redis client as the stores use it; a client without `eval` is a startup error. */
-export function redisEvalOf(redis: object): RedisEval {
-  const fn = (redis as { eval?: unknown }).eval;
-  if (typeof fn !== "function")
-    throw new Error(
-      "webhooks with redis need a client with eval(script, numKeys, ...args) (ioredis has it)",
-    );
-  return redis as RedisEval;
-}
-
-/** Endpoints in one Redis hash, shared by every instance. */
-export function createRedisEndpoints(
-  redis: RedisEval,
-  prefix: string,
-): EndpointStore {
-  const key = `${prefix}wh:endpoints`;
-  const parse = (v: unknown): EndpointRecord | null =>
-    typeof v === "string" ? (JSON.parse(v) as EndpointRecord) : null;
-  return {
-    list: async () => {
-      const all = (await redis.eval(ALL, 1, key)) as unknown[];
-      return all
-        .flatMap((v) => parse(v) ?? [])
-        .sort((a, b) =>
-          a.createdAt === b.createdAt
-            ? a.id.localeCompare(b.id)
-            : a.createdAt.localeCompare(b.createdAt),
-        );
-    },
-    get: async (id) => parse(await redis.eval(GET, 1, key, id)),
-    put: async (record) =>
-      void (await redis.eval(PUT, 1, key, record.id, JSON.stringify(record))),
-    update: async (id, change) => {
-      for (let round = 0; round < SWAP_ROUNDS; round++) {
-        const read = await redis.eval(GET, 1, key, id);
-        const current = parse(read);
-        if (current === null) return null;
-        const next = change(current);
-        if (next === current) return current;
-        const text = JSON.stringify(next);
-        if ((await redis.eval(SWAP, 1, key, id, read as string, text)) === 1)
-          return next;
-      }
-      throw new Error(
-        `webhook endpoint ${id}: more than ${SWAP_ROUNDS} concurrent updates won over this one`,
-      );
-    },
-    delete: async (id) => (await redis.eval(DELETE, 1, key, id)) === 1,
-  };
-}
-
-/** An outbox in Redis: a sorted set of due times, a hash of deliveries and a hash of lease tokens. */
-export function createRedisOutbox(redis: RedisEval, prefix: string): Outbox {
-  const keys = [
-    `${prefix}wh:due`,
-    `${prefix}wh:deliveries`,
-    `${prefix}wh:leases`,
-  ];
-  const data = (d: Delivery) => JSON.stringify({ ...d, lease: undefined });
-  return {
-    add: async (deliveries) => {
-      if (deliveries.length === 0) return;
-      const args = deliveries.flatMap((d) => [d.id, d.dueAt, data(d)]);
-      await redis.eval(ADD, 2, keys[1]!, keys[0]!, ...args);
-    },
-    claim: async (now, max, leaseMs) => {
-      const out = (await redis.eval(
-        CLAIM,
-        3,
-        ...keys,
-        now,
-        max,
-        leaseMs,
-        randomUUID(),
-      )) as string[];
-      const claimed: Claimed[] = [];
-      for (let i = 0; i < out.length; i += 2)
-        claimed.push({
-          ...(JSON.parse(out[i + 1]!) as Delivery),
-          lease: out[i]!,
-        });
-      return claimed;
-    },
-    complete: async (c) =>
-      (await redis.eval(COMPLETE, 3, ...keys, c.id, c.lease)) === 1,
-    retry: async (c, dueAt) =>
-      (await redis.eval(
-        RETRY,
-        3,
-        ...keys,
-        c.id,
-        c.lease,
-        dueAt,
-        data({ ...c, attempts: c.attempts + 1, dueAt }),
-      )) === 1,
-  };
-}
+export {
+  createRedisEndpoints,
+  createRedisOutbox,
+  redisEvalOf,
+  type RedisEval,
+} from "./webhook-redis.js";

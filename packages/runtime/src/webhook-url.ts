@@ -1,68 +1,74 @@
 /**
- * Where webhooks may go: https to public addresses. The host is resolved and every address it resolves
- * to must be public (not loopback, private, link-local, CGNAT, unique-local, multicast or reserved), when
- * an endpoint is saved and when a delivery connects: the connection is made to an address the same lookup
- * checked ({@link guardedLookup}), never to one the name resolves to later (a name that resolved to a public
- * address may resolve to a private one a moment after: DNS rebinding).
- * `allowPrivateUrls` permits http and any address.
+ * Where webhooks may go: https to globally reachable unicast addresses. The host is resolved and every
+ * address it resolves to must be one, when an endpoint is saved and when a delivery connects: the connection
+ * is made to an address the same lookup checked ({@link guardedLookup}), never to one the name resolves to
+ * later (a name that resolved to a public address may resolve to a private one a moment after: DNS
+ * rebinding). Addresses are classified by ipaddr.js against the IANA special-purpose registries (see
+ * {@link specialRangeOf}). `allowPrivateUrls` permits http and any address.
  */
 import { lookup } from "node:dns/promises";
-import { BlockList, isIP, type LookupFunction } from "node:net";
+import { isIP, type LookupFunction } from "node:net";
+import ipaddr from "ipaddr.js";
 
-const BLOCKED = new BlockList();
-for (const [net, bits] of [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10],
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16],
-  ["172.16.0.0", 12],
-  ["192.0.0.0", 24],
-  ["192.0.2.0", 24],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-  ["198.51.100.0", 24],
-  ["203.0.113.0", 24],
-  ["224.0.0.0", 4],
-  ["240.0.0.0", 4],
-] as const)
-  BLOCKED.addSubnet(net, bits, "ipv4");
-for (const [net, bits] of [
-  // IPv4-mapped addresses (::ffff:0:0/96) are judged as the IPv4 address they hold (below): a rule for
-  // that range here would also match every IPv4 address, since BlockList checks IPv4 against it too.
-  ["::", 128],
-  ["::1", 128],
-  ["64:ff9b::", 96],
-  ["100::", 64],
-  ["2001:db8::", 32],
-  ["fc00::", 7],
-  ["fe80::", 10],
-  ["ff00::", 8],
-] as const)
-  BLOCKED.addSubnet(net, bits, "ipv6");
+const GLOBAL_UNICAST = ipaddr.parseCIDR("2000::/3") as [ipaddr.IPv6, number];
+// NAT64 well-known prefix (RFC 6052): translated to the IPv4 address it holds, judged as that address.
+const NAT64 = ipaddr.parseCIDR("64:ff9b::/96") as [ipaddr.IPv6, number];
 
-const MAPPED = new BlockList();
-MAPPED.addSubnet("::ffff:0:0", 96, "ipv6");
-
-/** The IPv4 address an IPv4-mapped IPv6 address holds (in any notation), else null. */
-function mappedIPv4(address: string): string | null {
-  if (isIP(address) !== 6 || !MAPPED.check(address, "ipv6")) return null;
-  // The URL parser writes an IPv6 address in its shortest form: [::ffff:7f00:1].
-  const groups = /^\[::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})\]$/.exec(
-    new URL(`http://[${address}]`).hostname,
-  );
-  if (groups === null) return null;
-  const [high, low] = [parseInt(groups[1]!, 16), parseInt(groups[2]!, 16)];
-  return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+/**
+ * An IPv6 address, read from the WHATWG URL parser's canonical text: ipaddr.js reads a dotted tail as an
+ * IPv4-mapped address whatever precedes it (`::8.8.8.8` as `::ffff:8.8.8.8`), the URL parser does not
+ * (`[::808:808]`). Null for text it refuses (a zone id such as `%eth0`).
+ */
+function parseIPv6(address: string): ipaddr.IPv6 | null {
+  let canonical: string;
+  try {
+    canonical = new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return null;
+  }
+  return ipaddr.IPv6.isValid(canonical) ? ipaddr.IPv6.parse(canonical) : null;
 }
 
-/** Whether an IP address is one webhooks must not reach (IPv4-mapped IPv6 is judged as IPv4). */
-export function isPrivateAddress(address: string): boolean {
-  const v4 = mappedIPv4(address);
-  if (v4 !== null) return BLOCKED.check(v4, "ipv4");
+/** The IPv4 address an IPv6 address translates to on the way out (IPv4-mapped, NAT64 well-known prefix), else null. */
+function translatedIPv4(v6: ipaddr.IPv6): ipaddr.IPv4 | null {
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address();
+  if (!v6.match(NAT64)) return null;
+  const [high, low] = [v6.parts[6]!, v6.parts[7]!];
+  return new ipaddr.IPv4([high >> 8, high & 255, low >> 8, low & 255]);
+}
+
+/**
+ * The special-purpose range an IP address falls in (IANA's IPv4 and IPv6 special-purpose registries, as
+ * ipaddr.js names them: `loopback`, `private`, `teredo`, `6to4`, ...), or null for a globally reachable
+ * unicast address. IPv6 must be global unicast (2000::/3) and outside every special range there, so the
+ * IPv4-compatible `::a.b.c.d`, `::ffff:0:a.b.c.d` (RFC 6145), the local-use NAT64 prefix 64:ff9b:1::/48,
+ * site-local fec0::/10, 6to4, Teredo and the other forms that carry an IPv4 address inside are refused; an
+ * IPv4-mapped address and one in the NAT64 well-known prefix 64:ff9b::/96 are judged as the IPv4 address
+ * they reach. Anycast services with their own range (AS112, AMT) are refused too: no webhook belongs there.
+ * Text that is not an IP address is `invalid`.
+ */
+export function specialRangeOf(address: string): string | null {
   const family = isIP(address);
-  if (family === 0) return true;
-  return BLOCKED.check(address, family === 4 ? "ipv4" : "ipv6");
+  if (family === 0) return "invalid";
+  if (family === 4) {
+    const range = ipaddr.IPv4.parse(address).range();
+    return range === "unicast" ? null : range;
+  }
+  const v6 = parseIPv6(address);
+  if (v6 === null) return "invalid";
+  const v4 = translatedIPv4(v6);
+  if (v4 !== null) {
+    const range = v4.range();
+    return range === "unicast" ? null : `${range} (as ${v4.toString()})`;
+  }
+  const range = v6.range();
+  if (range !== "unicast") return range;
+  return v6.match(GLOBAL_UNICAST) ? null : "not global unicast";
+}
+
+/** Whether an IP address is one webhooks must not reach (anything but globally reachable unicast). */
+export function isPrivateAddress(address: string): boolean {
+  return specialRangeOf(address) !== null;
 }
 
 /** Resolves a host name to its addresses (injectable for tests). */
@@ -78,10 +84,12 @@ function addressProblem(
   addresses: readonly string[],
 ): string | null {
   if (addresses.length === 0) return `the host ${host} does not resolve`;
-  const blocked = addresses.find(isPrivateAddress);
-  return blocked === undefined
-    ? null
-    : `the host ${host} resolves to ${blocked}, which is not a public address (loopback, private, link-local, CGNAT and unique-local ranges are refused)`;
+  for (const address of addresses) {
+    const range = specialRangeOf(address);
+    if (range !== null)
+      return `the host ${host} resolves to ${address}, which is not a public address (${range}; only globally reachable unicast addresses receive webhooks)`;
+  }
+  return null;
 }
 
 /**

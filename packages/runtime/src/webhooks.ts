@@ -17,11 +17,14 @@ import {
 import { createEndpointHandlers } from "./webhook-endpoints.js";
 import { createEventSender, wrapForEvents } from "./webhook-events.js";
 import {
-  createMemoryEndpoints,
-  createMemoryOutbox,
   createRedisEndpoints,
   createRedisOutbox,
+  DEFAULT_REDIS_TIMEOUT,
   redisEvalOf,
+} from "./webhook-redis.js";
+import {
+  createMemoryEndpoints,
+  createMemoryOutbox,
   type EndpointStore,
   type Outbox,
 } from "./webhook-store.js";
@@ -32,17 +35,18 @@ export interface WebhookStores {
   readonly outbox: Outbox;
 }
 
-/** The stores for `redis` under `prefix`, or new memory stores. */
+/** The stores for `redis` under `prefix` (each command bounded by `timeout` ms), or new memory stores. */
 export function createWebhookStores(
   redis: RedisClient | undefined,
   prefix: string,
+  timeout: number = DEFAULT_REDIS_TIMEOUT,
 ): WebhookStores {
   if (!redis)
     return { endpoints: createMemoryEndpoints(), outbox: createMemoryOutbox() };
   const client = redisEvalOf(redis);
   return {
-    endpoints: createRedisEndpoints(client, prefix),
-    outbox: createRedisOutbox(client, prefix),
+    endpoints: createRedisEndpoints(client, prefix, timeout),
+    outbox: createRedisOutbox(client, prefix, timeout),
   };
 }
 
@@ -51,6 +55,8 @@ export interface DispatcherOptions extends WebhookOptions {
   readonly redis: RedisClient;
   /** The same prefix the API instances use (default `restgen:<api>:`). */
   readonly redisPrefix?: string;
+  /** The longest wait for one Redis command, in ms (default 500); past it the poll is tried again later. */
+  readonly redisTimeout?: number;
   readonly log?: { warn(obj: object, msg: string): void };
 }
 
@@ -63,6 +69,7 @@ export function createWebhookDispatcherFor(
   const stores = createWebhookStores(
     options.redis,
     options.redisPrefix ?? `restgen:${spec.name.toLowerCase()}:`,
+    options.redisTimeout,
   );
   return createDispatcher({
     ...options,
