@@ -161,7 +161,7 @@ describe('lifecycle transitions and write preconditions', () => {
   it('a precondition is checked in the same step as the write: 412 when the stored resource no longer matches', async () => {
     const orders = createMemoryCollection<Order, Moves>(ORDERS);
     const order = (await orders.create({}, ctx)) as Order;
-    const seen: object[] = [];
+    const seen: (object | null)[] = [];
     const never = withCondition((current) => (seen.push(current), false));
     expect(await orders.update(order.id, {}, never)).toBeInstanceOf(PreconditionFailed);
     expect(await orders.replace(order.id, {}, never)).toMatchObject({ status: 412, code: 'precondition_failed' });
