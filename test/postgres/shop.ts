@@ -25,9 +25,13 @@ export interface RunningShop {
   stop(): Promise<void>;
 }
 
-/** Starts the shop on PostgreSQL (server at `serverUrl`) with `extra` options. */
-export async function startShop(serverUrl: string, extra: Partial<ShopServerOptions> = {}): Promise<RunningShop> {
+/**
+ * Starts the shop on PostgreSQL (server at `serverUrl`) with `extra` options; `prepare` sees the pool before
+ * it opens any connection.
+ */
+export async function startShop(serverUrl: string, extra: Partial<ShopServerOptions> = {}, prepare?: (pool: TestDatabase['pool']) => void): Promise<RunningShop> {
   const db = await createTestDatabase(serverUrl);
+  prepare?.(db.pool);
   const server = await startShopServer({
     pool: db.pool,
     authenticate: ({ token }) => (token === 'bad' ? null : { id: token, scopes: SCOPES }),
