@@ -70,7 +70,7 @@ describe.runIf(requirePostgres(serverUrl))('kill -9 between the write and the co
     await receiver!.waitFor('/hook', 1);
     await outboxDrained();
     expect(deliveredOrders()).toEqual([(marker as Record<string, unknown>)['id']]);
-  });
+  }, 180_000);
 
   it('killed right after the commit: the order and its event both exist; a restarted dispatcher delivers the event exactly once', async () => {
     const { first, customer } = await setUp({ KILL_AT: 'after-commit' });
@@ -94,5 +94,5 @@ describe.runIf(requirePostgres(serverUrl))('kill -9 between the write and the co
     await outboxDrained();
     expect(deliveredOrders()).toEqual([committed, (marker as Record<string, unknown>)['id']]);
     expect(new Set(receiver!.at('/hook').map((r) => r.headers['webhook-id'])).size).toBe(2);
-  });
+  }, 180_000);
 });
