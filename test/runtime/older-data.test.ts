@@ -110,10 +110,18 @@ describe('older data on the wire (the shop example on seeded memory handlers)', 
     expect(logs.find((l) => l['level'] === 40 && l['version'] === version && l['source'] === 'handlers.customers.get')).toMatchObject({ collection: 'customers' });
   });
 
-  it('the tolerated answer keeps its ETag: If-None-Match answers 304', async () => {
+  it('the tolerated answer keeps its ETag: If-None-Match answers 304, and an If-Match write with it goes through', async () => {
     const first = await get(`/v3/customers/${CUSTOMER}`);
     const again = await fetch(`${url}/v3/customers/${CUSTOMER}`, { headers: { authorization: 'Bearer admin', 'if-none-match': first.etag! } });
     expect(again.status).toBe(304);
+    // The record can be fixed with a conditional write: the ETag a client read names the stored revision.
+    const fixed = await fetch(`${url}/v3/customers/${CUSTOMER}`, {
+      method: 'PATCH',
+      headers: { authorization: 'Bearer admin', 'content-type': 'application/json', 'if-match': first.etag! },
+      body: JSON.stringify({ tags: ['fixed'] }),
+    });
+    expect(fixed.status).toBe(200);
+    expect(await fixed.json()).toMatchObject({ name: LONG_NAME, tags: ['fixed'] });
   });
 
   it('a list page holding an outdated record answers 200 with it (filtered to leave out the broken ones)', async () => {
