@@ -74,6 +74,8 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
     process.exitCode = 2;
   } else {
     const pool = new pg.Pool({ connectionString: url });
+    // An idle connection that breaks (the database restarted) is dropped from the pool; without a listener it would end the process.
+    pool.on('error', (error) => console.error(`database connection lost: ${error.message}`));
     const scopes = ['customers:read', 'customers:write', 'orders:read', 'orders:write', 'orders:cancel', 'webhooks:read', 'webhooks:write'];
     const server = await startShopServer({
       pool,

@@ -57,8 +57,20 @@ export async function createTestDatabase(serverUrl: string): Promise<TestDatabas
       await pool.end();
       const again = new pg.Client({ connectionString: serverUrl });
       await again.connect();
-      await again.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await again.end();
+      try {
+        // Not WITH (FORCE): that would terminate connections still closing, which then fail unhandled. A
+        // connection of a killed child process goes away once the server notices: wait for it.
+        for (let attempt = 1; ; attempt++)
+          try {
+            await again.query(`DROP DATABASE IF EXISTS ${name}`);
+            break;
+          } catch (error) {
+            if (!(error instanceof pg.DatabaseError) || error.code !== '55006' || attempt === 100) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+      } finally {
+        await again.end();
+      }
     },
   };
 }

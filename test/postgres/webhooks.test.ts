@@ -36,6 +36,11 @@ describe.runIf(requirePostgres(serverUrl))('webhooks of the shop on PostgreSQL',
 
   const bodies = (path: string) => receiver.at(path).map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> });
   const outbox = async () => Number((await shop.db.pool.query<{ n: string }>('SELECT count(*) AS n FROM webhook_outbox')).rows[0]!.n);
+  /** The outbox once the dispatchers completed what they delivered (a row goes after its receiver answered). */
+  const drained = async () => {
+    for (let i = 0; i < 500 && (await outbox()) > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    return outbox();
+  };
 
   it('each endpoint gets each event in its version\'s shape; problems send nothing; a delete sends the resource as it was', async () => {
     const created = await shop.call('POST', '/v3/orders', { customer_id: customer, product_id: 5, quantity: 2 });
@@ -61,7 +66,7 @@ describe.runIf(requirePostgres(serverUrl))('webhooks of the shop on PostgreSQL',
       ['order.deleted', 3],
       ['order.updated', 3],
     ]);
-    expect(await outbox()).toBe(0);
+    expect(await drained()).toBe(0);
   });
 
   it('two instances dispatching from one outbox deliver every message exactly once', async () => {
@@ -76,8 +81,7 @@ describe.runIf(requirePostgres(serverUrl))('webhooks of the shop on PostgreSQL',
       ),
     );
     const got = (await receiver.waitFor('/v3', before + 20)).slice(before);
-    for (let i = 0; i < 50 && (await outbox()) > 0; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(await outbox()).toBe(0);
+    expect(await drained()).toBe(0);
     expect(receiver.at('/v3').length).toBe(before + 20);
     expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(20);
     expect(new Set(got.map((r) => (JSON.parse(r.body) as { data: { id: string } }).data.id))).toEqual(new Set(made.map((o) => o.id)));
