@@ -187,7 +187,10 @@ export function createHandle(
     return { text: shown.text, location, etag: tag(value, shown.text) };
   };
   /** The answer of a create sent with an Idempotency-Key (kept as an object, sent again on a retry). */
-  const created = (value: unknown, request: FastifyRequest): Answer | Broken => {
+  const created = (
+    value: unknown,
+    request: FastifyRequest,
+  ): Answer | Broken => {
     const made = createdAnswer(value, request);
     if ("ok" in made) return made;
     const { location, etag, text } = made;

@@ -268,8 +268,7 @@ export function wrapForEvents(
         const result: unknown = await fn(...args);
         if (result instanceof HttpProblem || given.written) return result;
         if (wanted !== null && wanted.length === 0) return result;
-        const subject =
-          given.resource ?? (op === "delete" ? before : result);
+        const subject = given.resource ?? (op === "delete" ? before : result);
         const type = typeOf(subject);
         if (
           type !== undefined &&

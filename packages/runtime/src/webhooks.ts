@@ -41,7 +41,8 @@ export function createWebhookStores(
   prefix: string,
   given: Pick<WebhookOptions, "outbox" | "endpoints"> = {},
 ): WebhookStores {
-  const client = redis && (!given.outbox || !given.endpoints) ? redisEvalOf(redis) : null;
+  const client =
+    redis && (!given.outbox || !given.endpoints) ? redisEvalOf(redis) : null;
   return {
     endpoints:
       given.endpoints ??
