@@ -5,6 +5,7 @@
  */
 import type { FieldAt, SourceRef, TypeIR, TypeKind } from '../model/ir.ts';
 import { KINDS, type Bounds } from '../model/kinds.ts';
+import type { Change } from './types.ts';
 import type { FindingCollector, Touches } from './collector.ts';
 import { hintEnumRename } from './rename-hints.ts';
 import { nameSimilarity, pairBest } from './similarity.ts';
@@ -59,6 +60,17 @@ const BOUND_UNITS: { readonly [B in Bounds]: [[string, string], [string, string]
   value: [['minimum', 'minimum'], ['maximum', 'maximum']],
 };
 
+/**
+ * Besides the request verdict of a narrowing (a bound tightened or set, a pattern added or changed, an enum
+ * value removed), a field that is stored and answered holds values written under the old contract: they
+ * may not satisfy the new one (the generated server still answers them, logged). Reported on the routes
+ * that answer the resource; an event's payload or a transition's input is not stored, and is not reported.
+ */
+function reportStored(ctx: TypeContext, path: string, touches: Touches, what: string, loc: SourceRef | undefined, change: Change): void {
+  const stored = touches.response.filter((t) => !t.op.startsWith('@'));
+  ctx.out.add('existing-data-may-not-satisfy', path, `${path}: existing data may not satisfy this (${what}): records written before keep their values, which are still answered`, { request: [], response: stored }, loc, change);
+}
+
 function compareBounds(ctx: TypeContext, path: string, touches: Touches, kind: TypeKind, b: { min?: number; max?: number }, a: { min?: number; max?: number }): void {
   const bounds = KINDS[kind].bounds;
   if (bounds === null) return;
@@ -70,6 +82,7 @@ function compareBounds(ctx: TypeContext, path: string, touches: Touches, kind: T
     if (before === undefined) ctx.out.add('bound-added', path, `${path}: ${name} ${after} set where there was none`, touches, loc, change);
     else if (after === undefined) ctx.out.add('bound-loosened', path, `${path}: ${name} ${before} removed`, touches, loc, change);
     else ctx.out.add(tighter ? 'bound-tightened' : 'bound-loosened', path, `${path}: ${name} ${before} → ${after}`, touches, loc, change);
+    if (after !== undefined && (before === undefined || tighter)) reportStored(ctx, path, touches, `${name} ${before ?? 'none'} → ${after}`, loc, change);
   };
   if (b.min !== a.min) report(minName, 'min', b.min, a.min, (a.min ?? -Infinity) > (b.min ?? -Infinity));
   if (b.max !== a.max) report(maxName, 'max', b.max, a.max, (a.max ?? Infinity) < (b.max ?? Infinity));
@@ -102,6 +115,7 @@ export function compareTypes(ctx: TypeContext, b: T, a: T, path: string, touches
         if (b.pattern === undefined) ctx.out.add('pattern-added', path, `${path}: pattern /${after.pattern}/ added`, touches, loc, change);
         else if (after.pattern === undefined) ctx.out.add('pattern-removed', path, `${path}: pattern /${b.pattern}/ removed`, touches, loc, change);
         else ctx.out.add('pattern-changed', path, `${path}: pattern /${b.pattern}/ → /${after.pattern}/`, touches, loc, change);
+        if (after.pattern !== undefined) reportStored(ctx, path, touches, `pattern /${after.pattern}/`, loc, change);
       }
       return;
     }
@@ -116,7 +130,11 @@ export function compareTypes(ctx: TypeContext, b: T, a: T, path: string, touches
       const [rules, what] = ctx.enumRules ? [ctx.enumRules, 'state'] : [{ added: 'enum-value-added', removed: 'enum-value-removed' } as const, 'enum value'];
       const plural = (n: number) => (n > 1 ? 's' : '');
       if (added.length) ctx.out.add(rules.added, path, `${path}: ${what}${plural(added.length)} ${list(added)} added`, touches, loc, { aspect: 'enumValues', after: values(added) });
-      if (removed.length) ctx.out.add(rules.removed, path, `${path}: ${what}${plural(removed.length)} ${list(removed)} removed`, touches, loc, { aspect: 'enumValues', before: values(removed) });
+      if (removed.length) {
+        const change = { aspect: 'enumValues', before: values(removed) };
+        ctx.out.add(rules.removed, path, `${path}: ${what}${plural(removed.length)} ${list(removed)} removed`, touches, loc, change);
+        reportStored(ctx, path, touches, `${what}${plural(removed.length)} ${list(removed)} removed`, loc, change);
+      }
       if (added.length && removed.length) hintEnumRenames(ctx, path, touches, b.values, removed, added);
       return;
     }

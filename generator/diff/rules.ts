@@ -55,6 +55,7 @@ export const RULES = {
   'pattern-added': { request: B, response: S, summary: 'a pattern was added' },
   'pattern-removed': { request: S, response: B, summary: 'a pattern was removed' },
   'pattern-changed': { request: W, response: W, summary: 'a pattern changed (whether it narrows cannot be decided)' },
+  'existing-data-may-not-satisfy': { response: W, summary: 'existing data may not satisfy this: a bound was tightened or set, a pattern added or changed, or an enum value removed on a stored field (records written before keep their values; the server still answers them, logged)' },
   'default-changed': { request: W, response: S, summary: 'the default value changed, was added or was removed' },
   'field-became-read-only': { request: B, summary: 'a writable field became read-only: requests that send it are rejected' },
   'field-became-unique': { request: B, summary: 'values must now be unique (a duplicate answers 409)' },

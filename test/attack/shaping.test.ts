@@ -103,7 +103,8 @@ describe('answers that break the response schema', () => {
   });
 
   it('a list whose item breaks the schema answers 500 with the item pointer', async () => {
-    broken['list'] = { data: [broken['base'], { ...(broken['base'] as object), tier: 'gold' }], next_cursor: null };
+    // A value of another type (an enum value no longer listed is older data, answered: test/runtime/older-data.test.ts).
+    broken['list'] = { data: [broken['base'], { ...(broken['base'] as object), tier: 42 }], next_cursor: null };
     await expect500('GET', '/v3/accounts', '#/data/1/tier', 'handlers.accounts.list');
     broken['list'] = { data: null, next_cursor: null };
     await expect500('GET', '/v3/accounts', '#/data', 'handlers.accounts.list');

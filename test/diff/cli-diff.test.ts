@@ -86,7 +86,9 @@ describe('restgen diff --base', () => {
     expect([data.from, data.to]).toEqual(['HEAD', 'working tree']);
     expect(data.findings.map((x) => [x.id, x.level, x.version, x.location, x.unreleased ?? false, x.fails])).toEqual([
       ['request-bound-tightened', 'breaking', 'v1', 'orders.quantity', false, true],
+      ['existing-data-may-not-satisfy', 'warning', 'v1', 'orders.quantity', false, false],
       ['request-bound-tightened', 'breaking', 'v2', 'orders.quantity', true, false],
+      ['existing-data-may-not-satisfy', 'warning', 'v2', 'orders.quantity', true, false],
     ]);
     expect((await diff(['api.ts', '--base', 'HEAD', '--fail-on', 'none'], dir)).code).toBe(0);
     const annotations = await diff(['api.ts', '--base', 'HEAD', '--format', 'github'], dir);

@@ -75,6 +75,12 @@ describe('custom event payloads by the response rules', () => {
     ]);
   });
 
+  it('a payload is not stored: tightening it warns of no existing data', () => {
+    expect(summary(diffEdit(payload({ n: f.int().max(9) }), payload({ n: f.int().max(5) })))).toEqual([
+      { id: 'response-bound-tightened', level: 'safe', location: 'webhooks.item.flagged.n' },
+    ]);
+  });
+
   it('the lock contract keeps events: a removal against the locked version is found', () => {
     const locked = apiAtOfContract('test', contractOf(api(['created', 'closed'], { 'item.flagged': { payload: { reason: f.string() } } }), 'v1'), 'restgen.lock.json');
     const now = project(api(['created'], { 'item.flagged': { payload: {} } }), 'v1');

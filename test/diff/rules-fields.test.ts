@@ -8,6 +8,8 @@ import { apiWith, diffEdit, diffField, summary } from './helpers.ts';
 
 const at = 'items.x';
 const one = (id: string, level: string, location = at) => [{ id, level, location }];
+/** The warning a narrowing of a stored (answered) field adds: records written before may not satisfy it. */
+const stored = one('existing-data-may-not-satisfy', 'warning');
 
 describe('field added', () => {
   it('required field: breaking for requests even with a default, safe for responses', () => {
@@ -126,13 +128,14 @@ describe('enums', () => {
     expect(summary(diffField(f.enum(['a']).readOnly(), f.enum(['a', 'b']).readOnly()))).toEqual(one('response-enum-value-added', 'warning'));
   });
   it('enum value removed: breaking for requests, warning for responses', () => {
-    expect(summary(diffField(f.enum(['a', 'b']), f.enum(['a'])))).toEqual(one('request-enum-value-removed', 'breaking'));
+    expect(summary(diffField(f.enum(['a', 'b']), f.enum(['a'])))).toEqual([...one('request-enum-value-removed', 'breaking'), ...stored]);
+    // Write-only values are stored but never answered: no older-data warning.
     expect(summary(diffField(f.enum(['a', 'b']).writeOnly(), f.enum(['a']).writeOnly()))).toEqual(one('request-enum-value-removed', 'breaking'));
-    expect(summary(diffField(f.enum(['a', 'b']).readOnly(), f.enum(['a']).readOnly()))).toEqual(one('response-enum-value-removed', 'warning'));
+    expect(summary(diffField(f.enum(['a', 'b']).readOnly(), f.enum(['a']).readOnly()))).toEqual([...stored, ...one('response-enum-value-removed', 'warning')]);
   });
   it('a read-only filter is a request too: removing a value breaks ?x=b', () => {
     const found = diffField(f.enum(['a', 'b']).readOnly().filterable(), f.enum(['a']).readOnly().filterable());
-    expect(summary(found)).toEqual(one('request-enum-value-removed', 'breaking'));
+    expect(summary(found)).toEqual([...one('request-enum-value-removed', 'breaking'), ...stored]);
     expect(found[0]!.affects.routes).toContain('GET /v1/items');
   });
   it('became an enum: breaking for requests, safe for responses', () => {
@@ -143,11 +146,12 @@ describe('enums', () => {
 
 describe('bounds and patterns', () => {
   it('bound tightened (max length down, minimum up, min items up, max items down): breaking for requests, safe for responses', () => {
-    expect(summary(diffField(f.string().max(200), f.string().max(100)))).toEqual(one('request-bound-tightened', 'breaking'));
-    expect(summary(diffField(f.int().min(1), f.int().min(5)))).toEqual(one('request-bound-tightened', 'breaking'));
-    expect(summary(diffField(f.array(f.string()).min(0), f.array(f.string()).min(1)))).toEqual(one('request-bound-tightened', 'breaking'));
-    expect(summary(diffField(f.array(f.string()).max(10), f.array(f.string()).max(5)))).toEqual(one('request-bound-tightened', 'breaking'));
-    expect(summary(diffField(f.string().max(200).readOnly(), f.string().max(100).readOnly()))).toEqual(one('response-bound-tightened', 'safe'));
+    expect(summary(diffField(f.string().max(200), f.string().max(100)))).toEqual([...one('request-bound-tightened', 'breaking'), ...stored]);
+    expect(summary(diffField(f.int().min(1), f.int().min(5)))).toEqual([...one('request-bound-tightened', 'breaking'), ...stored]);
+    expect(summary(diffField(f.array(f.string()).min(0), f.array(f.string()).min(1)))).toEqual([...one('request-bound-tightened', 'breaking'), ...stored]);
+    expect(summary(diffField(f.array(f.string()).max(10), f.array(f.string()).max(5)))).toEqual([...one('request-bound-tightened', 'breaking'), ...stored]);
+    expect(summary(diffField(f.string().max(200).readOnly(), f.string().max(100).readOnly()))).toEqual([...stored, ...one('response-bound-tightened', 'safe')]);
+    expect(summary(diffField(f.string().max(200).writeOnly(), f.string().max(100).writeOnly()))).toEqual(one('request-bound-tightened', 'breaking'));
   });
   it('bound loosened or removed: safe for requests, breaking for responses', () => {
     expect(summary(diffField(f.string().max(100), f.string().max(200)))).toEqual(one('response-bound-loosened', 'breaking'));
@@ -155,16 +159,25 @@ describe('bounds and patterns', () => {
     expect(summary(diffField(f.string().max(100).writeOnly(), f.string().writeOnly()))).toEqual(one('request-bound-loosened', 'safe'));
   });
   it('bound set where there was none: breaking for requests, safe for responses', () => {
-    expect(summary(diffField(f.int(), f.int().max(10)))).toEqual(one('request-bound-added', 'breaking'));
-    expect(summary(diffField(f.int().readOnly(), f.int().max(10).readOnly()))).toEqual(one('response-bound-added', 'safe'));
+    expect(summary(diffField(f.int(), f.int().max(10)))).toEqual([...one('request-bound-added', 'breaking'), ...stored]);
+    expect(summary(diffField(f.int().readOnly(), f.int().max(10).readOnly()))).toEqual([...stored, ...one('response-bound-added', 'safe')]);
   });
   it('pattern added: breaking for requests, safe for responses', () => {
-    expect(summary(diffField(f.string(), f.string().pattern(/^[a-z]+$/)))).toEqual(one('request-pattern-added', 'breaking'));
-    expect(summary(diffField(f.string().readOnly(), f.string().pattern(/^[a-z]+$/).readOnly()))).toEqual(one('response-pattern-added', 'safe'));
+    expect(summary(diffField(f.string(), f.string().pattern(/^[a-z]+$/)))).toEqual([...one('request-pattern-added', 'breaking'), ...stored]);
+    expect(summary(diffField(f.string().readOnly(), f.string().pattern(/^[a-z]+$/).readOnly()))).toEqual([...stored, ...one('response-pattern-added', 'safe')]);
   });
   it('pattern changed: warning', () => {
-    expect(summary(diffField(f.string().pattern(/^[a-z]+$/), f.string().pattern(/^[a-z0-9]+$/)))).toEqual(one('pattern-changed', 'warning'));
-    expect(summary(diffField(f.string().pattern(/^a$/).readOnly(), f.string().pattern(/^b$/).readOnly()))).toEqual(one('pattern-changed', 'warning'));
+    expect(summary(diffField(f.string().pattern(/^[a-z]+$/), f.string().pattern(/^[a-z0-9]+$/)))).toEqual([...stored, ...one('pattern-changed', 'warning')]);
+    expect(summary(diffField(f.string().pattern(/^a$/).readOnly(), f.string().pattern(/^b$/).readOnly()))).toEqual([...stored, ...one('pattern-changed', 'warning')]);
+  });
+  it('existing data may not satisfy a narrowing of a stored field: a warning of its own on the routes that answer it', () => {
+    const found = diffField(f.string().max(200), f.string().max(100));
+    const older = found.find((x) => x.id === 'existing-data-may-not-satisfy')!;
+    expect(older).toMatchObject({ level: 'warning', direction: 'response', location: at });
+    expect(older.message).toBe('items.x: existing data may not satisfy this (max length 200 → 100): records written before keep their values, which are still answered');
+    expect(older.affects.routes).toEqual(['GET /v1/items', 'GET /v1/items/{id}', 'POST /v1/items', 'PUT /v1/items/{id}', 'PATCH /v1/items/{id}']);
+    // A loosening leaves stored data valid: no such warning.
+    expect(diffField(f.string().max(100), f.string().max(200)).map((x) => x.id)).not.toContain('existing-data-may-not-satisfy');
   });
   it('pattern removed: a loosening, breaking for responses', () => {
     expect(summary(diffField(f.string().pattern(/^a$/), f.string()))).toEqual(one('response-pattern-removed', 'breaking'));

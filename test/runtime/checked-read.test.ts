@@ -52,6 +52,8 @@ async function exampleSchemas(): Promise<[string, z.ZodType][]> {
   const found: [string, z.ZodType][] = [];
   for (const example of fs.readdirSync(root)) {
     const generated = path.join(root, example, 'generated');
+    // An example of handlers (shop-postgres) generates nothing of its own.
+    if (!fs.existsSync(generated)) continue;
     for (const version of fs.readdirSync(generated)) {
       const dir = path.join(generated, version);
       if (!fs.statSync(dir).isDirectory() || ['server', 'client', 'openapi'].includes(version)) continue;

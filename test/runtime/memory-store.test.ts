@@ -142,7 +142,7 @@ describe('lifecycle transitions and write preconditions', () => {
     readOnly: ['id', 'status'],
     lifecycle: { field: 'status', transitions: { pay: { from: ['open'], to: 'paid' }, cancel: { from: ['open', 'paid'], to: 'cancelled' } } },
   };
-  const withCondition = (matches: (current: object) => boolean) => ({ condition: { matches } }) as never;
+  const withCondition = (matches: (current: object | null) => boolean) => ({ condition: { matches } }) as never;
 
   it('a transition moves the stored state, from its from states only (409 with the state otherwise)', async () => {
     const orders = createMemoryCollection<Order, Moves>(ORDERS);
@@ -161,7 +161,7 @@ describe('lifecycle transitions and write preconditions', () => {
   it('a precondition is checked in the same step as the write: 412 when the stored resource no longer matches', async () => {
     const orders = createMemoryCollection<Order, Moves>(ORDERS);
     const order = (await orders.create({}, ctx)) as Order;
-    const seen: object[] = [];
+    const seen: (object | null)[] = [];
     const never = withCondition((current) => (seen.push(current), false));
     expect(await orders.update(order.id, {}, never)).toBeInstanceOf(PreconditionFailed);
     expect(await orders.replace(order.id, {}, never)).toMatchObject({ status: 412, code: 'precondition_failed' });
@@ -173,5 +173,19 @@ describe('lifecycle transitions and write preconditions', () => {
     const always = withCondition(() => true);
     expect(orders.pay(order, {}, always)).toMatchObject({ status: 'paid' });
     expect(await orders.delete(order.id, always)).toBeUndefined();
+  });
+
+  it('a conditional write on a resource deleted meanwhile answers 412 under If-Match (a concurrent delete won), 404 without', async () => {
+    const orders = createMemoryCollection<Order, Moves>(ORDERS);
+    const order = (await orders.create({}, ctx)) as Order;
+    // As the runtime's condition answers: no missing resource satisfies If-Match; If-None-Match it does.
+    const ifMatch = withCondition((current) => current !== null);
+    const ifNoneMatch = withCondition(() => true);
+    expect(await orders.delete(order.id, ifMatch)).toBeUndefined();
+    expect(await orders.delete(order.id, ifMatch)).toMatchObject({ status: 412 });
+    expect(await orders.update(order.id, {}, ifMatch)).toMatchObject({ status: 412 });
+    expect(orders.pay(order, {}, ifMatch)).toMatchObject({ status: 412 });
+    expect(await orders.delete(order.id, ifNoneMatch)).toMatchObject({ status: 404 });
+    expect(await orders.delete(order.id, ctx)).toMatchObject({ status: 404 });
   });
 });

@@ -2,7 +2,8 @@
  * Checked values between the user's code and the wire: a handler's resource migrated down and shaped by
  * the response schema of the version answered, and a request migrated up by type-change hooks checked
  * against the newest version's schema. What breaks a schema is never sent on: it answers 500, and the log
- * names the handler or hook that produced it and the JSON pointer.
+ * names the handler or hook that produced it and the JSON pointer. A stored value that breaks only a
+ * request-side constraint (written under an older contract) is answered, logged at warn.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
@@ -10,6 +11,7 @@ import { isRecord } from "./guards.js";
 import { compileDown, compileDownReaders, compileUp } from "./migrate.js";
 import { INTERNAL, send } from "./problems.js";
 import { createWriter, type Written } from "./checked-text.js";
+import { noteOutdated, relaxedSchema, type WarnLog } from "./older-data.js";
 import { createShaper, pointerOf, type Failed } from "./shape.js";
 import type { RouteSpec, VersionSpec } from "./spec.js";
 import type { Mount } from "./state.js";
@@ -82,9 +84,92 @@ export function createPresenter(
   version: VersionSpec,
   route: RouteSpec,
   source: string,
-): (value: unknown, at: string) => Checked {
+): (value: unknown, at: string, log?: WarnLog) => Checked {
   const shape = createShaper(route.schemas.response, m.validateResponses);
-  return presenterOf(version, route, source, downOf(m, route), shape);
+  const strict = presenterOf(version, route, source, downOf(m, route), shape);
+  const older = createOlderReader(m, version, route, source);
+  if (older === null) return strict;
+  return (value, at, log) => {
+    const shown = strict(value, at);
+    if (shown.ok) return shown;
+    const kept = older(value, at, shown, log);
+    return kept === null ? shown : { ok: true, value: kept };
+  };
+}
+
+/**
+ * Whether the handler gave the value at `pointer` of the answer (not a migration hook): a copied or renamed
+ * field, a removed field's fallback, or a `whenMissing` field the resource holds.
+ */
+function fromHandler(
+  route: RouteSpec,
+  value: Record<string, unknown>,
+  pointer: string,
+): boolean {
+  const name = fieldOf(pointer);
+  const step = Object.hasOwn(route.down, name) ? route.down[name] : undefined;
+  if (step === undefined || "fallback" in step) return true;
+  if ("hook" in step || (step.hooks !== undefined && step.hooks.length > 0))
+    return false;
+  return step.whenMissing === undefined || value[step.key] !== undefined;
+}
+
+/**
+ * What a version answers of a value that failed its response schema, when only request-side constraints
+ * failed on values the handler (`source`) gave (stored under an older contract): the value shaped by the
+ * relaxed schema, noted (logged at warn, reported to `onOutdatedValue`). Null when another check fails too,
+ * or a migration hook produced a failing value (a hook's bug, not older data). The reader itself is null
+ * when nothing can be tolerated: responses unchecked, or a schema without such constraints.
+ */
+function createOlderReader(
+  m: Mount,
+  version: VersionSpec,
+  route: RouteSpec,
+  source: string,
+):
+  | ((
+      value: unknown,
+      at: string,
+      broken: Broken,
+      log: WarnLog | undefined,
+    ) => unknown | null)
+  | null {
+  const relaxed = m.validateResponses
+    ? relaxedSchema(route.schemas.response)
+    : null;
+  if (relaxed === null) return null;
+  const shape = createShaper(relaxed, true);
+  const strict = route.schemas.response;
+  const toVersion = downOf(m, route);
+  return (value, at, broken, log) => {
+    // A hook that threw, or a value that is no resource: nothing older data explains.
+    if (broken.error !== undefined || broken.pointer === at) return null;
+    if (!isRecord(value) || Array.isArray(value)) return null;
+    let migrated: unknown;
+    try {
+      migrated = toVersion === null ? value : toVersion(value);
+    } catch {
+      // The strict answer already reported why it failed (a hook throws on this value): it stands.
+      return null;
+    }
+    const shaped = shape(migrated);
+    if (!shaped.ok) return null;
+    const issues = strict.safeParse(migrated).error?.issues ?? [];
+    if (issues.some((i) => !fromHandler(route, value, pointerOf(i.path))))
+      return null;
+    noteOutdated(
+      log,
+      {
+        version: version.name,
+        collection: route.collection.key,
+        source,
+        pointer: broken.pointer,
+        detail: broken.detail,
+      },
+      m.onOutdatedValue,
+    );
+    return shaped.value;
+  };
 }
 
 /** The route's down migration to its version, or null for the newest version (nothing to migrate). */
@@ -93,6 +178,25 @@ const downOf = (m: Mount, route: RouteSpec) =>
 
 /** What {@link createPresenter} answers, as the JSON text to send (written in one pass, not stringified). */
 export function createTextPresenter(
+  m: Mount,
+  version: VersionSpec,
+  route: RouteSpec,
+  source: string,
+): (value: unknown, at: string, log?: WarnLog) => Written | Broken {
+  const strict = createStrictTextPresenter(m, version, route, source);
+  const older = createOlderReader(m, version, route, source);
+  if (older === null) return strict;
+  return (value, at, log) => {
+    const shown = strict(value, at);
+    if (shown.ok) return shown;
+    const kept = older(value, at, shown, log);
+    if (kept === null) return shown;
+    return { ok: true, text: JSON.stringify(kept), from: kept };
+  };
+}
+
+/** {@link createTextPresenter} without tolerance for older data. */
+function createStrictTextPresenter(
   m: Mount,
   version: VersionSpec,
   route: RouteSpec,

@@ -102,6 +102,8 @@ export function conditionOf(
 ): Condition | null {
   if (p === null) return null;
   return {
-    matches: (current) => evaluate(p, etagOf(current), false) === "pass",
+    // A missing resource (null) satisfies no If-Match, and every If-None-Match.
+    matches: (current) =>
+      evaluate(p, current === null ? null : etagOf(current), false) === "pass",
   };
 }

@@ -28,7 +28,12 @@ import { answerOnce, idempotencyKeyOf, runForAnswer } from "./replay.js";
 import { isPlain } from "./shape.js";
 import type { RouteSpec, VersionSpec } from "./spec.js";
 import { principalOf, type Handle, type Mount } from "./state.js";
-import type { Condition, HandlerContext, OperationName } from "./types.js";
+import type {
+  Condition,
+  HandlerContext,
+  HandlerEvents,
+  OperationName,
+} from "./types.js";
 
 /** Characters `encodeURIComponent` never escapes (a subset of them). */
 const UNRESERVED = /^[\w.~-]+$/;
@@ -80,7 +85,7 @@ export function noSuchId(
   );
 }
 
-/** What a handler receives besides its input; `m.emit` sends custom events. */
+/** What a handler receives besides its input; `m.emit` and `m.events` send events. */
 export const contextOf = (
   m: Mount,
   request: FastifyRequest,
@@ -92,6 +97,7 @@ export const contextOf = (
   request,
   condition,
   emit: m.emit,
+  events: m.events,
 });
 
 /** `ctx.emit` of an API without custom events (the webhooks runtime gives handlers a working one). */
@@ -99,6 +105,12 @@ export const noEvents = async (type: string): Promise<void> => {
   throw new TypeError(
     `ctx.emit('${type}'): the API declares no custom events; declare it in defineApi({ events }).`,
   );
+};
+
+/** `ctx.events` of an API without events: no derived event to write, no custom event to emit. */
+export const NO_HANDLER_EVENTS: HandlerEvents = {
+  write: async () => undefined,
+  emit: (_tx, type) => noEvents(type),
 };
 
 /** The handler of `op` on `route` in `version`; `base` is the collection's URL, for `Location`. */
@@ -158,8 +170,11 @@ export function createHandle(
    * A new resource as a create answers it: its JSON text, tag and Location; or why it cannot be. The id
    * is read from the value the text was written from, which holds it as the text does (a uuid).
    */
-  const createdAnswer = (value: unknown): Created | Broken => {
-    const shown = present(value, "#");
+  const createdAnswer = (
+    value: unknown,
+    request: FastifyRequest,
+  ): Created | Broken => {
+    const shown = present(value, "#", request.log);
     if (!shown.ok) return shown;
     const location = locationOf(shown.from);
     if (location === null)
@@ -172,8 +187,11 @@ export function createHandle(
     return { text: shown.text, location, etag: tag(value, shown.text) };
   };
   /** The answer of a create sent with an Idempotency-Key (kept as an object, sent again on a retry). */
-  const created = (value: unknown): Answer | Broken => {
-    const made = createdAnswer(value);
+  const created = (
+    value: unknown,
+    request: FastifyRequest,
+  ): Answer | Broken => {
+    const made = createdAnswer(value, request);
     if ("ok" in made) return made;
     const { location, etag, text } = made;
     return { status: 201, location, etag, body: JSON.parse(text) };
@@ -204,12 +222,12 @@ export function createHandle(
         (status === 201 ? value : writeProblem(request, value)).toProblem(),
       );
     if (status === 201) {
-      const made = createdAnswer(value);
+      const made = createdAnswer(value, request);
       if ("ok" in made) return reject(request, reply, version.name, made);
       reply.code(201).header("location", made.location);
       return sendText(reply.header("etag", made.etag), made.text);
     }
-    const shown = present(value, "#");
+    const shown = present(value, "#", request.log);
     if (!shown.ok) return reject(request, reply, version.name, shown);
     const etag = tag(value, shown.text);
     return sendText(reply.code(status).header("etag", etag), shown.text);
@@ -255,7 +273,7 @@ export function createHandle(
     // `JSON.stringify({ data, next_cursor })`, written from each item's text.
     let items = "";
     for (let i = 0; i < data.length; i++) {
-      const shown = present(data[i], `#/data/${i}`);
+      const shown = present(data[i], `#/data/${i}`, request.log);
       if (!shown.ok) return reject(request, reply, version.name, shown);
       items += (i === 0 ? "" : ",") + shown.text;
     }
@@ -277,7 +295,7 @@ export function createHandle(
       return value.status === 404 && p?.ifMatch
         ? preconditionFailed(reply)
         : send(reply, value.toProblem());
-    const shown = present(value, "#");
+    const shown = present(value, "#", request.log);
     if (!shown.ok) return reject(request, reply, version.name, shown);
     const etag = tag(value, shown.text);
     const verdict = p === null ? "pass" : evaluate(p, etag, true);
@@ -372,7 +390,7 @@ export function createHandle(
             version.name,
             source,
             () => fn(body.value, context(request)),
-            created,
+            (value) => created(value, request),
           );
         return answerOnce(
           m,

@@ -36,6 +36,18 @@ export {
   type DispatcherOptions,
 } from "./webhooks.js";
 export type { WebhookDispatcher } from "./webhook-dispatch.js";
+export type {
+  Claimed,
+  Delivery,
+  EndpointRecord,
+  EndpointStore,
+  Outbox,
+} from "./webhook-store.js";
+export {
+  isTransactional,
+  type TransactionalOutbox,
+} from "./transactional-outbox.js";
+export type { OutdatedValue } from "./older-data.js";
 export {
   BadRequest,
   Conflict,
@@ -72,6 +84,7 @@ export type {
   Condition,
   Credential,
   HandlerContext,
+  HandlerEvents,
   ListQuery,
   OpenApiOptions,
   OperationName,

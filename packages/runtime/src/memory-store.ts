@@ -181,10 +181,16 @@ export function createMemoryCollection<T extends object, X extends object = {}>(
   };
   const missing = (id: string) =>
     new NotFound(`No ${spec.name} resource has id ${id}.`);
-  /** The stored row of `id` when the write may go on: a missing one answers 404, a failed precondition 412. */
+  /**
+   * The stored row of `id` when the write may go on: a missing one answers 404 (412 under `If-Match`, which
+   * no missing resource satisfies: a concurrent delete won), a failed precondition 412.
+   */
   const current = (id: string, ctx: HandlerContext | undefined) => {
     const found = rows.get(id);
-    if (!found) return missing(id);
+    if (!found)
+      return ctx?.condition && !ctx.condition.matches(null)
+        ? new PreconditionFailed()
+        : missing(id);
     if (ctx?.condition && !ctx.condition.matches(found.row))
       return new PreconditionFailed();
     return found;

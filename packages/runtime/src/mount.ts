@@ -11,7 +11,7 @@ import { useJsonBodies } from "./body.js";
 import { createEtagger } from "./etag.js";
 import { createGate, type GateRule } from "./gate.js";
 import { isFn, isRecord, type AnyFn } from "./guards.js";
-import { createHandle, noEvents } from "./handle.js";
+import { NO_HANDLER_EVENTS, createHandle, noEvents } from "./handle.js";
 import { createMemoryAnswers, createRedisAnswers } from "./idempotency.js";
 import { resolveHooks } from "./migrate.js";
 import { placeDocuments } from "./openapi.js";
@@ -51,7 +51,12 @@ export async function mountApi(
   const redisPrefix =
     options.redisPrefix ?? `restgen:${spec.name.toLowerCase()}:`;
   const stores = webhooks
-    ? createWebhookStores(options.redis, redisPrefix, options.redisTimeout)
+    ? createWebhookStores(
+        options.redis,
+        redisPrefix,
+        options.redisTimeout,
+        webhookOptions,
+      )
     : null;
   const table = resolveHandlers(
     spec,
@@ -135,6 +140,8 @@ export async function mountApi(
         validateResponses: options.validateResponses !== false,
         requestTimeout,
         emit: noEvents,
+        events: NO_HANDLER_EVENTS,
+        onOutdatedValue: options.onOutdatedValue,
       };
       if (webhooks && stores)
         startWebhooks(scope, m, webhooks, table, stores, webhookOptions);

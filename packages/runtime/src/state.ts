@@ -12,7 +12,8 @@ import type { Hooks } from "./migrate.js";
 import type { JwtVerifier } from "./jwt-claims.js";
 import type { Limiter } from "./rate-limit.js";
 import type { ApiSpec, RouteSpec } from "./spec.js";
-import type { Credential, Principal } from "./types.js";
+import type { OutdatedValue } from "./older-data.js";
+import type { Credential, HandlerEvents, Principal } from "./types.js";
 
 /** What a request's gate learnt, for its handler. */
 export interface RequestState {
@@ -81,4 +82,11 @@ export interface Mount {
    * webhooks; without them it refuses every type).
    */
   emit: (type: string, data: unknown) => Promise<void>;
+  /**
+   * `ctx.events` of every handler that sends no derived event: `write` does nothing, `emit` writes a custom
+   * event (set by the webhooks runtime; without webhooks it refuses every type).
+   */
+  events: HandlerEvents;
+  /** Reports each answered value stored under an older contract (`options.onOutdatedValue`). */
+  readonly onOutdatedValue: ((report: OutdatedValue) => void) | undefined;
 }

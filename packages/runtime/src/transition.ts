@@ -151,7 +151,7 @@ export function createTransitionHandle(
         pointer: `#/${field}`,
         detail: `the transition leads to ${JSON.stringify(transition.to)}, the handler answered ${JSON.stringify(value[field])}`,
       };
-    const shown = present(value, "#");
+    const shown = present(value, "#", request.log);
     if (!shown.ok) return shown;
     return {
       status: 200,

@@ -5,7 +5,9 @@
 import type { FastifyRequest } from "fastify";
 import type { JwtOptions } from "./jwt-claims.js";
 import type { HttpProblem } from "./problems.js";
+import type { OutdatedValue } from "./older-data.js";
 import type { DispatchTiming } from "./webhook-dispatch.js";
+import type { EndpointStore, Outbox } from "./webhook-store.js";
 
 /** A value or a promise of it: handlers may be sync or async. */
 export type Awaitable<T> = T | Promise<T>;
@@ -34,8 +36,30 @@ export interface Credential {
  * that a change made between the two is not overwritten: `if (!ctx.condition?.matches(current)) ...`.
  */
 export interface Condition {
-  /** True when `current` (the stored resource, as handlers return it) still satisfies the request's headers. */
-  matches(current: object): boolean;
+  /**
+   * True when `current` (the stored resource, as handlers return it) still satisfies the request's headers.
+   * `null` asks about a resource that does not exist: false when the request sends `If-Match` (answer 412,
+   * RFC 9110 section 13.1.1), true otherwise (answer 404).
+   */
+  matches(current: object | null): boolean;
+}
+/**
+ * The events of one handler call, written through the store the handler writes with, so that an event
+ * exists if and only if the handler's change committed (a transactional outbox: `webhooks.outbox` with
+ * `addWith`). With the memory or Redis outbox `tx` is not used: the derived event is written after the
+ * handler answered (as without the call), a custom event when `emit` is called (as `ctx.emit`).
+ */
+export interface HandlerEvents {
+  /**
+   * Writes the event this operation sends for `resource` (newest version) through `tx`, the handler's open
+   * transaction, before it commits: `created`, `updated` (replace and update), `deleted` (pass the resource
+   * as it was), or the event of the state a transition leads to. Does nothing when the operation sends no
+   * event or no endpoint subscribes to it. A handler that does not call it still sends its event, written
+   * after it answered, as the memory and Redis outboxes always do.
+   */
+  write(tx: unknown, resource: object): Promise<void>;
+  /** Writes a custom event (as `ctx.emit`) through `tx`, the handler's open transaction. */
+  emit(tx: unknown, type: string, data: object): Promise<void>;
 }
 /** What every handler receives besides its input. */
 export interface HandlerContext {
@@ -52,6 +76,8 @@ export interface HandlerContext {
    * declare and data that does not fit the payload (TypeError).
    */
   emit(type: string, data: object): Promise<void>;
+  /** This call's events, written in the handler's own transaction (see {@link HandlerEvents}). */
+  readonly events: HandlerEvents;
 }
 
 /** A page of a list. */
@@ -154,6 +180,14 @@ export interface WebhookOptions extends DispatchTiming {
   readonly dispatch?: boolean;
   /** Resolves a host to its addresses (default: the system resolver); tests inject one. */
   readonly resolve?: (host: string) => Promise<readonly string[]>;
+  /**
+   * Where deliveries wait (default: in memory, or in Redis with `redis`). An outbox with `addWith` (a
+   * `TransactionalOutbox`, such as a table in the database the handlers write to) lets handlers write their
+   * events in their own transaction through `ctx.events`; the dispatcher claims them from it.
+   */
+  readonly outbox?: Outbox;
+  /** Where webhook endpoints are kept (default: in memory, or in Redis with `redis`). */
+  readonly endpoints?: EndpointStore;
 }
 
 /** Options every generated `registerXApi` accepts. */
@@ -193,9 +227,17 @@ export interface ServerOptions {
   /**
    * Check every answer (handlers' and migration hooks') against the response schema of the version
    * answered (default true): a violation answers 500 and is logged with its JSON pointer. Unknown and
-   * write-only keys are removed at every depth whether or not this is on.
+   * write-only keys are removed at every depth whether or not this is on. A value that breaks only a
+   * constraint requests enforce (a length, a bound, a pattern, an array's size, an enum value no longer
+   * listed) was stored under an older contract: it is answered, logged at warn and reported to
+   * `onOutdatedValue`.
    */
   readonly validateResponses?: boolean;
+  /**
+   * Called for every answered value that breaks only a request-side constraint of the schema answered
+   * (data written under an older contract, see `validateResponses`): count them, find the records to fix.
+   */
+  readonly onOutdatedValue?: (report: OutdatedValue) => void;
   /** A Redis client shared by every instance: rate-limit counters and idempotent answers live there. */
   readonly redis?: RedisClient;
   /** The prefix of every Redis key (default `restgen:<api>:`). */

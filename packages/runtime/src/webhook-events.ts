@@ -3,6 +3,8 @@
  * transition into a state with an event) and a custom event when a handler calls `ctx.emit`. The payload
  * is rendered once per subscribed endpoint, in the shape of the version the endpoint is pinned to
  * (migrated down by the same plans and hooks as answers), so a separate dispatcher needs no handlers.
+ * With a transactional outbox, a handler writes its events in its own transaction (`ctx.events.write`,
+ * `ctx.events.emit`): then an event exists if and only if the handler's change committed.
  */
 import { randomUUID } from "node:crypto";
 import { createPresenter } from "./answer.js";
@@ -12,6 +14,8 @@ import { HttpProblem } from "./problems.js";
 import { createShaper } from "./shape.js";
 import type { ApiSpec, RouteSpec, WebhooksSpec } from "./spec.js";
 import type { Mount } from "./state.js";
+import { isTransactional } from "./transactional-outbox.js";
+import type { HandlerContext, HandlerEvents } from "./types.js";
 import type {
   Delivery,
   EndpointRecord,
@@ -28,11 +32,15 @@ export interface EventSender {
   enabled(): Promise<EndpointRecord[]>;
   /** The enabled endpoints subscribed to `type` now (one read of the endpoint store). */
   subscribers(type: string): Promise<EndpointRecord[]>;
-  /** Queues `type` with `data` (newest shape) for `endpoints` (by default every one subscribed to it). */
+  /**
+   * Queues `type` with `data` (newest shape) for `endpoints` (by default every one subscribed to it), with
+   * `add` (by default the outbox's own `add`; a transactional write passes one bound to its transaction).
+   */
   send(
     type: string,
     data: Record<string, unknown>,
     endpoints?: readonly EndpointRecord[],
+    add?: (deliveries: readonly Delivery[]) => Promise<void>,
   ): Promise<void>;
 }
 
@@ -40,6 +48,7 @@ export interface EventSender {
 function renderers(
   m: Mount,
   webhooks: WebhooksSpec,
+  log: { warn(obj: object, msg: string): void },
 ): Map<string, Map<string, Render>> {
   const out = new Map<string, Map<string, Render>>();
   for (const version of m.spec.versions)
@@ -54,7 +63,7 @@ function renderers(
         if (!route) continue;
         const present = createPresenter(m, version, route, `event ${type}`);
         byVersion.set(version.name, (data) => {
-          const shown = present(data, "#");
+          const shown = present(data, "#", log);
           return shown.ok ? shown.value : null;
         });
         continue;
@@ -79,7 +88,7 @@ export function createEventSender(
   outbox: Outbox,
   log: { warn(obj: object, msg: string): void },
 ): EventSender {
-  const render = renderers(m, webhooks);
+  const render = renderers(m, webhooks, log);
   const enabled = async () =>
     (await endpoints.list()).filter((e) => e.status === "enabled");
   const subscribers = async (type: string) =>
@@ -87,7 +96,7 @@ export function createEventSender(
   return {
     enabled,
     subscribers,
-    async send(type, data, to) {
+    async send(type, data, to, add = (d) => outbox.add(d)) {
       const byVersion = render.get(type);
       if (!byVersion) return;
       const timestamp = new Date(m.now()).toISOString();
@@ -111,7 +120,7 @@ export function createEventSender(
           dueAt: m.now(),
         });
       }
-      await outbox.add(deliveries);
+      if (deliveries.length > 0) await add(deliveries);
     },
   };
 }
@@ -176,26 +185,45 @@ function eventsOfCollections(
 }
 
 /**
- * Gives handlers a working `ctx.emit` (custom events) and wraps the handlers that have a derived event so
- * that a success sends it; the others are left as they are (no wrapper, no endpoint read). The endpoints
- * are read before the handler runs, so a store that cannot be reached (Redis away: 503) fails the request
- * before anything changed. A delete whose event has a subscriber loads the resource first (with the get
- * handler), so its event carries the resource as it was; without one it loads nothing.
+ * Gives handlers a working `ctx.emit` and `ctx.events` (custom events) and wraps the handlers that have a
+ * derived event so that a success sends it; the others are left as they are (no wrapper, no endpoint read).
+ * The endpoints are read before the handler runs, so a store that cannot be reached (Redis away: 503) fails
+ * the request before anything changed. A wrapped handler that calls `ctx.events.write(tx, resource)` writes
+ * its event through `tx` when the outbox is transactional (and nothing after it answers); otherwise the event
+ * is written after it answered, of the resource it passed or answered. A delete whose event has a subscriber
+ * loads the resource first (with the get handler), so its event carries the resource as it was when the
+ * handler does not pass it; without a subscriber it loads nothing.
  */
 export function wrapForEvents(
   m: Mount,
   table: Record<string, Record<string, AnyFn>>,
   webhooks: WebhooksSpec,
   sender: EventSender,
+  outbox: Outbox,
 ): void {
   const checks = emitChecks(m.spec, webhooks);
-  m.emit = async (type: string, data: unknown): Promise<void> => {
+  const transactional = isTransactional(outbox) ? outbox : null;
+  /** The writer of deliveries through `tx`, or undefined (the outbox's own `add`) when it takes none. */
+  const through = (tx: unknown) =>
+    transactional === null
+      ? undefined
+      : (d: readonly Delivery[]) => transactional.addWith(tx, d);
+  const custom = (type: string, data: unknown): Record<string, unknown> => {
     const check = checks.get(type);
     if (!check)
       throw new TypeError(
         `ctx.emit('${type}'): no custom event has this type; declare it in defineApi({ events }).`,
       );
-    await sender.send(type, check(data));
+    return check(data);
+  };
+  m.emit = async (type: string, data: unknown): Promise<void> => {
+    await sender.send(type, custom(type, data));
+  };
+  m.events = {
+    write: async () => undefined,
+    emit: async (tx, type, data) => {
+      await sender.send(type, custom(type, data), undefined, through(tx));
+    },
   };
   const events = eventsOfCollections(webhooks, m.newest);
   for (const [key, handlers] of Object.entries(table)) {
@@ -208,26 +236,42 @@ export function wrapForEvents(
       // A delete's event carries the resource as it was: loaded first, when someone subscribes.
       const deleted = op === "delete" ? opEvent : undefined;
       const load = deleted === undefined ? undefined : handlers["get"];
+      /** The event of `subject`: the operation's, or the one of the state a transition led to. */
+      const typeOf = (subject: unknown): string | undefined => {
+        if (!isTransition) return opEvent;
+        const state =
+          c.stateField && isRecord(subject) ? subject[c.stateField] : undefined;
+        return typeof state === "string" ? c.byState.get(state) : undefined;
+      };
       handlers[op] = async (...args: unknown[]) => {
+        const ctx = args[args.length - 1] as HandlerContext;
         const enabled = await sender.enabled();
         const wanted = (type: string) =>
           enabled.filter((e) => e.events.includes(type));
         const before =
           load && deleted !== undefined && wanted(deleted).length > 0
-            ? await load(args[0], args[args.length - 1])
+            ? await load(args[0], ctx)
             : undefined;
+        // What the handler passed to ctx.events.write, and whether it is written (in its transaction).
+        const given: { resource?: object; written: boolean } = {
+          written: false,
+        };
+        const own: HandlerEvents = {
+          emit: ctx.events.emit,
+          write: async (tx, resource) => {
+            given.resource = resource;
+            if (transactional === null) return;
+            const type = typeOf(resource);
+            if (type !== undefined && isRecord(resource))
+              await sender.send(type, resource, wanted(type), through(tx));
+            given.written = true;
+          },
+        };
+        args[args.length - 1] = { ...ctx, events: own };
         const result: unknown = await fn(...args);
-        if (result instanceof HttpProblem) return result;
-        const subject = op === "delete" ? before : result;
-        const state =
-          isTransition && c.stateField && isRecord(subject)
-            ? subject[c.stateField]
-            : undefined;
-        const type = isTransition
-          ? typeof state === "string"
-            ? c.byState.get(state)
-            : undefined
-          : opEvent;
+        if (result instanceof HttpProblem || given.written) return result;
+        const subject = given.resource ?? (op === "delete" ? before : result);
+        const type = typeOf(subject);
         const to = type === undefined ? [] : wanted(type);
         if (
           type !== undefined &&

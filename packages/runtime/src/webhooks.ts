@@ -35,24 +35,39 @@ export interface WebhookStores {
   readonly outbox: Outbox;
 }
 
-/** The stores for `redis` under `prefix` (each command bounded by `timeout` ms), or new memory stores. */
+/**
+ * The stores the options give (`webhooks.outbox`, `webhooks.endpoints`), else those in `redis` under `prefix`
+ * (each command bounded by `timeout` ms), else new memory stores.
+ */
 export function createWebhookStores(
   redis: RedisClient | undefined,
   prefix: string,
   timeout: number = DEFAULT_REDIS_TIMEOUT,
+  given: Pick<WebhookOptions, "outbox" | "endpoints"> = {},
 ): WebhookStores {
-  if (!redis)
-    return { endpoints: createMemoryEndpoints(), outbox: createMemoryOutbox() };
-  const client = redisEvalOf(redis);
+  const client =
+    redis && (!given.outbox || !given.endpoints) ? redisEvalOf(redis) : null;
   return {
-    endpoints: createRedisEndpoints(client, prefix, timeout),
-    outbox: createRedisOutbox(client, prefix, timeout),
+    endpoints:
+      given.endpoints ??
+      (client
+        ? createRedisEndpoints(client, prefix, timeout)
+        : createMemoryEndpoints()),
+    outbox:
+      given.outbox ??
+      (client
+        ? createRedisOutbox(client, prefix, timeout)
+        : createMemoryOutbox()),
   };
 }
 
-/** The options of `createWebhookDispatcher`: the Redis the API instances use, and the timing. */
+/**
+ * The options of `createWebhookDispatcher`: the stores the API instances use (their Redis, or the `outbox`
+ * and `endpoints` they were given), and the timing.
+ */
 export interface DispatcherOptions extends WebhookOptions {
-  readonly redis: RedisClient;
+  /** The Redis the API instances keep endpoints and the outbox in (unless `outbox` and `endpoints` are given). */
+  readonly redis?: RedisClient;
   /** The same prefix the API instances use (default `restgen:<api>:`). */
   readonly redisPrefix?: string;
   /** The longest wait for one Redis command, in ms (default 500); past it the poll is tried again later. */
@@ -60,16 +75,24 @@ export interface DispatcherOptions extends WebhookOptions {
   readonly log?: { warn(obj: object, msg: string): void };
 }
 
-/** A dispatcher outside the API instances (they run with `webhooks: { dispatch: false }`), over their Redis. */
+/**
+ * A dispatcher outside the API instances (they run with `webhooks: { dispatch: false }`), over the stores
+ * they share: their Redis, or the `outbox` and `endpoints` they were given.
+ */
 export function createWebhookDispatcherFor(
   spec: ApiSpec,
   options: DispatcherOptions,
 ): WebhookDispatcher {
   assertContract(spec);
+  if (!options.redis && (!options.outbox || !options.endpoints))
+    throw new Error(
+      "createWebhookDispatcher needs the stores the API instances share: redis, or both outbox and endpoints",
+    );
   const stores = createWebhookStores(
     options.redis,
     options.redisPrefix ?? `restgen:${spec.name.toLowerCase()}:`,
     options.redisTimeout,
+    options,
   );
   return createDispatcher({
     ...options,
@@ -109,6 +132,7 @@ export function startWebhooks(
     table,
     webhooks,
     createEventSender(m, webhooks, stores.endpoints, stores.outbox, log),
+    stores.outbox,
   );
   if (options.dispatch === false) return;
   const dispatcher = createDispatcher({

@@ -1,0 +1,81 @@
+-- The tables of the shop example on PostgreSQL (examples/shop-postgres), written once by hand for the newest
+-- version (v3) of examples/shop/api.ts: handlers store the newest shape, and the generated server migrates older
+-- versions' requests up and answers down. Every statement is idempotent: `createSchema` runs it on every start.
+--
+-- Every resource table has
+--   seq       the order of lists (keyset pagination): an identity, never reused, never changed;
+--   revision  raised by every write. A conditional write names the revision it read in its WHERE, so a write
+--             whose If-Match (or lifecycle state) was checked against a row that changed meanwhile changes
+--             nothing (0 rows) and is decided again against the row as it is now.
+-- Bounds, patterns and enum values are not CHECK constraints: the API checks every request, and rows written
+-- under an older contract (a longer name before `max` was lowered) must stay readable.
+
+CREATE TABLE IF NOT EXISTS customers (
+  id          uuid PRIMARY KEY,
+  seq         bigint GENERATED ALWAYS AS IDENTITY CONSTRAINT customers_seq_key UNIQUE,
+  revision    bigint NOT NULL DEFAULT 1,
+  -- f.email().unique(): a duplicate violates this constraint (SQLSTATE 23505), answered 409.
+  email       text NOT NULL CONSTRAINT customers_email_key UNIQUE,
+  name        text,
+  tier        text NOT NULL,
+  -- Write-only (`password`): a scrypt hash, never selected into an answer.
+  password    text,
+  shipping    jsonb,
+  tags        jsonb NOT NULL DEFAULT '[]',
+  created_at  timestamptz NOT NULL
+);
+-- The list filter ?tier= walks this index in list order (?email= is answered by the unique index).
+CREATE INDEX IF NOT EXISTS customers_tier_seq ON customers (tier, seq);
+
+CREATE TABLE IF NOT EXISTS orders (
+  id            uuid PRIMARY KEY,
+  seq           bigint GENERATED ALWAYS AS IDENTITY CONSTRAINT orders_seq_key UNIQUE,
+  revision      bigint NOT NULL DEFAULT 1,
+  -- Not a foreign key: the API does not promise that a referenced customer exists (nor does the memory store).
+  customer_id   uuid NOT NULL,
+  product_id    integer NOT NULL,
+  quantity      integer NOT NULL,
+  currency      text NOT NULL,
+  reference     text,
+  gift_message  text,
+  -- The lifecycle state: changed only by transitions, whose UPDATE names the states they start from.
+  status        text NOT NULL,
+  created_at    timestamptz NOT NULL
+);
+CREATE INDEX IF NOT EXISTS orders_customer_seq ON orders (customer_id, seq);
+CREATE INDEX IF NOT EXISTS orders_status_seq ON orders (status, seq);
+
+CREATE TABLE IF NOT EXISTS coupons (
+  id           uuid PRIMARY KEY,
+  seq          bigint GENERATED ALWAYS AS IDENTITY CONSTRAINT coupons_seq_key UNIQUE,
+  revision     bigint NOT NULL DEFAULT 1,
+  code         text NOT NULL CONSTRAINT coupons_code_key UNIQUE,
+  percent_off  integer NOT NULL,
+  valid_until  date
+);
+
+-- Webhook endpoints (the built-in /webhook_endpoints collection), shared by every instance.
+CREATE TABLE IF NOT EXISTS webhook_endpoints (
+  id          text PRIMARY KEY,
+  revision    bigint NOT NULL DEFAULT 1,
+  record      jsonb NOT NULL
+);
+
+-- The transactional outbox: a handler inserts its events in its own transaction (ctx.events.write), so a row
+-- exists if and only if the change it reports committed. The dispatcher claims due rows with a lease
+-- (FOR UPDATE SKIP LOCKED: instances never wait for, nor take, each other's rows) and deletes a row once it is
+-- delivered or given up.
+CREATE TABLE IF NOT EXISTS webhook_outbox (
+  -- The webhook-id header: the same across every attempt of one message.
+  id        text PRIMARY KEY,
+  seq       bigint GENERATED ALWAYS AS IDENTITY,
+  endpoint  text NOT NULL,
+  type      text NOT NULL,
+  body      text NOT NULL,
+  attempts  integer NOT NULL DEFAULT 0,
+  -- When it may be claimed, in ms since the epoch (the dispatcher's clock); a claim moves it past the lease.
+  due_at    bigint NOT NULL,
+  -- The token of the dispatcher holding it; complete and retry count only with the current one.
+  lease     text
+);
+CREATE INDEX IF NOT EXISTS webhook_outbox_due ON webhook_outbox (due_at, seq);

@@ -1,0 +1,91 @@
+/**
+ * @module The shop API on PostgreSQL: `startShopServer` creates the tables, mounts every version of the shop
+ * example (its generated server) on the PostgreSQL handlers, with webhook endpoints and the outbox in the same
+ * database, and listens. Run it as a script:
+ *
+ *     DATABASE_URL=postgres://user:pass@127.0.0.1:5432/shop SHOP_API_KEY=secret \
+ *       node --import jiti/register examples/shop-postgres/server.ts
+ */
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import type { ServerOptions, WebhookOptions } from '@restgen/runtime';
+import { fastifyOptions, registerShopApi, type ShopCredentials, type ShopMigrations } from '../shop/generated/server/index.js';
+import { createPostgresEndpoints } from './endpoints.js';
+import { createPostgresHandlers, type PostgresHandlersOptions } from './handlers.js';
+import { createPostgresOutbox } from './outbox.js';
+import { createSchema } from './schema.js';
+
+/** The conversions between versions that the shop's markers cannot express (see examples/shop/api.ts). */
+export const SHOP_MIGRATIONS: ShopMigrations = {
+  // v1 showed a free-text note; v2 removed it and nothing keeps it.
+  v2: { orders: { note: { value: () => undefined } } },
+  v3: {
+    // v1 and v2 require a name: a guest customer (v3) answers the local part of its email.
+    customers: { name: { whenMissing: (customer) => customer.email.split('@')[0] ?? customer.email } },
+    // The reference was a number before v3 and is `RF-0042` since.
+    orders: { reference: { up: (n) => `RF-${String(n).padStart(4, '0')}`, down: (s) => Number(s.replace(/\D/g, '')) } },
+  },
+};
+
+/** What {@link startShopServer} takes: the pool, credentials, and any option of `registerShopApi`. */
+export type ShopServerOptions = Omit<ServerOptions, 'webhooks'> &
+  ShopCredentials &
+  PostgresHandlersOptions & {
+    readonly pool: pg.Pool;
+    /** Webhook options; `outbox` and `endpoints` default to the database's tables. */
+    readonly webhooks?: WebhookOptions;
+    readonly host?: string;
+    /** The port to listen on (default 0: any free port). */
+    readonly port?: number;
+    readonly logger?: FastifyServerOptions['logger'];
+  };
+
+/** A started shop server. */
+export interface ShopServer {
+  readonly app: FastifyInstance;
+  /** `http://host:port`, without a trailing slash. */
+  readonly url: string;
+  /** Stops listening and waits for requests in flight and for the webhook dispatcher (the pool stays open). */
+  close(): Promise<void>;
+}
+
+/** Creates the tables (when missing), mounts the shop API on PostgreSQL and listens (127.0.0.1, any free port by default). */
+export async function startShopServer(options: ShopServerOptions): Promise<ShopServer> {
+  const { pool, cursorSecret, host = '127.0.0.1', port = 0, logger = false, webhooks = {}, ...rest } = options;
+  await createSchema(pool);
+  const app = Fastify({ ...fastifyOptions, logger });
+  await registerShopApi(app, createPostgresHandlers(pool, cursorSecret === undefined ? {} : { cursorSecret }), {
+    ...rest,
+    migrations: SHOP_MIGRATIONS,
+    webhooks: { outbox: createPostgresOutbox(pool), endpoints: createPostgresEndpoints(pool), ...webhooks },
+  });
+  await app.listen({ host, port });
+  const address = app.server.address() as AddressInfo;
+  return { app, url: `http://${host}:${address.port}`, close: () => app.close() };
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const url = process.env['DATABASE_URL'];
+  const key = process.env['SHOP_API_KEY'];
+  if (url === undefined || key === undefined) {
+    console.error('set DATABASE_URL (postgres://...) and SHOP_API_KEY (the X-API-Key clients send)');
+    process.exitCode = 2;
+  } else {
+    const pool = new pg.Pool({ connectionString: url });
+    // An idle connection that breaks (the database restarted) is dropped from the pool; without a listener it would end the process.
+    pool.on('error', (error) => console.error(`database connection lost: ${error.message}`));
+    const scopes = ['customers:read', 'customers:write', 'orders:read', 'orders:write', 'orders:cancel', 'webhooks:read', 'webhooks:write'];
+    const server = await startShopServer({
+      pool,
+      apiKeys: { [key]: { id: 'shop-admin', scopes } },
+      port: Number(process.env['PORT'] ?? 3000),
+      logger: { level: 'info' },
+      ...(process.env['CURSOR_SECRET'] ? { cursorSecret: process.env['CURSOR_SECRET'] } : {}),
+    });
+    console.log(`shop API on PostgreSQL at ${server.url}`);
+    process.once('SIGINT', () => void server.close().finally(() => pool.end()));
+    process.once('SIGTERM', () => void server.close().finally(() => pool.end()));
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * Data written under an older contract. Tightening a request-only constraint — a string's length or
+ * pattern, a number's bounds, an array's size, an enum's values — narrows what new requests may send, but
+ * records stored before still hold the old values. Such a value is still answered: an answer that fails the
+ * response schema is checked again against the same schema with those constraints left out (the relaxed
+ * schema), and sent when it passes, logged at warn and reported to `onOutdatedValue`. Everything else
+ * stays checked: the type of every value, required fields, string formats (uuid, email, date-time), integer
+ * numbers; unknown and write-only keys are removed as before.
+ */
+import { z } from "zod";
+
+/** An answered value that breaks only a request-side constraint (what `onOutdatedValue` receives). */
+export interface OutdatedValue {
+  /** The version whose schema the value was answered with. */
+  readonly version: string;
+  /** The collection (or `event <type>` for a webhook payload). */
+  readonly collection: string;
+  /** The handler (or hook) that produced the value, as logged: `handlers.orders.get`. */
+  readonly source: string;
+  /** Where in the answer the first such value is (JSON pointer, `#/data/3/subject`). */
+  readonly pointer: string;
+  /** The constraint it breaks, as zod words it (`Too big: expected string to have <=100 characters`). */
+  readonly detail: string;
+}
+
+/** Checks of strings, numbers and arrays that only requests enforce. */
+const LOOSE_CHECKS: ReadonlySet<string> = new Set([
+  "min_length",
+  "max_length",
+  "length_equals",
+  "greater_than",
+  "less_than",
+  "multiple_of",
+]);
+/** String formats that are constraints on the text rather than what the value is (a pattern). */
+const LOOSE_FORMATS: ReadonlySet<string> = new Set([
+  "regex",
+  "starts_with",
+  "ends_with",
+  "includes",
+  "lowercase",
+  "uppercase",
+]);
+/** Wrappers whose inner schema is relaxed in place. */
+const WRAPPERS: ReadonlySet<string> = new Set([
+  "optional",
+  "nullable",
+  "default",
+  "prefault",
+  "readonly",
+  "nonoptional",
+  "catch",
+]);
+
+/** The zod internals read and rebuilt here (zod 4's `_zod`). */
+interface Node {
+  readonly _zod: {
+    readonly def: NodeDef;
+    readonly constr: new (def: NodeDef) => z.ZodType;
+  };
+}
+interface NodeDef {
+  readonly type: string;
+  readonly checks?: readonly { readonly _zod: { readonly def: CheckDef } }[];
+  readonly shape?: Readonly<Record<string, z.ZodType>>;
+  readonly element?: z.ZodType;
+  readonly innerType?: z.ZodType;
+  readonly options?: readonly z.ZodType[];
+  readonly entries?: Readonly<Record<string, unknown>>;
+}
+interface CheckDef {
+  readonly check: string;
+  readonly format?: string;
+}
+
+const isLoose = (c: CheckDef): boolean =>
+  LOOSE_CHECKS.has(c.check) ||
+  (c.check === "string_format" && LOOSE_FORMATS.has(c.format ?? ""));
+
+/** The schema of any value of an enum's kinds (strings, numbers). */
+function kindsOf(entries: Readonly<Record<string, unknown>>): z.ZodType {
+  const kinds = new Set(Object.values(entries).map((v) => typeof v));
+  if (kinds.size === 1 && kinds.has("string")) return z.string();
+  if (kinds.size === 1 && kinds.has("number")) return z.number();
+  return z.union([z.string(), z.number()]);
+}
+
+const rebuilt = new WeakMap<z.ZodType, z.ZodType>();
+
+/** `schema` with every request-only constraint left out, at every depth (the same schema when it has none). */
+function relax(schema: z.ZodType): z.ZodType {
+  const known = rebuilt.get(schema);
+  if (known !== undefined) return known;
+  const node = schema as unknown as Node;
+  const def = node._zod.def;
+  const make = (next: NodeDef) => new node._zod.constr(next);
+  let out = schema;
+  const checks = def.checks ?? [];
+  const kept = checks.filter((c) => !isLoose(c._zod.def));
+  const looser = kept.length !== checks.length;
+  switch (def.type) {
+    case "string":
+    case "number":
+      if (looser) out = make({ ...def, checks: kept });
+      break;
+    case "enum":
+      if (def.entries !== undefined) out = kindsOf(def.entries);
+      break;
+    case "array": {
+      const element = def.element && relax(def.element);
+      if (looser || element !== def.element)
+        out = make({ ...def, element, checks: kept });
+      break;
+    }
+    case "object": {
+      const entries = Object.entries(def.shape ?? {});
+      const shape = Object.fromEntries(entries.map(([k, v]) => [k, relax(v)]));
+      if (entries.some(([k, v]) => shape[k] !== v))
+        out = make({ ...def, shape });
+      break;
+    }
+    case "union": {
+      const options = (def.options ?? []).map(relax);
+      if (options.some((o, i) => o !== def.options![i]))
+        out = make({ ...def, options });
+      break;
+    }
+    default:
+      if (WRAPPERS.has(def.type) && def.innerType !== undefined) {
+        const inner = relax(def.innerType);
+        if (inner !== def.innerType) out = make({ ...def, innerType: inner });
+      }
+  }
+  rebuilt.set(schema, out);
+  return out;
+}
+
+/**
+ * The response schema `schema` with its request-only constraints left out, or null when it has none (then
+ * every value that fails it has another type, and nothing is tolerated).
+ */
+export function relaxedSchema(schema: z.ZodType): z.ZodType | null {
+  const out = relax(schema);
+  return out === schema ? null : out;
+}
+
+/** Where a value answered though outdated is logged. */
+export interface WarnLog {
+  warn(obj: object, msg: string): void;
+}
+
+/** Logs an outdated value at warn and reports it to `onOutdatedValue` (whose own failure is logged, never answered). */
+export function noteOutdated(
+  log: WarnLog | undefined,
+  report: OutdatedValue,
+  onOutdatedValue: ((report: OutdatedValue) => void) | undefined,
+): void {
+  log?.warn(
+    { ...report },
+    `${report.source} answered a value stored under an older contract at ${report.pointer} (${report.detail}); sent as it is`,
+  );
+  if (onOutdatedValue === undefined) return;
+  try {
+    onOutdatedValue(report);
+  } catch (error) {
+    log?.warn({ err: error }, "onOutdatedValue threw");
+  }
+}
