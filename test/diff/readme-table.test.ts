@@ -1,18 +1,27 @@
 /**
  * The README's reference tables are the code's tables: its table of finding ids lists exactly
- * `allFindingIds()` (id, level and wording, in the rules' order), and its diagnostic tables list every
- * code of `DIAGNOSTIC_CODES` exactly once, and nothing else.
+ * `allFindingIds()` (id, level and wording, in the rules' order), and its diagnostic tables, with those of
+ * the guides in `docs/guide/` (their `## Diagnostics` sections), list every code of `DIAGNOSTIC_CODES`
+ * exactly once, and nothing else.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { allFindingIds } from '../../generator/diff/rules.ts';
 import { DIAGNOSTIC_CODES } from '../../generator/model/diagnostics.ts';
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const GUIDES = new URL('../../docs/guide/', import.meta.url);
+/** The guides that have a `## Diagnostics` section, by file name. */
+const guides = existsSync(GUIDES)
+  ? readdirSync(GUIDES)
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => [f, readFileSync(new URL(f, GUIDES), 'utf8')] as const)
+      .filter(([, text]) => text.split('\n').includes('## Diagnostics'))
+  : [];
 
 /** The lines from the heading `heading` (exact) up to the next heading of the same or a higher level. */
-function section(heading: string): string[] {
-  const lines = README.split('\n');
+function section(heading: string, text = README): string[] {
+  const lines = text.split('\n');
   const start = lines.indexOf(heading);
   if (start < 0) throw new Error(`README has no heading '${heading}'`);
   const level = heading.indexOf(' ');
@@ -48,17 +57,16 @@ describe("the README's table of finding ids", () => {
   });
 });
 
-describe("the README's diagnostic tables", () => {
-  const cells = rows(section('### What restgen checks')).flat();
-  const documented = cells.filter((c) => /^RG\d{3}$/.test(c));
+describe("the README's diagnostic tables (and the guides')", () => {
+  const tables = [rows(section('### What restgen checks')), ...guides.map(([, text]) => rows(section('## Diagnostics', text)))];
+  const documented = tables.flatMap((t) => t.flat()).filter((c) => /^RG\d{3}$/.test(c));
 
   it('document every diagnostic code, each once', () => {
     expect([...documented].sort()).toEqual(Object.keys(DIAGNOSTIC_CODES).sort());
   });
 
   it('give every code a description beside it', () => {
-    const lines = rows(section('### What restgen checks'));
-    for (const row of lines)
+    for (const row of tables.flat())
       for (let i = 0; i < row.length; i++)
         if (/^RG\d{3}$/.test(row[i]!)) expect(row[i + 1], `${row[i]} has no description`).toMatch(/\S/);
   });

@@ -27,6 +27,7 @@ import { createLimiters, type Limiter } from "./rate-limit.js";
 import type { ApiSpec, RouteSpec } from "./spec.js";
 import { STATE, type Mount } from "./state.js";
 import { createTransitionHandle } from "./transition.js";
+import { createHeaderVersions } from "./version-select.js";
 import type { OperationName, ServerOptions } from "./types.js";
 import {
   createBuiltinHandlers,
@@ -63,6 +64,7 @@ export async function mountApi(
   options: ServerOptions & { readonly migrations?: unknown },
 ): Promise<void> {
   assertContract(spec);
+  assertVersionOptions(spec, options);
   const hooks = resolveHooks(spec, options.migrations);
   const clock = options.now ?? (() => new Date());
   const now = () => clock().getTime();
@@ -155,6 +157,7 @@ export async function mountApi(
         validateResponses: options.validateResponses !== false,
         requestTimeout,
         emit: noEvents,
+        onVersionUse: options.onVersionUse ?? null,
       };
       if (webhooks && stores)
         startWebhooks(scope, m, webhooks, table, stores, webhookOptions);
@@ -167,8 +170,12 @@ export async function mountApi(
           scope,
           index,
           placed,
-          spec.versions.map((v) => v.name),
-          spec.versioning.header,
+          createHeaderVersions(
+            m,
+            spec.versioning.header,
+            spec.versioning.default ?? null,
+            options.pinnedVersion,
+          ),
           bodyLimit,
         );
       if (options.notFound !== false)
@@ -197,6 +204,25 @@ export async function mountApi(
     },
     { prefix },
   );
+}
+
+/**
+ * Throws at startup when the version options do not fit the API: `pinnedVersion` chooses the version of a
+ * request without the versioning header, and with path versioning the path always names it.
+ */
+function assertVersionOptions(spec: ApiSpec, options: ServerOptions): void {
+  if (options.pinnedVersion !== undefined && spec.versioning.in === "path")
+    throw new Error(
+      `register${spec.name}Api: options.pinnedVersion applies to header versioning only; this API selects the version by its path (/${spec.versions[0]?.name ?? "v1"}/...), which every request names. Remove pinnedVersion, or declare versioning: { in: 'header', header: 'Api-Version' } in the API.`,
+    );
+  for (const [key, value] of [
+    ["pinnedVersion", options.pinnedVersion],
+    ["onVersionUse", options.onVersionUse],
+  ] as const)
+    if (value !== undefined && typeof value !== "function")
+      throw new Error(
+        `register${spec.name}Api: options.${key} must be a function (got ${typeof value}).`,
+      );
 }
 
 /** The route of each collection's newest version (versions are oldest first). */
@@ -276,6 +302,8 @@ function operationRule(
     scopes: READS.has(op) ? c.scopes.read : c.scopes.write,
     limiters: limitersOf(m, c.key),
     requireIfMatch: c.requireIfMatch && WRITES_ONE.has(op),
+    collection: c.key,
+    operation: op,
   };
 }
 
@@ -288,6 +316,8 @@ function transitionRule(m: Mount, route: RouteSpec, name: string): GateRule {
     scopes: t.scopes,
     limiters: limitersOf(m, c.key, `${c.key}:${name}`),
     requireIfMatch: c.requireIfMatch,
+    collection: c.key,
+    operation: name,
   };
 }
 
