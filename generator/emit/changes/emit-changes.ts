@@ -1,7 +1,8 @@
 /**
  * @module The CHANGES.md emitter: the version diff report between consecutive versions, for reviewers
- * and for client authors migrating from one version to the next. Regenerated with everything else, so a
- * pull request shows how the changelog moved.
+ * and for client authors migrating from one version to the next; and UPGRADING.md, the upgrade guide
+ * between consecutive released versions. Regenerated with everything else, so a pull request shows how
+ * the changelog moved.
  */
 import type { EmitOptions, OutputFile } from '../types.ts';
 import type { ApiIR } from '../../model/ir.ts';
@@ -9,10 +10,11 @@ import { project } from '../../model/project.ts';
 import { irHash, projectionHash } from '../ir-hash.ts';
 import { keyedFile } from '../keyed-file.ts';
 import { buildChangesView } from './changes-view.ts';
+import { buildUpgradingView } from './upgrading-view.ts';
 
 /**
- * Emits `CHANGES.md`, keyed by every version's projection; version pairs whose projections are unchanged are
- * not compared again (see `buildChangesView`).
+ * Emits `CHANGES.md`, keyed by every version's projection (version pairs whose projections are unchanged are
+ * not compared again, see `buildChangesView`), and `UPGRADING.md`, keyed the same way.
  */
 export const emitChanges = (api: ApiIR, options: Pick<EmitOptions, 'sourcePath' | 'render' | 'memo'>): OutputFile[] => [
   keyedFile(
@@ -27,5 +29,17 @@ export const emitChanges = (api: ApiIR, options: Pick<EmitOptions, 'sourcePath' 
     // Not memoised as a whole: the version pairs and the rendered view are cached one by one.
     () => options.render('changes/changes', buildChangesView(api, options.sourcePath, options.memo)),
     undefined,
+  ),
+  keyedFile(
+    {
+      path: 'UPGRADING.md',
+      language: 'markdown',
+      kind: 'upgrading',
+      input: JSON.stringify([api.title, options.sourcePath, irHash(api.versions), api.versioning, api.versions.map((v) => projectionHash(project(api, v.name)))]),
+      // Laid out as prettier lays it out; test/golden/prettier-exact.test.ts compares the two.
+      preformatted: true,
+    },
+    () => options.render('changes/upgrading', buildUpgradingView(api, options.sourcePath)),
+    options.memo,
   ),
 ];
