@@ -1,7 +1,7 @@
 /**
  * @module `npm run bench`: restgen on synthetic APIs of 20, 200 and 1,000 collections, every path a build
  * step runs, as whole processes (wall, CPU, peak RSS; medians), orval on the same API in the same run,
- * then the client-size, server and memory-outbox benchmarks. Prints Markdown for the README and writes
+ * then the client-size, server, version-resolution and memory-outbox benchmarks. Prints Markdown for the README and writes
  * `.bench/bench-results.json`.
  *
  * Environment: `BENCH_SIZES` (default `20,200,1000`), `BENCH_RUNS` (default 3), `BENCH_WATCH_EDITS` (default 7,
@@ -52,6 +52,8 @@ async function main(): Promise<void> {
   runScript('client-size.ts');
   console.log('');
   runScript('server.ts');
+  console.log('');
+  runScript('versions.ts');
   console.log('');
   runScript('server-serializer.ts');
   console.log('');
