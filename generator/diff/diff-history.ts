@@ -27,14 +27,14 @@ export function versionsOf(api: ApiIR): VersionInfo[] {
   }));
 }
 
-/** The derived webhook events of `api`, each with its collection (for the upgrade guide). */
-export function derivedEventsOf(api: ApiIR): DerivedEvent[] {
-  return api.collections.flatMap((c) => (c.events ?? []).map((e) => ({ type: e.type, collection: c.name })));
+/** The derived webhook events `version` of `api` delivers, each with its collection (for the upgrade guide). */
+export function derivedEventsOf(api: ApiIR, version: string): DerivedEvent[] {
+  return (project(api, version).events ?? []).flatMap((e) => (e.source.kind === 'resource' ? [{ version, type: e.type, collection: e.source.collection }] : []));
 }
 
-/** `report` with the derived events of `api`, when it has any. */
-const withEvents = (report: DiffReport, api: ApiIR): DiffReport => {
-  const events = derivedEventsOf(api);
+/** `report` with the derived events of its later version, when it delivers any. */
+const withEvents = (report: DiffReport, api: ApiIR, version: string): DiffReport => {
+  const events = derivedEventsOf(api, version);
   return events.length > 0 ? { ...report, events } : report;
 };
 
@@ -45,7 +45,7 @@ export function reportOf(from: string, to: string, findings: readonly Finding[],
 
 /** Compares two versions of one API: the migration notes from `from` to `to`. */
 export function diffVersions(api: ApiIR, from: string, to: string, options: DiffOptions = {}): DiffReport {
-  return withEvents(reportOf(from, to, diffApis(project(api, from), project(api, to), { match: 'key', ...options }), [{ from, to, version: to }], versionsOf(api)), api);
+  return withEvents(reportOf(from, to, diffApis(project(api, from), project(api, to), { match: 'key', ...options }), [{ from, to, version: to }], versionsOf(api)), api, to);
 }
 
 /** Every pair of consecutive versions, oldest first. */
@@ -56,9 +56,9 @@ export function diffConsecutive(api: ApiIR, options: DiffOptions = {}): DiffRepo
 /** Several reports as one: from the first `from` to the last `to`, findings in report order. */
 export function combineReports(reports: readonly DiffReport[]): DiffReport {
   const findings = reports.flatMap((r) => r.findings);
-  const events = reports[0]?.events;
+  const events = reports.flatMap((r) => r.events ?? []);
   const combined = reportOf(reports[0]?.from ?? '', reports[reports.length - 1]?.to ?? '', findings, reports.flatMap((r) => r.comparisons), reports[0]?.versions ?? []);
-  return events ? { ...combined, events } : combined;
+  return events.length > 0 ? { ...combined, events } : combined;
 }
 
 /**

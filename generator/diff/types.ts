@@ -147,8 +147,9 @@ export interface VersionInfo {
   readonly docs?: string;
 }
 
-/** A derived webhook event type and the collection whose resource it carries (`account.created`, `accounts`). */
+/** A derived webhook event type a version delivers, and the collection whose resource it carries (`account.created`, `accounts`). */
 export interface DerivedEvent {
+  readonly version: string;
   readonly type: string;
   readonly collection: string;
 }
@@ -166,8 +167,8 @@ export interface DiffReport {
   /** The API's versions as the later side declares them, for timelines. */
   readonly versions: readonly VersionInfo[];
   /**
-   * Between versions: the derived webhook events of the API, so that the upgrade guide lists a collection's
-   * response changes under the events that carry its resource too.
+   * Between versions: the derived webhook events the later version of each comparison delivers, so that the
+   * upgrade guide lists a collection's response changes under the events that carry its resource too.
    */
   readonly events?: readonly DerivedEvent[];
   /** The API's title, for report headings. */

@@ -125,13 +125,14 @@ function targetsOf(findings: readonly Finding[], version: string, derived: Reado
  */
 export function buildUpgradeGuide(report: DiffReport): UpgradeSection[] {
   const byName = new Map(report.versions.map((v) => [v.name, v]));
-  const derived = new Map<string, string[]>();
-  for (const e of report.events ?? []) derived.set(e.collection, [...(derived.get(e.collection) ?? []), e.type]);
   const sections: UpgradeSection[] = [];
   for (const c of report.comparisons) {
     const from = byName.get(c.from);
     const to = byName.get(c.to);
     if (!from?.released || !to?.released || c.version !== c.to || from === to) continue;
+    // The events the later version delivers, by the collection whose resource they carry.
+    const derived = new Map<string, string[]>();
+    for (const e of report.events ?? []) if (e.version === c.to) derived.set(e.collection, [...(derived.get(e.collection) ?? []), e.type]);
     const findings = report.findings.filter((f) => f.version === c.version);
     const count = (l: Level) => findings.filter((f) => f.level === l).length;
     sections.push({ from, to, summary: { breaking: count('breaking'), warning: count('warning'), safe: count('safe') }, targets: targetsOf(findings, c.to, derived) });

@@ -14,7 +14,7 @@ import { buildUpgradingView } from './upgrading-view.ts';
 
 /**
  * Emits `CHANGES.md`, keyed by every version's projection (version pairs whose projections are unchanged are
- * not compared again, see `buildChangesView`), and `UPGRADING.md`, keyed the same way.
+ * not compared again, see `buildChangesView`), and `UPGRADING.md`, keyed by the released versions' projections.
  */
 export const emitChanges = (api: ApiIR, options: Pick<EmitOptions, 'sourcePath' | 'render' | 'memo'>): OutputFile[] => [
   keyedFile(
@@ -35,7 +35,8 @@ export const emitChanges = (api: ApiIR, options: Pick<EmitOptions, 'sourcePath' 
       path: 'UPGRADING.md',
       language: 'markdown',
       kind: 'upgrading',
-      input: JSON.stringify([api.title, options.sourcePath, irHash(api.versions), api.versioning, api.versions.map((v) => projectionHash(project(api, v.name)))]),
+      // The guide compares released versions only: a change to an unreleased version leaves it as it is.
+      input: JSON.stringify([api.title, options.sourcePath, irHash(api.versions), api.versioning, api.versions.filter((v) => v.released).map((v) => projectionHash(project(api, v.name)))]),
       // Laid out as prettier lays it out; test/golden/prettier-exact.test.ts compares the two.
       preformatted: true,
     },
