@@ -9,7 +9,13 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { readCredential } from "./auth.js";
 import { authenticateRequest } from "./gate.js";
 import { answerFailure, invoke } from "./invoke.js";
-import { HttpProblem, internal, problem, send } from "./problems.js";
+import {
+  HttpProblem,
+  internal,
+  problem,
+  send,
+  type Problem,
+} from "./problems.js";
 import type { HeaderVersions } from "./paths.js";
 import type { VersionSpec } from "./spec.js";
 import { stateOf, type Entry, type Mount } from "./state.js";
@@ -65,7 +71,7 @@ export type VersionResolver = (
 
 /** An entry whose gate answers `body` at once. */
 export const answered = (
-  body: ReturnType<typeof problem>,
+  body: Problem,
   headers: Readonly<Record<string, string>> = {},
 ): Entry => ({
   gate: async (_request, reply) => send(reply.headers(headers), body),
