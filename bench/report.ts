@@ -95,6 +95,7 @@ export const BENCHMARKS = [
   { id: 'generation', title: 'Generation', command: 'BENCH_ONLY_GENERATE=1 npm run bench' },
   { id: 'client-size', title: 'Client bundle size', command: 'npx jiti bench/client-size.ts' },
   { id: 'server', title: 'Server throughput', command: 'npx jiti bench/server.ts' },
+  { id: 'versions', title: 'Version resolution', command: 'npx jiti bench/versions.ts' },
   { id: 'serializer', title: 'Response shaping', command: 'npx jiti bench/server-serializer.ts' },
   { id: 'outbox', title: 'Memory outbox', command: 'node --expose-gc node_modules/jiti/lib/jiti-cli.mjs bench/outbox.ts' },
 ] as const;

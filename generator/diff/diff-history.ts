@@ -7,7 +7,7 @@ import type { ApiIR } from '../model/ir.ts';
 import { project } from '../model/project.ts';
 import { FindingCollector, touchesOf } from './collector.ts';
 import { diffApis } from './diff-apis.ts';
-import type { Comparison, DiffOptions, DiffReport, Finding, Level, VersionInfo } from './types.ts';
+import type { Comparison, DerivedEvent, DiffOptions, DiffReport, Finding, Level, VersionInfo } from './types.ts';
 import { atPath } from '../model/diagnostics.ts';
 
 /** Counts findings per level. */
@@ -23,8 +23,20 @@ export function versionsOf(api: ApiIR): VersionInfo[] {
     ...(v.released ? { released: v.released } : {}),
     ...(v.deprecated ? { deprecated: v.deprecated } : {}),
     ...(v.sunset ? { sunset: v.sunset } : {}),
+    ...(v.docs ? { docs: v.docs } : {}),
   }));
 }
+
+/** The derived webhook events `version` of `api` delivers, each with its collection (for the upgrade guide). */
+export function derivedEventsOf(api: ApiIR, version: string): DerivedEvent[] {
+  return (project(api, version).events ?? []).flatMap((e) => (e.source.kind === 'resource' ? [{ version, type: e.type, collection: e.source.collection }] : []));
+}
+
+/** `report` with the derived events of its later version, when it delivers any. */
+const withEvents = (report: DiffReport, api: ApiIR, version: string): DiffReport => {
+  const events = derivedEventsOf(api, version);
+  return events.length > 0 ? { ...report, events } : report;
+};
 
 /** A report of `findings` between `from` and `to`. */
 export function reportOf(from: string, to: string, findings: readonly Finding[], comparisons: readonly Comparison[], versions: readonly VersionInfo[]): DiffReport {
@@ -33,7 +45,7 @@ export function reportOf(from: string, to: string, findings: readonly Finding[],
 
 /** Compares two versions of one API: the migration notes from `from` to `to`. */
 export function diffVersions(api: ApiIR, from: string, to: string, options: DiffOptions = {}): DiffReport {
-  return reportOf(from, to, diffApis(project(api, from), project(api, to), { match: 'key', ...options }), [{ from, to, version: to }], versionsOf(api));
+  return withEvents(reportOf(from, to, diffApis(project(api, from), project(api, to), { match: 'key', ...options }), [{ from, to, version: to }], versionsOf(api)), api, to);
 }
 
 /** Every pair of consecutive versions, oldest first. */
@@ -44,7 +56,9 @@ export function diffConsecutive(api: ApiIR, options: DiffOptions = {}): DiffRepo
 /** Several reports as one: from the first `from` to the last `to`, findings in report order. */
 export function combineReports(reports: readonly DiffReport[]): DiffReport {
   const findings = reports.flatMap((r) => r.findings);
-  return reportOf(reports[0]?.from ?? '', reports[reports.length - 1]?.to ?? '', findings, reports.flatMap((r) => r.comparisons), reports[0]?.versions ?? []);
+  const events = reports.flatMap((r) => r.events ?? []);
+  const combined = reportOf(reports[0]?.from ?? '', reports[reports.length - 1]?.to ?? '', findings, reports.flatMap((r) => r.comparisons), reports[0]?.versions ?? []);
+  return events.length > 0 ? { ...combined, events } : combined;
 }
 
 /**

@@ -1,16 +1,18 @@
 /**
  * @module The report as one self-contained HTML page for reviewers (inline CSS and script, no network, a
  * Content-Security-Policy that forbids any): a timeline of the versions (released, deprecated, sunset),
- * the findings of each comparison with filters by level and collection, and indexes of the routes and
- * client methods that link each to the findings touching it. Everything shown is decided and escaped
+ * the findings of each comparison with filters by level and collection, indexes of the routes and
+ * client methods that link each to the findings touching it, and the upgrade guide between released versions. Everything shown is decided and escaped
  * here; the template (`templates/changes/diff-report.html.hbs`) only lays it out.
  */
 import { loadTemplates } from '../templates/load-templates.ts';
 import { gates } from './gate.ts';
 import { flagsOf, sourceOf, type FormatOptions } from './format-options.ts';
 import { sunsetPassed } from './diff-history.ts';
-import { headOfLocation, stableJson } from './collector.ts';
+import { changeValue as value } from './change-value.ts';
+import { headOfLocation } from './collector.ts';
 import { LEVELS, type DiffReport, type Finding, type Level, type VersionInfo } from './types.ts';
+import { buildUpgradeGuide, type UpgradeSection } from './upgrade-guide.ts';
 
 /** Escapes text for HTML content and attribute values. */
 export function escapeHtml(text: string): string {
@@ -62,6 +64,32 @@ interface VersionView {
   readonly dates: readonly { readonly label: string; readonly date: string }[];
 }
 
+/** One change of the upgrade guide, escaped. */
+interface UpgradeStepView {
+  readonly level: Level;
+  readonly location: string;
+  readonly message: string;
+  readonly todo: string;
+  readonly changes: readonly string[];
+  readonly id: string;
+}
+
+/** A client method, an event or the whole API in the upgrade guide, escaped. */
+interface UpgradeTargetView {
+  readonly title: string;
+  readonly routes: string;
+  readonly steps: readonly UpgradeStepView[];
+}
+
+/** Moving from one released version to another, escaped. */
+interface UpgradeSectionView {
+  readonly title: string;
+  readonly intro: string;
+  /** The older version's docs page (an https URL), or false. */
+  readonly docs: string | false;
+  readonly targets: readonly UpgradeTargetView[];
+}
+
 /** Everything the HTML template shows, escaped. */
 export interface HtmlReportView {
   readonly title: string;
@@ -73,6 +101,8 @@ export interface HtmlReportView {
   readonly comparisons: readonly ComparisonView[];
   readonly routes: readonly IndexEntryView[];
   readonly client: readonly IndexEntryView[];
+  /** The upgrade guide: one section per comparison of two released versions (none with `--base`). */
+  readonly upgrade: readonly UpgradeSectionView[];
 }
 
 /** An id-safe anchor for any text, unique per prefix thanks to a readable slug plus the text's own characters. */
@@ -85,18 +115,6 @@ function statusOf(v: VersionInfo, today: string | undefined): string {
   if (v.deprecated && (today === undefined || today >= v.deprecated)) return 'deprecated';
   if (v.released) return 'released';
   return 'unreleased';
-}
-
-/** A change's before or after value in words: a field as `enum(EUR, USD), required, default "EUR"`. */
-function value(v: unknown): string {
-  if (v === undefined || v === null) return '—';
-  if (typeof v === 'string') return v;
-  if (typeof v === 'object' && !Array.isArray(v) && 'type' in v) {
-    const f = v as { type: unknown; optional?: unknown; nullable?: unknown; default?: unknown; readOnly?: unknown; writeOnly?: unknown };
-    const parts = [String(f.type), f.optional ? 'optional' : 'required', ...(f.nullable ? ['nullable'] : []), ...(f.readOnly ? ['read-only'] : []), ...(f.writeOnly ? ['write-only'] : [])];
-    return `${parts.join(', ')}${'default' in f ? `, default ${stableJson(f.default)}` : ''}`;
-  }
-  return Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : stableJson(x))).join(', ') || '(none)' : stableJson(v);
 }
 
 function findingView(f: Finding, options: FormatOptions): FindingView {
@@ -162,6 +180,34 @@ export function buildHtmlView(report: DiffReport, options: FormatOptions = {}): 
     }),
     routes: indexOf(report, 'route', (f) => f.affects.routes),
     client: indexOf(report, 'client', (f) => f.affects.client),
+    upgrade: buildUpgradeGuide(report).map(upgradeSectionView),
+  };
+}
+
+/** The older version's dates, in words. */
+function datesOf(v: VersionInfo): string {
+  const dates = [v.deprecated ? `deprecated since ${v.deprecated}` : undefined, v.sunset ? `sunset on ${v.sunset} (410 Gone from then on)` : undefined].filter(Boolean);
+  return dates.length > 0 ? `${v.name}: ${dates.join(', ')}.` : `${v.name} is not deprecated.`;
+}
+
+function upgradeSectionView(s: UpgradeSection): UpgradeSectionView {
+  const { breaking, warning, safe } = s.summary;
+  return {
+    title: escapeHtml(`${s.from.name} → ${s.to.name}`),
+    intro: escapeHtml(`${datesOf(s.from)} ${breaking} breaking, ${warning} warning, ${safe} safe.`),
+    docs: s.from.docs ? escapeHtml(s.from.docs) : false,
+    targets: s.targets.map((t) => ({
+      title: escapeHtml(t.kind === 'api' ? 'The whole API' : t.kind === 'event' ? `Event ${t.name}` : t.name),
+      routes: escapeHtml(t.routes.join(', ')),
+      steps: t.steps.map((step) => ({
+        level: step.level,
+        location: escapeHtml(step.location),
+        message: escapeHtml(step.message),
+        todo: escapeHtml(step.todo),
+        changes: step.changes.map(escapeHtml),
+        id: escapeHtml(step.id),
+      })),
+    })),
   };
 }
 

@@ -100,7 +100,7 @@ export const REPORT_SCHEMA = {
         type: 'object',
         additionalProperties: false,
         required: ['name'],
-        properties: { name: text, released: date, deprecated: date, sunset: date },
+        properties: { name: text, released: date, deprecated: date, sunset: date, docs: { ...text, description: 'The page that tells clients how to move off the version.' } },
       },
     },
     comparisons: {

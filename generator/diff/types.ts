@@ -143,6 +143,15 @@ export interface VersionInfo {
   readonly released?: string;
   readonly deprecated?: string;
   readonly sunset?: string;
+  /** The page that tells clients how to move off the version (its `docs`). */
+  readonly docs?: string;
+}
+
+/** A derived webhook event type a version delivers, and the collection whose resource it carries (`account.created`, `accounts`). */
+export interface DerivedEvent {
+  readonly version: string;
+  readonly type: string;
+  readonly collection: string;
 }
 
 /** A diff report: what was compared and what was found. */
@@ -157,6 +166,11 @@ export interface DiffReport {
   readonly comparisons: readonly Comparison[];
   /** The API's versions as the later side declares them, for timelines. */
   readonly versions: readonly VersionInfo[];
+  /**
+   * Between versions: the derived webhook events the later version of each comparison delivers, so that the
+   * upgrade guide lists a collection's response changes under the events that carry its resource too.
+   */
+  readonly events?: readonly DerivedEvent[];
   /** The API's title, for report headings. */
   readonly api?: string;
   /** With `--base`: the commits compared (the ref as given and the commit it resolved to; HEAD and whether the tree had changes). */

@@ -14,8 +14,11 @@ export interface ApiOptions<V extends string> {
   readonly description?: string;
   /** Every version, oldest first, with its lifecycle dates (`YYYY-MM-DD`). A version without `released` may still change. */
   readonly versions: Readonly<Record<V, VersionDef>>;
-  /** `{ in: 'path' }` (default: `/v1/...`) or `{ in: 'header', header: 'Api-Version' }`. */
-  readonly versioning?: VersioningDef;
+  /**
+   * `{ in: 'path' }` (default: `/v1/...`) or `{ in: 'header', header: 'Api-Version', default: 'latest' }`
+   * (`default`: the version of a request without the header; without it such a request is 400).
+   */
+  readonly versioning?: VersioningDef<V>;
   /** Credentials the API accepts; without `auth` every operation is public. */
   readonly auth?: AuthDef;
   /** Requests per window per credential (per client IP when anonymous), for every collection. */

@@ -223,15 +223,38 @@ export interface CollectionDef {
   readonly slips?: readonly ArgumentSlip[];
 }
 
-/** A version's lifecycle dates (`YYYY-MM-DD`). */
+/**
+ * A brownout: a window in which a deprecated version answers 410 (`version_brownout`, with `Retry-After`)
+ * so that clients still calling it notice before its sunset. Instants in ISO 8601 with an offset
+ * (`2026-06-01T10:00:00Z`); the window is `[start, end)` and must lie within `[deprecated, sunset)`.
+ */
+export interface BrownoutDef {
+  readonly start: string;
+  readonly end: string;
+}
+
+/** A version's lifecycle dates (`YYYY-MM-DD`), brownout windows and the page that tells clients how to move off it. */
 export interface VersionDef {
   readonly released?: string;
   readonly deprecated?: string;
   readonly sunset?: string;
+  /** Windows in which the (deprecated) version answers 410 before its sunset. */
+  readonly brownouts?: readonly BrownoutDef[];
+  /** An absolute https URL: sent as `Link: <docs>; rel="deprecation"` (and `rel="sunset"`) while deprecated. */
+  readonly docs?: string;
 }
 
-/** How clients select a version. */
-export type VersioningDef = { readonly in: 'path' } | { readonly in: 'header'; readonly header?: string };
+/** `V`, without letting TypeScript infer `V` from where it is used (a version name must be one of `versions`). */
+type Declared<V extends string> = [V][V extends unknown ? 0 : never];
+
+/**
+ * How clients select a version: by path (`/v1/...`), or by a request header. With a header, `default` is the
+ * version a request without it gets (after `pinnedVersion` of the server options had its say): `'latest'`,
+ * the newest released version, or a version's name. Without `default`, a request without the header is 400.
+ */
+export type VersioningDef<V extends string = string> =
+  | { readonly in: 'path' }
+  | { readonly in: 'header'; readonly header?: string; readonly default?: 'latest' | Declared<V> };
 
 /** The authorization code flow: the user signs in at `authorizationUrl`; the code is exchanged at `tokenUrl`. */
 export interface AuthorizationCodeFlowDef {

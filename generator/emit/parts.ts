@@ -33,7 +33,7 @@ export const PARTS: { readonly [P in Part]: PartInfo } = {
     summary: 'zod schemas and types per version (vN/, zod-helpers.ts)',
     needs: [],
     peers: { zod: ZOD },
-    owns: (file) => !['server', 'client', 'openapi', 'CHANGES.md'].includes(top(file)),
+    owns: (file) => !['server', 'client', 'openapi', 'CHANGES.md', 'UPGRADING.md'].includes(top(file)),
   },
   server: {
     summary: 'Fastify routes for every version, migrations, auth, rate limits, in-memory handlers (server/)',
@@ -55,10 +55,10 @@ export const PARTS: { readonly [P in Part]: PartInfo } = {
     owns: (file) => top(file) === 'openapi',
   },
   changes: {
-    summary: 'the version diff report (CHANGES.md)',
+    summary: 'the version diff report (CHANGES.md) and the upgrade guide (UPGRADING.md)',
     needs: [],
     peers: {},
-    owns: (file) => file === 'CHANGES.md',
+    owns: (file) => file === 'CHANGES.md' || file === 'UPGRADING.md',
   },
 };
 

@@ -3,7 +3,8 @@
  * declaration are reported here; problems that need the whole API are in `check.ts`.
  */
 import type { ApiDef, CollectionDef, OperationName } from '../dsl/defs.ts';
-import { buildAuth, HEADER_NAME, type CheckedAuth } from './build-auth.ts';
+import { buildAuth, type CheckedAuth } from './build-auth.ts';
+import { brownoutsOf, checkDateOrder, docsOf, versioningOf, type WrittenVersioning } from './build-versions.ts';
 import { buildField, isIdentifier, knownMarkers, type FieldContext } from './build-field.ts';
 import { buildCollectionEvents, buildCustomEvents } from './build-events.ts';
 import { buildLifecycle, type CheckedLifecycle } from './build-lifecycle.ts';
@@ -34,8 +35,10 @@ interface CheckedApi {
   readonly name?: unknown;
   readonly title?: string;
   readonly description?: string;
-  readonly versions?: Readonly<Record<string, { readonly released?: unknown; readonly deprecated?: unknown; readonly sunset?: unknown } | undefined>>;
-  readonly versioning?: { readonly in?: unknown; readonly header?: unknown };
+  readonly versions?: Readonly<
+    Record<string, { readonly released?: unknown; readonly deprecated?: unknown; readonly sunset?: unknown; readonly brownouts?: readonly unknown[]; readonly docs?: unknown } | undefined>
+  >;
+  readonly versioning?: WrittenVersioning;
   readonly auth?: CheckedAuth;
   readonly rateLimit?: CheckedRateLimit;
   readonly collections?: Readonly<Record<string, unknown>>;
@@ -81,7 +84,7 @@ const asText = (x: unknown): string | undefined => (x === undefined ? undefined 
 
 function versionsOf(def: CheckedApi, d: DiagnosticBag, apiRef: SourceRef, reportEmpty: boolean): VersionIR[] {
   const entries = Object.entries(def.versions ?? {}).map(
-    ([name, v]) => [name, { released: asText(v?.released), deprecated: asText(v?.deprecated), sunset: asText(v?.sunset) }] as const,
+    ([name, v]) => [name, { released: asText(v?.released), deprecated: asText(v?.deprecated), sunset: asText(v?.sunset), brownouts: v?.brownouts, docs: v?.docs }] as const,
   );
   if (entries.length === 0 && reportEmpty)
     d.error('RG101', `defineApi: versions is empty; declare at least one, e.g. versions: { v1: {} }.`, atPath(apiRef, ['versions']));
@@ -110,6 +113,8 @@ function versionsOf(def: CheckedApi, d: DiagnosticBag, apiRef: SourceRef, report
     if (!v.released) seenUnreleased ??= name;
     else if (seenUnreleased)
       d.error('RG105', `version ${name} is released but the earlier version ${seenUnreleased} is not; versions are released in order, so release ${seenUnreleased} first or reorder them.`, ref);
+    const brownouts = brownoutsOf(name, v.brownouts, v, d, apiRef);
+    const docs = docsOf(name, v.docs, d, apiRef);
     return {
       kind: 'version',
       name,
@@ -117,6 +122,8 @@ function versionsOf(def: CheckedApi, d: DiagnosticBag, apiRef: SourceRef, report
       ...(v.released ? { released: v.released } : {}),
       ...(v.deprecated ? { deprecated: v.deprecated } : {}),
       ...(v.sunset ? { sunset: v.sunset } : {}),
+      ...(brownouts.length > 0 ? { brownouts } : {}),
+      ...(docs !== undefined ? { docs } : {}),
     };
   });
 }
@@ -282,16 +289,8 @@ export function buildApi(def: ApiDef, source: string, diagnostics: DiagnosticBag
   const rawVersions = typeof def.options === 'object' && def.options !== null ? (def.options as { versions?: unknown }).versions : undefined;
   const versions = versionsOf(api, diagnostics, apiRef, rawVersions === undefined || api.versions !== undefined);
   const ctx: FieldContext = { versions: versions.map((v) => v.name), diagnostics, fallback: apiRef };
-  const versioningDef = api.versioning ?? { in: 'path' };
-  let versioning: ApiIR['versioning'] = { in: 'path' };
-  if (versioningDef.in === 'header') {
-    const header = versioningDef.header ?? 'Api-Version';
-    if (typeof header !== 'string' || !HEADER_NAME.test(header))
-      diagnostics.error('RG106', `versioning: '${String(header)}' is not a valid HTTP header name.`, atPath(apiRef, ['versioning']));
-    versioning = { in: 'header', header: String(header) };
-  } else if (versioningDef.in !== 'path') {
-    diagnostics.error('RG106', `versioning.in must be 'path' or 'header' (got '${String(versioningDef.in)}').`, atPath(apiRef, ['versioning']));
-  }
+  const versioning = versioningOf(api.versioning, versions, diagnostics, apiRef);
+  checkDateOrder(versions, versioning, diagnostics, apiRef);
   const auth = buildAuth(api.auth ?? {}, diagnostics, apiRef);
   const hasAuth = takesCredentials(auth);
   const rateLimit = rateLimitOf(api.rateLimit, 'defineApi', diagnostics, atPath(apiRef, ['rateLimit']));

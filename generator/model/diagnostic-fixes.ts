@@ -112,4 +112,11 @@ export const DIAGNOSTIC_FIXES: { readonly [C in DiagnosticCode]: string } = {
   RG359: 'Offer the operation the event needs (create for `created`, update or replace for `updated`, delete and get for `deleted`), or remove the event.',
   RG360: 'Rename or move the collection: `webhook_endpoints` is served by restgen in an API with events.',
   RG361: 'Declare an event (on a collection or in `events`) or remove the `webhooks` options.',
+  RG380: 'Move the brownout window between the version\'s `deprecated` date and its `sunset` (deprecate the version first).',
+  RG381: 'Write `start` and `end` as ISO 8601 instants with an offset (`2026-06-01T10:00:00Z`), `start` before `end`.',
+  RG382: 'Merge or move the overlapping brownout windows so that none overlaps another.',
+  RG383: 'Give `docs` as an absolute `https://` URL of the upgrade page.',
+  RG384: 'Name a declared, released version in `versioning.default` (or `\'latest\'`, once a version is released).',
+  RG385: 'Remove `versioning.default`: with path versioning the version is in every path; or switch to `versioning: { in: \'header\' }`.',
+  RG386: 'Declare date-named versions oldest first, so that a date resolves to the newest version on or before it.',
 };

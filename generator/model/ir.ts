@@ -225,7 +225,23 @@ export interface VersionIR {
   readonly released?: string;
   readonly deprecated?: string;
   readonly sunset?: string;
+  /** Windows in which the version answers 410 (`version_brownout`), as written (ISO 8601 instants), in time order. */
+  readonly brownouts?: readonly BrownoutIR[];
+  /** Where clients read how to move off the version (an absolute https URL, normalized). */
+  readonly docs?: string;
 }
+
+/** A brownout window `[start, end)`, ISO 8601 instants as written. */
+export interface BrownoutIR {
+  readonly start: string;
+  readonly end: string;
+}
+
+/**
+ * How clients select a version. With a header, `default` is the version a request without it gets (the
+ * version `'latest'` named when the API was generated: the newest released one); absent, such a request is 400.
+ */
+export type VersioningIR = { readonly in: 'path' } | { readonly in: 'header'; readonly header: string; readonly default?: string };
 
 /** The whole API. */
 export interface ApiIR {
@@ -234,7 +250,7 @@ export interface ApiIR {
   readonly title: string;
   readonly description?: string;
   readonly versions: readonly VersionIR[];
-  readonly versioning: { readonly in: 'path' } | { readonly in: 'header'; readonly header: string };
+  readonly versioning: VersioningIR;
   readonly auth: AuthIR;
   readonly rateLimit?: RateLimitIR;
   readonly collections: readonly CollectionIR[];

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { HtmlReportView } from '../diff/format-html.ts';
 import type { ChangesView } from '../emit/changes/changes-view.ts';
+import type { UpgradingView } from '../emit/changes/upgrading-view.ts';
 import type { CollectionFileView as ClientCollectionView, IndexView as ClientIndexView, VersionFileView } from '../emit/client/client-view.ts';
 import type { CollectionFileView as ServerCollectionView } from '../emit/server/collection-view.ts';
 import type { IndexView as ServerIndexView, RoutesView, TypesView } from '../emit/server/server-view.ts';
@@ -22,6 +23,7 @@ import { layOut, Marks } from '../printer/layout.ts';
 export interface TemplateViews {
   'changes/changes': ChangesView;
   'changes/diff-report.html': HtmlReportView;
+  'changes/upgrading': UpgradingView;
   'client/collection': ClientCollectionView;
   'client/index': ClientIndexView;
   'client/version': VersionFileView;
@@ -41,6 +43,7 @@ export type Render = <K extends keyof TemplateViews>(name: K, view: TemplateView
 const RENDERED: { readonly [K in keyof TemplateViews]: true } = {
   'changes/changes': true,
   'changes/diff-report.html': true,
+  'changes/upgrading': true,
   'client/collection': true,
   'client/index': true,
   'client/version': true,

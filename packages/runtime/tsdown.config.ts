@@ -1,12 +1,13 @@
 /**
- * @module The build of `@restgen/runtime`: two entries, `.` (everything a generated server imports) and `./jwt`
- * (the JWT verifier, the only module that imports jose), compiled to ES modules with bundled declarations.
+ * @module The build of `@restgen/runtime`: three entries, `.` (everything a generated server imports), `./jwt`
+ * (the JWT verifier, the only module that imports jose) and `./otel` (the OpenTelemetry adapter of
+ * `onVersionUse`, the only module that imports @opentelemetry/api), compiled to ES modules with bundled declarations.
  * Every peer dependency stays an import, resolved from the user's installation.
  */
 import { defineConfig } from 'tsdown';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', jwt: 'src/jwt.ts' },
+  entry: { index: 'src/index.ts', jwt: 'src/jwt.ts', otel: 'src/otel.ts' },
   format: 'esm',
   platform: 'node',
   target: 'node20.19',

@@ -65,7 +65,7 @@ describe('the config file', () => {
     expect((await runCli(dir, ['generate', '--parts', 'client'])).code).toBe(0);
     const all = await runCli(dir, ['generate']);
     expect(all.err).not.toContain('up to date');
-    expect(tops(path.join(dir, 'generated'))).toEqual(['CHANGES.md', 'client', 'openapi', 'restgen-inputs.json', 'server', 'v1', 'v2', 'zod-helpers.ts']);
+    expect(tops(path.join(dir, 'generated'))).toEqual(['CHANGES.md', 'UPGRADING.md', 'client', 'openapi', 'restgen-inputs.json', 'server', 'v1', 'v2', 'zod-helpers.ts']);
     expect((await runCli(dir, ['check', '--parts', 'client'])).err).toContain('(no longer generated)');
     const back = await runCli(dir, ['generate', '--parts', 'client']);
     expect(back.err).toContain('removed generated/server/index.ts');

@@ -19,7 +19,10 @@ const { render } = loadTemplates();
 describe('CHANGES.md', () => {
   it('of the example matches its golden file', async () => {
     const files = emitChanges(await loadIr(), { sourcePath: '../api.ts', render });
-    expect(files.map((x) => [x.path, x.language])).toEqual([['CHANGES.md', 'markdown']]);
+    expect(files.map((x) => [x.path, x.language])).toEqual([
+      ['CHANGES.md', 'markdown'],
+      ['UPGRADING.md', 'markdown'],
+    ]);
     const text = await prettier.format(files[0]!.content, { parser: 'markdown' });
     if (process.env.UPDATE_GOLDEN === '1') writeFileSync(GOLDEN, text);
     expect(text).toBe(readFileSync(GOLDEN, 'utf8'));

@@ -11,7 +11,7 @@ import { emitAll, generate } from '../../generator/pipeline/generate.ts';
 import { loadIr, SHOP_API } from '../helpers/load-ir.ts';
 import { listFiles } from '../helpers/temp-api.ts';
 
-const EXAMPLES = [SHOP_API, new URL('../../examples/header-versioning/api.ts', import.meta.url).pathname];
+const EXAMPLES = [SHOP_API, ...['header-versioning', 'ledger'].map((name) => new URL(`../../examples/${name}/api.ts`, import.meta.url).pathname)];
 const cleanups: (() => void)[] = [];
 afterAll(() => cleanups.forEach((c) => c()));
 

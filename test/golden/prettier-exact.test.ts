@@ -1,7 +1,7 @@
 /**
  * restgen writes every file as rendered, without a formatter: each must already be exactly what prettier 3
  * prints with its default options (TypeScript with the `typescript` parser, JSON and Markdown with theirs).
- * Checked on every file of both examples, of an API with custom events and of the bench's synthetic
+ * Checked on every file of the three examples, of an API with custom events and of the bench's synthetic
  * 200-collection API.
  */
 import { writeFileSync } from 'node:fs';
@@ -16,6 +16,8 @@ import { tempDir } from '../helpers/temp-api.ts';
 
 const PARSER: { [L in FileLanguage]: string } = { typescript: 'typescript', json: 'json', markdown: 'markdown' };
 const HEADER_API = new URL('../../examples/header-versioning/api.ts', import.meta.url).pathname;
+/** Date versions with a default, brownouts and docs links (the Link header, UPGRADING.md). */
+const LEDGER_API = new URL('../../examples/ledger/api.ts', import.meta.url).pathname;
 /** Custom events with payloads per version: `server/events.ts` with zod payloads, the client's `WebhookEvent` with payload types. */
 const EVENTS_API = new URL('../webhooks/fixtures/events-api.ts', import.meta.url).pathname;
 
@@ -31,7 +33,7 @@ describe('every rendered file is exactly what prettier prints', () => {
   const tmp = tempDir('exact');
   afterAll(tmp.cleanup);
 
-  it.each([SHOP_API, HEADER_API, EVENTS_API])('for %s: TypeScript, JSON and Markdown', async (apiPath) => {
+  it.each([SHOP_API, HEADER_API, LEDGER_API, EVENTS_API])('for %s: TypeScript, JSON and Markdown', async (apiPath) => {
     const files = await emitAll(await loadIr(apiPath), '../api.ts');
     expect(files.filter((f) => f.language === "typescript").length).toBeGreaterThan(20);
     if (apiPath === EVENTS_API) expect(files.find((f) => f.path === 'server/events.ts')?.content).toContain('z.object(');

@@ -34,6 +34,7 @@ describe('loading an API without call sites', () => {
   const apis = {
     shop: path.resolve('examples/shop/api.ts'),
     'header-versioning': path.resolve('examples/header-versioning/api.ts'),
+    ledger: path.resolve('examples/ledger/api.ts'),
     synthetic: path.join(tmp.dir, 'synthetic', 'api.ts'),
   };
   writeFiles(path.dirname(apis.synthetic), { 'api.ts': syntheticApi(20) });

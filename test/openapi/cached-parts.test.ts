@@ -56,8 +56,8 @@ function irOf(maxLength: number): ApiIR {
 }
 
 describe('the OpenAPI document from cached collection parts', () => {
-  it('is byte for byte the document built whole, for every version of both examples, cold and warm', async () => {
-    for (const apiPath of ['../../examples/shop/api.ts', '../../examples/header-versioning/api.ts']) {
+  it('is byte for byte the document built whole, for every version of every example, cold and warm', async () => {
+    for (const apiPath of ['../../examples/shop/api.ts', '../../examples/header-versioning/api.ts', '../../examples/ledger/api.ts']) {
       const ir = await loadIr(new URL(apiPath, import.meta.url).pathname);
       const { memo, computed } = mapMemo();
       for (const v of ir.versions) {

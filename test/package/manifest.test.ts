@@ -30,7 +30,7 @@ describe('package.json', () => {
   });
 
   it('every package the committed generated code imports is a peer of the part that owns the file', () => {
-    for (const example of ['shop', 'header-versioning']) {
+    for (const example of ['shop', 'header-versioning', 'ledger']) {
       const dir = path.join(ROOT, 'examples', example, 'generated');
       for (const file of listFiles(dir).filter((f) => f.endsWith('.ts'))) {
         const text = readFileSync(path.join(dir, file), 'utf8');
@@ -77,14 +77,17 @@ describe('packages/runtime/package.json (@restgen/runtime)', () => {
 
   it("declares the server part's packages as peers, jose optional, and builds only when packed", () => {
     const { [RUNTIME.name]: _self, ...serverPeers } = PARTS.server.peers;
-    expect(runtime['peerDependencies']).toEqual(Object.fromEntries(Object.entries(serverPeers).sort(([a], [b]) => (a < b ? -1 : 1))));
-    expect(runtime['peerDependenciesMeta']).toEqual({ jose: { optional: true } });
+    // @opentelemetry/api: only `@restgen/runtime/otel` imports it, which user code (never generated code) imports.
+    const peers = { ...serverPeers, '@opentelemetry/api': '^1.9.0' };
+    expect(runtime['peerDependencies']).toEqual(Object.fromEntries(Object.entries(peers).sort(([a], [b]) => (a < b ? -1 : 1))));
+    expect(runtime['peerDependenciesMeta']).toEqual({ '@opentelemetry/api': { optional: true }, jose: { optional: true } });
     // Its one dependency classifies webhook destination addresses (IANA special-purpose registries).
     expect(runtime['dependencies']).toEqual({ 'ipaddr.js': '2.5.0' });
     expect(Object.keys(runtime['scripts']!).filter((s) => /install|prepare/.test(s))).toEqual([]);
     expect(runtime['exports']).toEqual({
       '.': { types: './dist/index.d.ts', default: './dist/index.js' },
       './jwt': { types: './dist/jwt.d.ts', default: './dist/jwt.js' },
+      './otel': { types: './dist/otel.d.ts', default: './dist/otel.js' },
       './package.json': './package.json',
     });
   });

@@ -12,6 +12,8 @@ import { generate } from '../../generator/pipeline/generate.ts';
 import { tempDir, writeFiles } from '../helpers/temp-api.ts';
 import { HEADER_API, generateInto } from './helpers.ts';
 
+const LEDGER_API = new URL('../../examples/ledger/api.ts', import.meta.url).pathname;
+
 const TSC = new URL('../../node_modules/typescript-native/bin/tsc', import.meta.url).pathname;
 
 const TSCONFIG = {
@@ -58,6 +60,8 @@ await registerShopApi(app, createMemoryHandlers(), { authenticate, migrations: {
 const wrong: ShopMigrations = { ...migrations, v3: { ...migrations.v3, orders: { reference: { up: (n) => String(n), down: (s) => s } } } };
 // @ts-expect-error some way to authenticate is required
 await registerShopApi(app, createMemoryHandlers(), { migrations });
+// @ts-expect-error pinnedVersion applies to header versioning only (the shop's versions are paths)
+await registerShopApi(app, createMemoryHandlers(), { authenticate, migrations, pinnedVersion: () => 'v1' });
 
 // Handlers are typed with v3: quantity (not qty), a string reference; NotFound and Conflict are answers.
 const orders: ShopHandlers['orders'] = {
@@ -119,6 +123,28 @@ const handlers: NotesHandlers = createMemoryHandlers({ labels: [{ id: '6f1c2f0e-
 void handlers.notes.replace;
 `;
 
+const LEDGER_USAGE = `
+import Fastify from 'fastify';
+import type { VersionUse } from '@restgen/runtime';
+import { createVersionMetrics } from '@restgen/runtime/otel';
+import { createMemoryHandlers, registerLedgerApi } from './server/index.js';
+
+const pins: Record<string, string> = { 'acct-1': '2025-01-15' };
+const uses: VersionUse[] = [];
+await registerLedgerApi(Fastify(), createMemoryHandlers(), {
+  apiKeys: { k: { id: 'acct-1', scopes: ['ledger:read'] } },
+  pinnedVersion: async (principal) => (principal ? pins[principal.id] : null),
+  onVersionUse: (use) => {
+    uses.push(use);
+  },
+});
+await registerLedgerApi(Fastify(), createMemoryHandlers(), { apiKeys: {}, onVersionUse: createVersionMetrics({ principal: false }) });
+// @ts-expect-error pinnedVersion answers a version (or null), not a number
+await registerLedgerApi(Fastify(), createMemoryHandlers(), { apiKeys: {}, pinnedVersion: () => 2025 });
+const source: 'header' | 'pinned' | 'default' | 'path' = uses[0]!.source;
+void source;
+`;
+
 describe('generated servers type-check', () => {
   it('shop: strict, nodenext, and the types enforce hooks, credentials and newest-version handlers', async () => {
     const output = await typecheck(await generateInto('typecheck-shop'), SHOP_USAGE);
@@ -127,6 +153,11 @@ describe('generated servers type-check', () => {
 
   it('header-versioning example: no auth, no hooks, options optional', async () => {
     const output = await typecheck(await generateInto('typecheck-notes', HEADER_API), NOTES_USAGE);
+    expect(output).toBe('');
+  }, 60_000);
+
+  it('ledger example: pinnedVersion, onVersionUse and the OpenTelemetry adapter', async () => {
+    const output = await typecheck(await generateInto('typecheck-ledger', LEDGER_API), LEDGER_USAGE);
     expect(output).toBe('');
   }, 60_000);
 

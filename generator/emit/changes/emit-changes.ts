@@ -1,7 +1,8 @@
 /**
  * @module The CHANGES.md emitter: the version diff report between consecutive versions, for reviewers
- * and for client authors migrating from one version to the next. Regenerated with everything else, so a
- * pull request shows how the changelog moved.
+ * and for client authors migrating from one version to the next; and UPGRADING.md, the upgrade guide
+ * between consecutive released versions. Regenerated with everything else, so a pull request shows how
+ * the changelog moved.
  */
 import type { EmitOptions, OutputFile } from '../types.ts';
 import type { ApiIR } from '../../model/ir.ts';
@@ -9,10 +10,11 @@ import { project } from '../../model/project.ts';
 import { irHash, projectionHash } from '../ir-hash.ts';
 import { outputFile } from '../keyed-file.ts';
 import { buildChangesView, changesParts } from './changes-view.ts';
+import { buildUpgradingView } from './upgrading-view.ts';
 
 /**
  * Emits `CHANGES.md`, keyed by every version's projection and assembled from the comparisons of its collections
- * (see `changesParts`).
+ * (see `changesParts`), and `UPGRADING.md`, keyed by the released versions' projections.
  */
 export const emitChanges = (api: ApiIR, options: Pick<EmitOptions, 'sourcePath' | 'render'>): OutputFile[] => [
   outputFile(
@@ -26,5 +28,17 @@ export const emitChanges = (api: ApiIR, options: Pick<EmitOptions, 'sourcePath' 
       preformatted: true,
     },
     (parts) => options.render('changes/changes', buildChangesView(api, options.sourcePath, parts)),
+  ),
+  outputFile(
+    {
+      path: 'UPGRADING.md',
+      language: 'markdown',
+      kind: 'upgrading',
+      // The guide compares released versions only: a change to an unreleased version leaves it as it is.
+      input: JSON.stringify([api.title, options.sourcePath, irHash(api.versions), api.versioning, api.versions.filter((v) => v.released).map((v) => projectionHash(project(api, v.name)))]),
+      // Laid out as prettier lays it out; test/golden/prettier-exact.test.ts compares the two.
+      preformatted: true,
+    },
+    () => options.render('changes/upgrading', buildUpgradingView(api, options.sourcePath)),
   ),
 ];

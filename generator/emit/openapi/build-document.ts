@@ -14,7 +14,7 @@ import { buildFormatSchema, FORMAT_NAMES, type FormatKind, type FormatNames } fr
 import { inputTypeName } from '../zod/emit-zod.ts';
 import { compact, PrintedJson, ref, sortedKeys, type Json, type JsonObject } from './json.ts';
 import { printJsonAt } from './print-json.ts';
-import { buildCollectionPaths, rateLimitSentence, type OperationContext } from './operations.ts';
+import { buildCollectionPaths, rateLimitSentence, variantOf, type OperationContext } from './operations.ts';
 import { buildErrorResponse, buildHeaders, buildProblemSchema, buildSecuritySchemes } from './shared-components.ts';
 import { addLifecycleSchemas, buildTransitionPaths } from './transitions.ts';
 
@@ -66,6 +66,8 @@ export function lifecycleSentences(v: VersionIR): string[] {
   const out = [`Version ${v.name} was released on ${v.released}.`];
   if (v.deprecated) out.push(`It is deprecated since ${v.deprecated}; move to a newer version.`);
   if (v.sunset) out.push(`It stops being served on ${v.sunset} (sunset) and answers 410 from then on.`);
+  for (const w of v.brownouts ?? []) out.push(`It is browned out from ${w.start} to ${w.end}: it answers 410 (\`version_brownout\`) meanwhile.`);
+  if (v.docs && v.deprecated) out.push(`Read ${v.docs} for how to move off it.`);
   return out;
 }
 
@@ -108,13 +110,18 @@ function sharedParameters(api: ApiAt, formats: FormatNames): Record<string, Json
     schema: { type: 'string' },
   };
   if (api.versioning.in === 'header') {
-    out['ApiVersion'] = {
+    const fallback = api.versioning.default;
+    const without =
+      fallback === undefined
+        ? ''
+        : ` Without it, the server answers in the version the caller is pinned to, else in \`${fallback}\`${fallback === api.version.name ? ' (this one)' : ''}.`;
+    out['ApiVersion'] = compact({
       name: api.versioning.header,
       in: 'header',
-      required: true,
-      description: `Selects the API version: \`${api.version.name}\` for this document.`,
+      required: fallback === api.version.name ? undefined : true,
+      description: `Selects the API version: \`${api.version.name}\` for this document.${without} Every answer names the version that served it in the same header.`,
       schema: { type: 'string', enum: [api.version.name] },
-    };
+    });
   }
   return out;
 }
@@ -235,15 +242,16 @@ export function buildOpenApiDocument(api: ApiAt, parts?: readonly string[]): Jso
   const formatSchemas = Object.fromEntries(FORMAT_KINDS.map((k) => [formats[k], buildFormatSchema(k)]));
   Object.assign(schemas, referenced(formatSchemas, refsIn([schemas, parameters, webhooks ?? null], refs), 'schemas'));
   const responses: Record<string, JsonObject> = {};
-  const lifecycle = { deprecated: api.version.deprecated !== undefined, sunset: api.version.sunset !== undefined };
+  const lifecycle = variantOf(api);
   for (const [name, { kind, limited }] of ctx.usedErrors) responses[name] = buildErrorResponse(kind, problem, api.auth, { ...lifecycle, limited });
-  const headers = referenced(buildHeaders(), refsIn(responses, refs), 'headers');
+  const headers = referenced(buildHeaders(api.versioning.in === 'header' ? api.version.name : undefined), refsIn(responses, refs), 'headers');
   const securitySchemes = buildSecuritySchemes(api.auth);
   const nonEmpty = (map: Record<string, Json>): JsonObject | undefined =>
     Object.keys(map).length > 0 ? sortedKeys(map) : undefined;
   return compact({
     openapi: '3.1.1',
     info: infoOf(api),
+    externalDocs: api.version.docs ? { description: `How to move off ${api.version.name}.`, url: api.version.docs } : undefined,
     servers: [{ url: '/', description: 'The host serving this API.' }],
     tags: api.collections.map((c) => tagOf(api, c)),
     paths,

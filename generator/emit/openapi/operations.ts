@@ -8,7 +8,7 @@ import { pascalCase, singularize } from '../../model/names.ts';
 import { schemaNamesOf } from './collection-schemas.ts';
 import { typeSchema, type FormatNames } from './field-schema.ts';
 import { compact, ref, type Json, type JsonObject } from './json.ts';
-import { ERRORS, RATE_LIMIT_HEADERS, SCHEME, errorResponseName, type ErrorKind } from './shared-components.ts';
+import { ERRORS, RATE_LIMIT_HEADERS, SCHEME, errorResponseName, type ErrorKind, type ErrorVariant } from './shared-components.ts';
 
 /** What the operations of a document refer to and record while they are built. */
 export interface OperationContext {
@@ -96,13 +96,29 @@ function errorKinds(api: ApiAt, c: CollectionAt, op: OperationName): ErrorKind[]
   if (op === 'create') kinds.push('IdempotencyKeyReused');
   if (byId) kinds.push('NotFound', 'PreconditionFailed');
   if (body && unique) kinds.push('Conflict');
-  if (api.version.sunset) kinds.push('Gone');
+  kinds.push(...retiredKinds(api));
   if (body) kinds.push('ContentTooLarge', 'UnsupportedMediaType');
   if (c.requireIfMatch && (op === 'replace' || op === 'update' || op === 'delete')) kinds.push('PreconditionRequired');
   if (isLimited(api, c)) kinds.push('TooManyRequests');
   // 503: the request timeout, and an idempotency store that is unavailable.
   kinds.push('InternalServerError', 'ServiceUnavailable');
   return sortKinds(kinds);
+}
+
+/** The 410 a version can answer: past its sunset, or also inside a brownout window. */
+export function retiredKinds(api: ApiAt): ErrorKind[] {
+  return api.version.brownouts ? ['Brownout'] : api.version.sunset ? ['Gone'] : [];
+}
+
+/** The lifecycle headers every answer of a version carries (see {@link ErrorVariant}), besides the rate limit's. */
+export function variantOf(api: ApiAt): Omit<ErrorVariant, 'limited'> {
+  const deprecated = api.version.deprecated !== undefined;
+  return {
+    deprecated,
+    sunset: api.version.sunset !== undefined,
+    link: deprecated && api.version.docs !== undefined,
+    echo: api.versioning.in === 'header' ? api.versioning.header : null,
+  };
 }
 
 /** Errors by status (two kinds of one status keep the order given). */
@@ -112,7 +128,7 @@ export function sortKinds(kinds: readonly ErrorKind[]): ErrorKind[] {
 
 /** Records the error responses of an operation and refers to them, by status; `limited`: it counts against a rate limit. */
 export function errorResponses(ctx: OperationContext, c: CollectionAt, kinds: readonly ErrorKind[], limited = isRateLimited(ctx.api, c)): Record<string, JsonObject> {
-  const variant = { limited, deprecated: ctx.api.version.deprecated !== undefined, sunset: ctx.api.version.sunset !== undefined };
+  const variant = { ...variantOf(ctx.api), limited };
   const out: Record<string, JsonObject> = {};
   for (const kind of kinds) {
     const name = errorResponseName(kind, variant);
@@ -138,10 +154,13 @@ export function successHeaders(api: ApiAt, c: CollectionAt, extra: Record<string
   const headers: Record<string, JsonObject> = { ...extra };
   if (limited)
     for (const [wire, component] of RATE_LIMIT_HEADERS) if (wire !== 'Retry-After') headers[wire] = ref('headers', component);
-  if (api.version.deprecated) {
+  const lifecycle = variantOf(api);
+  if (lifecycle.deprecated) {
     headers['Deprecation'] = ref('headers', 'Deprecation');
-    if (api.version.sunset) headers['Sunset'] = ref('headers', 'Sunset');
+    if (lifecycle.sunset) headers['Sunset'] = ref('headers', 'Sunset');
+    if (lifecycle.link) headers['Link'] = ref('headers', 'Link');
   }
+  if (lifecycle.echo !== null) headers[lifecycle.echo] = ref('headers', 'Version');
   return Object.keys(headers).length > 0 ? headers : undefined;
 }
 

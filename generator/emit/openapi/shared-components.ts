@@ -18,6 +18,10 @@ export const ERRORS = {
     text: 'The resource is not in a state this transition starts from (`invalid_transition`); `state` is its state and `allowed` the transitions open from it.',
   },
   Gone: { status: 410, text: 'This API version is past its sunset date and no longer served.' },
+  Brownout: {
+    status: 410,
+    text: 'This API version is past its sunset date, or inside one of its brownout windows (`code: version_brownout`): planned outages that warn its clients before the sunset. Retry after `Retry-After` seconds, or move to a newer version.',
+  },
   PreconditionFailed: { status: 412, text: 'The resource changed since it was read: its ETag no longer matches `If-Match` (or matches `If-None-Match`). Read it again.' },
   ContentTooLarge: { status: 413, text: 'The request body is too large.' },
   UnsupportedMediaType: { status: 415, text: 'The request body is not `application/json`.' },
@@ -111,8 +115,11 @@ export function buildProblemSchema(): JsonObject {
   };
 }
 
-/** Every header component a document may use (it keeps those it refers to). */
-export function buildHeaders(): Record<string, JsonObject> {
+/**
+ * Every header component a document may use (it keeps those it refers to); `version`: the version of a
+ * document whose API is versioned by a header (its answers echo it).
+ */
+export function buildHeaders(version?: string): Record<string, JsonObject> {
   const int = (description: string): JsonObject => ({ description, schema: { type: 'integer', minimum: 0 } });
   return {
     RetryAfter: int('Seconds to wait before trying again.'),
@@ -133,6 +140,19 @@ export function buildHeaders(): Record<string, JsonObject> {
       description: 'When this API version stops being served, as an HTTP-date (RFC 8594).',
       schema: { type: 'string' },
     },
+    Link: {
+      description:
+        'Where to read how to move off this deprecated version: `<url>; rel="deprecation"` (RFC 9745) and, with a sunset, `<url>; rel="sunset"` (RFC 8594).',
+      schema: { type: 'string' },
+    },
+    ...(version === undefined
+      ? {}
+      : {
+          Version: {
+            description: 'The version that answered: the one the version header named (a date names the newest released version on or before it), else the caller\'s pinned version, else the default.',
+            schema: { type: 'string', enum: [version] },
+          },
+        }),
     ETag: {
       description: "The resource's strong entity tag: the same in every version that shows the same stored revision. Send it as `If-Match` to write only if nothing changed meanwhile.",
       schema: { type: 'string' },
@@ -156,6 +176,10 @@ export interface ErrorVariant {
   /** The version is deprecated: every answer carries Deprecation (and Sunset when one is set). */
   readonly deprecated: boolean;
   readonly sunset: boolean;
+  /** The deprecated version has a docs page: every answer carries Link. */
+  readonly link: boolean;
+  /** The versioning header every answer echoes (header versioning), or null. */
+  readonly echo: string | null;
 }
 
 /** Statuses answered before the rate limit is counted (lifecycle and credentials): never with RateLimit headers. */
@@ -170,7 +194,7 @@ export function errorResponseName(kind: ErrorKind, variant: ErrorVariant): strin
 export function buildErrorResponse(kind: ErrorKind, problemSchema: string, auth: AuthIR, variant: ErrorVariant): JsonObject {
   const status = ERRORS[kind].status;
   const headers: Record<string, JsonObject> = {};
-  if (status === 429 || status === 503) headers['Retry-After'] = ref('headers', 'RetryAfter');
+  if (status === 429 || status === 503 || kind === 'Brownout') headers['Retry-After'] = ref('headers', 'RetryAfter');
   if (variant.limited && !BEFORE_LIMIT.has(status))
     for (const [wire, component] of RATE_LIMIT_HEADERS) if (wire !== 'Retry-After') headers[wire] = ref('headers', component);
   if (status === 401 || status === 403) {
@@ -180,6 +204,9 @@ export function buildErrorResponse(kind: ErrorKind, problemSchema: string, auth:
   }
   if (variant.deprecated) headers['Deprecation'] = ref('headers', 'Deprecation');
   if (variant.deprecated && variant.sunset) headers['Sunset'] = ref('headers', 'Sunset');
+  if (variant.link) headers['Link'] = ref('headers', 'Link');
+  // Every answer after the version was chosen; a 400 may also be for a header that names no version.
+  if (variant.echo !== null) headers[variant.echo] = ref('headers', 'Version');
   // A server that verifies JWTs answers 503 while the identity provider's keys cannot be fetched.
   const idp = status === 503 && auth.oauth2 ? " Also while the identity provider's signing keys (JWKS) cannot be fetched." : '';
   return {

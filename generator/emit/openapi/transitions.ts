@@ -11,6 +11,7 @@ import { compact, ref, type Json, type JsonObject } from './json.ts';
 import {
   ETAG,
   errorResponses,
+  retiredKinds,
   hasNoAuth,
   humanName,
   isLimited,
@@ -39,7 +40,7 @@ function errorKinds(api: ApiAt, c: CollectionAt, t: TransitionAt): ErrorKind[] {
   const kinds: ErrorKind[] = ['BadRequest', 'NotFound', 'InvalidTransition', 'PreconditionFailed', 'ContentTooLarge', 'UnsupportedMediaType', 'IdempotencyKeyReused'];
   if (!hasNoAuth(api)) kinds.push('Unauthorized');
   if (!hasNoAuth(api) && t.scopes.length > 0) kinds.push('Forbidden');
-  if (api.version.sunset) kinds.push('Gone');
+  kinds.push(...retiredKinds(api));
   if (c.requireIfMatch) kinds.push('PreconditionRequired');
   if (isLimited(api, c) || t.rateLimit) kinds.push('TooManyRequests');
   kinds.push('InternalServerError', 'ServiceUnavailable');

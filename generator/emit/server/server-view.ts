@@ -4,7 +4,7 @@
  * points). They only name collections, so they change when a collection is added or removed, not when a
  * field changes; the per-collection views are in `collection-view.ts`. The templates only lay them out.
  */
-import { takesBearer, takesCredentials, type ApiIR } from '../../model/ir.ts';
+import { takesBearer, takesCredentials, type ApiIR, type VersionIR } from '../../model/ir.ts';
 import { pascalCase } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
 import { e, t, type Expr, type Type } from '../../printer/ast.ts';
@@ -26,6 +26,10 @@ interface VersionView {
   readonly deprecation: string | null;
   readonly sunset: string | null;
   readonly sunsetAt: number | null;
+  /** The `Link` header of a deprecated version with a docs page (`<url>; rel="deprecation"`, ...), or null. */
+  readonly link: Expr | null;
+  /** `[{ start, end }]` in ms, or null without brownouts. */
+  readonly brownouts: Expr | null;
   /** `new URL("../openapi/<version>.json", import.meta.url)`: the version's OpenAPI document (the OpenAPI emitter writes it). */
   readonly document: Expr;
   /** The imported route entries of the version's collections, in declaration order (`[$orders.v1]`). */
@@ -120,6 +124,15 @@ const dayMs = (date: string): number => Date.parse(`${date}T00:00:00Z`);
 /** The constant of the route table (`SHOP_API`). */
 export const specNameOf = (api: ApiIR): string => `${api.name.replace(/[^A-Za-z0-9]/g, '_').toUpperCase()}_API`;
 
+/**
+ * The `Link` header a deprecated version with a docs page sends: `rel="deprecation"` (RFC 9745) and, with a
+ * sunset, `rel="sunset"` (RFC 8594), both to the docs page.
+ */
+function linkOf(v: VersionIR): Expr | null {
+  if (!v.docs || !v.deprecated) return null;
+  return e.str([`<${v.docs}>; rel="deprecation"`, ...(v.sunset ? [`<${v.docs}>; rel="sunset"`] : [])].join(', '));
+}
+
 /** What every per-collection view needs of the API. */
 export function buildServerContext(api: ApiIR): ServerContext {
   return {
@@ -133,6 +146,15 @@ export function buildServerContext(api: ApiIR): ServerContext {
     hasAuth: takesCredentials(api.auth),
     alias: aliases(api),
   };
+}
+
+/**
+ * `ServerOptions` without what the API cannot use (the runtime refuses both at startup too): `jwt` without
+ * bearer tokens to verify, `pinnedVersion` with path versioning (the path names every request's version).
+ */
+function serverOptionsOf(api: ApiIR): Type {
+  const omitted = [...(takesBearer(api.auth) ? [] : ['jwt']), ...(api.versioning.in === 'path' ? ['pinnedVersion'] : [])];
+  return omitted.length === 0 ? t.ref('ServerOptions') : t.ref('Omit', [t.ref('ServerOptions'), t.union(omitted.map(t.str))]);
 }
 
 /** Builds the views of the assembling modules from the context and every collection's summary (in the API's order). */
@@ -174,6 +196,8 @@ export function buildServerViews(api: ApiIR, ctx: ServerContext, collections: re
         deprecation: v.deprecated ? `@${dayMs(v.deprecated) / 1000}` : null,
         sunset: v.sunset ? new Date(dayMs(v.sunset)).toUTCString() : null,
         sunsetAt: v.sunset ? dayMs(v.sunset) : null,
+        link: linkOf(v),
+        brownouts: v.brownouts ? e.json(v.brownouts.map((w) => ({ start: Date.parse(w.start), end: Date.parse(w.end) }))) : null,
         document: e.construct('URL', [e.str(`../openapi/${v.name}.json`), e.raw('import.meta.url')]),
         routes: e.arr(collections.filter((c) => c.versions.includes(v.name)).map((c) => routeOf(c.key, v.name))),
       })),
@@ -185,8 +209,7 @@ export function buildServerViews(api: ApiIR, ctx: ServerContext, collections: re
       versions: t.union(versions.map(t.str)),
       migrations: t.inter(refs.filter((_, i) => collections[i]!.hasMigrations).map((r) => t.ref(`${r.alias}.Migrations`))),
       options: t.inter([
-        // Without bearer tokens there is nothing for `jwt` to verify (the runtime refuses it too).
-        takesBearer(api.auth) ? t.ref('ServerOptions') : t.ref('Omit', [t.ref('ServerOptions'), t.str('jwt')]),
+        serverOptionsOf(api),
         ...(needsCredentials ? [t.ref(`${name}Credentials`)] : []),
         ...(needsMigrations ? [t.lit([t.prop('migrations', t.ref(`${name}Migrations`), false, true)])] : []),
       ]),

@@ -2,7 +2,9 @@
  * `@restgen/runtime`: the server runtime every generated API shares, re-exported from its modules: problem+json answers
  * (RFC 9457), credentials and scopes (JWT access tokens verified with jose in `@restgen/runtime/jwt`, for APIs that take bearer tokens), rate limits, version lifecycle,
  * migrations between versions, answers shaped by each version's response schema, ETags and preconditions,
- * lifecycle transitions, Idempotency-Key replay, OpenAPI documents, route mounting and the in-memory store.
+ * lifecycle transitions, Idempotency-Key replay, OpenAPI documents, route mounting, version selection (header,
+ * pin, default; echo, brownouts, usage) and the in-memory store. `@restgen/runtime/otel` records version usage as
+ * OpenTelemetry metrics.
  * The API-specific files (`routes.ts`, `types.ts`, `index.ts`, `collections/*.ts`) are
  * data and types the runtime reads.
  */
@@ -62,6 +64,7 @@ export {
 } from "./problems.js";
 export type {
   ApiSpec,
+  BrownoutSpec,
   CollectionSpec,
   DownStep,
   HookSpec,
@@ -93,5 +96,7 @@ export type {
   RedisClient,
   ServerOptions,
   TransitionHandler,
+  VersionSource,
+  VersionUse,
   WebhookOptions,
 } from "./types.js";

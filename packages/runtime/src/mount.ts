@@ -28,6 +28,7 @@ import type { ApiSpec, RouteSpec } from "./spec.js";
 import { STATE, type Mount } from "./state.js";
 import { createTransitionHandle } from "./transition.js";
 import { OPERATION_FACTS } from "./operations.js";
+import { createHeaderVersions } from "./version-select.js";
 import type { OperationName, ServerOptions } from "./types.js";
 import {
   createBuiltinHandlers,
@@ -43,6 +44,7 @@ export async function mountApi(
   options: ServerOptions & { readonly migrations?: unknown },
 ): Promise<void> {
   assertContract(spec);
+  assertVersionOptions(spec, options);
   const hooks = resolveHooks(spec, options.migrations);
   const clock = options.now ?? (() => new Date());
   const now = () => clock().getTime();
@@ -142,6 +144,7 @@ export async function mountApi(
         emit: noEvents,
         events: NO_HANDLER_EVENTS,
         onOutdatedValue: options.onOutdatedValue,
+        onVersionUse: options.onVersionUse ?? null,
       };
       if (webhooks && stores)
         startWebhooks(scope, m, webhooks, table, stores, webhookOptions);
@@ -154,8 +157,12 @@ export async function mountApi(
           scope,
           index,
           placed,
-          spec.versions.map((v) => v.name),
-          spec.versioning.header,
+          createHeaderVersions(
+            m,
+            spec.versioning.header,
+            spec.versioning.default ?? null,
+            options.pinnedVersion,
+          ),
           bodyLimit,
         );
       if (options.notFound !== false)
@@ -184,6 +191,25 @@ export async function mountApi(
     },
     { prefix },
   );
+}
+
+/**
+ * Throws at startup when the version options do not fit the API: `pinnedVersion` chooses the version of a
+ * request without the versioning header, and with path versioning the path always names it.
+ */
+function assertVersionOptions(spec: ApiSpec, options: ServerOptions): void {
+  if (options.pinnedVersion !== undefined && spec.versioning.in === "path")
+    throw new Error(
+      `register${spec.name}Api: options.pinnedVersion applies to header versioning only; this API selects the version by its path (/${spec.versions[0]?.name ?? "v1"}/...), which every request names. Remove pinnedVersion, or declare versioning: { in: 'header', header: 'Api-Version' } in the API.`,
+    );
+  for (const [key, value] of [
+    ["pinnedVersion", options.pinnedVersion],
+    ["onVersionUse", options.onVersionUse],
+  ] as const)
+    if (value !== undefined && typeof value !== "function")
+      throw new Error(
+        `register${spec.name}Api: options.${key} must be a function (got ${typeof value}).`,
+      );
 }
 
 /** The route of each collection's newest version (versions are oldest first). */
@@ -271,6 +297,8 @@ function operationRule(
       c.requireIfMatch &&
       OPERATION_FACTS[op].access === "write" &&
       OPERATION_FACTS[op].target === "item",
+    collection: c.key,
+    operation: op,
   };
 }
 
@@ -283,6 +311,8 @@ function transitionRule(m: Mount, route: RouteSpec, name: string): GateRule {
     scopes: t.scopes,
     limiters: limitersOf(m, c.key, `${c.key}:${name}`),
     requireIfMatch: c.requireIfMatch,
+    collection: c.key,
+    operation: name,
   };
 }
 

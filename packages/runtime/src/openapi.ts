@@ -2,7 +2,7 @@
  * Serving the API's OpenAPI documents: each version's generated `openapi/<version>.json`, read once at
  * startup, at `/<version>/openapi.json` (or `/openapi.json` chosen by the version header; `options.openapi`
  * moves it or turns it off). Public: no credential, no rate limit. A deprecated version's document carries
- * its Deprecation and Sunset headers.
+ * its Deprecation, Sunset and Link headers.
  */
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
@@ -46,16 +46,21 @@ export async function placeDocuments(
   }));
 }
 
-/** The public entry of a document: lifecycle headers, then the document. */
+/**
+ * The public entry of a document: lifecycle headers (no 410: the document of a retired or browned-out
+ * version still tells its clients where to go), then the document.
+ */
 function documentEntry(version: VersionSpec, body: string): Entry {
   const { deprecation, sunset } = version;
+  const link = version.link ?? null;
   return {
     gate:
-      deprecation === null && sunset === null
+      deprecation === null && sunset === null && link === null
         ? null
         : async (_request, reply) => {
             if (deprecation !== null) reply.header("deprecation", deprecation);
             if (sunset !== null) reply.header("sunset", sunset);
+            if (link !== null) reply.header("link", link);
             return undefined;
           },
     handle: async (_request, reply) =>

@@ -1,12 +1,14 @@
 /**
  * Registering routes under each versioning scheme: a path per version (`/v1/orders`), or one path where
- * the version header picks the entry (400 when it is missing or unknown). Either way other methods answer
+ * the version header (or the principal's pin, or the default: `version-select.ts`) picks the entry, and
+ * every answer echoes the version in that header. Either way other methods answer
  * 405 with `Allow`, and OPTIONS answers with `Allow`. A transition is a custom method on the item path,
  * `/orders/{id}:cancel` (AIP-136): an unknown custom method answers 404.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { problem, send, type Problem } from "./problems.js";
-import { stateOf, type Entry } from "./state.js";
+import { problem, send } from "./problems.js";
+import { resolvedOf, stateOf, type Entry } from "./state.js";
+import { answered, type VersionResolver } from "./version-select.js";
 
 const ALL_METHODS = [
   "GET",
@@ -82,7 +84,7 @@ function mountPath(
   scope: FastifyInstance,
   index: PathIndex,
   url: string,
-  byMethod: ReadonlyMap<string, Entry | ((request: FastifyRequest) => Entry)>,
+  byMethod: ReadonlyMap<string, Entry | Selector>,
   bodyLimit: number,
   allowFor: (request: FastifyRequest) => string,
 ): void {
@@ -140,25 +142,23 @@ function mountPath(
   });
 }
 
+/** Header versioning: chooses a request's entry (its version's, or one that answers 400, 404, 405). */
+type Selector = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+) => Entry | Promise<Entry>;
+
 /** Header versioning: the entry was chosen by `select`, which may already have answered (400, 404, 405). */
 async function entryGate(
   request: FastifyRequest,
   reply: FastifyReply,
-  select: (request: FastifyRequest) => Entry,
+  select: Selector,
 ): Promise<FastifyReply | undefined> {
-  const entry = select(request);
+  const chosen = select(request, reply);
+  const entry = chosen instanceof Promise ? await chosen : chosen;
   stateOf(request).entry = entry;
   return entry.gate ? entry.gate(request, reply) : undefined;
 }
-
-/** An entry whose gate answers `body` at once. */
-const answered = (
-  body: Problem,
-  headers: Readonly<Record<string, string>> = {},
-): Entry => ({
-  gate: async (_request, reply) => send(reply.headers(headers), body),
-  handle: async () => undefined,
-});
 
 /** Path versioning: each version's routes under `/<version>`. */
 export function mountByPath(
@@ -201,19 +201,32 @@ export function withVary(
     : [...names, name].join(", ");
 }
 
-/** Header versioning: one path for every version; the `header` names the version (`names`, oldest first). */
+/** How header versioning chooses versions: per request, and (for `Allow`) a guess that asks nobody. */
+export interface HeaderVersions {
+  readonly header: string;
+  /** The version of a request, or the entry that answers it instead (see `version-select.ts`). */
+  readonly resolve: VersionResolver;
+  /** The version the header names, else the default, else null: no credential checked, no pin asked. */
+  readonly peek: (request: FastifyRequest) => string | null;
+  /** Every version, oldest first. */
+  readonly names: readonly string[];
+}
+
+/** Header versioning: one path for every version; the `header` names the version. */
 export function mountByHeader(
   scope: FastifyInstance,
   index: PathIndex,
   placed: readonly Placed[],
-  names: readonly string[],
-  header: string,
+  versions: HeaderVersions,
   bodyLimit: number,
 ): void {
-  const lower = header.toLowerCase();
-  // Caches must key answers on the version header, besides what the application varies on (CORS: Origin).
-  scope.addHook("onSend", async (_request, reply, payload) => {
+  const { header, names } = versions;
+  // Caches must key answers on the version header, besides what the application varies on (CORS: Origin);
+  // every answer after the version was chosen, errors included, names it.
+  scope.addHook("onSend", async (request, reply, payload) => {
     reply.header("vary", withVary(reply.getHeader("vary"), header));
+    const resolved = resolvedOf(request);
+    if (resolved !== null) reply.header(header, resolved.name);
     return payload;
   });
   // url -> method -> version -> entry.
@@ -226,20 +239,6 @@ export function mountByHeader(
     byMethod.set(p.method, byVersion);
     byVersion.set(p.version, p.entry);
   }
-  const unknownVersion = answered(
-    problem(
-      400,
-      "unknown_version",
-      `Send the ${header} header with one of: ${names.join(", ")}.`,
-      { versions: names },
-    ),
-  );
-  const versionOf = (request: FastifyRequest): string | undefined => {
-    const value = request.headers[lower];
-    return typeof value === "string" && names.includes(value)
-      ? value
-      : undefined;
-  };
   for (const [url, byMethod] of entries) {
     const allowIn = (v: string) =>
       allowOf(
@@ -247,39 +246,44 @@ export function mountByHeader(
           [...byMethod].filter(([, e]) => e.has(v)).map(([method]) => method),
         ),
       );
-    const select =
-      (method: string) =>
-      (request: FastifyRequest): Entry => {
-        const v = versionOf(request);
-        if (v === undefined) return unknownVersion;
-        const entry = byMethod.get(method)!.get(v);
-        if (entry) return entry;
-        const allow = [...byMethod.values()].some((e) => e.has(v))
-          ? allowIn(v)
-          : null;
-        if (allow === null)
-          return answered(
-            problem(
-              404,
-              "not_found",
-              `${displayUrl(url)} does not exist in ${v}.`,
-            ),
-          );
+    const entryOf = (method: string, v: string): Entry => {
+      const entry = byMethod.get(method)!.get(v);
+      if (entry) return entry;
+      const allow = [...byMethod.values()].some((e) => e.has(v))
+        ? allowIn(v)
+        : null;
+      if (allow === null)
         return answered(
           problem(
-            405,
-            "method_not_allowed",
-            `${method} is not allowed here in ${v}; this path accepts ${allow}.`,
+            404,
+            "not_found",
+            `${displayUrl(url)} does not exist in ${v}.`,
           ),
-          { allow },
         );
+      return answered(
+        problem(
+          405,
+          "method_not_allowed",
+          `${method} is not allowed here in ${v}; this path accepts ${allow}.`,
+        ),
+        { allow },
+      );
+    };
+    const select =
+      (method: string): Selector =>
+      (request, reply) => {
+        const chosen = versions.resolve(request, reply);
+        if (chosen instanceof Promise)
+          return chosen.then((c) =>
+            typeof c === "string" ? entryOf(method, c) : c,
+          );
+        return typeof chosen === "string" ? entryOf(method, chosen) : chosen;
       };
     const targets = new Map(
       [...byMethod.keys()].map((method) => [method, select(method)] as const),
     );
-    mountPath(scope, index, url, targets, bodyLimit, (request) => {
-      const v = versionOf(request);
-      return allowIn(v ?? names[names.length - 1]!);
-    });
+    mountPath(scope, index, url, targets, bodyLimit, (request) =>
+      allowIn(versions.peek(request) ?? names[names.length - 1]!),
+    );
   }
 }

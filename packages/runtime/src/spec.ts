@@ -106,6 +106,11 @@ export interface RouteSpec {
   /** The transitions this version offers, by name. */
   readonly transitions: Readonly<Record<string, TransitionRouteSpec>>;
 }
+/** A window `[start, end)` (ms since the epoch) in which a version answers 410 `version_brownout`. */
+export interface BrownoutSpec {
+  readonly start: number;
+  readonly end: number;
+}
 /** One version: lifecycle headers and its routes. */
 export interface VersionSpec {
   readonly name: string;
@@ -116,6 +121,13 @@ export interface VersionSpec {
   /** `Sunset` header value (HTTP-date) and the same instant in ms. */
   readonly sunset: string | null;
   readonly sunsetAt: number | null;
+  /**
+   * The `Link` header of a deprecated version with a `docs` page: `<url>; rel="deprecation"` (RFC 9745), and
+   * `<url>; rel="sunset"` (RFC 8594) when it has a sunset. Absent in tables generated before it existed.
+   */
+  readonly link?: string | null;
+  /** Brownout windows in time order, none overlapping (absent: none). */
+  readonly brownouts?: readonly BrownoutSpec[];
   readonly routes: readonly RouteSpec[];
   /** The generated OpenAPI document of the version (`openapi/<version>.json`), served unless turned off. */
   readonly document: URL;
@@ -151,7 +163,12 @@ export interface ApiSpec {
   readonly name: string;
   readonly versioning:
     | { readonly in: "path" }
-    | { readonly in: "header"; readonly header: string };
+    | {
+        readonly in: "header";
+        readonly header: string;
+        /** The version of a request without the header (after `pinnedVersion`); absent: such a request is 400. */
+        readonly default?: string;
+      };
   readonly bearer: boolean;
   /** Verifies JWT access tokens (`createJwtVerifier` of `@restgen/runtime/jwt`); given when the API takes bearer tokens. */
   readonly jwt?: CreateJwtVerifier;

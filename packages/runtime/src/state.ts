@@ -13,12 +13,28 @@ import type { JwtVerifier } from "./jwt-claims.js";
 import type { Limiter } from "./rate-limit.js";
 import type { ApiSpec, RouteSpec } from "./spec.js";
 import type { OutdatedValue } from "./older-data.js";
-import type { Credential, HandlerEvents, Principal } from "./types.js";
+import type {
+  Credential,
+  HandlerEvents,
+  Principal,
+  VersionSource,
+  VersionUse,
+} from "./types.js";
 
+/** The version a request resolved to (header versioning), and how. */
+export interface Resolved {
+  readonly name: string;
+  readonly requested: string | null;
+  readonly source: VersionSource;
+}
 /** What a request's gate learnt, for its handler. */
 export interface RequestState {
   principal: Principal | null;
   entry: Entry | null;
+  /** Header versioning: the version the request resolved to (echoed in the versioning header), or null. */
+  version: Resolved | null;
+  /** The credential was checked before the version was resolved (for `pinnedVersion`): the gate does not check it again. */
+  authenticated: boolean;
 }
 /** The request decoration holding the state (registered by `mountApi`). */
 export const STATE = Symbol("restgen.state");
@@ -26,11 +42,20 @@ type WithState = FastifyRequest & { [STATE]: RequestState | null };
 /** The state of a request, allocated on first use. */
 export const stateOf = (request: FastifyRequest): RequestState => {
   const r = request as WithState;
-  return (r[STATE] ??= { principal: null, entry: null });
+  return (r[STATE] ??= {
+    principal: null,
+    entry: null,
+    version: null,
+    authenticated: false,
+  });
 };
 /** The principal a gate found, or null (also when no gate ran). */
 export const principalOf = (request: FastifyRequest): Principal | null =>
   (request as WithState)[STATE]?.principal ?? null;
+
+/** The version a request resolved to (header versioning), or null (path versioning, or not resolved). */
+export const resolvedOf = (request: FastifyRequest): Resolved | null =>
+  (request as WithState)[STATE]?.version ?? null;
 
 /** Runs before the body is read; answering (returning the reply) ends the request there. */
 export type Gate = (
@@ -77,6 +102,8 @@ export interface Mount {
   readonly validateResponses: boolean;
   /** How long a handler may take, in ms. */
   readonly requestTimeout: number;
+  /** `options.onVersionUse`, or null. */
+  readonly onVersionUse: ((use: VersionUse) => unknown) | null;
   /**
    * `ctx.emit` of every handler: sends a custom event (set by the webhooks runtime when the API declares
    * webhooks; without them it refuses every type).

@@ -190,6 +190,32 @@ export interface WebhookOptions extends DispatchTiming {
   readonly endpoints?: EndpointStore;
 }
 
+/**
+ * How a request's version was chosen: the versioning header (`header`), the principal's pin (`pinned`,
+ * `options.pinnedVersion`), the API's `versioning.default` (`default`), or the path (`path` versioning).
+ */
+export type VersionSource = "header" | "pinned" | "default" | "path";
+
+/** One request that resolved a version and got past authentication: what `options.onVersionUse` receives. */
+export interface VersionUse {
+  /** The version that answers the request. */
+  readonly version: string;
+  /**
+   * What asked for it: the header's value as sent (a version, or a date resolved to one), the value
+   * `pinnedVersion` returned, the path's version; null for the default.
+   */
+  readonly requested: string | null;
+  readonly source: VersionSource;
+  /** The collection's key (`webhook_endpoints` for webhook endpoints). */
+  readonly collection: string;
+  /** The operation (`list`, `get`, `create`, `replace`, `update`, `delete`) or the transition's name. */
+  readonly operation: string;
+  /** The principal's id; null for an anonymous request. */
+  readonly principal: string | null;
+  /** Whether the version is deprecated at the time of the request (its deprecation date has come). */
+  readonly deprecated: boolean;
+}
+
 /** Options every generated `registerXApi` accepts. */
 export interface ServerOptions {
   /**
@@ -253,8 +279,28 @@ export interface ServerOptions {
   readonly idempotencyTtl?: number;
   /** In memory (without `redis`): the most answers kept (default 10 000); the oldest are forgotten first. */
   readonly idempotencyMaxEntries?: number;
-  /** The clock that decides whether a version is past its sunset (tests inject one). */
+  /** The clock that decides whether a version is past its sunset or inside a brownout window (tests inject one). */
   readonly now?: () => Date;
+  /**
+   * Header versioning only: the version of a request that does not send the versioning header, per
+   * principal (Stripe's pinned account version). Called after authentication with the principal (null when
+   * the request carries no credential) and the request; sync or async. A version name (or, when every version
+   * is named by a date, a date, resolved as the header's would be) selects it; null or undefined leaves it to
+   * `versioning.default`. Runs under `requestTimeout`; a value that names no version, or an error, answers 500
+   * (logged with `source: "options.pinnedVersion"`). With path versioning it is a startup error.
+   */
+  readonly pinnedVersion?: (
+    principal: Principal | null,
+    request: FastifyRequest,
+  ) => Awaitable<string | null | undefined>;
+  /**
+   * Called once per request that resolved a version and got past authentication (the principal known, or an
+   * anonymous request), before scopes, rate limits and the handler: usage per version, principal and operation.
+   * Requests refused before the caller is known (past the version's sunset, inside a brownout, a credential
+   * refused, or missing where one is needed) are not reported. Errors it throws (or rejections of a promise it returns) are logged at warn and change nothing.
+   * `@restgen/runtime/otel` records these as OpenTelemetry metrics.
+   */
+  readonly onVersionUse?: (use: VersionUse) => unknown;
   /** Answer unknown paths under the prefix with a problem+json 404 (default true); false when the app sets its own not-found handler there. */
   readonly notFound?: boolean;
   /**
