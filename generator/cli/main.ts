@@ -19,6 +19,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   diff: async () => (await import('./commands/diff.ts')).registerDiffCommand,
   serve: async () => (await import('./commands/serve.ts')).registerServeCommand,
   init: async () => (await import('./commands/init.ts')).registerInitCommand,
+  conformance: async () => (await import('./commands/conformance.ts')).registerConformanceCommand,
 };
 
 /** The command `argv` names (its first word that is not an option), when it is one restgen has. */

@@ -57,7 +57,7 @@ describe('the command line', () => {
   it('documents every command and every option of each, in its own section', async () => {
     const program = await loadProgram();
     const text = page('cli');
-    expect(program.commands.map((c) => c.name()).sort()).toEqual(['check', 'diff', 'generate', 'init', 'serve']);
+    expect(program.commands.map((c) => c.name()).sort()).toEqual(['check', 'conformance', 'diff', 'generate', 'init', 'serve']);
     for (const entry of cliEntries(program)) {
       const where = entry.command === 'restgen' ? '## Global options' : `## restgen ${entry.command}`;
       expect(section(text, where), `${entry.command} ${entry.flags}`).toContain(`| \`${entry.flags}\` | ${entry.description.replace(/\|/g, '\\|')}`);

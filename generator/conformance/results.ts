@@ -1,0 +1,57 @@
+/**
+ * @module The verdicts of a run as they come in: a check is marked when it starts (so one that saw nothing
+ * wrong passes), skipped with a reason, or failed by each failure recorded against it. Kept in the order the
+ * checks ran.
+ */
+import type { CheckId, CheckResult, Failure } from './types.ts';
+
+interface Entry {
+  check: CheckId;
+  version: string;
+  collection: string;
+  reason?: string;
+  failures: Failure[];
+}
+
+/** Collects check results. */
+export class Results {
+  readonly #entries = new Map<string, Entry>();
+
+  #entry(version: string, collection: string, check: CheckId): Entry {
+    const key = `${version}\0${collection}\0${check}`;
+    let entry = this.#entries.get(key);
+    if (!entry) this.#entries.set(key, (entry = { check, version, collection, failures: [] }));
+    return entry;
+  }
+
+  /** The check ran (passes unless a failure is recorded). */
+  ran(version: string, collection: string, check: CheckId): void {
+    this.#entry(version, collection, check);
+  }
+
+  /** The check did not run, and why. */
+  skip(version: string, collection: string, check: CheckId, reason: string): void {
+    this.#entry(version, collection, check).reason = reason;
+  }
+
+  /** The server broke the check. The same failure again (operation and message) only counts its repeats. */
+  fail(version: string, collection: string, check: CheckId, failure: Failure): void {
+    const failures = this.#entry(version, collection, check).failures;
+    const index = failures.findIndex((f) => f.operation === failure.operation && f.message === failure.message);
+    const seen = failures[index];
+    if (seen) failures[index] = { ...seen, repeats: (seen.repeats ?? 0) + 1 };
+    else failures.push(failure);
+  }
+
+  /** Every result so far. A check with failures failed even if it was also skipped later. */
+  list(): CheckResult[] {
+    return [...this.#entries.values()].map((e) => ({
+      check: e.check,
+      version: e.version,
+      collection: e.collection,
+      status: e.failures.length > 0 ? 'failed' : e.reason !== undefined ? 'skipped' : 'passed',
+      ...(e.reason !== undefined && e.failures.length === 0 ? { reason: e.reason } : {}),
+      failures: e.failures,
+    }));
+  }
+}

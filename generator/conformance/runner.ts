@@ -1,0 +1,101 @@
+/**
+ * @module A conformance run: every check on every selected collection of every selected version, oldest version
+ * first, collection by collection; the records a version's checks made are deleted before the next version;
+ * then the versions check between the oldest and the newest selected version. Nothing here touches the
+ * process: the command prints the report and decides the exit code.
+ */
+import type { ApiIR, CollectionAt, FieldAt } from '../model/ir.ts';
+import { DEFINITIONS, checkVersions } from './checks/index.ts';
+import { createContext } from './context.ts';
+import { guarded } from './guard.ts';
+import { createHttp, type Http } from './http.ts';
+import { Session } from './session.ts';
+import { CHECK_IDS, DEFAULTS, type ConformanceOptions, type ConformanceReport } from './types.ts';
+import { createValues } from './values.ts';
+
+/** What a run came to: a report, or a server it could not reach at all. */
+export type RunOutcome = { readonly kind: 'report'; readonly report: ConformanceReport } | { readonly kind: 'unreachable'; readonly message: string };
+
+/** Whether any field of `fields` is write-only, at any depth. */
+function hasWriteOnly(fields: readonly FieldAt[]): boolean {
+  return fields.some((f) => f.writeOnly || (f.type.kind === 'object' && hasWriteOnly(f.type.fields)) || (f.type.kind === 'array' && f.type.of.kind === 'object' && hasWriteOnly(f.type.of.fields)));
+}
+
+/** Every name a collection has had (newest first), for `--only`. */
+export function collectionNames(ir: ApiIR, key: string): string[] {
+  const c = ir.collections.find((x) => x.name === key);
+  return c ? [c.name, ...c.renames.map((r) => r.from)] : [key];
+}
+
+/** The collections a run checks: not restgen's built-in ones, and only those `only` names (by any name they had). */
+export function isChecked(ir: ApiIR, c: CollectionAt, only: readonly string[] | undefined): boolean {
+  if (c.builtin !== undefined) return false;
+  return only === undefined || only.length === 0 || collectionNames(ir, c.key).some((n) => only.includes(n));
+}
+
+/** Runs every check against the server at `options.url`. `progress` hears a line per collection. */
+export async function runConformance(ir: ApiIR, options: ConformanceOptions, progress: (line: string) => void = () => {}): Promise<RunOutcome> {
+  const http = createHttp({
+    url: options.url,
+    headers: options.headers ?? [],
+    maxWait: options.maxWait ?? DEFAULTS.maxWait,
+    timeout: options.timeout ?? DEFAULTS.timeout,
+    sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+  });
+  try {
+    return await runWith(ir, options, http, progress);
+  } finally {
+    http.close();
+  }
+}
+
+async function runWith(ir: ApiIR, options: ConformanceOptions, http: Http, progress: (line: string) => void): Promise<RunOutcome> {
+  const versions = ir.versions.map((v) => v.name).filter((v) => !options.versions?.length || options.versions.includes(v));
+  const concurrency = options.concurrency ?? DEFAULTS.concurrency;
+  const session = new Session(ir, http, createValues(options.seed ?? Math.floor(Math.random() * 2 ** 31)), concurrency);
+  const first = session.scope(versions[0]!);
+  const probe = await http.send({ method: 'GET', path: `${first.prefix}/${first.api.collections[0]?.path ?? ''}`, headers: first.headers });
+  if (probe.answer === null) return { kind: 'unreachable', message: `cannot reach ${options.url}: ${probe.error ?? 'no answer'}` };
+
+  const live: string[] = [];
+  for (const version of versions) {
+    const v = session.scope(version);
+    const collections = v.api.collections.filter((x) => isChecked(ir, x, options.only));
+    // A version past its sunset answers 410 to everything: nothing of it can be checked, and that is no failure.
+    const gone = collections[0] && (await http.send({ method: 'GET', path: `${v.prefix}/${collections[0].path}`, headers: v.headers })).answer?.status === 410;
+    if (!gone) live.push(version);
+    for (const c of collections) {
+      if (gone) {
+        session.results.skip(version, c.name, 'documented-answers', `${version} answers 410 Gone: it is past its sunset`);
+        continue;
+      }
+      progress(`${version} ${c.name}`);
+      session.results.ran(version, c.name, 'documented-answers');
+      if (hasWriteOnly(c.fields)) session.results.ran(version, c.name, 'write-only-hidden');
+      for (const id of CHECK_IDS) {
+        const definition = DEFINITIONS[id];
+        if (typeof definition === 'string') continue;
+        // A check that does not apply (an operation or a feature the collection lacks) is no result at all.
+        const ctx = createContext(session, v, c, id);
+        if (definition.needs.some((op) => !c.operations.includes(op)) || definition.applies?.(ctx) !== undefined) continue;
+        await guarded(session, { version, collection: c.name }, id, () => definition.run(ctx));
+      }
+    }
+    await session.cleanup();
+  }
+
+  if (live.length >= 2) {
+    const oldest = session.scope(live[0]!);
+    const newest = session.scope(live.at(-1)!);
+    for (const c of newest.api.collections.filter((x) => isChecked(ir, x, options.only) && oldest.api.collections.some((o) => o.key === x.key))) {
+      progress(`${oldest.name} → ${newest.name} ${c.name}`);
+      await checkVersions(session, oldest, newest, c.key);
+    }
+    await session.cleanup();
+  }
+
+  return {
+    kind: 'report',
+    report: { api: ir.title, url: options.url, versions, concurrency, results: session.results.list(), requests: http.sent, leftovers: session.leftovers },
+  };
+}
