@@ -4,6 +4,7 @@
  * every diagnostic code with its fix, every finding id with its level, every command and option of the CLI, every
  * field builder and modifier of the DSL.
  */
+import { cell } from '../../scripts/docs/markdown.ts';
 import { describe, expect, it } from 'vitest';
 import { allFindingIds } from '../../generator/diff/rules.ts';
 import { f } from '../../generator/dsl/index.ts';
@@ -60,7 +61,7 @@ describe('the command line', () => {
     expect(program.commands.map((c) => c.name()).sort()).toEqual(['check', 'conformance', 'diff', 'generate', 'init', 'serve']);
     for (const entry of cliEntries(program)) {
       const where = entry.command === 'restgen' ? '## Global options' : `## restgen ${entry.command}`;
-      expect(section(text, where), `${entry.command} ${entry.flags}`).toContain(`| \`${entry.flags}\` | ${entry.description.replace(/\|/g, '\\|')}`);
+      expect(section(text, where), `${entry.command} ${entry.flags}`).toContain(`| \`${entry.flags}\` | ${cell(entry.description)}`);
     }
   });
 });
