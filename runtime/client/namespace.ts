@@ -3,15 +3,26 @@
  * `replace`, `update`, `delete`, and one per lifecycle transition), each a request on the shared transport.
  * @module
  */
-import { ApiPromise, type PagePromise } from "./promises.js";
+import type { ErrorCodes } from "./failures.js";
 import type { RequestOptions } from "./options.js";
+import {
+  apiPromise,
+  pagePromise,
+  type ApiPromise,
+  type PagePromise,
+} from "./promises.js";
 import type { Transport } from "./transport.js";
+
+export type { Transport };
 
 /** The six operations a collection may offer. */
 export type OperationName =
   "list" | "get" | "create" | "replace" | "update" | "delete";
 
-/** The types of one collection in one version, and the operations and transitions (by name: their input) it offers there. */
+/**
+ * The types of one collection in one version, the operations it offers there, and its lifecycle's
+ * transitions (by name: their input) when it has one.
+ */
 export interface CollectionTypes {
   item: unknown;
   create: unknown;
@@ -19,7 +30,7 @@ export interface CollectionTypes {
   patch: unknown;
   query: object;
   ops: OperationName;
-  transitions: object;
+  transitions?: object;
 }
 
 /**
@@ -58,12 +69,10 @@ export interface ResourceMethods<C extends CollectionTypes> {
 export type Resource<C extends CollectionTypes> = Pick<
   ResourceMethods<C>,
   C["ops"]
-> & {
-  readonly [K in keyof C["transitions"]]: TransitionMethod<
-    C["transitions"][K],
-    C["item"]
-  >;
-};
+> &
+  (C extends { transitions: infer X }
+    ? { readonly [K in keyof X]: TransitionMethod<X[K], C["item"]> }
+    : {});
 
 /** A version's collections, from a map of collection name to {@link CollectionTypes}. */
 export type Namespace<M> = {
@@ -72,6 +81,28 @@ export type Namespace<M> = {
     : never;
 };
 
+/**
+ * Sends one request of a collection as the promise its method answers: to the collection itself (`id`
+ * undefined), or to one resource, `<path>/<id>` with the id as one segment, and `suffix` after it (a
+ * transition's `:verb`). URLs resolve `.` and `..` segments away (`%2e` too), and an empty id would name
+ * the collection itself: such an id is a `TypeError` (as a rejected promise) and nothing is sent, so a
+ * credential never reaches a path the caller did not name.
+ */
+export type Send = (
+  method: string,
+  id: string | undefined,
+  body: unknown,
+  opts: RequestOptions | undefined,
+  codes?: ErrorCodes,
+  suffix?: string,
+) => ApiPromise<unknown>;
+
+/** Builds the method of a lifecycle transition (`transitions.ts`, copied for APIs with lifecycles). */
+export type Move = (
+  send: Send,
+  verb: string,
+) => (id: string, input?: object, opts?: RequestOptions) => ApiPromise<unknown>;
+
 /** A collection in a version: its path, operations and transitions. */
 type CollectionSpec = readonly [
   path: string,
@@ -79,65 +110,75 @@ type CollectionSpec = readonly [
   transitions?: readonly string[],
 ];
 
-/**
- * The path of one resource, `<path>/<id>` with the id as one segment. URLs resolve `.` and `..` segments
- * away (`%2e` too), and an empty id would name the collection itself: such an id is a `TypeError` (as a
- * rejected promise) and nothing is sent, so a credential never reaches a path the caller did not name.
- */
-function byId<T>(
-  path: string,
-  id: string,
-  send: (resource: string) => ApiPromise<T>,
-): ApiPromise<T> {
-  const segment = String(id);
-  if (segment === "" || segment === "." || segment === "..")
-    return new ApiPromise<T>(
-      Promise.reject(
-        new TypeError(
-          `${JSON.stringify(segment)} is not an id: a URL path cannot carry it (${path}/${segment} would name another path).`,
-        ),
-      ),
-    );
-  return send(`${path}/${encodeURIComponent(segment)}`);
+/** Why `data` is not a list page (`{ data: [...], next_cursor: string | null }`), or null when it is one. */
+function pageProblem(data: unknown): string | null {
+  const { data: items, next_cursor: cursor } = (data ?? {}) as {
+    data?: unknown;
+    next_cursor?: unknown;
+  };
+  return Array.isArray(items) && (cursor === null || typeof cursor === "string")
+    ? null
+    : "body is not a page";
 }
 
-/** Builds a version's namespace: per collection its path, operations and transitions. */
+/**
+ * Builds a version's namespace: per collection its path, operations and transitions (`move` builds the
+ * transitions' methods; a version without them passes none).
+ */
 export function createNamespace<M>(
   t: Transport,
   version: string,
   spec: Record<keyof M & string, CollectionSpec>,
+  move?: Move,
 ): Namespace<M> {
   const namespace: Record<string, Record<string, unknown>> = {};
   for (const [
     name,
     [path, ops, transitions = []],
   ] of Object.entries<CollectionSpec>(spec)) {
-    const all: ResourceMethods<CollectionTypes> = {
-      list: (query, opts) => t.list(version, path, query ?? {}, opts),
-      get: (id, opts) =>
-        byId(path, id, (one) =>
-          t.request("GET", version, one, undefined, opts),
-        ),
-      create: (body, opts) => t.request("POST", version, path, body, opts),
-      replace: (id, body, opts) =>
-        byId(path, id, (one) => t.request("PUT", version, one, body, opts)),
-      update: (id, patch, opts) =>
-        byId(path, id, (one) => t.request("PATCH", version, one, patch, opts)),
-      delete: (id, opts) =>
-        byId(path, id, (one) =>
-          t.request("DELETE", version, one, undefined, opts),
-        ),
+    const send: Send = (method, id, body, opts, codes, suffix = "") => {
+      const segment = String(id);
+      return apiPromise(
+        id !== undefined && ["", ".", ".."].includes(segment)
+          ? Promise.reject(
+              new TypeError(
+                `${JSON.stringify(segment)} is not an id (${path}/${segment} names another path)`,
+              ),
+            )
+          : t({
+              method,
+              version,
+              path:
+                id === undefined
+                  ? path
+                  : `${path}/${encodeURIComponent(segment)}${suffix}`,
+              body,
+              opts,
+              codes,
+            }),
+      );
     };
-    const moves = transitions.map((verb) => [
-      verb,
-      (id: string, input?: object, opts?: RequestOptions) =>
-        byId(path, id, (one) =>
-          t.request("POST", version, `${one}:${verb}`, input ?? {}, opts),
-        ),
-    ]);
+    const list = (query = {}, opts?: RequestOptions): PagePromise<unknown> =>
+      pagePromise(
+        t({ method: "GET", version, path, opts, query, check: pageProblem }),
+        (cursor) => list({ ...query, cursor }, opts),
+      );
+    const all: Record<OperationName, unknown> = {
+      list,
+      get: (id: string, opts?: RequestOptions) =>
+        send("GET", id, undefined, opts),
+      create: (body: unknown, opts?: RequestOptions) =>
+        send("POST", undefined, body, opts),
+      replace: (id: string, body: unknown, opts?: RequestOptions) =>
+        send("PUT", id, body, opts),
+      update: (id: string, patch: unknown, opts?: RequestOptions) =>
+        send("PATCH", id, patch, opts),
+      delete: (id: string, opts?: RequestOptions) =>
+        send("DELETE", id, undefined, opts),
+    };
     namespace[name] = Object.fromEntries([
       ...ops.map((op) => [op, all[op]]),
-      ...moves,
+      ...transitions.map((verb) => [verb, move!(send, verb)]),
     ]);
   }
   // The generated version module pairs each collection's types with its operations; the cast states that.

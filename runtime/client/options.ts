@@ -4,7 +4,6 @@
  * @module
  */
 import type { ApiError } from "./failures.js";
-import type { AuthOptions } from "./oauth.js";
 
 /** A credential: a string, or a function that returns one (called before each attempt, for tokens that refresh). */
 export type Credential = string | (() => string | Promise<string>);
@@ -39,7 +38,21 @@ export interface AttemptEvent {
   readonly deprecation: string | null;
   /** The server's `Sunset` header (RFC 8594): the date this version stops answering. */
   readonly sunset: string | null;
+  /**
+   * The version the server answered with, as it echoed it in the versioning header (APIs versioned by a
+   * header), or null when it echoed none (and with path versions).
+   */
+  readonly version: string | null;
 }
+
+/**
+ * How the client obtains access tokens by itself: `clientCredentials({ clientId, clientSecret })`, from
+ * the client of an API that declares that OAuth 2.0 flow. Given the client's options once, it answers the
+ * `bearer` and the `fetch` the client uses instead of its own (that `fetch` renews a refused token).
+ */
+export type Auth = (
+  options: ClientOptions,
+) => Required<Pick<ClientOptions, "bearer" | "fetch">>;
 
 /** Options of the client; every one but `baseUrl` can be overridden per request. */
 export interface ClientOptions {
@@ -50,11 +63,12 @@ export interface ClientOptions {
   /** Sent in the API's key header. */
   apiKey?: Credential;
   /**
-   * Obtain access tokens by itself (OAuth 2.0 client credentials): cached, renewed before they expire,
-   * one token request for all concurrent calls, and renewed once when the API answers `invalid_token`.
-   * Client-wide only; a request's own `bearer` takes precedence.
+   * Obtain access tokens by itself: `auth: clientCredentials({ clientId, clientSecret })` (OAuth 2.0
+   * client credentials): cached, renewed before they expire, one token request for all concurrent calls,
+   * and renewed once when the API answers `invalid_token`. Client-wide only; a request's own `bearer`
+   * takes precedence.
    */
-  auth?: AuthOptions;
+  auth?: Auth;
   /** Retries after the first attempt (default 2). */
   maxRetries?: number;
   /** Milliseconds each attempt may take, credential, redirects and response body included (default 60000). */
@@ -84,14 +98,14 @@ export interface RequestOptions extends Partial<
   idempotencyKey?: string;
   /**
    * Sent as `If-Match`: the write happens only if the resource still has this ETag (else
-   * `PreconditionFailedError`, 412). An ETag, or a resource the client returned (its ETag is used).
+   * `PreconditionFailedError`, 412): `etagOf(resource)` of a resource the client returned, say.
    */
-  ifMatch?: string | object;
+  ifMatch?: string;
   /**
-   * Sent as `If-None-Match`: a get answers `NotModifiedError` (304) while the resource still has this ETag.
-   * An ETag (or `*`), or a resource the client returned.
+   * Sent as `If-None-Match`: a get answers `NotModifiedError` (304) while the resource still has this ETag
+   * (or any, with `*`).
    */
-  ifNoneMatch?: string | object;
+  ifNoneMatch?: string;
 }
 
 /** What the generated index tells the transport about the API. */
@@ -100,6 +114,4 @@ export interface ApiConfig {
   readonly apiKeyHeader: string | null;
   /** The header that selects the version, or null when the version is a path prefix. */
   readonly versionHeader: string | null;
-  /** The token URL of the API's OAuth 2.0 client credentials flow, or null when it declares none. */
-  readonly tokenUrl?: string | null;
 }

@@ -8,6 +8,7 @@ import { pascalCase } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
 import { e, t as ty, type Expr, type Type } from '../../printer/ast.ts';
 import { inputTypeName } from '../zod/emit-zod.ts';
+import { clientFeatures, has, RUNTIME_EXPORTS } from './client-runtime.ts';
 import { filterMembers, members, propertyKey, type MemberView } from './client-types.ts';
 
 /** A named object type (`interface X { ... }`), or an alias of another when `alias` is set. */
@@ -88,8 +89,9 @@ export interface VersionFileView {
   readonly collections: readonly CollectionView[];
   /** The `WebhookEvent` union of the events the version delivers, or null without events. */
   readonly webhookEvent: Type | null;
+  /** Whether a collection of the version has transitions (the version module imports their builder). */
+  readonly transitions: boolean;
 }
-
 
 /** One version as the index sees it. */
 export interface IndexVersionView {
@@ -115,10 +117,16 @@ export interface IndexView {
   readonly factoryName: string;
   /** `ShopClientOptions`. */
   readonly optionsName: string;
-  /** The options type (`$.ClientOptions`, or an `Omit<...>` of the schemes the API lacks). */
+  /** The options type (`ClientOptions`, or an `Omit<...>` of the schemes the API lacks). */
   readonly optionsType: Type;
-  /** `new $.Transport(options, { apiKeyHeader, versionHeader, tokenUrl? })` (`tokenUrl`: the declared OAuth 2.0 client credentials token URL). */
+  /** `createTransport(options, { apiKeyHeader, versionHeader })`. */
   readonly transport: Expr;
+  /** What the index re-exports of the runtime: `{ ApiError, ..., type Problem }` and the module, as a string literal. */
+  readonly runtimeExports: readonly { readonly typeOnly: boolean; readonly specifiers: Expr; readonly module: string }[];
+  /** The declared token URL of the OAuth 2.0 client credentials flow, as a string literal (for `clientCredentials`), or false. */
+  readonly tokenUrl: string | false;
+  /** `oauth.clientCredentials(credentials, "<declared token URL>")`, or false without that flow. */
+  readonly clientCredentials: Expr | false;
   /** `(options: ShopClientOptions)`. */
   readonly factoryParams: Expr;
   readonly versions: readonly IndexVersionView[];
@@ -227,6 +235,7 @@ export function buildVersionView(api: ApiIR, v: VersionIR): VersionFileView {
   const id = versionIdentifier(v.name);
   const base = pascalCase(api.name);
   const collections = at.collections.map((c) => ({ c, transitions: (c.lifecycle?.transitions ?? []).map((tr) => tr.name), slotsName: `${c.typeName}Types` }));
+  const transitions = collections.some((c) => c.transitions.length > 0);
   return {
     title: api.title,
     version: v.name,
@@ -247,11 +256,13 @@ export function buildVersionView(api: ApiIR, v: VersionIR): VersionFileView {
           ),
           true,
         ),
+        ...(transitions ? [e.id('transition')] : []),
       ],
       [ty.ref(`${base}${id}Types`)],
     ),
     factoryName: `create${id}`,
     webhookEvent: webhookEvent(at, v.name),
+    transitions,
     collections: collections.map(({ c, slotsName }) => ({
       key: propertyKey(c.name),
       path: literal(c.path),
@@ -286,13 +297,15 @@ function webhookEvent(at: ApiAt, version: string): Type | null {
 /** The view of the index module. */
 export function buildIndexView(api: ApiIR): IndexView {
   const base = pascalCase(api.name);
-  const omit = [...(takesBearer(api.auth) ? [] : ['bearer', 'auth']), ...(api.auth.apiKey ? [] : ['apiKey'])];
-  const tokenUrl = api.auth.oauth2?.flows.find((f) => f.kind === 'clientCredentials')?.tokenUrl;
+  const features = clientFeatures(api);
+  const { tokenUrl } = features;
+  // `auth` takes what `clientCredentials` builds, which only a client credentials flow's client has.
+  const omit = [...(takesBearer(api.auth) ? [] : ['bearer']), ...(tokenUrl ? [] : ['auth']), ...(api.auth.apiKey ? [] : ['apiKey'])];
   const released = api.versions.filter((v) => v.released !== undefined);
   const shown = released[released.length - 1] ?? api.versions[api.versions.length - 1];
   const listed = shown ? project(api, shown.name).collections.find((c) => c.operations.includes('list')) : undefined;
   const credential = tokenUrl
-    ? ', auth: { clientCredentials: { clientId: ID, clientSecret: SECRET } }'
+    ? ', auth: clientCredentials({ clientId: ID, clientSecret: SECRET })'
     : takesBearer(api.auth)
       ? ', bearer: TOKEN'
       : api.auth.apiKey
@@ -303,16 +316,19 @@ export function buildIndexView(api: ApiIR): IndexView {
     clientName: `${base}Client`,
     factoryName: `create${base}Client`,
     optionsName: `${base}ClientOptions`,
-    optionsType: omit.length > 0 ? ty.ref('Omit', [ty.ref('$.ClientOptions'), ty.union(omit.map(ty.str))]) : ty.ref('$.ClientOptions'),
+    optionsType: omit.length > 0 ? ty.ref('Omit', [ty.ref('ClientOptions'), ty.union(omit.map(ty.str))]) : ty.ref('ClientOptions'),
     factoryParams: e.params([`options: ${base}ClientOptions`]),
-    transport: e.construct('$.Transport', [
+    transport: e.call('createTransport', [
       e.id('options'),
-      e.obj([
-        e.prop('apiKeyHeader', e.json(api.auth.apiKey?.header ?? null)),
-        e.prop('versionHeader', e.json(api.versioning.in === 'header' ? api.versioning.header : null)),
-        ...(tokenUrl ? [e.prop('tokenUrl', e.json(tokenUrl))] : []),
-      ]),
+      e.obj([e.prop('apiKeyHeader', e.json(api.auth.apiKey?.header ?? null)), e.prop('versionHeader', e.json(api.versioning.in === 'header' ? api.versioning.header : null))]),
     ]),
+    runtimeExports: RUNTIME_EXPORTS.filter((x) => has(features, x.feature) && x.values.length + x.types.length > 0).map((x) => ({
+      typeOnly: x.values.length === 0,
+      specifiers: e.specifiers(x.values.length === 0 ? x.types : [...x.values, ...x.types.map((t) => `type ${t}`)]),
+      module: literal(`./runtime/${x.module}.js`),
+    })),
+    tokenUrl: tokenUrl === null ? false : literal(tokenUrl),
+    clientCredentials: tokenUrl === null ? false : e.call('oauth.clientCredentials', [e.id('credentials'), e.str(tokenUrl)]),
     versions: api.versions.map((v) => {
       const id = versionIdentifier(v.name);
       return {
