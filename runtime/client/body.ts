@@ -41,11 +41,8 @@ export async function fetchFollowing(
       );
     if (hop > 4)
       throw new RedirectError(`${what}: over 5 redirects`, response, url);
-    if (
-      status === 303
-        ? init.method !== "HEAD"
-        : status < 303 && init.method === "POST"
-    ) {
+    // The client sends no HEAD, which a 303 would leave as it is.
+    if (status === 303 || (status < 303 && init.method === "POST"))
       // The GET reads the result: what described the write (its body, preconditions, idempotency) stays behind.
       init = {
         method: "GET",
@@ -58,7 +55,6 @@ export async function fetchFollowing(
         signal: init.signal,
         redirect: "manual",
       };
-    }
   }
 }
 

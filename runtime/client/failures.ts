@@ -59,7 +59,7 @@ export class AuthenticationError extends ApiError {
     // quoted (an error code holds no quote or backslash: RFC 6749 section 5.2).
     return typeof error === "string"
       ? error
-      : (/(?:^|[\s,])error\s*=\s*"?([^\s,"]+)/i.exec(
+      : (/\berror\s*=\s*"?([^\s,"]+)/i.exec(
           this.headers.get("www-authenticate") ?? "",
         )?.[1] ?? null);
   }
@@ -160,13 +160,11 @@ export type ErrorClass = new (
 ) => ApiError;
 
 /**
- * Error classes by `"<status> <problem code>"`, tried before the status's own: a module that knows a
- * more precise error (a lifecycle's `409 invalid_transition`) passes its own beside these.
+ * The error class of each status (other statuses, 405, 413, 415, ..., are plain ApiErrors), and before
+ * it, of `"<status> <problem code>"`: a module that knows a more precise error adds it here (a lifecycle's
+ * `409 invalid_transition`), so this one need not know that module.
  */
-export type ErrorCodes = Readonly<Record<string, ErrorClass>>;
-
-// Other statuses (405, 413, 415, ...) are plain ApiErrors.
-const ERRORS: Readonly<Record<number, ErrorClass>> = {
+export const ERRORS: Record<string, ErrorClass> = {
   304: NotModifiedError,
   400: BadRequestError,
   401: AuthenticationError,
@@ -174,11 +172,11 @@ const ERRORS: Readonly<Record<number, ErrorClass>> = {
   404: NotFoundError,
   409: ConflictError,
   410: GoneError,
+  "410 version_brownout": VersionBrownoutError,
   412: PreconditionFailedError,
   428: PreconditionRequiredError,
   429: RateLimitError,
 };
-const CODES: ErrorCodes = { "410 version_brownout": VersionBrownoutError };
 
 /** A member of a problem body as text: the body comes from the server (or a proxy) and may hold anything. */
 const shown = (value: unknown): string | undefined =>
@@ -192,7 +190,6 @@ export function errorFor(
   response: Response,
   text: string,
   what: string,
-  codes?: ErrorCodes,
 ): ApiError {
   let problem: Problem | null = null;
   try {
@@ -200,13 +197,12 @@ export function errorFor(
   } catch {
     // Not JSON: the status alone describes the error.
   }
-  if (typeof problem !== "object" || Array.isArray(problem)) problem = null;
+  // Only an object is a problem body (not an array, a string or a number).
+  if (problem?.constructor !== Object) problem = null;
   const { status } = response;
   const { title, detail, errors, code } = problem ?? {};
-  const key = `${status} ${shown(code)}`;
   const Class =
-    codes?.[key] ??
-    CODES[key] ??
+    ERRORS[`${status} ${shown(code)}`] ??
     ERRORS[status] ??
     (status > 499 ? InternalServerError : ApiError);
   let message = `${status} ${typeof title === "string" ? title : response.statusText || "Error"}${typeof detail === "string" ? `: ${detail}` : ""} (${what})`;
@@ -221,14 +217,6 @@ export function errorFor(
   return new Class(message, status, response.headers, problem);
 }
 
-/** The messages of an error and its causes (three at most), for a ConnectionError's message. */
-export function causeText(cause: unknown): string {
-  let text = String(cause);
-  for (
-    let c = cause, n = 0;
-    c instanceof Error && c.cause && n++ < 2;
-    c = c.cause
-  )
-    text += `: ${c.cause}`;
-  return text;
-}
+/** What a failed connection reports: the platform's error, or its cause when it has one (Node: `connect ECONNREFUSED ...`). */
+export const causeText = (cause: unknown): string =>
+  `${(cause as Error | undefined)?.cause ?? cause}`;

@@ -3,13 +3,14 @@
  * `replace`, `update`, `delete`, and one per lifecycle transition), each a request on the shared transport.
  * @module
  */
-import type { ErrorCodes } from "./failures.js";
 import type { RequestOptions } from "./options.js";
 import {
   apiPromise,
   pagePromise,
   type ApiPromise,
+  type Page,
   type PagePromise,
+  type WithResponse,
 } from "./promises.js";
 import type { Transport } from "./transport.js";
 
@@ -93,7 +94,6 @@ export type Send = (
   id: string | undefined,
   body: unknown,
   opts: RequestOptions | undefined,
-  codes?: ErrorCodes,
   suffix?: string,
 ) => ApiPromise<unknown>;
 
@@ -110,17 +110,6 @@ type CollectionSpec = readonly [
   transitions?: readonly string[],
 ];
 
-/** Why `data` is not a list page (`{ data: [...], next_cursor: string | null }`), or null when it is one. */
-function pageProblem(data: unknown): string | null {
-  const { data: items, next_cursor: cursor } = (data ?? {}) as {
-    data?: unknown;
-    next_cursor?: unknown;
-  };
-  return Array.isArray(items) && (cursor === null || typeof cursor === "string")
-    ? null
-    : "body is not a page";
-}
-
 /**
  * Builds a version's namespace: per collection its path, operations and transitions (`move` builds the
  * transitions' methods; a version without them passes none).
@@ -136,31 +125,31 @@ export function createNamespace<M>(
     name,
     [path, ops, transitions = []],
   ] of Object.entries<CollectionSpec>(spec)) {
-    const send: Send = (method, id, body, opts, codes, suffix = "") => {
+    const send: Send = (method, id, body, opts, suffix = "") => {
       const segment = String(id);
       return apiPromise(
-        id !== undefined && ["", ".", ".."].includes(segment)
+        id !== undefined && /^\.{0,2}$/.test(segment)
           ? Promise.reject(
               new TypeError(
                 `${JSON.stringify(segment)} is not an id (${path}/${segment} names another path)`,
               ),
             )
-          : t({
+          : t(
               method,
               version,
-              path:
-                id === undefined
-                  ? path
-                  : `${path}/${encodeURIComponent(segment)}${suffix}`,
+              id === undefined
+                ? path
+                : `${path}/${encodeURIComponent(segment)}${suffix}`,
               body,
               opts,
-              codes,
-            }),
+            ),
       );
     };
     const list = (query = {}, opts?: RequestOptions): PagePromise<unknown> =>
       pagePromise(
-        t({ method: "GET", version, path, opts, query, check: pageProblem }),
+        t("GET", version, path, undefined, opts, query, true) as Promise<
+          WithResponse<Page<unknown>>
+        >,
         (cursor) => list({ ...query, cursor }, opts),
       );
     const all: Record<OperationName, unknown> = {

@@ -12,7 +12,8 @@ export type Credential = string | (() => string | Promise<string>);
 export interface FetchInit {
   method: string;
   headers: Headers;
-  body?: string;
+  /** The JSON body, or null when the request has none. */
+  body?: string | null;
   signal: AbortSignal;
   /** Always `manual`: the client follows redirects itself, and only on the same origin. */
   redirect: "manual";

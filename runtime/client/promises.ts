@@ -49,14 +49,13 @@ export interface PagePromise<T> extends ApiPromise<Page<T>>, AsyncIterable<T> {
 
 /** The promise of a request whose answer `raw` brings. */
 export function apiPromise<T>(raw: Promise<WithResponse<T>>): ApiPromise<T> {
-  const data = raw.then((r) => r.data);
-  return Object.assign(data, {
-    withResponse: () => {
-      // `data` fails too, with the same error: the caller handles that one through the promise returned.
-      data.catch(() => {});
-      return raw;
-    },
-  });
+  const data = raw.then((r) => r.data) as ApiPromise<T>;
+  data.withResponse = () => {
+    // `data` fails too, with the same error: the caller handles that one through the promise returned.
+    data.catch(() => {});
+    return raw;
+  };
+  return data;
 }
 
 /** The promise of the list page `raw` brings; `next` asks for the page after a cursor. */
@@ -71,14 +70,14 @@ export function pagePromise<T>(
       const { data: page, response } = await p.withResponse();
       yield page;
       const cursor = page.next_cursor;
-      if (cursor === null) return;
-      if (seen.has(cursor))
+      if (cursor == null) return;
+      // A cursor already seen leaves the set as it was.
+      if (seen.size === seen.add(cursor).size)
         throw new InvalidResponseError(
           `the server repeated the cursor ${cursor}`,
           response,
           response.url,
         );
-      seen.add(cursor);
       p = next(cursor);
     }
   }

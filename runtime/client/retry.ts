@@ -50,12 +50,14 @@ export function retryAfterMs(
   value: string | null,
   now: number = Date.now(),
 ): number | null {
-  const text = value?.trim() ?? "";
+  // `null` (no header) reads as no date either.
+  const text = `${value}`.trim();
   // asctime (`Sun Nov  6 08:49:37 1994`) names no zone, and Date.parse reads that as local time: HTTP-dates are UTC.
   const at = /^\d+(\.\d+)?$/.test(text)
     ? now + +text * 1000
     : /^[a-z]{3}/i.test(text)
       ? Date.parse(/\d{4}$/.test(text) ? `${text} GMT` : text)
       : NaN;
-  return Number.isNaN(at) ? null : Math.max(0, Math.round(at - now));
+  // NaN (unreadable) is not >= 0; neither is a date before 1970.
+  return at >= 0 ? Math.max(0, Math.round(at - now)) : null;
 }

@@ -3,7 +3,7 @@
  * <collection>/{id}:<verb>`, and the 409 it answers when the resource is not in a state it starts from.
  * @module
  */
-import { ConflictError } from "./failures.js";
+import { ConflictError, ERRORS } from "./failures.js";
 import type { Move } from "./namespace.js";
 
 /** 409 `invalid_transition`: the resource is in `state`, from which the transitions `allowed` are open. */
@@ -23,11 +23,12 @@ export class InvalidTransitionError extends ConflictError {
   }
 }
 
-const CODES = { "409 invalid_transition": InvalidTransitionError };
+// Registered where errors are chosen: a transition's 409 `invalid_transition` is this error.
+ERRORS["409 invalid_transition"] = InvalidTransitionError;
 
 /**
  * The method of the transition `verb`: `POST <collection>/{id}:<verb>`. Its input may be left out (`{}` is
  * sent); as a POST, it carries an `Idempotency-Key`, so a retry never moves the resource twice.
  */
 export const transition: Move = (send, verb) => (id, input, opts) =>
-  send("POST", id, input ?? {}, opts, CODES, `:${verb}`);
+  send("POST", id, input ?? {}, opts, `:${verb}`);

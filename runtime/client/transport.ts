@@ -12,7 +12,6 @@ import {
   TimeoutError,
   causeText,
   errorFor,
-  type ErrorCodes,
 } from "./failures.js";
 import type {
   ApiConfig,
@@ -29,24 +28,21 @@ import {
   untilAborted,
 } from "./signals.js";
 
-/** What one request sends and how its answer is read. */
-export interface Call {
-  readonly method: string;
-  /** The version the namespace called belongs to: a path prefix, or the versioning header's value. */
-  readonly version: string;
-  /** The path under the version (`orders/o1`). */
-  readonly path: string;
-  readonly body?: unknown;
-  readonly opts: RequestOptions | undefined;
-  readonly query?: object | undefined;
-  /** Why a successful body is not what the operation answers (a list page), or null. */
-  readonly check?: (data: unknown) => string | null;
-  /** Error classes of this operation by `"<status> <problem code>"`, beside the usual ones. */
-  readonly codes?: ErrorCodes | undefined;
-}
-
-/** Sends one request, with its retries; resolves to the data and the `Response`. */
-export type Transport = <T>(call: Call) => Promise<WithResponse<T>>;
+/**
+ * Sends one request, with its retries, and resolves to the data and the `Response`: `method` to `path`
+ * (`orders/o1`) of `version` (a path prefix, or the versioning header's value), with `body` (undefined:
+ * none) and `query`, under the request's `opts`; `page` when the answer is a list page (`{ data: [...],
+ * next_cursor }`). Positional, so that a bundle can shorten every name.
+ */
+export type Transport = (
+  method: string,
+  version: string,
+  path: string,
+  body: unknown,
+  opts: RequestOptions | undefined,
+  query?: object,
+  page?: boolean,
+) => Promise<WithResponse<unknown>>;
 
 /** An error thrown by the caller's credential function (its `cause`): rethrown as is, never retried. */
 class CredentialFailure extends Error {}
@@ -88,7 +84,8 @@ async function setCredential(
 
 /**
  * A random UUID v4, from `crypto.getRandomValues`: `crypto.randomUUID` exists only in secure contexts (a
- * browser page on plain `http://` other than localhost has none).
+ * browser page on plain `http://` other than localhost has none). Each 0, 1 and 8 of the template becomes
+ * a random hex digit (0 and 1: any; 8: the variant's 8 to b); the 4 stays the version.
  */
 const newIdempotencyKey = (): string =>
   "10000000-1000-4000-8000-100000000000".replace(/[018]/g, (c) =>
@@ -107,23 +104,22 @@ export function createTransport(
   // Access tokens the client fetches itself come as its `bearer` (and a `fetch` that renews them).
   options = { ...options, ...options.auth?.(options) };
 
-  return async function send<T>(call: Call): Promise<WithResponse<T>> {
-    const { method, body, opts = {} } = call;
+  return async (method, version, path, body, opts = {}, query = {}, page) => {
     // An option given as undefined is not given: the client's own applies, not the default.
     const o: RequestOptions = { ...options };
     for (const [name, value] of Object.entries(opts))
-      if (value !== undefined) (o as Record<string, unknown>)[name] = value;
+      if (value != null) (o as Record<string, unknown>)[name] = value;
     const {
       maxRetries = 2,
       timeout = 60_000,
       maxResponseBytes = 10_485_760, // 10 MiB
     } = o;
-    const query = new URLSearchParams();
-    for (const [name, value] of Object.entries(call.query ?? {}))
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(query))
       for (const item of [value].flat())
-        if (item != null) query.append(name, `${item}`);
+        if (item != null) params.append(name, `${item}`);
     const url =
-      `${options.baseUrl.replace(/\/+$/, "")}/${versionHeader ? "" : `${call.version}/`}${call.path}?${query}`.replace(
+      `${options.baseUrl.replace(/\/+$/, "")}/${versionHeader ? "" : `${version}/`}${path}?${params}`.replace(
         /\?$/,
         "",
       );
@@ -133,7 +129,7 @@ export function createTransport(
       accept: "application/json, application/problem+json",
       ...options.headers,
       ...opts.headers,
-      ...(versionHeader && { [versionHeader]: call.version }),
+      ...(versionHeader && { [versionHeader]: version }),
       "content-type": "application/json",
       // One key per call, the same on every attempt, so the server can replay a create (or a transition,
       // also a POST) that was retried.
@@ -143,11 +139,11 @@ export function createTransport(
       "if-match": opts.ifMatch,
       "if-none-match": opts.ifNoneMatch,
     }))
-      if (value !== undefined) headers.set(name, value);
+      if (value != null) headers.set(name, value);
     // A request without a body says nothing about a body's type, whatever the defaults hold.
     if (body === undefined) headers.delete("content-type");
     const signals = [options.signal, opts.signal].filter(
-      (s): s is AbortSignal => s !== undefined,
+      (s): s is AbortSignal => !!s,
     );
     for (let attempt = 1; ; attempt++) {
       throwIfAborted(signals);
@@ -157,7 +153,7 @@ export function createTransport(
       let data: unknown;
       let error: ApiError | null = null;
       try {
-        if (o.bearer !== undefined)
+        if (o.bearer != null)
           await setCredential(
             headers,
             "authorization",
@@ -165,22 +161,23 @@ export function createTransport(
             o.bearer,
             signal,
           );
-        if (apiKeyHeader && o.apiKey !== undefined)
+        if (apiKeyHeader && o.apiKey != null)
           await setCredential(headers, apiKeyHeader, "", o.apiKey, signal);
         response = await fetchFollowing(
-          o.fetch ?? ((u, i) => fetch(u, i)),
+          // The platform's `fetch` as it is when the request is sent.
+          o.fetch ?? fetch,
           url,
           {
             method,
             headers,
             signal,
             redirect: "manual",
-            ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+            // JSON.stringify(undefined) is undefined: no body.
+            body: JSON.stringify(body) ?? null,
           },
         );
         const text = await readText(response, maxResponseBytes);
-        if (!response.ok)
-          throw errorFor(response, text ?? "", what, call.codes);
+        if (!response.ok) throw errorFor(response, text ?? "", what);
         const invalid = (why: string): InvalidResponseError =>
           new InvalidResponseError(why, response!, what);
         if (text === null)
@@ -194,8 +191,8 @@ export function createTransport(
           } catch {
             throw invalid(text ? "body is not JSON" : "body is empty");
           }
-        const problem = call.check?.(data);
-        if (problem) throw invalid(problem);
+        if (page && !Array.isArray((data as { data?: unknown })?.data))
+          throw invalid("body is not a page");
         rememberEtag(data, response.headers.get("etag"));
       } catch (cause) {
         throwIfAborted(signals);
@@ -232,7 +229,7 @@ export function createTransport(
         sunset: answered("sunset"),
         version: answered(versionHeader),
       });
-      if (!error) return { data: data as T, response: response! };
+      if (!error) return { data, response: response! };
       if (retryInMs === null) throw error;
       await sleep(retryInMs, signals);
     }
