@@ -7,9 +7,8 @@ import { RedirectError } from "./failures.js";
 import type { Fetch, FetchInit } from "./options.js";
 
 /**
- * Sends `init` to `url`, following same-origin redirects (at most 5). A redirect to another origin is a
- * {@link RedirectError} carrying the `Location`: the credential, the body and the Idempotency-Key are
- * never sent there. 303 (and 301/302 after a POST) continue as a GET without a body, as browsers do.
+ * Sends `init` to `url`, following same-origin redirects (at most 5); one to another origin is a
+ * {@link RedirectError} (nothing is sent there). 303, and 301/302 after a POST, continue as a GET.
  */
 export async function fetchFollowing(
   fetchFn: Fetch,
@@ -58,10 +57,7 @@ export async function fetchFollowing(
   }
 }
 
-/**
- * The body as text, at most `max` bytes: a larger declared `Content-Length` is refused before reading,
- * and a body that grows past `max` while it streams is cancelled there. Null when it is too large.
- */
+/** The body as text, or null past `max` bytes (declared, or counted while it streams: then cancelled). */
 export async function readText(
   response: Response,
   max: number,

@@ -24,6 +24,7 @@ export interface Problem {
  */
 export class ApiError extends Error {
   override name = "ApiError";
+  // Declared, not fields: a bundle then carries no field declarations for them.
   declare readonly status: number;
   declare readonly headers: Headers;
   declare readonly problem: Problem | null;
@@ -35,7 +36,6 @@ export class ApiError extends Error {
     options?: { cause?: unknown },
   ) {
     super(message, options);
-    // Declared, not fields: a bundle then carries no field declarations for them.
     this.status = status;
     this.headers = headers;
     this.problem = problem;
@@ -47,16 +47,14 @@ export class BadRequestError extends ApiError {
   override name = "BadRequestError";
 }
 /**
- * 401: the credential is missing or not accepted; also a token endpoint that refused the client's
- * credentials. `oauthError` is the OAuth error code: the token endpoint's `error` (`invalid_client`,
- * `invalid_scope`, ...) or the API's challenge (`invalid_token`), null when there was none.
+ * 401: the credential is missing or refused (also by a token endpoint). `oauthError`: the token endpoint's
+ * `error` (`invalid_client`, ...), or the `error` of the API's challenge (`invalid_token`), or null.
  */
 export class AuthenticationError extends ApiError {
   override name = "AuthenticationError";
   get oauthError(): string | null {
     const error = this.problem?.["error"];
-    // Else RFC 6750's `error` parameter of the challenge: any case (RFC 9110 section 11.2), a token or
-    // quoted (an error code holds no quote or backslash: RFC 6749 section 5.2).
+    // RFC 6750's parameter: any case (RFC 9110 section 11.2), a token or quoted (RFC 6749 5.2: no quote inside).
     return typeof error === "string"
       ? error
       : (/\berror\s*=\s*"?([^\s,"]+)/i.exec(
@@ -76,17 +74,11 @@ export class NotFoundError extends ApiError {
 export class ConflictError extends ApiError {
   override name = "ConflictError";
 }
-/**
- * 410: the version called is gone: past its sunset (`problem.code` is `version_sunset`), or for a while
- * ({@link VersionBrownoutError}). Never retried.
- */
+/** 410: the version is gone: past its sunset (`problem.code`: `version_sunset`), or in a brownout. Never retried. */
 export class GoneError extends ApiError {
   override name = "GoneError";
 }
-/**
- * 410 `version_brownout`: the version is deprecated and the server refuses it during a planned window,
- * to warn its callers before its sunset. `Retry-After` says when the window ends. Never retried.
- */
+/** 410 `version_brownout`: a deprecated version refused for a planned window (`Retry-After`: its end). Never retried. */
 export class VersionBrownoutError extends GoneError {
   override name = "VersionBrownoutError";
 }
@@ -122,9 +114,8 @@ export class TimeoutError extends ConnectionError {
   override name = "TimeoutError";
 }
 /**
- * A redirect the client does not follow: to another origin (the credential, the body and the
- * Idempotency-Key are never sent there), or more than 5 in a row. `location` is where the server pointed
- * (null where the platform hides it, as browsers do). Never retried.
+ * A redirect not followed: to another origin (nothing is sent there: no credential, body or
+ * Idempotency-Key), or more than 5. `location`: where to (null where browsers hide it). Never retried.
  */
 export class RedirectError extends ApiError {
   override name = "RedirectError";
@@ -135,36 +126,22 @@ export class RedirectError extends ApiError {
   }
 }
 /**
- * A successful status whose body is not what the operation answers: not JSON, empty, larger than
- * `maxResponseBytes`, or a list page without a `data` array or with a cursor already seen. Never retried:
- * the same request would get the same answer.
+ * A successful status whose body is not what the operation answers (not JSON, empty, larger than
+ * `maxResponseBytes`, not a list page, a cursor already seen). Never retried: it would answer the same.
  */
 export class InvalidResponseError extends ApiError {
   override name = "InvalidResponseError";
-  constructor(why: string, response: Response, what: string) {
-    super(
-      `${response.status}: ${why} (${what})`,
-      response.status,
-      response.headers,
-      null,
-    );
+  constructor(why: string, r: Response, what: string) {
+    super(`${r.status}: ${why} (${what})`, r.status, r.headers, null);
   }
 }
 
-/** An error class of a failed response, as {@link errorFor} builds it. */
-export type ErrorClass = new (
-  message: string,
-  status: number,
-  headers: Headers,
-  problem: Problem | null,
-) => ApiError;
-
 /**
  * The error class of each status (other statuses, 405, 413, 415, ..., are plain ApiErrors), and before
- * it, of `"<status> <problem code>"`: a module that knows a more precise error adds it here (a lifecycle's
- * `409 invalid_transition`), so this one need not know that module.
+ * it of `"<status> <problem code>"`, where a module that knows a more precise error adds it (a
+ * lifecycle's `409 invalid_transition`), so that this one need not know that module.
  */
-export const ERRORS: Record<string, ErrorClass> = {
+export const ERRORS: Record<string, typeof ApiError> = {
   304: NotModifiedError,
   400: BadRequestError,
   401: AuthenticationError,
@@ -182,30 +159,23 @@ export const ERRORS: Record<string, ErrorClass> = {
 const shown = (value: unknown): string | undefined =>
   typeof value === "string" ? value : JSON.stringify(value);
 
-/**
- * The error of a failed (non-2xx) response whose body was read as `text`. Whatever the body holds (a
- * proxy's HTML page, issues that are not objects), the status chooses the class.
- */
-export function errorFor(
-  response: Response,
-  text: string,
-  what: string,
-): ApiError {
+/** The error of a failed (non-2xx) response whose body was read as `text`; its status chooses the class. */
+export function errorFor(r: Response, text: string, what: string): ApiError {
   let problem: Problem | null = null;
   try {
     problem = JSON.parse(text) as Problem;
   } catch {
-    // Not JSON: the status alone describes the error.
+    // Not JSON (a proxy's HTML page, say): the status alone describes the error.
   }
   // Only an object is a problem body (not an array, a string or a number).
   if (problem?.constructor !== Object) problem = null;
-  const { status } = response;
+  const { status } = r;
   const { title, detail, errors, code } = problem ?? {};
   const Class =
     ERRORS[`${status} ${shown(code)}`] ??
     ERRORS[status] ??
     (status > 499 ? InternalServerError : ApiError);
-  let message = `${status} ${typeof title === "string" ? title : response.statusText || "Error"}${typeof detail === "string" ? `: ${detail}` : ""} (${what})`;
+  let message = `${status} ${typeof title === "string" ? title : r.statusText || "Error"}${typeof detail === "string" ? `: ${detail}` : ""} (${what})`;
   // One line per validation issue: an issue that is not an object is shown as text, or left out.
   for (const issue of Array.isArray(errors) ? (errors as unknown[]) : [])
     message +=
@@ -214,9 +184,9 @@ export function errorFor(
         : issue && typeof issue === "object"
           ? `\n  ${shown((issue as Problem).pointer) || "/"}: ${shown((issue as Problem).detail)}`
           : "";
-  return new Class(message, status, response.headers, problem);
+  return new Class(message, status, r.headers, problem);
 }
 
-/** What a failed connection reports: the platform's error, or its cause when it has one (Node: `connect ECONNREFUSED ...`). */
+/** What a failed connection reports: the platform's error, or its cause (Node: `connect ECONNREFUSED ...`). */
 export const causeText = (cause: unknown): string =>
   `${(cause as Error | undefined)?.cause ?? cause}`;

@@ -20,24 +20,18 @@ export type { Transport };
 export type OperationName =
   "list" | "get" | "create" | "replace" | "update" | "delete";
 
-/**
- * The types of one collection in one version, the operations it offers there, and its lifecycle's
- * transitions (by name: their input) when it has one.
- */
+/** The types of a collection in a version (those of its operations), its operations, its transitions (by name: their input). */
 export interface CollectionTypes {
   item: unknown;
-  create: unknown;
-  replace: unknown;
-  patch: unknown;
-  query: object;
+  create?: unknown;
+  replace?: unknown;
+  patch?: unknown;
+  query?: object;
   ops: OperationName;
   transitions?: object;
 }
 
-/**
- * A transition's method, `POST <collection>/{id}:<name>`: the resource in its new state. The input may be
- * left out when it has no required field. Sent with an `Idempotency-Key`, so a retry never moves it twice.
- */
+/** A transition's method, `POST <collection>/{id}:<name>`; an input without required fields may be left out. */
 export type TransitionMethod<I, T> = {} extends I
   ? (id: string, input?: I, opts?: RequestOptions) => ApiPromise<T>
   : (id: string, input: I, opts?: RequestOptions) => ApiPromise<T>;
@@ -83,11 +77,10 @@ export type Namespace<M> = {
 };
 
 /**
- * Sends one request of a collection as the promise its method answers: to the collection itself (`id`
- * undefined), or to one resource, `<path>/<id>` with the id as one segment, and `suffix` after it (a
- * transition's `:verb`). URLs resolve `.` and `..` segments away (`%2e` too), and an empty id would name
- * the collection itself: such an id is a `TypeError` (as a rejected promise) and nothing is sent, so a
- * credential never reaches a path the caller did not name.
+ * Sends a request to a collection (`id` undefined) or to one resource, `<path>/<id>` (the id as one
+ * segment) then `suffix` (a transition's `:verb`). URLs resolve `.` and `..` away (`%2e` too) and an empty
+ * id names the collection: such an id is a TypeError and nothing is sent, so no credential reaches a path
+ * the caller did not name.
  */
 export type Send = (
   method: string,
@@ -97,23 +90,20 @@ export type Send = (
   suffix?: string,
 ) => ApiPromise<unknown>;
 
-/** Builds the method of a lifecycle transition (`transitions.ts`, copied for APIs with lifecycles). */
+/** Builds the method of a lifecycle transition (`transitions.ts`, copied only for APIs with lifecycles). */
 export type Move = (
   send: Send,
   verb: string,
 ) => (id: string, input?: object, opts?: RequestOptions) => ApiPromise<unknown>;
 
-/** A collection in a version: its path, operations and transitions. */
+/** A collection in a version: its operations, transitions and path (when it is not the collection's name). */
 type CollectionSpec = readonly [
-  path: string,
   ops: readonly OperationName[],
   transitions?: readonly string[],
+  path?: string,
 ];
 
-/**
- * Builds a version's namespace: per collection its path, operations and transitions (`move` builds the
- * transitions' methods; a version without them passes none).
- */
+/** Builds a version's namespace: per collection its path, operations and transitions (their methods by `move`). */
 export function createNamespace<M>(
   t: Transport,
   version: string,
@@ -123,16 +113,14 @@ export function createNamespace<M>(
   const namespace: Record<string, Record<string, unknown>> = {};
   for (const [
     name,
-    [path, ops, transitions = []],
+    [ops, transitions = [], path = name],
   ] of Object.entries<CollectionSpec>(spec)) {
     const send: Send = (method, id, body, opts, suffix = "") => {
       const segment = String(id);
       return apiPromise(
         id !== undefined && /^\.{0,2}$/.test(segment)
           ? Promise.reject(
-              new TypeError(
-                `${JSON.stringify(segment)} is not an id (${path}/${segment} names another path)`,
-              ),
+              new TypeError(`not an id: ${JSON.stringify(segment)}`),
             )
           : t(
               method,

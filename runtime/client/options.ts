@@ -1,6 +1,6 @@
 /**
- * The client's options (on the client and per request), what it hands to `fetch`, and what it reports
- * after every attempt.
+ * The client's options (on the client and per request), what it hands to `fetch`, what it reports after
+ * every attempt.
  * @module
  */
 import type { ApiError } from "./failures.js";
@@ -39,17 +39,13 @@ export interface AttemptEvent {
   readonly deprecation: string | null;
   /** The server's `Sunset` header (RFC 8594): the date this version stops answering. */
   readonly sunset: string | null;
-  /**
-   * The version the server answered with, as it echoed it in the versioning header (APIs versioned by a
-   * header), or null when it echoed none (and with path versions).
-   */
+  /** The version the server echoed in the versioning header (APIs versioned by a header), or null. */
   readonly version: string | null;
 }
 
 /**
- * How the client obtains access tokens by itself: `clientCredentials({ clientId, clientSecret })`, from
- * the client of an API that declares that OAuth 2.0 flow. Given the client's options once, it answers the
- * `bearer` and the `fetch` the client uses instead of its own (that `fetch` renews a refused token).
+ * Access tokens the client obtains itself: `clientCredentials({ ... })` of an API with that OAuth 2.0 flow.
+ * Given the client's options, it answers the `bearer` and `fetch` (which renews a refused token) to use.
  */
 export type Auth = (
   options: ClientOptions,
@@ -64,10 +60,8 @@ export interface ClientOptions {
   /** Sent in the API's key header. */
   apiKey?: Credential;
   /**
-   * Obtain access tokens by itself: `auth: clientCredentials({ clientId, clientSecret })` (OAuth 2.0
-   * client credentials): cached, renewed before they expire, one token request for all concurrent calls,
-   * and renewed once when the API answers `invalid_token`. Client-wide only; a request's own `bearer`
-   * takes precedence.
+   * Obtain access tokens by itself: `clientCredentials({ clientId, clientSecret })` (OAuth 2.0): cached,
+   * renewed before they expire and once when the API refuses one. A request's own `bearer` takes precedence.
    */
   auth?: Auth;
   /** Retries after the first attempt (default 2). */
@@ -97,15 +91,9 @@ export interface RequestOptions extends Partial<
 > {
   /** Sent as `Idempotency-Key`; creates and transitions generate one per call when it is not given. */
   idempotencyKey?: string;
-  /**
-   * Sent as `If-Match`: the write happens only if the resource still has this ETag (else
-   * `PreconditionFailedError`, 412): `etagOf(resource)` of a resource the client returned, say.
-   */
+  /** `If-Match`: write only if the resource still has this ETag (else 412): `etagOf(resource)`, say. */
   ifMatch?: string;
-  /**
-   * Sent as `If-None-Match`: a get answers `NotModifiedError` (304) while the resource still has this ETag
-   * (or any, with `*`).
-   */
+  /** `If-None-Match`: a get answers NotModifiedError (304) while the resource has this ETag (or any: `*`). */
   ifNoneMatch?: string;
 }
 

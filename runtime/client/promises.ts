@@ -26,10 +26,7 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
-/**
- * The promise of a request: a `Promise` of the data (a real one: it goes wherever a `Promise<T>` does),
- * with `withResponse()` for the `Response` too. The request starts at once, like any promise's work.
- */
+/** A real `Promise` of the data (it goes wherever a `Promise<T>` does), with the `Response` too on request. */
 export interface ApiPromise<T> extends Promise<T> {
   /** The data and the `Response` (status, headers). */
   withResponse(): Promise<WithResponse<T>>;

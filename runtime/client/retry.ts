@@ -42,9 +42,8 @@ export function retryDelay(
 }
 
 /**
- * `Retry-After` in milliseconds: delay seconds (digits only) or an HTTP-date in any of its three forms
- * (every one starts with the day's name; all are UTC); null when absent or unreadable (`-5`, `soon`), and
- * the backoff applies instead.
+ * `Retry-After` in milliseconds: seconds (digits only) or an HTTP-date in any of its three forms (each
+ * starts with the day's name; all UTC); null when absent or unreadable (`-5`, `soon`): the backoff applies.
  */
 export function retryAfterMs(
   value: string | null,

@@ -30,9 +30,8 @@ export function throwIfAborted(signals: readonly AbortSignal[]): void {
 }
 
 /**
- * Calls `onAbort` with the reason of the first signal that aborts (at once when one has), then stops
- * listening to all of them; returns the function that stops listening, so a long-lived client signal does
- * not keep a listener per request.
+ * Calls `onAbort` with the reason of the first signal that aborts (at once if one has), then stops
+ * listening; returns the function that stops listening (a long-lived client signal keeps no listener).
  */
 function onAnyAbort(
   signals: readonly AbortSignal[],
@@ -50,21 +49,14 @@ function onAnyAbort(
   return forget;
 }
 
-/** One attempt's signal, and the function that ends the attempt (stops its timer, forgets the caller's signals). */
-export interface AttemptGuard {
-  readonly signal: AbortSignal;
-  done(): void;
-}
-
 /**
- * A signal for one attempt: aborted with the caller's reason when one of their signals aborts, or without
- * one (an `AbortError`) when `timeout` passes. Once the caller's signals are checked, an aborted attempt
- * timed out.
+ * One attempt's signal, aborted with the caller's reason, or without one when `timeout` passes (so once
+ * the caller's signals are checked, an aborted attempt timed out); `done` stops the timer and listening.
  */
 export function guardAttempt(
   signals: readonly AbortSignal[],
   timeout: number,
-): AttemptGuard {
+): { signal: AbortSignal; done(): void } {
   const controller = new AbortController();
   const stopTimer = startTimer(() => controller.abort(), timeout);
   const forget = onAnyAbort(signals, (reason) => controller.abort(reason));

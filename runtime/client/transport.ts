@@ -29,10 +29,9 @@ import {
 } from "./signals.js";
 
 /**
- * Sends one request, with its retries, and resolves to the data and the `Response`: `method` to `path`
- * (`orders/o1`) of `version` (a path prefix, or the versioning header's value), with `body` (undefined:
- * none) and `query`, under the request's `opts`; `page` when the answer is a list page (`{ data: [...],
- * next_cursor }`). Positional, so that a bundle can shorten every name.
+ * Sends one request with its retries: `method` to `path` (`orders/o1`) of `version` (a path prefix, or the
+ * versioning header), `body` (undefined: none), `query`; `page`: the answer is a list page. Positional,
+ * so that a bundle can shorten every name.
  */
 export type Transport = (
   method: string,
@@ -44,20 +43,20 @@ export type Transport = (
   page?: boolean,
 ) => Promise<WithResponse<unknown>>;
 
-/** An error thrown by the caller's credential function (its `cause`): rethrown as is, never retried. */
+/** An error of the caller's credential function (its `cause`): rethrown as is, never retried. */
 class CredentialFailure extends Error {}
 
 /**
  * Sets a credential header: a string, or what the caller's function answers (asked on every attempt, for
- * tokens that refresh), which may not outlast the attempt's signal. A value no header can carry (a line
- * break, a character above U+00FF) is a TypeError, not retried, whose message does not quote the secret.
+ * tokens that refresh) before the attempt's signal aborts. A value no header can carry is a TypeError
+ * that does not quote the secret (the platform's would), not retried.
  */
 async function setCredential(
   headers: Headers,
   name: string,
-  prefix: string,
   credential: Credential,
   signal: AbortSignal,
+  prefix = "",
 ): Promise<void> {
   const value = await untilAborted(
     new Promise<string>((resolve) =>
@@ -73,19 +72,14 @@ async function setCredential(
   try {
     headers.set(name, prefix + value);
   } catch {
-    // The platform's own error quotes the value: the secret must not reach an error message, or a log.
-    throw new CredentialFailure("", {
-      cause: new TypeError(
-        `${name}: the credential is not a valid header value; not sent`,
-      ),
-    });
+    const cause = new TypeError(`${name}: not a valid header value; not sent`);
+    throw new CredentialFailure("", { cause });
   }
 }
 
 /**
- * A random UUID v4, from `crypto.getRandomValues`: `crypto.randomUUID` exists only in secure contexts (a
- * browser page on plain `http://` other than localhost has none). Each 0, 1 and 8 of the template becomes
- * a random hex digit (0 and 1: any; 8: the variant's 8 to b); the 4 stays the version.
+ * A random UUID v4 from `crypto.getRandomValues` (`crypto.randomUUID` exists only in secure contexts):
+ * each 0, 1 and 8 of the template becomes a random digit (8: the variant's 8 to b); the 4 stays.
  */
 const newIdempotencyKey = (): string =>
   "10000000-1000-4000-8000-100000000000".replace(/[018]/g, (c) =>
@@ -109,20 +103,14 @@ export function createTransport(
     const o: RequestOptions = { ...options };
     for (const [name, value] of Object.entries(opts))
       if (value != null) (o as Record<string, unknown>)[name] = value;
-    const {
-      maxRetries = 2,
-      timeout = 60_000,
-      maxResponseBytes = 10_485_760, // 10 MiB
-    } = o;
+    // Defaults: 2 retries, 60 s per attempt, bodies up to 10 MiB.
+    const { maxRetries = 2, timeout = 6e4, maxResponseBytes = 10_485_760 } = o;
     const params = new URLSearchParams();
     for (const [name, value] of Object.entries(query))
       for (const item of [value].flat())
         if (item != null) params.append(name, `${item}`);
-    const url =
-      `${options.baseUrl.replace(/\/+$/, "")}/${versionHeader ? "" : `${version}/`}${path}?${params}`.replace(
-        /\?$/,
-        "",
-      );
+    const qs = `${params}`;
+    const url = `${options.baseUrl.replace(/\/+$/, "")}/${versionHeader ? "" : `${version}/`}${path}${qs && `?${qs}`}`;
     const what = `${method} ${url}`;
     const headers = new Headers();
     for (const [name, value] of Object.entries({
@@ -131,8 +119,7 @@ export function createTransport(
       ...opts.headers,
       ...(versionHeader && { [versionHeader]: version }),
       "content-type": "application/json",
-      // One key per call, the same on every attempt, so the server can replay a create (or a transition,
-      // also a POST) that was retried.
+      // One per call, the same on every attempt: the server replays a POST (create, transition) retried.
       "idempotency-key":
         o.idempotencyKey ??
         (method === "POST" ? newIdempotencyKey() : undefined),
@@ -157,12 +144,12 @@ export function createTransport(
           await setCredential(
             headers,
             "authorization",
-            "Bearer ",
             o.bearer,
             signal,
+            "Bearer ",
           );
         if (apiKeyHeader && o.apiKey != null)
-          await setCredential(headers, apiKeyHeader, "", o.apiKey, signal);
+          await setCredential(headers, apiKeyHeader, o.apiKey, signal);
         response = await fetchFollowing(
           // The platform's `fetch` as it is when the request is sent.
           o.fetch ?? fetch,

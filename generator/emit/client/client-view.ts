@@ -34,16 +34,11 @@ export interface CollectionFileView {
     | false;
   /** `OrderTypes`: the collection's `CollectionTypes` interface, imported by the version module only. */
   readonly slotsName: string;
-  /** The `CollectionTypes` slots: `item`, `create`, `replace`, `patch`, `query` (type names), `ops` and `transitions`. */
-  readonly slots: {
-    readonly item: string;
-    readonly create: string;
-    readonly replace: string;
-    readonly patch: string;
-    readonly query: string;
-    readonly ops: Type;
-    readonly transitions: Type;
-  };
+  /**
+   * The `CollectionTypes` slots the collection fills: `item`, and `create`, `replace`, `patch`, `query`
+   * only when it offers their operation, `ops`, and `transitions` only with a lifecycle.
+   */
+  readonly slots: readonly { readonly key: string; readonly type: Type }[];
   /** The names of the lifecycle's transitions in this version. */
   readonly transitions: readonly string[];
 }
@@ -62,8 +57,6 @@ export interface CollectionView {
   readonly alias: string;
   /** `{ OrderTypes as $Order }`: what the version module imports of the collection's module. */
   readonly imports: Expr;
-  /** The public type names the version module re-exports from the collection's module. */
-  readonly exports: Expr;
 }
 
 /** The view of `client/<version>.ts`, which assembles the version from its collection modules. */
@@ -194,36 +187,17 @@ export function buildCollectionFile(api: Pick<ApiIR, 'title'>, c: CollectionAt, 
       ? { query: `${t}ListQuery`, head: ty.heritage(`${t}ListQuery`, ty.ref('$.ListParams')), filters: filterMembers(c.fields), page: `${t}List`, pageType: ty.ref('$.Page', [ty.ref(t)]), doc: `${c.name}.list in ${version}` }
       : false,
     slotsName: `${t}Types`,
-    slots: {
-      item: t,
-      create: has('create') ? `${t}Create` : 'never',
-      replace: has('replace') ? `${t}Replace` : 'never',
-      patch: has('update') ? `${t}Patch` : 'never',
-      query: has('list') ? `${t}ListQuery` : 'never',
-      ops: c.operations.length > 0 ? ty.union(c.operations.map(ty.str)) : ty.ref('never'),
-      transitions: ty.lit(transitions.map((tr) => ty.prop(tr.name, ty.ref(inputTypeName(c, tr.name))))),
-    },
+    slots: [
+      { key: 'item', type: ty.ref(t) },
+      ...(has('create') ? [{ key: 'create', type: ty.ref(`${t}Create`) }] : []),
+      ...(has('replace') ? [{ key: 'replace', type: ty.ref(`${t}Replace`) }] : []),
+      ...(has('update') ? [{ key: 'patch', type: ty.ref(`${t}Patch`) }] : []),
+      ...(has('list') ? [{ key: 'query', type: ty.ref(`${t}ListQuery`) }] : []),
+      { key: 'ops', type: c.operations.length > 0 ? ty.union(c.operations.map(ty.str)) : ty.ref('never') },
+      ...(transitions.length > 0 ? [{ key: 'transitions', type: ty.lit(transitions.map((tr) => ty.prop(tr.name, ty.ref(inputTypeName(c, tr.name))))) }] : []),
+    ],
     transitions: transitions.map((tr) => tr.name),
   };
-}
-
-/**
- * The names a collection's client module exports (its object types in declaration order, then the list query
- * and page types), as `buildCollectionFile` declares them: what a version module re-exports, without
- * building the collection's types.
- */
-export function exportedTypeNames(c: CollectionAt): string[] {
-  const t = c.typeName;
-  const has = (op: CollectionAt['operations'][number]): boolean => c.operations.includes(op);
-  const writes = has('create') || has('replace');
-  return [
-    t,
-    ...(writes ? [has('create') ? `${t}Create` : `${t}Replace`] : []),
-    ...(has('create') && has('replace') ? [`${t}Replace`] : []),
-    ...(has('update') ? [`${t}Patch`] : []),
-    ...(c.lifecycle?.transitions ?? []).map((tr) => inputTypeName(c, tr.name)),
-    ...(has('list') ? [`${t}ListQuery`, `${t}List`] : []),
-  ];
 }
 
 /**
@@ -252,7 +226,15 @@ export function buildVersionView(api: ApiIR, v: VersionIR): VersionFileView {
         e.str(v.name),
         e.obj(
           collections.map(({ c, transitions }) =>
-            e.prop(c.name, e.arr([e.str(c.path), e.json(c.operations), ...(transitions.length > 0 ? [e.json(transitions)] : [])])),
+            // [operations, transitions, path]: the path only when it is not the collection's name.
+            e.prop(
+              c.name,
+              e.arr([
+                e.json(c.operations),
+                ...(transitions.length > 0 || c.path !== c.name ? [e.json(transitions)] : []),
+                ...(c.path !== c.name ? [e.str(c.path)] : []),
+              ]),
+            ),
           ),
           true,
         ),
@@ -271,7 +253,6 @@ export function buildVersionView(api: ApiIR, v: VersionIR): VersionFileView {
       slotsName,
       alias: `$${c.typeName}`,
       imports: e.specifiers([`${slotsName} as $${c.typeName}`]),
-      exports: e.specifiers(exportedTypeNames(c)),
     })),
   };
 }
