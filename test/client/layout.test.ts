@@ -95,6 +95,9 @@ describe('client layout', () => {
         `const c = createLayoutClient({ baseUrl: 'http://127.0.0.1' });`,
         `export const score: Promise<V2.Note['score']> = c.v2.notes.get('x').then((n) => n.score);`,
         `export const tag: PromiseLike<V2.Tag> = c.v1.tags.create({ label: 'a' });`,
+        // A real Promise (issue 29), also under exactOptionalPropertyTypes and browser libraries only.
+        `export const note: Promise<V2.Note> = c.v2.notes.get('x');`,
+        `export const both: Promise<[V2.Note, V2.NoteList]> = Promise.all([c.v2.notes.get('x'), c.v2.notes.list()]);`,
         `// @ts-expect-error tags offer no list`,
         `void c.v1.tags.list;`,
         `// @ts-expect-error v2's score is a number`,
