@@ -67,7 +67,7 @@ export function pagePromise<T>(
       const { data: page, response } = await p.withResponse();
       yield page;
       const cursor = page.next_cursor;
-      if (cursor == null) return;
+      if (cursor === null) return;
       // A cursor already seen leaves the set as it was.
       if (seen.size === seen.add(cursor).size)
         throw new InvalidResponseError(

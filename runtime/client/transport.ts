@@ -89,6 +89,15 @@ const newIdempotencyKey = (): string =>
     ).toString(16),
   );
 
+/** Whether `data` is a list page: `{ data: [...], next_cursor: string | null }`. */
+function isPage(data: unknown): boolean {
+  const { data: items, next_cursor: next } = Object(data) as Record<
+    string,
+    unknown
+  >;
+  return Array.isArray(items) && (next === null || typeof next === "string");
+}
+
 /** Creates the transport of a client: `options` as the user gave them, `config` as the API is. */
 export function createTransport(
   options: ClientOptions,
@@ -178,8 +187,7 @@ export function createTransport(
           } catch {
             throw invalid(text ? "body is not JSON" : "body is empty");
           }
-        if (page && !Array.isArray((data as { data?: unknown })?.data))
-          throw invalid("body is not a page");
+        if (page && !isPage(data)) throw invalid("body is not a page");
         rememberEtag(data, response.headers.get("etag"));
       } catch (cause) {
         throwIfAborted(signals);

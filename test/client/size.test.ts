@@ -13,7 +13,7 @@ import { gzipSync } from 'node:zlib';
 import { rolldown } from 'rolldown';
 import { afterAll, describe, expect, it } from 'vitest';
 
-/** min + gzip -9, in bytes: the app below bundles to 3,793 (the target is 3,584, see docs/guide/client-bundles.md). */
+/** min + gzip -9, in bytes: the app below bundles to 3,824 (the target is 3,584, see docs/guide/client-bundles.md). */
 const BUDGET = 3_840;
 const CLIENT = new URL('../../examples/shop/generated/client/index.js', import.meta.url).pathname;
 
