@@ -1,12 +1,18 @@
 /**
- * @module Measures the generated client: the example API bundled and minified with rolldown (what a browser
- * app pays), the same for a synthetic 20-collection API, and the unformatted bytes and render time of the
- * client emitter for a 200-collection API (what prettier must format). Run: `npx jiti bench/client-size.ts`.
- * Writes into `.bench/client-size/`.
+ * @module What the generated client costs in an app, against the clients users compare it with, in the same
+ * run: the same three calls (`get`, `list` and `create` of the shop example's v2 customers, bearer token, no
+ * OAuth, webhooks or conditional requests) through restgen's client, openapi-fetch (with openapi-typescript's
+ * types) and hey-api (client-fetch + sdk), each generated from the shop example (restgen's OpenAPI v2
+ * document for the peers), bundled with esbuild (`--bundle --minify --format=esm --platform=browser`) and
+ * gzipped at level 9. Also restgen's figure with rolldown (what test/client/size.test.ts holds to its
+ * budget), and the client emitter's render time for a 200-collection API. Run: `npx jiti
+ * bench/client-size.ts` (part of `npm run bench`); esbuild and hey-api come from `bench/peers/`, installed
+ * there on first use. Writes into `.bench/client-size/`.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { rolldown } from 'rolldown';
 import { emitClient } from '../generator/emit/client/emit-client.ts';
@@ -14,51 +20,115 @@ import { generate, loadModel } from '../generator/pipeline/generate.ts';
 import { loadRuntime, loadTemplates } from '../generator/templates/load-templates.ts';
 import { syntheticApi } from './synthetic.ts';
 
-const root = fileURLToPath(new URL('../', import.meta.url));
-const work = path.join(root, '.bench/client-size');
-const kb = (n: number): string => `${(n / 1024).toFixed(1)} KiB`;
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const PEERS = path.join(ROOT, 'bench/peers');
+const WORK = path.join(ROOT, '.bench/client-size');
+const HEY_CLI = path.join(PEERS, 'node_modules/@hey-api/openapi-ts/bin/run.js');
+const ESBUILD = path.join(PEERS, 'node_modules/esbuild/lib/main.js');
 
-/** Bundles `entry` as a minified ES module for browsers; its size in bytes and gzipped. */
-async function bundleSize(entry: string): Promise<{ bytes: number; gzip: number }> {
-  const bundle = await rolldown({
-    input: entry,
-    platform: 'browser',
-    logLevel: 'silent',
-    // Generated imports name the emitted `.js`; the sources are `.ts`.
-    resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
-  });
+/** The version of an installed package, by its package.json. */
+const versionOf = (dir: string): string => (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string }).version;
+
+/** Installs `bench/peers/` from its lock file when esbuild or hey-api is missing (no install scripts: esbuild's picks a binary npm already chose). */
+function ensurePeers(): void {
+  if (existsSync(HEY_CLI) && existsSync(ESBUILD)) return;
+  console.log('installing the bench peers into bench/peers (npm ci, once)...');
+  execFileSync('npm', ['ci', '--prefix', PEERS, '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { stdio: 'inherit' });
+}
+
+/** The minified and the gzipped (level 9) size of `code`. */
+const sizes = (code: string | Uint8Array): { min: number; gzip: number } => ({ min: Buffer.byteLength(code), gzip: gzipSync(code, { level: 9 }).length });
+
+interface Esbuild {
+  build(options: object): Promise<{ outputFiles: { contents: Uint8Array }[] }>;
+}
+
+/** Bundles `entry` as the brief for this bench says: esbuild, minified ES module for browsers. */
+async function esbuildSize(esbuild: Esbuild, entry: string): Promise<{ min: number; gzip: number }> {
+  const result = await esbuild.build({ entryPoints: [entry], bundle: true, minify: true, format: 'esm', platform: 'browser', write: false, logLevel: 'error' });
+  return sizes(result.outputFiles[0]!.contents);
+}
+
+/** Bundles `entry` with rolldown (minified ES module for browsers), as the size test does. */
+async function rolldownSize(entry: string): Promise<{ min: number; gzip: number }> {
+  const bundle = await rolldown({ input: entry, platform: 'browser', logLevel: 'silent', resolve: { extensionAlias: { '.js': ['.ts', '.js'] } } });
   const { output } = await bundle.generate({ format: 'esm', minify: true });
   await bundle.close();
-  const code = output[0].code;
-  return { bytes: Buffer.byteLength(code), gzip: gzipSync(code).length };
+  return sizes(output[0].code);
 }
 
-/** Generates `apiPath` into `outDir` and measures its client: formatted sources and the minified bundle. */
-async function measure(label: string, apiPath: string, outDir: string): Promise<void> {
-  const result = await generate({ apiPath, outDir });
+const BODY = "{ email: 'ada@example.com', name: 'Ada' }";
+
+/** The app each client is measured in: the same three calls, bearer token, nothing else. */
+const APPS = {
+  restgen: [
+    `import { createShopClient } from './shop/client/index.js';`,
+    `const c = createShopClient({ baseUrl: 'https://api.example.com', bearer: 'TOKEN' });`,
+    `await c.v2.customers.get('1');`,
+    `await c.v2.customers.list();`,
+    `await c.v2.customers.create(${BODY});`,
+  ],
+  'openapi-fetch': [
+    `import createClient from 'openapi-fetch';`,
+    `import type { paths } from './openapi-fetch/schema.js';`,
+    `const c = createClient<paths>({ baseUrl: 'https://api.example.com', headers: { authorization: 'Bearer TOKEN' } });`,
+    `await c.GET('/v2/customers/{id}', { params: { path: { id: '1' } } });`,
+    `await c.GET('/v2/customers');`,
+    `await c.POST('/v2/customers', { body: ${BODY} });`,
+  ],
+  'hey-api': [
+    `import { client } from './hey-api/client.gen.js';`,
+    `import { createCustomer, getCustomer, listCustomers } from './hey-api/sdk.gen.js';`,
+    `client.setConfig({ baseUrl: 'https://api.example.com', auth: 'TOKEN' });`,
+    `await getCustomer({ path: { id: '1' } });`,
+    `await listCustomers();`,
+    `await createCustomer({ body: ${BODY} });`,
+  ],
+} as const;
+
+const kib = (n: number): string => `${(n / 1024).toFixed(2)} KiB`;
+
+async function main(): Promise<void> {
+  ensurePeers();
+  rmSync(WORK, { recursive: true, force: true });
+  mkdirSync(WORK, { recursive: true });
+  const shop = path.join(WORK, 'shop');
+  const result = await generate({ apiPath: path.join(ROOT, 'examples/shop/api.ts'), outDir: shop });
   if (!result.ok) throw new Error(`generate failed: ${JSON.stringify(result.diagnostics)}`);
-  const client = path.join(outDir, 'client');
-  const sources = readdirSync(client, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .reduce((n, e) => n + readFileSync(path.join(e.parentPath, e.name)).length, 0);
-  const min = await bundleSize(path.join(client, 'index.ts'));
-  console.log(`| ${label} | ${kb(sources)} | ${kb(min.bytes)} (${min.bytes} B) | ${kb(min.gzip)} (${min.gzip} B) |`);
+  const openapi = path.join(shop, 'openapi/v2.json');
+  // openapi-fetch's types: they cost nothing in the bundle, but the app is written as its users write it.
+  mkdirSync(path.join(WORK, 'openapi-fetch'));
+  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/openapi-typescript/bin/cli.js'), openapi, '-o', path.join(WORK, 'openapi-fetch/schema.ts')], { stdio: 'ignore' });
+  execFileSync(process.execPath, [HEY_CLI, '-i', openapi, '-o', path.join(WORK, 'hey-api'), '-p', '@hey-api/client-fetch', '@hey-api/sdk'], { stdio: 'ignore' });
+  const esbuild = (await import(pathToFileURL(ESBUILD).href)) as Esbuild;
+  const versions: Record<keyof typeof APPS, string> = {
+    restgen: versionOf(ROOT),
+    'openapi-fetch': `${versionOf(path.join(ROOT, 'node_modules/openapi-fetch'))} + openapi-typescript ${versionOf(path.join(ROOT, 'node_modules/openapi-typescript'))}`,
+    'hey-api': `@hey-api/openapi-ts ${versionOf(path.join(PEERS, 'node_modules/@hey-api/openapi-ts'))}`,
+  };
+  const rows: { name: keyof typeof APPS; min: number; gzip: number }[] = [];
+  for (const name of Object.keys(APPS) as (keyof typeof APPS)[]) {
+    const entry = path.join(WORK, `app-${name}.ts`);
+    writeFileSync(entry, `${APPS[name].join('\n')}\n`);
+    rows.push({ name, ...(await esbuildSize(esbuild, entry)) });
+  }
+  const ours = rows[0]!;
+  console.log(`Client size: get, list and create of one collection (the shop example's v2 customers), esbuild ${versionOf(path.join(PEERS, 'node_modules/esbuild'))} --bundle --minify --format=esm --platform=browser, gzip -9\n`);
+  console.log('| client | generated by | minified | min + gzip | vs restgen |');
+  console.log('|---|---|---|---|---|');
+  for (const r of rows) console.log(`| ${r.name} | ${versions[r.name]} | ${r.min} B | ${r.gzip} B (${kib(r.gzip)}) | ${(r.gzip / ours.gzip).toFixed(2)}x |`);
+  const rolled = await rolldownSize(path.join(WORK, 'app-restgen.ts'));
+  console.log(`\nrestgen with rolldown ${versionOf(path.join(ROOT, 'node_modules/rolldown'))} (what test/client/size.test.ts checks): ${rolled.min} B minified, ${rolled.gzip} B min + gzip`);
+
+  writeFileSync(path.join(WORK, 'api-200.ts'), syntheticApi(200));
+  const model = await loadModel(path.join(WORK, 'api-200.ts'));
+  if (!model.ir) throw new Error(`synthetic API failed: ${JSON.stringify(model.diagnostics)}`);
+  const { render } = loadTemplates();
+  const started = performance.now();
+  const files = emitClient(model.ir, { sourcePath: '../api-200.ts', render, runtime: loadRuntime() });
+  const ms = performance.now() - started;
+  const bytes = files.reduce((n, f) => n + Buffer.byteLength(f.content), 0);
+  console.log(`client emitter, 200 collections x 3 versions: ${files.length} files, ${kib(bytes)} unformatted, rendered in ${ms.toFixed(0)} ms`);
 }
 
-rmSync(work, { recursive: true, force: true });
-mkdirSync(work, { recursive: true });
-console.log('| API | client/ sources (formatted TS) | bundled + minified (rolldown) | gzip |');
-console.log('|---|---|---|---|');
-await measure('examples/shop (3 collections, 3 versions)', path.join(root, 'examples/shop/api.ts'), path.join(work, 'shop'));
-writeFileSync(path.join(work, 'api-20.ts'), syntheticApi(20));
-await measure('synthetic, 20 collections, 3 versions', path.join(work, 'api-20.ts'), path.join(work, 'out-20'));
-
-writeFileSync(path.join(work, 'api-200.ts'), syntheticApi(200));
-const model = await loadModel(path.join(work, 'api-200.ts'));
-if (!model.ir) throw new Error(`synthetic API failed: ${JSON.stringify(model.diagnostics)}`);
-const { render } = loadTemplates();
-const started = performance.now();
-const files = emitClient(model.ir, { sourcePath: '../api-200.ts', render, runtime: loadRuntime() });
-const ms = performance.now() - started;
-const bytes = files.reduce((n, f) => n + Buffer.byteLength(f.content), 0);
-console.log(`\nclient emitter, 200 collections x 3 versions: ${files.length} files, ${kb(bytes)} unformatted, rendered in ${ms.toFixed(0)} ms`);
+await main();

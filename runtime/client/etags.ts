@@ -1,6 +1,6 @@
 /**
  * The ETag of each resource the client returned (from the `ETag` header of its answer), so that a later
- * write can be made conditional on it: `update(id, patch, { ifMatch: order })`, or `etagOf(order)`.
+ * write can be made conditional on it: `update(id, patch, { ifMatch: etagOf(order) })`.
  * @module
  */
 
@@ -8,25 +8,20 @@ const etags = new WeakMap<object, string>();
 
 /** Remembers the ETag an answer carried for the resource it returned. */
 export function rememberEtag(resource: unknown, etag: string | null): void {
-  if (etag !== null && typeof resource === "object" && resource !== null)
+  if (etag && resource && typeof resource === "object")
     etags.set(resource, etag);
 }
 
 /**
- * The ETag of a resource this client returned (get, create, replace, update, a transition), or undefined
- * for any other object (a copy, a list item: lists carry no ETags).
+ * The ETag of a resource this client returned (get, create, replace, update, a transition), for `ifMatch`
+ * and `ifNoneMatch`. Any other object (a copy, a list item: lists carry no ETags) is a TypeError, so a
+ * write meant to be conditional is never sent without its condition.
  */
-export function etagOf(resource: object): string | undefined {
-  return etags.get(resource);
-}
-
-/** The header value of an `ifMatch` / `ifNoneMatch` option: an ETag as given, or the ETag of a resource the client returned. */
-export function tagOf(value: string | object, option: string): string {
-  if (typeof value === "string") return value;
-  const etag = etags.get(value);
+export function etagOf(resource: object): string {
+  const etag = etags.get(resource);
   if (etag === undefined)
     throw new TypeError(
-      `${option} was given an object this client did not return (a copy, or a list item); pass a resource as get, create, replace, update or a transition returned it, or its ETag as a string.`,
+      "etagOf: this client did not return that object (a copy, or a list item?), so it has no ETag",
     );
   return etag;
 }

@@ -11,6 +11,8 @@ export interface Problem {
   status?: number;
   detail?: string;
   instance?: string;
+  /** What went wrong, for programs: `invalid_transition`, `version_brownout`, ... */
+  code?: string;
   /** Validation issues: a JSON pointer into the request and what is wrong there. */
   errors?: { pointer: string; detail: string }[];
   [member: string]: unknown;
@@ -22,14 +24,21 @@ export interface Problem {
  */
 export class ApiError extends Error {
   override name = "ApiError";
+  // Declared, not fields: a bundle then carries no field declarations for them.
+  declare readonly status: number;
+  declare readonly headers: Headers;
+  declare readonly problem: Problem | null;
   constructor(
     message: string,
-    readonly status: number,
-    readonly headers: Headers,
-    readonly problem: Problem | null,
+    status: number,
+    headers: Headers,
+    problem: Problem | null,
     options?: { cause?: unknown },
   ) {
     super(message, options);
+    this.status = status;
+    this.headers = headers;
+    this.problem = problem;
   }
 }
 
@@ -38,39 +47,19 @@ export class BadRequestError extends ApiError {
   override name = "BadRequestError";
 }
 /**
- * The `error` parameter of a `WWW-Authenticate` challenge (RFC 6750), or null. RFC 9110 section 11.2: the
- * name is matched case-insensitively and the value is a token or a quoted-string (`error=invalid_token`).
- */
-function challengeError(header: string | null): string | null {
-  if (header === null) return null;
-  const found =
-    /(?:^|[\s,])error\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,"]+))/i.exec(header);
-  if (found === null) return null;
-  return found[1] !== undefined
-    ? found[1].replace(/\\(.)/g, "$1")
-    : (found[2] ?? null);
-}
-
-/**
- * 401: the credential is missing or not accepted; also a token endpoint that refused the client's
- * credentials. `oauthError` is the OAuth error code: the token endpoint's `error` (`invalid_client`,
- * `invalid_scope`, ...) or the API's challenge (`invalid_token`), null when there was none.
+ * 401: the credential is missing or refused (also by a token endpoint). `oauthError`: the token endpoint's
+ * `error` (`invalid_client`, ...), or the `error` of the API's challenge (`invalid_token`), or null.
  */
 export class AuthenticationError extends ApiError {
   override name = "AuthenticationError";
-  readonly oauthError: string | null;
-  constructor(
-    message: string,
-    status: number,
-    headers: Headers,
-    problem: Problem | null,
-    options?: { cause?: unknown },
-  ) {
-    super(message, status, headers, problem, options);
-    this.oauthError =
-      typeof problem?.["error"] === "string"
-        ? problem["error"]
-        : challengeError(headers.get("www-authenticate"));
+  get oauthError(): string | null {
+    const error = this.problem?.["error"];
+    // RFC 6750's parameter: any case (RFC 9110 section 11.2), a token or quoted (RFC 6749 5.2: no quote inside).
+    return typeof error === "string"
+      ? error
+      : (/\berror\s*=\s*"?([^\s,"]+)/i.exec(
+          this.headers.get("www-authenticate") ?? "",
+        )?.[1] ?? null);
   }
 }
 /** 403: the credential lacks a scope this operation needs. */
@@ -85,21 +74,13 @@ export class NotFoundError extends ApiError {
 export class ConflictError extends ApiError {
   override name = "ConflictError";
 }
-/** 409 `invalid_transition`: the resource is in `state`, from which the transitions `allowed` are open. */
-export class InvalidTransitionError extends ConflictError {
-  override name = "InvalidTransitionError";
-  /** The state the resource is in, as the version called shows it. */
-  get state(): string | null {
-    const state = this.problem?.["state"];
-    return typeof state === "string" ? state : null;
-  }
-  /** The transitions of the version called that start from that state. */
-  get allowed(): string[] {
-    const allowed = this.problem?.["allowed"];
-    return Array.isArray(allowed)
-      ? allowed.filter((a): a is string => typeof a === "string")
-      : [];
-  }
+/** 410: the version is gone: past its sunset (`problem.code`: `version_sunset`), or in a brownout. Never retried. */
+export class GoneError extends ApiError {
+  override name = "GoneError";
+}
+/** 410 `version_brownout`: a deprecated version refused for a planned window (`Retry-After`: its end). Never retried. */
+export class VersionBrownoutError extends GoneError {
+  override name = "VersionBrownoutError";
 }
 /** 304: the resource still has the ETag sent as `ifNoneMatch`; the copy held is current. Never retried. */
 export class NotModifiedError extends ApiError {
@@ -124,109 +105,88 @@ export class InternalServerError extends ApiError {
 /** No response: the connection failed. `cause` holds the platform's error. Status 0. */
 export class ConnectionError extends ApiError {
   override name = "ConnectionError";
+  constructor(message: string, cause: unknown) {
+    super(message, 0, new Headers(), null, { cause });
+  }
 }
 /** No response within `timeout` milliseconds (per attempt, credential and body included). */
 export class TimeoutError extends ConnectionError {
   override name = "TimeoutError";
 }
 /**
- * A redirect the client does not follow: to another origin (the credential, the body and the
- * Idempotency-Key are never sent there), or more than 5 in a row. `location` is where the server pointed
- * (null where the platform hides it, as browsers do). Never retried.
+ * A redirect not followed: to another origin (nothing is sent there: no credential, body or
+ * Idempotency-Key), or more than 5. `location`: where to (null where browsers hide it). Never retried.
  */
 export class RedirectError extends ApiError {
   override name = "RedirectError";
-  constructor(
-    message: string,
-    status: number,
-    headers: Headers,
-    readonly location: string | null,
-  ) {
-    super(message, status, headers, null);
+  declare readonly location: string | null;
+  constructor(message: string, response: Response, location: string | null) {
+    super(message, response.status, response.headers, null);
+    this.location = location;
   }
 }
 /**
- * A successful status whose body is not what the operation answers: not JSON, empty, larger than
- * `maxResponseBytes`, or a list page without a `data` array or with a cursor already seen. Never retried:
- * the same request would get the same answer.
+ * A successful status whose body is not what the operation answers (not JSON, empty, larger than
+ * `maxResponseBytes`, not a list page, a cursor already seen). Never retried: it would answer the same.
  */
 export class InvalidResponseError extends ApiError {
   override name = "InvalidResponseError";
+  constructor(why: string, r: Response, what: string) {
+    super(`${r.status}: ${why} (${what})`, r.status, r.headers, null);
+  }
 }
 
-// Other statuses (405, 410, 413, 415, ...) are plain ApiErrors.
-const ERRORS: Readonly<Record<number, typeof ApiError>> = {
+/**
+ * The error class of each status (other statuses, 405, 413, 415, ..., are plain ApiErrors), and before
+ * it of `"<status> <problem code>"`, where a module that knows a more precise error adds it (a
+ * lifecycle's `409 invalid_transition`), so that this one need not know that module.
+ */
+export const ERRORS: Record<string, typeof ApiError> = {
   304: NotModifiedError,
   400: BadRequestError,
   401: AuthenticationError,
   403: PermissionDeniedError,
   404: NotFoundError,
   409: ConflictError,
+  410: GoneError,
+  "410 version_brownout": VersionBrownoutError,
   412: PreconditionFailedError,
   428: PreconditionRequiredError,
   429: RateLimitError,
 };
 
-function parseProblem(text: string): Problem | null {
+/** A member of a problem body as text: the body comes from the server (or a proxy) and may hold anything. */
+const shown = (value: unknown): string | undefined =>
+  typeof value === "string" ? value : JSON.stringify(value);
+
+/** The error of a failed (non-2xx) response whose body was read as `text`; its status chooses the class. */
+export function errorFor(r: Response, text: string, what: string): ApiError {
+  let problem: Problem | null = null;
   try {
-    const body: unknown = JSON.parse(text);
-    return typeof body === "object" && body !== null && !Array.isArray(body)
-      ? (body as Problem)
-      : null;
+    problem = JSON.parse(text) as Problem;
   } catch {
     // Not JSON (a proxy's HTML page, say): the status alone describes the error.
-    return null;
   }
-}
-
-/**
- * One line of the message per validation issue. The body comes from the server (or a proxy): an issue
- * that is not an object is shown as text (a string) or left out, never read as one.
- */
-function issueLine(issue: unknown): string {
-  if (typeof issue === "string") return `\n  ${issue}`;
-  if (typeof issue !== "object" || issue === null) return "";
-  const { pointer, detail } = issue as { pointer?: unknown; detail?: unknown };
-  return `\n  ${typeof pointer === "string" && pointer !== "" ? pointer : "/"}: ${String(detail)}`;
-}
-
-/** The error of a failed (non-2xx) response whose body was read as `text`. */
-export function errorFor(
-  response: Response,
-  text: string,
-  what: string,
-): ApiError {
-  const problem = parseProblem(text);
-  const { status } = response;
-  const title =
-    typeof problem?.title === "string"
-      ? problem.title
-      : response.statusText || "Error";
-  const detail =
-    typeof problem?.detail === "string" ? `: ${problem.detail}` : "";
-  const issues = Array.isArray(problem?.errors)
-    ? (problem.errors as unknown[]).map(issueLine).join("")
-    : "";
+  // Only an object is a problem body (not an array, a string or a number).
+  if (problem?.constructor !== Object) problem = null;
+  const { status } = r;
+  const { title, detail, errors, code } = problem ?? {};
   const Class =
-    status === 409 && problem?.["code"] === "invalid_transition"
-      ? InvalidTransitionError
-      : (ERRORS[status] ?? (status >= 500 ? InternalServerError : ApiError));
-  return new Class(
-    `${status} ${title}${detail} (${what})${issues}`,
-    status,
-    response.headers,
-    problem,
-  );
+    ERRORS[`${status} ${shown(code)}`] ??
+    ERRORS[status] ??
+    (status > 499 ? InternalServerError : ApiError);
+  let message = `${status} ${typeof title === "string" ? title : r.statusText || "Error"}${typeof detail === "string" ? `: ${detail}` : ""} (${what})`;
+  // One line per validation issue: an issue that is not an object is shown as text, or left out.
+  for (const issue of Array.isArray(errors) ? (errors as unknown[]) : [])
+    message +=
+      typeof issue === "string"
+        ? `\n  ${issue}`
+        : issue && typeof issue === "object"
+          ? `\n  ${shown((issue as Problem).pointer) || "/"}: ${shown((issue as Problem).detail)}`
+          : "";
+  return new Class(message, status, r.headers, problem);
 }
 
-/** The messages of an error and its causes, for a ConnectionError's message. */
-export function causeText(cause: unknown): string {
-  const parts: string[] = [];
-  for (
-    let c = cause, depth = 0;
-    c instanceof Error && depth < 3;
-    c = c.cause, depth++
-  )
-    parts.push(c.message);
-  return parts.join(": ") || String(cause);
-}
+/** What a failed connection reports: the platform's error, or its cause (Node: `connect ECONNREFUSED ...`). */
+export const causeText = (cause: unknown): string =>
+  `${(cause as Error | undefined)?.cause ?? cause}`;

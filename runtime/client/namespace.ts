@@ -3,29 +3,35 @@
  * `replace`, `update`, `delete`, and one per lifecycle transition), each a request on the shared transport.
  * @module
  */
-import { ApiPromise, type PagePromise } from "./promises.js";
 import type { RequestOptions } from "./options.js";
+import {
+  apiPromise,
+  pagePromise,
+  type ApiPromise,
+  type Page,
+  type PagePromise,
+  type WithResponse,
+} from "./promises.js";
 import type { Transport } from "./transport.js";
+
+export type { Transport };
 
 /** The six operations a collection may offer. */
 export type OperationName =
   "list" | "get" | "create" | "replace" | "update" | "delete";
 
-/** The types of one collection in one version, and the operations and transitions (by name: their input) it offers there. */
+/** The types of a collection in a version (those of its operations), its operations, its transitions (by name: their input). */
 export interface CollectionTypes {
   item: unknown;
-  create: unknown;
-  replace: unknown;
-  patch: unknown;
-  query: object;
+  create?: unknown;
+  replace?: unknown;
+  patch?: unknown;
+  query?: object;
   ops: OperationName;
-  transitions: object;
+  transitions?: object;
 }
 
-/**
- * A transition's method, `POST <collection>/{id}:<name>`: the resource in its new state. The input may be
- * left out when it has no required field. Sent with an `Idempotency-Key`, so a retry never moves it twice.
- */
+/** A transition's method, `POST <collection>/{id}:<name>`; an input without required fields may be left out. */
 export type TransitionMethod<I, T> = {} extends I
   ? (id: string, input?: I, opts?: RequestOptions) => ApiPromise<T>
   : (id: string, input: I, opts?: RequestOptions) => ApiPromise<T>;
@@ -58,12 +64,10 @@ export interface ResourceMethods<C extends CollectionTypes> {
 export type Resource<C extends CollectionTypes> = Pick<
   ResourceMethods<C>,
   C["ops"]
-> & {
-  readonly [K in keyof C["transitions"]]: TransitionMethod<
-    C["transitions"][K],
-    C["item"]
-  >;
-};
+> &
+  (C extends { transitions: infer X }
+    ? { readonly [K in keyof X]: TransitionMethod<X[K], C["item"]> }
+    : {});
 
 /** A version's collections, from a map of collection name to {@link CollectionTypes}. */
 export type Namespace<M> = {
@@ -72,72 +76,86 @@ export type Namespace<M> = {
     : never;
 };
 
-/** A collection in a version: its path, operations and transitions. */
+/**
+ * Sends a request to a collection (`id` undefined) or to one resource, `<path>/<id>` (the id as one
+ * segment) then `suffix` (a transition's `:verb`). URLs resolve `.` and `..` away (`%2e` too) and an empty
+ * id names the collection: such an id is a TypeError and nothing is sent, so no credential reaches a path
+ * the caller did not name.
+ */
+export type Send = (
+  method: string,
+  id: string | undefined,
+  body: unknown,
+  opts: RequestOptions | undefined,
+  suffix?: string,
+) => ApiPromise<unknown>;
+
+/** Builds the method of a lifecycle transition (`transitions.ts`, copied only for APIs with lifecycles). */
+export type Move = (
+  send: Send,
+  verb: string,
+) => (id: string, input?: object, opts?: RequestOptions) => ApiPromise<unknown>;
+
+/** A collection in a version: its operations, transitions and path (when it is not the collection's name). */
 type CollectionSpec = readonly [
-  path: string,
   ops: readonly OperationName[],
   transitions?: readonly string[],
+  path?: string,
 ];
 
-/**
- * The path of one resource, `<path>/<id>` with the id as one segment. URLs resolve `.` and `..` segments
- * away (`%2e` too), and an empty id would name the collection itself: such an id is a `TypeError` (as a
- * rejected promise) and nothing is sent, so a credential never reaches a path the caller did not name.
- */
-function byId<T>(
-  path: string,
-  id: string,
-  send: (resource: string) => ApiPromise<T>,
-): ApiPromise<T> {
-  const segment = String(id);
-  if (segment === "" || segment === "." || segment === "..")
-    return new ApiPromise<T>(
-      Promise.reject(
-        new TypeError(
-          `${JSON.stringify(segment)} is not an id: a URL path cannot carry it (${path}/${segment} would name another path).`,
-        ),
-      ),
-    );
-  return send(`${path}/${encodeURIComponent(segment)}`);
-}
-
-/** Builds a version's namespace: per collection its path, operations and transitions. */
+/** Builds a version's namespace: per collection its path, operations and transitions (their methods by `move`). */
 export function createNamespace<M>(
   t: Transport,
   version: string,
   spec: Record<keyof M & string, CollectionSpec>,
+  move?: Move,
 ): Namespace<M> {
   const namespace: Record<string, Record<string, unknown>> = {};
   for (const [
     name,
-    [path, ops, transitions = []],
+    [ops, transitions = [], path = name],
   ] of Object.entries<CollectionSpec>(spec)) {
-    const all: ResourceMethods<CollectionTypes> = {
-      list: (query, opts) => t.list(version, path, query ?? {}, opts),
-      get: (id, opts) =>
-        byId(path, id, (one) =>
-          t.request("GET", version, one, undefined, opts),
-        ),
-      create: (body, opts) => t.request("POST", version, path, body, opts),
-      replace: (id, body, opts) =>
-        byId(path, id, (one) => t.request("PUT", version, one, body, opts)),
-      update: (id, patch, opts) =>
-        byId(path, id, (one) => t.request("PATCH", version, one, patch, opts)),
-      delete: (id, opts) =>
-        byId(path, id, (one) =>
-          t.request("DELETE", version, one, undefined, opts),
-        ),
+    const send: Send = (method, id, body, opts, suffix = "") => {
+      const segment = String(id);
+      return apiPromise(
+        id !== undefined && /^\.{0,2}$/.test(segment)
+          ? Promise.reject(
+              new TypeError(`not an id: ${JSON.stringify(segment)}`),
+            )
+          : t(
+              method,
+              version,
+              id === undefined
+                ? path
+                : `${path}/${encodeURIComponent(segment)}${suffix}`,
+              body,
+              opts,
+            ),
+      );
     };
-    const moves = transitions.map((verb) => [
-      verb,
-      (id: string, input?: object, opts?: RequestOptions) =>
-        byId(path, id, (one) =>
-          t.request("POST", version, `${one}:${verb}`, input ?? {}, opts),
-        ),
-    ]);
+    const list = (query = {}, opts?: RequestOptions): PagePromise<unknown> =>
+      pagePromise(
+        t("GET", version, path, undefined, opts, query, true) as Promise<
+          WithResponse<Page<unknown>>
+        >,
+        (cursor) => list({ ...query, cursor }, opts),
+      );
+    const all: Record<OperationName, unknown> = {
+      list,
+      get: (id: string, opts?: RequestOptions) =>
+        send("GET", id, undefined, opts),
+      create: (body: unknown, opts?: RequestOptions) =>
+        send("POST", undefined, body, opts),
+      replace: (id: string, body: unknown, opts?: RequestOptions) =>
+        send("PUT", id, body, opts),
+      update: (id: string, patch: unknown, opts?: RequestOptions) =>
+        send("PATCH", id, patch, opts),
+      delete: (id: string, opts?: RequestOptions) =>
+        send("DELETE", id, undefined, opts),
+    };
     namespace[name] = Object.fromEntries([
       ...ops.map((op) => [op, all[op]]),
-      ...moves,
+      ...transitions.map((verb) => [verb, move!(send, verb)]),
     ]);
   }
   // The generated version module pairs each collection's types with its operations; the cast states that.

@@ -1,5 +1,6 @@
 /**
- * OAuth 2.0 client credentials (RFC 6749 section 4.4): the client fetches its own access token from the
+ * OAuth 2.0 client credentials (RFC 6749 section 4.4), copied only for APIs that declare that flow and
+ * bundled only when the app imports `clientCredentials`: the client fetches its own access token from the
  * token endpoint, keeps it until shortly before it expires, and shares one token request between every
  * call that needs a token meanwhile. The secret goes only to the token endpoint, with HTTP Basic (section
  * 2.3.1), never to the API.
@@ -14,7 +15,7 @@ import {
   causeText,
   errorFor,
 } from "./failures.js";
-import type { Fetch } from "./options.js";
+import type { Auth, Fetch } from "./options.js";
 import { guardAttempt, untilAborted } from "./signals.js";
 
 /** Client credentials: what the client sends to the identity provider's token endpoint. */
@@ -36,17 +37,60 @@ export interface ClientCredentials {
   refreshBefore?: number;
 }
 
-/** How the client obtains credentials by itself. */
-export interface AuthOptions {
-  clientCredentials: ClientCredentials;
-}
-
 /** Where access tokens come from: a cached token, or one token request shared by every waiting call. */
 export interface TokenSource {
   /** A token valid for a while yet; fetches one (once, for every concurrent caller) when there is none. */
-  get(signal: AbortSignal): Promise<string>;
+  get(signal?: AbortSignal): Promise<string>;
   /** Forgets `token` after the API refused it (`invalid_token`), so the next `get` fetches a new one. */
   invalidate(token: string): void;
+  /** Whether `token` is one of the last few this source handed out. */
+  issued(token: string): boolean;
+}
+
+/**
+ * The client's `auth`: access tokens fetched with `credentials` (the token endpoint is `tokenUrl`, else
+ * `declaredUrl`, the API's declared one), under the client's `fetch`, `timeout` and `maxResponseBytes`.
+ * When the API refuses one of them (`401` with RFC 6750's `invalid_token`), the attempt fetches a new
+ * token and sends the request again, once; a request's own `bearer` is left alone.
+ */
+export function clientCredentials(
+  credentials: ClientCredentials,
+  declaredUrl: string | null = null,
+): Auth {
+  return (options) => {
+    if (options.bearer !== undefined)
+      throw new TypeError("give either bearer or auth, not both");
+    const send = options.fetch ?? ((url, init) => fetch(url, init));
+    const tokens = createTokenSource(
+      credentials,
+      declaredUrl,
+      options.fetch,
+      options.timeout ?? 60_000,
+      options.maxResponseBytes ?? 10 * 1024 * 1024,
+    );
+    return {
+      bearer: () => tokens.get(),
+      fetch: async (url, init) => {
+        const response = await send(url, init);
+        const sent = init.headers.get("authorization")?.slice(7);
+        if (
+          response.status !== 401 ||
+          sent === undefined ||
+          !tokens.issued(sent) ||
+          new AuthenticationError("", 401, response.headers, null)
+            .oauthError !== "invalid_token"
+        )
+          return response;
+        await response.body?.cancel();
+        tokens.invalidate(sent);
+        init.headers.set(
+          "authorization",
+          `Bearer ${await tokens.get(init.signal)}`,
+        );
+        return send(url, init);
+      },
+    };
+  };
 }
 
 interface Held {
@@ -87,7 +131,7 @@ export function createTokenSource(
   const tokenUrl = credentials.tokenUrl ?? declaredUrl;
   if (tokenUrl === null)
     throw new TypeError(
-      "auth.clientCredentials.tokenUrl is required: the API declares no clientCredentials flow.",
+      "clientCredentials: tokenUrl is required: the API declares no clientCredentials flow.",
     );
   const parsed = new URL(tokenUrl);
   // The secret travels only over TLS (RFC 6749 section 2.3.1), or to an identity provider on this machine.
@@ -99,12 +143,14 @@ export function createTokenSource(
     !(parsed.protocol === "http:" && loopback)
   )
     throw new TypeError(
-      `auth.clientCredentials.tokenUrl must be https (the client secret is sent to it; http only on localhost): ${parsed.origin}`,
+      `clientCredentials: tokenUrl must be https (the client secret is sent to it; http only on localhost): ${parsed.origin}`,
     );
   const url = parsed.href;
   const what = `POST ${url}`;
   const send = fetchFn ?? ((u, init) => fetch(u, init));
   let held: Held | null = null;
+  // The tokens handed out lately: a request may still carry the one before the current.
+  const recent: string[] = [];
   let pending: Promise<string> | null = null;
 
   const request = async (): Promise<string> => {
@@ -145,24 +191,15 @@ export function createTokenSource(
       const why = signal.aborted
         ? `timed out after ${timeout} ms`
         : `failed: ${causeText(cause)}`;
-      throw new Class(
-        `The token request ${why} (${what})`,
-        0,
-        new Headers(),
-        null,
-        {
-          cause,
-        },
-      );
+      throw new Class(`The token request ${why} (${what})`, cause);
     } finally {
       guard.done();
     }
     if (text === null)
       throw new InvalidResponseError(
-        `${response.status}: the token endpoint's answer is larger than maxResponseBytes (${maxBytes} bytes); not read (${what})`,
-        response.status,
-        response.headers,
-        null,
+        `the token endpoint's answer is larger than maxResponseBytes (${maxBytes} bytes); not read`,
+        response,
+        what,
       );
     let body: unknown = null;
     try {
@@ -202,6 +239,8 @@ export function createTokenSource(
       typeof lifetime === "number" && lifetime > 0 ? lifetime * 1000 : null;
     const early = Math.min(credentials.refreshBefore ?? 30_000, (ms ?? 0) / 2);
     held = { token, refreshAt: ms === null ? Infinity : started + ms - early };
+    recent.unshift(token);
+    recent.length = Math.min(recent.length, 4);
     return token;
   };
 
@@ -212,10 +251,11 @@ export function createTokenSource(
       pending ??= request().finally(() => {
         pending = null;
       });
-      return untilAborted(pending, signal);
+      return signal ? untilAborted(pending, signal) : pending;
     },
     invalidate(token) {
       if (held?.token === token) held = null;
     },
+    issued: (token) => recent.includes(token),
   };
 }

@@ -1,10 +1,9 @@
 /**
- * The client's options (on the client and per request), what it hands to `fetch`, and what it reports
- * after every attempt.
+ * The client's options (on the client and per request), what it hands to `fetch`, what it reports after
+ * every attempt.
  * @module
  */
 import type { ApiError } from "./failures.js";
-import type { AuthOptions } from "./oauth.js";
 
 /** A credential: a string, or a function that returns one (called before each attempt, for tokens that refresh). */
 export type Credential = string | (() => string | Promise<string>);
@@ -13,7 +12,8 @@ export type Credential = string | (() => string | Promise<string>);
 export interface FetchInit {
   method: string;
   headers: Headers;
-  body?: string;
+  /** The JSON body, or null when the request has none. */
+  body?: string | null;
   signal: AbortSignal;
   /** Always `manual`: the client follows redirects itself, and only on the same origin. */
   redirect: "manual";
@@ -39,7 +39,17 @@ export interface AttemptEvent {
   readonly deprecation: string | null;
   /** The server's `Sunset` header (RFC 8594): the date this version stops answering. */
   readonly sunset: string | null;
+  /** The version the server echoed in the versioning header (APIs versioned by a header), or null. */
+  readonly version: string | null;
 }
+
+/**
+ * Access tokens the client obtains itself: `clientCredentials({ ... })` of an API with that OAuth 2.0 flow.
+ * Given the client's options, it answers the `bearer` and `fetch` (which renews a refused token) to use.
+ */
+export type Auth = (
+  options: ClientOptions,
+) => Required<Pick<ClientOptions, "bearer" | "fetch">>;
 
 /** Options of the client; every one but `baseUrl` can be overridden per request. */
 export interface ClientOptions {
@@ -50,11 +60,10 @@ export interface ClientOptions {
   /** Sent in the API's key header. */
   apiKey?: Credential;
   /**
-   * Obtain access tokens by itself (OAuth 2.0 client credentials): cached, renewed before they expire,
-   * one token request for all concurrent calls, and renewed once when the API answers `invalid_token`.
-   * Client-wide only; a request's own `bearer` takes precedence.
+   * Obtain access tokens by itself: `clientCredentials({ clientId, clientSecret })` (OAuth 2.0): cached,
+   * renewed before they expire and once when the API refuses one. A request's own `bearer` takes precedence.
    */
-  auth?: AuthOptions;
+  auth?: Auth;
   /** Retries after the first attempt (default 2). */
   maxRetries?: number;
   /** Milliseconds each attempt may take, credential, redirects and response body included (default 60000). */
@@ -82,16 +91,10 @@ export interface RequestOptions extends Partial<
 > {
   /** Sent as `Idempotency-Key`; creates and transitions generate one per call when it is not given. */
   idempotencyKey?: string;
-  /**
-   * Sent as `If-Match`: the write happens only if the resource still has this ETag (else
-   * `PreconditionFailedError`, 412). An ETag, or a resource the client returned (its ETag is used).
-   */
-  ifMatch?: string | object;
-  /**
-   * Sent as `If-None-Match`: a get answers `NotModifiedError` (304) while the resource still has this ETag.
-   * An ETag (or `*`), or a resource the client returned.
-   */
-  ifNoneMatch?: string | object;
+  /** `If-Match`: write only if the resource still has this ETag (else 412): `etagOf(resource)`, say. */
+  ifMatch?: string;
+  /** `If-None-Match`: a get answers NotModifiedError (304) while the resource has this ETag (or any: `*`). */
+  ifNoneMatch?: string;
 }
 
 /** What the generated index tells the transport about the API. */
@@ -100,6 +103,4 @@ export interface ApiConfig {
   readonly apiKeyHeader: string | null;
   /** The header that selects the version, or null when the version is a path prefix. */
   readonly versionHeader: string | null;
-  /** The token URL of the API's OAuth 2.0 client credentials flow, or null when it declares none. */
-  readonly tokenUrl?: string | null;
 }

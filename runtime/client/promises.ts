@@ -1,6 +1,6 @@
 /**
- * The promises the client's methods return: await one for the data, call `withResponse()` for the
- * `Response` too, and iterate a list's promise (`for await`) over every item of every page.
+ * The promises the client's methods return: real promises of the data, with `withResponse()` for the
+ * `Response` too, and a list's promise that also iterates (`for await`) over every item of every page.
  * @module
  */
 import { InvalidResponseError } from "./failures.js";
@@ -26,73 +26,62 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
-/**
- * The promise of a request: await it for the data, or call `withResponse()` for the `Response` too.
- * The request starts at once, like any promise.
- */
-export class ApiPromise<T> implements PromiseLike<T> {
-  constructor(private readonly raw: Promise<WithResponse<T>>) {}
-
-  then<A = T, B = never>(
-    onFulfilled?: ((value: T) => A | PromiseLike<A>) | null,
-    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
-  ): Promise<A | B> {
-    return this.raw.then((r) => r.data).then(onFulfilled, onRejected);
-  }
-
-  catch<B = never>(
-    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
-  ): Promise<T | B> {
-    return this.then(undefined, onRejected);
-  }
-
-  finally(onFinally?: (() => void) | null): Promise<T> {
-    return this.then().finally(onFinally);
-  }
-
+/** A real `Promise` of the data (it goes wherever a `Promise<T>` does), with the `Response` too on request. */
+export interface ApiPromise<T> extends Promise<T> {
   /** The data and the `Response` (status, headers). */
-  withResponse(): Promise<WithResponse<T>> {
-    return this.raw;
-  }
+  withResponse(): Promise<WithResponse<T>>;
 }
 
 /**
  * The promise of a list page: await it for one page, or iterate it (`for await`) over every item of every
- * page, following `next_cursor`. A server that hands out a cursor it already gave ends the walk with an
- * {@link InvalidResponseError} instead of looping forever.
+ * page, following `next_cursor`.
  */
-export class PagePromise<T>
-  extends ApiPromise<Page<T>>
-  implements AsyncIterable<T>
-{
-  constructor(
-    raw: Promise<WithResponse<Page<T>>>,
-    private readonly next: (cursor: string) => PagePromise<T>,
-  ) {
-    super(raw);
-  }
+export interface PagePromise<T> extends ApiPromise<Page<T>>, AsyncIterable<T> {
+  /**
+   * Every page, this one first. A server that hands out a cursor it already gave ends the walk with an
+   * {@link InvalidResponseError} instead of looping forever.
+   */
+  pages(): AsyncGenerator<Page<T>, void, undefined>;
+}
 
-  /** Every page, this one first. */
-  async *pages(): AsyncGenerator<Page<T>, void, undefined> {
+/** The promise of a request whose answer `raw` brings. */
+export function apiPromise<T>(raw: Promise<WithResponse<T>>): ApiPromise<T> {
+  const data = raw.then((r) => r.data) as ApiPromise<T>;
+  data.withResponse = () => {
+    // `data` fails too, with the same error: the caller handles that one through the promise returned.
+    data.catch(() => {});
+    return raw;
+  };
+  return data;
+}
+
+/** The promise of the list page `raw` brings; `next` asks for the page after a cursor. */
+export function pagePromise<T>(
+  raw: Promise<WithResponse<Page<T>>>,
+  next: (cursor: string) => ApiPromise<Page<T>>,
+): PagePromise<T> {
+  const first = apiPromise(raw);
+  async function* pages(): AsyncGenerator<Page<T>, void, undefined> {
     const seen = new Set<string>();
-    for (let p: PagePromise<T> | null = this; p;) {
-      const { data: page, response }: WithResponse<Page<T>> =
-        await p.withResponse();
+    for (let p = first; ;) {
+      const { data: page, response } = await p.withResponse();
       yield page;
-      const cursor: string | null = page.next_cursor;
-      if (cursor !== null && seen.has(cursor))
+      const cursor = page.next_cursor;
+      if (cursor === null) return;
+      // A cursor already seen leaves the set as it was.
+      if (seen.size === seen.add(cursor).size)
         throw new InvalidResponseError(
-          `${response.status}: the server repeated the cursor ${JSON.stringify(cursor)}; stopped walking the list (${response.url})`,
-          response.status,
-          response.headers,
-          null,
+          `the server repeated the cursor ${cursor}`,
+          response,
+          response.url,
         );
-      if (cursor !== null) seen.add(cursor);
-      p = cursor !== null ? this.next(cursor) : null;
+      p = next(cursor);
     }
   }
-
-  async *[Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
-    for await (const page of this.pages()) yield* page.data;
-  }
+  return Object.assign(first, {
+    pages,
+    async *[Symbol.asyncIterator]() {
+      for await (const page of pages()) yield* page.data;
+    },
+  });
 }

@@ -4,7 +4,7 @@
  * @module
  */
 
-/** The longest delay `setTimeout` takes (2^31 - 1 ms, about 24.8 days): a longer one fires after 1 ms. */
+/** The longest delay `setTimeout` takes (2^31 - 1 ms, about 24.8 days): it fires a longer one after 1 ms. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
@@ -14,56 +14,57 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 export function startTimer(fire: () => void, ms: number): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const arm = (left: number): void => {
-    if (left === Infinity) return;
-    timer =
-      left > MAX_TIMER_MS
-        ? setTimeout(() => arm(left - MAX_TIMER_MS), MAX_TIMER_MS)
-        : setTimeout(fire, left);
+    if (left < Infinity)
+      timer = setTimeout(
+        () => (left > MAX_TIMER_MS ? arm(left - MAX_TIMER_MS) : fire()),
+        Math.min(left, MAX_TIMER_MS),
+      );
   };
   arm(ms);
   return () => clearTimeout(timer);
 }
 
-/** The reason of the first aborted signal. */
-export function abortReason(signals: readonly AbortSignal[]): unknown {
-  return signals.find((s) => s.aborted)?.reason;
-}
-
-/** Throws the abort reason when a caller's signal has aborted. */
+/** Throws the reason of the first aborted signal, if any. */
 export function throwIfAborted(signals: readonly AbortSignal[]): void {
-  if (signals.some((s) => s.aborted)) throw abortReason(signals);
+  for (const s of signals) s.throwIfAborted();
 }
 
-/** One attempt's signal: aborted by the caller's signals or when `timeout` passes. */
-export interface AttemptGuard {
-  readonly signal: AbortSignal;
-  timedOut(): boolean;
-  /** Stops the timer and forgets the caller's signals. */
-  done(): void;
+/**
+ * Calls `onAbort` with the reason of the first signal that aborts (at once if one has), then stops
+ * listening; returns the function that stops listening (a long-lived client signal keeps no listener).
+ */
+function onAnyAbort(
+  signals: readonly AbortSignal[],
+  onAbort: (reason: unknown) => void,
+): () => void {
+  const forget = (): void => {
+    for (const s of signals) s.removeEventListener("abort", listener);
+  };
+  const listener = (): void => {
+    forget();
+    onAbort(signals.find((s) => s.aborted)?.reason);
+  };
+  for (const s of signals) s.addEventListener("abort", listener);
+  if (signals.some((s) => s.aborted)) listener();
+  return forget;
 }
 
-/** A signal for one attempt: aborted by the caller's signals or when `timeout` passes. */
+/**
+ * One attempt's signal, aborted with the caller's reason, or without one when `timeout` passes (so once
+ * the caller's signals are checked, an aborted attempt timed out); `done` stops the timer and listening.
+ */
 export function guardAttempt(
   signals: readonly AbortSignal[],
   timeout: number,
-): AttemptGuard {
+): { signal: AbortSignal; done(): void } {
   const controller = new AbortController();
-  let timedOut = false;
-  const stopTimer = startTimer(() => {
-    timedOut = true;
-    controller.abort(
-      new DOMException("The attempt timed out.", "TimeoutError"),
-    );
-  }, timeout);
-  const onAbort = (): void => controller.abort(abortReason(signals));
-  for (const s of signals) s.addEventListener("abort", onAbort);
-  if (signals.some((s) => s.aborted)) onAbort();
+  const stopTimer = startTimer(() => controller.abort(), timeout);
+  const forget = onAnyAbort(signals, (reason) => controller.abort(reason));
   return {
     signal: controller.signal,
-    timedOut: () => timedOut,
     done: () => {
       stopTimer();
-      for (const s of signals) s.removeEventListener("abort", onAbort);
+      forget();
     },
   };
 }
@@ -76,20 +77,9 @@ export function untilAborted<T>(
   promise: Promise<T>,
   signal: AbortSignal,
 ): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
+    const forget = onAnyAbort([signal], reject);
+    promise.then(resolve, reject).finally(forget);
   });
 }
 
@@ -99,21 +89,14 @@ export function sleep(
   signals: readonly AbortSignal[],
 ): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signals.some((s) => s.aborted)) return reject(abortReason(signals));
-    const forget = (): void => {
-      for (const s of signals) s.removeEventListener("abort", onAbort);
-    };
-    // Every signal's listener goes either way: a long-lived client signal must not keep one per wait.
-    const onAbort = (): void => {
-      stopTimer();
-      forget();
-      reject(abortReason(signals));
-    };
     const stopTimer = startTimer(() => {
       forget();
       resolve();
     }, ms);
-    for (const s of signals)
-      s.addEventListener("abort", onAbort, { once: true });
+    // The listeners go either way: a long-lived client signal must not keep one per wait.
+    const forget = onAnyAbort(signals, (reason) => {
+      stopTimer();
+      reject(reason);
+    });
   });
 }

@@ -23,8 +23,8 @@ const SERVER: readonly (readonly [string, readonly string[]])[] = [
 ];
 
 const CLIENT: readonly (readonly [string, readonly string[]])[] = [
-  ['runtime/client/options.ts', ['ClientOptions', 'RequestOptions', 'AttemptEvent', 'Credential', 'Fetch']],
-  ['runtime/client/oauth.ts', ['AuthOptions', 'ClientCredentials']],
+  ['runtime/client/options.ts', ['ClientOptions', 'RequestOptions', 'AttemptEvent', 'Credential', 'Fetch', 'Auth']],
+  ['runtime/client/oauth.ts', ['ClientCredentials']],
   ['runtime/client/webhooks.ts', ['VerifyOptions']],
 ];
 

@@ -9,7 +9,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuthenticationError, InvalidResponseError, createShopClient } from '../../examples/shop/generated/client/index.js';
+import { AuthenticationError, InvalidResponseError, clientCredentials, createShopClient } from '../../examples/shop/generated/client/index.js';
 import { startFaultServer, type FaultServer } from '../client/fault-server.ts';
 
 const MIB = 1024 * 1024;
@@ -47,7 +47,7 @@ describe('the token endpoint is read under maxResponseBytes', () => {
     const token = await bloatedTokenEndpoint(32 * MIB);
     const api = await startFaultServer([{ status: 200, body: { data: [], next_cursor: null } }]);
     faults.push(api);
-    const shop = createShopClient({ baseUrl: api.url, maxResponseBytes: MIB, auth: { clientCredentials: { tokenUrl: token.url, clientId: 'a', clientSecret: 'b' } } });
+    const shop = createShopClient({ baseUrl: api.url, maxResponseBytes: MIB, auth: clientCredentials({ tokenUrl: token.url, clientId: 'a', clientSecret: 'b' }) });
     const error = await shop.v2.orders.list().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidResponseError);
     expect((error as InvalidResponseError).message).toContain('maxResponseBytes');
@@ -59,7 +59,7 @@ describe('the token endpoint is read under maxResponseBytes', () => {
     const token = await bloatedTokenEndpoint(64 * 1024);
     const api = await startFaultServer([{ status: 200, body: { data: [], next_cursor: null } }]);
     faults.push(api);
-    const shop = createShopClient({ baseUrl: api.url, maxResponseBytes: MIB, auth: { clientCredentials: { tokenUrl: token.url, clientId: 'a', clientSecret: 'b' } } });
+    const shop = createShopClient({ baseUrl: api.url, maxResponseBytes: MIB, auth: clientCredentials({ tokenUrl: token.url, clientId: 'a', clientSecret: 'b' }) });
     await expect(shop.v2.orders.list()).resolves.toEqual({ data: [], next_cursor: null });
     expect(api.seen[0]?.headers['authorization']).toBe('Bearer t1');
   });
@@ -79,7 +79,7 @@ describe("the API's challenge renews the token in every form RFC 9110 allows", (
         { status: 200, body: { data: [], next_cursor: null } },
       ]);
       faults.push(api);
-      const shop = createShopClient({ baseUrl: api.url, maxRetries: 0, auth: { clientCredentials: { tokenUrl, clientId: 'a', clientSecret: 'b' } } });
+      const shop = createShopClient({ baseUrl: api.url, maxRetries: 0, auth: clientCredentials({ tokenUrl, clientId: 'a', clientSecret: 'b' }) });
       await expect(shop.v2.orders.list()).resolves.toEqual({ data: [], next_cursor: null });
       expect(api.seen.map((r) => r.headers['authorization'])).toEqual(['Bearer t1', 'Bearer t2']);
     },

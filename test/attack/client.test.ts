@@ -127,6 +127,13 @@ describe('pagination', () => {
     const api = await fault([{ status: 200, body: { data: null, next_cursor: null } }]);
     await expect(createShopClient({ baseUrl: api.url }).v2.orders.list()).rejects.toBeInstanceOf(InvalidResponseError);
   });
+
+  it('a page whose next_cursor is missing or not a string is an InvalidResponseError', async () => {
+    const api = await fault([{ status: 200, body: { data: [] } }, { status: 200, body: { data: [], next_cursor: 5 } }]);
+    const client = createShopClient({ baseUrl: api.url, maxRetries: 0 });
+    await expect(client.v2.orders.list()).rejects.toThrow(/not a page/);
+    await expect(client.v2.orders.list()).rejects.toBeInstanceOf(InvalidResponseError);
+  });
 });
 
 describe('bodies', () => {

@@ -107,12 +107,12 @@ describe.skipIf(!serverReady)('client against the generated server', () => {
     }
     // Coupons' writes need If-Match: each one names the coupon as the client last read it.
     const coupon = await shop.v3.coupons.create({ code: 'SAVE10', percentOff: 10, validUntil: null });
-    const replaced = await shop.v3.coupons.replace(coupon.id, { code: 'SAVE20', percentOff: 20, validUntil: '2027-01-01' }, { ifMatch: coupon });
+    const replaced = await shop.v3.coupons.replace(coupon.id, { code: 'SAVE20', percentOff: 20, validUntil: '2027-01-01' }, { ifMatch: client.etagOf(coupon) });
     expect(replaced).toMatchObject({ code: 'SAVE20' });
-    const updated = await shop.v3.coupons.update(coupon.id, { percentOff: 25 }, { ifMatch: replaced });
+    const updated = await shop.v3.coupons.update(coupon.id, { percentOff: 25 }, { ifMatch: client.etagOf(replaced) });
     expect(updated).toMatchObject({ percentOff: 25 });
     await expect(shop.v3.coupons.list()).resolves.toMatchObject({ data: [{ id: coupon.id }] });
-    await shop.v3.coupons.delete(coupon.id, { ifMatch: updated });
+    await shop.v3.coupons.delete(coupon.id, { ifMatch: client.etagOf(updated) });
   });
 
   it('reads an order in the shape of the version asked', async () => {
@@ -206,10 +206,15 @@ describe.skipIf(!serverReady)('client against the generated server', () => {
     for (const e of limitedAttempts) expect(e.retryInMs).toBeLessThanOrEqual(1000);
   });
 
-  it('gets 410 Gone from a version past its sunset', async () => {
+  it('gets 410 Gone from a version past its sunset: a GoneError, not retried', async () => {
     const later = await startServer({ now: () => new Date('2027-06-01T00:00:00Z') });
-    const shop = client.createShopClient({ baseUrl: later, bearer: 'secret-gone' });
-    await expect(shop.v1.customers.list()).rejects.toMatchObject({ name: 'ApiError', status: 410 });
+    const attempts: number[] = [];
+    const shop = client.createShopClient({ baseUrl: later, bearer: 'secret-gone', onAttempt: (e) => attempts.push(e.attempt) });
+    const error = await shop.v1.customers.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(client.GoneError);
+    expect(error).not.toBeInstanceOf(client.VersionBrownoutError);
+    expect(error).toMatchObject({ name: 'GoneError', status: 410, problem: { code: 'version_sunset' } });
+    expect(attempts).toEqual([1]);
     await expect(shop.v2.customers.list()).resolves.toHaveProperty('data');
   });
 });

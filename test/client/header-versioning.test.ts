@@ -66,9 +66,11 @@ describe('a header-versioned API', () => {
     expect(v2).toMatch(/export interface PartCreate \{\s+name: string;\s+\}/);
     expect(v2).toContain('export type PartReplace = PartCreate;');
     expect(v2).toContain('create: PartCreate;');
-    expect(read('2026-01.ts')).toContain('export type { Part, PartCreate, PartReplace } from "./2026-01/parts.js";');
+    expect(read('2026-01.ts')).toContain('export type * from "./2026-01/parts.js";');
     expect(read('2026-01.ts')).toMatch(/@experimental/);
-    expect(read('index.ts')).toMatch(/GadgetStoreClientOptions = Omit<\$\.ClientOptions, "apiKey">/);
+    // No client credentials flow: no `auth` (and no OAuth module).
+    expect(read('index.ts')).toMatch(/GadgetStoreClientOptions = Omit<\s*ClientOptions,\s*"auth" \| "apiKey"\s*>/);
+    expect(read('index.ts')).not.toContain('oauth');
   });
 
   it('sends the version in the header, never in the path', async () => {

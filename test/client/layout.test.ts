@@ -8,14 +8,12 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { collection, defineApi, f } from '../../generator/dsl/index.ts';
 import type { ApiDef } from '../../generator/dsl/index.ts';
-import { buildCollectionFile, exportedTypeNames } from '../../generator/emit/client/client-view.ts';
 import { emitClient } from '../../generator/emit/client/emit-client.ts';
 import type { OutputFile } from '../../generator/emit/types.ts';
 import { buildApi } from '../../generator/model/build.ts';
 import { checkApi } from '../../generator/model/check.ts';
 import { DiagnosticBag } from '../../generator/model/diagnostics.ts';
 import type { ApiIR } from '../../generator/model/ir.ts';
-import { project } from '../../generator/model/project.ts';
 import { loadRuntime, loadTemplates } from '../../generator/templates/load-templates.ts';
 import { loadIr } from '../helpers/load-ir.ts';
 import { tempDir, writeFiles } from '../helpers/temp-api.ts';
@@ -77,22 +75,13 @@ describe('client layout', () => {
     expect(after.filter((x) => before.get(x.path) !== x.content).map((x) => x.path)).toEqual(['client/v2/notes.ts']);
     const version = after.find((x) => x.path === 'client/v2.ts')!.content;
     expect(version).not.toMatch(/interface Note\b/);
-    expect(version).toContain('export type {\n  Note,\n  NoteCreate,\n  NoteReplace,\n  NotePatch,\n  NoteListQuery,\n  NoteList,\n} from "./v2/notes.js";');
+    expect(version).toContain('export type * from "./v2/notes.js";');
   });
 
   it('keys a version module by names only: a field change leaves its key and text alone', () => {
     const key = (ir: ApiIR, p: string) => fileKey(emit(ir).find((x) => x.path === p)!);
     expect(key(twoCollections('int'), 'client/v2.ts')).toBe(key(twoCollections('string'), 'client/v2.ts'));
     expect(key(twoCollections('int'), 'client/v2/notes.ts')).not.toBe(key(twoCollections('string'), 'client/v2/notes.ts'));
-  });
-
-  it('re-exports from each collection module exactly the types the module declares', async () => {
-    const ir = await loadIr();
-    for (const v of ir.versions)
-      for (const c of project(ir, v.name).collections) {
-        const file = buildCollectionFile(ir, c, v.name);
-        expect(exportedTypeNames(c), `${v.name} ${c.name}`).toEqual([...file.types.map((t) => t.name), ...(file.list ? [file.list.query, file.list.page] : [])]);
-      }
   });
 
   it('type-checks standalone, also with a collection that has no list', async () => {
@@ -107,6 +96,9 @@ describe('client layout', () => {
         `const c = createLayoutClient({ baseUrl: 'http://127.0.0.1' });`,
         `export const score: Promise<V2.Note['score']> = c.v2.notes.get('x').then((n) => n.score);`,
         `export const tag: PromiseLike<V2.Tag> = c.v1.tags.create({ label: 'a' });`,
+        // A real Promise (issue 29), also under exactOptionalPropertyTypes and browser libraries only.
+        `export const note: Promise<V2.Note> = c.v2.notes.get('x');`,
+        `export const both: Promise<[V2.Note, V2.NoteList]> = Promise.all([c.v2.notes.get('x'), c.v2.notes.list()]);`,
         `// @ts-expect-error tags offer no list`,
         `void c.v1.tags.list;`,
         `// @ts-expect-error v2's score is a number`,

@@ -9,6 +9,7 @@ import {
   ApiError,
   AuthenticationError,
   BadRequestError,
+  GoneError,
   InternalServerError,
   NotFoundError,
   PermissionDeniedError,
@@ -95,7 +96,7 @@ describe('errors', () => {
   it('throws one class per status, each an ApiError with status, headers and the problem body', async () => {
     const { url } = await serve((_, req) => problem(Number(req.url.split('/').pop()), 'Failure', { detail: 'it failed' }, { 'x-request-id': 'r1' }));
     const client = createShopClient({ baseUrl: url, maxRetries: 0 });
-    const classes = { 400: BadRequestError, 401: AuthenticationError, 403: PermissionDeniedError, 404: NotFoundError, 429: RateLimitError, 500: InternalServerError, 503: InternalServerError, 410: ApiError };
+    const classes = { 400: BadRequestError, 401: AuthenticationError, 403: PermissionDeniedError, 404: NotFoundError, 429: RateLimitError, 500: InternalServerError, 503: InternalServerError, 410: GoneError, 405: ApiError };
     for (const [status, Class] of Object.entries(classes)) {
       const error = await client.v2.orders.get(status).catch((e: unknown) => e);
       expect(error, status).toBeInstanceOf(Class);

@@ -6,6 +6,7 @@
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
+  clientCredentials,
   createShopClient,
   type ApiPromise,
   type Page,
@@ -110,7 +111,8 @@ describe('generated client types', () => {
     expectTypeOf<V1.Order['status']>().toEqualTypeOf<'open' | 'paid' | 'shipped' | 'cancelled'>();
     expectTypeOf<V3.Order['status']>().toEqualTypeOf<'open' | 'paid' | 'shipped' | 'cancelled' | 'refunded'>();
     // OAuth 2.0: the client can fetch its own tokens (the token URL defaults to the declared one).
-    expectTypeOf<NonNullable<ShopClientOptions['auth']>['clientCredentials']['tokenUrl']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<Parameters<typeof clientCredentials>[0]['tokenUrl']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf(clientCredentials({ clientId: 'a', clientSecret: 'b' })).toEqualTypeOf<NonNullable<ShopClientOptions['auth']>>();
     expectTypeOf<HeaderOptions>().not.toHaveProperty('auth');
     expectTypeOf<HeaderOptions>().not.toHaveProperty('bearer');
     expect(typeChecks).toBeTypeOf('function');

@@ -16,6 +16,7 @@ import { tempDir, writeFiles } from '../helpers/temp-api.ts';
 /** What the tests use of the generated client. */
 interface ClientModule {
   createNotesClient(options: object): { v1: { notes: { list(): Promise<{ data: unknown[] }>; create(body: object): Promise<{ id: string }> } } };
+  clientCredentials(credentials: object): unknown;
   AuthenticationError: new (...args: never[]) => Error & { status: number; oauthError: string | null };
 }
 interface ServerModule {
@@ -104,7 +105,7 @@ afterAll(async () => {
 
 /** A client with fresh client credentials (its own token cache); `tokenUrl` is the API's declared one by default. */
 const notesClient = (credentials: object = {}) =>
-  client.createNotesClient({ baseUrl, retryDelay: 5, auth: { clientCredentials: { clientId: 'svc', clientSecret: 's3cr%t+/', scopes: ['notes:read', 'notes:write'], ...credentials } } });
+  client.createNotesClient({ baseUrl, retryDelay: 5, auth: client.clientCredentials({ clientId: 'svc', clientSecret: 's3cr%t+/', scopes: ['notes:read', 'notes:write'], ...credentials }) });
 
 /** Every test starts with a token endpoint that issued nothing yet (its tokens are tok-1, tok-2, ...). */
 function reset(): void {
@@ -217,6 +218,6 @@ describe('client credentials', () => {
     await notes.v1.notes.list();
     expect(calls).toBe(1);
     expect(apiHeaders[0]!['authorization']).toBe('Bearer manual');
-    expect(() => client.createNotesClient({ baseUrl, bearer: 'x', auth: { clientCredentials: { clientId: 'a', clientSecret: 'b' } } })).toThrow('not both');
+    expect(() => client.createNotesClient({ baseUrl, bearer: 'x', auth: client.clientCredentials({ clientId: 'a', clientSecret: 'b' }) })).toThrow('not both');
   });
 });

@@ -8,6 +8,7 @@ import { pascalCase } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
 import { e, t as ty, type Expr, type Type } from '../../printer/ast.ts';
 import { inputTypeName } from '../zod/emit-zod.ts';
+import { clientFeatures, has, RUNTIME_EXPORTS } from './client-runtime.ts';
 import { filterMembers, members, propertyKey, type MemberView } from './client-types.ts';
 
 /** A named object type (`interface X { ... }`), or an alias of another when `alias` is set. */
@@ -33,16 +34,11 @@ export interface CollectionFileView {
     | false;
   /** `OrderTypes`: the collection's `CollectionTypes` interface, imported by the version module only. */
   readonly slotsName: string;
-  /** The `CollectionTypes` slots: `item`, `create`, `replace`, `patch`, `query` (type names), `ops` and `transitions`. */
-  readonly slots: {
-    readonly item: string;
-    readonly create: string;
-    readonly replace: string;
-    readonly patch: string;
-    readonly query: string;
-    readonly ops: Type;
-    readonly transitions: Type;
-  };
+  /**
+   * The `CollectionTypes` slots the collection fills: `item`, and `create`, `replace`, `patch`, `query`
+   * only when it offers their operation, `ops`, and `transitions` only with a lifecycle.
+   */
+  readonly slots: readonly { readonly key: string; readonly type: Type }[];
   /** The names of the lifecycle's transitions in this version. */
   readonly transitions: readonly string[];
 }
@@ -61,8 +57,6 @@ export interface CollectionView {
   readonly alias: string;
   /** `{ OrderTypes as $Order }`: what the version module imports of the collection's module. */
   readonly imports: Expr;
-  /** The public type names the version module re-exports from the collection's module. */
-  readonly exports: Expr;
 }
 
 /** The view of `client/<version>.ts`, which assembles the version from its collection modules. */
@@ -88,8 +82,9 @@ export interface VersionFileView {
   readonly collections: readonly CollectionView[];
   /** The `WebhookEvent` union of the events the version delivers, or null without events. */
   readonly webhookEvent: Type | null;
+  /** Whether a collection of the version has transitions (the version module imports their builder). */
+  readonly transitions: boolean;
 }
-
 
 /** One version as the index sees it. */
 export interface IndexVersionView {
@@ -115,10 +110,16 @@ export interface IndexView {
   readonly factoryName: string;
   /** `ShopClientOptions`. */
   readonly optionsName: string;
-  /** The options type (`$.ClientOptions`, or an `Omit<...>` of the schemes the API lacks). */
+  /** The options type (`ClientOptions`, or an `Omit<...>` of the schemes the API lacks). */
   readonly optionsType: Type;
-  /** `new $.Transport(options, { apiKeyHeader, versionHeader, tokenUrl? })` (`tokenUrl`: the declared OAuth 2.0 client credentials token URL). */
+  /** `createTransport(options, { apiKeyHeader, versionHeader })`. */
   readonly transport: Expr;
+  /** What the index re-exports of the runtime: `{ ApiError, ..., type Problem }` and the module, as a string literal. */
+  readonly runtimeExports: readonly { readonly typeOnly: boolean; readonly specifiers: Expr; readonly module: string }[];
+  /** The declared token URL of the OAuth 2.0 client credentials flow, as a string literal (for `clientCredentials`), or false. */
+  readonly tokenUrl: string | false;
+  /** `oauth.clientCredentials(credentials, "<declared token URL>")`, or false without that flow. */
+  readonly clientCredentials: Expr | false;
   /** `(options: ShopClientOptions)`. */
   readonly factoryParams: Expr;
   readonly versions: readonly IndexVersionView[];
@@ -186,36 +187,17 @@ export function buildCollectionFile(api: Pick<ApiIR, 'title'>, c: CollectionAt, 
       ? { query: `${t}ListQuery`, head: ty.heritage(`${t}ListQuery`, ty.ref('$.ListParams')), filters: filterMembers(c.fields), page: `${t}List`, pageType: ty.ref('$.Page', [ty.ref(t)]), doc: `${c.name}.list in ${version}` }
       : false,
     slotsName: `${t}Types`,
-    slots: {
-      item: t,
-      create: has('create') ? `${t}Create` : 'never',
-      replace: has('replace') ? `${t}Replace` : 'never',
-      patch: has('update') ? `${t}Patch` : 'never',
-      query: has('list') ? `${t}ListQuery` : 'never',
-      ops: c.operations.length > 0 ? ty.union(c.operations.map(ty.str)) : ty.ref('never'),
-      transitions: ty.lit(transitions.map((tr) => ty.prop(tr.name, ty.ref(inputTypeName(c, tr.name))))),
-    },
+    slots: [
+      { key: 'item', type: ty.ref(t) },
+      ...(has('create') ? [{ key: 'create', type: ty.ref(`${t}Create`) }] : []),
+      ...(has('replace') ? [{ key: 'replace', type: ty.ref(`${t}Replace`) }] : []),
+      ...(has('update') ? [{ key: 'patch', type: ty.ref(`${t}Patch`) }] : []),
+      ...(has('list') ? [{ key: 'query', type: ty.ref(`${t}ListQuery`) }] : []),
+      { key: 'ops', type: c.operations.length > 0 ? ty.union(c.operations.map(ty.str)) : ty.ref('never') },
+      ...(transitions.length > 0 ? [{ key: 'transitions', type: ty.lit(transitions.map((tr) => ty.prop(tr.name, ty.ref(inputTypeName(c, tr.name))))) }] : []),
+    ],
     transitions: transitions.map((tr) => tr.name),
   };
-}
-
-/**
- * The names a collection's client module exports (its object types in declaration order, then the list query
- * and page types), as `buildCollectionFile` declares them: what a version module re-exports, without
- * building the collection's types.
- */
-export function exportedTypeNames(c: CollectionAt): string[] {
-  const t = c.typeName;
-  const has = (op: CollectionAt['operations'][number]): boolean => c.operations.includes(op);
-  const writes = has('create') || has('replace');
-  return [
-    t,
-    ...(writes ? [has('create') ? `${t}Create` : `${t}Replace`] : []),
-    ...(has('create') && has('replace') ? [`${t}Replace`] : []),
-    ...(has('update') ? [`${t}Patch`] : []),
-    ...(c.lifecycle?.transitions ?? []).map((tr) => inputTypeName(c, tr.name)),
-    ...(has('list') ? [`${t}ListQuery`, `${t}List`] : []),
-  ];
 }
 
 /**
@@ -227,6 +209,7 @@ export function buildVersionView(api: ApiIR, v: VersionIR): VersionFileView {
   const id = versionIdentifier(v.name);
   const base = pascalCase(api.name);
   const collections = at.collections.map((c) => ({ c, transitions: (c.lifecycle?.transitions ?? []).map((tr) => tr.name), slotsName: `${c.typeName}Types` }));
+  const transitions = collections.some((c) => c.transitions.length > 0);
   return {
     title: api.title,
     version: v.name,
@@ -243,15 +226,25 @@ export function buildVersionView(api: ApiIR, v: VersionIR): VersionFileView {
         e.str(v.name),
         e.obj(
           collections.map(({ c, transitions }) =>
-            e.prop(c.name, e.arr([e.str(c.path), e.json(c.operations), ...(transitions.length > 0 ? [e.json(transitions)] : [])])),
+            // [operations, transitions, path]: the path only when it is not the collection's name.
+            e.prop(
+              c.name,
+              e.arr([
+                e.json(c.operations),
+                ...(transitions.length > 0 || c.path !== c.name ? [e.json(transitions)] : []),
+                ...(c.path !== c.name ? [e.str(c.path)] : []),
+              ]),
+            ),
           ),
           true,
         ),
+        ...(transitions ? [e.id('transition')] : []),
       ],
       [ty.ref(`${base}${id}Types`)],
     ),
     factoryName: `create${id}`,
     webhookEvent: webhookEvent(at, v.name),
+    transitions,
     collections: collections.map(({ c, slotsName }) => ({
       key: propertyKey(c.name),
       path: literal(c.path),
@@ -260,7 +253,6 @@ export function buildVersionView(api: ApiIR, v: VersionIR): VersionFileView {
       slotsName,
       alias: `$${c.typeName}`,
       imports: e.specifiers([`${slotsName} as $${c.typeName}`]),
-      exports: e.specifiers(exportedTypeNames(c)),
     })),
   };
 }
@@ -286,13 +278,15 @@ function webhookEvent(at: ApiAt, version: string): Type | null {
 /** The view of the index module. */
 export function buildIndexView(api: ApiIR): IndexView {
   const base = pascalCase(api.name);
-  const omit = [...(takesBearer(api.auth) ? [] : ['bearer', 'auth']), ...(api.auth.apiKey ? [] : ['apiKey'])];
-  const tokenUrl = api.auth.oauth2?.flows.find((f) => f.kind === 'clientCredentials')?.tokenUrl;
+  const features = clientFeatures(api);
+  const { tokenUrl } = features;
+  // `auth` takes what `clientCredentials` builds, which only a client credentials flow's client has.
+  const omit = [...(takesBearer(api.auth) ? [] : ['bearer']), ...(tokenUrl ? [] : ['auth']), ...(api.auth.apiKey ? [] : ['apiKey'])];
   const released = api.versions.filter((v) => v.released !== undefined);
   const shown = released[released.length - 1] ?? api.versions[api.versions.length - 1];
   const listed = shown ? project(api, shown.name).collections.find((c) => c.operations.includes('list')) : undefined;
   const credential = tokenUrl
-    ? ', auth: { clientCredentials: { clientId: ID, clientSecret: SECRET } }'
+    ? ', auth: clientCredentials({ clientId: ID, clientSecret: SECRET })'
     : takesBearer(api.auth)
       ? ', bearer: TOKEN'
       : api.auth.apiKey
@@ -303,16 +297,19 @@ export function buildIndexView(api: ApiIR): IndexView {
     clientName: `${base}Client`,
     factoryName: `create${base}Client`,
     optionsName: `${base}ClientOptions`,
-    optionsType: omit.length > 0 ? ty.ref('Omit', [ty.ref('$.ClientOptions'), ty.union(omit.map(ty.str))]) : ty.ref('$.ClientOptions'),
+    optionsType: omit.length > 0 ? ty.ref('Omit', [ty.ref('ClientOptions'), ty.union(omit.map(ty.str))]) : ty.ref('ClientOptions'),
     factoryParams: e.params([`options: ${base}ClientOptions`]),
-    transport: e.construct('$.Transport', [
+    transport: e.call('createTransport', [
       e.id('options'),
-      e.obj([
-        e.prop('apiKeyHeader', e.json(api.auth.apiKey?.header ?? null)),
-        e.prop('versionHeader', e.json(api.versioning.in === 'header' ? api.versioning.header : null)),
-        ...(tokenUrl ? [e.prop('tokenUrl', e.json(tokenUrl))] : []),
-      ]),
+      e.obj([e.prop('apiKeyHeader', e.json(api.auth.apiKey?.header ?? null)), e.prop('versionHeader', e.json(api.versioning.in === 'header' ? api.versioning.header : null))]),
     ]),
+    runtimeExports: RUNTIME_EXPORTS.filter((x) => has(features, x.feature) && x.values.length + x.types.length > 0).map((x) => ({
+      typeOnly: x.values.length === 0,
+      specifiers: e.specifiers(x.values.length === 0 ? x.types : [...x.values, ...x.types.map((t) => `type ${t}`)]),
+      module: literal(`./runtime/${x.module}.js`),
+    })),
+    tokenUrl: tokenUrl === null ? false : literal(tokenUrl),
+    clientCredentials: tokenUrl === null ? false : e.call('oauth.clientCredentials', [e.id('credentials'), e.str(tokenUrl)]),
     versions: api.versions.map((v) => {
       const id = versionIdentifier(v.name);
       return {

@@ -1,6 +1,7 @@
 /**
  * @module The client emitter: `client/index.ts` (the `createXClient` entry), `client/runtime/*.ts` (shared
- * transport, retries, errors, pagination: restgen's `runtime/client/` copied verbatim), per version a small `client/<version>.ts`
+ * transport, retries, errors, pagination: the modules of restgen's `runtime/client/` the API needs, copied
+ * verbatim), per version a small `client/<version>.ts`
  * that assembles the version's namespace, and per collection `client/<version>/<collection>.ts` with that
  * collection's types. One file per collection keeps a field change to one small file to reformat. The
  * client imports nothing outside its folder.
@@ -10,6 +11,7 @@ import { irHash } from '../ir-hash.ts';
 import { outputFile, templateFile } from '../keyed-file.ts';
 import { runtimeFiles } from '../runtime-files.ts';
 import type { Emitter, OutputFile } from '../types.ts';
+import { clientFeatures, clientRuntimeFiles } from './client-runtime.ts';
 import { buildCollectionFile, buildIndexView, buildVersionView } from './client-view.ts';
 
 /**
@@ -17,7 +19,8 @@ import { buildCollectionFile, buildIndexView, buildVersionView } from './client-
  * sees it; a version's module by its view, which only names the collections (a field change leaves it alone).
  */
 export const emitClient: Emitter = (api, options) => {
-  const files: OutputFile[] = [templateFile('client/index.ts', 'client/index', buildIndexView(api), options.render), ...runtimeFiles(options.runtime, 'client/', 'client/runtime/')];
+  const runtime = clientRuntimeFiles(options.runtime, clientFeatures(api));
+  const files: OutputFile[] = [templateFile('client/index.ts', 'client/index', buildIndexView(api), options.render), ...runtimeFiles(options.runtime, 'client/', 'client/runtime/', runtime)];
   for (const v of api.versions) {
     const at = project(api, v.name);
     files.push(templateFile(`client/${v.name}.ts`, 'client/version', buildVersionView(api, v), options.render));
