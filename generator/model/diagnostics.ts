@@ -112,6 +112,7 @@ export const DIAGNOSTIC_CODES = {
   RG217: 'several config files',
   RG218: 'the templates folder does not exist',
   RG219: 'the installed @restgen/runtime does not fit the generated server',
+  RG220: 'the generated code (ES modules) lands in a CommonJS package',
 } as const;
 
 /** A diagnostic code. */

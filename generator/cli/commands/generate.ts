@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import { statSync } from 'node:fs';
 import path from 'node:path';
+import { commonJsOutput } from '../../config/module-scope.ts';
 import { missingPeers, runtimeMismatch } from '../../config/peers.ts';
 import { generate, type StaleReason } from '../../pipeline/generate.ts';
 import { createGenerateSession, type GenerateSession } from '../../pipeline/session.ts';
@@ -65,7 +66,7 @@ async function runGenerate(run: ResolvedRun, flags: Flags, io: CliIO, session: G
     ...(session ? { session } : {}),
   });
   if (await reportDiagnostics(result.diagnostics, io)) return io.exit(2);
-  await reportDiagnostics([...missingPeers(result.outDir, run.parts), ...runtimeMismatch(result.outDir, run.parts)], io);
+  await reportDiagnostics([...commonJsOutput(result.outDir), ...missingPeers(result.outDir, run.parts), ...runtimeMismatch(result.outDir, run.parts)], io);
   if (io.debug) {
     const kept = session ? `; collections reused: ${session.collections.stats.reused}, built: ${session.collections.stats.built}` : '';
     io.err(`timings (ms): ${JSON.stringify(result.timings)}; renders: ${JSON.stringify(result.renders)}${kept}; ${usageSince(cpu)}\n`);
