@@ -6,7 +6,7 @@
 import type { ArgumentSlip, CallSite, FieldDef } from './defs.ts';
 
 /** The kinds of field a builder can produce, to tell a field builder from other objects. */
-const FIELD_KINDS: ReadonlySet<string> = new Set([
+export const FIELD_KINDS: ReadonlySet<string> = new Set([
   'string', 'int', 'number', 'boolean', 'enum', 'datetime', 'date', 'uuid', 'email', 'url', 'id', 'ref', 'array', 'object',
 ]);
 

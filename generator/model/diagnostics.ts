@@ -140,6 +140,11 @@ export class DiagnosticBag {
   get hasErrors(): boolean {
     return this.items.some((d) => d.severity === 'error');
   }
+
+  /** How many errors were reported so far: a stage compares it before and after a part to tell whether that part failed. */
+  get errorCount(): number {
+    return this.items.filter((d) => d.severity === 'error').length;
+  }
 }
 
 /**
