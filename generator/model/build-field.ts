@@ -6,6 +6,7 @@ import type { FieldDef, MarkerDef } from '../dsl/defs.ts';
 import { checkKindMembers, reportSlips } from './check-builders.ts';
 import { refOf, type DiagnosticBag } from './diagnostics.ts';
 import type { EnumValueAdded, FieldIR, FieldShape, Rename, SourceRef, TypeIR } from './ir.ts';
+import { withArticle } from './names.ts';
 import { exampleOfPattern } from './pattern-example.ts';
 import { checkFieldValue } from './values.ts';
 
@@ -181,7 +182,7 @@ function checkShape(shape: FieldShape, def: FieldDef, where: string, ctx: FieldC
   if (shape.unique && !scalar)
     d.error('RG141', `${where}: unique() needs a scalar field; ${shape.type.kind} values cannot be compared for duplicates.`, at('unique'));
   if (shape.filterable && !scalar)
-    d.error('RG141', `${where}: filterable() needs a scalar field; a ${shape.type.kind} cannot be written as ?${where.split('.').pop()}=value.`, at('filterable'));
+    d.error('RG141', `${where}: filterable() needs a scalar field; ${withArticle(shape.type.kind)} cannot be written as ?${where.split('.').pop()}=value.`, at('filterable'));
   if (shape.filterable && shape.writeOnly)
     d.error('RG141', `${where}: a write-only field is never returned, so it cannot be filtered on; remove filterable().`, at('filterable'));
   if (def.kind === 'id') {

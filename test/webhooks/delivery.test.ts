@@ -65,6 +65,13 @@ describe('webhook endpoints', () => {
     expect(bad.status).toBe(400);
     expect(String(bad.body['detail'])).toContain('order.shipped');
   });
+
+  it('reports every problem of an endpoint at once: a refused URL and unknown event types', async () => {
+    const bad = await server.call('POST', '/v1/webhook_endpoints', { body: { url: 'ftp://user:secret@hooks.example.com/x', events: ['order.created', 'order.shipped'] } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors!.map((e) => e.pointer)).toEqual(['#/url', '#/events']);
+    expect(String(bad.body['detail'])).toMatch(/^url is refused: .+\. events: order\.shipped is not an event type of v1; it has /);
+  });
 });
 
 describe('delivery', () => {

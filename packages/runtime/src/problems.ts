@@ -138,6 +138,16 @@ export function send(reply: FastifyReply, body: Problem): FastifyReply {
 const escapePointer = (part: PropertyKey): string =>
   String(part).replace(/~/g, "~0").replace(/\//g, "~1");
 
+/**
+ * Whether `issue` is a required member that is absent. JSON has no `undefined`, so zod's "expected string,
+ * received undefined" on a parsed body or query always means the member was left out: the client should read
+ * "required", not a type mismatch.
+ */
+function isMissing(issue: z.core.$ZodIssue): boolean {
+  if (issue.code !== "invalid_type") return false;
+  return "input" in issue ? issue.input === undefined : / received undefined$/.test(issue.message);
+}
+
 /** Every issue of a failed parse, each with a JSON pointer; unknown keys become one issue each. */
 export function issuesOf(
   error: z.ZodError,
@@ -159,6 +169,11 @@ export function issuesOf(
           [...issue.path, key],
           "unknown field: this version does not accept it",
         );
+    else if (isMissing(issue) && issue.code === "invalid_type")
+      add(
+        issue.path,
+        `Required: ${issue.path.length === 0 ? `the ${where === "query" ? "query string" : "request body"} is` : `this ${where === "query" ? "parameter" : "field"} is`} missing (expected ${issue.expected}).`,
+      );
     else add(issue.path, issue.message);
   }
   return out;

@@ -51,34 +51,36 @@ export function createEndpointHandlers(parts: EndpointHandlerParts) {
     body: { url?: unknown; events?: unknown },
     version: string,
   ): Promise<BadRequest | null> => {
+    // Every problem at once: a client that fixes the URL should not learn of a wrong event type only on its next try.
+    const sentences: string[] = [];
+    const errors: { pointer: string; detail: string }[] = [];
     if (typeof body.url === "string") {
       const rule = await urlProblem(
         body.url,
         parts.allowPrivateUrls,
         parts.resolve,
       );
-      if (rule !== null)
-        return new BadRequest(`url is refused: ${rule}.`, [
-          { pointer: "#/url", detail: rule },
-        ]);
+      if (rule !== null) {
+        sentences.push(`url is refused: ${rule}.`);
+        errors.push({ pointer: "#/url", detail: rule });
+      }
     }
     if (Array.isArray(body.events)) {
       const known = parts.versions[version] ?? [];
       const unknown = body.events.filter(
         (t) => typeof t !== "string" || !known.includes(t),
       );
-      if (unknown.length > 0)
-        return new BadRequest(
+      if (unknown.length > 0) {
+        sentences.push(
           `events: ${unknown.join(", ")} ${unknown.length === 1 ? "is not an event type" : "are not event types"} of ${version}; it has ${known.join(", ")}.`,
-          [
-            {
-              pointer: "#/events",
-              detail: `unknown event types: ${unknown.join(", ")}`,
-            },
-          ],
         );
+        errors.push({
+          pointer: "#/events",
+          detail: `unknown event types: ${unknown.join(", ")}`,
+        });
+      }
     }
-    return null;
+    return errors.length > 0 ? new BadRequest(sentences.join(" "), errors) : null;
   };
   const load = async (id: string): Promise<EndpointRecord | NotFound> =>
     (await store.get(id)) ?? new NotFound();
