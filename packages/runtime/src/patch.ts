@@ -21,7 +21,7 @@ export type PatchOf<T> = { readonly [K in keyof T]?: T[K] | undefined };
  * }
  */
 export function applyPatch<T extends object>(stored: T, patch: NoInfer<PatchOf<T>>): T {
-  const next: Record<string, unknown> = { ...stored };
+  const next = { ...stored } as Record<string, unknown>;
   for (const [key, value] of Object.entries(patch)) if (value !== undefined) next[key] = value;
   return next as T;
 }
