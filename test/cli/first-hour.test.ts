@@ -1,12 +1,15 @@
 /**
- * The traps a new user meets in the first hour, through the built command line as a user runs it: the lock refusals
- * `restgen diff` must not hide.
+ * The traps a new user meets in the first hour, through the built command line as a user runs it: a module that
+ * fails to load (RG001) is reported at the line and column of what failed, in the user's own names, with "did you
+ * mean" for a builder, a modifier or an export that does not exist, and a syntax error at TypeScript's own position;
+ * and the lock refusals `restgen diff` must not hide.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/temp-api.ts';
-import { projectWithRestgen, runBin } from './run-cli.ts';
+import { lineOf, tempDir } from '../helpers/temp-api.ts';
+import { columnOf, projectWithRestgen, runBin } from './run-cli.ts';
 
 const tmp = tempDir('first-hour');
 afterAll(tmp.cleanup);
@@ -24,6 +27,75 @@ export default defineApi({
   },
 });
 `;
+
+/** The same API with one call per line, so that a line can carry a `// <-` marker. */
+const DESK_LINES = `import { collection, defineApi, f } from 'restgen';
+
+export default defineApi({
+  name: 'desk',
+  versions: { v1: { released: '2026-01-15' }, v2: {} },
+  collections: {
+    tickets: collection({
+      fields: {
+        id: f.id(),
+        title: f.string().max(100),
+        body: f.string(),
+      },
+    }),
+  },
+});
+`;
+
+/** The one RG001 line of a failed generate of `text`, and where `at` is on the line marked `// <-`. */
+async function loadFailure(text: string, at: string): Promise<{ line: string; expected: string }> {
+  const dir = fresh({ 'api.ts': text });
+  const r = await runBin(dir, 'generate');
+  expect(r.code, r.err).toBe(2);
+  const lines = r.err.split('\n').filter((l) => l.includes(' error '));
+  expect(lines, r.err).toHaveLength(1);
+  const line = lineOf(text, '// <-');
+  return { line: lines[0]!, expected: `api.ts:${line}:${columnOf(text, line, at)}: error RG001 the API module failed to load: ` };
+}
+
+describe('a module that fails to load (RG001)', () => {
+  it('an unknown builder: its line and column, the user\'s names, and the builder meant', async () => {
+    const r = await loadFailure(DESK_LINES.replace('title: f.string().max(100),', 'title: f.strng().max(100), // <-'), 'strng');
+    expect(r.line).toBe(`${r.expected}\`f.strng\` is not a function; did you mean \`f.string()\`? Fix the error and run again.`);
+  });
+
+  it('an unknown modifier in a chain written over several lines, under the name f is imported as', async () => {
+    const text = DESK_LINES.replace("import { collection, defineApi, f }", "import { collection, defineApi, f as field }")
+      .replace(/\bf\./g, 'field.')
+      .replace('title: field.string().max(100),', 'title: field\n          .string()\n          .mx(100), // <-');
+    const r = await loadFailure(text, 'mx');
+    expect(r.line).toBe(`${r.expected}\`field.string().mx\` is not a function; did you mean \`.max()\`? Fix the error and run again.`);
+  });
+
+  it('a name not defined, and an import of a name restgen does not export', async () => {
+    const undefinedName = await loadFailure(DESK_LINES.replace('tickets: collection({', 'tickets: colection({ // <-'), 'colection');
+    expect(undefinedName.line).toBe(`${undefinedName.expected}\`colection\` is not defined; did you mean \`collection\`? Fix the error and run again.`);
+    const text = DESK_LINES.replace('import { collection, defineApi, f }', 'import {\n  colection, // <-\n  defineApi,\n  f,\n}').replace('tickets: collection(', 'tickets: colection(');
+    const imported = await loadFailure(text, 'colection');
+    expect(imported.line).toBe(`${imported.expected}the module 'restgen' does not provide an export named 'colection'; did you mean 'collection'? Fix the error and run again.`);
+  });
+
+  it("a syntax error at TypeScript's own line and column", async () => {
+    const text = DESK_LINES.replace("name: 'desk',", "name: 'desk' // <- no comma");
+    const r = await loadFailure(text, 'name');
+    // Where TypeScript's parser reports the same mistake (',' expected).
+    const [diagnostic] = ts.transpileModule(text, { reportDiagnostics: true, fileName: 'api.ts' }).diagnostics ?? [];
+    const at = ts.createSourceFile('api.ts', text, ts.ScriptTarget.Latest).getLineAndCharacterOfPosition(diagnostic!.start!);
+    expect(at.line + 1, 'the line after the missing comma').toBe(lineOf(text, '// <-') + 1);
+    expect(r.line).toMatch(new RegExp(`^api\\.ts:${at.line + 1}:${at.character + 1}: error RG001 the API module failed to load: syntax error: Expected \`,\``));
+  });
+
+  it('a module that throws: where the error was made, in an imported file too', async () => {
+    const dir = fresh({ 'api.ts': DESK.replace("import { collection, defineApi, f } from 'restgen';", "import { collection, defineApi, f } from 'restgen';\nimport { limit } from './limits.js';").replace('max(100)', 'max(limit)'), 'limits.ts': "const table: Record<string, number> = {};\nexport const limit: number = table['title']!.valueOf();\n" });
+    const r = await runBin(dir, 'generate');
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`limits.ts:2:${columnOf("export const limit: number = table['title']!.valueOf();", 1, 'valueOf')}: error RG001 the API module failed to load: Cannot read properties of undefined (reading 'valueOf') in \`table[…].valueOf\`.`);
+  });
+});
 
 describe('restgen diff and the lock', () => {
   it('reports the lock refusals generate and check report (exit 2), with or without --from/--to', async () => {

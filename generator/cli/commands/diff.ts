@@ -176,7 +176,7 @@ function acceptedBreaks(apiPath: string): readonly AcceptedBreak[] {
   return read.lock?.accepted ?? [];
 }
 
-/** The findings with the exact line and column of their builder calls (ts-morph; only when there are findings). */
+/** The findings with the exact line and column of their builder calls (oxc's parser; only when there are findings). */
 async function locateReport(report: DiffReport): Promise<DiffReport> {
   const positions = await locateSources(report.findings.map((f) => f.loc));
   const findings = report.findings.map((f, i) => {
