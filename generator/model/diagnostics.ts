@@ -75,6 +75,7 @@ export const DIAGNOSTIC_CODES = {
   RG302: 'an invalid OAuth 2.0 scope name',
   RG303: 'a scope not declared in auth.oauth2.scopes',
   RG304: 'both bearer and oauth2 declared',
+  RG305: 'an OAuth 2.0 scope no operation requires (warning)',
   RG320: 'lifecycle.field names no field of the collection',
   RG321: 'the lifecycle field is not a required read-only enum',
   RG322: 'a lifecycle state that the field does not have',

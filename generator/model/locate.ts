@@ -64,7 +64,8 @@ function findPosition(file: Parsed, calls: readonly CallExpression[], ref: Sourc
   // The recorded line is the line V8 reported for the call; prefer a call whose name is on it.
   const onLine = named.filter((c) => lineOf(nameNode(c)) === ref.line);
   const spanning = named.filter((c) => lineOf(c) <= ref.line && ref.line <= positionOf(file.text, c.end).line);
-  const call = onLine[0] ?? spanning.sort((a, b) => a.end - a.start - (b.end - b.start))[0];
+  // A ref without a line (a model built without call sites) names a call the file makes once, such as defineApi.
+  const call = onLine[0] ?? spanning.sort((a, b) => a.end - a.start - (b.end - b.start))[0] ?? (ref.line === 0 && named.length === 1 ? named[0] : undefined);
   if (!call) return undefined;
   let target: Node = nameNode(call);
   const first = call.arguments[0];

@@ -97,6 +97,43 @@ describe('a module that fails to load (RG001)', () => {
   });
 });
 
+describe('a declared OAuth 2.0 scope no operation requires (RG305)', () => {
+  it('is a warning at its declaration, naming why; the files are written', async () => {
+    const text = `import { collection, defineApi, f } from 'restgen';
+
+export default defineApi({
+  name: 'desk',
+  versions: { v1: {} },
+  auth: {
+    oauth2: {
+      flows: { clientCredentials: { tokenUrl: 'https://id.example.com/token' } },
+      scopes: {
+        'tickets:read': 'Read tickets',
+        'tickets:write': 'Write tickets',
+        'tickets:admin': 'Administer tickets', // <- admin
+        'agents:read': 'Read agents', // <- agents
+      },
+    },
+  },
+  collections: {
+    tickets: collection({ fields: { id: f.id(), title: f.string() }, scopes: { read: 'tickets:read', write: 'tickets:write' } }),
+    agents: collection({ fields: { id: f.id(), name: f.string() }, scopes: { read: 'agents:read' }, public: ['list', 'get'] }),
+  },
+});
+`;
+    const dir = fresh({ 'api.ts': text });
+    const r = await runBin(dir, 'generate');
+    expect(r.code, r.err).toBe(0);
+    const warnings = r.err.split('\n').filter((l) => l.includes(' RG305 '));
+    const at = (marker: string, key: string) => `api.ts:${lineOf(text, marker)}:${columnOf(text, lineOf(text, marker), key)}: warning RG305 `;
+    expect(warnings).toEqual([
+      `${at('<- admin', "'tickets:admin'")}auth.oauth2.scopes: 'tickets:admin' is declared, but no operation requires it, so no token ever needs it; require it where it belongs (a collection's scopes: { read: 'tickets:admin' } on operations that are not public, or a transition's scopes), or remove it.`,
+      expect.stringContaining(`${at('<- agents', "'agents:read'")}auth.oauth2.scopes: 'agents:read' is declared, and agents names it, but the operations it would guard are public`),
+    ]);
+    expect(r.err).toContain('written');
+  });
+});
+
 describe('restgen diff and the lock', () => {
   it('reports the lock refusals generate and check report (exit 2), with or without --from/--to', async () => {
     const dir = fresh({ 'api.ts': DESK });

@@ -6,6 +6,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { commonJsOutput } from '../../config/module-scope.ts';
 import type { Finding } from '../../diff/types.ts';
+import { unusedScopes } from '../../model/check-scopes.ts';
 import { missingPeers, runtimeMismatch } from '../../config/peers.ts';
 import { generate, type StaleReason } from '../../pipeline/generate.ts';
 import { createGenerateSession, type GenerateSession } from '../../pipeline/session.ts';
@@ -78,7 +79,8 @@ async function runGenerate(run: ResolvedRun, flags: Flags, io: CliIO, session: G
     ...(session ? { session } : {}),
   });
   if (await reportDiagnostics(result.diagnostics, io)) return io.exit(2);
-  await reportDiagnostics([...commonJsOutput(result.outDir), ...missingPeers(result.outDir, run.parts), ...runtimeMismatch(result.outDir, run.parts)], io);
+  const model = result.ir ? unusedScopes(result.ir, run.apiPath) : [];
+  await reportDiagnostics([...model, ...commonJsOutput(result.outDir), ...missingPeers(result.outDir, run.parts), ...runtimeMismatch(result.outDir, run.parts)], io);
   if (io.debug) {
     const kept = session ? `; collections reused: ${session.collections.stats.reused}, built: ${session.collections.stats.built}` : '';
     io.err(`timings (ms): ${JSON.stringify(result.timings)}; renders: ${JSON.stringify(result.renders)}${kept}; ${usageSince(cpu)}\n`);

@@ -9,11 +9,12 @@ import { irHash } from '../ir-hash.ts';
 import type { ErrorKind } from './shared-components.ts';
 import type { ApiAt, CollectionAt, VersionIR } from '../../model/ir.ts';
 import { buildCollectionSchemas } from './collection-schemas.ts';
-import { buildFormatSchema, FORMAT_NAMES, type FormatKind, type FormatNames } from './field-schema.ts';
+import { buildFormatSchema, FORMAT_NAMES, formatRef, type FormatKind, type FormatNames } from './field-schema.ts';
 import { inputTypeName } from '../zod/emit-zod.ts';
 import { compact, PrintedJson, ref, sortedKeys, type Json, type JsonObject } from './json.ts';
 import { printJsonAt } from './print-json.ts';
-import { buildCollectionPaths, rateLimitSentence, type OperationContext } from './operations.ts';
+import { documentPath, withImplicitMethods } from './implicit-methods.ts';
+import { buildCollectionPaths, pathPrefix, rateLimitSentence, type OperationContext } from './operations.ts';
 import { buildErrorResponse, buildHeaders, buildProblemSchema, buildSecuritySchemes } from './shared-components.ts';
 import { addLifecycleSchemas, buildTransitionPaths } from './transitions.ts';
 
@@ -76,7 +77,7 @@ function tagOf(api: ApiAt, c: CollectionAt): JsonObject {
 
 function sharedParameters(api: ApiAt, formats: FormatNames): Record<string, JsonObject> {
   const out: Record<string, JsonObject> = {
-    Id: { name: 'id', in: 'path', required: true, description: 'The id of the resource.', schema: ref('schemas', formats.uuid) },
+    Id: { name: 'id', in: 'path', required: true, description: 'The id of the resource.', schema: formatRef('uuid', formats) },
     Cursor: {
       name: 'cursor',
       in: 'query',
@@ -146,7 +147,7 @@ function buildCollectionPart(api: ApiAt, formats: FormatNames, c: CollectionAt):
   const ctx: OperationContext = { api, formats, usedErrors: new Map() };
   const schemas = buildCollectionSchemas(c, formats);
   addLifecycleSchemas(api, c, schemas, formats);
-  return { paths: { ...buildCollectionPaths(ctx, c), ...buildTransitionPaths(ctx, c) }, schemas, errors: ctx.usedErrors };
+  return { paths: withImplicitMethods({ ...buildCollectionPaths(ctx, c), ...buildTransitionPaths(ctx, c) }), schemas, errors: ctx.usedErrors };
 }
 
 /**
@@ -207,6 +208,8 @@ export function buildOpenApiDocument(api: ApiAt, memo?: Memo): JsonObject {
     Object.assign(schemas, part.schemas);
     for (const [name, error] of part.errors) ctx.usedErrors.set(name, error);
   }
+  const lifecycle = { deprecated: api.version.deprecated !== undefined, sunset: api.version.sunset !== undefined };
+  paths[`${pathPrefix(api)}/openapi.json`] = documentPath(api.versioning.in === 'header' ? [ref('parameters', 'ApiVersion')] : [], lifecycle);
   const webhooks = buildWebhooks(api, formats);
   const problem = freeName('Problem', taken);
   if (ctx.usedErrors.size > 0) schemas[problem] = buildProblemSchema();
@@ -216,7 +219,6 @@ export function buildOpenApiDocument(api: ApiAt, memo?: Memo): JsonObject {
   const formatSchemas = Object.fromEntries(FORMAT_KINDS.map((k) => [formats[k], buildFormatSchema(k)]));
   Object.assign(schemas, referenced(formatSchemas, refsIn([schemas, parameters, webhooks ?? null], refs), 'schemas'));
   const responses: Record<string, JsonObject> = {};
-  const lifecycle = { deprecated: api.version.deprecated !== undefined, sunset: api.version.sunset !== undefined };
   for (const [name, { kind, limited }] of ctx.usedErrors) responses[name] = buildErrorResponse(kind, problem, api.auth, { ...lifecycle, limited });
   const headers = referenced(buildHeaders(), refsIn(responses, refs), 'headers');
   const securitySchemes = buildSecuritySchemes(api.auth);

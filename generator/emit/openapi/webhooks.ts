@@ -5,7 +5,7 @@
  */
 import type { ApiAt, EventAt } from '../../model/ir.ts';
 import { capitalized, withArticle } from '../../model/names.ts';
-import { objectSchema, type FormatNames } from './field-schema.ts';
+import { formatRef, objectSchema, type FormatNames } from './field-schema.ts';
 import { ref, type JsonObject } from './json.ts';
 
 const HEADERS: readonly (readonly [string, string, JsonObject])[] = [
@@ -27,7 +27,7 @@ function bodyOf(api: ApiAt, e: EventAt, formats: FormatNames): JsonObject {
   return {
     type: 'object',
     required: ['type', 'timestamp', 'data'],
-    properties: { type: { const: e.type }, timestamp: ref('schemas', formats.datetime), data },
+    properties: { type: { const: e.type }, timestamp: formatRef('datetime', formats), data },
   };
 }
 
