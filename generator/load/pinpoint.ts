@@ -68,8 +68,8 @@ function builderNames(program: Program): Set<string> {
   return names;
 }
 
-/** Every node of `program`, depth first, with a callback (a plain walk over the ESTree's child properties). */
-function walk(node: unknown, visit: (node: Node) => void): void {
+/** Every node under `node`, depth first, with a callback (a plain walk over the ESTree's child properties). */
+export function walk(node: unknown, visit: (node: Node) => void): void {
   if (Array.isArray(node)) {
     for (const child of node) walk(child, visit);
     return;

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { CallExpression, Expression, Node, Program } from 'oxc-parser';
-import { positionOf } from '../load/pinpoint.ts';
+import { positionOf, walk } from '../load/pinpoint.ts';
 import type { Diagnostic } from './diagnostics.ts';
 import type { SourceRef } from './ir.ts';
 
@@ -20,13 +20,9 @@ interface Parsed {
 /** Every call expression of `program`, depth first. */
 function callsOf(program: Program): CallExpression[] {
   const calls: CallExpression[] = [];
-  const walk = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(walk);
-    if (typeof node !== 'object' || node === null || typeof (node as { type?: unknown }).type !== 'string') return;
-    if ((node as Node).type === 'CallExpression') calls.push(node as CallExpression);
-    for (const [key, value] of Object.entries(node)) if (key !== 'parent' && typeof value === 'object' && value !== null) walk(value);
-  };
-  walk(program);
+  walk(program, (node) => {
+    if (node.type === 'CallExpression') calls.push(node);
+  });
   return calls;
 }
 
