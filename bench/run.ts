@@ -7,7 +7,8 @@
  *
  * Environment: `BENCH_SIZES` (default `20,200,1000`), `BENCH_RUNS` (default 3), `BENCH_WATCH_EDITS` (default 7,
  * after one warm-up edit), `BENCH_PEERS=0` skips orval, `BENCH_ONLY_GENERATE=1` skips the client-size and server
- * benchmarks.
+ * benchmarks, `BENCH_ONLY=server,versions` runs only the benchmarks named (not generation), each replacing its
+ * own table on the page.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -69,11 +70,25 @@ async function main(): Promise<void> {
   // The generation report names its machine and load itself.
   record('generation', generation, '');
   if (process.env.BENCH_ONLY_GENERATE === '1') return;
-  runScript('client-size', 'client-size.ts');
-  runScript('server', 'server.ts');
-  runScript('versions', 'versions.ts');
-  runScript('serializer', 'server-serializer.ts');
-  runScript('outbox', 'outbox.ts', ['--expose-gc']);
+  runScripts(SCRIPTS);
 }
 
-await main();
+/** The benchmarks that run as scripts of their own, in page order, with the node flags they need. */
+const SCRIPTS: readonly [BenchmarkId, string, readonly string[]][] = [
+  ['client-size', 'client-size.ts', []],
+  ['server', 'server.ts', []],
+  ['versions', 'versions.ts', []],
+  ['serializer', 'server-serializer.ts', []],
+  ['outbox', 'outbox.ts', ['--expose-gc']],
+];
+
+function runScripts(scripts: typeof SCRIPTS): void {
+  for (const [id, script, flags] of scripts) runScript(id, script, flags);
+}
+
+const only = process.env.BENCH_ONLY?.split(',').filter(Boolean);
+if (only) {
+  const unknown = only.filter((id) => !SCRIPTS.some(([known]) => known === id));
+  if (unknown.length > 0) throw new Error(`BENCH_ONLY names ${unknown.join(', ')}; the benchmarks are ${SCRIPTS.map(([id]) => id).join(', ')}`);
+  runScripts(SCRIPTS.filter(([id]) => only.includes(id)));
+} else await main();

@@ -1,5 +1,5 @@
 /**
- * @module Prints diagnostics as the CLI does everywhere: located (ts-morph finds the column, and only
+ * @module Prints diagnostics as the CLI does everywhere: located (oxc's parser finds the column, and only
  * when there is something to report), in source order, one line each, coloured on a terminal.
  */
 import { formatDiagnostic, locateDiagnostics, sortDiagnostics } from '../model/locate.ts';

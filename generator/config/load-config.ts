@@ -47,12 +47,9 @@ export async function loadConfig(cwd: string, explicit?: string): Promise<Config
     file = found[0]!;
   }
   // Imported only now: a project without a config file never loads the module loader for it.
-  const { describeLoadError, importModule } = await import('../load/load-api.ts');
+  const { failureDiagnostic, importModule } = await import('../load/load-api.ts');
   const imported = await importModule(file);
-  if (!imported.ok) {
-    const why = describeLoadError(imported.error, path.dirname(file), file);
-    return fail('RG210', `the config file failed to load: ${why.text}. Fix the error and run again.`, why.file, why.line);
-  }
+  if (!imported.ok) return { ok: false, diagnostics: [failureDiagnostic('RG210', 'the config file', imported.failure)] };
   const value = (imported.mod as { default?: unknown }).default;
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return fail('RG210', `${path.basename(file)} must export default defineConfig({...}) from 'restgen'.`, file);

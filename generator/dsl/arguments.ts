@@ -6,7 +6,8 @@
 import { FIELD_KINDS, type ArgumentSlip, type CallSite, type FieldDef } from './defs.ts';
 
 /** The kinds of field a builder can produce, to tell a field builder from other objects. */
-const KINDS: ReadonlySet<string> = new Set(FIELD_KINDS);
+/** The kinds of field, as a set (a builder's `def.kind` is checked against it). */
+export const KINDS: ReadonlySet<string> = new Set(FIELD_KINDS);
 
 /** A short description of a value for a message: `the string '5'`, `the function string`, `an object`. */
 export function describeValue(value: unknown): string {

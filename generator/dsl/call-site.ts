@@ -1,7 +1,7 @@
 /**
  * @module Records where a builder was called, so a diagnostic can name `file:line` without parsing the
  * user's code on the happy path. Only the line is trusted: TypeScript loaders keep lines but not columns;
- * the model asks ts-morph for the column when it reports a diagnostic.
+ * the model asks oxc's parser for the column when it reports a diagnostic (`model/locate.ts`).
  *
  * The line is resolved lazily. Asking V8 for a frame's line makes it walk the source-position table of the
  * whole calling function, and every builder call of an API sits in one `defineApi({...})` expression, so

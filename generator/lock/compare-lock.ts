@@ -52,10 +52,10 @@ function properWay(id: string, location: string, next: string): string {
   const retype = `describe the old field with .typeChangedFrom('${next}', f.…) on ${field}`;
   const table: Record<string, string> = {
     'field-renamed': `keep the old name in this version: .renamedFrom('<old name>', '${next}') on ${field}`,
-    'required-field-added': `add it in a new version: .addedIn('${next}') with a .default(...)`,
-    'optional-field-added': `add it in a new version: .addedIn('${next}')`,
-    'required-field-removed': `remove it in a new version: .removedIn('${next}', { fallback: ... })`,
-    'optional-field-removed': `remove it in a new version: .removedIn('${next}')`,
+    'required-field-added': `add it with .addedIn('${next}') and a .default(...)`,
+    'optional-field-added': `add it with .addedIn('${next}')`,
+    'required-field-removed': `remove it with .removedIn('${next}', { fallback: ... })`,
+    'optional-field-removed': `remove it with .removedIn('${next}')`,
     'field-became-required': `.madeRequiredIn('${next}', { fallback: ... }) on ${field}`,
     'field-became-optional': `.madeOptionalIn('${next}') on ${field}`,
     'collection-added': `collection({...}).addedIn('${next}')`,

@@ -6,6 +6,7 @@
 import { describeValue } from '../dsl/arguments.ts';
 import { buildField, type FieldContext } from './build-field.ts';
 import { fieldEntries } from './check-builders.ts';
+import type { BuiltLifecycle } from './build-lifecycle.ts';
 import type { CollectionEventIR, CustomEventIR, FieldIR, LifecycleIR, OperationIR, ResourceAction, SourceRef } from './ir.ts';
 import { pascalCase, singularize } from './names.ts';
 import { checkShape, OPERATION_ENTRY } from './option-shapes.ts';
@@ -27,7 +28,10 @@ export interface CollectionEventContext extends FieldContext {
   readonly singular?: string;
   readonly ref: SourceRef;
   readonly operations: readonly OperationIR[];
-  readonly lifecycle?: LifecycleIR;
+  /** False when an operations entry was at fault (reported): whether an operation is offered is then not judged. */
+  readonly operationsComplete: boolean;
+  /** The collection's lifecycle as built, when it declares one. */
+  readonly lifecycle?: BuiltLifecycle;
 }
 
 /** `OrderLine` gives `order_line`: the first part of a derived event type. */
@@ -87,11 +91,13 @@ export function buildCollectionEvents(written: readonly unknown[], ctx: Collecti
   return out;
 }
 
-/** What `name` means for the collection, or undefined (reported) when it means nothing. */
+/** What `name` means for the collection, or undefined when it means nothing (reported here, or a mistake reported elsewhere hides it). */
 function actionOf(name: string, ctx: CollectionEventContext, loc: SourceRef): ResourceAction | undefined {
   const d = ctx.diagnostics;
   if (name === 'created' || name === 'updated' || name === 'deleted') {
     const rule = OPERATION_EVENTS[name];
+    // A misspelt operations entry was reported; it may well be the operation this event needs.
+    if (!ctx.operationsComplete) return undefined;
     if (!ctx.operations.some((op) => rule.needs.includes(op.name))) {
       d.error('RG359', `${ctx.where}: event '${name}' is sent by ${rule.what}, which the collection does not offer; add it to operations or remove the event.`, loc);
       return undefined;
@@ -102,9 +108,17 @@ function actionOf(name: string, ctx: CollectionEventContext, loc: SourceRef): Re
     }
     return name;
   }
-  const targets = targetStates(ctx.lifecycle);
-  if (targets.includes(name)) return 'transition';
-  const states = ctx.lifecycle?.transitions.length ? targets.join(', ') : '';
+  const lifecycle = ctx.lifecycle;
+  const targets = targetStates(lifecycle?.ir);
+  if (targets.includes(name)) return lifecycle?.complete ? 'transition' : undefined;
+  if (lifecycle && !lifecycle.complete) {
+    // The lifecycle holds a mistake (reported), so it may lack the transition this event is named after: only a
+    // name that is no state at all is a mistake of the event's own.
+    if (!lifecycle.states || lifecycle.states.includes(name)) return undefined;
+    d.error('RG351', `${ctx.where}: event '${name}' names no state of the lifecycle; a transition event is named after the state it enters (one of ${lifecycle.states.join(', ')}), or use created, updated or deleted.`, loc);
+    return undefined;
+  }
+  const states = lifecycle?.ir?.transitions.length ? targets.join(', ') : '';
   if (states === '')
     d.error('RG350', `${ctx.where}: event '${name}' is neither created, updated nor deleted, and the collection has no lifecycle whose transitions it could name; use one of those three.`, loc);
   else

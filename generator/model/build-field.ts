@@ -7,6 +7,7 @@ import { checkKindMembers, reportSlips } from './check-builders.ts';
 import { refOf, type DiagnosticBag } from './diagnostics.ts';
 import type { EnumValueAdded, FieldIR, FieldShape, Rename, SourceRef, TypeIR } from './ir.ts';
 import { KINDS, kindOf } from './kinds.ts';
+import { withArticle } from './names.ts';
 import { exampleOfPattern } from './pattern-example.ts';
 import { checkFieldValue } from './values.ts';
 
@@ -183,7 +184,7 @@ function checkShape(shape: FieldShape, def: FieldDef, where: string, ctx: FieldC
   if (shape.unique && !scalar)
     d.error('RG141', `${where}: unique() needs a scalar field; ${shape.type.kind} values cannot be compared for duplicates.`, at('unique'));
   if (shape.filterable && !scalar)
-    d.error('RG141', `${where}: filterable() needs a scalar field; a ${shape.type.kind} cannot be written as ?${where.split('.').pop()}=value.`, at('filterable'));
+    d.error('RG141', `${where}: filterable() needs a scalar field; ${withArticle(shape.type.kind)} cannot be written as ?${where.split('.').pop()}=value.`, at('filterable'));
   if (shape.filterable && shape.writeOnly)
     d.error('RG141', `${where}: a write-only field is never returned, so it cannot be filtered on; remove filterable().`, at('filterable'));
   if (def.kind === 'id') {

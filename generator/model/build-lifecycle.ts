@@ -36,6 +36,8 @@ export interface LifecycleContext extends FieldContext {
   /** The `collection({...})` call: paths into its options point at the property at fault. */
   readonly ref: SourceRef;
   readonly fields: readonly FieldIR[];
+  /** Fields written with a mistake of their own, already reported: the lifecycle does not blame them again. */
+  readonly faulty: ReadonlySet<string>;
   readonly operations: readonly OperationIR[];
   readonly hasAuth: boolean;
   readonly rateLimitOf: (def: CheckedTransition['rateLimit'], where: string, ref: SourceRef) => RateLimitIR | undefined;
@@ -67,6 +69,8 @@ function stateField(lc: CheckedLifecycle, ctx: LifecycleContext): FieldIR | unde
   const at = atPath(ctx.ref, ['lifecycle', 'field']);
   const name = lc.field ?? '';
   const field = ctx.fields.find((f) => f.name === name);
+  // The field's own mistake was reported (a builder not called, an enum given a string): one mistake, one diagnostic.
+  if (ctx.faulty.has(name)) return field?.type.kind === 'enum' ? field : undefined;
   if (!field) {
     const names = ctx.fields.map((f) => f.name).join(', ');
     d.error('RG320', `${ctx.where}: lifecycle.field '${name}' is not a field of the collection (it has ${names}); name the read-only enum field that holds the state.`, at);
@@ -162,8 +166,29 @@ function checkInputField(f: FieldIR, where: string, d: DiagnosticBag): void {
     d.error('RG330', `${where}: typeChangedFrom('${t.version}') is not supported in a transition's input (the server would need a hook to convert old inputs); add a new transition in ${t.version} and remove the old one there instead.`, t.loc);
 }
 
-/** Builds `lifecycle` of a collection (undefined when it cannot be built; every problem is reported). */
-export function buildLifecycle(lc: CheckedLifecycle, ctx: LifecycleContext): LifecycleIR | undefined {
+/** What building a lifecycle gives: its IR when it could be built, and what the rules after it may still rely on. */
+export interface BuiltLifecycle {
+  /** The lifecycle, or undefined when its field or initial state is at fault (reported). */
+  readonly ir?: LifecycleIR;
+  /** The states (the lifecycle field's values), when the field is one that holds states. */
+  readonly states?: readonly string[];
+  /**
+   * False when the lifecycle holds a mistake (reported): its IR may lack transitions the user wrote, so rules that
+   * judge other declarations against it (events named after states, states no transition reaches) stay quiet.
+   */
+  readonly complete: boolean;
+}
+
+const incomplete = new WeakSet<LifecycleIR>();
+
+/** Whether `lc` was built without a mistake, so that every transition written is in it (see {@link BuiltLifecycle.complete}). */
+export function isComplete(lc: LifecycleIR): boolean {
+  return !incomplete.has(lc);
+}
+
+/** Builds `lifecycle` of a collection; every problem is reported. */
+export function buildLifecycle(lc: CheckedLifecycle, ctx: LifecycleContext): BuiltLifecycle {
+  const before = ctx.diagnostics.errorCount;
   const field = stateField(lc, ctx);
   const states = field?.type.kind === 'enum' ? field.type.values : undefined;
   const initial = stateOf(lc.initial, states, 'initial state', ctx, ['initial']);
@@ -175,6 +200,10 @@ export function buildLifecycle(lc: CheckedLifecycle, ctx: LifecycleContext): Lif
   }
   if (!ctx.operations.some((op) => op.name === 'get') && Object.keys(lc.transitions ?? {}).length > 0)
     ctx.diagnostics.error('RG329', `${ctx.where}: a lifecycle needs the get operation: a transition loads the resource with the get handler to check its state; add 'get' to operations.`, atPath(ctx.ref, ['operations']));
-  if (!field || initial === undefined || field.type.kind !== 'enum') return undefined;
-  return { kind: 'lifecycle', field: field.name, initial, transitions, loc: atPath(ctx.ref, ['lifecycle']) };
+  const complete = ctx.diagnostics.errorCount === before;
+  const known = states ? { states } : {};
+  if (!field || initial === undefined || field.type.kind !== 'enum') return { ...known, complete: false };
+  const ir: LifecycleIR = { kind: 'lifecycle', field: field.name, initial, transitions, loc: atPath(ctx.ref, ['lifecycle']) };
+  if (!complete) incomplete.add(ir);
+  return { ir, ...known, complete };
 }

@@ -13,7 +13,7 @@ import { describeValue } from '../dsl/arguments.ts';
 import { collectionEntries, fieldEntries, reportSlips } from './check-builders.ts';
 import type { CollectionReuse } from './collection-reuse.ts';
 import { atPath, refOf, type DiagnosticBag } from './diagnostics.ts';
-import { API_OPTIONS, checkShape, COLLECTION_OPTIONS, OPERATION_ENTRY } from './option-shapes.ts';
+import { API_OPTIONS, checkShape, closest, COLLECTION_OPTIONS, OPERATION_ENTRY } from './option-shapes.ts';
 import { OPERATIONS, takesCredentials, type Rename, type ApiIR, type CollectionIR, type OperationIR, type RateLimitIR, type SourceRef, type VersionIR } from './ir.ts';
 import { isIsoDate } from './values.ts';
 
@@ -137,15 +137,21 @@ function operationEntry(entry: unknown, index: number, where: string, ctx: Field
   return undefined;
 }
 
-function operationsOf(written: readonly unknown[], where: string, ctx: FieldContext, ref: SourceRef): OperationIR[] {
+/**
+ * The operations written, and whether every entry was one (a misspelt entry is reported here once; the rules that
+ * ask whether the collection offers an operation then stay quiet rather than blame the entry's neighbours).
+ */
+function operationsOf(written: readonly unknown[], where: string, ctx: FieldContext, ref: SourceRef): { ops: OperationIR[]; complete: boolean } {
   const ops: OperationIR[] = [];
+  const before = ctx.diagnostics.errorCount;
   for (const [index, entry] of written.entries()) {
     const op = operationEntry(entry, index, where, ctx, ref);
     if (!op) continue;
     const oref = atPath(ref, ['operations']);
     const name = op.name;
     if (typeof name !== 'string' || !(OPERATIONS as readonly string[]).includes(name)) {
-      ctx.diagnostics.error('RG115', `${where}: unknown operation '${String(name)}'; the operations are ${OPERATIONS.join(', ')}.`, oref);
+      const guess = typeof name === 'string' ? closest(name, OPERATIONS) : undefined;
+      ctx.diagnostics.error('RG115', `${where}: unknown operation '${String(name)}'${guess ? ` (did you mean '${guess}'?)` : ''}; the operations are ${OPERATIONS.join(', ')}.`, oref);
       continue;
     }
     if (ops.some((o) => o.name === name)) {
@@ -164,7 +170,7 @@ function operationsOf(written: readonly unknown[], where: string, ctx: FieldCont
     });
   }
   // Emit operations in one fixed order, whatever order the user listed them in.
-  return ops.sort((a, b) => OPERATIONS.indexOf(a.name) - OPERATIONS.indexOf(b.name));
+  return { ops: ops.sort((a, b) => OPERATIONS.indexOf(a.name) - OPERATIONS.indexOf(b.name)), complete: ctx.diagnostics.errorCount === before };
 }
 
 function collectionOf(name: string, def: CollectionDef, ctx: FieldContext, hasAuth: boolean): CollectionIR {
@@ -179,17 +185,25 @@ function collectionOf(name: string, def: CollectionDef, ctx: FieldContext, hasAu
     d.error('RG124', `${where}: path '${o.path}' must be one lowercase URL segment (letters, digits, '-', '_', '.'), without slashes.`, atPath(ref, ['path']));
   const fctx = { ...ctx, fallback: ref };
   const entries = fieldEntries(o.fields ?? {}, where, ref, d, ['fields']);
-  const fields = entries.map(([fname, field]) => buildField(fname, field, `${name}.${fname}`, fctx));
+  // Fields written with a mistake of their own (not a builder, or a builder that reported one): rules that name a
+  // field (the lifecycle's) do not blame these again.
+  const faulty = new Set(Object.keys(o.fields ?? {}).filter((k) => !entries.some(([e]) => e === k)));
+  const fields = entries.map(([fname, field]) => {
+    const before = d.errorCount;
+    const built = buildField(fname, field, `${name}.${fname}`, fctx);
+    if (d.errorCount > before) faulty.add(fname);
+    return built;
+  });
   const ids = fields.filter((field) => field.type.kind === 'id');
   // A field that is not a builder was reported (RG170, RG172); it may well be the id.
   if (ids.length === 0 && entries.length === Object.keys(o.fields ?? {}).length)
     d.error('RG122', `${where} has no id field; add one, e.g. id: f.id().`, atPath(ref, ['fields']));
   for (const extra of ids.slice(1))
     d.error('RG123', `${where}: ${extra.name} is a second f.id() field; a collection has exactly one (use f.ref() or f.uuid() for other ids).`, extra.loc);
-  const operations = operationsOf(o.operations ?? OPERATIONS, where, fctx, ref);
+  const { ops: operations, complete: operationsComplete } = operationsOf(o.operations ?? OPERATIONS, where, fctx, ref);
   const publicOps = [...(o.public ?? [])];
   for (const op of publicOps)
-    if (!operations.some((x) => x.name === op))
+    if (operationsComplete && !operations.some((x) => x.name === op))
       d.error('RG112', `${where}: public lists '${op}', which the collection does not offer; add it to operations or remove it from public.`, atPath(ref, ['public']));
   const scopes = { read: scopeList(o.scopes?.read), write: scopeList(o.scopes?.write) };
   if (!hasAuth && (scopes.read.length > 0 || scopes.write.length > 0))
@@ -217,11 +231,21 @@ function collectionOf(name: string, def: CollectionDef, ctx: FieldContext, hasAu
   }
   renames.sort((a, b) => ctx.versions.indexOf(a.version) - ctx.versions.indexOf(b.version));
   const rateLimit = rateLimitOf(o.rateLimit, where, d, atPath(ref, ['rateLimit']));
-  const lifecycle = o.lifecycle
-    ? buildLifecycle(o.lifecycle, { ...fctx, where, ref, fields, operations, hasAuth, rateLimitOf: (def, w, at) => rateLimitOf(def, w, d, at) })
+  const built = o.lifecycle
+    ? buildLifecycle(o.lifecycle, { ...fctx, where, ref, fields, faulty, operations, hasAuth, rateLimitOf: (def, w, at) => rateLimitOf(def, w, d, at) })
     : undefined;
+  const lifecycle = built?.ir;
   const events = o.events
-    ? buildCollectionEvents(o.events, { ...fctx, where, name, ...(o.singular !== undefined ? { singular: o.singular } : {}), ref, operations, ...(lifecycle ? { lifecycle } : {}) })
+    ? buildCollectionEvents(o.events, {
+        ...fctx,
+        where,
+        name,
+        ...(o.singular !== undefined ? { singular: o.singular } : {}),
+        ref,
+        operations,
+        operationsComplete,
+        ...(built ? { lifecycle: built } : {}),
+      })
     : [];
   return {
     kind: 'collection',

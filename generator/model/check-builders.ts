@@ -4,7 +4,7 @@
  * recorded), and modifiers a field's kind does not have (`f.int().pattern(...)`). Each is a diagnostic
  * at the call, never a crash and never silently dropped.
  */
-import { describeValue, isFieldBuilder } from '../dsl/arguments.ts';
+import { describeValue, isFieldBuilder, KINDS as KIND_NAMES } from '../dsl/arguments.ts';
 import { FIELD_KINDS, type ArgumentSlip, type CollectionDef, type FieldDef, type FieldKind } from '../dsl/defs.ts';
 import { KINDS } from './kinds.ts';
 import { atPath, refOf, type DiagnosticBag, type DiagnosticCode } from './diagnostics.ts';
@@ -65,8 +65,11 @@ export function fieldEntries(fields: Readonly<Record<string, unknown>>, where: s
   for (const [name, value] of Object.entries(fields)) {
     const at = atPath(ref, [...path, name]);
     if (isFieldBuilder(value)) good.push([name, value.def]);
-    else if (typeof value === 'function')
-      d.error('RG170', `${where}.${name}: ${describeValue(value)} is a builder that was not called; write f.${value.name || 'string'}().`, at);
+    else if (typeof value === 'function') {
+      // `f.string` names a builder; `f.string().readOnly` a modifier, which is called on the chain it ends.
+      const fix = KIND_NAMES.has(value.name) || !value.name ? `f.${value.name || 'string'}()` : `.${value.name}() at the end of the chain`;
+      d.error('RG170', `${where}.${name}: ${describeValue(value)} is a builder that was not called; write ${fix}.`, at);
+    }
     else d.error('RG172', `${where}.${name}: ${describeValue(value)} is not a field; use a field builder such as f.string() or f.int().min(1).`, at);
   }
   return good;

@@ -3,8 +3,8 @@
  * `auth.oauth2.scopes` (the identity provider issues only those, and the OpenAPI document describes only
  * those). Without `oauth2`, scopes are the API's own role names and need no declaration.
  */
-import { atPath, type DiagnosticBag } from './diagnostics.ts';
-import type { ApiIR, SourceRef } from './ir.ts';
+import { atPath, type Diagnostic, type DiagnosticBag } from './diagnostics.ts';
+import type { ApiIR, CollectionIR, SourceRef } from './ir.ts';
 import { closest } from './option-shapes.ts';
 
 /**
@@ -21,6 +21,43 @@ export function checkScopeDeclared(api: ApiIR, scope: string, where: string, loc
   const known = declared.length > 0 ? ` (declared: ${declared.join(', ')})` : '';
   const fix = guess ? `did you mean '${guess}'? Or declare it` : 'declare it';
   d.error('RG303', `${where}: scope '${scope}' is not declared in auth.oauth2.scopes${known}; ${fix} there with what it grants, e.g. '${scope}': 'Describe what it allows'.`, loc);
+}
+
+/** The scopes some operation of `c` requires: a public operation requires none; a transition its own, else the write ones. */
+function requiredScopes(c: CollectionIR): string[] {
+  const guarded = (names: readonly string[]) => c.operations.some((op) => names.includes(op.name) && !c.public.includes(op.name));
+  const transitions = c.lifecycle?.transitions ?? [];
+  return [
+    ...(guarded(['list', 'get']) ? c.scopes.read : []),
+    ...(guarded(['create', 'replace', 'update', 'delete']) || transitions.some((t) => t.scopes === undefined) ? c.scopes.write : []),
+    ...transitions.flatMap((t) => t.scopes ?? []),
+  ];
+}
+
+/**
+ * A warning (RG305) for every scope declared in `auth.oauth2.scopes` that no operation or transition requires: the
+ * document lists it in the security scheme, so a client asks the identity provider for it, and nothing ever checks
+ * it (a scope meant for an operation and never attached to it, or one left over). Reported by `generate` beside the
+ * other warnings about what it wrote; at the scope's declaration in `defineApi({...})` of `apiPath`.
+ */
+export function unusedScopes(api: ApiIR, apiPath: string): Diagnostic[] {
+  const oauth2 = api.auth.oauth2;
+  if (!oauth2) return [];
+  const required = new Set(api.collections.flatMap(requiredScopes));
+  // Located by the call and the path to the property (a model built without call sites has no lines).
+  const at: SourceRef = { file: apiPath, line: 0, member: 'defineApi' };
+  return oauth2.scopes
+    .filter(({ name }) => !required.has(name))
+    .map(({ name }): Diagnostic => {
+      const naming = api.collections.find((c) => c.scopes.read.includes(name) || c.scopes.write.includes(name));
+      const why = naming ? `and ${naming.name} names it, but the operations it would guard are public` : 'but no operation requires it';
+      return {
+        code: 'RG305',
+        severity: 'warning',
+        message: `auth.oauth2.scopes: '${name}' is declared, ${why}, so no token ever needs it; require it where it belongs (a collection's scopes: { read: '${name}' } on operations that are not public, or a transition's scopes), or remove it.`,
+        loc: { ...at, path: ['auth', 'oauth2', 'scopes', name] },
+      };
+    });
 }
 
 /** Checks every scope the collections name (their read and write scopes, their transitions' own) against the declared OAuth 2.0 scopes. */

@@ -75,6 +75,7 @@ export const DIAGNOSTIC_CODES = {
   RG302: 'an invalid OAuth 2.0 scope name',
   RG303: 'a scope not declared in auth.oauth2.scopes',
   RG304: 'both bearer and oauth2 declared',
+  RG305: 'an OAuth 2.0 scope no operation requires (warning)',
   RG320: 'lifecycle.field names no field of the collection',
   RG321: 'the lifecycle field is not a required read-only enum',
   RG322: 'a lifecycle state that the field does not have',
@@ -119,6 +120,7 @@ export const DIAGNOSTIC_CODES = {
   RG217: 'several config files',
   RG218: 'the templates folder does not exist',
   RG219: 'the installed @restgen/runtime does not fit the generated server',
+  RG220: 'the generated code (ES modules) lands in a CommonJS package',
 } as const;
 
 /** A diagnostic code. */
@@ -145,6 +147,11 @@ export class DiagnosticBag {
 
   get hasErrors(): boolean {
     return this.items.some((d) => d.severity === 'error');
+  }
+
+  /** How many errors were reported so far: a stage compares it before and after a part to tell whether that part failed. */
+  get errorCount(): number {
+    return this.items.filter((d) => d.severity === 'error').length;
   }
 }
 

@@ -1,66 +1,115 @@
 /**
- * @module Finds the exact position of a diagnostic's builder call with ts-morph. Call sites recorded at
- * run time carry a trustworthy line but no column; this runs only when there is something to report,
- * because importing TypeScript costs over a second.
+ * @module Finds the exact position of a diagnostic's builder call with oxc's parser. Call sites recorded at run time
+ * carry a trustworthy line but no column; this runs only when there is something to report (the parser is loaded
+ * then, and each file is parsed once per report).
  */
+import { readFileSync } from 'node:fs';
+import type { CallExpression, Expression, Node, Program } from 'oxc-parser';
+import { positionOf, walk } from '../load/pinpoint.ts';
 import type { Diagnostic } from './diagnostics.ts';
 import type { SourceRef } from './ir.ts';
 
-type TsMorph = typeof import('ts-morph');
-type Node = import('ts-morph').Node;
+type Parse = typeof import('oxc-parser').parseSync;
 
-/** Line and column (1-based) of the node that `ref` names inside `file`'s text. */
-function findPosition(m: TsMorph, sourceFile: import('ts-morph').SourceFile, ref: SourceRef): { line: number; column: number } | undefined {
-  const { SyntaxKind } = m;
-  const calls = sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression);
-  const nameNode = (call: import('ts-morph').CallExpression): Node => {
-    const callee = call.getExpression();
-    return m.Node.isPropertyAccessExpression(callee) ? callee.getNameNode() : callee;
-  };
-  const named = calls.filter((c) => nameNode(c).getText() === ref.member);
+/** A parsed file: its text and its program. */
+interface Parsed {
+  readonly text: string;
+  readonly program: Program;
+}
+
+/** Every call expression of `program`, depth first. */
+function callsOf(program: Program): CallExpression[] {
+  const calls: CallExpression[] = [];
+  walk(program, (node) => {
+    if (node.type === 'CallExpression') calls.push(node);
+  });
+  return calls;
+}
+
+/** The node naming the function a call calls: `min` in `f.string().min(1)`, `collection` in `collection({...})`. */
+function nameNode(call: CallExpression): Node {
+  const callee = call.callee;
+  return callee.type === 'MemberExpression' && !callee.computed ? callee.property : callee;
+}
+
+/** The name a call calls, or undefined for a computed or otherwise unnamed callee. */
+function calledName(call: CallExpression): string | undefined {
+  const node = nameNode(call);
+  return node.type === 'Identifier' ? node.name : undefined;
+}
+
+/** `{...} as const`, `({...})`, `{...} satisfies T` and `x!` hold the same expression. */
+function unwrap(node: Node | null | undefined): Node | undefined {
+  if (!node) return undefined;
+  if (node.type === 'TSAsExpression' || node.type === 'TSSatisfiesExpression' || node.type === 'ParenthesizedExpression' || node.type === 'TSNonNullExpression')
+    return unwrap(node.expression);
+  return node;
+}
+
+/** The key a property is written with, as text (`fields`, `'my-key'`, `1`). */
+function keyOf(key: Node): string | undefined {
+  if (key.type === 'Identifier') return key.name;
+  if (key.type === 'Literal') return String(key.value);
+  return undefined;
+}
+
+/** Line and column (1-based) of the node that `ref` names inside a parsed file. */
+function findPosition(file: Parsed, calls: readonly CallExpression[], ref: SourceRef): { line: number; column: number } | undefined {
+  const lineOf = (node: Node) => positionOf(file.text, node.start).line;
+  const named = calls.filter((c) => calledName(c) === ref.member);
   // The recorded line is the line V8 reported for the call; prefer a call whose name is on it.
-  const onLine = named.filter((c) => nameNode(c).getStartLineNumber() === ref.line);
-  const spanning = named.filter((c) => c.getStartLineNumber() <= ref.line && ref.line <= c.getEndLineNumber());
-  const call = onLine[0] ?? spanning.sort((a, b) => a.getWidth() - b.getWidth())[0];
+  const onLine = named.filter((c) => lineOf(nameNode(c)) === ref.line);
+  const spanning = named.filter((c) => lineOf(c) <= ref.line && ref.line <= positionOf(file.text, c.end).line);
+  // A ref without a line (a model built without call sites) names a call the file makes once, such as defineApi.
+  const call = onLine[0] ?? spanning.sort((a, b) => a.end - a.start - (b.end - b.start))[0] ?? (ref.line === 0 && named.length === 1 ? named[0] : undefined);
   if (!call) return undefined;
   let target: Node = nameNode(call);
-  // `{...} as const`, `({...})` and `{...} satisfies T` hold the same object literal.
-  const unwrap = (node: Node | undefined): Node | undefined =>
-    node && (m.Node.isAsExpression(node) || m.Node.isSatisfiesExpression(node) || m.Node.isParenthesizedExpression(node)) ? unwrap(node.getExpression()) : node;
-  let object: Node | undefined = unwrap(call.getArguments()[0]);
+  const first = call.arguments[0];
+  let object: Node | undefined = first && first.type !== 'SpreadElement' ? unwrap(first as Expression) : undefined;
   for (const key of ref.path ?? []) {
     // An index into an array literal (`events: ['created', 'shipped']`) points at the element.
-    if (object && m.Node.isArrayLiteralExpression(object) && /^\d+$/.test(key)) {
-      const element = object.getElements()[Number(key)];
-      if (!element) break;
+    if (object?.type === 'ArrayExpression' && /^\d+$/.test(key)) {
+      const element = object.elements[Number(key)];
+      if (!element || element.type === 'SpreadElement') break;
       target = element;
       object = unwrap(element);
       continue;
     }
-    if (!object || !m.Node.isObjectLiteralExpression(object)) break;
-    const property = object.getProperty(key) ?? object.getProperty(JSON.stringify(key)) ?? object.getProperty(`'${key}'`);
-    if (!property) break;
+    if (object?.type !== 'ObjectExpression') break;
+    const property = object.properties.find((p) => p.type === 'Property' && keyOf(p.key) === key);
+    if (!property || property.type !== 'Property') break;
     target = property;
-    object = unwrap(m.Node.isPropertyAssignment(property) ? property.getInitializer() : undefined);
+    object = unwrap(property.value);
   }
-  const { line, column } = sourceFile.getLineAndColumnAtPos(target.getStart());
-  return { line, column };
+  return positionOf(file.text, target.start);
 }
 
 /**
  * The exact line and column (1-based) of each builder call `refs` name; undefined where the file cannot be
- * parsed or the call is not found. Loads ts-morph only when some ref names a call.
+ * parsed or the call is not found. Loads the parser only when some ref names a call.
  */
 export async function locateSources(refs: readonly (SourceRef | undefined)[]): Promise<({ line: number; column: number } | undefined)[]> {
   if (!refs.some((r) => r && r.member)) return refs.map(() => undefined);
-  const m = await import('ts-morph');
-  const project = new m.Project({ useInMemoryFileSystem: false, skipAddingFilesFromTsConfig: true, skipFileDependencyResolution: true });
-  const files = new Map<string, import('ts-morph').SourceFile | undefined>();
+  const parse: Parse = (await import('oxc-parser')).parseSync;
+  const files = new Map<string, { parsed: Parsed; calls: CallExpression[] } | undefined>();
+  const fileOf = (name: string) => {
+    if (files.has(name)) return files.get(name);
+    let entry: { parsed: Parsed; calls: CallExpression[] } | undefined;
+    try {
+      const text = readFileSync(name, 'utf8');
+      const result = parse(name, text);
+      // A file that does not parse has no trustworthy nodes: its diagnostics keep their lines.
+      if (result.errors.length === 0) entry = { parsed: { text, program: result.program }, calls: callsOf(result.program) };
+    } catch {
+      // Unreadable (removed meanwhile, or a lock file path): the diagnostic keeps its line.
+    }
+    files.set(name, entry);
+    return entry;
+  };
   return refs.map((ref) => {
     if (!ref || !ref.member) return undefined;
-    if (!files.has(ref.file)) files.set(ref.file, project.addSourceFileAtPathIfExists(ref.file));
-    const sourceFile = files.get(ref.file);
-    return sourceFile ? findPosition(m, sourceFile, ref) : undefined;
+    const file = fileOf(ref.file);
+    return file ? findPosition(file.parsed, file.calls, ref) : undefined;
   });
 }
 

@@ -182,10 +182,13 @@ export function errorFor(r: Response, text: string, what: string): ApiError {
       typeof issue === "string"
         ? `\n  ${issue}`
         : issue && typeof issue === "object"
-          ? `\n  ${shown((issue as Problem).pointer) || "/"}: ${shown((issue as Problem).detail)}`
+          ? `\n  ${shown((issue as Issue).pointer) || "/"}: ${shown((issue as Issue).detail)}`
           : "";
   return new Class(message, status, r.headers, problem);
 }
+
+/** One validation issue of a problem body, as it may arrive (anything at all). */
+type Issue = { readonly pointer?: unknown; readonly detail?: unknown };
 
 /** What a failed connection reports: the platform's error, or its cause (Node: `connect ECONNREFUSED ...`). */
 export const causeText = (cause: unknown): string =>

@@ -119,7 +119,8 @@ const cases: Case[] = [
     code: 'RG210',
     files: { 'restgen.config.ts': `import { defineConfig } from 'restgen';\nconst out: string = 'gen';\nthrow new Error('no config for ' + out); // <-\nexport default defineConfig({ out });\n` },
     file: 'restgen.config.ts',
-    at: 'throw',
+    // Where the error was made, as the stack (and a debugger) says.
+    at: 'new Error',
     says: 'the config file failed to load: no config for gen',
   },
   { code: 'RG210', files: { 'restgen.config.ts': `export default 5;\n` }, file: 'restgen.config.ts', at: 'export', line: 1, says: "must export default defineConfig({...}) from 'restgen'" },

@@ -7,6 +7,7 @@ import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { lockLine } from '../../generator/cli/commands/generate.ts';
 import { main } from '../../generator/cli/main.ts';
 import { tempDir, writeFiles } from '../helpers/temp-api.ts';
 
@@ -164,13 +165,25 @@ describe('the lock', () => {
     expect((await run(dir, 'check')).code).toBe(1);
     const first = await run(dir, 'generate');
     expect(first.err).toContain('wrote   restgen.lock.json');
-    expect(first.err).toContain('lock    safe: v1 v1: v1 was released');
+    expect(first.err).toContain('lock    safe: v1 was released');
     expect(Object.keys(JSON.parse(readFileSync(path.join(dir, 'restgen.lock.json'), 'utf8')).versions)).toEqual(['v1']);
     expect((await run(dir, 'check')).code).toBe(0);
     writeFileSync(path.join(dir, 'restgen.lock.json'), '{ nope');
     const broken = await run(dir, 'generate');
     expect(broken.code).toBe(2);
     expect(broken.err).toContain('RG181');
+  });
+});
+
+describe('lock lines', () => {
+  it('say the version and the location once', () => {
+    const line = (version: string, location: string, message: string) => lockLine({ level: 'safe', version, location, message, id: 'x' });
+    expect(line('v2', 'v2', 'v2 was released on 2026-02-01')).toBe('safe: v2 was released on 2026-02-01 (x)');
+    expect(line('v1', 'tickets.title', 'tickets.title: max length 100 → 200')).toBe('safe: v1: tickets.title: max length 100 → 200 (x)');
+    expect(line('v1', 'tickets.note', 'tickets.note was added (optional)')).toBe('safe: v1: tickets.note was added (optional) (x)');
+    expect(line('v1', 'tickets', 'the list limit was raised')).toBe('safe: v1 tickets: the list limit was raised (x)');
+    // A location that only starts like the message's first word is still said.
+    expect(line('v1', 'tickets', 'tickets.note was added')).toBe('safe: v1 tickets: tickets.note was added (x)');
   });
 });
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { apiNameFrom } from '../../generator/cli/commands/init.ts';
 import { tempDir, writeFiles } from '../helpers/temp-api.ts';
-import { projectWithRestgen, runCli } from './run-cli.ts';
+import { columnOf, projectWithRestgen, runBin, runCli } from './run-cli.ts';
 
 const tmp = tempDir('init');
 afterAll(tmp.cleanup);
@@ -69,7 +69,7 @@ describe('restgen init', () => {
     expect(r.code).toBe(2);
     expect(readFileSync(path.join(raced, 'package.json'), 'utf8')).toBe(theirs);
     expect(existsSync(path.join(raced, 'api.ts'))).toBe(true);
-    expect(said).toContain('Add its scripts by hand: "generate": "restgen generate", "check": "restgen check".');
+    expect(said).toContain('Add its scripts by hand: "generate": "restgen generate", "check": "restgen check", and "type": "module".');
     // Without a package.json, one that another tool creates meanwhile is left as that tool wrote it too.
     const appeared = fresh();
     let told = '';
@@ -115,6 +115,36 @@ describe('restgen init', () => {
     const named = await runCli(fresh(), ['init', '--name', 'my-api']);
     expect(named.code).toBe(2);
     expect(named.err).toContain("--name 'my-api' must be letters and digits");
+  });
+
+  it('makes a CommonJS project ES modules and says so; generate warns (RG220) where the project is still CommonJS', async () => {
+    // npm 11's `npm init -y` writes "type": "commonjs"; an older npm writes no type, which means the same.
+    const npmInit = '{\n  "name": "desk",\n  "version": "1.0.0",\n  "main": "index.js",\n  "type": "commonjs"\n}\n';
+    const dir = fresh({ 'package.json': npmInit });
+    const r = await runBin(dir, 'init');
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toContain('updated package.json: "type": "module" (it said "commonjs")');
+    expect(json(dir)).toMatchObject({ name: 'desk', type: 'module', scripts: { generate: 'restgen generate' } });
+    const untyped = fresh({ 'package.json': '{ "name": "plain" }\n' });
+    expect((await runBin(untyped, 'init')).err).toContain('"type": "module" (it had no "type", which means CommonJS)');
+    expect(json(untyped)['type']).toBe('module');
+    // Already ES modules: nothing to say.
+    const esm = fresh({ 'package.json': '{ "name": "esm", "type": "module" }\n' });
+    expect((await runBin(esm, 'init')).err).not.toContain('"type"');
+
+    // generate in a CommonJS project: a located warning with the fix, and the files are still written.
+    writeFileSync(path.join(dir, 'package.json'), npmInit);
+    const generated = await runBin(dir, 'generate');
+    expect(generated.code, generated.err).toBe(0);
+    const line = npmInit.split('\n').findIndex((l) => l.includes('"type"')) + 1;
+    expect(generated.err).toContain(`package.json:${line}:${columnOf(npmInit, line, '"type"')}: warning RG220 the generated code is ES modules`);
+    expect(generated.err).toContain('this package.json says "type": "commonjs". Make the project ES modules: npm pkg set type=module');
+    expect(existsSync(path.join(dir, 'generated/server/index.ts'))).toBe(true);
+    // An output folder with a package.json of its own that says "module" is fine, whatever the project says.
+    writeFiles(dir, { 'generated/package.json': '{ "type": "module" }\n' });
+    expect((await runBin(dir, 'generate')).err).not.toContain('RG220');
+    const fixed = fresh({ 'package.json': '{ "name": "fixed", "type": "module" }\n', 'api.ts': readFileSync(path.join(dir, 'api.ts'), 'utf8') });
+    expect((await runBin(fixed, 'generate')).err).not.toContain('RG220');
   });
 
   it('derives API names that name generated code', () => {

@@ -58,12 +58,15 @@ describe('the command line', () => {
     const generate = await imports(dir, 'generate');
     // A first run compiles the templates it renders.
     expect(generate).toEqual(expect.arrayContaining(['oxc-transform', 'prettier/doc', 'handlebars/runtime', 'handlebars']));
-    // The native transform loads the API module: the fallback's loader and compiler are not loaded.
-    for (const fallback of ['jiti', 'sucrase']) expect(generate).not.toContain(fallback);
+    // One loader (oxc's transform): the parser that finds a diagnostic's column is loaded only when there is something
+    // to report, the ES module resolver only for a package require.resolve cannot find.
     // Output is laid out exactly as prettier prints it: without a prettier configuration, prettier itself is never loaded.
-    for (const heavy of ['fastify', '@fastify/rate-limit', 'ts-morph', 'chokidar', 'prettier']) expect(generate).not.toContain(heavy);
+    for (const heavy of ['fastify', '@fastify/rate-limit', 'oxc-parser', 'exsolve', 'chokidar', 'prettier']) expect(generate).not.toContain(heavy);
     const upToDate = await imports(dir, 'generate');
-    for (const unneeded of ['oxc-transform', 'jiti', 'sucrase', 'handlebars', 'handlebars/runtime', 'ts-morph', 'fastify']) expect(upToDate).not.toContain(unneeded);
+    for (const unneeded of ['oxc-transform', 'oxc-parser', 'exsolve', 'handlebars', 'handlebars/runtime', 'fastify']) expect(upToDate).not.toContain(unneeded);
+    // A run with a diagnostic parses the module to find its column.
+    writeFiles(dir, { 'api.ts': API().replace('max(100)', 'min(5).max(1)') });
+    expect(await imports(dir, 'generate').catch((e: { stderr: string }) => [...e.stderr.matchAll(/\[import ([^\]]+)\]/g)].map((m) => m[1]!))).toContain('oxc-parser');
     // A change renders a few files again from the templates' code the render cache kept: Handlebars' compiler stays unloaded.
     writeFiles(dir, { 'api.ts': API(120) });
     const changed = await imports(dir, 'generate');

@@ -108,6 +108,6 @@ describe('a released version is locked, end to end', () => {
     const accepted = restgen('diff', 'api.ts', '--base', 'HEAD', '--fail-on', 'breaking');
     expect(accepted.status, accepted.stdout + accepted.stderr).toBe(0);
     expect(accepted.stdout).toMatch(/breaking request-bound-tightened {2}orders\.quantity {2}\[v1, request\] {2}\(accepted/);
-    // Thirteen real processes, three of which load ts-morph to locate findings: more than the default 30 s on a busy machine.
+    // Thirteen real processes, three of which parse the module to locate findings: more than the default 30 s on a busy machine.
   }, 120_000);
 });

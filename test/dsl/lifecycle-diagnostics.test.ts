@@ -122,6 +122,14 @@ const cases: Case[] = [
   { code: 'RG163', fields: `        kind: f.enum(['a', 'b']).valueAddedIn('v1', 'b', { fallback: 'a' }), // <-`, at: 'valueAddedIn', says: "valueAddedIn('v1', 'b') names the first version" },
   { code: 'RG174', fields: `        kind: (f.string() as unknown as ReturnType<typeof f.enum<'a'>>).valueAddedIn('v2', 'a', { fallback: 'a' }), // <-`, at: 'valueAddedIn', says: '.valueAddedIn() does not apply to f.string(); only f.enum() has it' },
   { code: 'RG175', transitions: `          pay: { from: 'open' as unknown as ['open'], to: 'paid' }, // <-\n          cancel: { from: ['open', 'paid'], to: 'cancelled' },\n          settle: { from: ['open'], to: 'paid' },`, at: 'from', says: "orders:pay: from must be an array of states, e.g. from: ['open'] (got the string \"open\")" },
+  // One mistake, one diagnostic: what depends on the part at fault (events named after states, the states a broken
+  // transition leads to, the field a lifecycle names, the operation an event needs) is not blamed for it.
+  { code: 'RG322', initial: `'opne' as 'open', // <-`, options: `      events: ['created', 'paid', 'cancelled'],`, at: 'initial', says: "orders: initial state 'opne' is not a state" },
+  { code: 'RG175', transitions: `          pay: { from: 'open' as unknown as ['open'], to: 'paid' }, // <-\n          cancel: { from: ['open', 'paid'], to: 'cancelled' },`, options: `      events: ['paid', 'cancelled'],`, at: 'from', says: 'orders:pay: from must be an array of states' },
+  { code: 'RG322', transitions: `          pay: { from: ['open'], to: 'paid' },\n          cancel: { from: ['open', 'paid'], to: 'canceled' as 'cancelled' }, // <-`, options: `      events: ['cancelled'],`, at: 'to:', says: "transition cancel: to 'canceled' is not a state" },
+  { code: 'RG170', status: `f.enum(['open', 'paid', 'cancelled']).readOnly as never, // <-`, options: `      events: ['paid'],`, at: 'status', says: 'orders.status: the function readOnly is a builder that was not called; write .readOnly() at the end of the chain' },
+  { code: 'RG173', status: `f.enum('open' as never).readOnly(), // <-`, options: `      events: ['paid'],`, at: 'enum', says: 'enum() takes an array of strings' },
+  { code: 'RG115', options: `      operations: ['list', 'get', 'craete' as 'create'], // <-\n      public: ['create'],\n      events: ['created'],`, at: 'operations', says: "orders: unknown operation 'craete' (did you mean 'create'?)" },
   { code: 'RG176', transitions: `          pay: { from: ['open'], to: 'paid', scope: 'x' } as never, // <-\n          cancel: { from: ['open', 'paid'], to: 'cancelled' },`, at: 'scope', says: "orders: unknown option 'scope' (did you mean 'scopes'?)" },
 ];
 

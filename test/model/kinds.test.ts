@@ -26,6 +26,7 @@ const MUST_HANDLE: Readonly<Record<string, string>> = {
   'generator/emit/zod/zod-expression.ts': 'the zod schema',
   'generator/emit/openapi/field-schema.ts': 'the JSON Schema in OpenAPI',
   'generator/emit/scalar-types.ts': 'the TypeScript type in the client and the hook signatures',
+  'generator/conformance/values.ts': 'the values restgen conformance sends',
 };
 
 const replaceIn = (file: string, from: string, to: string): void => {

@@ -1,12 +1,12 @@
 /**
- * Loading the API module with oxc's native transform (and its fallback, jiti with sucrase): both give the same
- * definition, and every call site a diagnostic prints is the line the user wrote, although the native transform
- * prints the code anew (lines move; its source maps bring them back).
+ * Loading the API module with restgen's one loader (oxc's native transform): every call site a diagnostic prints is
+ * the line the user wrote, although the transform prints the code anew (lines move; its source maps bring them
+ * back), and the module's own imports of JavaScript, CommonJS and JSON load too.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CallSite } from '../../generator/dsl/defs.ts';
 import { sourceLines } from '../../generator/dsl/call-site.ts';
-import { loadApi, type TransformChoice } from '../../generator/load/load-api.ts';
+import { loadApi } from '../../generator/load/load-api.ts';
 import { buildApi } from '../../generator/model/build.ts';
 import { checkApi } from '../../generator/model/check.ts';
 import { DiagnosticBag } from '../../generator/model/diagnostics.ts';
@@ -49,8 +49,8 @@ export const money = (): Money =>
 writeFiles(tmp.dir, { 'api.ts': MAIN, 'parts/money.ts': MONEY });
 const apiFile = `${tmp.dir}/api.ts`;
 
-async function diagnosticsOf(transform: TransformChoice) {
-  const loaded = await loadApi(apiFile, transform);
+async function diagnosticsOf() {
+  const loaded = await loadApi(apiFile);
   if (!loaded.ok) throw new Error(loaded.diagnostics.map((d) => d.message).join('\n'));
   const bag = new DiagnosticBag();
   checkApi(buildApi(loaded.def, loaded.source, bag), bag);
@@ -63,23 +63,23 @@ function siteOf(value: unknown, member: string): CallSite | undefined {
   return site;
 }
 
-describe.each(['native', 'sucrase'] as const)('loading with %s first', (transform) => {
+describe('loading an API module', () => {
   it('loads the module and the TypeScript files it imports', async () => {
-    const { loaded } = await diagnosticsOf(transform);
+    const { loaded } = await diagnosticsOf();
     expect(loaded.files).toEqual(expect.arrayContaining([apiFile, `${tmp.dir}/parts/money.ts`]));
-    // Only the native path registers how its lines map back; the fallback runs code with the file's own lines.
-    expect(sourceLines().has(apiFile)).toBe(transform === 'native');
+    // The transform prints code anew: the loader registers how its lines map back.
+    expect(sourceLines().has(apiFile)).toBe(true);
   });
 
   it('reports diagnostics at the lines the calls were written on', async () => {
-    const { diagnostics } = await diagnosticsOf(transform);
+    const { diagnostics } = await diagnosticsOf();
     const lines = diagnostics.map((d) => ({ code: d.code, line: d.loc?.line, file: d.loc?.file }));
     expect(lines).toContainEqual(expect.objectContaining({ line: lineOf(MAIN, '<- max'), file: apiFile }));
     expect(lines).toContainEqual(expect.objectContaining({ line: lineOf(MAIN, '<- example'), file: apiFile }));
   });
 
   it('records call sites in an imported file at that file\'s lines', async () => {
-    const { loaded } = await diagnosticsOf(transform);
+    const { loaded } = await diagnosticsOf();
     const options = loaded.def.options as { collections: Record<string, { options: { fields: Record<string, { def: unknown }> } }> };
     const fields = options.collections['things']!.options.fields;
     const site = siteOf(fields['price']!.def, 'min');
@@ -89,8 +89,8 @@ describe.each(['native', 'sucrase'] as const)('loading with %s first', (transfor
   });
 });
 
-describe('a module the native path cannot load', () => {
-  it('is loaded the compatible way: a module that throws is reported at its own line', async () => {
+describe('a module that fails, or imports JavaScript', () => {
+  it('a module that throws is reported at its own line, and registers no line maps', async () => {
     const src = `import { defineApi } from 'restgen';\n\nconst x: number = 1;\nthrow new Error('broken on purpose'); // <- throw\nexport default defineApi({ name: 'x', versions: { v1: {} }, collections: {} });\n`;
     writeFiles(tmp.dir, { 'throws.ts': src });
     const loaded = await loadApi(`${tmp.dir}/throws.ts`);
@@ -101,13 +101,35 @@ describe('a module the native path cannot load', () => {
     expect(sourceLines().has(`${tmp.dir}/throws.ts`)).toBe(false);
   });
 
-  it('is loaded the compatible way when it imports a relative JavaScript file', async () => {
+  it('loads JSON, CommonJS, top-level await and a package that exports only an import entry (ES modules only)', async () => {
+    writeFiles(tmp.dir, {
+      'node_modules/esm-only/package.json': JSON.stringify({ name: 'esm-only', type: 'module', exports: { '.': { import: './index.js' } } }),
+      'node_modules/esm-only/index.js': 'export const prefix = "esm";\n',
+      'limits.json': '{ "max": 40 }\n',
+      'limits.cjs': 'module.exports = { min: 2 };\n',
+      'mixed.ts': `import { collection, defineApi, f } from 'restgen';
+import { prefix } from 'esm-only';
+import limits from './limits.json' with { type: 'json' };
+import cjs from './limits.cjs';
+const max: number = await Promise.resolve(limits.max);
+export default defineApi({ name: prefix, versions: { v1: {} }, collections: { a: collection({ fields: { id: f.id(), t: f.string().min(cjs.min).max(max) } }) } });
+`,
+    });
+    const loaded = await loadApi(`${tmp.dir}/mixed.ts`);
+    if (!loaded.ok) throw new Error(loaded.diagnostics.map((d) => d.message).join('\n'));
+    const options = loaded.def.options as { name: string; collections: { a: { options: { fields: { t: { def: { min: number; max: number } } } } } } };
+    expect(options.name).toBe('esm');
+    expect(options.collections.a.options.fields.t.def).toMatchObject({ min: 2, max: 40 });
+    // The package's files are inputs too (a change there makes the output stale).
+    expect(loaded.files).toEqual(expect.arrayContaining([`${tmp.dir}/node_modules/esm-only/index.js`, `${tmp.dir}/limits.json`, `${tmp.dir}/limits.cjs`]));
+  });
+
+  it('loads a module that imports a relative JavaScript file', async () => {
     writeFiles(tmp.dir, {
       'with-js.ts': `import { defineApi, collection, f } from 'restgen';\nimport { name } from './name.mjs';\nexport default defineApi({ name, versions: { v1: {} }, collections: { a: collection({ fields: { id: f.id() } }) } });\n`,
       'name.mjs': `export const name = 'from-js';\n`,
     });
     const loaded = await loadApi(`${tmp.dir}/with-js.ts`);
     expect(loaded.ok && (loaded.def.options as { name: string }).name).toBe('from-js');
-    expect(sourceLines().has(`${tmp.dir}/with-js.ts`)).toBe(false);
   });
 });

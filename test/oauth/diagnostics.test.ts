@@ -66,8 +66,10 @@ const cases: Case[] = [
 describe('OAuth 2.0 diagnostics', () => {
   it('has a case for every code from RG300 to RG319 that exists', () => {
     const codes = Object.keys(DIAGNOSTIC_CODES).filter((c) => /^RG3[01]\d$/.test(c));
-    expect(codes.filter((c) => !cases.some((x) => x.code === c))).toEqual([]);
+    // RG305 is a warning of generate (the files are written): its test runs the command line (test/cli/first-hour.test.ts).
+    expect(codes.filter((c) => c !== 'RG305' && !cases.some((x) => x.code === c))).toEqual([]);
   });
+
 
   it.each(cases.map((c, i) => ({ ...c, name: `${c.code} #${i + 1}` })))('$name points at $at', async (c) => {
     const text = source(c);

@@ -5,11 +5,12 @@
  * `restgen init`, generate, type-check the user's `api.ts` and config (no @types/node), the generated code
  * and code that uses it under the strictest common settings in both module modes with `skipLibCheck` off,
  * check that the DSL's typed errors still appear, build and deploy the server with its `openapi/` folder,
- * run `restgen check`, then drop the dev dependencies (restgen included) and run the server with the
- * generated client over real HTTP. Needs the npm registry (npm's cache is reused).
+ * run `restgen check`; in a second fresh folder `npm init -y`, `restgen init`, `restgen generate` and the project's
+ * strict `tsc`; then drop the dev dependencies (restgen included) and run the server with the generated client over
+ * real HTTP. Needs the npm registry (npm's cache is reused).
  */
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -227,6 +228,22 @@ describe('the packed artifact in a fresh project', () => {
       writeFileSync(manifestFile, manifestText);
       writeFileSync(cli, cliText);
     }
+  }, 60_000);
+
+  it('npm init -y, restgen init, restgen generate in a fresh folder: the project is ES modules and its strict tsc passes', async () => {
+    // A second fresh project (npm 11's `npm init -y` writes "type": "commonjs"), on the installed packages of the first.
+    const fresh = path.join(work, 'fresh');
+    mkdirSync(fresh);
+    symlinkSync(path.join(app, 'node_modules'), path.join(fresh, 'node_modules'), 'dir');
+    await sh('npm', ['init', '-y'], fresh);
+    const bin = path.join(app, 'node_modules/.bin/restgen');
+    const init = await sh(bin, ['init'], fresh);
+    expect(JSON.parse(readFileSync(path.join(fresh, 'package.json'), 'utf8'))).toMatchObject({ type: 'module' });
+    expect(init.stderr).toMatch(/updated package\.json: "type": "module" \(it (said "commonjs"|had no "type", which means CommonJS)\)/);
+    const generated = await sh(bin, ['generate'], fresh);
+    expect(generated.stderr).not.toMatch(/RG220|error/);
+    writeFileSync(path.join(fresh, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...STRICT, ...MODES.nodenext, types: ['node'], noEmit: true }, include: ['api.ts', 'generated'] }));
+    await sh(process.execPath, [path.join(app, 'node_modules/typescript-native/bin/tsc'), '-p', path.join(fresh, 'tsconfig.json')], fresh);
   }, 60_000);
 
   it('runs the built server without restgen installed and talks to it with the generated client', async () => {

@@ -110,6 +110,14 @@ describe('error statuses, all problem+json', () => {
     for (const e of answer.body.errors!) expect(e.detail.length).toBeGreaterThan(0);
   });
 
+  it('400 names a missing required field "required", not a type mismatch, and keeps zod\'s words for a wrong value', async () => {
+    const answer = await server.call('POST', '/v3/customers', { body: { email: 'a@example.com', shipping: { street: 'S', city: 'C', country: 'DE' }, name: 5 } });
+    expectProblem(answer, 400, 'validation_failed');
+    const detail = (pointer: string) => answer.body.errors!.find((e) => e.pointer === pointer)?.detail;
+    expect(detail('#/shipping/zip')).toBe('Required: this field is missing (expected string).');
+    expect(detail('#/name')).toMatch(/^Invalid input: expected string, received number$/);
+  });
+
   it('400 for a bad list query: limit below 1, not an integer, an unknown filter value or parameter', async () => {
     for (const q of ['limit=0', 'limit=1.5', 'limit=abc', 'tier=gold', 'nope=1']) {
       const answer = await server.call('GET', `/v3/customers?${q}`);

@@ -24,10 +24,13 @@ const TSCONFIG = {
   },
 };
 
+/** The strictest settings a project commonly adds on top (import and export forms kept exactly as written). */
+const STRICTEST = { verbatimModuleSyntax: true, isolatedModules: true, noPropertyAccessFromIndexSignature: true, noImplicitReturns: true, noFallthroughCasesInSwitch: true };
+
 /** Type-checks `dir` with its usage file; returns tsc's output (empty when clean). */
-async function typecheck(dir: string, usage: string): Promise<string> {
+async function typecheck(dir: string, usage: string, stricter: object = {}): Promise<string> {
   writeFileSync(path.join(dir, 'usage.ts'), usage);
-  writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ ...TSCONFIG, include: ['**/*.ts'] }));
+  writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...TSCONFIG.compilerOptions, ...stricter }, include: ['**/*.ts'] }));
   try {
     await promisify(execFile)(process.execPath, [TSC, '-p', path.join(dir, 'tsconfig.json')], { cwd: dir });
     return '';
@@ -113,6 +116,47 @@ void badInput;
 void noRefund;
 `;
 
+// Real update and replace handlers over a store of the newest resources, under exactOptionalPropertyTypes.
+const PATCH_USAGE = `
+import { NotFound, PreconditionFailed, applyPatch, createMemoryHandlers, type ShopHandlers } from './server/index.js';
+import type { Resource as Customer } from './server/collections/customers.js';
+
+const db = new Map<string, Customer>();
+export const customers: ShopHandlers['customers'] = {
+  ...createMemoryHandlers().customers,
+  update: (id, patch, ctx) => {
+    const stored = db.get(id);
+    if (!stored) return new NotFound();
+    if (ctx.condition && !ctx.condition.matches(stored)) return new PreconditionFailed();
+    // The write-only password is hashed, never stored as sent.
+    const { password, ...changes } = patch;
+    void password;
+    const next: Customer = applyPatch(stored, changes);
+    db.set(id, next);
+    return next;
+  },
+  replace: (id, body) => {
+    const stored = db.get(id);
+    if (!stored) return new NotFound();
+    const { password, ...fields } = body;
+    void password;
+    // Read-only fields keep their stored values.
+    const next: Customer = { ...fields, id: stored.id, createdAt: stored.createdAt };
+    db.set(id, next);
+    return next;
+  },
+};
+
+declare const stored: Customer;
+declare const patch: Parameters<ShopHandlers['customers']['update']>[1];
+// @ts-expect-error the spread types every patched member as possibly undefined, which a Customer does not allow here
+export const spread: Customer = { ...stored, ...patch };
+// @ts-expect-error a patch member of the wrong type is refused
+applyPatch(stored, { tier: 'gold' });
+// @ts-expect-error null only where the field is nullable
+applyPatch(stored, { email: null });
+`;
+
 const NOTES_USAGE = `
 import Fastify from 'fastify';
 import { createMemoryHandlers, registerNotesApi, type NotesHandlers } from './server/index.js';
@@ -148,6 +192,11 @@ void source;
 describe('generated servers type-check', () => {
   it('shop: strict, nodenext, and the types enforce hooks, credentials and newest-version handlers', async () => {
     const output = await typecheck(await generateInto('typecheck-shop'), SHOP_USAGE);
+    expect(output).toBe('');
+  }, 60_000);
+
+  it('applyPatch types a PATCH merged over the stored resource as the resource, under the strictest settings', async () => {
+    const output = await typecheck(await generateInto('typecheck-patch'), PATCH_USAGE, STRICTEST);
     expect(output).toBe('');
   }, 60_000);
 

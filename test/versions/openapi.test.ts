@@ -41,14 +41,19 @@ describe('the documents of a header-versioned API with date versions', () => {
       const result = await new Validator().validate(example.docPath(v));
       expect(result.errors, v).toBeUndefined();
       const { stdout } = await promisify(execFile)(process.execPath, [REDOCLY, 'lint', '--format=json', example.docPath(v)], { cwd: ROOT });
-      const report = JSON.parse(stdout) as { problems: { ruleId: string; message: string }[] };
-      expect(report.problems.map((p) => `${p.ruleId}: ${p.message}`), v).toEqual([]);
+      const report = JSON.parse(stdout) as { problems: { ruleId: string; message: string; location: { pointer: string }[] }[] };
+      // OPTIONS (answered before credentials, limits and version resolution) and the document's own route answer no
+      // 4xx the documents could honestly list (see test/openapi/document.test.ts).
+      const honest = (p: { ruleId: string; location: { pointer: string }[] }) =>
+        p.ruleId === 'operation-4xx-response' && p.location.some((l) => /\/options\/responses$|openapi\.json\/(get|head)\/responses$/.test(l.pointer));
+      expect(report.problems.filter((p) => !honest(p)).map((p) => `${p.ruleId}: ${p.message}`), v).toEqual([]);
     }
   });
 
   it('declare Deprecation, Sunset and Link on every response of the deprecated version, and the version header on all', () => {
     const old = example.doc('2025-01-15');
-    const all = responses(old);
+    // OPTIONS is answered before the version is resolved: `Allow` only (as the server does).
+    const all = responses(old).filter(([where]) => !where.startsWith('OPTIONS '));
     expect(all.length).toBeGreaterThan(40);
     for (const [where, r] of all) {
       expect(Object.keys(r.headers ?? {}), where).toEqual(expect.arrayContaining(['Deprecation', 'Sunset', 'Link', 'Ledger-Version']));
@@ -58,7 +63,7 @@ describe('the documents of a header-versioned API with date versions', () => {
     expect(headers['Version']!.schema.enum).toEqual(['2025-01-15']);
     expect(old['externalDocs']).toEqual({ description: 'How to move off 2025-01-15.', url: 'https://docs.example.com/upgrade/2025-01-15' });
     expect(String(old.info['description'])).toContain('browned out from 2026-06-01T10:00:00Z to 2026-06-01T11:00:00Z');
-    for (const [where, r] of responses(example.doc('2025-09-01'))) {
+    for (const [where, r] of responses(example.doc('2025-09-01')).filter(([w]) => !w.startsWith('OPTIONS '))) {
       expect(Object.keys(r.headers ?? {}), where).not.toContain('Link');
       expect(Object.keys(r.headers ?? {}), where).toContain('Ledger-Version');
     }

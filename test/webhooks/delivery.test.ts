@@ -67,6 +67,15 @@ describe('webhook endpoints', () => {
     expect(bad.body.errors?.map((e) => e.pointer)).toEqual(['#/events/1']);
     expect(bad.body.errors?.[0]?.detail).toContain('order.created');
   });
+
+  it('reports every problem of an endpoint at once: a refused URL and unknown event types', async () => {
+    const bad = await server.call('POST', '/v1/webhook_endpoints', { body: { url: 'ftp://user:secret@hooks.example.com/x', events: ['order.created', 'order.shipped'] } });
+    expect(bad.status).toBe(400);
+    // The address policy (no schema can state it) and the schema's enum of the version's event types, together.
+    expect(bad.body.errors!.map((e) => e.pointer)).toEqual(['#/url', '#/events/1']);
+    expect(bad.body.errors![0]!.detail).toMatch(/http|https|scheme|user/i);
+    expect(bad.body.errors![1]!.detail).toContain('order.created');
+  });
 });
 
 describe('delivery', () => {

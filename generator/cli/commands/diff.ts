@@ -16,7 +16,7 @@ import { FORMATS, formatReport, type Format } from '../../diff/format.ts';
 import { REPORT_SCHEMA } from '../../diff/format-json.ts';
 import { gateReport, reaches, SEVERITIES, unknownSeverityIds } from '../../diff/gate.ts';
 import type { AcceptedBreak, DiffReport, GitRefs, Level, SeverityOverrides } from '../../diff/types.ts';
-import { lockPathFor, readLockFile } from '../../lock/index.ts';
+import { compareWithLock, lockPathFor, readLockFile } from '../../lock/index.ts';
 import type { Diagnostic } from '../../model/diagnostics.ts';
 import type { ApiIR } from '../../model/ir.ts';
 import { formatDiagnostic, locateDiagnostics, locateSources } from '../../model/locate.ts';
@@ -176,7 +176,7 @@ function acceptedBreaks(apiPath: string): readonly AcceptedBreak[] {
   return read.lock?.accepted ?? [];
 }
 
-/** The findings with the exact line and column of their builder calls (ts-morph; only when there are findings). */
+/** The findings with the exact line and column of their builder calls (oxc's parser; only when there are findings). */
 async function locateReport(report: DiffReport): Promise<DiffReport> {
   const positions = await locateSources(report.findings.map((f) => f.loc));
   const findings = report.findings.map((f, i) => {
@@ -184,6 +184,23 @@ async function locateReport(report: DiffReport): Promise<DiffReport> {
     return pos && f.loc ? { ...f, loc: { ...f.loc, line: pos.line }, column: pos.column } : f;
   });
   return { ...report, findings };
+}
+
+/**
+ * The lock's refusals, as `generate` and `check` report them (RG181 for a lock that cannot be read, RG180 for each
+ * breaking change to a released version): printed, and true when there are any. Comparing versions of an API whose
+ * released versions were edited in a breaking way would describe an API that cannot be generated.
+ */
+async function lockRefuses(api: ApiIR, apiPath: string, config: DiffConfig, today: string, io: CliIO): Promise<boolean> {
+  const lockPath = lockPathFor(apiPath);
+  const read = readLockFile(lockPath);
+  const diagnostics: readonly Diagnostic[] = read.ok
+    ? compareWithLock(api, read.lock, { today, ...(config.severity ? { severity: config.severity } : {}) }).diagnostics
+    : [{ code: 'RG181', severity: 'error', message: read.message, loc: { file: lockPath, line: read.line, member: '' } }];
+  if (diagnostics.length === 0) return false;
+  await reportDiagnostics(diagnostics, io, false);
+  io.err(`restgen diff: ${path.relative(io.cwd, lockPath) || lockPath} refuses these changes (restgen generate and check stop on them too); fix them, or compare with git history: restgen diff --base <ref>.\n`);
+  return true;
 }
 
 async function runDiff(apiArg: string | undefined, flags: DiffFlags, io: CliIO): Promise<void> {
@@ -219,6 +236,7 @@ async function runDiff(apiArg: string | undefined, flags: DiffFlags, io: CliIO):
     report = gateReport({ ...history, git: base.git }, { severity, accepted: acceptedBreaks(apiPath) });
     failOn = failOnFlag ?? 'breaking';
   } else {
+    if (await lockRefuses(api, apiPath, config, today, io)) return io.exit(2);
     const pair = versionPair(api, flags);
     const raw = pair ? diffVersions(api, pair.from, pair.to, { today }) : combineReports(diffConsecutive(api, { today }));
     report = gateReport(raw, { severity });

@@ -4,6 +4,9 @@
 import type { Command } from 'commander';
 import { statSync } from 'node:fs';
 import path from 'node:path';
+import { commonJsOutput } from '../../config/module-scope.ts';
+import type { Finding } from '../../diff/types.ts';
+import { unusedScopes } from '../../model/check-scopes.ts';
 import { missingPeers, runtimeMismatch } from '../../config/peers.ts';
 import { generate, type StaleReason } from '../../pipeline/generate.ts';
 import { createGenerateSession, type GenerateSession } from '../../pipeline/session.ts';
@@ -17,6 +20,17 @@ interface Flags extends RunFlags {
   readonly watch?: boolean;
   /** `true`, or the reason recorded with each accepted break. */
   readonly acceptBreaking?: boolean | string;
+}
+
+/**
+ * One line for a change the lock recorded: `safe: v1: tickets.note was added (optional) (optional-field-added)`.
+ * The version and the location lead the line unless the message already starts with them (`v2 was released ...`,
+ * `tickets.title: max length ...`), so no word is said twice.
+ */
+export function lockLine(f: Pick<Finding, 'level' | 'version' | 'location' | 'message' | 'id'>): string {
+  const says = (word: string): boolean => f.message === word || f.message.startsWith(`${word} `) || f.message.startsWith(`${word}:`);
+  const lead = [f.version, f.location].filter((word, i, all) => word !== '' && all.indexOf(word) === i && !says(word));
+  return `${f.level}: ${lead.length > 0 ? `${lead.join(' ')}: ` : ''}${f.message} (${f.id})`;
 }
 
 /** Today's date for the lock's sunset judgement; only the CLI reads the clock. */
@@ -65,12 +79,13 @@ async function runGenerate(run: ResolvedRun, flags: Flags, io: CliIO, session: G
     ...(session ? { session } : {}),
   });
   if (await reportDiagnostics(result.diagnostics, io)) return io.exit(2);
-  await reportDiagnostics([...missingPeers(result.outDir, run.parts), ...runtimeMismatch(result.outDir, run.parts)], io);
+  const model = result.ir ? unusedScopes(result.ir, run.apiPath) : [];
+  await reportDiagnostics([...model, ...commonJsOutput(result.outDir), ...missingPeers(result.outDir, run.parts), ...runtimeMismatch(result.outDir, run.parts)], io);
   if (io.debug) {
     const kept = session ? `; collections reused: ${session.collections.stats.reused}, built: ${session.collections.stats.built}` : '';
     io.err(`timings (ms): ${JSON.stringify(result.timings)}; renders: ${JSON.stringify(result.renders)}${kept}; ${usageSince(cpu)}\n`);
   }
-  for (const f of result.lockFindings) info(io, `  lock    ${f.level}: ${f.version} ${f.location}: ${f.message} (${f.id})\n`);
+  for (const f of result.lockFindings) info(io, `  lock    ${lockLine(f)}\n`);
   if (result.lockChanged) info(io, `  ${p.green('wrote')}   ${rel(io, result.lockPath)}\n`);
   const ms = Math.round(performance.now() - started);
   const changes = result.written.length + result.removed.length;

@@ -83,6 +83,11 @@ function runInit(apiArg: string, flags: InitFlags, io: CliIO): void {
   const created = !manifest;
   manifest ??= { name: folder.toLowerCase().replace(/[^a-z0-9._-]+/g, '-') || 'app', version: '0.1.0', private: true, type: 'module' };
   const added = addScripts(manifest, { generate: `restgen generate${target}`, check: `restgen check${target}` });
+  // The generated code is ES modules: in a CommonJS package (npm 11's `npm init -y` writes "type": "commonjs")
+  // the server would not compile (RG220). An existing package.json says which type it had.
+  const wasType = manifest['type'];
+  const madeEsm = wasType !== 'module';
+  if (madeEsm) manifest['type'] = 'module';
   // Every file first (exclusive create, so a file that appeared meanwhile is still not overwritten), package.json last.
   mkdirSync(path.dirname(apiPath), { recursive: true });
   writeFileSync(apiPath, starterApi(name, new Date().toISOString().slice(0, 10)), { flag: 'wx' });
@@ -91,13 +96,13 @@ function runInit(apiArg: string, flags: InitFlags, io: CliIO): void {
     writeFileSync(path.join(io.cwd, CONFIG_FILES[0]!), starterConfig(api), { flag: 'wx' });
     info(io, `  ${p.green('created')} ${CONFIG_FILES[0]}\n`);
   }
-  if (created || Object.keys(added).length > 0) {
+  if (created || madeEsm || Object.keys(added).length > 0) {
     const indent = manifestText ? indentOf(manifestText) : 2;
     const text = JSON.stringify(manifest, null, indent) + '\n';
     // A new package.json is created exclusively; an existing one is replaced atomically (a crash leaves the old
     // file, never half of one), and only if nobody changed it since it was read (npm install may be running).
     const leftAlone = () =>
-      usageError(io, 'init', `package.json was written by another tool while init ran (npm install?), so init left it as that tool wrote it; ${api} was created. Add its scripts by hand: ${Object.entries(added).map(([k, v]) => `"${k}": "${v}"`).join(', ')}.`);
+      usageError(io, 'init', `package.json was written by another tool while init ran (npm install?), so init left it as that tool wrote it; ${api} was created. Add its scripts by hand: ${Object.entries(added).map(([k, v]) => `"${k}": "${v}"`).join(', ')}${madeEsm ? ', and "type": "module"' : ''}.`);
     if (manifestText === undefined) {
       try {
         writeFileSync(manifestPath, text, { flag: 'wx' });
@@ -109,6 +114,12 @@ function runInit(apiArg: string, flags: InitFlags, io: CliIO): void {
     else writeAtomic(manifestPath, text);
     const scripts = Object.entries(added).map(([k, v]) => `${k} (${v})`).join(', ');
     info(io, `  ${p.green(created ? 'created' : 'updated')} package.json${scripts ? `: scripts ${scripts}` : ''}\n`);
+    if (madeEsm && !created)
+      info(
+        io,
+        `  ${p.green('updated')} package.json: "type": "module" (it ${typeof wasType === 'string' ? `said ${JSON.stringify(wasType)}` : 'had no "type", which means CommonJS'}): ` +
+          'the generated code is ES modules; .js files of your own now load as ES modules too (rename CommonJS ones to .cjs)\n',
+      );
   }
   const listed = new Set(['dependencies', 'devDependencies'].flatMap((s) => Object.keys((manifest[s] as Record<string, unknown> | undefined) ?? {})));
   const peers = Object.entries(peersOf(PART_NAMES)).filter(([n]) => !listed.has(n));

@@ -1,5 +1,5 @@
 /**
- * @module `restgen serve [api.ts] [--port] [--jwt-dev]`: generates the API, loads its server with jiti and
+ * @module `restgen serve [api.ts] [--port] [--jwt-dev]`: generates the API, loads its server (restgen's module loader) and
  * runs it on the in-memory handlers, with an `authenticate` that accepts any token and grants every scope
  * (with `--jwt-dev`, bearer tokens must be JWTs signed by a key made at startup, verified by the server's
  * real JWT path). For trying
@@ -165,9 +165,11 @@ export async function serveApi(options: ServeOptions, io: CliIO): Promise<Served
   const ir = result.ir ?? (await loadModel(options.apiPath)).ir;
   if (!ir) throw new Error(`serve: ${options.apiPath} generated but could not be loaded again`);
   const name = pascalCase(ir.name);
-  const { createJiti } = await import('jiti');
-  const jiti = createJiti(path.join(outDir, 'server/index.ts'), { moduleCache: false, fsCache: true, sourceMaps: false });
-  const mod = (await jiti.import(path.join(outDir, 'server/index.ts'))) as Record<string, unknown>;
+  // The generated server is loaded by the loader that loads the API module (its packages from the project).
+  const { importModule } = await import('../../load/load-api.ts');
+  const imported = await importModule(path.join(outDir, 'server/index.ts'));
+  if (!imported.ok) throw new Error(`serve: the generated server failed to load: ${imported.failure.message} (${imported.failure.file}:${imported.failure.line}:${imported.failure.column})`);
+  const mod = imported.mod as Record<string, unknown>;
   const register = mod[`register${name}Api`] as (app: FastifyInstance, handlers: unknown, options: object) => Promise<void>;
   const createMemoryHandlers = mod['createMemoryHandlers'] as () => unknown;
   if (options.jwtDev && !takesBearer(ir.auth))

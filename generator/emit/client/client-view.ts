@@ -4,7 +4,7 @@
  * `templates/client/` only lay it out.
  */
 import { takesBearer, type ApiAt, type ApiIR, type CollectionAt, type VersionIR } from '../../model/ir.ts';
-import { pascalCase } from '../../model/names.ts';
+import { capitalized, pascalCase, withArticle } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
 import { e, t as ty, type Expr, type Type } from '../../printer/ast.ts';
 import { inputTypeName } from '../zod/emit-zod.ts';
@@ -157,7 +157,7 @@ export function buildCollectionFile(api: Pick<ApiIR, 'title'>, c: CollectionAt, 
   const writes = has('create') || has('replace');
   const createName = has('create') ? `${t}Create` : `${t}Replace`;
   const types: ObjectTypeView[] = [
-    { name: t, doc: c.description ?? `A ${c.name} resource as ${version} answers it.`, members: members(c.fields, 'response'), alias: false },
+    { name: t, doc: c.description ?? `${capitalized(withArticle(c.name))} resource as ${version} answers it.`, members: members(c.fields, 'response'), alias: false },
   ];
   if (writes) types.push({ name: createName, doc: `The body of ${c.name}.${has('create') ? 'create' : 'replace'} in ${version}.`, members: members(c.fields, 'request'), alias: false });
   // Replace takes the same body as create (the zod schemas agree), so it is an alias when both exist.

@@ -10,11 +10,12 @@ import type { ErrorKind } from './shared-components.ts';
 import type { ApiAt, CollectionAt, VersionIR } from '../../model/ir.ts';
 import { buildCollectionSchemas } from './collection-schemas.ts';
 import { endpointRequestView } from '../../model/webhook-endpoints.ts';
-import { buildFormatSchema, FORMAT_NAMES, type FormatKind, type FormatNames } from './field-schema.ts';
+import { buildFormatSchema, FORMAT_NAMES, formatRef, type FormatKind, type FormatNames } from './field-schema.ts';
 import { inputTypeName } from '../zod/emit-zod.ts';
 import { compact, PrintedJson, ref, sortedKeys, type Json, type JsonObject } from './json.ts';
 import { printJsonAt } from './print-json.ts';
-import { buildCollectionPaths, rateLimitSentence, variantOf, type OperationContext } from './operations.ts';
+import { documentPath, withImplicitMethods } from './implicit-methods.ts';
+import { buildCollectionPaths, lifecycleHeaders, pathPrefix, rateLimitSentence, variantOf, type OperationContext } from './operations.ts';
 import { buildErrorResponse, buildHeaders, buildProblemSchema, buildSecuritySchemes } from './shared-components.ts';
 import { addLifecycleSchemas, buildTransitionPaths } from './transitions.ts';
 
@@ -79,7 +80,7 @@ function tagOf(api: ApiAt, c: CollectionAt): JsonObject {
 
 function sharedParameters(api: ApiAt, formats: FormatNames): Record<string, JsonObject> {
   const out: Record<string, JsonObject> = {
-    Id: { name: 'id', in: 'path', required: true, description: 'The id of the resource.', schema: ref('schemas', formats.uuid) },
+    Id: { name: 'id', in: 'path', required: true, description: 'The id of the resource.', schema: formatRef('uuid', formats) },
     Cursor: {
       name: 'cursor',
       in: 'query',
@@ -155,7 +156,7 @@ function buildCollectionPart(api: ApiAt, formats: FormatNames, c: CollectionAt):
   const req = endpointRequestView(api, c);
   const schemas = buildCollectionSchemas(c, formats, req);
   addLifecycleSchemas(api, req, schemas, formats);
-  return { paths: { ...buildCollectionPaths(ctx, c), ...buildTransitionPaths(ctx, c) }, schemas, errors: ctx.usedErrors };
+  return { paths: withImplicitMethods({ ...buildCollectionPaths(ctx, c), ...buildTransitionPaths(ctx, c) }), schemas, errors: ctx.usedErrors };
 }
 
 /**
@@ -233,6 +234,9 @@ export function buildOpenApiDocument(api: ApiAt, parts?: readonly string[]): Jso
     Object.assign(schemas, part.schemas);
     for (const [name, error] of part.errors) ctx.usedErrors.set(name, error);
   });
+  const lifecycle = variantOf(api);
+  // The document's route answers with the version's headers too (Deprecation, Sunset, Link, the echoed version).
+  paths[`${pathPrefix(api)}/openapi.json`] = documentPath(api.versioning.in === 'header' ? [ref('parameters', 'ApiVersion')] : [], lifecycleHeaders(api));
   const webhooks = buildWebhooks(api, formats);
   const problem = freeName('Problem', taken);
   if (ctx.usedErrors.size > 0) schemas[problem] = buildProblemSchema();
@@ -242,7 +246,6 @@ export function buildOpenApiDocument(api: ApiAt, parts?: readonly string[]): Jso
   const formatSchemas = Object.fromEntries(FORMAT_KINDS.map((k) => [formats[k], buildFormatSchema(k)]));
   Object.assign(schemas, referenced(formatSchemas, refsIn([schemas, parameters, webhooks ?? null], refs), 'schemas'));
   const responses: Record<string, JsonObject> = {};
-  const lifecycle = variantOf(api);
   for (const [name, { kind, limited }] of ctx.usedErrors) responses[name] = buildErrorResponse(kind, problem, api.auth, { ...lifecycle, limited });
   const headers = referenced(buildHeaders(api.versioning.in === 'header' ? api.version.name : undefined), refsIn(responses, refs), 'headers');
   const securitySchemes = buildSecuritySchemes(api.auth);

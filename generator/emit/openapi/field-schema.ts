@@ -26,6 +26,24 @@ export type FormatNames = { readonly [K in FormatKind]: string };
 /** The preferred component names of the format schemas (a document renames one that a collection's type already uses). */
 export const FORMAT_NAMES: FormatNames = { datetime: 'DateTime', date: 'Date', uuid: 'Uuid', email: 'Email' };
 
+/** The example of each format: in its shared schema, and beside every `$ref` to it (see {@link formatRef}). */
+const FORMAT_EXAMPLES: { readonly [K in FormatKind]: string } = {
+  datetime: '2026-01-15T09:30:00Z',
+  date: '2026-01-15',
+  uuid: '0b7e2d11-8d0b-4b7a-9c39-3a3f6f1c2f0e',
+  email: 'someone@example.com',
+};
+
+/**
+ * A reference to a shared format schema, with the format's example beside it. OpenAPI 3.1 allows keywords beside
+ * `$ref`, and example generators need this one there: Scalar's (the API reference people open these documents in)
+ * does not follow a `$ref` found inside a schema it reached through another `$ref` under array `items` (a list's
+ * `data`, an event's `data`), so without it those fields showed `null` where the format schema has an example.
+ */
+export function formatRef(kind: FormatKind, names: FormatNames): JsonObject {
+  return { ...ref('schemas', names[kind]), examples: [FORMAT_EXAMPLES[kind]] };
+}
+
 /** The shared format schemas; the expressions are the ones the zod emitter writes (zod-expression.ts). */
 export function buildFormatSchema(kind: FormatKind): JsonObject {
   switch (kind) {
@@ -35,14 +53,14 @@ export function buildFormatSchema(kind: FormatKind): JsonObject {
         format: 'date-time',
         pattern: ZOD_FORMAT_PATTERNS.datetime,
         description: 'An RFC 3339 date-time with seconds and an offset (`Z` or `+hh:mm`).',
-        examples: ['2026-01-15T09:30:00Z'],
+        examples: [FORMAT_EXAMPLES.datetime],
       };
     case 'date':
-      return { type: 'string', format: 'date', pattern: ZOD_FORMAT_PATTERNS.date, description: 'A calendar date, `YYYY-MM-DD`.', examples: ['2026-01-15'] };
+      return { type: 'string', format: 'date', pattern: ZOD_FORMAT_PATTERNS.date, description: 'A calendar date, `YYYY-MM-DD`.', examples: [FORMAT_EXAMPLES.date] };
     case 'uuid':
-      return { type: 'string', format: 'uuid', pattern: ZOD_FORMAT_PATTERNS.uuid, description: 'An RFC 9562 UUID.', examples: ['0b7e2d11-8d0b-4b7a-9c39-3a3f6f1c2f0e'] };
+      return { type: 'string', format: 'uuid', pattern: ZOD_FORMAT_PATTERNS.uuid, description: 'An RFC 9562 UUID.', examples: [FORMAT_EXAMPLES.uuid] };
     case 'email':
-      return { type: 'string', format: 'email', pattern: ZOD_FORMAT_PATTERNS.email, description: 'An email address.', examples: ['someone@example.com'] };
+      return { type: 'string', format: 'email', pattern: ZOD_FORMAT_PATTERNS.email, description: 'An email address.', examples: [FORMAT_EXAMPLES.email] };
   }
 }
 
@@ -64,14 +82,14 @@ const writers: Writers = {
   number: (t) => compact({ type: 'number', minimum: t.min, maximum: t.max }),
   boolean: () => ({ type: 'boolean' }),
   enum: (t) => ({ type: 'string', enum: [...t.values] }),
-  datetime: (_t, _m, names) => ref('schemas', names.datetime),
-  date: (_t, _m, names) => ref('schemas', names.date),
-  uuid: (_t, _m, names) => ref('schemas', names.uuid),
-  email: (_t, _m, names) => ref('schemas', names.email),
+  datetime: (_t, _m, names) => formatRef('datetime', names),
+  date: (_t, _m, names) => formatRef('date', names),
+  uuid: (_t, _m, names) => formatRef('uuid', names),
+  email: (_t, _m, names) => formatRef('email', names),
   // zod checks a URL with the WHATWG parser; no pattern says the same, so `format` is all there is.
   url: () => ({ type: 'string', format: 'uri' }),
-  id: (_t, _m, names) => ref('schemas', names.uuid),
-  ref: (_t, _m, names) => ref('schemas', names.uuid),
+  id: (_t, _m, names) => formatRef('uuid', names),
+  ref: (_t, _m, names) => formatRef('uuid', names),
   array: (t, mode, names) => {
     const items = typeSchema(t.of, mode, names);
     return compact({ type: 'array', items: t.itemsNullable ? withNull(items) : items, minItems: t.min, maxItems: t.max });

@@ -154,6 +154,13 @@ export function successHeaders(api: ApiAt, c: CollectionAt, extra: Record<string
   const headers: Record<string, JsonObject> = { ...extra };
   if (limited)
     for (const [wire, component] of RATE_LIMIT_HEADERS) if (wire !== 'Retry-After') headers[wire] = ref('headers', component);
+  Object.assign(headers, lifecycleHeaders(api));
+  return Object.keys(headers).length > 0 ? headers : undefined;
+}
+
+/** The headers every answer of the version carries after its resolution: Deprecation, Sunset, Link, the echoed version. */
+export function lifecycleHeaders(api: ApiAt): Record<string, JsonObject> {
+  const headers: Record<string, JsonObject> = {};
   const lifecycle = variantOf(api);
   if (lifecycle.deprecated) {
     headers['Deprecation'] = ref('headers', 'Deprecation');
@@ -161,7 +168,7 @@ export function successHeaders(api: ApiAt, c: CollectionAt, extra: Record<string
     if (lifecycle.link) headers['Link'] = ref('headers', 'Link');
   }
   if (lifecycle.echo !== null) headers[lifecycle.echo] = ref('headers', 'Version');
-  return Object.keys(headers).length > 0 ? headers : undefined;
+  return headers;
 }
 
 /** An `application/json` body of a component schema. */

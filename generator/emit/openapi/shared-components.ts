@@ -85,7 +85,7 @@ export function buildProblemSchema(): JsonObject {
     type: 'object',
     description: 'An error, as RFC 9457 problem details.',
     properties: {
-      type: { type: 'string', description: 'A URI reference naming the kind of problem.' },
+      type: { type: 'string', format: 'uri-reference', description: 'A URI reference naming the kind of problem (`about:blank` when the status says it all).' },
       title: { type: 'string', description: 'A short summary of the kind of problem.' },
       status: { type: 'integer', minimum: 400, maximum: 599, description: 'The HTTP status code.' },
       detail: { type: 'string', description: 'What went wrong this time.' },

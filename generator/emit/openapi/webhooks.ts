@@ -4,7 +4,8 @@
  * (`type`, `timestamp`, `data`: the collection's resource, or the custom event's payload).
  */
 import type { ApiAt, EventAt } from '../../model/ir.ts';
-import { objectSchema, type FormatNames } from './field-schema.ts';
+import { capitalized, withArticle } from '../../model/names.ts';
+import { formatRef, objectSchema, type FormatNames } from './field-schema.ts';
 import { ref, type JsonObject } from './json.ts';
 
 const HEADERS: readonly (readonly [string, string, JsonObject])[] = [
@@ -26,7 +27,7 @@ function bodyOf(api: ApiAt, e: EventAt, formats: FormatNames): JsonObject {
   return {
     type: 'object',
     required: ['type', 'timestamp', 'data'],
-    properties: { type: { const: e.type }, timestamp: ref('schemas', formats.datetime), data },
+    properties: { type: { const: e.type }, timestamp: formatRef('datetime', formats), data },
   };
 }
 
@@ -38,7 +39,7 @@ function meaning(api: ApiAt, e: EventAt): string {
   const name = c?.typeName ?? 'resource';
   const s = e.source;
   const what = s.action === 'transition' ? `entered the ${s.state ?? ''} state` : s.action;
-  return `A ${name} ${what}; \`data\` is the resource as ${api.version.name} shows it${s.action === 'deleted' ? ', as it was before the delete' : ''}.`;
+  return `${capitalized(withArticle(name))} ${what}; \`data\` is the resource as ${api.version.name} shows it${s.action === 'deleted' ? ', as it was before the delete' : ''}.`;
 }
 
 /** The `webhooks` section of `api`, or undefined when the version delivers no events. */

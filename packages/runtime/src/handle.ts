@@ -6,6 +6,7 @@
  * with an Idempotency-Key.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { z } from "zod";
 import {
   createTextPresenter,
   createUpMigration,
@@ -23,7 +24,15 @@ import { isRecord } from "./guards.js";
 import type { Answer } from "./idempotency.js";
 import { answerFailure, invoke, whenSettled, type Outcome } from "./invoke.js";
 import { createWriteGuard, preconditionFailed, writeProblem } from "./load.js";
-import { HttpProblem, invalid, problem, send } from "./problems.js";
+import {
+  BODY_RULES,
+  HttpProblem,
+  invalid,
+  invalidBody,
+  problem,
+  send,
+  type BodyRules,
+} from "./problems.js";
 import { answerOnce, idempotencyKeyOf, runForAnswer } from "./replay.js";
 import { isPlain } from "./shape.js";
 import type { RouteSpec, VersionSpec } from "./spec.js";
@@ -124,6 +133,9 @@ export function createHandle(
   const key = route.collection.key;
   const source = `handlers.${key}.${op}`;
   const fn = m.handlers[key]![op]!;
+  const rules = (m.handlers[key] as { [BODY_RULES]?: BodyRules })[BODY_RULES];
+  const badBody = (reply: FastifyReply, error: z.ZodError, body: unknown) =>
+    invalidBody(reply, error, rules, body, version.name);
   const timeout = m.requestTimeout;
   const newestEtag = m.etags.get(key)!;
   // The newest version shows a resource as the ETag hashes it (unmigrated, the same keys in the same order;
@@ -359,7 +371,7 @@ export function createHandle(
         const id = idOf(request);
         if (id === null) return noSuchId(request, reply, route.path);
         const parsed = parse(request.body);
-        if (!parsed.success) return invalid(reply, parsed.error, "body");
+        if (!parsed.success) return badBody(reply, parsed.error, request.body);
         const body = migrateUp(parsed.data, op === "replace");
         if (!body.ok) return reject(request, reply, version.name, body);
         const guarded = await guard(request, reply, id, context(request));
@@ -372,7 +384,7 @@ export function createHandle(
       return (request, reply) => {
         const parsed = parse(request.body);
         if (!parsed.success)
-          return handled(invalid(reply, parsed.error, "body"));
+          return handled(badBody(reply, parsed.error, request.body));
         const body = migrateUp(parsed.data, true);
         if (!body.ok)
           return handled(reject(request, reply, version.name, body));

@@ -9,6 +9,7 @@
  * data and types the runtime reads.
  */
 export { fastifyOptions } from "./fastify-options.js";
+export { applyPatch, type PatchOf } from "./patch.js";
 export {
   createMemoryCollection,
   type Assign,

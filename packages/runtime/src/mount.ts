@@ -28,6 +28,7 @@ import type { ApiSpec, RouteSpec } from "./spec.js";
 import { STATE, type Mount } from "./state.js";
 import { createTransitionHandle } from "./transition.js";
 import { OPERATION_FACTS } from "./operations.js";
+import { BODY_RULES } from "./problems.js";
 import { createHeaderVersions } from "./version-select.js";
 import type { OperationName, ServerOptions } from "./types.js";
 import {
@@ -233,6 +234,12 @@ function resolveHandlers(
       const key = route.collection.key;
       const collection = source[key];
       const resolved = (table[key] ??= {});
+      // Rules of the collection's bodies no schema states travel with its handlers (see BODY_RULES).
+      const rules = isRecord(collection)
+        ? (collection as { [BODY_RULES]?: unknown })[BODY_RULES]
+        : undefined;
+      if (isFn(rules))
+        (resolved as { [BODY_RULES]?: unknown })[BODY_RULES] = rules;
       // A transition's handler sits beside the operations' (the DSL keeps their names apart).
       for (const op of [
         ...route.operations,

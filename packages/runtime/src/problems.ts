@@ -138,6 +138,18 @@ export function send(reply: FastifyReply, body: Problem): FastifyReply {
 const escapePointer = (part: PropertyKey): string =>
   String(part).replace(/~/g, "~0").replace(/\//g, "~1");
 
+/**
+ * Whether `issue` is a required member that is absent. JSON has no `undefined`, so zod's "expected string,
+ * received undefined" on a parsed body or query always means the member was left out: the client should read
+ * "required", not a type mismatch.
+ */
+function isMissing(issue: z.core.$ZodIssue): boolean {
+  if (issue.code !== "invalid_type") return false;
+  return "input" in issue
+    ? issue.input === undefined
+    : / received undefined$/.test(issue.message);
+}
+
 /** Every issue of a failed parse, each with a JSON pointer; unknown keys become one issue each. */
 export function issuesOf(
   error: z.ZodError,
@@ -159,6 +171,11 @@ export function issuesOf(
           [...issue.path, key],
           "unknown field: this version does not accept it",
         );
+    else if (isMissing(issue) && issue.code === "invalid_type")
+      add(
+        issue.path,
+        `Required: ${issue.path.length === 0 ? `the ${where === "query" ? "query string" : "request body"} is` : `this ${where === "query" ? "parameter" : "field"} is`} missing (expected ${issue.expected}).`,
+      );
     else add(issue.path, issue.message);
   }
   return out;
@@ -179,6 +196,49 @@ export function invalid(
       "validation_failed",
       `The ${what} is invalid (${errors.length} issue${errors.length === 1 ? "" : "s"}).`,
       { errors },
+    ),
+  );
+}
+
+/**
+ * Rules a collection's request bodies must keep that no schema can state (the built-in webhook endpoints: a
+ * destination address that resolves to a private network). Kept on the collection's handlers table under this
+ * key; a body that fails its schema is judged by them too, so the client learns of every problem at once.
+ */
+export const BODY_RULES: unique symbol = Symbol("restgen body rules");
+
+/** The issues the body rules of a collection find, for `version`. */
+export type BodyRules = (
+  body: unknown,
+  version: string,
+) => Promise<readonly ProblemIssue[]>;
+
+/**
+ * `invalid`, with the issues the collection's body rules find besides the schema's (an issue at a pointer the
+ * schema already reported, or below it, is not repeated).
+ */
+export async function invalidBody(
+  reply: FastifyReply,
+  error: z.ZodError,
+  rules: BodyRules | undefined,
+  body: unknown,
+  version: string,
+): Promise<FastifyReply> {
+  if (rules === undefined) return invalid(reply, error, "body");
+  const errors = issuesOf(error, "body");
+  const covered = (pointer: string) =>
+    errors.some(
+      (e) => e.pointer === pointer || e.pointer.startsWith(`${pointer}/`),
+    );
+  const more = (await rules(body, version)).filter((i) => !covered(i.pointer));
+  const all = [...more, ...errors];
+  return send(
+    reply,
+    problem(
+      400,
+      "validation_failed",
+      `The request body is invalid (${all.length} issue${all.length === 1 ? "" : "s"}).`,
+      { errors: all },
     ),
   );
 }

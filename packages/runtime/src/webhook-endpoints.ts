@@ -8,7 +8,14 @@
  * `update` of the store.
  */
 import { randomUUID } from "node:crypto";
-import { BadRequest, NotFound, type ProblemIssue } from "./problems.js";
+import { isRecord } from "./guards.js";
+import {
+  BadRequest,
+  BODY_RULES,
+  NotFound,
+  type BodyRules,
+  type ProblemIssue,
+} from "./problems.js";
 import type { HandlerContext, ListQuery, Page } from "./types.js";
 import { createSecret } from "./webhook-sign.js";
 import type { EndpointRecord, EndpointStore } from "./webhook-store.js";
@@ -77,60 +84,76 @@ const answer = (e: EndpointRecord | null) =>
 /** The handlers of the webhook endpoints collection, by operation and transition name. */
 export function createEndpointHandlers(parts: EndpointHandlerParts) {
   const { store } = parts;
-  const check = async (
+  /** Every problem of an endpoint's fields at once, as sentences and as issues. */
+  const problemsOf = async (
     body: { url?: unknown; events?: unknown; description?: unknown },
     version: string,
-  ): Promise<BadRequest | null> => {
-    const issues = tooLong([
+  ): Promise<{ sentences: string[]; errors: ProblemIssue[] }> => {
+    // Every problem at once: a client that fixes the URL should not learn of a wrong event type only on its next try.
+    const errors: ProblemIssue[] = tooLong([
       ["url", body.url, ENDPOINT_LIMITS.url],
       ["description", body.description, ENDPOINT_LIMITS.description],
     ]);
     if (typeof body.url === "string" && body.url.length === 0)
-      issues.push({ pointer: "#/url", detail: "must not be empty" });
+      errors.push({ pointer: "#/url", detail: "must not be empty" });
     if (Array.isArray(body.events) && body.events.length === 0)
-      issues.push({ pointer: "#/events", detail: "at least 1 event type" });
+      errors.push({ pointer: "#/events", detail: "at least 1 event type" });
     if (
       Array.isArray(body.events) &&
       body.events.length > ENDPOINT_LIMITS.events
     )
-      issues.push({
+      errors.push({
         pointer: "#/events",
         detail: `at most ${ENDPOINT_LIMITS.events} event types (got ${body.events.length})`,
       });
-    const bad = refused(issues);
-    if (bad !== null) return bad;
-    if (typeof body.url === "string") {
+    const sentences = errors.map((i) => `${i.pointer.slice(2)}: ${i.detail}.`);
+    if (
+      typeof body.url === "string" &&
+      !errors.some((i) => i.pointer === "#/url")
+    ) {
       const rule = await urlProblem(
         body.url,
         parts.allowPrivateUrls,
         parts.resolve,
       );
-      if (rule !== null)
-        return new BadRequest(`url is refused: ${rule}.`, [
-          { pointer: "#/url", detail: rule },
-        ]);
+      if (rule !== null) {
+        sentences.push(`url is refused: ${rule}.`);
+        errors.push({ pointer: "#/url", detail: rule });
+      }
     }
     if (Array.isArray(body.events)) {
       const known = parts.versions[version] ?? [];
       const unknown = body.events.filter(
         (t) => typeof t !== "string" || !known.includes(t),
       );
-      if (unknown.length > 0)
-        return new BadRequest(
+      if (unknown.length > 0) {
+        sentences.push(
           `events: ${unknown.join(", ")} ${unknown.length === 1 ? "is not an event type" : "are not event types"} of ${version}; it has ${known.join(", ")}.`,
-          [
-            {
-              pointer: "#/events",
-              detail: `unknown event types: ${unknown.join(", ")}`,
-            },
-          ],
         );
+        errors.push({
+          pointer: "#/events",
+          detail: `unknown event types: ${unknown.join(", ")}`,
+        });
+      }
     }
-    return null;
+    return { sentences, errors };
   };
+  const check = async (
+    body: { url?: unknown; events?: unknown; description?: unknown },
+    version: string,
+  ): Promise<BadRequest | null> => {
+    const { sentences, errors } = await problemsOf(body, version);
+    return errors.length > 0
+      ? new BadRequest(sentences.join(" "), errors)
+      : null;
+  };
+  // A body its schema refuses is judged by these rules too: the address policy no schema can state.
+  const rules: BodyRules = async (body, version) =>
+    isRecord(body) ? (await problemsOf(body, version)).errors : [];
   const load = async (id: string): Promise<EndpointRecord | NotFound> =>
     (await store.get(id)) ?? new NotFound();
   return {
+    [BODY_RULES]: rules,
     async list(
       query: ListQuery & Record<string, unknown>,
     ): Promise<Page<Record<string, unknown>>> {
