@@ -4,7 +4,7 @@
  * (the whole report, with a `formatVersion`), and `junit` for CI test reports (one `<testsuite>` per version
  * and collection, one `<testcase>` per check), as `restgen diff` writes them.
  */
-import { escapeXml } from '../diff/format-junit.ts';
+import { escapeXml } from '../report/format-junit.ts';
 import { shownHeaders } from './http.ts';
 import { CHECKS, type CheckResult, type ConformanceReport, type Failure } from './types.ts';
 

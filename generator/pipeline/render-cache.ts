@@ -24,11 +24,12 @@
  * or there are many segments, the live entries are copied into one new segment and the old ones deleted.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { memoKey } from '../emit/keyed-file.ts';
 import type { Memo, MemoHolds } from './memo.ts';
 import { stampOf, type Stamp } from './file-stamp.ts';
+import { writeAtomic } from '../write/output-folder.ts';
 import { removeQuietly, SegmentWriter, Segments, type Location } from './render-segments.ts';
 
 /** Bumped whenever the files' shape or the way keys are computed changes. */
@@ -306,15 +307,12 @@ export function loadRenderCache(file: string, key: string, resident?: ResidentRe
         const index = names.push(name) - 1;
         for (const at of own) at[0] = index;
       }
-      // A temporary name of its own: two runs saving at once (a watcher and a build) never write into one
-      // file; the last rename wins, whole.
-      const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
       let saved: Omit<HeldIndex, 'file' | 'key' | 'texts'> | undefined;
       try {
-        mkdirSync(dir, { recursive: true });
         writer?.flush();
-        writeFileSync(temp, JSON.stringify({ format: FORMAT, key, generation: next, segments: names, entries, identity: current } satisfies IndexFile));
-        renameSync(temp, file);
+        // The one atomic writer: two runs saving at once (a watcher and a build) never write into one file; the
+        // last rename wins, whole.
+        writeAtomic(file, JSON.stringify({ format: FORMAT, key, generation: next, segments: names, entries, identity: current } satisfies IndexFile));
         saved = { stamp: resident ? stampOf(file) : undefined, generation: next, segments: names, entries: new Map(Object.entries(entries)), identity: current };
         // Segments the new index does not name are garbage (another restgen's, compacted ones, a lost race's).
         const keep = new Set(names);
@@ -325,7 +323,6 @@ export function loadRenderCache(file: string, key: string, resident?: ResidentRe
           }
       } catch {
         // Read-only node_modules or a full disk: the cache is an optimisation, the run itself succeeded.
-        removeQuietly(temp);
         if (writer) removeQuietly(writer.file);
       }
       release(saved);

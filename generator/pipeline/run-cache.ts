@@ -10,13 +10,13 @@
  * adds nothing to review). A missing or unreadable cache only means a full run.
  */
 import { hash as oneShot } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FileLanguage } from '../emit/types.ts';
 import { readHeader } from '../format/header.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
-import { isOwnFile, readOutputFile, readOutputHead, statOutput } from '../write/output-folder.ts';
+import { isOwnFile, readOutputFile, readOutputHead, statOutput, writeAtomic } from '../write/output-folder.ts';
 import { stampFromStats, stampOf, treeStamp, trusted, type Stamp } from './file-stamp.ts';
 import { settingsStamp, type SettingsStamp } from './settings-stamp.ts';
 
@@ -145,9 +145,8 @@ export function saveRecord(
   const file = cacheFile(apiPath, outDir, templatesDir);
   const full: RunRecord = { format: FORMAT, ...record };
   try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(`${file}.tmp`, JSON.stringify(full));
-    renameSync(`${file}.tmp`, file);
+    // The one atomic writer: a temporary file of its own, renamed into place (two runs never share one).
+    writeAtomic(file, JSON.stringify(full));
     const stats = statSync(file, { bigint: true });
     return { record: full, recordedAt: stats.mtimeNs, stamp: stampFromStats(stats) };
   } catch {

@@ -7,34 +7,17 @@ import type Handlebars from 'handlebars';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { HtmlReportView } from '../diff/format-html.ts';
-import type { ChangesView } from '../emit/changes/changes-view.ts';
-import type { UpgradingView } from '../emit/changes/upgrading-view.ts';
-import type { CollectionFileView as ClientCollectionView, IndexView as ClientIndexView, VersionFileView } from '../emit/client/client-view.ts';
-import type { CollectionFileView as ServerCollectionView } from '../emit/server/collection-view.ts';
-import type { IndexView as ServerIndexView, RoutesView, TypesView } from '../emit/server/server-view.ts';
-import type { ZodBarrelView, ZodCollectionView } from '../emit/zod/emit-zod.ts';
-import type { EventsView } from '../emit/server/events-view.ts';
 import { packagePath } from '../package-root.ts';
 import type { Node } from '../printer/ast.ts';
 import { layOut, Marks } from '../printer/layout.ts';
 
-/** Every template restgen renders, and the view model each one takes (partials, `_name`, are not listed). */
-export interface TemplateViews {
-  'changes/changes': ChangesView;
-  'changes/diff-report.html': HtmlReportView;
-  'changes/upgrading': UpgradingView;
-  'client/collection': ClientCollectionView;
-  'client/index': ClientIndexView;
-  'client/version': VersionFileView;
-  'server/collection': ServerCollectionView;
-  'server/events': EventsView;
-  'server/index': ServerIndexView;
-  'server/routes': RoutesView;
-  'server/types': TypesView;
-  'zod/collection': ZodCollectionView;
-  'zod/schemas': ZodBarrelView;
-}
+/**
+ * Every template restgen renders, and the view model each one takes (partials, `_name`, are not listed). Each module
+ * that builds a view adds its template here (`declare module '.../load-templates.ts'`), so this module depends on no
+ * emitter and no report: the templates sit below the code that fills them.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging, one entry per view module.
+export interface TemplateViews {}
 
 /** Renders template `name` (like `zod/schemas`) with its view model. */
 export type Render = <K extends keyof TemplateViews>(name: K, view: TemplateViews[K]) => string;

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { collection, defineApi, f } from '../../generator/dsl/index.ts';
 import { diffVersions } from '../../generator/diff/diff-history.ts';
-import { formatGithub, formatJson, formatMarkdown, formatReport, formatText } from '../../generator/diff/format.ts';
+import { formatGithub, formatJson, formatMarkdown, formatReport, formatText } from '../../generator/report/format.ts';
 import { irOf } from './helpers.ts';
 
 const api = irOf(

@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPORT_SCHEMA } from '../../generator/diff/format-json.ts';
+import { REPORT_SCHEMA } from '../../generator/report/format-json.ts';
 import { SHOP_API } from '../helpers/load-ir.ts';
 import { removeTempProjects, runDiffCli, tempProject } from './helpers.ts';
 

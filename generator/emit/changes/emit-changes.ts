@@ -9,8 +9,8 @@ import type { ApiIR } from '../../model/ir.ts';
 import { project } from '../../model/project.ts';
 import { irHash, projectionHash } from '../ir-hash.ts';
 import { outputFile } from '../keyed-file.ts';
-import { buildChangesView, changesParts } from './changes-view.ts';
-import { buildUpgradingView } from './upgrading-view.ts';
+import { buildChangesView, changesParts } from '../../report/changes-view.ts';
+import { buildUpgradingView } from '../../report/upgrading-view.ts';
 
 /**
  * Emits `CHANGES.md`, keyed by every version's projection and assembled from the comparisons of its collections

@@ -329,3 +329,12 @@ export function buildIndexView(api: ApiIR): IndexView {
         : false,
   };
 }
+
+declare module '../../templates/load-templates.ts' {
+  /** The templates this module's views fill. */
+  interface TemplateViews {
+    'client/collection': CollectionFileView;
+    'client/index': IndexView;
+    'client/version': VersionFileView;
+  }
+}

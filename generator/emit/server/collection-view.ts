@@ -337,3 +337,10 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
   };
   return { ...summaryFrom(ctx, c, planned), collection };
 }
+
+declare module '../../templates/load-templates.ts' {
+  /** The templates this module's views fill. */
+  interface TemplateViews {
+    'server/collection': CollectionFileView;
+  }
+}

@@ -81,3 +81,10 @@ export function buildEventsView(api: ApiIR, name: string, specName: string): Eve
     hasCustom: custom.length > 0,
   };
 }
+
+declare module '../../templates/load-templates.ts' {
+  /** The templates this module's views fill. */
+  interface TemplateViews {
+    'server/events': EventsView;
+  }
+}

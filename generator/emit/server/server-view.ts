@@ -231,3 +231,12 @@ export function buildServerViews(api: ApiIR, ctx: ServerContext, collections: re
     },
   };
 }
+
+declare module '../../templates/load-templates.ts' {
+  /** The templates this module's views fill. */
+  interface TemplateViews {
+    'server/index': IndexView;
+    'server/routes': RoutesView;
+    'server/types': TypesView;
+  }
+}

@@ -235,3 +235,11 @@ export function emitZod(api: ApiIR, options: EmitOptions): OutputFile[] {
   }
   return files;
 }
+
+declare module '../../templates/load-templates.ts' {
+  /** The templates this module's views fill. */
+  interface TemplateViews {
+    'zod/collection': ZodCollectionView;
+    'zod/schemas': ZodBarrelView;
+  }
+}

@@ -3,7 +3,7 @@
  * sentence per rule, per side where the two sides differ (a required field added: send it in requests; in
  * responses it is simply always there). A rule without advice does not compile.
  */
-import type { RuleName } from './rules.ts';
+import type { RuleName } from '../diff/rules.ts';
 
 /** The advice of a rule: one sentence, or one per side when the sides differ. */
 export type Advice = string | { readonly request: string; readonly response: string };

@@ -2,7 +2,7 @@
  * @module A change's before or after value in words, for reports people read (the HTML report, the upgrade
  * guide): a field as `enum(EUR, USD), required, default "EUR"`, a list as its items, a name as itself.
  */
-import { stableJson } from './collector.ts';
+import { stableJson } from '../diff/collector.ts';
 
 /** A change's before or after value in words: a field as `enum(EUR, USD), required, default "EUR"`. */
 export function changeValue(v: unknown): string {

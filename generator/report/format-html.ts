@@ -6,12 +6,12 @@
  * here; the template (`templates/changes/diff-report.html.hbs`) only lays it out.
  */
 import { loadTemplates } from '../templates/load-templates.ts';
-import { gates } from './gate.ts';
+import { gates } from '../diff/gate.ts';
 import { flagsOf, sourceOf, type FormatOptions } from './format-options.ts';
-import { sunsetPassed } from './diff-history.ts';
+import { sunsetPassed } from '../diff/diff-history.ts';
 import { changeValue as value } from './change-value.ts';
-import { headOfLocation } from './collector.ts';
-import { LEVELS, type DiffReport, type Finding, type Level, type VersionInfo } from './types.ts';
+import { headOfLocation } from '../diff/collector.ts';
+import { LEVELS, type DiffReport, type Finding, type Level, type VersionInfo } from '../diff/types.ts';
 import { buildUpgradeGuide, type UpgradeSection } from './upgrade-guide.ts';
 
 /** Escapes text for HTML content and attribute values. */
@@ -215,4 +215,11 @@ function upgradeSectionView(s: UpgradeSection): UpgradeSectionView {
 export function formatHtml(report: DiffReport, options: FormatOptions = {}): string {
   const render = options.render ?? loadTemplates().render;
   return render('changes/diff-report.html', buildHtmlView(report, options));
+}
+
+declare module '../templates/load-templates.ts' {
+  /** The templates this module's views fill. */
+  interface TemplateViews {
+    'changes/diff-report.html': HtmlReportView;
+  }
 }

@@ -3,9 +3,9 @@
  * carries its builder call as `source` (`file`, `line`, `column`), what changed (`changes`, before and
  * after), whether it fails the run, and its fingerprint; a `--base` report names the commits compared.
  */
-import { failsOn } from './gate.ts';
+import { failsOn } from '../diff/gate.ts';
 import { sourceOf, type FormatOptions } from './format-options.ts';
-import type { DiffReport, Finding } from './types.ts';
+import type { DiffReport, Finding } from '../diff/types.ts';
 
 /** The version of the report's shape; bumped only when a member changes meaning or is removed. */
 export const REPORT_FORMAT_VERSION = 1;

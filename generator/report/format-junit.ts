@@ -4,10 +4,10 @@
  * per finding. A finding that reaches `--fail-on` is a `<failure>`; one that never can (unreleased,
  * accepted) is `<skipped>` when it is breaking; everything else passes, with its message as output.
  */
-import { headOfLocation } from './collector.ts';
-import { failsOn, gates } from './gate.ts';
+import { headOfLocation } from '../diff/collector.ts';
+import { failsOn, gates } from '../diff/gate.ts';
 import { flagsOf, sourceOf, type FormatOptions } from './format-options.ts';
-import type { Comparison, DiffReport, Finding } from './types.ts';
+import type { Comparison, DiffReport, Finding } from '../diff/types.ts';
 
 /** Escapes text for XML content and attribute values; drops characters XML 1.0 cannot carry. */
 export function escapeXml(text: string): string {

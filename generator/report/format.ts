@@ -7,8 +7,8 @@ import { flagsOf, sourceOf, type FormatOptions } from './format-options.ts';
 import { formatHtml } from './format-html.ts';
 import { formatJson } from './format-json.ts';
 import { formatJunit } from './format-junit.ts';
-import { gates } from './gate.ts';
-import type { DiffReport, Finding, Level } from './types.ts';
+import { gates } from '../diff/gate.ts';
+import type { DiffReport, Finding, Level } from '../diff/types.ts';
 
 export { formatJson } from './format-json.ts';
 export { formatJunit } from './format-junit.ts';

@@ -7,10 +7,10 @@
  */
 import { OPERATIONS, type OperationName } from '../model/ir.ts';
 import { changeValue } from './change-value.ts';
-import { headOfLocation } from './collector.ts';
-import { RULES, type RuleName } from './rules.ts';
+import { headOfLocation } from '../diff/collector.ts';
+import { RULES, type RuleName } from '../diff/rules.ts';
 import { ADVICE } from './upgrade-advice.ts';
-import { LEVELS, type DiffReport, type Finding, type Level, type VersionInfo } from './types.ts';
+import { LEVELS, type DiffReport, type Finding, type Level, type VersionInfo } from '../diff/types.ts';
 
 /** One change as the guide shows it. */
 export interface UpgradeStep {

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import type { Render } from '../templates/load-templates.ts';
-import type { Finding, Level } from './types.ts';
+import type { Finding, Level } from '../diff/types.ts';
 
 /** Options of the formatters. */
 export interface FormatOptions {

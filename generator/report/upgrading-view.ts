@@ -4,10 +4,10 @@
  * deprecation and sunset dates and docs page, and how to select the newer version. Everything shown is
  * decided and escaped here; the template only lays it out.
  */
-import { combineReports, diffVersions } from '../../diff/diff-history.ts';
-import type { VersionInfo } from '../../diff/types.ts';
-import { buildUpgradeGuide, type UpgradeStep, type UpgradeTarget } from '../../diff/upgrade-guide.ts';
-import type { ApiIR } from '../../model/ir.ts';
+import { combineReports, diffVersions } from '../diff/diff-history.ts';
+import type { VersionInfo } from '../diff/types.ts';
+import { buildUpgradeGuide, type UpgradeStep, type UpgradeTarget } from './upgrade-guide.ts';
+import type { ApiIR } from '../model/ir.ts';
 import { escapeMarkdown } from './changes-view.ts';
 
 /** One change as UPGRADING.md shows it. */
@@ -103,4 +103,11 @@ export function buildUpgradingView(api: ApiIR, sourcePath: string): UpgradingVie
       };
     }),
   };
+}
+
+declare module '../templates/load-templates.ts' {
+  /** The templates this module's views fill. */
+  interface TemplateViews {
+    'changes/upgrading': UpgradingView;
+  }
 }

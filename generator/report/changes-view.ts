@@ -4,14 +4,14 @@
  * Everything the template shows is decided here; the template only lays it out.
  */
 import { markdownTable } from './markdown-table.ts';
-import { headOfLocation } from '../../diff/collector.ts';
-import { collectionComparisons, diffApis, type RecordedChange } from '../../diff/diff-apis.ts';
-import { diffVersions, reportOf, versionsOf } from '../../diff/diff-history.ts';
-import type { DiffReport, Direction, Finding } from '../../diff/types.ts';
-import type { ApiAt, ApiIR } from '../../model/ir.ts';
-import { project } from '../../model/project.ts';
-import { irHash } from '../ir-hash.ts';
-import type { Part } from '../types.ts';
+import { headOfLocation } from '../diff/collector.ts';
+import { collectionComparisons, diffApis, type RecordedChange } from '../diff/diff-apis.ts';
+import { diffVersions, reportOf, versionsOf } from '../diff/diff-history.ts';
+import type { DiffReport, Direction, Finding } from '../diff/types.ts';
+import type { ApiAt, ApiIR } from '../model/ir.ts';
+import { project } from '../model/project.ts';
+import { irHash } from '../emit/ir-hash.ts';
+import type { Part } from '../emit/types.ts';
 
 /** One finding as CHANGES.md shows it. */
 export interface FindingView {
@@ -151,4 +151,11 @@ export function buildChangesView(api: ApiIR, sourcePath: string, parts?: readonl
     pairs: versionPairs(api).map(([from, to]) => pair(from, to)),
     single: api.versions.length < 2,
   };
+}
+
+declare module '../templates/load-templates.ts' {
+  /** The templates this module's views fill. */
+  interface TemplateViews {
+    'changes/changes': ChangesView;
+  }
 }
