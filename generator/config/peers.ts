@@ -6,8 +6,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Part } from '../dsl/define-config.ts';
-import semver from 'semver';
 import { peersOf } from '../emit/parts.ts';
+import { satisfiesCaret } from './caret-range.ts';
 import { RUNTIME } from '../emit/runtime-package.ts';
 import type { Diagnostic } from '../model/diagnostics.ts';
 
@@ -112,7 +112,7 @@ export function runtimeMismatch(outDir: string, parts: readonly Part[]): Diagnos
   if (!installed) return [];
   const version = typeof installed.json['version'] === 'string' ? installed.json['version'] : '(no version)';
   const contract = (installed.json['restgen'] as { contract?: unknown } | undefined)?.contract;
-  const fits = semver.valid(version) !== null && semver.satisfies(version, RUNTIME.range) && contract === RUNTIME.contract;
+  const fits = satisfiesCaret(version, RUNTIME.range) && contract === RUNTIME.contract;
   if (fits) return [];
   return [
     {

@@ -17,7 +17,8 @@ export function memoKey(kind: string, input: string): string {
 /** A part's text as the caller has it: computed, or through a cache. */
 export type PartText = (part: Part) => string;
 
-const computed: PartText = (part) => part.compute();
+/** A part's text without a cache: its own parts first. */
+export const computed: PartText = (part) => part.compute((part.parts ?? []).map(computed));
 
 /**
  * Everything a file's text depends on: its input, the keys of the parts it is assembled from, and the texts of
@@ -49,7 +50,7 @@ export function outputFile(spec: FileSpec, render: (parts: readonly string[]) =>
     ...spec,
     render,
     get content(): string {
-      return (text ??= render((spec.parts ?? []).map((p) => p.compute())));
+      return (text ??= render((spec.parts ?? []).map(computed)));
     },
   };
 }

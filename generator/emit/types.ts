@@ -16,7 +16,13 @@ export interface Part {
   readonly kind: string;
   /** Everything the text depends on besides restgen itself, as text. */
   readonly input: string;
-  readonly compute: () => string;
+  /** Computes the text, given the texts of its own parts (in their order). */
+  readonly compute: (parts: readonly string[]) => string;
+  /**
+   * Finer pieces it is assembled from (CHANGES.md's pair of versions from each collection's comparison): a cache
+   * that holds the part never asks for them, and one that does not renders only those that changed.
+   */
+  readonly parts?: readonly Part[];
   /**
    * A small answer rather than rendered text (a collection's summary): the file's key holds its text, not its
    * input, so a change that leaves the answer alone leaves the file's key alone too.

@@ -56,11 +56,14 @@ export async function emitAll(ir: ApiIR, sourcePath: string, templatesDir?: stri
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** A part's text through the cache: facts are kept as facts (not counted as renders), the rest as parts. */
-export const partThrough =
-  (memo: Memo): PartText =>
-  (p) =>
-    memo(p.kind, p.input, p.compute, p.fact ? 'fact' : 'part');
+/**
+ * A part's text through the cache: facts are kept as facts (not counted as renders), the rest as parts. A part's own
+ * parts are asked for only when the part itself is not in the cache.
+ */
+export function partThrough(memo: Memo): PartText {
+  const through: PartText = (p) => memo(p.kind, p.input, () => p.compute((p.parts ?? []).map(through)), p.fact ? 'fact' : 'part');
+  return through;
+}
 
 /** A file's key, its parts' texts (where the key needs them) through the cache. */
 export const keyThrough = (file: OutputFile, memo: Memo): string => fileKey(file, partThrough(memo));

@@ -10,7 +10,7 @@ import { diffVersions, reportOf, versionsOf } from '../diff/diff-history.ts';
 import type { DiffReport, Direction, Finding } from '../diff/types.ts';
 import type { ApiAt, ApiIR } from '../model/ir.ts';
 import { project } from '../model/project.ts';
-import { irHash } from '../emit/ir-hash.ts';
+import { irHash, projectionHash } from '../emit/ir-hash.ts';
 import type { Part } from '../emit/types.ts';
 
 /** One finding as CHANGES.md shows it. */
@@ -111,35 +111,45 @@ function versionPairs(api: ApiIR): [string, string][] {
 }
 
 /**
- * The comparisons of paired collections of every pair of versions, in order, as parts: keyed by the two sides
- * (each collection and what it reads of its version), so a cache around the emit stage compares again only the
- * collections a change reached. Their texts (in this order) are what {@link buildChangesView} takes.
+ * CHANGES.md's parts: one per pair of consecutive versions (its view, keyed by the two versions' projections, so
+ * a pair neither version of which changed is not compared at all), each assembled from the comparisons of its
+ * paired collections (keyed by the two sides: each collection and what it reads of its version), so a change
+ * compares again only the collections it reached. Their texts, in order, are what {@link buildChangesView} takes.
  */
 export function changesParts(api: ApiIR): Part[] {
   // What a collection's comparison reads of its version besides the collection itself.
   const sideKey = (at: ApiAt) => irHash({ version: at.version, versioning: at.versioning, auth: at.auth, rateLimit: at.rateLimit ?? null });
-  return versionPairs(api).flatMap(([from, to]) => {
+  const versions = irHash(api.versions);
+  return versionPairs(api).map(([from, to]): Part => {
     const [b, a] = [project(api, from), project(api, to)];
-    const sides = `${sideKey(b)} ${sideKey(a)}`;
-    return collectionComparisons(b, a, { match: 'key' }).map((c) => ({
-      kind: 'changes collection',
-      input: `${sides} ${irHash(c.before.collection)} ${irHash(c.after.collection)}`,
-      compute: () => JSON.stringify(c.compare()),
-    }));
+    const comparisons = () => collectionComparisons(b, a, { match: 'key' });
+    return {
+      kind: 'changes pair',
+      input: `${projectionHash(b)} ${projectionHash(a)} ${versions}`,
+      // Listed only when the pair is compared: a cache that holds the pair never asks.
+      get parts(): Part[] {
+        const sides = `${sideKey(b)} ${sideKey(a)}`;
+        return comparisons().map((c) => ({
+          kind: 'changes collection',
+          input: `${sides} ${irHash(c.before.collection)} ${irHash(c.after.collection)}`,
+          compute: () => JSON.stringify(c.compare()),
+        }));
+      },
+      compute: (texts) => {
+        const recorded = texts.map((text) => JSON.parse(text) as RecordedChange[]);
+        const findings = diffApis(b, a, { match: 'key' }, recorded);
+        return JSON.stringify(pairView(api, reportOf(from, to, findings, [{ from, to, version: to }], versionsOf(api))));
+      },
+    };
   });
 }
 
 /** The view of CHANGES.md for `api`; `parts`: the texts of {@link changesParts}, in order (else compared here). */
 export function buildChangesView(api: ApiIR, sourcePath: string, parts?: readonly string[]): ChangesView {
-  let next = 0;
-  const pair = (from: string, to: string): PairView => {
-    if (!parts) return pairView(api, diffVersions(api, from, to));
-    const [b, a] = [project(api, from), project(api, to)];
-    const count = collectionComparisons(b, a, { match: 'key' }).length;
-    const recorded = parts.slice(next, (next += count)).map((text) => JSON.parse(text) as RecordedChange[]);
-    const findings = diffApis(b, a, { match: 'key' }, recorded);
-    return pairView(api, reportOf(from, to, findings, [{ from, to, version: to }], versionsOf(api)));
-  };
+  const pairs = versionPairs(api).map(([from, to], i): PairView => {
+    const text = parts?.[i];
+    return text !== undefined ? (JSON.parse(text) as PairView) : pairView(api, diffVersions(api, from, to));
+  });
   return {
     title: api.title,
     sourcePath,
@@ -148,7 +158,7 @@ export function buildChangesView(api: ApiIR, sourcePath: string, parts?: readonl
       api.versions.map((v) => [v.name, v.released ?? 'not yet', v.deprecated ?? '-', v.sunset ?? '-']),
       ['left', 'left', 'left', 'left'],
     ),
-    pairs: versionPairs(api).map(([from, to]) => pair(from, to)),
+    pairs,
     single: api.versions.length < 2,
   };
 }
