@@ -18,8 +18,13 @@ const SERVER: readonly (readonly [string, readonly string[]])[] = [
   ['packages/runtime/src/types.ts', ['RedisClient']],
   ['packages/runtime/src/webhooks.ts', ['DispatcherOptions']],
   ['packages/runtime/src/webhook-dispatch.ts', ['WebhookDispatcher']],
+  ['packages/runtime/src/webhook-store.ts', ['Outbox', 'Delivery', 'Claimed', 'Fairness', 'EndpointStore', 'EndpointRecord']],
+  ['packages/runtime/src/transactional-outbox.ts', ['TransactionalOutbox']],
+  ['packages/runtime/src/types.ts', ['VersionUse']],
+  ['packages/runtime/src/otel.ts', ['VersionMetricsOptions']],
+  ['packages/runtime/src/older-data.ts', ['OutdatedValue']],
   ['packages/runtime/src/memory-store.ts', ['MemoryOptions']],
-  ['packages/runtime/src/types.ts', ['Principal', 'Credential', 'HandlerContext', 'Condition', 'ListQuery', 'Page', 'CollectionHandlers', 'TransitionHandler']],
+  ['packages/runtime/src/types.ts', ['Principal', 'Credential', 'HandlerContext', 'HandlerEvents', 'Condition', 'ListQuery', 'Page', 'CollectionHandlers', 'TransitionHandler']],
 ];
 
 const CLIENT: readonly (readonly [string, readonly string[]])[] = [

@@ -49,8 +49,17 @@ export function openSources(files: readonly string[]): Project {
   return project;
 }
 
-/** Whitespace folded to single spaces, and the trailing commas of multi-line parameter lists dropped. */
-const fold = (text: string): string => text.replace(/\s+/g, ' ').replace(/\( /g, '(').replace(/,? \)/g, ')').trim();
+/**
+ * Whitespace folded to single spaces, the trailing commas of multi-line parameter lists dropped, and `{@link X}`
+ * written as code (`X`), as an editor shows it.
+ */
+const fold = (text: string): string =>
+  text
+    .replace(/\{@link\s+([^}\s]+)\s*\}/g, '`$1`')
+    .replace(/\s+/g, ' ')
+    .replace(/\( /g, '(')
+    .replace(/,? \)/g, ')')
+    .trim();
 
 /** The JSDoc description and `@example` of a node (the last JSDoc block, as TypeScript reads it). */
 function jsDocOf(node: JSDocableNode): { doc: string; example?: string } {
