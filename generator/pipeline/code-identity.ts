@@ -1,10 +1,10 @@
 /**
  * @module What restgen renders with, by content: a hash of restgen's own code, templates and runtime (in
  * whichever layout is installed: the built `dist/` of a package, or the sources of a clone) and of the
- * template overrides. A generated file's header records its render key together with this identity, so the
- * key proves the file up to date only for the very restgen that wrote it (the same on every machine: content,
- * not file times). Upgrading restgen changes the identity: each file is then rendered again once, and
- * rewritten only if its text or recorded key changed.
+ * template overrides. The inputs record (`restgen-inputs.json`) names the identity its files' header keys stand
+ * for: a key proves a file up to date only under the very restgen that wrote it (the same on every machine:
+ * content, not file times). Headers themselves name no restgen: under another identity every file is rendered
+ * and compared once, and only a file whose bytes differ is rewritten.
  */
 import { createHash, type Hash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

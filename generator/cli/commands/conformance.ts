@@ -4,7 +4,7 @@
  * contract. It writes: it creates its own records (and deletes them again where it can), never others'.
  * Exit 0 when every check holds, 1 when one fails, 2 on usage errors (and when the server cannot be reached).
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { closest } from '../../model/option-shapes.ts';
 import type { ApiIR } from '../../model/ir.ts';
 import { loadModel } from '../../pipeline/generate.ts';
@@ -128,9 +128,9 @@ export function registerConformanceCommand(program: Command, io: CliIO): void {
     .description("check a running server (your handlers, your database) against the API's contract; it creates and deletes records of its own")
     .argument('[api]', 'the API module (default: api in restgen.config.ts, else api.ts)')
     .option('--url <url>', 'the base URL of the running server (with the prefix the API is mounted under)')
-    .option('--header <header>', "a header sent with every request, 'Name: value' (credentials: 'Authorization: Bearer <token>'); repeatable", collect, [])
-    .option('--version <version>', 'check only this version; repeatable (default: every version)', collect, [])
-    .option('--only <collection>', 'check only this collection; repeatable (default: every collection)', collect, [])
+    .addOption(new Option('--header <header>', "a header sent with every request, 'Name: value' (credentials: 'Authorization: Bearer <token>'); repeatable").default([], 'none').argParser(collect))
+    .addOption(new Option('--version <version>', 'check only this version; repeatable').default([], 'every version').argParser(collect))
+    .addOption(new Option('--only <collection>', 'check only this collection; repeatable').default([], 'every collection').argParser(collect))
     .option('--format <format>', `output format: ${FORMATS.join(', ')}`, 'text')
     .option('--concurrency <n>', 'requests sent at once by the concurrency checks', '5')
     .option('--max-wait <seconds>', 'the longest Retry-After of a 429 that is waited out before retrying', '60')

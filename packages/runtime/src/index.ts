@@ -39,12 +39,14 @@ export {
   type DispatcherOptions,
 } from "./webhooks.js";
 export type { WebhookDispatcher } from "./webhook-dispatch.js";
-export type {
-  Claimed,
-  Delivery,
-  EndpointRecord,
-  EndpointStore,
-  Outbox,
+export {
+  CLAIM_SCAN_MAX,
+  type Claimed,
+  type Delivery,
+  type EndpointRecord,
+  type EndpointStore,
+  type Fairness,
+  type Outbox,
 } from "./webhook-store.js";
 export {
   isTransactional,
