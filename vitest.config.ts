@@ -15,6 +15,9 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // Generates the examples the tests share, once per run (test/helpers/shared-output.ts).
+    globalSetup: ['test/global-setup.ts'],
+    maxWorkers: Number(process.env['VITEST_MAX_WORKERS'] ?? 2),
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

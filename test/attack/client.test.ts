@@ -7,7 +7,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   InvalidResponseError,
   RedirectError,
@@ -15,11 +15,13 @@ import {
   createShopClient,
   type AttemptEvent,
 } from '../../examples/shop/generated/client/index.js';
+import { fakeClock, until } from '../client/fake-clock.ts';
 import { startFaultServer, type FaultServer, type Reply } from '../client/fault-server.ts';
 
 const ORDER = { id: 'o1', customer_id: 'c1', product_id: 7, quantity: 2, currency: 'EUR', status: 'open', createdAt: '2026-10-01T00:00:00Z' };
 const servers: (FaultServer | Server)[] = [];
 afterEach(async () => {
+  vi.useRealTimers();
   for (const s of servers.splice(0))
     await ('seen' in s ? s.close() : new Promise<void>((resolve) => (s.closeAllConnections(), s.close(() => resolve()))));
 });
@@ -158,13 +160,18 @@ describe('bodies', () => {
 
 describe('credentials that never settle', () => {
   it('a bearer() that never settles is bounded by timeout (each attempt), then TimeoutError', async () => {
+    const clock = fakeClock();
     const api = await fault([{ status: 200, body: ORDER }]);
     const events: AttemptEvent[] = [];
     const client = createShopClient({ baseUrl: api.url, bearer: () => new Promise<string>(() => undefined), timeout: 100, maxRetries: 1, retryDelay: 10, onAttempt: (e) => events.push(e) });
-    const started = performance.now();
-    await expect(client.v2.orders.get('o1')).rejects.toBeInstanceOf(TimeoutError);
-    expect(performance.now() - started).toBeLessThan(2_000);
-    expect(events).toHaveLength(2);
+    const failed = client.v2.orders.get('o1').catch((e: unknown) => e);
+    await clock.advance(100);
+    await until(() => events.length === 1);
+    await clock.advance(events[0]!.retryInMs!);
+    await clock.advance(100);
+    expect(await failed).toBeInstanceOf(TimeoutError);
+    // Each attempt ended when its timeout did.
+    expect(events.map((e) => e.durationMs)).toEqual([100, 100]);
     expect(api.seen).toHaveLength(0);
   });
 
@@ -187,10 +194,16 @@ describe('credentials that never settle', () => {
 
 describe('Retry-After', () => {
   it('-5 is ignored: the backoff applies, not an immediate retry', async () => {
+    const clock = fakeClock();
     const api = await fault([{ status: 503, headers: { 'retry-after': '-5' } }, { status: 200, body: ORDER }]);
     const events: AttemptEvent[] = [];
-    await createShopClient({ baseUrl: api.url, retryDelay: 200, onAttempt: (e) => events.push(e) }).v2.orders.get('o1');
-    expect(events[0]!.retryInMs).toBeGreaterThanOrEqual(150);
-    expect(api.seen[1]!.at - api.seen[0]!.at).toBeGreaterThanOrEqual(140);
+    const got = createShopClient({ baseUrl: api.url, retryDelay: 200, fetch: clock.fetch, onAttempt: (e) => events.push(e) }).v2.orders.get('o1');
+    await until(() => events.length === 1);
+    // The backoff of 200 ms, less at most a quarter of jitter.
+    const wait = events[0]!.retryInMs!;
+    expect(wait).toBeGreaterThanOrEqual(150);
+    await clock.advance(wait);
+    await expect(got).resolves.toEqual(ORDER);
+    expect(clock.starts()).toEqual([0, wait]);
   });
 });

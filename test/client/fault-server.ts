@@ -1,6 +1,6 @@
 /**
  * @module Test helper: a small node:http server on 127.0.0.1 (port 0) that answers each request with the
- * next scripted reply, recording every request (headers, body, arrival time) for the tests to inspect.
+ * next scripted reply, recording every request (method, URL, headers, body) for the tests to inspect.
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,8 +11,6 @@ export interface Seen {
   readonly url: string;
   readonly headers: IncomingHttpHeaders;
   readonly body: string;
-  /** `performance.now()` at arrival. */
-  readonly at: number;
 }
 
 /** What to answer: a status, headers and a JSON body; or `hang` (never answer) or `destroy` (drop the socket). */
@@ -44,7 +42,7 @@ export async function startFaultServer(replies: readonly Reply[] | ((n: number, 
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const request: Seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: performance.now() };
+      const request: Seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
       seen.push(request);
       const n = seen.length - 1;
       const reply = typeof replies === 'function' ? replies(n, request) : (replies[n] ?? replies[replies.length - 1]!);

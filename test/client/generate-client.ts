@@ -1,6 +1,6 @@
 /**
- * @module Test helper: runs restgen's whole pipeline for an API module into a fresh folder under
- * `test/.tmp/`.
+ * @module Test helper: an API module's generated output (this run's shared one for an example, else generated
+ * into a fresh folder under `test/.tmp/`), and the generated client's type check under browser settings.
  */
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -9,12 +9,18 @@ import { promisify } from 'node:util';
 import { expect } from 'vitest';
 import { generate } from '../../generator/pipeline/generate.ts';
 import { SHOP_API } from '../helpers/load-ir.ts';
+import { sharedOutput } from '../helpers/shared-output.ts';
 import { listFiles, tempDir } from '../helpers/temp-api.ts';
 
 export { listFiles };
 
-/** Generates `apiPath` (the example by default) into a temporary folder; returns it and its cleanup. */
+/**
+ * `apiPath` (the example by default) as restgen generates it, to read only: this run's shared output for an
+ * example, else generated into a temporary folder; returns the folder and its cleanup.
+ */
 export async function generateInto(prefix: string, apiPath: string = SHOP_API): Promise<{ dir: string; cleanup: () => void }> {
+  const shared = sharedOutput(apiPath);
+  if (shared !== undefined) return { dir: shared, cleanup: () => undefined };
   const tmp = tempDir(prefix);
   const result = await generate({ apiPath, outDir: tmp.dir });
   expect(result.diagnostics).toEqual([]);
@@ -29,7 +35,9 @@ const TSC = new URL('../../node_modules/typescript-native/bin/tsc', import.meta.
  * types), strict, `module: nodenext`, `noUnusedLocals`, `exactOptionalPropertyTypes`. Resolves to tsc's output.
  */
 export async function typeCheckClient(dir: string): Promise<string> {
-  const config = path.join(dir, 'tsconfig.client.json');
+  // The configuration lives outside `dir`, which may be a shared output other tests read.
+  const tmp = tempDir('client-tsconfig');
+  const config = path.join(tmp.dir, 'tsconfig.json');
   writeFileSync(
     config,
     JSON.stringify({
@@ -48,9 +56,13 @@ export async function typeCheckClient(dir: string): Promise<string> {
         verbatimModuleSyntax: true,
         noEmit: true,
       },
-      include: ['client'],
+      include: [path.join(dir, 'client')],
     }),
   );
-  const { stdout } = await promisify(execFile)(process.execPath, [TSC, '-p', config]).catch((e: { stdout?: string }) => ({ stdout: e.stdout ?? String(e) }));
-  return stdout;
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, [TSC, '-p', config]).catch((e: { stdout?: string }) => ({ stdout: e.stdout ?? String(e) }));
+    return stdout;
+  } finally {
+    tmp.cleanup();
+  }
 }

@@ -2,9 +2,12 @@
  * The generated client's retry rules against fault-injecting node:http servers: which answers are retried,
  * how long it waits (backoff with jitter, Retry-After), timeouts, connection failures, aborts, and the
  * Idempotency-Key that makes a retried create safe. Attempts are counted by the server and by `onAttempt`.
+ * Where a test is about time, the client's clock is the test's (fake timers): sockets stay real, and the clock
+ * moves only when the test advances it, so how long the client waited is exact, whatever the machine's load.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closedPort, problem, startFaultServer, type FaultServer, type Reply } from './fault-server.ts';
+import { fakeClock, T0, until } from './fake-clock.ts';
 import {
   ApiError,
   ConflictError,
@@ -20,6 +23,7 @@ const ORDER = { id: 'o1', customer_id: 'c1', product_id: 7, quantity: 2, currenc
 const ok = (body: unknown = ORDER, status = 200): Reply => ({ status, body });
 let server: FaultServer | undefined;
 afterEach(async () => {
+  vi.useRealTimers();
   await server?.close();
   server = undefined;
 });
@@ -31,30 +35,33 @@ async function withServer(replies: Parameters<typeof startFaultServer>[0], optio
   return { client, events, seen: server.seen };
 }
 
-const gaps = (seen: readonly { at: number }[]): number[] => seen.slice(1).map((s, i) => s.at - seen[i]!.at);
-
 describe('retries', () => {
   it('waits as Retry-After (seconds) says after a 429, then succeeds', async () => {
+    const clock = fakeClock();
     const retryAfter = problem(429, 'Too Many Requests', {}, { 'retry-after': '1' });
     // A 10 ms backoff shows that the wait comes from Retry-After, not from the backoff.
-    const { client, events, seen } = await withServer([retryAfter, ok()], { retryDelay: 10 });
-    await expect(client.v2.orders.get('o1')).resolves.toEqual(ORDER);
+    const { client, events, seen } = await withServer([retryAfter, ok()], { retryDelay: 10, fetch: clock.fetch });
+    const got = client.v2.orders.get('o1');
+    await until(() => events.length === 1);
+    await clock.advance(999);
+    expect(clock.starts()).toEqual([0]);
+    await clock.advance(1);
+    await expect(got).resolves.toEqual(ORDER);
     expect(seen).toHaveLength(2);
-    expect(gaps(seen)[0]).toBeGreaterThanOrEqual(990);
-    expect(gaps(seen)[0]).toBeLessThan(1500);
+    expect(clock.starts()).toEqual([0, 1000]);
     expect(events.map((e) => [e.attempt, e.status, e.retryInMs])).toEqual([[1, 429, 1000], [2, 200, null]]);
   });
 
   it('reads Retry-After as an HTTP date', async () => {
-    const at = new Date(Date.now() + 3000).toUTCString();
+    fakeClock();
+    const at = new Date(T0 + 3000).toUTCString();
     const controller = new AbortController();
     const { client, events } = await withServer([problem(503, 'Unavailable', {}, { 'retry-after': at }), ok()], {
       // Abort as soon as the wait is known: the test reads the planned wait without sitting through it.
       onAttempt: (e) => (events.push(e), controller.abort()),
     });
     await expect(client.v2.orders.get('o1', { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
-    expect(events[0]!.retryInMs).toBeGreaterThan(1500);
-    expect(events[0]!.retryInMs).toBeLessThanOrEqual(3000);
+    expect(events[0]!.retryInMs).toBe(3000);
   });
 
   it('does not retry when Retry-After exceeds maxRetryAfter', async () => {
@@ -66,11 +73,20 @@ describe('retries', () => {
   });
 
   it('retries a 503 after a jittered 500 ms by default, then succeeds', async () => {
-    const { client, seen } = await withServer([problem(503, 'Service Unavailable'), ok()]);
-    await expect(client.v2.orders.get('o1')).resolves.toEqual(ORDER);
+    const clock = fakeClock();
+    const { client, events, seen } = await withServer([problem(503, 'Service Unavailable'), ok()], { fetch: clock.fetch });
+    const got = client.v2.orders.get('o1');
+    await until(() => events.length === 1);
+    // Jitter takes off at most a quarter.
+    const wait = events[0]!.retryInMs!;
+    expect(wait).toBeGreaterThanOrEqual(375);
+    expect(wait).toBeLessThanOrEqual(500);
+    await clock.advance(wait - 1);
+    expect(clock.starts()).toEqual([0]);
+    await clock.advance(1);
+    await expect(got).resolves.toEqual(ORDER);
     expect(seen).toHaveLength(2);
-    expect(gaps(seen)[0]).toBeGreaterThanOrEqual(370);
-    expect(gaps(seen)[0]).toBeLessThan(800);
+    expect(clock.starts()).toEqual([0, wait]);
   });
 
   it('doubles the backoff on each retry, up to maxRetryDelay', async () => {
@@ -96,18 +112,27 @@ describe('retries', () => {
   });
 
   it('times out a hanging server on each attempt', async () => {
-    const { client, seen } = await withServer(['hang'], { retryDelay: 1, maxRetries: 1, timeout: 150 });
-    const started = performance.now();
-    const error = await client.v2.orders.get('o1').catch((e: unknown) => e);
-    const elapsed = performance.now() - started;
+    const clock = fakeClock();
+    const { client, events, seen } = await withServer(['hang'], { retryDelay: 1, maxRetries: 1, timeout: 150, fetch: clock.fetch });
+    const failed = client.v2.orders.get('o1').catch((e: unknown) => e);
+    await until(() => seen.length === 1);
+    await clock.advance(149);
+    expect(events).toHaveLength(0);
+    // The first attempt times out, the 1 ms wait passes, and the second hangs as long.
+    await clock.advance(1);
+    await until(() => events.length === 1);
+    await clock.advance(1);
+    await until(() => seen.length === 2);
+    await clock.advance(150);
+    const error = await failed;
+    expect(clock.starts()).toEqual([0, 151]);
+    expect(events.map((e) => [e.durationMs, e.retryInMs])).toEqual([[150, 1], [150, null]]);
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as TimeoutError).message).toMatch(/Timed out after 150 ms \(GET http:\/\/127\.0\.0\.1:\d+\/v2\/orders\/o1\)/);
     expect((error as TimeoutError).cause).toBeDefined();
     expect(seen).toHaveLength(2);
-    expect(elapsed).toBeGreaterThanOrEqual(295);
-    expect(elapsed).toBeLessThan(2000);
   });
 
   it('reports a closed port as a ConnectionError with its cause, after retrying', async () => {
@@ -133,16 +158,17 @@ describe('retries', () => {
   });
 
   it('stops at once when the caller aborts during the wait between attempts', async () => {
+    const clock = fakeClock();
     const controller = new AbortController();
-    const { client, seen } = await withServer([problem(503, 'Service Unavailable')], {
-      retryDelay: 5000,
-      onAttempt: () => setTimeout(() => controller.abort(), 50),
-    });
-    const started = performance.now();
-    const error = await client.v2.orders.get('o1', { signal: controller.signal }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ name: 'AbortError' });
-    expect(performance.now() - started).toBeLessThan(1000);
-    await new Promise((r) => setTimeout(r, 100));
+    const { client, events, seen } = await withServer([problem(503, 'Service Unavailable')], { retryDelay: 5000, fetch: clock.fetch });
+    const failed = client.v2.orders.get('o1', { signal: controller.signal }).catch((e: unknown) => e);
+    await until(() => events.length === 1);
+    controller.abort();
+    // No time passes on the client's clock: the abort alone ends the wait.
+    expect(await failed).toMatchObject({ name: 'AbortError' });
+    // Nothing of the wait is left to start another attempt when its time would have come.
+    await clock.advance(5000);
+    expect(clock.starts()).toEqual([0]);
     expect(seen).toHaveLength(1);
   });
 

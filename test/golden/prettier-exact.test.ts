@@ -29,6 +29,17 @@ async function notExact(files: readonly OutputFile[], languages: readonly FileLa
   return differ;
 }
 
+/**
+ * One file of each shape: the synthetic collections `things0` to `things199` are alike but for their number, so
+ * their files differ only in the digits of names (`things42`, `Things42Create`, `'things42:read'`). Prettier breaks
+ * lines by the text's widths, never by which digits a name holds, so a file whose text equals another's once each
+ * such number is replaced by zeros of the same width is printed alike: checking one of them checks both.
+ */
+function oneOfEachShape(files: readonly OutputFile[]): OutputFile[] {
+  const shape = (f: OutputFile) => f.content.replace(/(things)(\d+)/gi, (_, name: string, n: string) => name + '0'.repeat(n.length));
+  return [...new Map(files.map((f) => [shape(f), f])).values()];
+}
+
 describe('every rendered file is exactly what prettier prints', () => {
   const tmp = tempDir('exact');
   afterAll(tmp.cleanup);
@@ -40,11 +51,14 @@ describe('every rendered file is exactly what prettier prints', () => {
     expect(await notExact(files, ['typescript', 'json', 'markdown'])).toEqual([]);
   });
 
-  it('for the bench\'s synthetic API of 200 collections: every TypeScript file and CHANGES.md', { timeout: 600_000 }, async () => {
+  it('for the bench\'s synthetic API of 200 collections: every shape of TypeScript file, and CHANGES.md', { timeout: 600_000 }, async () => {
     const apiPath = path.join(tmp.dir, 'api.ts');
     writeFileSync(apiPath, syntheticApi(200));
     const files = await emitAll(await loadIr(apiPath), '../api.ts');
     expect(files.filter((f) => f.language === 'typescript').length).toBeGreaterThan(1400);
-    expect(await notExact(files, ['typescript', 'markdown'])).toEqual([]);
+    const shapes = oneOfEachShape(files);
+    // Per collection file, one for each width of its number (things7, things42, things123), and every file of the whole API.
+    expect(shapes.length).toBeLessThan(files.length / 5);
+    expect(await notExact(shapes, ['typescript', 'markdown'])).toEqual([]);
   });
 });

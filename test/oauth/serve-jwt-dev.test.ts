@@ -1,5 +1,5 @@
 /**
- * `restgen serve --jwt-dev`, run as a child process as a user runs it: bearer tokens go through the
+ * `restgen serve --jwt-dev`, run as a child process as a user runs it (the built command line): bearer tokens go through the
  * generated server's real JWT verification with a key made at startup, the printed token carries every
  * scope, other tokens are refused, API keys are still accepted; an API without bearer tokens is a usage error.
  */
@@ -9,12 +9,12 @@ import { createDevJwt, allScopes } from '../../generator/cli/jwt-dev.ts';
 import { SHOP_API, loadIr } from '../helpers/load-ir.ts';
 import { HEADER_API } from '../server/helpers.ts';
 
-const FIXTURE = new URL('../server/fixtures/serve-cli.ts', import.meta.url).pathname;
+const BIN = new URL('../../bin/restgen.js', import.meta.url).pathname;
 const ROOT = new URL('../../', import.meta.url).pathname;
 
 /** Runs `serve` with `args` until it prints its URL (or exits); returns what it printed and a way to stop it. */
 function runServe(args: string[]): Promise<{ url: string | null; out: string; err: string; code: Promise<number | null>; stop: () => void }> {
-  const child = spawn(process.execPath, ['--import', 'jiti/register', FIXTURE, 'serve', ...args], { cwd: ROOT });
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], { cwd: ROOT });
   let out = '';
   let err = '';
   const code = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));

@@ -5,13 +5,14 @@
  */
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect } from 'vitest';
 import type { ApiIR } from '../../generator/model/ir.ts';
 import { generate } from '../../generator/pipeline/generate.ts';
-import { SHOP_API } from '../helpers/load-ir.ts';
+import { loadIr, SHOP_API } from '../helpers/load-ir.ts';
+import { ownCopy, sharedOutput } from '../helpers/shared-output.ts';
 import { tempDir } from '../helpers/temp-api.ts';
 
 // ajv-formats is CommonJS: under `module: nodenext` its default import is `module.exports`, whose
@@ -41,21 +42,33 @@ export interface GeneratedExample {
   readonly cleanup: () => void;
 }
 
-/** Generates the example (or `apiPath`) into `test/.tmp/<prefix>-*`. */
-export async function generateExample(prefix: string, apiPath: string = SHOP_API): Promise<GeneratedExample> {
-  const tmp = tempDir(prefix);
-  const result = await generate({ apiPath, outDir: tmp.dir });
-  expect(result.diagnostics).toEqual([]);
-  expect(result.ok).toBe(true);
-  const ir = result.ir!;
-  const docPath = (v: string) => path.join(tmp.dir, 'openapi', `${v}.json`);
+/**
+ * The example (or `apiPath`) as restgen generates it: this run's shared output when `apiPath` is one (read only;
+ * `writable` gives a copy of the test's own instead), else generated into `test/.tmp/<prefix>-*`.
+ */
+export async function generateExample(prefix: string, apiPath: string = SHOP_API, { writable = false } = {}): Promise<GeneratedExample> {
+  const shared = writable ? ownCopy(prefix, apiPath) : sharedOutput(apiPath);
+  const { dir, ir, cleanup } =
+    shared === undefined
+      ? await generateFresh(prefix, apiPath)
+      : { dir: shared, ir: await loadIr(apiPath), cleanup: writable ? () => rmSync(shared, { recursive: true, force: true }) : () => undefined };
+  const docPath = (v: string) => path.join(dir, 'openapi', `${v}.json`);
   return {
-    dir: tmp.dir,
+    dir,
     ir,
     versions: ir.versions.map((v) => v.name),
     docPath,
     doc: (v) => JSON.parse(readFileSync(docPath(v), 'utf8')) as OpenApiDoc,
-    zod: async (v) => (await import(pathToFileURL(path.join(tmp.dir, v, 'schemas.ts')).href)) as Record<string, unknown>,
-    cleanup: tmp.cleanup,
+    zod: async (v) => (await import(pathToFileURL(path.join(dir, v, 'schemas.ts')).href)) as Record<string, unknown>,
+    cleanup,
   };
+}
+
+/** Generates `apiPath` into a fresh folder under `test/.tmp/`. */
+async function generateFresh(prefix: string, apiPath: string): Promise<{ dir: string; ir: ApiIR; cleanup: () => void }> {
+  const tmp = tempDir(prefix);
+  const result = await generate({ apiPath, outDir: tmp.dir });
+  expect(result.diagnostics).toEqual([]);
+  expect(result.ok).toBe(true);
+  return { dir: tmp.dir, ir: result.ir!, cleanup: tmp.cleanup };
 }

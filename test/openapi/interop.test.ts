@@ -111,7 +111,7 @@ let app: FastifyInstance;
 let baseUrl: string;
 
 beforeAll(async () => {
-  example = await generateExample('openapi-interop');
+  example = await generateExample('openapi-interop', undefined, { writable: true });
   const { registerShopApi, createMemoryHandlers } = (await import(pathToFileURL(path.join(example.dir, 'server', 'index.ts')).href)) as {
     registerShopApi: (app: FastifyInstance, handlers: unknown, options: object) => Promise<void>;
     createMemoryHandlers: () => unknown;

@@ -1,14 +1,13 @@
 /**
- * @module The shop on PostgreSQL in a child process (test/postgres/fixtures/shop-child.ts), run with jiti
- * as a user runs TypeScript, with `@restgen/runtime` resolved to this repository's sources.
+ * @module The shop on PostgreSQL in a child process (test/postgres/fixtures/shop-child.ts), bundled once per test
+ * file with `@restgen/runtime` as this repository's sources (see `helpers/bundle-node.ts`) and run with plain node.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { bundleForNode } from '../helpers/bundle-node.ts';
 
 const FIXTURE = new URL('./fixtures/shop-child.ts', import.meta.url).pathname;
 const ROOT = new URL('../../', import.meta.url).pathname;
-const RUNTIME = new URL('../../packages/runtime/src/', import.meta.url).pathname;
-/** `@restgen/runtime` as the repository's sources, as vitest resolves it (jiti matches aliases by prefix: the longer first). */
-const ALIASES = JSON.stringify({ '@restgen/runtime/jwt': `${RUNTIME}jwt.ts`, '@restgen/runtime': `${RUNTIME}index.ts` });
+let bundled: Promise<string> | undefined;
 
 /** A started child: its URL, how it ended, and a way to stop it. */
 export interface Child {
@@ -22,12 +21,9 @@ export interface Child {
 }
 
 /** Starts the shop child with `env` and resolves once it listens. */
-export function startChild(env: Readonly<Record<string, string>>): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'jiti/register', FIXTURE], {
-    cwd: ROOT,
-    env: { ...process.env, JITI_ALIAS: ALIASES, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+export async function startChild(env: Readonly<Record<string, string>>): Promise<Child> {
+  const script = await (bundled ??= bundleForNode(FIXTURE, 'postgres-shop-child'));
+  const child = spawn(process.execPath, [script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { generate } from '../../generator/pipeline/generate.ts';
 import { SHOP_API } from '../helpers/load-ir.ts';
+import { ownCopy, sharedOutput } from '../helpers/shared-output.ts';
 
 /** The project's `test/.tmp/` folder. */
 export const TMP = new URL('../.tmp/', import.meta.url).pathname;
@@ -27,10 +28,18 @@ export interface ServerModule {
 export type Register = (app: FastifyInstance, handlers: object, options?: object) => Promise<void>;
 
 /**
- * Generates `apiPath` into `test/.tmp/server-<name>` (kept between runs: `generate` rewrites only what
- * changed) and returns the folder.
+ * The generated output of `apiPath`, to read only: this run's shared output for an example (generated once per
+ * run, see `helpers/shared-output.ts`), else generated into `test/.tmp/server-<name>` (kept between runs:
+ * `generate` rewrites only what changed). A test that writes into the output uses {@link writableOutput}.
  */
 export async function generateInto(name: string, apiPath: string = SHOP_API): Promise<string> {
+  return sharedOutput(apiPath) ?? writableOutput(name, apiPath);
+}
+
+/** The generated output of `apiPath` in a folder of this test's own (`name` unique among the test files), which it may write into. */
+export async function writableOutput(name: string, apiPath: string = SHOP_API): Promise<string> {
+  const copy = ownCopy(`server-${name}`, apiPath);
+  if (copy !== undefined) return copy;
   const outDir = path.join(TMP, `server-${name}`);
   const result = await generate({ apiPath, outDir });
   if (!result.ok) throw new Error(`generate failed: ${JSON.stringify(result.diagnostics)}`);

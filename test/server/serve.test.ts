@@ -1,6 +1,6 @@
 /**
  * `restgen serve`: generates the example, runs it on the in-memory handlers with any token accepted, and
- * stops on SIGINT. Run as a child process, as a user runs it.
+ * stops on SIGINT. Run as a child process, as a user runs it: the built command line (`npm run build` first).
  */
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
@@ -9,11 +9,11 @@ import { startReceiver } from '../webhooks/receiver.ts';
 import { HEADER_API } from './helpers.ts';
 import { SHOP_API, loadIr } from '../helpers/load-ir.ts';
 
-const FIXTURE = new URL('./fixtures/serve-cli.ts', import.meta.url).pathname;
+const BIN = new URL('../../bin/restgen.js', import.meta.url).pathname;
 
 /** Starts the fixture CLI; resolves with the URL it prints, the output so far, and a way to stop it. */
 function runServe(args: string[]): Promise<{ url: string; out: () => string; err: () => string; stop: () => Promise<number | null> }> {
-  const child = spawn(process.execPath, ['--import', 'jiti/register', FIXTURE, 'serve', ...args], { cwd: new URL('../../', import.meta.url).pathname });
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], { cwd: new URL('../../', import.meta.url).pathname });
   let out = '';
   let err = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

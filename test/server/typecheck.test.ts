@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { generate } from '../../generator/pipeline/generate.ts';
 import { tempDir, writeFiles } from '../helpers/temp-api.ts';
-import { HEADER_API, generateInto } from './helpers.ts';
+import { HEADER_API, writableOutput } from './helpers.ts';
 
 const LEDGER_API = new URL('../../examples/ledger/api.ts', import.meta.url).pathname;
 
@@ -191,27 +191,27 @@ void source;
 
 describe('generated servers type-check', () => {
   it('shop: strict, nodenext, and the types enforce hooks, credentials and newest-version handlers', async () => {
-    const output = await typecheck(await generateInto('typecheck-shop'), SHOP_USAGE);
+    const output = await typecheck(await writableOutput('typecheck-shop'), SHOP_USAGE);
     expect(output).toBe('');
   }, 60_000);
 
   it('applyPatch types a PATCH merged over the stored resource as the resource, under the strictest settings', async () => {
-    const output = await typecheck(await generateInto('typecheck-patch'), PATCH_USAGE, STRICTEST);
+    const output = await typecheck(await writableOutput('typecheck-patch'), PATCH_USAGE, STRICTEST);
     expect(output).toBe('');
   }, 60_000);
 
   it('header-versioning example: no auth, no hooks, options optional', async () => {
-    const output = await typecheck(await generateInto('typecheck-notes', HEADER_API), NOTES_USAGE);
+    const output = await typecheck(await writableOutput('typecheck-notes', HEADER_API), NOTES_USAGE);
     expect(output).toBe('');
   }, 60_000);
 
   it('ledger example: pinnedVersion, onVersionUse and the OpenTelemetry adapter', async () => {
-    const output = await typecheck(await generateInto('typecheck-ledger', LEDGER_API), LEDGER_USAGE);
+    const output = await typecheck(await writableOutput('typecheck-ledger', LEDGER_API), LEDGER_USAGE);
     expect(output).toBe('');
   }, 60_000);
 
   it('a type error in usage is reported (the check can fail)', async () => {
-    const output = await typecheck(await generateInto('typecheck-notes', HEADER_API), `${NOTES_USAGE}\nconst n: number = 'x';\nvoid n;\n`);
+    const output = await typecheck(await writableOutput('typecheck-notes', HEADER_API), `${NOTES_USAGE}\nconst n: number = 'x';\nvoid n;\n`);
     expect(output).toContain('TS2322');
   }, 60_000);
 

@@ -1,6 +1,6 @@
 /**
  * @module A real webhook receiver for tests: a node:http server on 127.0.0.1 that records every request
- * (headers, raw body, when it arrived) and answers as the test tells it, per attempt.
+ * (headers, raw body, its place in the order of arrival) and answers as the test tells it, per attempt.
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,7 +10,6 @@ export interface Received {
   readonly path: string;
   readonly headers: IncomingHttpHeaders;
   readonly body: string;
-  readonly at: number;
   /** Its place among everything the receiver saw (requests and closed hanging requests), from 1. */
   readonly seq: number;
 }
@@ -34,6 +33,8 @@ export interface Receiver {
   at(path: string): Received[];
   /** The answer to each request at `path` (by its index there); default 204. */
   answer(path: string, reply: (n: number) => Reply): void;
+  /** Ends the hanging requests at `path` by closing their connections (as if the receiver crashed). */
+  release(path: string): void;
   /** Resolves when `count` requests arrived at `path` (or rejects after `ms`). */
   waitFor(path: string, count: number, ms?: number): Promise<Received[]>;
   close(): Promise<void>;
@@ -45,7 +46,7 @@ export async function startReceiver(): Promise<Receiver> {
   const abandoned: Abandoned[] = [];
   let seq = 0;
   const replies = new Map<string, (n: number) => Reply>();
-  const hanging: ServerResponse[] = [];
+  const hanging: { path: string; res: ServerResponse }[] = [];
   let closing = false;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -53,10 +54,10 @@ export async function startReceiver(): Promise<Receiver> {
     req.on('end', () => {
       const path = req.url ?? '/';
       const n = received.filter((r) => r.path === path).length;
-      received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now(), seq: ++seq });
+      received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), seq: ++seq });
       const reply = replies.get(path)?.(n) ?? { status: 204 };
       if (reply === 'hang') {
-        hanging.push(res);
+        hanging.push({ path, res });
         res.on('close', () => {
           if (!closing) abandoned.push({ path, seq: ++seq });
         });
@@ -76,6 +77,7 @@ export async function startReceiver(): Promise<Receiver> {
     abandoned,
     at,
     answer: (path, reply) => void replies.set(path, reply),
+    release: (path) => hanging.filter((h) => h.path === path).forEach((h) => h.res.destroy()),
     async waitFor(path, count, ms = 10_000) {
       const end = Date.now() + ms;
       while (at(path).length < count) {
@@ -87,7 +89,7 @@ export async function startReceiver(): Promise<Receiver> {
     close: () =>
       new Promise<void>((resolve) => {
         closing = true;
-        for (const res of hanging) res.destroy();
+        for (const { res } of hanging) res.destroy();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
