@@ -5,7 +5,8 @@
  * `restgen init`, generate, type-check the user's `api.ts` and config (no @types/node), the generated code
  * and code that uses it under the strictest common settings in both module modes with `skipLibCheck` off,
  * check that the DSL's typed errors still appear, build and deploy the server with its `openapi/` folder,
- * run `restgen check`; in a second fresh folder `npm init -y`, `restgen init`, `restgen generate` and the project's
+ * run `restgen check`; generate this repository's example APIs (shop, header-versioning, ledger) from the tarball
+ * exactly as committed and type-check them with code using them; in a second fresh folder `npm init -y`, `restgen init`, `restgen generate` and the project's
  * strict `tsc`; then drop the dev dependencies (restgen included) and run the server with the generated client over
  * real HTTP. Needs the npm registry (npm's cache is reused).
  */
@@ -18,7 +19,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const run = promisify(execFile);
-const own = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string>; peerDependencies: Record<string, string> };
+const own = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+  devDependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
+};
 /** The versions this repository develops with (its own tests run the newest supported runtime packages). */
 const pin = (name: string): string => own.devDependencies[name]!;
 /** The oldest version a peer range allows: here the generated code runs on the floor of every range it declares. */
@@ -83,6 +87,33 @@ console.log(JSON.stringify({ created, later, anonymous: anonymous.status, openap
 await app.close();
 `;
 
+/** Code using the examples' generated servers and clients, as their READMEs show it. */
+const EXAMPLES_USAGE = `import Fastify from 'fastify';
+import { createShopClient } from './shop/generated/client/index.js';
+import { createMemoryHandlers as shopMemory, registerShopApi, type ShopMigrations } from './shop/generated/server/index.js';
+import { createNotesClient } from './header-versioning/generated/client/index.js';
+import { createMemoryHandlers as notesMemory, registerNotesApi } from './header-versioning/generated/server/index.js';
+import { createLedgerClient } from './ledger/generated/client/index.js';
+import { createMemoryHandlers as ledgerMemory, registerLedgerApi } from './ledger/generated/server/index.js';
+
+const migrations: ShopMigrations = {
+  v2: { orders: { note: { value: (order) => order.giftMessage } } },
+  v3: {
+    customers: { name: { whenMissing: (customer) => customer.email } },
+    orders: { reference: { up: (n) => 'RF-' + String(n).padStart(4, '0'), down: (s) => Number(s.slice(3)) } },
+  },
+};
+const app = Fastify();
+await registerShopApi(app, shopMemory(), { authenticate: () => ({ id: 'u', scopes: ['orders:read'] }), migrations });
+await app.register(async (notes) => registerNotesApi(notes, notesMemory(), {}), { prefix: '/notes-api' });
+await app.register(async (ledger) => registerLedgerApi(ledger, ledgerMemory(), { apiKeys: { k: { id: 'acct-1', scopes: ['ledger:read'] } }, pinnedVersion: () => '2025-01-15' }), { prefix: '/ledger-api' });
+const shop = createShopClient({ baseUrl: 'http://127.0.0.1:1', bearer: 'token' });
+const customer: { email: string } | undefined = (await shop.v3.customers.list()).data[0];
+const notes = createNotesClient({ baseUrl: 'http://127.0.0.1:1' });
+const ledger = createLedgerClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k' });
+console.log(customer, notes, ledger);
+`;
+
 const BAD_API = `import { collection, defineApi, f } from 'restgen';
 
 export default defineApi({
@@ -145,8 +176,12 @@ describe('the packed artifact in a fresh project', () => {
     const warnings = installOutput.split('\n').filter((l) => /warn/i.test(l) && /restgen/i.test(l));
     expect(warnings).toEqual([]);
     for (const pkg of ['restgen', '@restgen/runtime']) {
-      const scripts = (JSON.parse(readFileSync(path.join(app, 'node_modules', pkg, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
-      expect(Object.keys(scripts).filter((s) => /^(pre|post)?install$|^prepare$/.test(s)), pkg).toEqual([]);
+      const scripts =
+        (JSON.parse(readFileSync(path.join(app, 'node_modules', pkg, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
+      expect(
+        Object.keys(scripts).filter((s) => /^(pre|post)?install$|^prepare$/.test(s)),
+        pkg,
+      ).toEqual([]);
     }
   });
 
@@ -161,7 +196,11 @@ describe('the packed artifact in a fresh project', () => {
   });
 
   it('imports from plain node, and prints its version', async () => {
-    const { stdout } = await sh(process.execPath, ['--input-type=module', '-e', "const m = await import('restgen'); console.log(Object.keys(m).sort().join())"]);
+    const { stdout } = await sh(process.execPath, [
+      '--input-type=module',
+      '-e',
+      "const m = await import('restgen'); console.log(Object.keys(m).sort().join())",
+    ]);
     expect(stdout.trim()).toBe('collection,defineApi,defineConfig,f');
     expect((await restgen('--version')).stdout.trim()).toBe(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version);
   });
@@ -177,7 +216,10 @@ describe('the packed artifact in a fresh project', () => {
 
   it("type-checks the user's api.ts and config without @types/node, in both module modes, skipLibCheck off", async () => {
     const checks = Object.entries(MODES).map(([mode, options]) => {
-      writeFileSync(path.join(app, `tsconfig.api.${mode}.json`), JSON.stringify({ compilerOptions: { ...STRICT, ...options, types: [], noEmit: true }, files: ['api.ts', 'restgen.config.ts'] }));
+      writeFileSync(
+        path.join(app, `tsconfig.api.${mode}.json`),
+        JSON.stringify({ compilerOptions: { ...STRICT, ...options, types: [], noEmit: true }, files: ['api.ts', 'restgen.config.ts'] }),
+      );
       return tsc(`tsconfig.api.${mode}.json`);
     });
     await Promise.all(checks);
@@ -185,7 +227,10 @@ describe('the packed artifact in a fresh project', () => {
 
   it('still reports the typed mistakes in an api.ts: f.int().pattern() and an enum default outside the enum', async () => {
     writeFileSync(path.join(app, 'bad-api.ts'), BAD_API);
-    writeFileSync(path.join(app, 'tsconfig.bad.json'), JSON.stringify({ compilerOptions: { ...STRICT, ...MODES.nodenext, types: [], noEmit: true }, files: ['bad-api.ts'] }));
+    writeFileSync(
+      path.join(app, 'tsconfig.bad.json'),
+      JSON.stringify({ compilerOptions: { ...STRICT, ...MODES.nodenext, types: [], noEmit: true }, files: ['bad-api.ts'] }),
+    );
     const failed = await tsc('tsconfig.bad.json', 'typescript-native').then(
       () => '',
       (e: Error) => e.message,
@@ -198,9 +243,15 @@ describe('the packed artifact in a fresh project', () => {
 
   it('type-checks the generated code and code using it in both module modes, builds it, and check passes', async () => {
     writeFileSync(path.join(app, 'usage.ts'), USAGE);
-    writeFileSync(path.join(app, 'tsconfig.app.bundler.json'), JSON.stringify({ compilerOptions: { ...STRICT, ...MODES.bundler, types: ['node'], noEmit: true }, include: ['usage.ts', 'generated'] }));
+    writeFileSync(
+      path.join(app, 'tsconfig.app.bundler.json'),
+      JSON.stringify({ compilerOptions: { ...STRICT, ...MODES.bundler, types: ['node'], noEmit: true }, include: ['usage.ts', 'generated'] }),
+    );
     // The nodenext project also emits: that is the build a deployment runs.
-    writeFileSync(path.join(app, 'tsconfig.app.nodenext.json'), JSON.stringify({ compilerOptions: { ...STRICT, ...MODES.nodenext, types: ['node'], rootDir: '.', outDir: 'build' }, include: ['usage.ts', 'generated'] }));
+    writeFileSync(
+      path.join(app, 'tsconfig.app.nodenext.json'),
+      JSON.stringify({ compilerOptions: { ...STRICT, ...MODES.nodenext, types: ['node'], rootDir: '.', outDir: 'build' }, include: ['usage.ts', 'generated'] }),
+    );
     await Promise.all([tsc('tsconfig.app.bundler.json', 'typescript-native'), tsc('tsconfig.app.nodenext.json', 'typescript-native')]);
     // Deploying the server: the compiled code plus the OpenAPI documents it serves, beside server/.
     cpSync(path.join(app, 'generated/openapi'), path.join(app, 'build/generated/openapi'), { recursive: true });
@@ -208,9 +259,60 @@ describe('the packed artifact in a fresh project', () => {
     expect(check.stderr).toContain('up to date');
   }, 120_000);
 
+  it("generates this repository's example APIs byte for byte as committed, and their code and usage type-check in both module modes", async () => {
+    // The examples as a user would hold them: their source and lock, no generated folder; restgen from the tarball.
+    const names = ['shop', 'header-versioning', 'ledger'];
+    for (const name of names) {
+      const from = path.join(ROOT, 'examples', name);
+      cpSync(from, path.join(app, 'examples', name), { recursive: true, filter: (source) => !source.startsWith(path.join(from, 'generated')) });
+    }
+    // In each example's folder: the project's restgen.config.ts would send any API's output to its own folder.
+    for (const name of names) await sh(path.join(app, 'node_modules/.bin/restgen'), ['generate', 'api.ts'], path.join(app, 'examples', name));
+    for (const name of names) {
+      const committed = path.join(ROOT, 'examples', name, 'generated');
+      const files = readdirSync(committed, { recursive: true, encoding: 'utf8' })
+        .filter((f) => statSync(path.join(committed, f)).isFile())
+        .sort();
+      const ours = path.join(app, 'examples', name, 'generated');
+      expect(
+        readdirSync(ours, { recursive: true, encoding: 'utf8' })
+          .filter((f) => statSync(path.join(ours, f)).isFile())
+          .sort(),
+        name,
+      ).toEqual(files);
+      // Every generated file as committed; the inputs record also names the restgen code that wrote it (its identity),
+      // which is the packed build here and the sources in the repository, so only its inputs and parts must agree.
+      const record = (dir: string) => {
+        const { identity: _, 'x-restgen': __, ...rest } = JSON.parse(readFileSync(path.join(dir, 'restgen-inputs.json'), 'utf8')) as Record<string, unknown>;
+        return rest;
+      };
+      for (const f of files.filter((f) => f !== 'restgen-inputs.json'))
+        expect(readFileSync(path.join(ours, f), 'utf8'), `${name}/${f}`).toBe(readFileSync(path.join(committed, f), 'utf8'));
+      expect(record(ours), name).toEqual(record(committed));
+    }
+    writeFileSync(path.join(app, 'examples/usage.ts'), EXAMPLES_USAGE);
+    const projects = Object.entries(MODES).map(([mode, options]) => {
+      const project = `tsconfig.examples.${mode}.json`;
+      writeFileSync(
+        path.join(app, project),
+        JSON.stringify({
+          compilerOptions: { ...STRICT, ...options, types: ['node'], noEmit: true },
+          include: ['examples/usage.ts', ...names.map((n) => `examples/${n}/generated`)],
+        }),
+      );
+      return tsc(project, 'typescript-native');
+    });
+    await Promise.all(projects);
+  }, 120_000);
+
   it('another restgen version with the same output rewrites no file, and check still passes', async () => {
     const generated = path.join(app, 'generated');
-    const snapshot = () => new Map(readdirSync(generated, { recursive: true, encoding: 'utf8' }).filter((f) => statSync(path.join(generated, f)).isFile()).map((f) => [f, `${statSync(path.join(generated, f)).mtimeMs} ${readFileSync(path.join(generated, f), 'utf8')}`]));
+    const snapshot = () =>
+      new Map(
+        readdirSync(generated, { recursive: true, encoding: 'utf8' })
+          .filter((f) => statSync(path.join(generated, f)).isFile())
+          .map((f) => [f, `${statSync(path.join(generated, f)).mtimeMs} ${readFileSync(path.join(generated, f), 'utf8')}`]),
+      );
     const before = snapshot();
     const manifestFile = path.join(app, 'node_modules/restgen/package.json');
     const cli = path.join(app, 'node_modules/restgen/dist/cli.js');
@@ -242,7 +344,10 @@ describe('the packed artifact in a fresh project', () => {
     expect(init.stderr).toMatch(/updated package\.json: "type": "module" \(it (said "commonjs"|had no "type", which means CommonJS)\)/);
     const generated = await sh(bin, ['generate'], fresh);
     expect(generated.stderr).not.toMatch(/RG220|error/);
-    writeFileSync(path.join(fresh, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...STRICT, ...MODES.nodenext, types: ['node'], noEmit: true }, include: ['api.ts', 'generated'] }));
+    writeFileSync(
+      path.join(fresh, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { ...STRICT, ...MODES.nodenext, types: ['node'], noEmit: true }, include: ['api.ts', 'generated'] }),
+    );
     await sh(process.execPath, [path.join(app, 'node_modules/typescript-native/bin/tsc'), '-p', path.join(fresh, 'tsconfig.json')], fresh);
   }, 60_000);
 
