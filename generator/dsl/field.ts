@@ -113,7 +113,7 @@ const VERSION = "a version name such as 'v2'";
 /** The `{ fallback: value }` option of `removedIn` and `madeRequiredIn`, or the slip it is. */
 function fallbackOption(member: string, options: unknown): { readonly value: unknown } | ArgumentSlip {
   const keys = typeof options === 'object' && options !== null && !Array.isArray(options) ? Object.keys(options) : undefined;
-  if (!keys || keys.length !== 1 || keys[0] !== 'fallback')
+  if (keys?.length !== 1 || keys[0] !== 'fallback')
     return { member, problem: 'wrong-kind', expected: 'options of the form { fallback: value }', got: keys ? `{ ${keys.join(', ')} }` : describeValue(options) };
   return { value: (options as { fallback: unknown }).fallback };
 }

@@ -3,7 +3,7 @@
  * fallbacks, refs, enum values added later, nested changes, names per version). Shared by the
  * collections' fields and the transitions' inputs.
  */
-import { type DiagnosticBag } from './diagnostics.ts';
+import type { DiagnosticBag } from './diagnostics.ts';
 import type { ApiIR, EnumValueAdded, FieldIR, FieldShape, SourceRef } from './ir.ts';
 import { existsAt, shapeAt } from './project.ts';
 import { checkFieldValue } from './values.ts';
@@ -167,7 +167,7 @@ export function checkNamesPerVersion(ctx: Ctx, fields: readonly FieldIR[], where
     for (const field of fields) {
       if (!existsAt(ctx.versions, i, field.addedIn, field.removedIn?.version)) continue;
       let name = field.name;
-      let rename;
+      let rename: (typeof field.renames)[number] | undefined;
       for (let k = field.renames.length - 1; k >= 0; k--) {
         const r = field.renames[k]!;
         if (i < ctx.versions.indexOf(r.version)) ((name = r.from), (rename = r));

@@ -71,7 +71,7 @@ function unreachable(lc: LifecycleIR, states: readonly string[]): string[] {
 /** Runs the lifecycle rules of collection `c`. */
 export function checkLifecycle(ctx: Ctx, c: CollectionIR, lc: LifecycleIR): void {
   const field = c.fields.find((f) => f.name === lc.field);
-  if (!field || field.type.kind !== 'enum') return;
+  if (field?.type.kind !== 'enum') return;
   checkStateField(ctx, c, field);
   const initialAdded = field.type.added?.find((a) => a.value === lc.initial);
   if (initialAdded)

@@ -5,7 +5,7 @@
 import { checkField, checkNamesPerVersion, checkNestedChanges, type Ctx } from './check-field.ts';
 import { checkLifecycle } from './check-lifecycle.ts';
 import { checkCollectionScopes } from './check-scopes.ts';
-import { type DiagnosticBag } from './diagnostics.ts';
+import type { DiagnosticBag } from './diagnostics.ts';
 import type { ApiIR, CollectionIR, FieldIR } from './ir.ts';
 import { existsAt, nameAt } from './project.ts';
 

@@ -77,7 +77,7 @@ function findPosition(file: Parsed, calls: readonly CallExpression[], ref: Sourc
     }
     if (object?.type !== 'ObjectExpression') break;
     const property = object.properties.find((p) => p.type === 'Property' && keyOf(p.key) === key);
-    if (!property || property.type !== 'Property') break;
+    if (property?.type !== 'Property') break;
     target = property;
     object = unwrap(property.value);
   }
@@ -89,7 +89,7 @@ function findPosition(file: Parsed, calls: readonly CallExpression[], ref: Sourc
  * parsed or the call is not found. Loads the parser only when some ref names a call.
  */
 export async function locateSources(refs: readonly (SourceRef | undefined)[]): Promise<({ line: number; column: number } | undefined)[]> {
-  if (!refs.some((r) => r && r.member)) return refs.map(() => undefined);
+  if (!refs.some((r) => r?.member)) return refs.map(() => undefined);
   const parse: Parse = (await import('oxc-parser')).parseSync;
   const files = new Map<string, { parsed: Parsed; calls: CallExpression[] } | undefined>();
   const fileOf = (name: string) => {
@@ -107,7 +107,7 @@ export async function locateSources(refs: readonly (SourceRef | undefined)[]): P
     return entry;
   };
   return refs.map((ref) => {
-    if (!ref || !ref.member) return undefined;
+    if (!ref?.member) return undefined;
     const file = fileOf(ref.file);
     return file ? findPosition(file.parsed, file.calls, ref) : undefined;
   });

@@ -218,7 +218,7 @@ export function projectEvents(api: ApiIR, at: number, collections: readonly Coll
     return (c.events ?? []).flatMap((e): EventAt[] => {
       if (!existsAt(versions, at, e.addedIn, e.removedIn)) return [];
       const lc = view.lifecycle;
-      if (e.action === 'transition' && !(lc && lc.states.includes(e.name) && lc.transitions.some((t) => t.to === e.name))) return [];
+      if (e.action === 'transition' && !(lc?.states.includes(e.name) && lc.transitions.some((t) => t.to === e.name))) return [];
       const state = e.action === 'transition' ? { state: e.name } : {};
       return [{ kind: 'event-at', type: e.type, source: { kind: 'resource', collection: c.name, action: e.action, ...state }, loc: e.loc }];
     });

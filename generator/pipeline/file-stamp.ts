@@ -6,7 +6,7 @@
  * its stamp. A stamp is therefore trusted only when the file's times are older than the record's own
  * (`trusted`); otherwise the file is read.
  */
-import { readdirSync, statSync, type BigIntStats } from 'node:fs';
+import { readdirSync, statSync, type BigIntStats, type Dirent } from 'node:fs';
 import path from 'node:path';
 
 /** `size:mtimeNs:ctimeNs:inode`. */
@@ -42,7 +42,7 @@ export function trusted(recorded: Stamp | undefined, current: Stamp | undefined,
 
 /** A stamp of a whole folder tree: every file's relative path and stamp, and the newest file time in it. */
 export function treeStamp(dir: string): { readonly stamp: string; readonly newest: bigint } | undefined {
-  let entries;
+  let entries: Dirent[];
   try {
     entries = readdirSync(dir, { recursive: true, withFileTypes: true });
   } catch (error) {

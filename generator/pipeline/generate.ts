@@ -118,7 +118,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   };
   const sourcePath = pathFrom(outDir, apiPath);
   const identity = cache.identity ?? codeIdentity(options.templatesDir);
-  let plan;
+  let plan: Awaited<ReturnType<typeof planOutputs>>;
   try {
     const files = await emitAll(model.ir, sourcePath, options.templatesDir, parts, cache.memo);
     run.lap('emit');

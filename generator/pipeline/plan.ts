@@ -98,7 +98,7 @@ export async function planOutputs(run: Run, files: readonly OutputFile[], model:
       conflicts.push(file.path);
       return;
     }
-    if (header && header.intact && !header.earlier && header.hashes.input === input && keysTrusted) return;
+    if (header?.intact && !header.earlier && header.hashes.input === input && keysTrusted) return;
     // The inputs record only ever speeds a run up (it is checked against the inputs before it is trusted): one
     // that is behind (an input changed in a way no output shows, such as a comment) is not a stale output.
     if (mode === 'check' && file.path === INPUTS_FILE) {
@@ -114,7 +114,7 @@ export async function planOutputs(run: Run, files: readonly OutputFile[], model:
     if (mode === 'check') {
       // The same text under another key (its inputs changed in ways that do not show in it, or another restgen
       // wrote it): what the file says is right; only its header would change, so it is not stale.
-      if (header && header.intact && bodyMatches([body], header.hashes.output)) {
+      if (header?.intact && bodyMatches([body], header.hashes.output)) {
         headersBehind++;
         return;
       }

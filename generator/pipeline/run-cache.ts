@@ -179,7 +179,7 @@ function outputIntact(outDir: string, rel: string, recorded: OutputRecord, curre
   checked();
   const text = readOutputFile(outDir, rel);
   const header = text === undefined ? undefined : readHeader(text);
-  return header !== undefined && header.intact && !header.earlier && header.hashes.input === recorded.input;
+  return header?.intact === true && !header.earlier && header.hashes.input === recorded.input;
 }
 
 /**

@@ -4,7 +4,7 @@
  * of generated files that are no longer produced. A user's file is never overwritten or deleted.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, realpathSync, renameSync, rmdirSync, rmSync, statfsSync, statSync, writeFileSync, writeSync, writevSync, type BigIntStats } from 'node:fs';
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, realpathSync, renameSync, rmdirSync, rmSync, statfsSync, statSync, writeFileSync, writeSync, writevSync, type BigIntStats, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { isGenerated } from '../format/header.ts';
 
@@ -90,7 +90,7 @@ function walkOutput(outDir: string, visit: (full: string, rel: string) => void):
   // Paths are joined by hand: path.join and path.relative normalise every segment again, which is most of
   // the cost of walking a folder of a thousand files on the up-to-date path.
   const walk = (dir: string, relDir: string): void => {
-    let entries;
+    let entries: Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true });
     } catch (error) {

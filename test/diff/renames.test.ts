@@ -34,10 +34,10 @@ describe('declared renames', () => {
 });
 
 describe('possible undeclared renames', () => {
-  const before = () => apiWith({ note: f.string().optional() });
-  const after = () => apiWith({ memo: f.string().optional() });
+  const older = () => apiWith({ note: f.string().optional() });
+  const newer = () => apiWith({ memo: f.string().optional() });
   it('removal plus addition of the same base type and format: a warning with the marker to write', () => {
-    const found = diffEdit(before(), after());
+    const found = diffEdit(older(), newer());
     expect(summary(found)).toEqual([
       { id: 'request-optional-field-removed', level: 'breaking', location: 'items.note' },
       { id: 'possible-undeclared-rename', level: 'warning', location: 'items.memo' },
@@ -47,7 +47,7 @@ describe('possible undeclared renames', () => {
     expect(found[1]!.hint).toEqual({ marker: ".renamedFrom('note', 'v1') on memo", confidence: 'high' });
   });
   it('the hint names the version to put the marker in', () => {
-    const found = diffEdit(before(), after(), 'v1', { markerVersion: 'v2' });
+    const found = diffEdit(older(), newer(), 'v1', { markerVersion: 'v2' });
     expect(found.find((x) => x.id === 'possible-undeclared-rename')!.message).toContain(".renamedFrom('note', 'v2')");
   });
   it('between versions of one IR: removedIn plus addedIn of the same type', () => {
@@ -62,10 +62,10 @@ describe('possible undeclared renames', () => {
   });
   it('the resolver decides: rename gives one field-renamed finding, separate gives no warning', () => {
     const seen: RenameCandidate[] = [];
-    const renamed = diffEdit(before(), after(), 'v1', { resolveRename: (c) => (seen.push(c), 'rename') });
+    const renamed = diffEdit(older(), newer(), 'v1', { resolveRename: (c) => (seen.push(c), 'rename') });
     expect(summary(renamed)).toEqual([{ id: 'field-renamed', level: 'breaking', location: 'items.memo' }]);
     expect(seen.map((c) => [c.parent, c.removed.name, c.added.name, c.confidence])).toEqual([['items', 'note', 'memo', 'high']]);
-    const separate = diffEdit(before(), after(), 'v1', { resolveRename: () => 'separate' });
+    const separate = diffEdit(older(), newer(), 'v1', { resolveRename: () => 'separate' });
     expect(separate.map((x) => x.id)).toEqual(['request-optional-field-removed', 'optional-field-added']);
   });
   it('in nested objects too', () => {

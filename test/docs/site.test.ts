@@ -156,6 +156,7 @@ describe.runIf(chromiumAvailable)('the docs site in chromium', () => {
     const page = await open(sitePath);
     const heading = section === 'home' ? page.locator('.VPHero .name') : page.locator('.vp-doc h1').first();
     expect((await heading.textContent())?.trim()).toContain(title);
+    // biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator; innerText is the text a reader sees
     expect(await page.locator('.VPContent').innerText()).toContain(content);
     if (section !== 'home') expect(await page.locator('.VPSidebar a').count()).toBeGreaterThan(5);
     const shot = await page.screenshot({ path: path.join(OUT, `${section}.png`), fullPage: false });

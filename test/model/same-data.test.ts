@@ -35,6 +35,7 @@ describe('sameData', () => {
     class Money {
       constructor(readonly cents: number) {}
     }
+    // biome-ignore lint/suspicious/noSparseArray: a hole is what this case compares
     const sparse = [1, , 3];
     const fn = () => 1;
     for (const value of [fn, Symbol('s'), new Date(0), new Map(), new Money(5), cyclic, hidden, sparse, { nested: [new Set()] }])

@@ -67,7 +67,7 @@ export default defineApi({
         name: f.string().min(1).max(200),
         nickname: ${api.nickname}.optional().addedIn('v2'),
         tier: f.enum(['free', 'pro']).default('free').filterable(),
-        address: f.object({ street: f.string(), zip: f.string().pattern(/^\d{5}$/) }).optional(),
+        address: f.object({ street: f.string(), zip: f.string().pattern(/^d{5}$/) }).optional(),
         postcode: f.object({ code: f.string().pattern(${api.zip}) }).optional().addedIn('v2'),
       },
       scopes: { read: 'customers:read', write: 'customers:write' },

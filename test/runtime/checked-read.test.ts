@@ -16,6 +16,7 @@ const ID = '6f1c2f0e-8d0b-4b7a-9c39-3a3f0b7e2d11';
 const AT = '2026-03-01T00:00:00.000Z';
 /** Candidate leaves: a valid sample takes the first one a leaf schema accepts. */
 const LEAVES: unknown[] = [ID, AT, '2026-03-01', 'a@example.com', 'https://example.com/hook', 'AB-1234', 'SAVE10', 'x', 'EUR', 1, 2, 0, true, null, '10'];
+// biome-ignore lint/correctness/noPrecisionLoss: 1e400 is Infinity on purpose
 const ODD: unknown[] = [undefined, null, 0, -1, 1.5, NaN, 2 ** 53, 1e400, true, false, '', 'x', ' x ', 'a"b', '\ud800', '\ud83d\ude00', 'x'.repeat(300), ID, AT, 'EUR', 'AB-1234', [], [1], ['a'], {}, { extra: 1 }];
 const KEYS = ['extra', 'id', 'status', 'createdAt', 'constructor', 'limit', 'cursor', 'quantity'];
 

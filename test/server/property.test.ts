@@ -20,7 +20,7 @@ interface Target {
 }
 
 let server: Running;
-let targets: Target[] = [];
+const targets: Target[] = [];
 const RUNS = 25;
 
 beforeAll(async () => {

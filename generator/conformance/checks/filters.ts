@@ -29,10 +29,10 @@ async function pairFor(ctx: CheckContext, field: FieldAt, scope: Readonly<Record
     const [first, second] = [await ctx.create(scope), await ctx.create(scope)];
     return { a: { id: first.id, value: first.resource[field.name] }, b: { id: second.id, value: second.resource[field.name] } };
   }
-  const valueOf = async (made?: unknown): Promise<unknown> =>
+  const valueFor = async (made?: unknown): Promise<unknown> =>
     field.type.kind === 'ref' ? ctx.parent(field.type.collection, true) : made === undefined ? ctx.values.field(field, () => '') : ctx.values.other(field, made, () => '');
-  const a = await valueOf();
-  const b = await valueOf(a);
+  const a = await valueFor();
+  const b = await valueFor(a);
   const first: Made = await ctx.create({ ...scope, [field.name]: a });
   const second = b === undefined ? null : await ctx.create({ ...scope, [field.name]: b });
   return { a: { id: first.id, value: first.resource[field.name] }, b: second ? { id: second.id, value: second.resource[field.name] } : null };

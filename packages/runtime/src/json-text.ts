@@ -12,6 +12,7 @@ import { keepOf, type Def, type Keep } from "./shape.js";
 export type TextWriter = (value: unknown) => string | undefined;
 
 /** Characters a JSON string cannot hold as they are (any surrogate too: `JSON.stringify` decides those). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: exactly the characters JSON must escape
 const ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** A string's JSON text, as `JSON.stringify` writes it. */

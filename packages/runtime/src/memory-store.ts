@@ -95,7 +95,7 @@ const defined = (input: object): Row => {
  * bodies plus the assigned read-only fields, so they have its shape. `X` types the transitions the spec
  * lists (the generated module's `Transitions`), which the store implements.
  */
-export function createMemoryCollection<T extends object, X extends object = {}>(
+export function createMemoryCollection<T extends object, X extends object = Record<never, never>>(
   spec: MemorySpec,
   seed: readonly T[] = [],
   options: MemoryOptions = {},

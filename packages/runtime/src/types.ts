@@ -109,6 +109,7 @@ export interface CollectionHandlers<T, C, R, P, Q> {
   /** `PATCH /<collection>/{id}`: only the fields present change. */
   update(id: string, patch: P, ctx: HandlerContext): Awaitable<T | HttpProblem>;
   /** `DELETE /<collection>/{id}`. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: an async handler that returns nothing is Promise<void>
   delete(id: string, ctx: HandlerContext): Awaitable<void | HttpProblem>;
 }
 
