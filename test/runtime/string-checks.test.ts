@@ -95,3 +95,29 @@ describe("a pattern's verdicts", () => {
     }
   });
 });
+
+describe('the checked writer of a uuid', () => {
+  const pattern = patternOf(z.uuid());
+  const valid = fc.stringMatching(pattern);
+  /** A string near a uuid: one character of a valid one replaced, cut or doubled, from an alphabet of near misses. */
+  const near = fc
+    .tuple(valid, fc.nat(40), fc.constantFrom(...'0189abcdefABCDEFgG-xz \u0660'), fc.constantFrom('replace', 'cut', 'insert'))
+    .map(([s, at, c, how]) => {
+      const i = at % (s.length + 1);
+      if (how === 'replace') return s.slice(0, i) + c + s.slice(i + 1);
+      if (how === 'cut') return s.slice(0, i) + s.slice(i + 1);
+      return s.slice(0, i) + c + s.slice(i);
+    });
+  const arbitrary = fc.oneof(valid, near, fc.string({ minLength: 36, maxLength: 36 }), fc.string(), fc.constantFrom('00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff', 'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF', '00000000-0000-0000-0000-00000000000'));
+
+  it("agrees with zod's parse on uuids, near misses and any string", () => {
+    const write = createCheckedText(z.object({ id: z.uuid() }))!;
+    fc.assert(
+      fc.property(arbitrary, (id) => {
+        const parsed = z.object({ id: z.uuid() }).safeParse({ id });
+        expect(write({ id })).toBe(parsed.success ? JSON.stringify(parsed.data) : null);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});

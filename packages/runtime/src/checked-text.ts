@@ -156,13 +156,12 @@ function checkedObject(
     const record = value as Record<string, unknown>;
     let text = "";
     for (const { key, name, write } of members) {
-      // As zod reads a key: present when `in` finds it (inherited too).
-      const read =
-        write.read === null
-          ? key in record
-            ? record[key]
-            : ABSENT
-          : write.read(record);
+      // As zod reads a key: present when `in` finds it (inherited too), asked only of an undefined value.
+      let read: unknown;
+      if (write.read === null) {
+        read = record[key];
+        if (read === undefined && !(key in record)) read = ABSENT;
+      } else read = write.read(record);
       if (read === ABSENT) {
         if (write.optional) continue;
         return FAIL;
