@@ -95,6 +95,7 @@ export const BENCHMARKS = [
   { id: 'generation', title: 'Generation', command: 'BENCH_ONLY_GENERATE=1 npm run bench' },
   { id: 'client-size', title: 'Client bundle size', command: 'npx jiti bench/client-size.ts' },
   { id: 'server', title: 'Server throughput', command: 'npx jiti bench/server.ts' },
+  { id: 'startup', title: 'Server start-up', command: 'npx jiti bench/startup.ts' },
   { id: 'versions', title: 'Version resolution', command: 'npx jiti bench/versions.ts' },
   { id: 'serializer', title: 'Response shaping', command: 'npx jiti bench/server-serializer.ts' },
   { id: 'outbox', title: 'Memory outbox', command: 'node --expose-gc node_modules/jiti/lib/jiti-cli.mjs bench/outbox.ts' },
@@ -131,15 +132,30 @@ export function emptyPerformancePage(): string {
 
 /**
  * `page` with the section of benchmark `id` replaced by `body` (the command and the machine are added above it).
- * An empty page starts as the empty page; a page without this section's markers gets the section at its end.
+ * An empty page starts as the empty page; a page without this section's markers gets the section after the
+ * section of the nearest benchmark before it in page order, else at its end.
  */
 export function withBenchmark(page: string, id: BenchmarkId, body: string, machine: string): string {
   const bench = BENCHMARKS.find((b) => b.id === id)!;
   const known = page.trim() === '' ? emptyPerformancePage() : page;
-  const base = known.includes(start(id)) && known.includes(end(id)) ? known : `${known.trimEnd()}\n\n## ${bench.title}\n\n${start(id)}\n${end(id)}\n`;
+  const base = known.includes(start(id)) && known.includes(end(id)) ? known : withSection(known, id);
   const from = base.indexOf(start(id)) + start(id).length;
   const to = base.indexOf(end(id));
   return `${base.slice(0, from)}\nCommand: \`${bench.command}\`.${machine ? ` ${machine}` : ''}\n\n${endTables(body.trim())}\n${base.slice(to)}`;
+}
+
+/** `page` with an empty section for benchmark `id`, in page order (see {@link withBenchmark}). */
+function withSection(page: string, id: BenchmarkId): string {
+  const at = BENCHMARKS.findIndex((b) => b.id === id);
+  const section = `## ${BENCHMARKS[at]!.title}\n\n${start(id)}\n${end(id)}\n`;
+  for (const earlier of BENCHMARKS.slice(0, at).reverse()) {
+    const after = page.indexOf(`${end(earlier.id)}\n`);
+    if (after >= 0 && page.includes(start(earlier.id))) {
+      const cut = after + end(earlier.id).length + 1;
+      return `${page.slice(0, cut)}\n${section}${page.slice(cut)}`;
+    }
+  }
+  return `${page.trimEnd()}\n\n${section}`;
 }
 
 /** `markdown` with a blank line after every table, so a line printed right after one is not read as its last row. */

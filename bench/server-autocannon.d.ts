@@ -17,6 +17,8 @@ declare module 'autocannon' {
     readonly requests: { readonly average: number; readonly total: number };
     readonly non2xx: number;
     readonly errors: number;
+    /** Answers counted by status code. */
+    readonly statusCodeStats?: Readonly<Record<string, { readonly count: number }>>;
   }
   /** Runs a load test; resolves when it ends. */
   function autocannon(options: Options): Promise<Result>;

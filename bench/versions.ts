@@ -11,12 +11,12 @@
  */
 import autocannon from 'autocannon';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { transformSync } from 'oxc-transform';
 import { generate } from '../generator/pipeline/generate.ts';
+import { buildRuntime, compileFile, compileTree } from './compile.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const outDir = path.join(root, '.bench/versions');
@@ -40,25 +40,6 @@ const serverCore = ((): number | null => {
   return cores - 1;
 })();
 
-/** Compiles every `.ts` file under `from` into `.js` under `to` (types stripped), copying the rest. */
-function compileTree(from: string, to: string): void {
-  for (const name of readdirSync(from)) {
-    const source = path.join(from, name);
-    if (statSync(source).isDirectory()) {
-      compileTree(source, path.join(to, name));
-      continue;
-    }
-    mkdirSync(to, { recursive: true });
-    if (!name.endsWith('.ts')) writeFileSync(path.join(to, name), readFileSync(source));
-    else writeFileSync(path.join(to, name.replace(/\.ts$/, '.js')), compileFile(source));
-  }
-}
-
-function compileFile(file: string): string {
-  const result = transformSync(file, readFileSync(file, 'utf8'), { sourcemap: false });
-  if (result.errors.length > 0) throw new Error(`${file}: ${JSON.stringify(result.errors)}`);
-  return result.code;
-}
 
 interface Target {
   readonly base: string;
@@ -98,6 +79,7 @@ const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[
 async function main(): Promise<void> {
   const generated = await generate({ apiPath: path.join(root, 'bench/versions-api.ts'), outDir });
   if (!generated.ok) throw new Error(`generate failed: ${JSON.stringify(generated.diagnostics)}`);
+  buildRuntime();
   rmSync(jsDir, { recursive: true, force: true });
   compileTree(outDir, path.join(jsDir, 'generated'));
   writeFileSync(path.join(jsDir, 'versions-target.js'), compileFile(path.join(root, 'bench/versions-target.ts')));

@@ -193,6 +193,24 @@ describe('createCheckedText', () => {
     expect(write({ a: 'y' })).toBeNull();
   });
 
+  it('reads each key as zod does: an inherited key counts, an own key holding undefined is no value, a getter is read once', () => {
+    const schema = z.object({ a: z.string().optional(), b: z.string() });
+    const write = createCheckedText(schema)!;
+    const inherited = Object.create({ b: 'x' }) as object;
+    expect(write(inherited)).toBe(JSON.stringify(schema.parse(inherited)));
+    expect(write({ a: 'y', b: undefined })).toBeNull();
+    expect(schema.safeParse({ a: 'y', b: undefined }).success).toBe(false);
+    let reads = 0;
+    const getter = {
+      get b() {
+        reads++;
+        return 'x';
+      },
+    };
+    expect(write(getter)).toBe('{"b":"x"}');
+    expect(reads).toBe(1);
+  });
+
   it('writes keys in the order JSON.stringify writes them (integer keys first)', () => {
     const schema = z.object({ b: z.int(), '2': z.int(), a: z.int(), '1': z.int() });
     const value = { a: 1, b: 2, '1': 3, '2': 4 };

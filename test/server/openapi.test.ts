@@ -5,7 +5,7 @@
  * is missing.
  */
 import Fastify from 'fastify';
-import { cpSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -110,6 +110,41 @@ describe('OpenAPI documents, path versioning', () => {
     } finally {
       await app.close();
     }
+  });
+
+  it('reads a document once, when it is first asked for; one broken after the start answers 500 and logs the file', async () => {
+    const copy = path.join(TMP, 'server-openapi-later');
+    rmSync(copy, { recursive: true, force: true });
+    cpSync(shopDir, copy, { recursive: true });
+    const mod = await importServer(copy);
+    const server = await start((app) => registerOf(mod, 'Shop')(app, mod.createMemoryHandlers(), { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS }));
+    running.push(server);
+    // Written after the start: a document read at the start would be the old one, or a server that never started.
+    const v2 = { ...(documentOf(copy, 'v2') as object), info: { title: 'rewritten', version: 'v2' } };
+    writeFileSync(path.join(copy, 'openapi', 'v2.json'), JSON.stringify(v2));
+    writeFileSync(path.join(copy, 'openapi', 'v3.json'), '{"openapi": "3.1.0", "paths": ');
+    expect((await server.call('GET', '/v2/openapi.json', { token: null })).body).toEqual(v2);
+    const broken = await server.call('GET', '/v3/openapi.json', { token: null });
+    expect(broken.status).toBe(500);
+    expect(broken.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(broken.body).toMatchObject({ status: 500, code: 'internal_error' });
+    expect(server.errors.join('')).toContain(`the OpenAPI document ${path.join(copy, 'openapi', 'v3.json')} is not JSON`);
+    // Read once: a document served is kept, whatever becomes of its file; a broken one is read again when asked.
+    rmSync(path.join(copy, 'openapi', 'v2.json'));
+    expect((await server.call('GET', '/v2/openapi.json', { token: null })).body).toEqual(v2);
+    cpSync(path.join(shopDir, 'openapi', 'v3.json'), path.join(copy, 'openapi', 'v3.json'));
+    expect((await server.call('GET', '/v3/openapi.json', { token: null })).body).toEqual(documentOf(shopDir, 'v3'));
+  });
+
+  it('refuses to start when a document cannot be read (a folder in its place)', async () => {
+    const copy = path.join(TMP, 'server-openapi-folder');
+    rmSync(copy, { recursive: true, force: true });
+    cpSync(shopDir, copy, { recursive: true });
+    rmSync(path.join(copy, 'openapi', 'v2.json'));
+    mkdirSync(path.join(copy, 'openapi', 'v2.json'));
+    const mod = await importServer(copy);
+    await expect(registerOf(mod, 'Shop')(Fastify(), mod.createMemoryHandlers(), { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS }))
+      .rejects.toThrow(`registerShopApi: cannot read the OpenAPI document ${path.join(copy, 'openapi', 'v2.json')}`);
   });
 
   it('refuses an openapi.path inside a collection\'s path', async () => {

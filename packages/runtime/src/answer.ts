@@ -12,6 +12,7 @@ import { compileDown, compileDownReaders, compileUp } from "./migrate.js";
 import { INTERNAL, send } from "./problems.js";
 import { createWriter, type Written } from "./checked-text.js";
 import { noteOutdated, relaxedSchema, type WarnLog } from "./older-data.js";
+import { once } from "./deferred.js";
 import { createShaper, pointerOf, type Failed } from "./shape.js";
 import type { RouteSpec, VersionSpec } from "./spec.js";
 import type { Mount } from "./state.js";
@@ -118,8 +119,8 @@ function fromHandler(
  * What a version answers of a value that failed its response schema, when only request-side constraints
  * failed on values the handler (`source`) gave (stored under an older contract): the value shaped by the
  * relaxed schema, noted (logged at warn, reported to `onOutdatedValue`). Null when another check fails too,
- * or a migration hook produced a failing value (a hook's bug, not older data). The reader itself is null
- * when nothing can be tolerated: responses unchecked, or a schema without such constraints.
+ * or a migration hook produced a failing value (a hook's bug, not older data), or the schema has no such
+ * constraints. The reader itself is null when responses are unchecked.
  */
 function createOlderReader(
   m: Mount,
@@ -134,17 +135,24 @@ function createOlderReader(
       log: WarnLog | undefined,
     ) => unknown | null)
   | null {
-  const relaxed = m.validateResponses
-    ? relaxedSchema(route.schemas.response)
-    : null;
-  if (relaxed === null) return null;
-  const shape = createShaper(relaxed, true);
+  if (!m.validateResponses) return null;
   const strict = route.schemas.response;
-  const toVersion = downOf(m, route);
+  // Built on the first value that fails the strict check: most routes never answer older data, and the
+  // relaxed schema is a second copy of the response schema.
+  const tolerance = once(() => {
+    const relaxed = relaxedSchema(strict);
+    return relaxed === null
+      ? null
+      : { shape: createShaper(relaxed, true), toVersion: downOf(m, route) };
+  });
   return (value, at, broken, log) => {
     // A hook that threw, or a value that is no resource: nothing older data explains.
     if (broken.error !== undefined || broken.pointer === at) return null;
     if (!isRecord(value) || Array.isArray(value)) return null;
+    const tolerant = tolerance();
+    // A schema without request-side constraints: every value that fails it has another type.
+    if (tolerant === null) return null;
+    const { shape, toVersion } = tolerant;
     let migrated: unknown;
     try {
       migrated = toVersion === null ? value : toVersion(value);

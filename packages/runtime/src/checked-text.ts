@@ -17,6 +17,7 @@ import {
 import { createShaper, type Failed } from "./shape.js";
 import {
   checksOf,
+  escapeFree,
   isJsonScalar,
   lengthTest,
   numberTest,
@@ -54,8 +55,18 @@ function checked(schema: Internals): Checked | null {
   if (def.coerce === true) return null;
   switch (def.type) {
     case "string": {
-      const test = testsOf(checksOf(schema), stringTest);
+      const checks = checksOf(schema);
+      const test = testsOf(checks, stringTest);
       if (test === null) return zodString(schema);
+      // A string its format's pattern (tested above) allows only with plain characters is quoted as it is.
+      const plain = checks.some(
+        (c) =>
+          c.check === "string_format" &&
+          c.pattern instanceof RegExp &&
+          escapeFree(c.pattern),
+      );
+      if (plain)
+        return (v) => (typeof v === "string" && test(v) ? `"${v}"` : FAIL);
       return (v) => (typeof v === "string" && test(v) ? stringText(v) : FAIL);
     }
     case "number": {
@@ -74,7 +85,9 @@ function checked(schema: Internals): Checked | null {
     case "literal": {
       const values = schema._zod.values;
       if (values === undefined || ![...values].every(isJsonScalar)) return null;
-      return (v) => (values.has(v) ? primitiveText(v)! : FAIL);
+      // Each value's text, written once.
+      const texts = new Map([...values].map((v) => [v, primitiveText(v)!]));
+      return (v) => texts.get(v) ?? FAIL;
     }
     case "optional": {
       if (schema._zod.traits?.has("$ZodExactOptional") !== false) return null;
@@ -143,13 +156,12 @@ function checkedObject(
     const record = value as Record<string, unknown>;
     let text = "";
     for (const { key, name, write } of members) {
-      // As zod reads a key: present when `in` finds it (inherited too).
-      const read =
-        write.read === null
-          ? key in record
-            ? record[key]
-            : ABSENT
-          : write.read(record);
+      // As zod reads a key: present when `in` finds it (inherited too), asked only of an undefined value.
+      let read: unknown;
+      if (write.read === null) {
+        read = record[key];
+        if (read === undefined && !(key in record)) read = ABSENT;
+      } else read = write.read(record);
       if (read === ABSENT) {
         if (write.optional) continue;
         return FAIL;

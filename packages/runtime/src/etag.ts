@@ -7,7 +7,7 @@
 import { hash } from "node:crypto";
 import type { FastifyRequest } from "fastify";
 import type { z } from "zod";
-import { createStrippedText } from "./json-text.js";
+import { createStrippedText, type TextWriter } from "./json-text.js";
 import type { Condition } from "./types.js";
 
 /** The ETag of a resource (quoted, strong), from the newest response schema's keys. */
@@ -18,8 +18,10 @@ export function createEtagger(schema: z.ZodType): Etagger {
   // Keys only (write-only and unknown keys removed), no checks: the hash sees what some version may show.
   // The text is written in the schema's key order, so the same resource always gives the same text: the
   // text `JSON.stringify` makes of the key-tree strip, written without building the stripped object.
-  const visible = createStrippedText(schema);
-  return (resource) => etagOfText(visible(resource) ?? "");
+  // Written on the first resource tagged: a collection that is never read never needs it.
+  let visible: TextWriter | null = null;
+  return (resource) =>
+    etagOfText((visible ??= createStrippedText(schema))(resource) ?? "");
 }
 
 /**

@@ -72,6 +72,11 @@ const sendText = (reply: FastifyReply, text: string): FastifyReply =>
 const handled = (answer: unknown): Promise<unknown> | undefined =>
   answer instanceof Promise ? answer : undefined;
 
+/** The JSON pointers of a page's items (`#/data/3`), written once each: a page is at most a few hundred. */
+const ITEM_POINTERS: string[] = [];
+const itemPointer = (i: number): string =>
+  i < 1000 ? (ITEM_POINTERS[i] ??= `#/data/${i}`) : `#/data/${i}`;
+
 /** The id of an item URL when it is a UUID (any other id names no resource), else null. */
 export const idOf = (request: FastifyRequest): string | null => {
   const id = (request.params as { id?: string }).id;
@@ -285,7 +290,7 @@ export function createHandle(
     // `JSON.stringify({ data, next_cursor })`, written from each item's text.
     let items = "";
     for (let i = 0; i < data.length; i++) {
-      const shown = present(data[i], `#/data/${i}`, request.log);
+      const shown = present(data[i], itemPointer(i), request.log);
       if (!shown.ok) return reject(request, reply, version.name, shown);
       items += (i === 0 ? "" : ",") + shown.text;
     }

@@ -8,6 +8,7 @@ import { assertContract } from "./contract.js";
 import { createAuthenticator } from "./auth.js";
 import { createFailureLimiter } from "./auth-failures.js";
 import { useJsonBodies } from "./body.js";
+import { deferredHandle } from "./deferred.js";
 import { createEtagger } from "./etag.js";
 import { createGate, type GateRule } from "./gate.js";
 import { isFn, isRecord, type AnyFn } from "./guards.js";
@@ -341,7 +342,9 @@ function placeRoutes(m: Mount): Placed[] {
             method: OPERATION_FACTS[op].method,
             entry: {
               gate: createGate(m, version, operationRule(m, route, op)),
-              handle: createHandle(m, version, route, op, base),
+              handle: deferredHandle(() =>
+                createHandle(m, version, route, op, base),
+              ),
             },
           });
       }
@@ -352,7 +355,9 @@ function placeRoutes(m: Mount): Placed[] {
           method: "POST",
           entry: {
             gate: createGate(m, version, transitionRule(m, route, name)),
-            handle: createTransitionHandle(m, version, route, name),
+            handle: deferredHandle(() =>
+              createTransitionHandle(m, version, route, name),
+            ),
           },
         });
     }

@@ -7,7 +7,13 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { problem, send } from "./problems.js";
-import { resolvedOf, stateOf, type Entry } from "./state.js";
+import {
+  resolvedOf,
+  stateOf,
+  type Entry,
+  type Gate,
+  type Handle,
+} from "./state.js";
 import { answered, type VersionResolver } from "./version-select.js";
 
 const ALL_METHODS = [
@@ -79,7 +85,21 @@ const allowOf = (methods: ReadonlySet<string>): string =>
       methods.has(x) || (x === "HEAD" && methods.has("GET")) || x === "OPTIONS",
   ).join(", ");
 
-/** Registers the routes of one path: declared methods, 405 with `Allow` for the rest, OPTIONS with `Allow`. */
+/** What one method of a path runs: its gate (null: nothing to check) and its handle. */
+interface MethodRoute {
+  readonly gate: Gate | null;
+  readonly handle: Handle;
+}
+
+/** A gate with nothing to check, for the methods of a path that have none when another has one. */
+const PASS: Promise<undefined> = Promise.resolve(undefined);
+
+/**
+ * Registers the routes of one path: declared methods, 405 with `Allow` for the rest, OPTIONS with `Allow`.
+ * One Fastify route serves every method of the path (Fastify adds HEAD beside GET, as for any GET route)
+ * and hands each request to its method's gate and handle: a server of many collections and versions
+ * registers a sixth of the routes one per method would, which is most of what its start-up costs.
+ */
 function mountPath(
   scope: FastifyInstance,
   index: PathIndex,
@@ -89,33 +109,21 @@ function mountPath(
   allowFor: (request: FastifyRequest) => string,
 ): void {
   index.add(url, allowFor);
-  for (const [method, target] of byMethod) {
-    if (typeof target === "function")
-      scope.route({
-        method,
-        url,
-        bodyLimit,
-        onRequest: (request, reply) => entryGate(request, reply, target),
-        handler: (request, reply) =>
-          stateOf(request).entry!.handle(request, reply),
-      });
-    else
-      scope.route({
-        method,
-        url,
-        bodyLimit,
-        ...(target.gate ? { onRequest: target.gate } : {}),
-        handler: target.handle,
-      });
-  }
-  const rest = ALL_METHODS.filter(
-    (x) => !byMethod.has(x) && !(x === "HEAD" && byMethod.has("GET")),
-  );
-  if (rest.length === 0) return;
-  scope.route({
-    method: [...rest],
-    url,
-    handler: async (request, reply) => {
+  const routes = new Map<string, MethodRoute>();
+  for (const [method, target] of byMethod)
+    routes.set(
+      method,
+      typeof target === "function"
+        ? {
+            gate: (request, reply) => entryGate(request, reply, target),
+            handle: (request, reply) =>
+              stateOf(request).entry!.handle(request, reply),
+          }
+        : target,
+    );
+  const rest: MethodRoute = {
+    gate: null,
+    handle: async (request, reply) => {
       // `/orders/{id}:bogus` lands on the item path: an id has no colon, so it names a custom method.
       const id = (request.params as { id?: unknown }).id;
       if (typeof id === "string" && id.includes(":"))
@@ -139,6 +147,26 @@ function mountPath(
         ),
       );
     },
+  };
+  // HEAD is GET's when the path declares GET (Fastify answers it without the body), else one of the rest.
+  for (const method of ALL_METHODS)
+    if (!routes.has(method) && !(method === "HEAD" && routes.has("GET")))
+      routes.set(method, rest);
+  const head = routes.get("HEAD") ?? routes.get("GET")!;
+  const of = (request: FastifyRequest): MethodRoute =>
+    request.method === "HEAD" ? head : routes.get(request.method)!;
+  const gated = [...routes.values()].some((r) => r.gate !== null);
+  scope.route({
+    method: [...routes.keys()],
+    url,
+    bodyLimit,
+    ...(gated
+      ? {
+          onRequest: (request: FastifyRequest, reply: FastifyReply) =>
+            of(request).gate?.(request, reply) ?? PASS,
+        }
+      : {}),
+    handler: (request, reply) => of(request).handle(request, reply),
   });
 }
 

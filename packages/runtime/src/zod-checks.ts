@@ -116,7 +116,14 @@ export function numberTest(c: CheckedDef): Test<number> | null {
     : (v) => Number.isSafeInteger(v) && v >= min && v <= max;
 }
 
+const pass = (): boolean => true;
+
+/** One test of them all (each answer calls it: no loop for one or two). */
 function all<T>(tests: readonly Test<T>[]): Test<T> {
+  const [a, b] = tests;
+  if (a === undefined) return pass;
+  if (b === undefined) return a;
+  if (tests.length === 2) return (v) => a(v) && b(v);
   return (v) => {
     for (let i = 0; i < tests.length; i++) if (!tests[i]!(v)) return false;
     return true;
@@ -138,3 +145,80 @@ export const isJsonScalar = (v: unknown): boolean =>
   typeof v === "boolean" ||
   v === null ||
   (typeof v === "number" && Number.isFinite(v));
+
+/** A character JSON writes as it is, and that means only itself in a pattern: ASCII, printable, no quote or backslash. */
+const isPlainChar = (c: string): boolean =>
+  c >= " " && c <= "~" && c !== '"' && c !== "\\";
+/** Characters a pattern may escape to mean the character itself. */
+const LITERAL_ESCAPES = new Set([..."-.+*?^$|()[]{}/:,"]);
+/** Character ranges whose every character JSON writes as it is. */
+const PLAIN_RANGES = ["09", "AZ", "az"];
+
+/**
+ * The end of the character class starting at `at` (`[`) of a pattern's source when every character it
+ * matches is plain (see {@link escapeFree}), else -1: no negation, only plain characters, `\d`, `\w`,
+ * escaped punctuation, and ranges within digits, upper or lower case letters.
+ */
+function plainClassEnd(source: string, at: number): number {
+  if (source[at + 1] === "^" || source[at + 1] === "]") return -1;
+  for (let i = at + 1; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === "]") return i;
+    if (c === "\\") {
+      const e = source[++i] ?? "";
+      if (e !== "d" && e !== "w" && !LITERAL_ESCAPES.has(e)) return -1;
+      // An escape that starts a range (`[\\--z]` holds the backslash): refused.
+      if (source[i + 1] === "-" && source[i + 2] !== "]") return -1;
+      continue;
+    }
+    if (!isPlainChar(c) || c === "[") return -1;
+    if (
+      source[i + 1] === "-" &&
+      source[i + 2] !== undefined &&
+      source[i + 2] !== "]"
+    ) {
+      const to = source[i + 2]!;
+      if (!PLAIN_RANGES.some(([a, b]) => a! <= c && to <= b! && c <= to))
+        return -1;
+      i += 2;
+    }
+  }
+  return -1;
+}
+
+/**
+ * Whether every string `pattern` accepts holds only characters `JSON.stringify` writes as they are (no
+ * quote, backslash, control character or surrogate), so that a string that passed it is written by
+ * quoting it. Read from the pattern's source, never looser: it must match the whole string (`^...$` with
+ * no top-level alternative, no multiline flag) and hold only plain characters, `\d`, `\w`, escaped
+ * punctuation, groups, quantifiers and plain character classes; anything else (`.`, a negated class, a
+ * backreference, another escape) answers false, and the string is escaped as before.
+ */
+export function escapeFree(pattern: RegExp): boolean {
+  if (/[msv]/.test(pattern.flags)) return false;
+  const source = pattern.source;
+  if (!source.startsWith("^") || !source.endsWith("$")) return false;
+  let depth = 0;
+  const last = source.length - 1;
+  for (let i = 1; i < last; i++) {
+    const c = source[i]!;
+    if (c === "\\") {
+      const e = source[++i] ?? "";
+      if (i >= last || (e !== "d" && e !== "w" && !LITERAL_ESCAPES.has(e)))
+        return false;
+    } else if (c === "[") {
+      i = plainClassEnd(source, i);
+      if (i < 0 || i >= last) return false;
+    } else if (c === "(") {
+      depth++;
+      // A group, capturing or not (`(?:`); named groups and lookarounds (`(?<`, `(?=`, `(?!`) are refused.
+      if (source[i + 1] === "?" && source[i + 2] !== ":") return false;
+    } else if (c === ")") {
+      if (--depth < 0) return false;
+    } else if (c === "|") {
+      if (depth === 0) return false;
+    } else if (c === "." || c === "^" || c === "$" || !isPlainChar(c))
+      return false;
+  }
+  return depth === 0;
+}
