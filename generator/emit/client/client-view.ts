@@ -82,7 +82,7 @@ export interface VersionFileView {
   readonly collections: readonly CollectionView[];
   /** The `WebhookEvent` union of the events the version delivers, or null without events. */
   readonly webhookEvent: Type | null;
-  /** Whether a collection of the version has transitions (the version module imports their builder). */
+  /** Whether a collection of the version has transitions (the version module imports `transitions.ts`, which registers their error). */
   readonly transitions: boolean;
 }
 
@@ -112,8 +112,10 @@ export interface IndexView {
   readonly optionsName: string;
   /** The options type (`ClientOptions`, or an `Omit<...>` of the schemes the API lacks). */
   readonly optionsType: Type;
-  /** `createTransport(options, { apiKeyHeader, versionHeader })`. */
-  readonly transport: Expr;
+  /** The header of API keys, as a string literal, or `null` when the API takes none. */
+  readonly apiKeyHeader: string;
+  /** The header that selects the version, as a string literal, or `null` when the version is a path prefix. */
+  readonly versionHeader: string;
   /** What the index re-exports of the runtime: `{ ApiError, ..., type Problem }` and the module, as a string literal. */
   readonly runtimeExports: readonly { readonly typeOnly: boolean; readonly specifiers: Expr; readonly module: string }[];
   /** The declared token URL of the OAuth 2.0 client credentials flow, as a string literal (for `clientCredentials`), or false. */
@@ -238,7 +240,6 @@ export function buildVersionView(api: ApiIR, v: VersionIR): VersionFileView {
           ),
           true,
         ),
-        ...(transitions ? [e.id('transition')] : []),
       ],
       [ty.ref(`${base}${id}Types`)],
     ),
@@ -299,10 +300,8 @@ export function buildIndexView(api: ApiIR): IndexView {
     optionsName: `${base}ClientOptions`,
     optionsType: omit.length > 0 ? ty.ref('Omit', [ty.ref('ClientOptions'), ty.union(omit.map(ty.str))]) : ty.ref('ClientOptions'),
     factoryParams: e.params([`options: ${base}ClientOptions`]),
-    transport: e.call('createTransport', [
-      e.id('options'),
-      e.obj([e.prop('apiKeyHeader', e.json(api.auth.apiKey?.header ?? null)), e.prop('versionHeader', e.json(api.versioning.in === 'header' ? api.versioning.header : null))]),
-    ]),
+    apiKeyHeader: JSON.stringify(api.auth.apiKey?.header ?? null),
+    versionHeader: JSON.stringify(api.versioning.in === 'header' ? api.versioning.header : null),
     runtimeExports: RUNTIME_EXPORTS.filter((x) => has(features, x.feature) && x.values.length + x.types.length > 0).map((x) => ({
       typeOnly: x.values.length === 0,
       specifiers: e.specifiers(x.values.length === 0 ? x.types : [...x.values, ...x.types.map((t) => `type ${t}`)]),
