@@ -89,6 +89,8 @@ export interface VersionFileView {
 /** One version as the index sees it. */
 export interface IndexVersionView {
   readonly key: string;
+  /** The version's name. */
+  readonly version: string;
   readonly module: string;
   /** `{ createV1, type ShopV1 }`. */
   readonly imports: Expr;
@@ -96,6 +98,8 @@ export interface IndexVersionView {
   readonly factoryCall: Expr;
   readonly namespaceName: string;
   readonly factoryName: string;
+  /** `createShopV1Client`: a client of this version alone. */
+  readonly clientFactoryName: string;
   /** The name the version's types are re-exported under (`V1`). */
   readonly typesAlias: string;
   readonly docLines: readonly string[];
@@ -127,6 +131,8 @@ export interface IndexView {
   readonly versions: readonly IndexVersionView[];
   /** The usage example: the options to pass and a collection to list (of the newest released version). */
   readonly example: { readonly options: string; readonly collection: string } | false;
+  /** The client of the newest released version alone (`createShopV2Client`), named in the module's docs. */
+  readonly versionClient: string;
 }
 
 const literal = (value: string): string => JSON.stringify(value);
@@ -313,15 +319,18 @@ export function buildIndexView(api: ApiIR): IndexView {
       const id = versionIdentifier(v.name);
       return {
         key: propertyKey(v.name),
+        version: v.name,
         module: literal(`./${v.name}.js`),
         imports: e.specifiers([`create${id}`, `type ${base}${id}`]),
         factoryCall: e.call(`create${id}`, [e.id('t')]),
         namespaceName: `${base}${id}`,
         factoryName: `create${id}`,
+        clientFactoryName: `create${base}${id}Client`,
         typesAlias: id,
         docLines: versionDocLines(api, v),
       };
     }),
+    versionClient: `create${base}${versionIdentifier(shown?.name ?? 'v1')}Client`,
     example:
       shown && listed
         ? { options: `baseUrl: 'https://api.example.com'${credential}`, collection: `${accessor(shown.name)}${accessor(listed.name)}` }
