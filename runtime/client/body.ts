@@ -44,15 +44,15 @@ export async function fetchFollowing(
     if (status === 303 || (status < 303 && init.method === "POST"))
       // The GET reads the result: what described the write (its body, preconditions, idempotency) stays behind.
       init = {
+        ...init,
         method: "GET",
+        body: null,
         headers: new Headers(
           [...init.headers].filter(
             ([name]) =>
               !/^(content-type|if-(none-)?match|idempotency-key)$/.test(name),
           ),
         ),
-        signal: init.signal,
-        redirect: "manual",
       };
   }
 }
@@ -62,23 +62,18 @@ export async function readText(
   response: Response,
   max: number,
 ): Promise<string | null> {
-  const stream = response.body;
-  if (+(response.headers.get("content-length") ?? 0) > max) {
-    await stream?.cancel();
-    return null;
+  const reader = response.body?.getReader();
+  // Typed by what the reader gives, which is what a Blob takes.
+  const chunks = [];
+  // A declared length past the cap is refused before anything is read.
+  let size =
+    Number(response.headers.get("content-length")) > max ? Infinity : 0;
+  while (size <= max) {
+    const chunk = await reader?.read();
+    if (!chunk || chunk.done) return new Blob(chunks).text();
+    chunks.push(chunk.value);
+    size += chunk.value.length;
   }
-  if (!stream) return "";
-  const reader = stream.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  for (let size = 0; ;) {
-    const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      return null;
-    }
-    text += decoder.decode(value, { stream: true });
-  }
+  await reader?.cancel();
+  return null;
 }

@@ -8,8 +8,7 @@ const etags = new WeakMap<object, string>();
 
 /** Remembers the ETag an answer carried for the resource it returned. */
 export function rememberEtag(resource: unknown, etag: string | null): void {
-  if (etag && resource && typeof resource === "object")
-    etags.set(resource, etag);
+  if (etag && resource instanceof Object) etags.set(resource, etag);
 }
 
 /**

@@ -159,16 +159,11 @@ export const ERRORS: Record<string, typeof ApiError> = {
 const shown = (value: unknown): string | undefined =>
   typeof value === "string" ? value : JSON.stringify(value);
 
-/** The error of a failed (non-2xx) response whose body was read as `text`; its status chooses the class. */
-export function errorFor(r: Response, text: string, what: string): ApiError {
-  let problem: Problem | null = null;
-  try {
-    problem = JSON.parse(text) as Problem;
-  } catch {
-    // Not JSON (a proxy's HTML page, say): the status alone describes the error.
-  }
-  // Only an object is a problem body (not an array, a string or a number).
-  if (problem?.constructor !== Object) problem = null;
+/** The error of a failed (non-2xx) response whose body parsed as `body` (undefined: not JSON); its status chooses the class. */
+export function errorFor(r: Response, body: unknown, what: string): ApiError {
+  // Only an object is a problem body (not an array, a string or a number; nor a proxy's HTML page).
+  const problem =
+    (body as object | null)?.constructor === Object ? (body as Problem) : null;
   const { status } = r;
   const { title, detail, errors, code } = problem ?? {};
   const Class =
@@ -176,20 +171,12 @@ export function errorFor(r: Response, text: string, what: string): ApiError {
     ERRORS[status] ??
     (status > 499 ? InternalServerError : ApiError);
   let message = `${status} ${typeof title === "string" ? title : r.statusText || "Error"}${typeof detail === "string" ? `: ${detail}` : ""} (${what})`;
-  // One line per validation issue: an issue that is not an object is shown as text, or left out.
-  for (const issue of Array.isArray(errors) ? (errors as unknown[]) : [])
-    message +=
-      typeof issue === "string"
-        ? `\n  ${issue}`
-        : issue && typeof issue === "object"
-          ? `\n  ${shown((issue as Issue).pointer) || "/"}: ${shown((issue as Issue).detail)}`
-          : "";
+  // One line per validation issue (one that is not an object is shown as text; null is left out).
+  for (const issue of [errors].flat())
+    if (issue != null)
+      message += `\n  ${typeof issue === "object" ? `${shown((issue as Issue).pointer) || "/"}: ${shown((issue as Issue).detail)}` : issue}`;
   return new Class(message, status, r.headers, problem);
 }
 
 /** One validation issue of a problem body, as it may arrive (anything at all). */
 type Issue = { readonly pointer?: unknown; readonly detail?: unknown };
-
-/** What a failed connection reports: the platform's error, or its cause (Node: `connect ECONNREFUSED ...`). */
-export const causeText = (cause: unknown): string =>
-  `${(cause as Error | undefined)?.cause ?? cause}`;

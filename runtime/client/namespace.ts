@@ -77,24 +77,17 @@ export type Namespace<M> = {
 };
 
 /**
- * Sends a request to a collection (`id` undefined) or to one resource, `<path>/<id>` (the id as one
- * segment) then `suffix` (a transition's `:verb`). URLs resolve `.` and `..` away (`%2e` too) and an empty
- * id names the collection: such an id is a TypeError and nothing is sent, so no credential reaches a path
- * the caller did not name.
+ * Sends a request to one resource, `<path>/<id>` (the id as one segment) then `suffix` (a transition's
+ * `:verb`). URLs resolve `.` and `..` away (`%2e` too) and an empty id names the collection: such an id is
+ * a TypeError and nothing is sent, so no credential reaches a path the caller did not name.
  */
-export type Send = (
+type Send = (
   method: string,
-  id: string | undefined,
+  id: string,
   body: unknown,
   opts: RequestOptions | undefined,
   suffix?: string,
 ) => ApiPromise<unknown>;
-
-/** Builds the method of a lifecycle transition (`transitions.ts`, copied only for APIs with lifecycles). */
-export type Move = (
-  send: Send,
-  verb: string,
-) => (id: string, input?: object, opts?: RequestOptions) => ApiPromise<unknown>;
 
 /** A collection in a version: its operations, transitions and path (when it is not the collection's name). */
 type CollectionSpec = readonly [
@@ -103,39 +96,37 @@ type CollectionSpec = readonly [
   path?: string,
 ];
 
-/** Builds a version's namespace: per collection its path, operations and transitions (their methods by `move`). */
+/**
+ * Builds a version's namespace: per collection its path, operations and transitions. A transition's method
+ * is `POST <collection>/{id}:<verb>`; its input may be left out (`{}` is sent), and as a POST it carries an
+ * `Idempotency-Key`, so a retry never moves the resource twice. (A version with transitions imports
+ * `transitions.ts`, which makes their 409 an `InvalidTransitionError`.)
+ */
 export function createNamespace<M>(
   t: Transport,
   version: string,
   spec: Record<keyof M & string, CollectionSpec>,
-  move?: Move,
 ): Namespace<M> {
   const namespace: Record<string, Record<string, unknown>> = {};
   for (const [
     name,
     [ops, transitions = [], path = name],
   ] of Object.entries<CollectionSpec>(spec)) {
-    const send: Send = (method, id, body, opts, suffix = "") => {
-      const segment = String(id);
-      return apiPromise(
-        id !== undefined && /^\.{0,2}$/.test(segment)
-          ? Promise.reject(
-              new TypeError(`not an id: ${JSON.stringify(segment)}`),
-            )
+    const send: Send = (method, id, body, opts, suffix = "") =>
+      apiPromise(
+        /^\.{0,2}$/.test(id)
+          ? Promise.reject(new TypeError(`not an id: ${JSON.stringify(id)}`))
           : t(
               method,
               version,
-              id === undefined
-                ? path
-                : `${path}/${encodeURIComponent(segment)}${suffix}`,
+              `${path}/${encodeURIComponent(id)}${suffix}`,
               body,
               opts,
             ),
       );
-    };
     const list = (query = {}, opts?: RequestOptions): PagePromise<unknown> =>
       pagePromise(
-        t("GET", version, path, undefined, opts, query, true) as Promise<
+        t("GET", version, path, undefined, opts, query) as Promise<
           WithResponse<Page<unknown>>
         >,
         (cursor) => list({ ...query, cursor }, opts),
@@ -145,7 +136,7 @@ export function createNamespace<M>(
       get: (id: string, opts?: RequestOptions) =>
         send("GET", id, undefined, opts),
       create: (body: unknown, opts?: RequestOptions) =>
-        send("POST", undefined, body, opts),
+        apiPromise(t("POST", version, path, body, opts)),
       replace: (id: string, body: unknown, opts?: RequestOptions) =>
         send("PUT", id, body, opts),
       update: (id: string, patch: unknown, opts?: RequestOptions) =>
@@ -153,10 +144,11 @@ export function createNamespace<M>(
       delete: (id: string, opts?: RequestOptions) =>
         send("DELETE", id, undefined, opts),
     };
-    namespace[name] = Object.fromEntries([
-      ...ops.map((op) => [op, all[op]]),
-      ...transitions.map((verb) => [verb, move!(send, verb)]),
-    ]);
+    const methods: Record<string, unknown> = (namespace[name] = {});
+    for (const op of ops) methods[op] = all[op];
+    for (const verb of transitions)
+      methods[verb] = (id: string, input?: object, opts?: RequestOptions) =>
+        send("POST", id, input ?? {}, opts, `:${verb}`);
   }
   // The generated version module pairs each collection's types with its operations; the cast states that.
   return namespace as Namespace<M>;

@@ -12,7 +12,6 @@ import {
   ConnectionError,
   InvalidResponseError,
   TimeoutError,
-  causeText,
   errorFor,
 } from "./failures.js";
 import type { Auth, Fetch } from "./options.js";
@@ -187,13 +186,14 @@ export function createTokenSource(
       });
       text = await readText(response, maxBytes);
     } catch (cause) {
+      // A failed connection tells why in its cause (Node: `connect ECONNREFUSED ...`).
       const Class = signal.aborted ? TimeoutError : ConnectionError;
       const why = signal.aborted
         ? `timed out after ${timeout} ms`
-        : `failed: ${causeText(cause)}`;
+        : `failed: ${(cause as Error | undefined)?.cause ?? cause}`;
       throw new Class(`The token request ${why} (${what})`, cause);
     } finally {
-      guard.done();
+      guard.abort();
     }
     if (text === null)
       throw new InvalidResponseError(
@@ -201,7 +201,7 @@ export function createTokenSource(
         response,
         what,
       );
-    let body: unknown = null;
+    let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
@@ -215,7 +215,7 @@ export function createTokenSource(
         response.headers,
         { ...failure, status: response.status },
       );
-    if (!response.ok) throw errorFor(response, text, `token request, ${what}`);
+    if (!response.ok) throw errorFor(response, body, `token request, ${what}`);
     const answer = (body ?? {}) as Record<string, unknown>;
     const token = answer["access_token"];
     const type = answer["token_type"];

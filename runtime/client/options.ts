@@ -96,11 +96,3 @@ export interface RequestOptions extends Partial<
   /** `If-None-Match`: a get answers NotModifiedError (304) while the resource has this ETag (or any: `*`). */
   ifNoneMatch?: string;
 }
-
-/** What the generated index tells the transport about the API. */
-export interface ApiConfig {
-  /** The header of API keys, or null when the API takes none. */
-  readonly apiKeyHeader: string | null;
-  /** The header that selects the version, or null when the version is a path prefix. */
-  readonly versionHeader: string | null;
-}

@@ -12,8 +12,9 @@ export interface RetrySettings {
 }
 
 /**
- * The wait before the next attempt, or null when `error` is final: only a connection failure, 408, 429
- * and the transient 5xx are retried (never a 409 duplicate, say).
+ * The wait before the next attempt, or null when `error` is final: only a connection failure (a timeout
+ * too), 408, 429 and the transient 5xx are retried (never a 409 duplicate, nor a redirect refused: a
+ * browser's opaque one has status 0 too).
  */
 export function retryDelay(
   error: ApiError,
@@ -27,14 +28,14 @@ export function retryDelay(
   )
     return null;
   const after = retryAfterMs(error.headers.get("retry-after"));
-  // Jitter keeps many clients that failed together from retrying together.
+  // Jitter (a quarter at most) keeps many clients that failed together from retrying together.
   return after === null
     ? Math.round(
         Math.min(
           o.maxRetryDelay ?? 8e3,
           (o.retryDelay ?? 500) * 2 ** (attempt - 1),
         ) *
-          (0.75 + random() * 0.25),
+          ((3 + random()) / 4),
       )
     : after > (o.maxRetryAfter ?? 6e4)
       ? null
@@ -51,8 +52,9 @@ export function retryAfterMs(
 ): number | null {
   // `null` (no header) reads as no date either.
   const text = `${value}`.trim();
-  // asctime (`Sun Nov  6 08:49:37 1994`) names no zone, and Date.parse reads that as local time: HTTP-dates are UTC.
-  const at = /^\d+(\.\d+)?$/.test(text)
+  // Seconds are digits and dots (`1.2.3` reads as NaN); an HTTP-date starts with the day's name. asctime
+  // (`Sun Nov  6 08:49:37 1994`) names no zone, and Date.parse reads that as local time: HTTP-dates are UTC.
+  const at = /^[\d.]+$/.test(text)
     ? now + +text * 1000
     : /^[a-z]{3}/i.test(text)
       ? Date.parse(/\d{4}$/.test(text) ? `${text} GMT` : text)

@@ -10,16 +10,10 @@ import {
   ConnectionError,
   InvalidResponseError,
   TimeoutError,
-  causeText,
   errorFor,
 } from "./failures.js";
-import type {
-  ApiConfig,
-  ClientOptions,
-  Credential,
-  RequestOptions,
-} from "./options.js";
-import type { WithResponse } from "./promises.js";
+import type { ClientOptions, Credential, RequestOptions } from "./options.js";
+import type { Page, WithResponse } from "./promises.js";
 import { retryDelay } from "./retry.js";
 import {
   guardAttempt,
@@ -30,7 +24,7 @@ import {
 
 /**
  * Sends one request with its retries: `method` to `path` (`orders/o1`) of `version` (a path prefix, or the
- * versioning header), `body` (undefined: none), `query`; `page`: the answer is a list page. Positional,
+ * versioning header), `body` (undefined: none), `query` (given: a list, whose answer is a page). Positional,
  * so that a bundle can shorten every name.
  */
 export type Transport = (
@@ -40,16 +34,12 @@ export type Transport = (
   body: unknown,
   opts: RequestOptions | undefined,
   query?: object,
-  page?: boolean,
 ) => Promise<WithResponse<unknown>>;
-
-/** An error of the caller's credential function (its `cause`): rethrown as is, never retried. */
-class CredentialFailure extends Error {}
 
 /**
  * Sets a credential header: a string, or what the caller's function answers (asked on every attempt, for
  * tokens that refresh) before the attempt's signal aborts. A value no header can carry is a TypeError
- * that does not quote the secret (the platform's would), not retried.
+ * that does not quote the secret (the platform's would).
  */
 async function setCredential(
   headers: Headers,
@@ -59,21 +49,13 @@ async function setCredential(
   prefix = "",
 ): Promise<void> {
   const value = await untilAborted(
-    new Promise<string>((resolve) =>
-      resolve(typeof credential === "function" ? credential() : credential),
-    ).catch((cause: unknown) => {
-      // A failed token request (`auth`) is an ApiError, retried as such.
-      throw cause instanceof ApiError
-        ? cause
-        : new CredentialFailure("", { cause });
-    }),
+    typeof credential === "function" ? credential() : credential,
     signal,
   );
   try {
     headers.set(name, prefix + value);
   } catch {
-    const cause = new TypeError(`${name}: not a valid header value; not sent`);
-    throw new CredentialFailure("", { cause });
+    throw new TypeError(`${name}: not a valid header value; not sent`);
   }
 }
 
@@ -89,37 +71,32 @@ const newIdempotencyKey = (): string =>
     ).toString(16),
   );
 
-/** Whether `data` is a list page: `{ data: [...], next_cursor: string | null }`. */
-function isPage(data: unknown): boolean {
-  const { data: items, next_cursor: next } = Object(data) as Record<
-    string,
-    unknown
-  >;
-  return Array.isArray(items) && (next === null || typeof next === "string");
-}
-
-/** Creates the transport of a client: `options` as the user gave them, `config` as the API is. */
+/**
+ * Creates the transport of a client: `options` as the user gave them; the API's header of API keys and
+ * the header that selects the version (null: the API takes no API key; the version is a path prefix).
+ */
 export function createTransport(
   options: ClientOptions,
-  config: ApiConfig,
+  apiKeyHeader: string | null,
+  versionHeader: string | null,
 ): Transport {
-  const { versionHeader, apiKeyHeader } = config;
   // Access tokens the client fetches itself come as its `bearer` (and a `fetch` that renews them).
   options = { ...options, ...options.auth?.(options) };
 
-  return async (method, version, path, body, opts = {}, query = {}, page) => {
+  return async (method, version, path, body, opts = {}, query) => {
     // An option given as undefined is not given: the client's own applies, not the default.
     const o: RequestOptions = { ...options };
     for (const [name, value] of Object.entries(opts))
       if (value != null) (o as Record<string, unknown>)[name] = value;
     // Defaults: 2 retries, 60 s per attempt, bodies up to 10 MiB.
     const { maxRetries = 2, timeout = 6e4, maxResponseBytes = 10_485_760 } = o;
-    const params = new URLSearchParams();
-    for (const [name, value] of Object.entries(query))
+    const target = new URL(
+      `${options.baseUrl.replace(/\/+$/, "")}/${versionHeader ? "" : `${version}/`}${path}`,
+    );
+    for (const [name, value] of Object.entries(query ?? {}))
       for (const item of [value].flat())
-        if (item != null) params.append(name, `${item}`);
-    const qs = `${params}`;
-    const url = `${options.baseUrl.replace(/\/+$/, "")}/${versionHeader ? "" : `${version}/`}${path}${qs && `?${qs}`}`;
+        if (item != null) target.searchParams.append(name, `${item}`);
+    const url = `${target}`;
     const what = `${method} ${url}`;
     const headers = new Headers();
     for (const [name, value] of Object.entries({
@@ -144,10 +121,14 @@ export function createTransport(
     for (let attempt = 1; ; attempt++) {
       throwIfAborted(signals);
       const started = Date.now();
-      const { signal, done } = guardAttempt(signals, timeout);
+      const guard = guardAttempt(signals, timeout);
+      const { signal } = guard;
       let response: Response | undefined;
-      let data: unknown;
+      // Typed as a page, so that a list's can be checked as one; `undefined` until it parses.
+      let data: Page<unknown> | undefined;
       let error: ApiError | null = null;
+      // Until the request goes out, a failure is the caller's (its credential function): final, as it is.
+      let sending = false;
       try {
         if (o.bearer != null)
           await setCredential(
@@ -159,6 +140,7 @@ export function createTransport(
           );
         if (apiKeyHeader && o.apiKey != null)
           await setCredential(headers, apiKeyHeader, o.apiKey, signal);
+        sending = true;
         response = await fetchFollowing(
           // The platform's `fetch` as it is when the request is sent.
           o.fetch ?? fetch,
@@ -173,26 +155,34 @@ export function createTransport(
           },
         );
         const text = await readText(response, maxResponseBytes);
-        if (!response.ok) throw errorFor(response, text ?? "", what);
+        try {
+          data = JSON.parse(text ?? "");
+        } catch {
+          // Not JSON: `data` stays undefined (which JSON never is).
+        }
+        if (!response.ok) throw errorFor(response, data, what);
         const invalid = (why: string): InvalidResponseError =>
           new InvalidResponseError(why, response!, what);
         if (text === null)
-          throw invalid(
-            `body larger than maxResponseBytes (${maxResponseBytes})`,
-          );
+          throw invalid(`body over maxResponseBytes (${maxResponseBytes})`);
         // An empty body is no data only where none is expected (a delete's 204).
-        if (text || method !== "DELETE")
-          try {
-            data = JSON.parse(text);
-          } catch {
-            throw invalid(text ? "body is not JSON" : "body is empty");
-          }
-        if (page && !isPage(data)) throw invalid("body is not a page");
+        if (data === undefined && (text || method !== "DELETE"))
+          throw invalid("body is not JSON");
+        // A list page: `{ data: [...], next_cursor: string | null }`.
+        if (
+          query &&
+          !(
+            Array.isArray(data?.data) &&
+            (data.next_cursor === null || typeof data.next_cursor === "string")
+          )
+        )
+          throw invalid("body is not a page");
         rememberEtag(data, response.headers.get("etag"));
       } catch (cause) {
         throwIfAborted(signals);
-        if (cause instanceof CredentialFailure) throw cause.cause;
-        // The caller did not abort: an aborted attempt timed out.
+        // The caller did not abort: an aborted attempt timed out. A failed token request (`auth`) is an
+        // ApiError; before the request is sent, any other failure is the caller's own (its credential).
+        // A failed connection tells why in its cause (Node: `connect ECONNREFUSED ...`).
         error =
           cause instanceof ApiError
             ? cause
@@ -201,12 +191,15 @@ export function createTransport(
                   `Timed out after ${timeout} ms (${what})`,
                   cause,
                 )
-              : new ConnectionError(
-                  `Connection failed (${what}): ${causeText(cause)}`,
-                  cause,
-                );
+              : sending
+                ? new ConnectionError(
+                    `Connection failed (${what}): ${(cause as Error | undefined)?.cause ?? cause}`,
+                    cause,
+                  )
+                : null;
+        if (!error) throw cause;
       } finally {
-        done();
+        guard.abort();
       }
       const retryInMs =
         error && attempt <= maxRetries ? retryDelay(error, attempt, o) : null;

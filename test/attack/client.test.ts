@@ -75,6 +75,17 @@ describe('redirects', () => {
     await expect(createShopClient({ baseUrl: api.url }).v2.orders.get('o1')).rejects.toBeInstanceOf(RedirectError);
     expect(api.seen).toHaveLength(6);
   });
+
+  it("a browser's opaque redirect (status 0, no Location) is a RedirectError, not retried as a connection failure", async () => {
+    let calls = 0;
+    // What a browser's fetch answers a `redirect: 'manual'` request that is redirected.
+    const opaque = async (): Promise<Response> => (calls++, { type: 'opaqueredirect', status: 0, ok: false, headers: new Headers(), body: null } as unknown as Response);
+    const error = await createShopClient({ baseUrl: 'https://api.example.com', fetch: opaque, retryDelay: 1 })
+      .v2.orders.get('o1')
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RedirectError);
+    expect([(error as RedirectError).status, (error as RedirectError).location, calls]).toEqual([0, null, 1]);
+  });
 });
 
 describe('response size', () => {

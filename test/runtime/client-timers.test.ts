@@ -20,20 +20,20 @@ describe('guardAttempt', () => {
     const guard = guardAttempt([], timeout);
     await pause(30);
     expect(guard.signal.aborted).toBe(false);
-    guard.done();
+    guard.abort();
   });
 
   it('a short timeout still aborts, and the caller aborting still aborts a long one', async () => {
     const short = guardAttempt([], 5);
     await pause(30);
     expect(short.signal.aborted).toBe(true);
-    short.done();
+    short.abort();
     const caller = new AbortController();
     const long = guardAttempt([caller.signal], Infinity);
     caller.abort(new Error('stop'));
     expect(long.signal.aborted).toBe(true);
     expect(long.signal.reason).toEqual(new Error('stop'));
-    long.done();
+    long.abort();
   });
 });
 

@@ -82,13 +82,15 @@ export interface VersionFileView {
   readonly collections: readonly CollectionView[];
   /** The `WebhookEvent` union of the events the version delivers, or null without events. */
   readonly webhookEvent: Type | null;
-  /** Whether a collection of the version has transitions (the version module imports their builder). */
+  /** Whether a collection of the version has transitions (the version module imports `transitions.ts`, which registers their error). */
   readonly transitions: boolean;
 }
 
 /** One version as the index sees it. */
 export interface IndexVersionView {
   readonly key: string;
+  /** The version's name. */
+  readonly version: string;
   readonly module: string;
   /** `{ createV1, type ShopV1 }`. */
   readonly imports: Expr;
@@ -96,6 +98,8 @@ export interface IndexVersionView {
   readonly factoryCall: Expr;
   readonly namespaceName: string;
   readonly factoryName: string;
+  /** `createShopV1Client`: a client of this version alone. */
+  readonly clientFactoryName: string;
   /** The name the version's types are re-exported under (`V1`). */
   readonly typesAlias: string;
   readonly docLines: readonly string[];
@@ -112,8 +116,10 @@ export interface IndexView {
   readonly optionsName: string;
   /** The options type (`ClientOptions`, or an `Omit<...>` of the schemes the API lacks). */
   readonly optionsType: Type;
-  /** `createTransport(options, { apiKeyHeader, versionHeader })`. */
-  readonly transport: Expr;
+  /** The header of API keys, as a string literal, or `null` when the API takes none. */
+  readonly apiKeyHeader: string;
+  /** The header that selects the version, as a string literal, or `null` when the version is a path prefix. */
+  readonly versionHeader: string;
   /** What the index re-exports of the runtime: `{ ApiError, ..., type Problem }` and the module, as a string literal. */
   readonly runtimeExports: readonly { readonly typeOnly: boolean; readonly specifiers: Expr; readonly module: string }[];
   /** The declared token URL of the OAuth 2.0 client credentials flow, as a string literal (for `clientCredentials`), or false. */
@@ -125,6 +131,8 @@ export interface IndexView {
   readonly versions: readonly IndexVersionView[];
   /** The usage example: the options to pass and a collection to list (of the newest released version). */
   readonly example: { readonly options: string; readonly collection: string } | false;
+  /** The client of the newest released version alone (`createShopV2Client`), named in the module's docs. */
+  readonly versionClient: string;
 }
 
 const literal = (value: string): string => JSON.stringify(value);
@@ -238,7 +246,6 @@ export function buildVersionView(api: ApiIR, v: VersionIR): VersionFileView {
           ),
           true,
         ),
-        ...(transitions ? [e.id('transition')] : []),
       ],
       [ty.ref(`${base}${id}Types`)],
     ),
@@ -299,10 +306,8 @@ export function buildIndexView(api: ApiIR): IndexView {
     optionsName: `${base}ClientOptions`,
     optionsType: omit.length > 0 ? ty.ref('Omit', [ty.ref('ClientOptions'), ty.union(omit.map(ty.str))]) : ty.ref('ClientOptions'),
     factoryParams: e.params([`options: ${base}ClientOptions`]),
-    transport: e.call('createTransport', [
-      e.id('options'),
-      e.obj([e.prop('apiKeyHeader', e.json(api.auth.apiKey?.header ?? null)), e.prop('versionHeader', e.json(api.versioning.in === 'header' ? api.versioning.header : null))]),
-    ]),
+    apiKeyHeader: JSON.stringify(api.auth.apiKey?.header ?? null),
+    versionHeader: JSON.stringify(api.versioning.in === 'header' ? api.versioning.header : null),
     runtimeExports: RUNTIME_EXPORTS.filter((x) => has(features, x.feature) && x.values.length + x.types.length > 0).map((x) => ({
       typeOnly: x.values.length === 0,
       specifiers: e.specifiers(x.values.length === 0 ? x.types : [...x.values, ...x.types.map((t) => `type ${t}`)]),
@@ -314,15 +319,18 @@ export function buildIndexView(api: ApiIR): IndexView {
       const id = versionIdentifier(v.name);
       return {
         key: propertyKey(v.name),
+        version: v.name,
         module: literal(`./${v.name}.js`),
         imports: e.specifiers([`create${id}`, `type ${base}${id}`]),
         factoryCall: e.call(`create${id}`, [e.id('t')]),
         namespaceName: `${base}${id}`,
         factoryName: `create${id}`,
+        clientFactoryName: `create${base}${id}Client`,
         typesAlias: id,
         docLines: versionDocLines(api, v),
       };
     }),
+    versionClient: `create${base}${versionIdentifier(shown?.name ?? 'v1')}Client`,
     example:
       shown && listed
         ? { options: `baseUrl: 'https://api.example.com'${credential}`, collection: `${accessor(shown.name)}${accessor(listed.name)}` }
