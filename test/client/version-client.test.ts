@@ -4,7 +4,7 @@
  * version (its path prefix or its versioning header, credentials, transitions).
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { createNotesClient, createNotesV2025_06Client } from '../../examples/header-versioning/generated/client/index.js';
+import { type createNotesClient, createNotesV2025_06Client } from '../../examples/header-versioning/generated/client/index.js';
 import { createShopClient, createShopV2Client, type FetchInit } from '../../examples/shop/generated/client/index.js';
 
 const ORDER = { id: 'o1', customer_id: 'c1', product_id: 7, quantity: 2, currency: 'EUR', status: 'open', createdAt: '2026-10-01T00:00:00Z' };
