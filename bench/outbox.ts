@@ -16,7 +16,14 @@ console.log('| waiting | claim finding the due one | a poll after it (median of 
 async function row(n: number): Promise<string> {
   const outbox = createMemoryOutbox();
   const now = 1_000_000;
-  const backlog: Delivery[] = Array.from({ length: n }, (_, i) => ({ id: `msg_${i}`, endpoint: 'dead', type: 'order.created', body: '{}', attempts: 3, dueAt: now + 3_600_000 + i }));
+  const backlog: Delivery[] = Array.from({ length: n }, (_, i) => ({
+    id: `msg_${i}`,
+    endpoint: 'dead',
+    type: 'order.created',
+    body: '{}',
+    attempts: 3,
+    dueAt: now + 3_600_000 + i,
+  }));
   const before = heapUsed();
   await outbox.add(backlog);
   const bytes = gc ? ((heapUsed() - before) / n).toFixed(0) : 'run with --expose-gc';

@@ -78,14 +78,18 @@ export function formatReport(report: BenchReport): string {
   };
   for (const p of RESTGEN_PATHS) out.push(`| ${p} | ${sizes.map((s) => cell(s.paths[p])).join(' | ')} |${growthCell(p)}`);
   if (sizes.some((s) => s.orval)) {
-    out.push(`| orval ${report.orvalVersion}, cold (v3 client + zod, single, no prettier) | ${sizes.map((s) => (s.orval ? cell(s.orval) : '–')).join(' | ')} |${growthCell('orval')}`);
+    out.push(
+      `| orval ${report.orvalVersion}, cold (v3 client + zod, single, no prettier) | ${sizes.map((s) => (s.orval ? cell(s.orval) : '–')).join(' | ')} |${growthCell('orval')}`,
+    );
     const cpuRatio = (s: SizeResult): string => (s.orval ? `${ratio(s.paths['cold generate'].cpuMs, s.orval.cpuMs).toFixed(2)}×` : '–');
     out.push(`| restgen cold CPU ÷ orval CPU | ${sizes.map(cpuRatio).join(' | ')} |${growth ? ' |' : ''}`);
     // The machine's speed drifts between runs; orval's cold run in the same run is the yardstick that does not.
     const fieldRatio = (s: SizeResult): string => (s.orval ? `${(s.paths['one field changed'].cpuMs / s.orval.cpuMs).toFixed(3)}` : '–');
     out.push(`| one field changed CPU ÷ orval cold CPU | ${sizes.map(fieldRatio).join(' | ')} |${growth ? ' |' : ''}`);
   }
-  out.push(`| floor: node started, the API read, the same files and bytes written (mostly the kernel's file creation) | ${sizes.map((s) => cell(s.floor)).join(' | ')} |${growthCell('floor')}`);
+  out.push(
+    `| floor: node started, the API read, the same files and bytes written (mostly the kernel's file creation) | ${sizes.map((s) => cell(s.floor)).join(' | ')} |${growthCell('floor')}`,
+  );
   out.push('', `in-process diff v1 → v2 (projection included), median: ${sizes.map((s) => `${s.collections}: ${s.diffMs} ms`).join(', ')}`);
   return out.join('\n');
 }
@@ -161,5 +165,7 @@ function withSection(page: string, id: BenchmarkId): string {
 /** `markdown` with a blank line after every table, so a line printed right after one is not read as its last row. */
 export function endTables(markdown: string): string {
   const lines = markdown.split('\n');
-  return lines.map((line, i) => (line.startsWith('|') && i + 1 < lines.length && lines[i + 1] !== '' && !lines[i + 1]!.startsWith('|') ? `${line}\n` : line)).join('\n');
+  return lines
+    .map((line, i) => (line.startsWith('|') && i + 1 < lines.length && lines[i + 1] !== '' && !lines[i + 1]!.startsWith('|') ? `${line}\n` : line))
+    .join('\n');
 }

@@ -20,7 +20,14 @@ const BIN = path.join(ROOT, 'bin/restgen.js');
 const FLOOR = path.join(ROOT, 'bench/floor.mjs');
 
 /** The measured paths, in the order they run (each leaves the state the next one starts from). */
-export const RESTGEN_PATHS = ['cold generate', 'one field changed', 'nothing changed', 'check (up to date)', 'check, no cache', 'one field changed, --watch'] as const;
+export const RESTGEN_PATHS = [
+  'cold generate',
+  'one field changed',
+  'nothing changed',
+  'check (up to date)',
+  'check, no cache',
+  'one field changed, --watch',
+] as const;
 
 /** Edits measured on the `--watch` path, after one warm-up edit (`BENCH_WATCH_EDITS`, default 7). */
 const WATCH_EDITS = Number(process.env.BENCH_WATCH_EDITS ?? 7);
@@ -95,5 +102,13 @@ export async function benchRestgen(collections: number, runs: number, workRoot: 
   rmSync(floorOut!, { recursive: true, force: true });
   const bytes = Number(execFileSync('du', ['-sb', generated]).toString().split('\t')[0]);
   const files = execFileSync('find', [generated, '-type', 'f']).toString().trim().split('\n').length;
-  return { collections, dir, openapi: path.join(generated, 'openapi/v3.json'), files, bytes, paths: { ...paths, 'one field changed, --watch': watched }, floor };
+  return {
+    collections,
+    dir,
+    openapi: path.join(generated, 'openapi/v3.json'),
+    files,
+    bytes,
+    paths: { ...paths, 'one field changed, --watch': watched },
+    floor,
+  };
 }

@@ -106,7 +106,13 @@ else if (variant === 'contract') {
     const order = checkV3(create({ ...rest, quantity: qty, currency: 'EUR' }));
     const v1 = order && toV1(order);
     if (!order || !v1) return broken(reply);
-    return sendJson(reply.code(201).header('location', `/v1/orders/${order.id}`).header('etag', etagOf(JSON.stringify(order))), JSON.stringify(v1));
+    return sendJson(
+      reply
+        .code(201)
+        .header('location', `/v1/orders/${order.id}`)
+        .header('etag', etagOf(JSON.stringify(order))),
+      JSON.stringify(v1),
+    );
   });
   app.get('/v3/orders/:id', async (_request, reply) => {
     const order = checkV3(get());
@@ -134,8 +140,7 @@ else if (variant === 'contract') {
       }
       return reply.send({ data, next_cursor: page.next_cursor });
     });
-} else
-  await server.registerBenchApi(app, { orders: { create, get, list } }, { validateResponses: variant === 'generated' });
+} else await server.registerBenchApi(app, { orders: { create, get, list } }, { validateResponses: variant === 'generated' });
 // The process's own CPU time and peak memory: the benchmark reads them before and after each run.
 app.get('/__usage', async () => ({ ...process.cpuUsage(), maxRssKiB: process.resourceUsage().maxRSS }));
 await app.listen({ port: 0, host: '127.0.0.1' });

@@ -59,7 +59,6 @@ interface Target {
   stop(): void;
 }
 
-
 /** Starts one variant's process and resolves with its URL. */
 function startTarget(variant: Variant): Promise<Target> {
   const command = JITI
@@ -175,14 +174,24 @@ async function main(): Promise<void> {
         ? `server bench: ${routes}; autocannon 10 connections, ${ROUNDS} rounds of ${VARIANTS.join('/')} and back x ${SECONDS} s per route, one after the other, loopback`
         : `server bench: ${routes}; ${ROUNDS} rounds x ${SECONDS} s per route, all ${VARIANTS.length} variants at the same time (an autocannon of 10 connections each), loopback`,
     );
-    console.log(`machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load average ${os.loadavg()[0]!.toFixed(2)}`);
-    console.log(serverCore === null ? 'not pinned: servers and load generator share the cores.' : `pinned: every server process on core ${serverCore}, the load generator on core 0.`);
+    console.log(
+      `machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load average ${os.loadavg()[0]!.toFixed(2)}`,
+    );
+    console.log(
+      serverCore === null
+        ? 'not pinned: servers and load generator share the cores.'
+        : `pinned: every server process on core ${serverCore}, the load generator on core 0.`,
+    );
     console.log(JITI ? 'servers run the TypeScript through jiti/register.' : 'servers run the code compiled to JavaScript (oxc-transform), with plain node.');
     console.log('every variant calls the same handlers: a create that stores nothing, a get of one order, a list of the same 20 orders (the newest shape).');
-    console.log('hand: zod request validation and the value sent as JSON (no migration, ETag or response check); tagged: the same plus a strong ETag of the text sent (lists carry none);');
+    console.log(
+      'hand: zod request validation and the value sent as JSON (no migration, ETag or response check); tagged: the same plus a strong ETag of the text sent (lists carry none);',
+    );
     console.log("contract: the generated route's guarantees written by hand with zod and node:crypto (every resource checked, v1 migrated, ETags).");
-    console.log("generated: response validated and shaped (the default); novalidate: validateResponses: false (shaped only).");
-    console.log("req/CPU-s: requests per second of the server process's own CPU time, which other processes' load does not skew; CPU/request ÷ hand: the median of the rounds' own ratios (1.10x: 10% more CPU per request than hand).\n");
+    console.log('generated: response validated and shaped (the default); novalidate: validateResponses: false (shaped only).');
+    console.log(
+      "req/CPU-s: requests per second of the server process's own CPU time, which other processes' load does not skew; CPU/request ÷ hand: the median of the rounds' own ratios (1.10x: 10% more CPU per request than hand).\n",
+    );
     console.log('| route | variant | req/s | req/CPU-s | CPU/request ÷ hand |\n|---|---|---|---|---|');
     for (const { c, rounds } of rows)
       for (const v of VARIANTS) {

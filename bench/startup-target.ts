@@ -77,11 +77,23 @@ if (variant === 'generated') {
     for (let i = 0; i < count; i++) {
       const name = `Things${i}`;
       const url = `/${version}/things${i}`;
-      app.get(url, parsing(zod[`${name}ListQuery`]!, 'query', () => handlers.list()));
+      app.get(
+        url,
+        parsing(zod[`${name}ListQuery`]!, 'query', () => handlers.list()),
+      );
       app.get(`${url}/:id`, async () => handlers.get());
-      app.post(url, parsing(zod[`${name}Create`]!, 'body', (body, _request, reply) => reply.code(201).send(handlers.create(body))));
-      app.put(`${url}/:id`, parsing(zod[`${name}Replace`]!, 'body', (body, request) => handlers.replace(idOf(request), body)));
-      app.patch(`${url}/:id`, parsing(zod[`${name}Patch`]!, 'body', (body, request) => handlers.update(idOf(request), body)));
+      app.post(
+        url,
+        parsing(zod[`${name}Create`]!, 'body', (body, _request, reply) => reply.code(201).send(handlers.create(body))),
+      );
+      app.put(
+        `${url}/:id`,
+        parsing(zod[`${name}Replace`]!, 'body', (body, request) => handlers.replace(idOf(request), body)),
+      );
+      app.patch(
+        `${url}/:id`,
+        parsing(zod[`${name}Patch`]!, 'body', (body, request) => handlers.update(idOf(request), body)),
+      );
       app.delete(`${url}/:id`, async (_request, reply) => {
         handlers.delete();
         return reply.code(204).send();

@@ -49,11 +49,15 @@ async function runOnce(variant: Variant, flags: readonly string[] = []): Promise
   const usageFile = path.join(os.tmpdir(), `restgen-bench-startup-${process.pid}.json`);
   rmSync(usageFile, { force: true });
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', PRELOAD, ...flags, path.join(JS, 'startup-target.js'), path.join(JS, 'generated'), variant, String(COLLECTIONS)], {
-    cwd: ROOT,
-    env: { ...measuredEnv(), RESTGEN_BENCH_USAGE: usageFile },
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', PRELOAD, ...flags, path.join(JS, 'startup-target.js'), path.join(JS, 'generated'), variant, String(COLLECTIONS)],
+    {
+      cwd: ROOT,
+      env: { ...measuredEnv(), RESTGEN_BENCH_USAGE: usageFile },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
@@ -114,7 +118,9 @@ async function main(): Promise<void> {
   console.log('CPU: user + system of the whole process; wall: from the spawn to the first answer; RSS: peak resident memory.\n');
   console.log('| variant | CPU | wall | peak RSS |\n|---|---|---|---|');
   for (const v of VARIANTS) console.log(`| ${v} | ${ms(of(v, 'cpuMs'))} | ${ms(of(v, 'wallMs'))} | ${Math.round(of(v, 'peakRssMiB'))} MiB |`);
-  console.log(`| generated ÷ hand (median of the pairs' ratios) | ${ratio(pairRatio('cpuMs'))} | ${ratio(pairRatio('wallMs'))} | ${ratio(pairRatio('peakRssMiB'))} |`);
+  console.log(
+    `| generated ÷ hand (median of the pairs' ratios) | ${ratio(pairRatio('cpuMs'))} | ${ratio(pairRatio('wallMs'))} | ${ratio(pairRatio('peakRssMiB'))} |`,
+  );
   console.log(`\ntarget: ≤ 1.15x CPU, wall and peak RSS. Machine load average ${os.loadavg()[0]!.toFixed(2)} at the end (${os.cpus().length} cores).`);
 }
 

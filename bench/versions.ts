@@ -40,7 +40,6 @@ const serverCore = ((): number | null => {
   return cores - 1;
 })();
 
-
 interface Target {
   readonly base: string;
   stop(): void;
@@ -87,8 +86,13 @@ async function main(): Promise<void> {
   for (const v of VARIANTS) targets[v] = await startTarget();
   try {
     // The pinned variant must really be served 2025-01-15 (the old shape: qty), without a header.
-    const check = await fetch(`${targets.pinned.base}/orders`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'bench-key' }, body: JSON.stringify(BODY) });
-    if (check.status !== 201 || check.headers.get('bench-version') !== '2025-01-15') throw new Error(`pinned create answered ${check.status} in ${check.headers.get('bench-version')}`);
+    const check = await fetch(`${targets.pinned.base}/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'bench-key' },
+      body: JSON.stringify(BODY),
+    });
+    if (check.status !== 201 || check.headers.get('bench-version') !== '2025-01-15')
+      throw new Error(`pinned create answered ${check.status} in ${check.headers.get('bench-version')}`);
     for (const v of VARIANTS) await measure(targets[v], v, 2);
     const rounds: Record<Variant, number>[] = [];
     for (let round = 0; round < ROUNDS; round++) {
@@ -98,12 +102,19 @@ async function main(): Promise<void> {
       rounds.push(Object.fromEntries(order.map((v, i) => [v, samples[i]!])) as Record<Variant, number>);
     }
     const perRequest = (v: Variant) => median(rounds.map((r) => r.header / r[v]));
-    console.log(`version-resolution bench: POST create in 2025-01-15, ${ROUNDS} rounds x ${SECONDS} s, ${VARIANTS.length} processes at the same time (an autocannon of 10 connections each), loopback`);
-    console.log(`machine: ${os.cpus().length} cores, Node ${process.version}, load average ${os.loadavg()[0]!.toFixed(2)}; ${serverCore === null ? 'not pinned' : `servers on core ${serverCore}, load generator on core 0`}`);
-    console.log('CPU per request relative to the explicit header (median of the rounds\' own ratios; 1.00x = the same):\n');
+    console.log(
+      `version-resolution bench: POST create in 2025-01-15, ${ROUNDS} rounds x ${SECONDS} s, ${VARIANTS.length} processes at the same time (an autocannon of 10 connections each), loopback`,
+    );
+    console.log(
+      `machine: ${os.cpus().length} cores, Node ${process.version}, load average ${os.loadavg()[0]!.toFixed(2)}; ${serverCore === null ? 'not pinned' : `servers on core ${serverCore}, load generator on core 0`}`,
+    );
+    console.log("CPU per request relative to the explicit header (median of the rounds' own ratios; 1.00x = the same):\n");
     console.log('| variant | req/CPU-s (median) | CPU per request ÷ header |\n|---|---|---|');
-    for (const v of VARIANTS) console.log(`| ${v} | ${median(rounds.map((r) => r[v])).toFixed(0)} | ${v === 'header' ? '1.00x' : `${perRequest(v).toFixed(3)}x`} |`);
-    console.log(`\npinned ÷ header: ${perRequest('pinned').toFixed(3)}x (target ≤ 1.05x); header-again ÷ header (noise): ${perRequest('header-again').toFixed(3)}x`);
+    for (const v of VARIANTS)
+      console.log(`| ${v} | ${median(rounds.map((r) => r[v])).toFixed(0)} | ${v === 'header' ? '1.00x' : `${perRequest(v).toFixed(3)}x`} |`);
+    console.log(
+      `\npinned ÷ header: ${perRequest('pinned').toFixed(3)}x (target ≤ 1.05x); header-again ÷ header (noise): ${perRequest('header-again').toFixed(3)}x`,
+    );
   } finally {
     for (const v of VARIANTS) targets[v]?.stop();
   }

@@ -96,7 +96,13 @@ export async function measureWatch(dir: string, collections: number, edits: numb
       await sleep(150);
       const after = procCpuMs(child.pid!);
       const runCpuMs = Number(debug[1]);
-      const edit = { cpuMs: before !== undefined && after !== undefined ? after - before : runCpuMs, runCpuMs, wallMs, rssMiB: Number(debug[2]), peakRssMiB: Number(debug[3]) };
+      const edit = {
+        cpuMs: before !== undefined && after !== undefined ? after - before : runCpuMs,
+        runCpuMs,
+        wallMs,
+        rssMiB: Number(debug[2]),
+        peakRssMiB: Number(debug[3]),
+      };
       onEdit?.(i, edit);
       if (i >= warmup) measured.push(edit);
     }

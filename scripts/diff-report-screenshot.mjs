@@ -12,10 +12,28 @@ import { chromium } from 'playwright-core';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'restgen-shot-'));
 try {
-  const html = execFileSync(process.execPath, [path.join(root, 'bin/restgen.js'), 'diff', 'examples/shop/api.ts', '--format', 'html', '--today', '2026-11-22'], { cwd: root, encoding: 'utf8' });
+  const html = execFileSync(
+    process.execPath,
+    [path.join(root, 'bin/restgen.js'), 'diff', 'examples/shop/api.ts', '--format', 'html', '--today', '2026-11-22'],
+    { cwd: root, encoding: 'utf8' },
+  );
   writeFileSync(path.join(dir, 'report.html'), html);
-  const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-  const context = await chromium.launchPersistentContext(path.join(dir, 'profile'), { executablePath: '/usr/bin/chromium', headless: true, args, viewport: { width: 1280, height: 1000 } });
+  const args = [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ];
+  const context = await chromium.launchPersistentContext(path.join(dir, 'profile'), {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args,
+    viewport: { width: 1280, height: 1000 },
+  });
   const page = await context.newPage();
   await page.goto(`file://${path.join(dir, 'report.html')}`);
   await page.screenshot({ path: path.join(root, 'docs/diff-report.png') });

@@ -54,7 +54,12 @@ function item(root: string, folder: string, name: string): SidebarItem {
 /** The pages of `folder` (names without `.md`). */
 function pagesIn(root: string, folder: string): string[] {
   const dir = path.join(root, folder);
-  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.md')).map((f) => f.slice(0, -3)).sort() : [];
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => f.slice(0, -3))
+        .sort()
+    : [];
 }
 
 /** The guide groups: the ordered pages that exist, then any other guide under "More guides". */
@@ -76,6 +81,8 @@ export function referenceSidebar(root: string): SidebarGroup[] {
 
 /** The whole sidebar: guides, reference and the performance page, the same on every page. */
 export function sidebar(root: string): SidebarGroup[] {
-  const extra = existsSync(path.join(root, 'performance.md')) ? [{ text: 'Measured', items: [{ text: titleOf(path.join(root, 'performance.md')), link: '/performance' }] }] : [];
+  const extra = existsSync(path.join(root, 'performance.md'))
+    ? [{ text: 'Measured', items: [{ text: titleOf(path.join(root, 'performance.md')), link: '/performance' }] }]
+    : [];
   return [...guideSidebar(root), ...referenceSidebar(root), ...extra];
 }

@@ -29,7 +29,10 @@ export function allScopes(ir: ApiIR): string[] {
 /** Makes a key pair and a development token for `ir`; `now` is in ms since the epoch. */
 export function createDevJwt(ir: ApiIR, now: number, hours = 24): DevJwt {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const kid = createHash('sha256').update(publicKey.export({ format: 'der', type: 'spki' })).digest('base64url').slice(0, 16);
+  const kid = createHash('sha256')
+    .update(publicKey.export({ format: 'der', type: 'spki' }))
+    .digest('base64url')
+    .slice(0, 16);
   const issuer = 'restgen-dev';
   const audience = ir.name;
   const scopes = allScopes(ir);

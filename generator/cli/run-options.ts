@@ -46,7 +46,10 @@ function kindOf(p: string): Kind {
 
 /** `--parts zod,client` as a list, or the message saying what is wrong with it. */
 export function parseParts(text: string): { parts: Part[] } | { problem: string } {
-  const names = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (names.length === 0) return { problem: `--parts needs one or more of ${PART_NAMES.join(', ')}, separated by commas.` };
   for (const name of names)
     if (!isPart(name)) {
@@ -59,8 +62,17 @@ export function parseParts(text: string): { parts: Part[] } | { problem: string 
 /** Resolves a command's inputs; undefined (with the problem printed and exit 2 set) when they cannot be used. */
 export async function resolveRun(command: string, apiArg: string | undefined, flags: RunFlags, io: CliIO): Promise<ResolvedRun | undefined> {
   // An empty value (an unset shell variable: --out "$OUT") would resolve to the working folder itself.
-  for (const [flag, value] of [['--out', flags.out], ['--templates', flags.templates], ['--config', flags.config]] as const)
-    if (value !== undefined && value.trim() === '') return void usageError(io, command, `${flag} is empty; name a ${flag === '--config' ? 'file' : 'folder'}, or drop the option (is a shell variable unset?).`);
+  for (const [flag, value] of [
+    ['--out', flags.out],
+    ['--templates', flags.templates],
+    ['--config', flags.config],
+  ] as const)
+    if (value !== undefined && value.trim() === '')
+      return void usageError(
+        io,
+        command,
+        `${flag} is empty; name a ${flag === '--config' ? 'file' : 'folder'}, or drop the option (is a shell variable unset?).`,
+      );
   // The config loader (and its checker) is imported only when there is a config to load.
   const wanted = flags.config !== undefined || CONFIG_FILES.some((name) => existsSync(path.join(io.cwd, name)));
   const loaded = wanted ? await (await import('../config/load-config.ts')).loadConfig(io.cwd, flags.config) : ({ ok: true } as const);
@@ -84,13 +96,28 @@ export async function resolveRun(command: string, apiArg: string | undefined, fl
   const effectiveOut = outDir ?? path.join(path.dirname(apiPath), 'generated');
   if (kindOf(effectiveOut) === 'file') {
     if (flags.out === undefined && config?.config.out !== undefined)
-      problems.push({ code: 'RG214', severity: 'error', message: `out '${config.config.out}' is a file, not a folder; name a folder (restgen creates it when missing).`, loc: config.refOf('out') });
-    else return void usageError(io, command, `${flags.out !== undefined ? `--out ${flags.out}` : `the output folder ${path.relative(io.cwd, effectiveOut)}`} is a file, not a folder; pass --out with a folder (it is created when missing).`);
+      problems.push({
+        code: 'RG214',
+        severity: 'error',
+        message: `out '${config.config.out}' is a file, not a folder; name a folder (restgen creates it when missing).`,
+        loc: config.refOf('out'),
+      });
+    else
+      return void usageError(
+        io,
+        command,
+        `${flags.out !== undefined ? `--out ${flags.out}` : `the output folder ${path.relative(io.cwd, effectiveOut)}`} is a file, not a folder; pass --out with a folder (it is created when missing).`,
+      );
   }
   if (templatesDir !== undefined && kindOf(templatesDir) !== 'folder') {
     const what = kindOf(templatesDir) === 'file' ? 'is a file, not a folder' : 'does not exist';
     if (flags.templates === undefined && config?.config.templates !== undefined)
-      problems.push({ code: 'RG218', severity: 'error', message: `templates '${config.config.templates}' ${what}; name the folder that holds your template overrides.`, loc: config.refOf('templates') });
+      problems.push({
+        code: 'RG218',
+        severity: 'error',
+        message: `templates '${config.config.templates}' ${what}; name the folder that holds your template overrides.`,
+        loc: config.refOf('templates'),
+      });
     else return void usageError(io, command, `--templates ${flags.templates} ${what}; name the folder that holds your template overrides.`);
   }
   if (problems.length > 0) {

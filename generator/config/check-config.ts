@@ -42,7 +42,11 @@ function partsOf(written: readonly unknown[], where: string, ref: SourceRef, d: 
     if (isPart(p)) parts.push(p);
     else {
       const guess = typeof p === 'string' ? closest(p, PART_NAMES) : undefined;
-      d.error('RG213', `${where}: generate names ${JSON.stringify(p)}, which is not a part${guess ? ` (did you mean '${guess}'?)` : ''}; the parts are ${quote(PART_NAMES)}.`, at);
+      d.error(
+        'RG213',
+        `${where}: generate names ${JSON.stringify(p)}, which is not a part${guess ? ` (did you mean '${guess}'?)` : ''}; the parts are ${quote(PART_NAMES)}.`,
+        at,
+      );
     }
   }
   return parts.length === written.length ? parts : undefined;
@@ -55,7 +59,11 @@ function diffOf(written: NonNullable<Shaped['diff']>, where: string, ref: Source
     const at = atPath(ref, ['diff', 'severity', id]);
     if (unknownSeverityIds({ [id]: 'off' }).length > 0) {
       const guess = closest(id, ids);
-      d.error('RG216', `${where}: diff.severity names '${id}', which is not a finding id${guess ? ` (did you mean '${guess}'?)` : ''}; restgen diff --format json lists the ids it reports.`, at);
+      d.error(
+        'RG216',
+        `${where}: diff.severity names '${id}', which is not a finding id${guess ? ` (did you mean '${guess}'?)` : ''}; restgen diff --format json lists the ids it reports.`,
+        at,
+      );
     } else if (!(SEVERITIES as readonly unknown[]).includes(level))
       d.error('RG211', `${where}: diff.severity['${id}'] must be one of ${quote(SEVERITIES)} (got ${JSON.stringify(level)}).`, at);
     else severity[id] = level as FindingLevel | 'off';
@@ -73,7 +81,11 @@ function diffOf(written: NonNullable<Shaped['diff']>, where: string, ref: Source
 export function checkConfig(value: unknown, where: string, ref: SourceRef, d: DiagnosticBag): RestgenConfig {
   const shaped = (checkShape(value, CONFIG, where, ref, d, [], { wrongKind: 'RG211', unknownKey: 'RG212' }) ?? {}) as Shaped;
   // An empty path would name the config file's own folder (for `out`: generate into the project root).
-  for (const [key, what] of [['api', 'the API module (default: api.ts)'], ['out', 'the output folder (default: generated/ beside the module)'], ['templates', 'the folder of template overrides']] as const)
+  for (const [key, what] of [
+    ['api', 'the API module (default: api.ts)'],
+    ['out', 'the output folder (default: generated/ beside the module)'],
+    ['templates', 'the folder of template overrides'],
+  ] as const)
     if (typeof shaped[key] === 'string' && shaped[key].trim() === '')
       d.error('RG211', `${where}: ${key} is empty; name ${what}, relative to the config file, or remove the option.`, atPath(ref, [key]));
   const generate = shaped.generate ? partsOf(shaped.generate, where, ref, d) : undefined;

@@ -24,9 +24,7 @@ export interface LoadedConfig {
 }
 
 /** What loading found: no config, a config, or the diagnostics that say why it cannot be used. */
-export type ConfigResult =
-  | { readonly ok: true; readonly loaded?: LoadedConfig }
-  | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
+export type ConfigResult = { readonly ok: true; readonly loaded?: LoadedConfig } | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
 
 const fail = (code: Diagnostic['code'], message: string, file: string, line = 1): ConfigResult => ({
   ok: false,
@@ -43,7 +41,11 @@ export async function loadConfig(cwd: string, explicit?: string): Promise<Config
     const found = CONFIG_FILES.map((name) => path.join(cwd, name)).filter((f) => existsSync(f));
     if (found.length === 0) return { ok: true };
     if (found.length > 1)
-      return fail('RG217', `found ${found.map((f) => path.basename(f)).join(' and ')}; keep one config file (restgen would not know which one you mean).`, found[1]!);
+      return fail(
+        'RG217',
+        `found ${found.map((f) => path.basename(f)).join(' and ')}; keep one config file (restgen would not know which one you mean).`,
+        found[1]!,
+      );
     file = found[0]!;
   }
   // Imported only now: a project without a config file never loads the module loader for it.
@@ -54,7 +56,11 @@ export async function loadConfig(cwd: string, explicit?: string): Promise<Config
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return fail('RG210', `${path.basename(file)} must export default defineConfig({...}) from 'restgen'.`, file);
   if ((value as { kind?: unknown }).kind === 'api-definition')
-    return fail('RG210', `${path.basename(file)} is an API module (defineApi), not a config file; pass it as the module (restgen generate ${explicit ?? path.basename(file)}), and name a restgen.config.ts with --config.`, file);
+    return fail(
+      'RG210',
+      `${path.basename(file)} is an API module (defineApi), not a config file; pass it as the module (restgen generate ${explicit ?? path.basename(file)}), and name a restgen.config.ts with --config.`,
+      file,
+    );
   const site = (value as { [CONFIG_SITE]?: CallSite })[CONFIG_SITE];
   const base = refOf(site, { file, line: 1, member: '' });
   const at = (...keys: readonly string[]): SourceRef => (site ? { ...base, path: keys } : base);

@@ -54,7 +54,13 @@ export function commonJsOutput(outDir: string): Diagnostic[] {
     'the generated code is ES modules (import, export, import.meta), so Node and TypeScript (module nodenext) fail on it in a CommonJS package: ' +
     'the server does not compile (TS1470 on import.meta; TS1295 on every import with verbatimModuleSyntax)';
   if (!scope.manifest)
-    return [{ code: 'RG220', severity: 'warning', message: `${why}, and there is no package.json above the output folder; create one that says "type": "module" (npm init -y && npm pkg set type=module).` }];
+    return [
+      {
+        code: 'RG220',
+        severity: 'warning',
+        message: `${why}, and there is no package.json above the output folder; create one that says "type": "module" (npm init -y && npm pkg set type=module).`,
+      },
+    ];
   const says = scope.type === undefined ? 'has no "type" (CommonJS)' : `says "type": ${JSON.stringify(scope.type)}`;
   const at = typeKeyAt(readFileSync(scope.manifest, 'utf8'));
   return [
@@ -67,4 +73,3 @@ export function commonJsOutput(outDir: string): Diagnostic[] {
     },
   ];
 }
-

@@ -69,20 +69,21 @@ export function missingPeers(outDir: string, parts: readonly Part[]): Diagnostic
   const missing = peers.filter(([name]) => !listed.has(name));
   const command = `npm install ${missing.map(([name, range]) => installSpec(name, range)).join(' ')}`;
   const at = dependenciesAt(text);
-  return missing.map(([name, range]): Diagnostic =>
-    manifest
-      ? {
-          code: 'RG215',
-          severity: 'warning',
-          message: `the generated code imports ${name} (${range}), which package.json does not list; install it with: ${command}`,
-          loc: { file: manifest, line: at.line, member: '' },
-          column: at.column,
-        }
-      : {
-          code: 'RG215',
-          severity: 'warning',
-          message: `the generated code imports ${name} (${range}), and there is no package.json above the output folder; create one (npm init -y) and run: ${command}`,
-        },
+  return missing.map(
+    ([name, range]): Diagnostic =>
+      manifest
+        ? {
+            code: 'RG215',
+            severity: 'warning',
+            message: `the generated code imports ${name} (${range}), which package.json does not list; install it with: ${command}`,
+            loc: { file: manifest, line: at.line, member: '' },
+            column: at.column,
+          }
+        : {
+            code: 'RG215',
+            severity: 'warning',
+            message: `the generated code imports ${name} (${range}), and there is no package.json above the output folder; create one (npm init -y) and run: ${command}`,
+          },
   );
 }
 

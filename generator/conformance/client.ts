@@ -56,7 +56,14 @@ export const operationOf = (exchange: Exchange | undefined): string => exchange?
 /** The client of `c` in `v`; `observe` sees every exchange (null: a request nobody judges, like cleanup). */
 export function createClient(http: Http, v: VersionScope, c: CollectionAt, observe: ((target: Target, exchange: Exchange) => void) | null): CollectionClient {
   const base = `${v.prefix}/${c.path}`;
-  const call = async (operation: string, method: string, template: string, request: Omit<HttpRequest, 'method'>, options: CallOptions | undefined, write: boolean) => {
+  const call = async (
+    operation: string,
+    method: string,
+    template: string,
+    request: Omit<HttpRequest, 'method'>,
+    options: CallOptions | undefined,
+    write: boolean,
+  ) => {
     const headers: Record<string, string> = { ...v.headers, ...(options?.headers ?? {}) };
     if (options?.ifMatch) headers['if-match'] = options.ifMatch;
     else if (options?.ifMatch === undefined && write && c.requireIfMatch) headers['if-match'] = '*';

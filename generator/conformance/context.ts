@@ -82,7 +82,13 @@ function refTargets(fields: readonly FieldAt[], out = new Set<string>()): Set<st
 export const isRequiredInput = (f: FieldAt): boolean => !f.readOnly && !f.optional && f.default === undefined;
 
 /** A body of `fields`: every writable field, or only the required ones, with `overrides`. */
-export function bodyOf(values: Values, fields: readonly FieldAt[], which: BodyFields, refs: RefIds, overrides: Readonly<Record<string, unknown>> = {}): Record<string, unknown> {
+export function bodyOf(
+  values: Values,
+  fields: readonly FieldAt[],
+  which: BodyFields,
+  refs: RefIds,
+  overrides: Readonly<Record<string, unknown>> = {},
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const f of fields) if (!f.readOnly && (which === 'all' || isRequiredInput(f))) out[f.name] = values.field(f, refs);
   return { ...out, ...overrides };
@@ -91,7 +97,7 @@ export function bodyOf(values: Values, fields: readonly FieldAt[], which: BodyFi
 /** The advice a 401 or 403 answer gets. */
 function credentialHint(status: number | undefined): string {
   if (status === 401) return ' (is a credential missing? pass one with --header, e.g. --header "Authorization: Bearer <token>")';
-  if (status === 403) return " (the credential lacks a scope this operation needs; use one that has every scope the API declares)";
+  if (status === 403) return ' (the credential lacks a scope this operation needs; use one that has every scope the API declares)';
   return '';
 }
 
@@ -110,7 +116,11 @@ export function createContext(session: Session, v: VersionScope, c: CollectionAt
   const api = session.client(v, c, check, label);
   const idField = c.fields.find((f) => f.type.kind === 'id')?.name ?? 'id';
   const fail = (operation: string, message: string, exchange?: Exchange) =>
-    session.results.fail(label.version, label.collection, check, { operation, message, ...(exchange ? { request: exchange.request, answer: exchange.answer } : {}) });
+    session.results.fail(label.version, label.collection, check, {
+      operation,
+      message,
+      ...(exchange ? { request: exchange.request, answer: exchange.answer } : {}),
+    });
   const stop = (operation: string, message: string, exchange?: Exchange): never => {
     fail(operation, message, exchange);
     throw new Stopped(message);
@@ -186,7 +196,8 @@ export function createContext(session: Session, v: VersionScope, c: CollectionAt
     },
     clientOf: (ov, oc) => session.client(ov, oc, check, label),
     async warm(id) {
-      const read = () => (id !== undefined && c.operations.includes('get') ? api.get(id) : c.operations.includes('list') ? api.list({ limit: '1' }) : Promise.resolve(undefined));
+      const read = () =>
+        id !== undefined && c.operations.includes('get') ? api.get(id) : c.operations.includes('list') ? api.list({ limit: '1' }) : Promise.resolve(undefined);
       await Promise.all(Array.from({ length: session.concurrency }, read));
     },
   };

@@ -29,7 +29,10 @@ export interface VersionDocument {
 }
 
 function errorsText(errors: readonly ErrorObject[] | null | undefined, max = 4): string {
-  const list = (errors ?? []).map((e) => `${e.instancePath === '' ? '#' : `#${e.instancePath}`} ${e.message ?? 'is invalid'}${e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty?: unknown }).additionalProperty)})` : ''}`);
+  const list = (errors ?? []).map(
+    (e) =>
+      `${e.instancePath === '' ? '#' : `#${e.instancePath}`} ${e.message ?? 'is invalid'}${e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty?: unknown }).additionalProperty)})` : ''}`,
+  );
   return list.length <= max ? list.join('; ') : `${list.slice(0, max).join('; ')}; and ${list.length - max} more`;
 }
 
@@ -91,8 +94,10 @@ function buildVersionDocument(api: ApiAt): VersionDocument {
       const media = mediaOf(answer.headers['content-type']);
       if (content) {
         const entry = resolve(content[media]);
-        if (!entry) problems.push(`Content-Type is ${JSON.stringify(answer.headers['content-type'] ?? '')}; the document says ${Object.keys(content).join(' or ')}`);
-        else if (answer.body === undefined || typeof answer.body === 'string') problems.push(`the body is not JSON: ${JSON.stringify(String(answer.body ?? '')).slice(0, 120)}`);
+        if (!entry)
+          problems.push(`Content-Type is ${JSON.stringify(answer.headers['content-type'] ?? '')}; the document says ${Object.keys(content).join(' or ')}`);
+        else if (answer.body === undefined || typeof answer.body === 'string')
+          problems.push(`the body is not JSON: ${JSON.stringify(String(answer.body ?? '')).slice(0, 120)}`);
         else {
           const validate = validator(entry['schema'] ?? {});
           if (!validate(answer.body)) problems.push(`the body does not match the documented schema: ${errorsText(validate.errors)}`);
@@ -107,7 +112,8 @@ function buildVersionDocument(api: ApiAt): VersionDocument {
         }
         const schema = resolve(header?.['schema']);
         if (schema?.['type'] === 'integer' && !/^\d+$/.test(value)) problems.push(`${name}: ${JSON.stringify(value)} is not a whole number`);
-        if (Array.isArray(schema?.['enum']) && !schema['enum'].includes(value)) problems.push(`${name}: ${JSON.stringify(value)} is not one of ${JSON.stringify(schema['enum'])}`);
+        if (Array.isArray(schema?.['enum']) && !schema['enum'].includes(value))
+          problems.push(`${name}: ${JSON.stringify(value)} is not one of ${JSON.stringify(schema['enum'])}`);
       }
       const etag = answer.headers['etag'];
       if (etag !== undefined && !STRONG_ETAG.test(etag)) problems.push(`ETag ${etag} is not a strong entity tag ("...")`);

@@ -51,10 +51,16 @@ export function formatText(report: ConformanceReport): string {
   const lines = [`restgen conformance: ${report.api} at ${report.url} (${report.versions.join(', ')})`];
   for (const r of report.results.filter((x) => x.status === 'failed'))
     for (const f of r.failures)
-      lines.push('', `FAIL  ${r.version}  ${r.collection}  ${r.check}  (${f.operation})`, `      ${f.message}${f.repeats ? ` (and ${f.repeats} more time${f.repeats === 1 ? '' : 's'})` : ''}`, ...exchangeLines(f, '      '));
+      lines.push(
+        '',
+        `FAIL  ${r.version}  ${r.collection}  ${r.check}  (${f.operation})`,
+        `      ${f.message}${f.repeats ? ` (and ${f.repeats} more time${f.repeats === 1 ? '' : 's'})` : ''}`,
+        ...exchangeLines(f, '      '),
+      );
   const skipped = report.results.filter((x) => x.status === 'skipped');
   if (skipped.length > 0) lines.push('', 'skipped:', ...skipped.map((r) => `  ${r.version}  ${r.collection}  ${r.check}: ${r.reason ?? ''}`));
-  if (report.leftovers.length > 0) lines.push('', 'left behind (delete them yourself):', ...report.leftovers.map((l) => `  ${l.collection} ${l.id}: ${l.reason}`));
+  if (report.leftovers.length > 0)
+    lines.push('', 'left behind (delete them yourself):', ...report.leftovers.map((l) => `  ${l.collection} ${l.id}: ${l.reason}`));
   lines.push(
     '',
     `${s.checks} checks: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped; ${report.requests} requests; ${report.leftovers.length} record${report.leftovers.length === 1 ? '' : 's'} left behind`,

@@ -9,7 +9,12 @@ import type { CheckId } from './types.ts';
 import { NoValue } from './values.ts';
 
 /** Runs `body` as check `check`, reported under `label`. */
-export async function guarded(session: Session, label: { readonly version: string; readonly collection: string }, check: CheckId, body: () => Promise<void>): Promise<void> {
+export async function guarded(
+  session: Session,
+  label: { readonly version: string; readonly collection: string },
+  check: CheckId,
+  body: () => Promise<void>,
+): Promise<void> {
   session.results.ran(label.version, label.collection, check);
   try {
     await body();

@@ -59,15 +59,26 @@ function headersOf(response: IncomingMessage): Record<string, string> {
 }
 
 /** Sends one request; the answer's status, headers and body text. */
-function exchange(url: URL, method: string, headers: Record<string, string>, body: string | undefined, agent: HttpAgent, timeout: number): Promise<{ status: number; headers: Record<string, string>; text: string }> {
+function exchange(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  agent: HttpAgent,
+  timeout: number,
+): Promise<{ status: number; headers: Record<string, string>; text: string }> {
   return new Promise((resolve, reject) => {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(url, { method, headers: { ...headers, ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}) }, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: headersOf(res), text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = send(
+      url,
+      { method, headers: { ...headers, ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}) }, agent },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: headersOf(res), text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     req.setTimeout(timeout, () => req.destroy(new Error(`no answer within ${timeout} ms`)));
     req.on('error', reject);
     req.end(body);
@@ -104,8 +115,19 @@ export function createHttp(options: HttpOptions): Http {
     const record: RequestRecord = { method: request.method, url, headers: shown, ...(request.body !== undefined ? { body: request.body } : {}) };
     sent++;
     try {
-      const response = await exchange(new URL(url), request.method, headers, request.body !== undefined ? JSON.stringify(request.body) : undefined, agent, options.timeout);
-      const answer: AnswerRecord = { status: response.status, headers: response.headers, ...(response.text !== '' ? { body: bodyOf(response.text, response.headers['content-type'] ?? null) } : {}) };
+      const response = await exchange(
+        new URL(url),
+        request.method,
+        headers,
+        request.body !== undefined ? JSON.stringify(request.body) : undefined,
+        agent,
+        options.timeout,
+      );
+      const answer: AnswerRecord = {
+        status: response.status,
+        headers: response.headers,
+        ...(response.text !== '' ? { body: bodyOf(response.text, response.headers['content-type'] ?? null) } : {}),
+      };
       return { record, answer };
     } catch (error) {
       const message = error instanceof Error ? error.message || (error as { code?: string }).code || String(error) : String(error);

@@ -18,7 +18,12 @@ export type RunOutcome = { readonly kind: 'report'; readonly report: Conformance
 
 /** Whether any field of `fields` is write-only, at any depth. */
 function hasWriteOnly(fields: readonly FieldAt[]): boolean {
-  return fields.some((f) => f.writeOnly || (f.type.kind === 'object' && hasWriteOnly(f.type.fields)) || (f.type.kind === 'array' && f.type.of.kind === 'object' && hasWriteOnly(f.type.of.fields)));
+  return fields.some(
+    (f) =>
+      f.writeOnly ||
+      (f.type.kind === 'object' && hasWriteOnly(f.type.fields)) ||
+      (f.type.kind === 'array' && f.type.of.kind === 'object' && hasWriteOnly(f.type.of.fields)),
+  );
 }
 
 /** Every name a collection has had (newest first), for `--only`. */

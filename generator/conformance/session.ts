@@ -78,7 +78,12 @@ export class Session {
     const { v, c, operation } = target;
     const answer = exchange.answer;
     if (answer === null) {
-      this.results.fail(label.version, label.collection, check, { operation, message: `no answer: ${exchange.error ?? 'the request failed'}`, request: exchange.request, answer: null });
+      this.results.fail(label.version, label.collection, check, {
+        operation,
+        message: `no answer: ${exchange.error ?? 'the request failed'}`,
+        request: exchange.request,
+        answer: null,
+      });
       return;
     }
     for (const problem of v.doc.judge(target.method, target.template, exchange))
@@ -87,7 +92,12 @@ export class Session {
       const items = operation === 'list' && isObject(answer.body) && Array.isArray(answer.body['data']) ? answer.body['data'] : [answer.body];
       const pointers = items.flatMap((item, i) => writeOnlyPointers(c.fields, item, operation === 'list' ? `#/data/${i}` : '#'));
       if (pointers.length > 0)
-        this.results.fail(v.name, c.name, 'write-only-hidden', { operation, message: `the answer carries write-only ${pointers.join(', ')}`, request: exchange.request, answer });
+        this.results.fail(v.name, c.name, 'write-only-hidden', {
+          operation,
+          message: `the answer carries write-only ${pointers.join(', ')}`,
+          request: exchange.request,
+          answer,
+        });
     }
     if (operation === 'create' && answer.status === 201 && isObject(answer.body)) {
       const id = answer.body[c.fields.find((f) => f.type.kind === 'id')?.name ?? 'id'];
@@ -104,7 +114,9 @@ export class Session {
     this.parents.clear();
     for (const r of records) {
       const versions = [r.version, ...this.ir.versions.map((x) => x.name).reverse()];
-      const where = versions.map((name) => ({ v: this.scope(name), c: this.scope(name).api.collections.find((x) => x.key === r.key) })).find((x) => x.c?.operations.includes('delete'));
+      const where = versions
+        .map((name) => ({ v: this.scope(name), c: this.scope(name).api.collections.find((x) => x.key === r.key) }))
+        .find((x) => x.c?.operations.includes('delete'));
       const name = this.scope(r.version).api.collections.find((x) => x.key === r.key)?.name ?? r.key;
       if (!where?.c) {
         this.leftovers.push({ collection: name, id: r.id, reason: 'no version offers delete' });
@@ -116,7 +128,11 @@ export class Session {
       // With If-Match (where the collection requires it), a record a check deleted already answers 412.
       if (status === 412 && where.c.operations.includes('get')) status = (await client.get(r.id)).answer?.status;
       if (status !== 204 && status !== 200 && status !== 404)
-        this.leftovers.push({ collection: name, id: r.id, reason: exchange.answer ? `DELETE answered ${status}` : `DELETE failed: ${exchange.error ?? 'no answer'}` });
+        this.leftovers.push({
+          collection: name,
+          id: r.id,
+          reason: exchange.answer ? `DELETE answered ${status}` : `DELETE failed: ${exchange.error ?? 'no answer'}`,
+        });
     }
   }
 }

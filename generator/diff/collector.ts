@@ -31,7 +31,6 @@ export interface Touches {
   readonly response: readonly Touch[];
 }
 
-
 /** The touches of operations and transitions `ops` of collection `c` as version `api` serves it. */
 export function touchesOf(api: ApiAt, c: CollectionAt, ops: readonly RouteOp[]): Touch[] {
   const prefix = api.versioning.in === 'path' ? `/${api.version.name}` : '';
@@ -59,7 +58,10 @@ export function both(touches: readonly Touch[]): Touches {
 export function stableJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
   if (value && typeof value === 'object')
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   return JSON.stringify(value) ?? 'undefined';
 }
 
@@ -90,9 +92,7 @@ interface Draft {
 const rankOf = (op: RouteOp): number => (op.startsWith(':') ? OPERATIONS.length : OPERATIONS.indexOf(op as OperationName));
 
 function sortTouches(touches: Iterable<Touch>): Touch[] {
-  return [...touches].sort((a, b) =>
-    a.path < b.path ? -1 : a.path > b.path ? 1 : rankOf(a.op) - rankOf(b.op) || (a.op < b.op ? -1 : a.op > b.op ? 1 : 0),
-  );
+  return [...touches].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : rankOf(a.op) - rankOf(b.op) || (a.op < b.op ? -1 : a.op > b.op ? 1 : 0)));
 }
 
 /** Collects the changes of one comparison and returns them as findings. */

@@ -23,7 +23,13 @@ export function allTouches(api: ApiAt): Touch[] {
 }
 
 function guardedTouches(api: ApiAt): Touch[] {
-  return api.collections.flatMap((c) => touchesOf(api, c, c.operations.filter((op) => !isPublic(api, c, op))));
+  return api.collections.flatMap((c) =>
+    touchesOf(
+      api,
+      c,
+      c.operations.filter((op) => !isPublic(api, c, op)),
+    ),
+  );
 }
 
 /** Pairs collections: by key (or name), then leftovers by path (a rename at the same path). */
@@ -67,16 +73,38 @@ function compareLifecycle(out: FindingCollector, api: ApiAt, b: VersionIR, a: Ve
   const v = a.name;
   const at = (key: string) => apiLoc(api, 'versions', v, key);
   const change = (aspect: 'released' | 'deprecated' | 'sunset') => ({ aspect, before: b[aspect], after: a[aspect] });
-  if (b.released && !a.released) out.add('version-unreleased', v, `${v} was released on ${b.released} and is no longer marked released`, touches, apiLoc(api, 'versions', v), change('released'));
-  else if (!b.released && a.released) out.add('version-released', v, `${v} is released on ${a.released}: it is frozen from now on`, touches, at('released'), change('released'));
-  else if (b.released !== a.released) out.add('version-release-date-changed', v, `${v}: release date ${b.released} → ${a.released}`, touches, at('released'), change('released'));
-  if (!b.deprecated && a.deprecated) out.add('version-deprecated', v, `${v} is deprecated from ${a.deprecated}`, touches, at('deprecated'), change('deprecated'));
-  else if (b.deprecated && !a.deprecated) out.add('version-undeprecated', v, `${v} is no longer deprecated`, touches, apiLoc(api, 'versions', v), change('deprecated'));
-  else if (b.deprecated !== a.deprecated) out.add('version-deprecated', v, `${v}: deprecation date ${b.deprecated} → ${a.deprecated}`, touches, at('deprecated'), change('deprecated'));
-  if (!b.sunset && a.sunset) out.add('version-sunset-set', v, `${v} sunsets on ${a.sunset} (answers 410 from then on)`, touches, at('sunset'), change('sunset'));
-  else if (b.sunset && !a.sunset) out.add('version-sunset-moved-later', v, `${v}: sunset ${b.sunset} withdrawn`, touches, apiLoc(api, 'versions', v), change('sunset'));
+  if (b.released && !a.released)
+    out.add(
+      'version-unreleased',
+      v,
+      `${v} was released on ${b.released} and is no longer marked released`,
+      touches,
+      apiLoc(api, 'versions', v),
+      change('released'),
+    );
+  else if (!b.released && a.released)
+    out.add('version-released', v, `${v} is released on ${a.released}: it is frozen from now on`, touches, at('released'), change('released'));
+  else if (b.released !== a.released)
+    out.add('version-release-date-changed', v, `${v}: release date ${b.released} → ${a.released}`, touches, at('released'), change('released'));
+  if (!b.deprecated && a.deprecated)
+    out.add('version-deprecated', v, `${v} is deprecated from ${a.deprecated}`, touches, at('deprecated'), change('deprecated'));
+  else if (b.deprecated && !a.deprecated)
+    out.add('version-undeprecated', v, `${v} is no longer deprecated`, touches, apiLoc(api, 'versions', v), change('deprecated'));
+  else if (b.deprecated !== a.deprecated)
+    out.add('version-deprecated', v, `${v}: deprecation date ${b.deprecated} → ${a.deprecated}`, touches, at('deprecated'), change('deprecated'));
+  if (!b.sunset && a.sunset)
+    out.add('version-sunset-set', v, `${v} sunsets on ${a.sunset} (answers 410 from then on)`, touches, at('sunset'), change('sunset'));
+  else if (b.sunset && !a.sunset)
+    out.add('version-sunset-moved-later', v, `${v}: sunset ${b.sunset} withdrawn`, touches, apiLoc(api, 'versions', v), change('sunset'));
   else if (b.sunset && a.sunset && b.sunset !== a.sunset)
-    out.add(a.sunset < b.sunset ? 'version-sunset-moved-earlier' : 'version-sunset-moved-later', v, `${v}: sunset ${b.sunset} → ${a.sunset}`, touches, at('sunset'), change('sunset'));
+    out.add(
+      a.sunset < b.sunset ? 'version-sunset-moved-earlier' : 'version-sunset-moved-later',
+      v,
+      `${v}: sunset ${b.sunset} → ${a.sunset}`,
+      touches,
+      at('sunset'),
+      change('sunset'),
+    );
 }
 
 function compareApiLevel(out: FindingCollector, before: ApiAt, after: ApiAt): void {
@@ -85,13 +113,23 @@ function compareApiLevel(out: FindingCollector, before: ApiAt, after: ApiAt): vo
   const describe = (x: ApiAt['versioning']) => (x.in === 'path' ? 'the path (/vN/...)' : `the ${x.header} header`);
   const label = (x: ApiAt['versioning']) => (x.in === 'path' ? 'path' : `header ${x.header}`);
   if (vb.in !== va.in || (vb.in === 'header' && va.in === 'header' && vb.header !== va.header))
-    out.add('versioning-changed', 'versioning', `clients now select the version by ${describe(va)} instead of ${describe(vb)}`, { request: allTouches(before), response: allTouches(before) }, apiLoc(after, 'versioning'), { aspect: 'versioning', before: label(vb), after: label(va) });
+    out.add(
+      'versioning-changed',
+      'versioning',
+      `clients now select the version by ${describe(va)} instead of ${describe(vb)}`,
+      { request: allTouches(before), response: allTouches(before) },
+      apiLoc(after, 'versioning'),
+      { aspect: 'versioning', before: label(vb), after: label(va) },
+    );
   compareAuth(out, before, after, { request: guardedTouches(after), response: [] });
 }
 
 /** The fields of a collection as comparable text: names and types, in name order. */
 function fieldSet(c: CollectionAt): string {
-  return c.fields.map((f) => `${f.name}:${signatureOf(f.type)}`).sort().join(',');
+  return c.fields
+    .map((f) => `${f.name}:${signatureOf(f.type)}`)
+    .sort()
+    .join(',');
 }
 
 /** One change as a comparison of one pair of collections reported it, without its source location and hint. */
@@ -173,18 +211,36 @@ export function diffApis(before: ApiAt, after: ApiAt, options: DiffOptions = {},
     const t = touchesOf(before, b, b.operations);
     // In one definition the collection is still written down, with its removedIn marker.
     const loc = match === 'key' ? b.calls?.['removedIn'] : undefined;
-    out.add('collection-removed', b.name, `${b.name} was removed (every route under /${b.path})`, { request: t, response: t }, loc, { aspect: 'collection', before: b.path });
+    out.add('collection-removed', b.name, `${b.name} was removed (every route under /${b.path})`, { request: t, response: t }, loc, {
+      aspect: 'collection',
+      before: b.path,
+    });
   }
   for (const a of added) {
     const t = touchesOf(after, a, a.operations);
-    out.add('collection-added', a.name, `${a.name} was added at /${a.path}`, { request: t, response: t }, (match === 'key' ? a.calls?.['addedIn'] : undefined) ?? a.loc, { aspect: 'collection', after: a.path });
+    out.add(
+      'collection-added',
+      a.name,
+      `${a.name} was added at /${a.path}`,
+      { request: t, response: t },
+      (match === 'key' ? a.calls?.['addedIn'] : undefined) ?? a.loc,
+      { aspect: 'collection', after: a.path },
+    );
   }
   for (const b of removed) {
     const a = added.find((x) => fieldSet(x) === fieldSet(b));
     if (!a) continue;
     const { message, hint } = hintCollectionRename(b.name, a.name, markerVersion);
     const t = { request: [...touchesOf(before, b, b.operations), ...touchesOf(after, a, a.operations)], response: [] };
-    out.add('possible-collection-rename', a.name, message, { request: t.request, response: t.request }, a.loc, { aspect: 'name', before: b.name, after: a.name }, hint);
+    out.add(
+      'possible-collection-rename',
+      a.name,
+      message,
+      { request: t.request, response: t.request },
+      a.loc,
+      { aspect: 'name', before: b.name, after: a.name },
+      hint,
+    );
   }
   return out.findings();
 }

@@ -44,7 +44,11 @@ function compareRateLimits(out: FindingCollector, b: ApiAt, a: ApiAt, cb: Collec
   const message = `${ca.name}: rate limit ${text(rb)} → ${text(ra)}`;
   // The collection's own rateLimit when it has one (or had one), else the API-wide one.
   const loc = ca.rateLimit || cb.rateLimit || !a.loc ? optionLoc(ca, 'rateLimit') : atPath(a.loc, ['rateLimit']);
-  out.add(per(ra) < per(rb) ? 'rate-limit-lowered' : 'rate-limit-raised', ca.name, message, touches, loc, { aspect: 'rateLimit', before: text(rb), after: text(ra) });
+  out.add(per(ra) < per(rb) ? 'rate-limit-lowered' : 'rate-limit-raised', ca.name, message, touches, loc, {
+    aspect: 'rateLimit',
+    before: text(rb),
+    after: text(ra),
+  });
 }
 
 /** Compares collection `before.collection` with `after.collection` (already paired). */
@@ -55,16 +59,35 @@ export function compareCollection(ctx: FieldDiffContext): void {
   const at = a.name;
   const declared = (member: string) => (ctx.match === 'key' ? a.calls?.[member] : undefined) ?? a.loc;
   if (b.path !== a.path)
-    out.add('collection-path-changed', at, `${b.name} moved from /${b.path} to /${a.path}: every route of it changed`, both(touchesOf(before.api, b, b.operations)), declared('renamedFrom'), { aspect: 'path', before: b.path, after: a.path });
+    out.add(
+      'collection-path-changed',
+      at,
+      `${b.name} moved from /${b.path} to /${a.path}: every route of it changed`,
+      both(touchesOf(before.api, b, b.operations)),
+      declared('renamedFrom'),
+      { aspect: 'path', before: b.path, after: a.path },
+    );
   else if (b.name !== a.name)
-    out.add('collection-renamed', at, `${b.name} was renamed to ${a.name} at the same path: the wire is unchanged, generated client members and types are renamed`, both(touchesOf(after.api, a, a.operations)), declared('renamedFrom'), { aspect: 'name', before: b.name, after: a.name });
+    out.add(
+      'collection-renamed',
+      at,
+      `${b.name} was renamed to ${a.name} at the same path: the wire is unchanged, generated client members and types are renamed`,
+      both(touchesOf(after.api, a, a.operations)),
+      declared('renamedFrom'),
+      { aspect: 'name', before: b.name, after: a.name },
+    );
   else if (b.typeName !== a.typeName)
-    out.add('type-renamed', at, `${at}: generated type ${b.typeName} is now ${a.typeName}`, both(touchesOf(after.api, a, a.operations)), a.loc, { aspect: 'typeName', before: b.typeName, after: a.typeName });
+    out.add('type-renamed', at, `${at}: generated type ${b.typeName} is now ${a.typeName}`, both(touchesOf(after.api, a, a.operations)), a.loc, {
+      aspect: 'typeName',
+      before: b.typeName,
+      after: a.typeName,
+    });
 
   const removed = b.operations.filter((op) => !a.operations.includes(op));
   const added = a.operations.filter((op) => !b.operations.includes(op));
   const operations = { aspect: 'operations', before: b.operations, after: a.operations };
-  if (removed.length) out.add('operation-removed', at, `${at}: ${list(removed)} removed`, both(touchesOf(before.api, b, removed)), optionLoc(a, 'operations'), operations);
+  if (removed.length)
+    out.add('operation-removed', at, `${at}: ${list(removed)} removed`, both(touchesOf(before.api, b, removed)), optionLoc(a, 'operations'), operations);
   if (added.length) out.add('operation-added', at, `${at}: ${list(added)} added`, both(touchesOf(after.api, a, added)), optionLoc(a, 'operations'), operations);
 
   const ops = a.operations.filter((op) => b.operations.includes(op));
@@ -72,8 +95,24 @@ export function compareCollection(ctx: FieldDiffContext): void {
   const closed = ops.filter((op) => isPublic(before.api, b, op) && !isPublic(after.api, a, op));
   const opened = ops.filter((op) => !isPublic(before.api, b, op) && isPublic(after.api, a, op));
   const publicOps = { aspect: 'public', before: ops.filter((op) => isPublic(before.api, b, op)), after: ops.filter((op) => isPublic(after.api, a, op)) };
-  if (closed.length) out.add('operation-no-longer-public', at, `${at}: ${list(closed)} now need${closed.length === 1 ? 's' : ''} a credential`, request(closed), optionLoc(a, 'public'), publicOps);
-  if (opened.length) out.add('operation-became-public', at, `${at}: ${list(opened)} no longer need${opened.length === 1 ? 's' : ''} a credential`, request(opened), optionLoc(a, 'public'), publicOps);
+  if (closed.length)
+    out.add(
+      'operation-no-longer-public',
+      at,
+      `${at}: ${list(closed)} now need${closed.length === 1 ? 's' : ''} a credential`,
+      request(closed),
+      optionLoc(a, 'public'),
+      publicOps,
+    );
+  if (opened.length)
+    out.add(
+      'operation-became-public',
+      at,
+      `${at}: ${list(opened)} no longer need${opened.length === 1 ? 's' : ''} a credential`,
+      request(opened),
+      optionLoc(a, 'public'),
+      publicOps,
+    );
 
   for (const access of ['read', 'write'] as const) {
     const guarded = ops.filter((op) => ACCESS[access].includes(op) && !isPublic(before.api, b, op) && !isPublic(after.api, a, op));
@@ -83,17 +122,40 @@ export function compareCollection(ctx: FieldDiffContext): void {
     const names = (xs: readonly string[]) => xs.map((s) => `'${s}'`).join(', ');
     const scopes = { aspect: `scopes.${access}`, before: [...b.scopes[access]].sort(), after: [...a.scopes[access]].sort() };
     const loc = optionLoc(a, 'scopes', access);
-    if (more.length) out.add('scope-added', at, `${at}: ${list(guarded)} now also need${guarded.length === 1 ? 's' : ''} scope ${names(more)}`, request(guarded), loc, scopes);
-    if (fewer.length) out.add('scope-removed', at, `${at}: ${list(guarded)} no longer need${guarded.length === 1 ? 's' : ''} scope ${names(fewer)}`, request(guarded), loc, scopes);
+    if (more.length)
+      out.add('scope-added', at, `${at}: ${list(guarded)} now also need${guarded.length === 1 ? 's' : ''} scope ${names(more)}`, request(guarded), loc, scopes);
+    if (fewer.length)
+      out.add(
+        'scope-removed',
+        at,
+        `${at}: ${list(guarded)} no longer need${guarded.length === 1 ? 's' : ''} scope ${names(fewer)}`,
+        request(guarded),
+        loc,
+        scopes,
+      );
   }
 
   if (ops.includes('list')) {
     const pb = b.pagination;
     const pa = a.pagination;
     if (pb.defaultLimit !== pa.defaultLimit)
-      out.add('list-default-limit-changed', at, `${at} list: default page size ${pb.defaultLimit} → ${pa.defaultLimit}`, request(['list']), optionLoc(a, 'pagination', 'defaultLimit'), { aspect: 'defaultLimit', before: pb.defaultLimit, after: pa.defaultLimit });
+      out.add(
+        'list-default-limit-changed',
+        at,
+        `${at} list: default page size ${pb.defaultLimit} → ${pa.defaultLimit}`,
+        request(['list']),
+        optionLoc(a, 'pagination', 'defaultLimit'),
+        { aspect: 'defaultLimit', before: pb.defaultLimit, after: pa.defaultLimit },
+      );
     if (pb.maxLimit !== pa.maxLimit)
-      out.add(pa.maxLimit < pb.maxLimit ? 'list-max-limit-lowered' : 'list-max-limit-raised', at, `${at} list: maximum page size ${pb.maxLimit} → ${pa.maxLimit}`, request(['list']), optionLoc(a, 'pagination', 'maxLimit'), { aspect: 'maxLimit', before: pb.maxLimit, after: pa.maxLimit });
+      out.add(
+        pa.maxLimit < pb.maxLimit ? 'list-max-limit-lowered' : 'list-max-limit-raised',
+        at,
+        `${at} list: maximum page size ${pb.maxLimit} → ${pa.maxLimit}`,
+        request(['list']),
+        optionLoc(a, 'pagination', 'maxLimit'),
+        { aspect: 'maxLimit', before: pb.maxLimit, after: pa.maxLimit },
+      );
   }
   if (ops.length) compareRateLimits(out, before.api, after.api, b, a, ops);
   compareCollectionFields(ctx);

@@ -39,7 +39,10 @@ export function compareEvents(
   for (const [type, e] of b)
     if (!a.has(type)) {
       const t = touchesOf(before, eventSide(e), [eventOp(type)]);
-      out.add('event-removed', `webhooks.${type}`, `the ${type} event is no longer sent`, { request: [], response: t }, e.loc, { aspect: 'event', before: type });
+      out.add('event-removed', `webhooks.${type}`, `the ${type} event is no longer sent`, { request: [], response: t }, e.loc, {
+        aspect: 'event',
+        before: type,
+      });
     }
   for (const [type, e] of a) {
     const old = b.get(type);

@@ -101,7 +101,11 @@ class FieldDiffer {
     const { api, collection } = this.ctx.after;
     const offered = routeOpsOf(collection);
     // An event (`@type`) flows wherever its payload is compared; no collection offers it.
-    return touchesOf(api, collection, ops.filter((op) => op.startsWith('@') || offered.includes(op)));
+    return touchesOf(
+      api,
+      collection,
+      ops.filter((op) => op.startsWith('@') || offered.includes(op)),
+    );
   }
 
   private touches(request: readonly RouteOp[], response: readonly RouteOp[]): Touches {
@@ -125,7 +129,15 @@ class FieldDiffer {
     return (markers.length ? this.marker(a, ...markers) : undefined) ?? (modifier ? a.calls?.[modifier] : undefined) ?? a.loc;
   }
 
-  compareLists(before: readonly FieldAt[], after: readonly FieldAt[], path: string, parentB: Channels, parentA: Channels, top: boolean, parentLoc: SourceRef): void {
+  compareLists(
+    before: readonly FieldAt[],
+    after: readonly FieldAt[],
+    path: string,
+    parentB: Channels,
+    parentA: Channels,
+    top: boolean,
+    parentLoc: SourceRef,
+  ): void {
     const key = (f: FieldAt) => (this.ctx.match === 'key' ? f.key : f.name);
     const afterByKey = new Map(after.map((f) => [key(f), f]));
     const matched = new Set<FieldAt>();
@@ -185,7 +197,11 @@ class FieldDiffer {
       const dflt = a.default ? `, default ${stableJson(a.default.value)}` : '';
       this.ctx.out.add('required-field-added', at, `${at} was added (required${dflt})`, this.touches(ch.required, ch.response), loc, change);
     }
-    if (ch.query.length) this.ctx.out.add('query-parameter-added', at, `${path} list accepts the new filter ?${a.name}=`, this.touches(ch.query, []), loc, { aspect: 'filter', after: a.name });
+    if (ch.query.length)
+      this.ctx.out.add('query-parameter-added', at, `${path} list accepts the new filter ?${a.name}=`, this.touches(ch.query, []), loc, {
+        aspect: 'filter',
+        after: a.name,
+      });
     this.additions.push({ path, field: a, touches: this.values(ch), loc });
   }
 
@@ -196,9 +212,23 @@ class FieldDiffer {
     // The removedIn marker when both sides come from one definition; otherwise the object it was in.
     const loc = this.marker(b, 'removedIn') ?? parentLoc;
     const change = { aspect: 'field', before: fieldValue(b) };
-    this.ctx.out.add(required ? 'required-field-removed' : 'optional-field-removed', at, `${at} was removed${required ? ' (it was required in responses)' : ''}`, this.touches(ch.body, ch.response), loc, change);
+    this.ctx.out.add(
+      required ? 'required-field-removed' : 'optional-field-removed',
+      at,
+      `${at} was removed${required ? ' (it was required in responses)' : ''}`,
+      this.touches(ch.body, ch.response),
+      loc,
+      change,
+    );
     if (ch.query.length)
-      this.ctx.out.add(b.deprecated ? 'deprecated-query-parameter-removed' : 'query-parameter-removed', at, `${path} list no longer accepts the filter ?${b.name}=`, this.touches(ch.query, []), loc, { aspect: 'filter', before: b.name });
+      this.ctx.out.add(
+        b.deprecated ? 'deprecated-query-parameter-removed' : 'query-parameter-removed',
+        at,
+        `${path} list no longer accepts the filter ?${b.name}=`,
+        this.touches(ch.query, []),
+        loc,
+        { aspect: 'filter', before: b.name },
+      );
     this.removals.push({ path, field: b, touches: this.values(ch), loc });
   }
 
@@ -210,13 +240,30 @@ class FieldDiffer {
     const both = common(cb, ca);
     const values = this.values(both);
     if (b.name !== a.name)
-      out.add('field-renamed', at, `${path}.${b.name} was renamed to ${a.name}${undeclared ? ' (confirmed by the rename resolver)' : ''}`, values, this.locOf(a, undefined, 'renamedFrom'), { aspect: 'name', before: b.name, after: a.name });
+      out.add(
+        'field-renamed',
+        at,
+        `${path}.${b.name} was renamed to ${a.name}${undeclared ? ' (confirmed by the rename resolver)' : ''}`,
+        values,
+        this.locOf(a, undefined, 'renamedFrom'),
+        { aspect: 'name', before: b.name, after: a.name },
+      );
     this.compareAccess(b, a, at, cb, ca, parentA);
     const filterLoc = this.locOf(a, 'filterable');
     if (top && cb.query.length && !ca.query.length && parentA.query.length)
-      out.add(b.deprecated ? 'deprecated-query-parameter-removed' : 'query-parameter-removed', at, `${path} list no longer accepts the filter ?${b.name}=`, this.touches(parentA.query, []), filterLoc, { aspect: 'filter', before: b.name });
+      out.add(
+        b.deprecated ? 'deprecated-query-parameter-removed' : 'query-parameter-removed',
+        at,
+        `${path} list no longer accepts the filter ?${b.name}=`,
+        this.touches(parentA.query, []),
+        filterLoc,
+        { aspect: 'filter', before: b.name },
+      );
     if (top && !cb.query.length && ca.query.length && parentB.query.length)
-      out.add('query-parameter-added', at, `${path} list accepts the new filter ?${a.name}=`, this.touches(ca.query, []), filterLoc, { aspect: 'filter', after: a.name });
+      out.add('query-parameter-added', at, `${path} list accepts the new filter ?${a.name}=`, this.touches(ca.query, []), filterLoc, {
+        aspect: 'filter',
+        after: a.name,
+      });
     // Requiredness differs per side: a default makes a field present in every response.
     const reqFlip = both.required.length > 0 && b.optional !== a.optional;
     const resFlip = both.response.length > 0 && responseRequired(b) !== responseRequired(a);
@@ -226,14 +273,37 @@ class FieldDiffer {
     out.add('field-became-required', at, `${at} became required`, becameRequired, this.locOf(a, undefined, 'madeRequiredIn', 'typeChangedFrom'), optionality);
     out.add('field-became-optional', at, `${at} became optional`, becameOptional, this.locOf(a, 'optional', 'madeOptionalIn', 'typeChangedFrom'), optionality);
     if (b.nullable !== a.nullable)
-      out.add(a.nullable ? 'field-became-nullable' : 'field-became-non-nullable', at, `${at} ${a.nullable ? 'may now be null' : 'may no longer be null'}`, this.touches(both.body, both.response), this.locOf(a, 'nullable', 'typeChangedFrom'), { aspect: 'nullable', before: b.nullable, after: a.nullable });
+      out.add(
+        a.nullable ? 'field-became-nullable' : 'field-became-non-nullable',
+        at,
+        `${at} ${a.nullable ? 'may now be null' : 'may no longer be null'}`,
+        this.touches(both.body, both.response),
+        this.locOf(a, 'nullable', 'typeChangedFrom'),
+        { aspect: 'nullable', before: b.nullable, after: a.nullable },
+      );
     const db = b.default ? stableJson(b.default.value) : 'none';
     const da = a.default ? stableJson(a.default.value) : 'none';
     if (db !== da)
-      out.add('default-changed', at, `${at}: default ${db} → ${da}`, this.touches(both.required, []), this.locOf(a, 'default', 'typeChangedFrom'), { aspect: 'default', before: b.default?.value, after: a.default?.value });
+      out.add('default-changed', at, `${at}: default ${db} → ${da}`, this.touches(both.required, []), this.locOf(a, 'default', 'typeChangedFrom'), {
+        aspect: 'default',
+        before: b.default?.value,
+        after: a.default?.value,
+      });
     if (b.unique !== a.unique)
-      out.add(a.unique ? 'field-became-unique' : 'field-no-longer-unique', at, `${at} ${a.unique ? 'must now be unique (a duplicate answers 409)' : 'no longer needs to be unique'}`, this.touches(both.body, []), this.locOf(a, 'unique', 'typeChangedFrom'), { aspect: 'unique', before: b.unique, after: a.unique });
-    if (!b.deprecated && a.deprecated) out.add('field-deprecated', at, `${at} is deprecated`, values, this.locOf(a, 'deprecated', 'typeChangedFrom'), { aspect: 'deprecated', before: false, after: true });
+      out.add(
+        a.unique ? 'field-became-unique' : 'field-no-longer-unique',
+        at,
+        `${at} ${a.unique ? 'must now be unique (a duplicate answers 409)' : 'no longer needs to be unique'}`,
+        this.touches(both.body, []),
+        this.locOf(a, 'unique', 'typeChangedFrom'),
+        { aspect: 'unique', before: b.unique, after: a.unique },
+      );
+    if (!b.deprecated && a.deprecated)
+      out.add('field-deprecated', at, `${at} is deprecated`, values, this.locOf(a, 'deprecated', 'typeChangedFrom'), {
+        aspect: 'deprecated',
+        before: false,
+        after: true,
+      });
     const typeMarker = this.marker(a, 'typeChangedFrom');
     const isState = top && this.ctx.after.collection.lifecycle?.field === a.name;
     compareTypes(
@@ -258,16 +328,44 @@ class FieldDiffer {
     const readOnly = { aspect: 'readOnly', before: b.readOnly, after: a.readOnly };
     const writeOnly = { aspect: 'writeOnly', before: b.writeOnly, after: a.writeOnly };
     if (!b.readOnly && a.readOnly && cb.body.length)
-      out.add('field-became-read-only', at, `${at} became read-only: requests that send it are rejected`, this.touches(only(cb.body, parentA.body), []), loc('readOnly'), readOnly);
+      out.add(
+        'field-became-read-only',
+        at,
+        `${at} became read-only: requests that send it are rejected`,
+        this.touches(only(cb.body, parentA.body), []),
+        loc('readOnly'),
+        readOnly,
+      );
     if (b.readOnly && !a.readOnly && ca.body.length) {
       const rule = a.optional || !ca.required.length ? 'optional-field-added' : 'required-field-added';
       const ops = rule === 'required-field-added' ? ca.required : ca.body;
-      out.add(rule, at, `${at} is no longer read-only: requests now carry it (${a.optional ? 'optional' : 'required'})`, this.touches(ops, []), loc('readOnly'), readOnly);
+      out.add(
+        rule,
+        at,
+        `${at} is no longer read-only: requests now carry it (${a.optional ? 'optional' : 'required'})`,
+        this.touches(ops, []),
+        loc('readOnly'),
+        readOnly,
+      );
     }
     if (!b.writeOnly && a.writeOnly && cb.response.length)
-      out.add(responseRequired(b) ? 'required-field-removed' : 'optional-field-removed', at, `${at} became write-only: responses no longer carry it`, this.touches([], only(cb.response, parentA.response)), loc('writeOnly'), writeOnly);
+      out.add(
+        responseRequired(b) ? 'required-field-removed' : 'optional-field-removed',
+        at,
+        `${at} became write-only: responses no longer carry it`,
+        this.touches([], only(cb.response, parentA.response)),
+        loc('writeOnly'),
+        writeOnly,
+      );
     if (b.writeOnly && !a.writeOnly && ca.response.length)
-      out.add(responseRequired(a) ? 'required-field-added' : 'optional-field-added', at, `${at} is no longer write-only: responses now carry it`, this.touches([], ca.response), loc('writeOnly'), writeOnly);
+      out.add(
+        responseRequired(a) ? 'required-field-added' : 'optional-field-added',
+        at,
+        `${at} is no longer write-only: responses now carry it`,
+        this.touches([], ca.response),
+        loc('writeOnly'),
+        writeOnly,
+      );
   }
 }
 
@@ -291,7 +389,14 @@ export function compareCollectionFields(ctx: FieldDiffContext): void {
  * Compares the input fields of one transition (`op`, `:cancel`) by the request rules: they flow only in
  * its body. `path` is the transition's location (`orders:cancel`).
  */
-export function compareInputFields(ctx: FieldDiffContext, before: readonly FieldAt[], after: readonly FieldAt[], path: string, op: RouteOp, loc: SourceRef): void {
+export function compareInputFields(
+  ctx: FieldDiffContext,
+  before: readonly FieldAt[],
+  after: readonly FieldAt[],
+  path: string,
+  op: RouteOp,
+  loc: SourceRef,
+): void {
   const channels: Channels = { body: [op], required: [op], query: [], response: [] };
   new FieldDiffer(ctx).compareLists(before, after, path, channels, channels, false, loc);
 }
@@ -300,7 +405,14 @@ export function compareInputFields(ctx: FieldDiffContext, before: readonly Field
  * Compares the payload fields of one webhook event (`op`, `@invoice.overdue`) by the response rules: they
  * flow only from the server to subscribers. `path` is the event's location (`webhooks.invoice.overdue`).
  */
-export function compareOutputFields(ctx: FieldDiffContext, before: readonly FieldAt[], after: readonly FieldAt[], path: string, op: RouteOp, loc: SourceRef): void {
+export function compareOutputFields(
+  ctx: FieldDiffContext,
+  before: readonly FieldAt[],
+  after: readonly FieldAt[],
+  path: string,
+  op: RouteOp,
+  loc: SourceRef,
+): void {
   const channels: Channels = { body: [], required: [], query: [], response: [op] };
   new FieldDiffer(ctx).compareLists(before, after, path, channels, channels, false, loc);
 }
@@ -312,7 +424,8 @@ function flatten(entries: readonly (Removal | Addition)[]): (Removal | Addition)
     out.push(e);
     let t = e.field.type;
     while (t.kind === 'array') t = t.of;
-    if (t.kind === 'object') for (const child of t.fields) walk({ ...e, path: `${e.path}.${e.field.name}${e.field.type.kind === 'array' ? '[]' : ''}`, field: child });
+    if (t.kind === 'object')
+      for (const child of t.fields) walk({ ...e, path: `${e.path}.${e.field.name}${e.field.type.kind === 'array' ? '[]' : ''}`, field: child });
   };
   entries.forEach(walk);
   return out;

@@ -29,7 +29,9 @@ export function versionsOf(api: ApiIR): VersionInfo[] {
 
 /** The derived webhook events `version` of `api` delivers, each with its collection (for the upgrade guide). */
 export function derivedEventsOf(api: ApiIR, version: string): DerivedEvent[] {
-  return (project(api, version).events ?? []).flatMap((e) => (e.source.kind === 'resource' ? [{ version, type: e.type, collection: e.source.collection }] : []));
+  return (project(api, version).events ?? []).flatMap((e) =>
+    e.source.kind === 'resource' ? [{ version, type: e.type, collection: e.source.collection }] : [],
+  );
 }
 
 /** `report` with the derived events of its later version, when it delivers any. */
@@ -39,13 +41,23 @@ const withEvents = (report: DiffReport, api: ApiIR, version: string): DiffReport
 };
 
 /** A report of `findings` between `from` and `to`. */
-export function reportOf(from: string, to: string, findings: readonly Finding[], comparisons: readonly Comparison[], versions: readonly VersionInfo[]): DiffReport {
+export function reportOf(
+  from: string,
+  to: string,
+  findings: readonly Finding[],
+  comparisons: readonly Comparison[],
+  versions: readonly VersionInfo[],
+): DiffReport {
   return { from, to, summary: summarize(findings), findings, comparisons, versions };
 }
 
 /** Compares two versions of one API: the migration notes from `from` to `to`. */
 export function diffVersions(api: ApiIR, from: string, to: string, options: DiffOptions = {}): DiffReport {
-  return withEvents(reportOf(from, to, diffApis(project(api, from), project(api, to), { match: 'key', ...options }), [{ from, to, version: to }], versionsOf(api)), api, to);
+  return withEvents(
+    reportOf(from, to, diffApis(project(api, from), project(api, to), { match: 'key', ...options }), [{ from, to, version: to }], versionsOf(api)),
+    api,
+    to,
+  );
 }
 
 /** Every pair of consecutive versions, oldest first. */
@@ -57,7 +69,13 @@ export function diffConsecutive(api: ApiIR, options: DiffOptions = {}): DiffRepo
 export function combineReports(reports: readonly DiffReport[]): DiffReport {
   const findings = reports.flatMap((r) => r.findings);
   const events = reports.flatMap((r) => r.events ?? []);
-  const combined = reportOf(reports[0]?.from ?? '', reports[reports.length - 1]?.to ?? '', findings, reports.flatMap((r) => r.comparisons), reports[0]?.versions ?? []);
+  const combined = reportOf(
+    reports[0]?.from ?? '',
+    reports[reports.length - 1]?.to ?? '',
+    findings,
+    reports.flatMap((r) => r.comparisons),
+    reports[0]?.versions ?? [],
+  );
   return events.length > 0 ? { ...combined, events } : combined;
 }
 
@@ -110,11 +128,19 @@ export function diffHistory(base: ApiIR | undefined, head: ApiIR, options: DiffO
       const at = project(base!, v.name);
       const t = at.collections.flatMap((c) => touchesOf(at, c, c.operations));
       const passed = Boolean(v.deprecated) && sunsetPassed(v.sunset, options.today);
-      const why = passed ? `${v.name} was removed after its sunset (${v.sunset})` : `${v.name} was removed${v.sunset ? ` before its sunset (${v.sunset})` : ' without a sunset'}`;
-      out.add(passed ? 'version-removed-after-sunset' : 'version-removed', v.name, why, { request: t, response: t }, head.loc ? atPath(head.loc, ['versions']) : undefined, { aspect: 'version', before: v.name });
+      const why = passed
+        ? `${v.name} was removed after its sunset (${v.sunset})`
+        : `${v.name} was removed${v.sunset ? ` before its sunset (${v.sunset})` : ' without a sunset'}`;
+      out.add(
+        passed ? 'version-removed-after-sunset' : 'version-removed',
+        v.name,
+        why,
+        { request: t, response: t },
+        head.loc ? atPath(head.loc, ['versions']) : undefined,
+        { aspect: 'version', before: v.name },
+      );
       changes = out.findings();
-    } else
-      changes = diffApis(project(base!, v.name), project(head, v.name), { match: 'name', ...rest, markerVersion: markerVersionFor(head, v.name) });
+    } else changes = diffApis(project(base!, v.name), project(head, v.name), { match: 'name', ...rest, markerVersion: markerVersionFor(head, v.name) });
     // Only a released version is a promise to clients; anything else may still change freely.
     findings.push(...(v.released ? changes : changes.map((f) => ({ ...f, unreleased: true }))));
   }
@@ -124,7 +150,14 @@ export function diffHistory(base: ApiIR | undefined, head: ApiIR, options: DiffO
     const out = new FindingCollector(v.name);
     const at = project(head, v.name);
     const t = at.collections.flatMap((c) => touchesOf(at, c, c.operations));
-    out.add('version-added', v.name, `${v.name} was added${v.released ? ` (released ${v.released})` : ''}`, { request: t, response: t }, head.loc ? atPath(head.loc, ['versions', v.name]) : undefined, { aspect: 'version', after: v.name });
+    out.add(
+      'version-added',
+      v.name,
+      `${v.name} was added${v.released ? ` (released ${v.released})` : ''}`,
+      { request: t, response: t },
+      head.loc ? atPath(head.loc, ['versions', v.name]) : undefined,
+      { aspect: 'version', after: v.name },
+    );
     findings.push(...out.findings());
   }
   return reportOf(from, to, findings, comparisons, versionsOf(head));

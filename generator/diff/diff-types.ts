@@ -55,9 +55,18 @@ export function signatureOf(t: T): string {
 
 /** Names of the two bounds of a kind: for messages, and as the `aspect` of the change (`maxLength`). */
 const BOUND_UNITS: { readonly [B in Bounds]: [[string, string], [string, string]] } = {
-  length: [['min length', 'minLength'], ['max length', 'maxLength']],
-  items: [['min items', 'minItems'], ['max items', 'maxItems']],
-  value: [['minimum', 'minimum'], ['maximum', 'maximum']],
+  length: [
+    ['min length', 'minLength'],
+    ['max length', 'maxLength'],
+  ],
+  items: [
+    ['min items', 'minItems'],
+    ['max items', 'maxItems'],
+  ],
+  value: [
+    ['minimum', 'minimum'],
+    ['maximum', 'maximum'],
+  ],
 };
 
 /**
@@ -68,10 +77,24 @@ const BOUND_UNITS: { readonly [B in Bounds]: [[string, string], [string, string]
  */
 function reportStored(ctx: TypeContext, path: string, touches: Touches, what: string, loc: SourceRef | undefined, change: Change): void {
   const stored = touches.response.filter((t) => !t.op.startsWith('@'));
-  ctx.out.add('existing-data-may-not-satisfy', path, `${path}: existing data may not satisfy this (${what}): records written before keep their values, which are still answered`, { request: [], response: stored }, loc, change);
+  ctx.out.add(
+    'existing-data-may-not-satisfy',
+    path,
+    `${path}: existing data may not satisfy this (${what}): records written before keep their values, which are still answered`,
+    { request: [], response: stored },
+    loc,
+    change,
+  );
 }
 
-function compareBounds(ctx: TypeContext, path: string, touches: Touches, kind: TypeKind, b: { min?: number; max?: number }, a: { min?: number; max?: number }): void {
+function compareBounds(
+  ctx: TypeContext,
+  path: string,
+  touches: Touches,
+  kind: TypeKind,
+  b: { min?: number; max?: number },
+  a: { min?: number; max?: number },
+): void {
   const bounds = KINDS[kind].bounds;
   if (bounds === null) return;
   const [minName, maxName] = BOUND_UNITS[bounds];
@@ -89,7 +112,14 @@ function compareBounds(ctx: TypeContext, path: string, touches: Touches, kind: T
 }
 
 /** Enum values removed and added at once: pairs alike ones as possible renames (one of each is a likely pair). */
-function hintEnumRenames(ctx: TypeContext, path: string, touches: Touches, before: readonly string[], removed: readonly string[], added: readonly string[]): void {
+function hintEnumRenames(
+  ctx: TypeContext,
+  path: string,
+  touches: Touches,
+  before: readonly string[],
+  removed: readonly string[],
+  added: readonly string[],
+): void {
   const single = removed.length === 1 && added.length === 1;
   const pairs = pairBest(removed, added, (r, a) => {
     const similar = nameSimilarity(r, a);
@@ -129,7 +159,11 @@ export function compareTypes(ctx: TypeContext, b: T, a: T, path: string, touches
       const loc = ctx.loc('enum');
       const [rules, what] = ctx.enumRules ? [ctx.enumRules, 'state'] : [{ added: 'enum-value-added', removed: 'enum-value-removed' } as const, 'enum value'];
       const plural = (n: number) => (n > 1 ? 's' : '');
-      if (added.length) ctx.out.add(rules.added, path, `${path}: ${what}${plural(added.length)} ${list(added)} added`, touches, loc, { aspect: 'enumValues', after: values(added) });
+      if (added.length)
+        ctx.out.add(rules.added, path, `${path}: ${what}${plural(added.length)} ${list(added)} added`, touches, loc, {
+          aspect: 'enumValues',
+          after: values(added),
+        });
       if (removed.length) {
         const change = { aspect: 'enumValues', before: values(removed) };
         ctx.out.add(rules.removed, path, `${path}: ${what}${plural(removed.length)} ${list(removed)} removed`, touches, loc, change);
@@ -141,7 +175,11 @@ export function compareTypes(ctx: TypeContext, b: T, a: T, path: string, touches
     case 'ref': {
       const after = a as typeof b;
       if (b.collection !== after.collection)
-        ctx.out.add('field-format-changed', path, `${path} now refers to ${after.collection} instead of ${b.collection}`, touches, ctx.loc('ref'), { aspect: 'ref', before: b.collection, after: after.collection });
+        ctx.out.add('field-format-changed', path, `${path} now refers to ${after.collection} instead of ${b.collection}`, touches, ctx.loc('ref'), {
+          aspect: 'ref',
+          before: b.collection,
+          after: after.collection,
+        });
       return;
     }
     case 'array': {
@@ -149,7 +187,14 @@ export function compareTypes(ctx: TypeContext, b: T, a: T, path: string, touches
       compareBounds(ctx, path, touches, b.kind, b, after);
       const [nb, na] = [b.itemsNullable === true, after.itemsNullable === true];
       if (nb !== na)
-        ctx.out.add(na ? 'field-became-nullable' : 'field-became-non-nullable', `${path}[]`, `${path}[]: items ${na ? 'may now be null' : 'may no longer be null'}`, touches, ctx.loc('array'), { aspect: 'nullable', before: nb, after: na });
+        ctx.out.add(
+          na ? 'field-became-nullable' : 'field-became-non-nullable',
+          `${path}[]`,
+          `${path}[]: items ${na ? 'may now be null' : 'may no longer be null'}`,
+          touches,
+          ctx.loc('array'),
+          { aspect: 'nullable', before: nb, after: na },
+        );
       return compareTypes(ctx, b.of, after.of, `${path}[]`, touches);
     }
     case 'object':

@@ -29,7 +29,13 @@ export interface RenameHint {
 function builderOf(f: FieldAt): string {
   const t = f.type;
   const base =
-    t.kind === 'enum' ? `f.enum([${t.values.map((v) => `'${v}'`).join(', ')}])` : t.kind === 'ref' ? `f.ref('${t.collection}')` : t.kind === 'array' || t.kind === 'object' ? `f.${t.kind}(…)` : `f.${t.kind}()`;
+    t.kind === 'enum'
+      ? `f.enum([${t.values.map((v) => `'${v}'`).join(', ')}])`
+      : t.kind === 'ref'
+        ? `f.ref('${t.collection}')`
+        : t.kind === 'array' || t.kind === 'object'
+          ? `f.${t.kind}(…)`
+          : `f.${t.kind}()`;
   return `${base}${f.optional ? '.optional()' : ''}${f.nullable ? '.nullable()' : ''}`;
 }
 
@@ -56,7 +62,14 @@ export function hintCollectionRename(before: string, after: string, version: str
 }
 
 /** The hint for enum value `before` replaced by `after` at `path`. */
-export function hintEnumRename(path: string, before: string, after: string, oldValues: readonly string[], confidence: 'high' | 'low', version: string | null): RenameHint {
+export function hintEnumRename(
+  path: string,
+  before: string,
+  after: string,
+  oldValues: readonly string[],
+  confidence: 'high' | 'low',
+  version: string | null,
+): RenameHint {
   const field = path.split('.').pop()!.replace(/\[\]$/, '');
   const old = `f.enum([${oldValues.map((v) => `'${v}'`).join(', ')}])`;
   const marker = version

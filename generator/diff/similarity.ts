@@ -77,7 +77,7 @@ export function nameSimilarity(a: string, b: string): number {
     let at = -1;
     long.forEach((x, i) => {
       const s = used.has(i) ? 0 : wordSimilarity(w, x);
-      if (s > best) ((best = s), (at = i));
+      if (s > best) (best = s), (at = i);
     });
     if (at >= 0) used.add(at);
     total += best;

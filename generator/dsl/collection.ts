@@ -29,7 +29,14 @@ export interface CollectionBuilder {
 const VERSION = "a version name such as 'v2'";
 
 function build(def: CollectionDef): CollectionBuilder {
-  const mark = (member: string, args: readonly unknown[], takes: number, make: () => MarkerDef | undefined, wrong: unknown, expected = VERSION): CollectionBuilder => {
+  const mark = (
+    member: string,
+    args: readonly unknown[],
+    takes: number,
+    make: () => MarkerDef | undefined,
+    wrong: unknown,
+    expected = VERSION,
+  ): CollectionBuilder => {
     const site = captureCallSite(member);
     const marker = make();
     const slips = slipsOf(marker ? undefined : kindSlip(member, false, wrong, expected, site), aritySlip(member, args, takes, site));
@@ -48,7 +55,14 @@ function build(def: CollectionDef): CollectionBuilder {
     removedIn: (version: unknown, ...rest: unknown[]) =>
       mark('removedIn', [version, ...rest], 1, () => (named(version) ? { kind: 'removedIn', version } : undefined), version),
     renamedFrom: (from: unknown, version: unknown, ...rest: unknown[]) =>
-      mark('renamedFrom', [from, version, ...rest], 2, () => (named(version) && named(from) ? { kind: 'renamedFrom', from, version } : undefined), named(version) ? from : version, named(version) ? "the old name as a string, e.g. renamedFrom('clients', 'v2')" : VERSION),
+      mark(
+        'renamedFrom',
+        [from, version, ...rest],
+        2,
+        () => (named(version) && named(from) ? { kind: 'renamedFrom', from, version } : undefined),
+        named(version) ? from : version,
+        named(version) ? "the old name as a string, e.g. renamedFrom('clients', 'v2')" : VERSION,
+      ),
   } as CollectionBuilder;
 }
 

@@ -114,7 +114,12 @@ const VERSION = "a version name such as 'v2'";
 function fallbackOption(member: string, options: unknown): { readonly value: unknown } | ArgumentSlip {
   const keys = typeof options === 'object' && options !== null && !Array.isArray(options) ? Object.keys(options) : undefined;
   if (keys?.length !== 1 || keys[0] !== 'fallback')
-    return { member, problem: 'wrong-kind', expected: 'options of the form { fallback: value }', got: keys ? `{ ${keys.join(', ')} }` : describeValue(options) };
+    return {
+      member,
+      problem: 'wrong-kind',
+      expected: 'options of the form { fallback: value }',
+      got: keys ? `{ ${keys.join(', ')} }` : describeValue(options),
+    };
   return { value: (options as { fallback: unknown }).fallback };
 }
 
@@ -157,8 +162,12 @@ class FieldBuilder implements AnyField {
     );
   }
 
-  min(n: unknown, ...rest: unknown[]) { return this.bound('min', n, [n, ...rest]); }
-  max(n: unknown, ...rest: unknown[]) { return this.bound('max', n, [n, ...rest]); }
+  min(n: unknown, ...rest: unknown[]) {
+    return this.bound('min', n, [n, ...rest]);
+  }
+  max(n: unknown, ...rest: unknown[]) {
+    return this.bound('max', n, [n, ...rest]);
+  }
   pattern(re: unknown, ...rest: unknown[]) {
     return this.with('pattern', [re, ...rest], 1, (site) => {
       if (typeof re === 'string') return { patch: { pattern: re } };
@@ -166,13 +175,27 @@ class FieldBuilder implements AnyField {
       return { slips: [kindSlip('pattern', false, re, 'a RegExp or a string', site)] };
     });
   }
-  optional(...args: unknown[]) { return this.flag('optional', args); }
-  nullable(...args: unknown[]) { return this.flag('nullable', args); }
-  readOnly(...args: unknown[]) { return this.flag('readOnly', args); }
-  writeOnly(...args: unknown[]) { return this.flag('writeOnly', args); }
-  unique(...args: unknown[]) { return this.flag('unique', args); }
-  deprecated(...args: unknown[]) { return this.flag('deprecated', args); }
-  filterable(...args: unknown[]) { return this.flag('filterable', args); }
+  optional(...args: unknown[]) {
+    return this.flag('optional', args);
+  }
+  nullable(...args: unknown[]) {
+    return this.flag('nullable', args);
+  }
+  readOnly(...args: unknown[]) {
+    return this.flag('readOnly', args);
+  }
+  writeOnly(...args: unknown[]) {
+    return this.flag('writeOnly', args);
+  }
+  unique(...args: unknown[]) {
+    return this.flag('unique', args);
+  }
+  deprecated(...args: unknown[]) {
+    return this.flag('deprecated', args);
+  }
+  filterable(...args: unknown[]) {
+    return this.flag('filterable', args);
+  }
   default(...args: unknown[]) {
     return this.with('default', args, 1, (site) =>
       args[0] === undefined ? { slips: [kindSlip('default', false, undefined, 'a value (or null)', site)] } : { patch: { default: { value: args[0] } } },
@@ -218,12 +241,16 @@ class FieldBuilder implements AnyField {
     const args = options === undefined ? [version, value, ...rest] : [version, value, options, ...rest];
     return this.with('valueAddedIn', args, 3, (site) => {
       if (!isVersion(version)) return { slips: [kindSlip('valueAddedIn', false, version, VERSION, site)] };
-      if (typeof value !== 'string') return { slips: [kindSlip('valueAddedIn', false, value, "one of the enum's values, e.g. valueAddedIn('v3', 'refunded', { fallback: 'cancelled' })", site)] };
+      if (typeof value !== 'string')
+        return {
+          slips: [kindSlip('valueAddedIn', false, value, "one of the enum's values, e.g. valueAddedIn('v3', 'refunded', { fallback: 'cancelled' })", site)],
+        };
       let fallback: string | undefined;
       if (options !== undefined) {
         const given = fallbackOption('valueAddedIn', options);
         if ('problem' in given) return { slips: [{ ...given, ...(site ? { site } : {}) }] };
-        if (typeof given.value !== 'string') return { slips: [kindSlip('valueAddedIn', false, given.value, 'a fallback that is one of the enum\'s values', site)] };
+        if (typeof given.value !== 'string')
+          return { slips: [kindSlip('valueAddedIn', false, given.value, "a fallback that is one of the enum's values", site)] };
         fallback = given.value;
       }
       const added = { version, value, ...(fallback !== undefined ? { fallback } : {}), ...(site ? { site } : {}) };

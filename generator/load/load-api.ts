@@ -52,8 +52,13 @@ export async function loadApi(file: string): Promise<LoadResult> {
     ok: false,
     diagnostics: [{ code, severity: 'error', message, loc: { file: source, line: 1, member: '' } }],
   });
-  if (!existsSync(source)) return fail('RG001', `cannot find the API module; pass its path (restgen generate src/api.ts), set api in restgen.config.ts, or start one with restgen init.`);
-  if (statSync(source).isDirectory()) return fail('RG001', `this is a folder, not a module; pass the API module inside it, e.g. ${path.basename(source)}/api.ts.`);
+  if (!existsSync(source))
+    return fail(
+      'RG001',
+      `cannot find the API module; pass its path (restgen generate src/api.ts), set api in restgen.config.ts, or start one with restgen init.`,
+    );
+  if (statSync(source).isDirectory())
+    return fail('RG001', `this is a folder, not a module; pass the API module inside it, e.g. ${path.basename(source)}/api.ts.`);
   const attempt = await importModule(source);
   if (!attempt.ok) return { ok: false, diagnostics: [failureDiagnostic('RG001', 'the API module', attempt.failure)] };
   const def = (attempt.mod as { default?: unknown }).default;

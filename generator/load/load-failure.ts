@@ -98,8 +98,9 @@ async function describeRunnerError(error: RunnerError, files: ReadonlyMap<string
   const site = error.site;
   if ('offset' in site) return { message: error.message, file: error.file, ...positionOf(text, site.offset) };
   const program = await parseModule(error.file, text);
-  const at = (program && site.name !== undefined ? importedNameOf(program, text, site.spec, site.name) : undefined) ?? (program ? importOf(program, text, site.spec) : undefined);
+  const at =
+    (program && site.name !== undefined ? importedNameOf(program, text, site.spec, site.name) : undefined) ??
+    (program ? importOf(program, text, site.spec) : undefined);
   const hint = site.name !== undefined && site.exported ? suggestExport(site.name, site.exported) : undefined;
   return { message: `${error.message}${hint ? `; ${hint}` : ''}`, file: error.file, line: at?.line ?? 1, column: at?.column ?? 1 };
 }
-

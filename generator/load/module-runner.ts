@@ -40,7 +40,13 @@ interface TransformOutput {
 const PARAMS = ['__vite_ssr_exports__', '__vite_ssr_import_meta__', '__vite_ssr_import__', '__vite_ssr_dynamic_import__', '__vite_ssr_exportAll__'] as const;
 
 type Namespace = Record<string | symbol, unknown>;
-type ModuleFunction = (exports: Namespace, meta: object, load: (spec: string, options?: ImportOptions) => Promise<unknown>, dynamic: (spec: string) => Promise<unknown>, exportAll: (from: unknown) => void) => Promise<void>;
+type ModuleFunction = (
+  exports: Namespace,
+  meta: object,
+  load: (spec: string, options?: ImportOptions) => Promise<unknown>,
+  dynamic: (spec: string) => Promise<unknown>,
+  exportAll: (from: unknown) => void,
+) => Promise<void>;
 
 /** The second argument of `__vite_ssr_import__`: the names the import statement takes from the module. */
 interface ImportOptions {
@@ -58,7 +64,16 @@ export type RunResult =
 /** The file a relative specifier names: as written, `.js` written for `.ts`, or without extension. */
 function resolveRelative(spec: string, from: string): string | undefined {
   const base = path.resolve(path.dirname(from), spec);
-  const candidates = [base, base.replace(/\.([cm]?)js$/, '.$1ts'), `${base}.ts`, `${base}.mts`, `${base}.js`, `${base}.mjs`, path.join(base, 'index.ts'), path.join(base, 'index.js')];
+  const candidates = [
+    base,
+    base.replace(/\.([cm]?)js$/, '.$1ts'),
+    `${base}.ts`,
+    `${base}.mts`,
+    `${base}.js`,
+    `${base}.mjs`,
+    path.join(base, 'index.ts'),
+    path.join(base, 'index.js'),
+  ];
   return candidates.find((c) => existsSync(c) && statSync(c).isFile());
 }
 
@@ -77,7 +92,11 @@ function packageManifestOf(file: string): string | undefined {
 }
 
 /** The name of the package a bare specifier imports: `zod` for `zod/v4`, `@scope/pkg` for `@scope/pkg/sub`. */
-const packageName = (spec: string): string => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+const packageName = (spec: string): string =>
+  spec
+    .split('/')
+    .slice(0, spec.startsWith('@') ? 2 : 1)
+    .join('/');
 
 /**
  * The file URL a bare specifier imported from `from` names, or undefined when it is not installed there. Node's
@@ -114,7 +133,11 @@ export function createModuleRunner(oxc: NativeTransform): { run(file: string): P
       const url = await resolvePackage(spec, from);
       if (url === undefined) {
         const pkg = packageName(spec);
-        throw new RunnerError(`cannot find package '${pkg}' imported here; install it in this project: npm install ${pkg === 'restgen' ? '-D restgen' : pkg}`, from, { spec });
+        throw new RunnerError(
+          `cannot find package '${pkg}' imported here; install it in this project: npm install ${pkg === 'restgen' ? '-D restgen' : pkg}`,
+          from,
+          { spec },
+        );
       }
       const resolved = new URL(url).pathname;
       if (spec !== 'restgen' && !spec.startsWith('restgen/')) {
@@ -143,7 +166,10 @@ export function createModuleRunner(oxc: NativeTransform): { run(file: string): P
     const load = async (spec: string, from: string, names: readonly string[] = []): Promise<unknown> => {
       if (!spec.startsWith('.') && !path.isAbsolute(spec)) return loadPackage(spec, from, names);
       const file = resolveRelative(spec, from);
-      if (!file) throw new RunnerError(`cannot find the module '${spec}' imported here (looked for ${path.basename(spec)} and its .ts, .js and index files)`, from, { spec });
+      if (!file)
+        throw new RunnerError(`cannot find the module '${spec}' imported here (looked for ${path.basename(spec)} and its .ts, .js and index files)`, from, {
+          spec,
+        });
       // A module already started (an import cycle, or a second importer) shares its namespace, whose exports are
       // getters defined before anything runs, as ES modules' live bindings are.
       const known = modules.get(file);
@@ -166,7 +192,8 @@ export function createModuleRunner(oxc: NativeTransform): { run(file: string): P
         }
       }
       if (file.endsWith('.cjs') || (file.endsWith('.js') && !moduleScopeOf(path.dirname(file)).esm)) return commonJs(file);
-      if (!TRANSFORMED.test(file)) throw new RunnerError(`${path.basename(file)} is not a module restgen loads (.ts, .mts, .js, .mjs, .cjs or .json)`, file, { offset: 0 });
+      if (!TRANSFORMED.test(file))
+        throw new RunnerError(`${path.basename(file)} is not a module restgen loads (.ts, .mts, .js, .mjs, .cjs or .json)`, file, { offset: 0 });
       const source = readFileSync(file, 'utf8');
       infos.set(file, { text: source });
       const stripped = oxc.transformSync(file, source, { sourcemap });
@@ -186,11 +213,17 @@ export function createModuleRunner(oxc: NativeTransform): { run(file: string): P
       const script = new vm.Script(`(async function (${PARAMS.join(', ')}) {\n${runnable.code}\n})`, { filename: file, lineOffset: -1 });
       const fn = script.runInThisContext() as ModuleFunction;
       const url = pathToFileURL(file).href;
-      const meta = { url, filename: file, dirname: path.dirname(file), resolve: (spec: string) => (spec.startsWith('.') ? pathToFileURL(resolveRelative(spec, file) ?? path.resolve(path.dirname(file), spec)).href : spec) };
+      const meta = {
+        url,
+        filename: file,
+        dirname: path.dirname(file),
+        resolve: (spec: string) => (spec.startsWith('.') ? pathToFileURL(resolveRelative(spec, file) ?? path.resolve(path.dirname(file), spec)).href : spec),
+      };
       const exportAll = (from: unknown): void => {
         if (typeof from !== 'object' || from === null) return;
         for (const key of Object.keys(from))
-          if (key !== 'default' && !(key in exports)) Object.defineProperty(exports, key, { enumerable: true, configurable: true, get: () => (from as Namespace)[key] });
+          if (key !== 'default' && !(key in exports))
+            Object.defineProperty(exports, key, { enumerable: true, configurable: true, get: () => (from as Namespace)[key] });
       };
       const imported = (spec: string, options?: ImportOptions): Promise<unknown> => load(spec, file, options?.importedNames ?? []);
       await fn(exports, meta, imported, (spec) => load(spec, file), exportAll);

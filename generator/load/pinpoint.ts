@@ -43,7 +43,9 @@ function render(node: Expression | Super): string {
     case 'ThisExpression':
       return 'this';
     case 'MemberExpression':
-      return node.computed ? `${render(node.object)}[…]` : `${render(node.object)}.${node.property.type === 'PrivateIdentifier' ? `#${node.property.name}` : node.property.name}`;
+      return node.computed
+        ? `${render(node.object)}[…]`
+        : `${render(node.object)}.${node.property.type === 'PrivateIdentifier' ? `#${node.property.name}` : node.property.name}`;
     case 'CallExpression':
       return `${render(node.callee)}(${node.arguments.length > 0 ? '…' : ''})`;
     case 'ParenthesizedExpression':
@@ -93,7 +95,11 @@ export function pinpoint(program: Program, text: string, near: Position, wanted:
       if (callee.type === 'Identifier' && callee.name === wanted.name) add(callee.start, callee.name, { kind: 'other' });
       if (callee.type === 'MemberExpression' && !callee.computed && callee.property.name === wanted.name) {
         const object = render(callee.object);
-        const kind: CalleeKind = f.has(object) ? { kind: 'builder', via: object } : callee.object.type === 'CallExpression' ? { kind: 'modifier' } : { kind: 'other' };
+        const kind: CalleeKind = f.has(object)
+          ? { kind: 'builder', via: object }
+          : callee.object.type === 'CallExpression'
+            ? { kind: 'modifier' }
+            : { kind: 'other' };
         add(callee.property.start, render(callee), kind);
       }
     } else if (wanted.kind === 'identifier' && node.type === 'Identifier' && node.name === wanted.name) add(node.start, node.name, { kind: 'other' });
@@ -107,19 +113,30 @@ export function pinpoint(program: Program, text: string, near: Position, wanted:
 /** The import or export declaration of `program` that names `spec`: where its module string is. */
 export function importOf(program: Program, text: string, spec: string): Position | undefined {
   for (const statement of program.body) {
-    const source = statement.type === 'ImportDeclaration' || statement.type === 'ExportAllDeclaration' || statement.type === 'ExportNamedDeclaration' ? statement.source : null;
+    const source =
+      statement.type === 'ImportDeclaration' || statement.type === 'ExportAllDeclaration' || statement.type === 'ExportNamedDeclaration'
+        ? statement.source
+        : null;
     if (source && source.value === spec) return positionOf(text, source.start);
   }
   let dynamic: Position | undefined;
   walk(program, (node) => {
-    if (!dynamic && node.type === 'ImportExpression' && node.source.type === 'Literal' && node.source.value === spec) dynamic = positionOf(text, node.source.start);
+    if (!dynamic && node.type === 'ImportExpression' && node.source.type === 'Literal' && node.source.value === spec)
+      dynamic = positionOf(text, node.source.start);
   });
   return dynamic;
 }
 
 /** Where `program` imports `name` from `spec` (`import { colection } from 'restgen'`): the imported name. */
 export function importedNameOf(program: Program, text: string, spec: string, name: string): Position | undefined {
-  const declaration = program.body.find((s): s is ImportDeclaration => s.type === 'ImportDeclaration' && s.source.value === spec && s.specifiers.some((x) => x.type === 'ImportSpecifier' && (x.imported.type === 'Identifier' ? x.imported.name : x.imported.value) === name));
-  const specifier = declaration?.specifiers.find((x) => x.type === 'ImportSpecifier' && (x.imported.type === 'Identifier' ? x.imported.name : x.imported.value) === name);
+  const declaration = program.body.find(
+    (s): s is ImportDeclaration =>
+      s.type === 'ImportDeclaration' &&
+      s.source.value === spec &&
+      s.specifiers.some((x) => x.type === 'ImportSpecifier' && (x.imported.type === 'Identifier' ? x.imported.name : x.imported.value) === name),
+  );
+  const specifier = declaration?.specifiers.find(
+    (x) => x.type === 'ImportSpecifier' && (x.imported.type === 'Identifier' ? x.imported.name : x.imported.value) === name,
+  );
   return specifier && positionOf(text, specifier.start);
 }

@@ -16,9 +16,7 @@ interface Segment {
 function decodeLines(mappings: string): Segment[][] {
   // [column, source, line, column, name?]: these maps have one source, and names do not matter here.
   return decode(mappings).map((segments) =>
-    segments
-      .flatMap((s) => (s.length >= 4 ? [{ column: s[0], line: s[2]!, sourceColumn: s[3]! }] : []))
-      .sort((a, b) => a.column - b.column),
+    segments.flatMap((s) => (s.length >= 4 ? [{ column: s[0], line: s[2]!, sourceColumn: s[3]! }] : [])).sort((a, b) => a.column - b.column),
   );
 }
 

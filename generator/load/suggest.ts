@@ -11,12 +11,43 @@ import { closest } from '../model/option-shapes.ts';
 type Modifier = Exclude<keyof StringField | keyof EnumField<string> | keyof ArrayField<unknown> | keyof CollectionBuilder, 'def' | '__value'>;
 
 const BUILDER_SET = {
-  string: 0, int: 0, number: 0, boolean: 0, enum: 0, datetime: 0, date: 0, uuid: 0, email: 0, url: 0, id: 0, ref: 0, array: 0, object: 0,
+  string: 0,
+  int: 0,
+  number: 0,
+  boolean: 0,
+  enum: 0,
+  datetime: 0,
+  date: 0,
+  uuid: 0,
+  email: 0,
+  url: 0,
+  id: 0,
+  ref: 0,
+  array: 0,
+  object: 0,
 } as const satisfies Record<keyof FieldBuilders, 0>;
 
 const MODIFIER_SET = {
-  optional: 0, nullable: 0, default: 0, readOnly: 0, writeOnly: 0, unique: 0, description: 0, example: 0, deprecated: 0, filterable: 0,
-  addedIn: 0, removedIn: 0, renamedFrom: 0, typeChangedFrom: 0, madeOptionalIn: 0, madeRequiredIn: 0, min: 0, max: 0, pattern: 0, valueAddedIn: 0,
+  optional: 0,
+  nullable: 0,
+  default: 0,
+  readOnly: 0,
+  writeOnly: 0,
+  unique: 0,
+  description: 0,
+  example: 0,
+  deprecated: 0,
+  filterable: 0,
+  addedIn: 0,
+  removedIn: 0,
+  renamedFrom: 0,
+  typeChangedFrom: 0,
+  madeOptionalIn: 0,
+  madeRequiredIn: 0,
+  min: 0,
+  max: 0,
+  pattern: 0,
+  valueAddedIn: 0,
 } as const satisfies Record<Modifier, 0>;
 
 /** The field builders of `f`, in the order the DSL lists them. */
@@ -51,6 +82,9 @@ export function suggestGlobal(name: string): string | undefined {
 
 /** For an import of a name the module does not export: the export it most likely meant. */
 export function suggestExport(name: string, exported: readonly string[]): string | undefined {
-  const guess = closest(name, exported.filter((n) => n !== 'default'));
+  const guess = closest(
+    name,
+    exported.filter((n) => n !== 'default'),
+  );
   return guess && `did you mean '${guess}'?`;
 }

@@ -73,7 +73,10 @@ function properWay(id: string, location: string, next: string): string {
   };
   for (const r of ['field-type', 'field-format', 'field-became', 'field-no-longer', 'enum-value', 'bound-', 'pattern-', 'default-changed', 'field-deprecated'])
     if (rule.startsWith(r) && !table[rule]) return retype;
-  return table[rule] ?? `this setting is not versioned, so it cannot change in a released version; change it in '${next}' only by giving it its own collection, or run with --accept-breaking to record a deliberate break`;
+  return (
+    table[rule] ??
+    `this setting is not versioned, so it cannot change in a released version; change it in '${next}' only by giving it its own collection, or run with --accept-breaking to record a deliberate break`
+  );
 }
 
 /**
@@ -94,7 +97,8 @@ function renameHints(findings: readonly Finding[]): Map<string, string> {
 }
 
 function rg180(api: ApiIR, version: string, f: Finding, next: string, renameHint?: string): Diagnostic {
-  const loc: SourceRef = f.loc && !f.loc.file.endsWith(LOCK_FILE_NAME) ? f.loc : { ...(api.loc ?? { file: api.source, line: 1, member: 'defineApi' }), path: ['versions', version] };
+  const loc: SourceRef =
+    f.loc && !f.loc.file.endsWith(LOCK_FILE_NAME) ? f.loc : { ...(api.loc ?? { file: api.source, line: 1, member: 'defineApi' }), path: ['versions', version] };
   return {
     code: 'RG180',
     severity: 'error',
@@ -154,7 +158,10 @@ export function compareWithLock(api: ApiIR, lock: LockFile | undefined, options:
       const [finding] = applySeverity(out.findings(), options.severity ?? {});
       const allowed = finding?.level === 'breaking' ? accept(finding) : finding;
       if (finding && !allowed) {
-        diagnostics.push({ ...rg180(api, name, finding, suggestNextVersion(api, name)), loc: { ...(api.loc ?? { file: api.source, line: 1, member: 'defineApi' }), path: ['versions'] } });
+        diagnostics.push({
+          ...rg180(api, name, finding, suggestNextVersion(api, name)),
+          loc: { ...(api.loc ?? { file: api.source, line: 1, member: 'defineApi' }), path: ['versions'] },
+        });
         next[name] = contract;
       } else if (allowed) findings.push(allowed);
       continue;

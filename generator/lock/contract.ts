@@ -3,7 +3,24 @@
  * history, with everything unordered sorted, so equal contracts serialise to equal bytes. The lock file
  * holds one per released version; `apiAtOfContract` turns one back into a projection for the diff engine.
  */
-import type { ApiAt, ApiIR, AuthIR, OAuth2IR, OAuthFlowIR, OAuthFlowKind, CollectionAt, EventAt, FieldAt, LifecycleAt, OperationName, RateLimitIR, ResourceAction, SourceRef, TypeIR, FieldShape } from '../model/ir.ts';
+import type {
+  ApiAt,
+  ApiIR,
+  AuthIR,
+  OAuth2IR,
+  OAuthFlowIR,
+  OAuthFlowKind,
+  CollectionAt,
+  EventAt,
+  FieldAt,
+  LifecycleAt,
+  OperationName,
+  RateLimitIR,
+  ResourceAction,
+  SourceRef,
+  TypeIR,
+  FieldShape,
+} from '../model/ir.ts';
 import { OAUTH_FLOWS } from '../model/ir.ts';
 import { project } from '../model/project.ts';
 
@@ -158,7 +175,12 @@ export function contractOf(api: ApiIR, version: string): VersionContract {
   const at = project(api, version);
   const v = at.version;
   return {
-    version: { name: v.name, ...(v.released ? { released: v.released } : {}), ...(v.deprecated ? { deprecated: v.deprecated } : {}), ...(v.sunset ? { sunset: v.sunset } : {}) },
+    version: {
+      name: v.name,
+      ...(v.released ? { released: v.released } : {}),
+      ...(v.deprecated ? { deprecated: v.deprecated } : {}),
+      ...(v.sunset ? { sunset: v.sunset } : {}),
+    },
     versioning: at.versioning.in === 'path' ? { in: 'path' } : { in: 'header', header: at.versioning.header },
     auth: {
       ...(at.auth.bearer ? { bearer: {} } : {}),

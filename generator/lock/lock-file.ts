@@ -31,7 +31,11 @@ export function lockPathFor(apiPath: string): string {
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value && typeof value === 'object')
-    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]),
+    );
   return value;
 }
 
@@ -108,12 +112,27 @@ export function parseLock(text: string): { ok: true; lock: LockFile } | LockProb
     return { ok: false, line: position ? lineAt(text, Number(position[1])) : 1, message: `is not valid JSON (${message}); restore it from version control` };
   }
   const o = data as { lockfileVersion?: unknown; api?: unknown; versions?: unknown } | null;
-  if (!o || typeof o !== 'object' || o.lockfileVersion !== 1 || typeof o.api !== 'string' || !o.versions || typeof o.versions !== 'object' || Array.isArray(o.versions))
+  if (
+    !o ||
+    typeof o !== 'object' ||
+    o.lockfileVersion !== 1 ||
+    typeof o.api !== 'string' ||
+    !o.versions ||
+    typeof o.versions !== 'object' ||
+    Array.isArray(o.versions)
+  )
     return { ok: false, line: 1, message: 'is not a restgen lock file (lockfileVersion 1 with api and versions expected); restore it from version control' };
   const accepted = (data as { accepted?: unknown }).accepted;
   if (accepted !== undefined && !isAcceptedList(accepted))
-    return { ok: false, line: 1, message: 'has an "accepted" list whose entries lack a string fingerprint, version, id, location or message; restore it from version control' };
-  return { ok: true, lock: { lockfileVersion: 1, api: o.api, versions: o.versions as Record<string, VersionContract>, ...(accepted?.length ? { accepted } : {}) } };
+    return {
+      ok: false,
+      line: 1,
+      message: 'has an "accepted" list whose entries lack a string fingerprint, version, id, location or message; restore it from version control',
+    };
+  return {
+    ok: true,
+    lock: { lockfileVersion: 1, api: o.api, versions: o.versions as Record<string, VersionContract>, ...(accepted?.length ? { accepted } : {}) },
+  };
 }
 
 function isAcceptedList(value: unknown): value is AcceptedBreak[] {

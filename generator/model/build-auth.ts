@@ -63,10 +63,18 @@ function buildOAuth2(def: NonNullable<CheckedAuth['oauth2']>, d: DiagnosticBag, 
     flows.push(flow);
   }
   if (def.flows !== undefined && Object.keys(def.flows).length === 0)
-    d.error('RG301', `auth.oauth2.flows is empty; declare how clients obtain tokens, e.g. clientCredentials: { tokenUrl: 'https://id.example.com/oauth/token' }.`, at('flows'));
+    d.error(
+      'RG301',
+      `auth.oauth2.flows is empty; declare how clients obtain tokens, e.g. clientCredentials: { tokenUrl: 'https://id.example.com/oauth/token' }.`,
+      at('flows'),
+    );
   const scopes = Object.entries(def.scopes ?? {}).map(([name, description]) => {
     if (!SCOPE_TOKEN.test(name))
-      d.error('RG302', `auth.oauth2.scopes: '${name}' is not a valid OAuth 2.0 scope; a scope is printable ASCII without spaces, '"' or '\\' (like orders:read).`, at('scopes', name));
+      d.error(
+        'RG302',
+        `auth.oauth2.scopes: '${name}' is not a valid OAuth 2.0 scope; a scope is printable ASCII without spaces, '"' or '\\' (like orders:read).`,
+        at('scopes', name),
+      );
     return { name, description };
   });
   return { flows, scopes, ...(def.description !== undefined ? { description: def.description } : {}) };
@@ -76,9 +84,17 @@ function buildOAuth2(def: NonNullable<CheckedAuth['oauth2']>, d: DiagnosticBag, 
 export function buildAuth(auth: CheckedAuth, d: DiagnosticBag, ref: SourceRef): AuthIR {
   const keyHeader = auth.apiKey?.header;
   if (auth.apiKey && (typeof keyHeader !== 'string' || !HEADER_NAME.test(keyHeader)))
-    d.error('RG110', `auth.apiKey.header '${String(keyHeader ?? '')}' is not a valid HTTP header name; for example 'X-API-Key'.`, atPath(ref, ['auth', 'apiKey']));
+    d.error(
+      'RG110',
+      `auth.apiKey.header '${String(keyHeader ?? '')}' is not a valid HTTP header name; for example 'X-API-Key'.`,
+      atPath(ref, ['auth', 'apiKey']),
+    );
   if (auth.bearer && auth.oauth2)
-    d.error('RG304', `auth declares both bearer and oauth2, which are the same credential on the wire (Authorization: Bearer); remove bearer: OAuth 2.0 access tokens are bearer tokens, and options.authenticate still receives them when the server verifies no JWTs itself.`, atPath(ref, ['auth', 'bearer']));
+    d.error(
+      'RG304',
+      `auth declares both bearer and oauth2, which are the same credential on the wire (Authorization: Bearer); remove bearer: OAuth 2.0 access tokens are bearer tokens, and options.authenticate still receives them when the server verifies no JWTs itself.`,
+      atPath(ref, ['auth', 'bearer']),
+    );
   return {
     ...(auth.bearer && !auth.oauth2 ? { bearer: auth.bearer } : {}),
     ...(auth.apiKey ? { apiKey: { ...auth.apiKey, header: String(keyHeader) } } : {}),

@@ -54,7 +54,9 @@ export function buildCollectionEvents(written: readonly unknown[], ctx: Collecti
       typeof entry === 'string'
         ? { name: entry }
         : typeof entry === 'object' && entry !== null && !Array.isArray(entry)
-          ? (checkShape(entry, OPERATION_ENTRY, ctx.where, ctx.ref, d, ['events', String(index)]) as { name?: unknown; addedIn?: unknown; removedIn?: unknown } | undefined)
+          ? (checkShape(entry, OPERATION_ENTRY, ctx.where, ctx.ref, d, ['events', String(index)]) as
+              | { name?: unknown; addedIn?: unknown; removedIn?: unknown }
+              | undefined)
           : undefined;
     if (checked === undefined) {
       if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
@@ -99,11 +101,19 @@ function actionOf(name: string, ctx: CollectionEventContext, loc: SourceRef): Re
     // A misspelt operations entry was reported; it may well be the operation this event needs.
     if (!ctx.operationsComplete) return undefined;
     if (!ctx.operations.some((op) => rule.needs.includes(op.name))) {
-      d.error('RG359', `${ctx.where}: event '${name}' is sent by ${rule.what}, which the collection does not offer; add it to operations or remove the event.`, loc);
+      d.error(
+        'RG359',
+        `${ctx.where}: event '${name}' is sent by ${rule.what}, which the collection does not offer; add it to operations or remove the event.`,
+        loc,
+      );
       return undefined;
     }
     if (name === 'deleted' && !ctx.operations.some((op) => op.name === 'get')) {
-      d.error('RG359', `${ctx.where}: event 'deleted' carries the resource as it was, which the server loads with the get operation; add 'get' to operations.`, loc);
+      d.error(
+        'RG359',
+        `${ctx.where}: event 'deleted' carries the resource as it was, which the server loads with the get operation; add 'get' to operations.`,
+        loc,
+      );
       return undefined;
     }
     return name;
@@ -115,14 +125,26 @@ function actionOf(name: string, ctx: CollectionEventContext, loc: SourceRef): Re
     // The lifecycle holds a mistake (reported), so it may lack the transition this event is named after: only a
     // name that is no state at all is a mistake of the event's own.
     if (!lifecycle.states || lifecycle.states.includes(name)) return undefined;
-    d.error('RG351', `${ctx.where}: event '${name}' names no state of the lifecycle; a transition event is named after the state it enters (one of ${lifecycle.states.join(', ')}), or use created, updated or deleted.`, loc);
+    d.error(
+      'RG351',
+      `${ctx.where}: event '${name}' names no state of the lifecycle; a transition event is named after the state it enters (one of ${lifecycle.states.join(', ')}), or use created, updated or deleted.`,
+      loc,
+    );
     return undefined;
   }
   const states = lifecycle?.ir?.transitions.length ? targets.join(', ') : '';
   if (states === '')
-    d.error('RG350', `${ctx.where}: event '${name}' is neither created, updated nor deleted, and the collection has no lifecycle whose transitions it could name; use one of those three.`, loc);
+    d.error(
+      'RG350',
+      `${ctx.where}: event '${name}' is neither created, updated nor deleted, and the collection has no lifecycle whose transitions it could name; use one of those three.`,
+      loc,
+    );
   else
-    d.error('RG351', `${ctx.where}: event '${name}' names no state a transition leads to; a transition event is named after the state it enters (${states}), or use created, updated or deleted.`, loc);
+    d.error(
+      'RG351',
+      `${ctx.where}: event '${name}' names no state a transition leads to; a transition event is named after the state it enters (${states}), or use created, updated or deleted.`,
+      loc,
+    );
   return undefined;
 }
 
@@ -149,9 +171,17 @@ function checkPayloadField(f: FieldIR, where: string, ctx: FieldContext): void {
     if (f[member]) d.error('RG355', `${where}: .${member}() means nothing in an event payload (${why}); remove it.`, f.calls[member] ?? f.loc);
   if (f.type.kind === 'id') d.error('RG355', `${where}: f.id() names a collection's own id; in a payload use f.ref('collection') or f.uuid().`, f.loc);
   for (const t of f.typeChanges)
-    d.error('RG356', `${where}: typeChangedFrom('${t.version}') is not supported in an event payload (the server has no hook to convert it for older subscribers); add a field with a new name in ${t.version} and remove the old one there.`, t.loc);
+    d.error(
+      'RG356',
+      `${where}: typeChangedFrom('${t.version}') is not supported in an event payload (the server has no hook to convert it for older subscribers); add a field with a new name in ${t.version} and remove the old one there.`,
+      t.loc,
+    );
   for (const o of f.optionality)
-    d.error('RG356', `${where}: ${o.to === 'optional' ? 'madeOptionalIn' : 'madeRequiredIn'}('${o.version}') is not supported in an event payload; older subscribers would receive a value their version does not allow. Add a new field instead.`, o.loc);
+    d.error(
+      'RG356',
+      `${where}: ${o.to === 'optional' ? 'madeOptionalIn' : 'madeRequiredIn'}('${o.version}') is not supported in an event payload; older subscribers would receive a value their version does not allow. Add a new field instead.`,
+      o.loc,
+    );
 }
 
 /** The API's custom events, each checked (RG353, RG352, RG355, RG356, RG150). `taken`: the derived event types. */
@@ -176,12 +206,17 @@ export function buildCustomEvents(
     }
     const fctx: FieldContext = { ...ctx, fallback: loc };
     const where = `event ${type}`;
-    const payload = fieldEntries(e.payload ?? {}, where, apiRef, d, ['events', type, 'payload']).map(([name, def]) => buildField(name, def, `${where}.${name}`, fctx));
+    const payload = fieldEntries(e.payload ?? {}, where, apiRef, d, ['events', type, 'payload']).map(([name, def]) =>
+      buildField(name, def, `${where}.${name}`, fctx),
+    );
     for (const f of payload) checkPayloadField(f, `${where}.${f.name}`, fctx);
     const known = (v: string | undefined, member: 'addedIn' | 'removedIn'): v is string => {
       if (v === undefined) return false;
       if (ctx.versions.includes(v)) return true;
-      d.error('RG150', `${where}: ${member} '${v}' names an unknown version; the API declares ${ctx.versions.join(', ')}.`, { ...loc, path: [...loc.path!, member] });
+      d.error('RG150', `${where}: ${member} '${v}' names an unknown version; the API declares ${ctx.versions.join(', ')}.`, {
+        ...loc,
+        path: [...loc.path!, member],
+      });
       return false;
     };
     out.push({

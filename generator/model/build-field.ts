@@ -43,8 +43,7 @@ function typeOf(def: FieldDef, where: string, ctx: FieldContext, ref: SourceRef)
     if (n === undefined) continue;
     if (!Number.isFinite(n) || (LENGTH_KINDS.has(def.kind) && (!Number.isInteger(n) || n < 0)))
       d.error('RG132', `${where}: ${member}(${n}) must be ${LENGTH_KINDS.has(def.kind) ? 'a whole number of at least 0' : 'a finite number'}.`, at(member));
-    else if (def.kind === 'int' && !Number.isInteger(n))
-      d.error('RG132', `${where}: ${member}(${n}) on an int field must be an integer.`, at(member));
+    else if (def.kind === 'int' && !Number.isInteger(n)) d.error('RG132', `${where}: ${member}(${n}) on an int field must be an integer.`, at(member));
   }
   const b = { ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) };
   switch (def.kind) {
@@ -56,7 +55,11 @@ function typeOf(def: FieldDef, where: string, ctx: FieldContext, ref: SourceRef)
           d.error('RG133', `${where}: pattern /${def.pattern}/ is not a valid regular expression (${(e as Error).message}).`, at('pattern'));
         }
         if (def.patternFlags)
-          d.error('RG134', `${where}: pattern flags "${def.patternFlags}" are not supported (JSON Schema patterns have none); write the pattern without flags, e.g. [Aa] instead of /a/i.`, at('pattern'));
+          d.error(
+            'RG134',
+            `${where}: pattern flags "${def.patternFlags}" are not supported (JSON Schema patterns have none); write the pattern without flags, e.g. [Aa] instead of /a/i.`,
+            at('pattern'),
+          );
       }
       return { kind: 'string', ...b, ...(def.pattern !== undefined ? { pattern: def.pattern } : {}) };
     }
@@ -68,8 +71,7 @@ function typeOf(def: FieldDef, where: string, ctx: FieldContext, ref: SourceRef)
       const dup = values.find((v, i) => values.indexOf(v) !== i);
       if (values.length === 0 || values.some((v) => typeof v !== 'string' || v === ''))
         d.error('RG135', `${where}: f.enum() needs at least one non-empty string value.`, refOf(def.site, ref));
-      else if (dup !== undefined)
-        d.error('RG135', `${where}: enum value "${dup}" is listed twice; remove the duplicate.`, refOf(def.site, ref));
+      else if (dup !== undefined) d.error('RG135', `${where}: enum value "${dup}" is listed twice; remove the duplicate.`, refOf(def.site, ref));
       const added = enumAdditions(def, values, where, ctx, ref);
       return { kind: 'enum', values: [...values], ...(added.length > 0 ? { added } : {}) };
     }
@@ -113,7 +115,11 @@ function enumAdditions(def: FieldDef, values: readonly string[], where: string, 
       continue;
     }
     if (!values.includes(a.value)) {
-      ctx.diagnostics.error('RG331', `${where}: ${call} names a value the enum does not have (${values.join(', ')}); add it to f.enum([...]) or fix the name.`, loc);
+      ctx.diagnostics.error(
+        'RG331',
+        `${where}: ${call} names a value the enum does not have (${values.join(', ')}); add it to f.enum([...]) or fix the name.`,
+        loc,
+      );
       continue;
     }
     if (out.some((x) => x.value === a.value)) {
@@ -122,9 +128,21 @@ function enumAdditions(def: FieldDef, values: readonly string[], where: string, 
     }
     const fallback = a.fallback;
     if (fallback === undefined || !values.includes(fallback) || fallback === a.value) {
-      const why = fallback === undefined ? 'has no fallback' : fallback === a.value ? 'falls back to itself' : `falls back to '${fallback}', which is not a value of the enum`;
-      const others = values.filter((v) => v !== a.value).map((v) => `'${v}'`).join(', ');
-      ctx.diagnostics.error('RG332', `${where}: ${call} ${why}; older versions show the fallback where the value is stored: give one of ${others}, e.g. { fallback: ${others.split(', ')[0] ?? "'...'"} }.`, loc);
+      const why =
+        fallback === undefined
+          ? 'has no fallback'
+          : fallback === a.value
+            ? 'falls back to itself'
+            : `falls back to '${fallback}', which is not a value of the enum`;
+      const others = values
+        .filter((v) => v !== a.value)
+        .map((v) => `'${v}'`)
+        .join(', ');
+      ctx.diagnostics.error(
+        'RG332',
+        `${where}: ${call} ${why}; older versions show the fallback where the value is stored: give one of ${others}, e.g. { fallback: ${others.split(', ')[0] ?? "'...'"} }.`,
+        loc,
+      );
       continue;
     }
     out.push({ value: a.value, version: a.version, fallback, loc });
@@ -134,9 +152,7 @@ function enumAdditions(def: FieldDef, values: readonly string[], where: string, 
 
 /** Array items are values, not fields: modifiers and markers on them mean nothing. */
 function checkItem(item: FieldDef, where: string, ctx: FieldContext, ref: SourceRef): void {
-  const misplaced = ['optional', 'default', 'readOnly', 'writeOnly', 'unique', 'filterable', 'deprecated'].filter(
-    (m) => m in item.calls,
-  );
+  const misplaced = ['optional', 'default', 'readOnly', 'writeOnly', 'unique', 'filterable', 'deprecated'].filter((m) => m in item.calls);
   for (const m of misplaced)
     ctx.diagnostics.error('RG141', `${where}: .${m}() has no meaning on an array item; put it on the array field instead.`, refOf(item.calls[m], ref));
   for (const marker of item.markers)
@@ -179,12 +195,20 @@ function checkShape(shape: FieldShape, def: FieldDef, where: string, ctx: FieldC
   // Every pattern-constrained string gets an example in the OpenAPI documents: derived, or given.
   const underivable = shape.example ? undefined : underivablePattern(shape.type);
   if (underivable !== undefined)
-    d.error('RG190', `${where}: restgen cannot derive an example from the pattern ${JSON.stringify(underivable)} for the OpenAPI documents; add .example('...') with a value that matches it.`, at('pattern'));
+    d.error(
+      'RG190',
+      `${where}: restgen cannot derive an example from the pattern ${JSON.stringify(underivable)} for the OpenAPI documents; add .example('...') with a value that matches it.`,
+      at('pattern'),
+    );
   const scalar = kindOf(shape.type).wire !== 'array' && kindOf(shape.type).wire !== 'object';
   if (shape.unique && !scalar)
     d.error('RG141', `${where}: unique() needs a scalar field; ${shape.type.kind} values cannot be compared for duplicates.`, at('unique'));
   if (shape.filterable && !scalar)
-    d.error('RG141', `${where}: filterable() needs a scalar field; ${withArticle(shape.type.kind)} cannot be written as ?${where.split('.').pop()}=value.`, at('filterable'));
+    d.error(
+      'RG141',
+      `${where}: filterable() needs a scalar field; ${withArticle(shape.type.kind)} cannot be written as ?${where.split('.').pop()}=value.`,
+      at('filterable'),
+    );
   if (shape.filterable && shape.writeOnly)
     d.error('RG141', `${where}: a write-only field is never returned, so it cannot be filtered on; remove filterable().`, at('filterable'));
   if (def.kind === 'id') {
@@ -210,8 +234,7 @@ export function knownMarkers(markers: readonly MarkerDef[], where: string, ctx: 
   });
 }
 
-const byVersion = (ctx: FieldContext) => (a: { version: string }, b: { version: string }) =>
-  versionIndex(ctx, a.version) - versionIndex(ctx, b.version);
+const byVersion = (ctx: FieldContext) => (a: { version: string }, b: { version: string }) => versionIndex(ctx, a.version) - versionIndex(ctx, b.version);
 
 /** Builds one field (and, recursively, the fields of a nested object). */
 export function buildField(name: string, def: FieldDef, where: string, ctx: FieldContext): FieldIR {
@@ -229,7 +252,11 @@ export function buildField(name: string, def: FieldDef, where: string, ctx: Fiel
   for (const m of markers) {
     const mref = refOf(m.site, ref);
     if (m.kind !== 'addedIn' && m.kind !== 'removedIn' && versionIndex(ctx, m.version) === 0) {
-      ctx.diagnostics.error('RG163', `${where}: ${m.kind}('${m.version}') names the first version, which has no earlier version to differ from; remove the marker.`, mref);
+      ctx.diagnostics.error(
+        'RG163',
+        `${where}: ${m.kind}('${m.version}') names the first version, which has no earlier version to differ from; remove the marker.`,
+        mref,
+      );
       continue;
     }
     switch (m.kind) {
@@ -248,12 +275,21 @@ export function buildField(name: string, def: FieldDef, where: string, ctx: Fiel
         break;
       case 'typeChangedFrom':
         if (m.old.markers.length > 0 || (m.old.valuesAdded?.length ?? 0) > 0)
-          ctx.diagnostics.error('RG162', `${where}: the old field given to typeChangedFrom('${m.version}', ...) carries version markers; put markers on the field itself, not on its old shape.`, mref);
+          ctx.diagnostics.error(
+            'RG162',
+            `${where}: the old field given to typeChangedFrom('${m.version}', ...) carries version markers; put markers on the field itself, not on its old shape.`,
+            mref,
+          );
         typeChanges.push({ version: m.version, before: shapeOf(m.old, `${where} (before ${m.version})`, ctx, refOf(m.old.site, mref)), loc: mref });
         break;
       case 'madeOptionalIn':
       case 'madeRequiredIn':
-        optionality.push({ version: m.version, to: m.kind === 'madeOptionalIn' ? 'optional' : 'required', loc: mref, ...(m.kind === 'madeRequiredIn' && m.fallback ? { fallback: m.fallback } : {}) });
+        optionality.push({
+          version: m.version,
+          to: m.kind === 'madeOptionalIn' ? 'optional' : 'required',
+          loc: mref,
+          ...(m.kind === 'madeRequiredIn' && m.fallback ? { fallback: m.fallback } : {}),
+        });
         break;
     }
   }

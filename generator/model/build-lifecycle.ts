@@ -73,7 +73,11 @@ function stateField(lc: CheckedLifecycle, ctx: LifecycleContext): FieldIR | unde
   if (ctx.faulty.has(name)) return field?.type.kind === 'enum' ? field : undefined;
   if (!field) {
     const names = ctx.fields.map((f) => f.name).join(', ');
-    d.error('RG320', `${ctx.where}: lifecycle.field '${name}' is not a field of the collection (it has ${names}); name the read-only enum field that holds the state.`, at);
+    d.error(
+      'RG320',
+      `${ctx.where}: lifecycle.field '${name}' is not a field of the collection (it has ${names}); name the read-only enum field that holds the state.`,
+      at,
+    );
     return undefined;
   }
   const wrong = [
@@ -97,7 +101,11 @@ function stateOf(value: unknown, states: readonly string[] | undefined, what: st
     return undefined;
   }
   if (states && !states.includes(value)) {
-    ctx.diagnostics.error('RG322', `${ctx.where}: ${what} '${value}' is not a state; the states are the values of the lifecycle field: ${states.join(', ')}.`, at);
+    ctx.diagnostics.error(
+      'RG322',
+      `${ctx.where}: ${what} '${value}' is not a state; the states are the values of the lifecycle field: ${states.join(', ')}.`,
+      at,
+    );
     return undefined;
   }
   return value;
@@ -109,12 +117,16 @@ function buildTransition(name: string, t: CheckedTransition, states: readonly st
   const loc: SourceRef = atPath(ctx.ref, ['lifecycle', ...path]);
   const where = `${ctx.where}:${name}`;
   if (!TRANSITION_NAME.test(name))
-    d.error('RG325', `${ctx.where}: transition '${name}' must be an identifier starting with a lower-case letter (letters and digits, like cancel or markShipped): it names a client method and the path /{id}:${name}.`, loc);
-  else if (RESERVED.has(name))
-    d.error('RG325', `${ctx.where}: transition '${name}' clashes with ${clashOf(name)}; choose another name.`, loc);
+    d.error(
+      'RG325',
+      `${ctx.where}: transition '${name}' must be an identifier starting with a lower-case letter (letters and digits, like cancel or markShipped): it names a client method and the path /{id}:${name}.`,
+      loc,
+    );
+  else if (RESERVED.has(name)) d.error('RG325', `${ctx.where}: transition '${name}' clashes with ${clashOf(name)}; choose another name.`, loc);
   const fromPath = ['lifecycle', ...path, 'from'];
   let from: string[] = [];
-  if (!Array.isArray(t.from)) d.error('RG175', `${where}: from must be an array of states, e.g. from: ['open'] (got ${describeValue(t.from)}).`, atPath(ctx.ref, fromPath));
+  if (!Array.isArray(t.from))
+    d.error('RG175', `${where}: from must be an array of states, e.g. from: ['open'] (got ${describeValue(t.from)}).`, atPath(ctx.ref, fromPath));
   else if (t.from.length === 0) d.error('RG326', `${where}: from is empty; list the states the transition starts from.`, atPath(ctx.ref, fromPath));
   else {
     from = t.from.flatMap((s: unknown, i: number) => stateOf(s, states, `transition ${name}: from`, ctx, [...path, 'from', String(i)]) ?? []);
@@ -124,9 +136,15 @@ function buildTransition(name: string, t: CheckedTransition, states: readonly st
   const to = stateOf(t.to, states, `transition ${name}: to`, ctx, [...path, 'to']);
   const scopes = scopeList(t.scopes);
   if (scopes && scopes.length > 0 && !ctx.hasAuth)
-    d.error('RG111', `${where}: scopes are declared but the API has no auth; add auth: { oauth2: {...} } (or bearer, or apiKey) to defineApi, or remove the scopes.`, atPath(loc, [...loc.path!, 'scopes']));
+    d.error(
+      'RG111',
+      `${where}: scopes are declared but the API has no auth; add auth: { oauth2: {...} } (or bearer, or apiKey) to defineApi, or remove the scopes.`,
+      atPath(loc, [...loc.path!, 'scopes']),
+    );
   const fctx: FieldContext = { ...ctx, fallback: loc };
-  const input = fieldEntries(t.input ?? {}, where, ctx.ref, d, ['lifecycle', ...path, 'input']).map(([fname, def]) => buildField(fname, def, `${where}.${fname}`, fctx));
+  const input = fieldEntries(t.input ?? {}, where, ctx.ref, d, ['lifecycle', ...path, 'input']).map(([fname, def]) =>
+    buildField(fname, def, `${where}.${fname}`, fctx),
+  );
   for (const f of input) checkInputField(f, `${where}.${f.name}`, d);
   const known = (v: string | undefined, member: 'addedIn' | 'removedIn'): v is string => {
     if (v === undefined) return false;
@@ -163,7 +181,11 @@ function checkInputField(f: FieldIR, where: string, d: DiagnosticBag): void {
     if (on) d.error('RG141', `${where}: .${member}() means nothing in a transition's input (${why}); remove it.`, f.calls[member] ?? f.loc);
   if (f.type.kind === 'id') d.error('RG141', `${where}: f.id() names the collection's own id; in an input use f.ref('collection') or f.uuid().`, f.loc);
   for (const t of f.typeChanges)
-    d.error('RG330', `${where}: typeChangedFrom('${t.version}') is not supported in a transition's input (the server would need a hook to convert old inputs); add a new transition in ${t.version} and remove the old one there instead.`, t.loc);
+    d.error(
+      'RG330',
+      `${where}: typeChangedFrom('${t.version}') is not supported in a transition's input (the server would need a hook to convert old inputs); add a new transition in ${t.version} and remove the old one there instead.`,
+      t.loc,
+    );
 }
 
 /** What building a lifecycle gives: its IR when it could be built, and what the rules after it may still rely on. */
@@ -199,7 +221,11 @@ export function buildLifecycle(lc: CheckedLifecycle, ctx: LifecycleContext): Bui
     if (built) transitions.push(built);
   }
   if (!ctx.operations.some((op) => op.name === 'get') && Object.keys(lc.transitions ?? {}).length > 0)
-    ctx.diagnostics.error('RG329', `${ctx.where}: a lifecycle needs the get operation: a transition loads the resource with the get handler to check its state; add 'get' to operations.`, atPath(ctx.ref, ['operations']));
+    ctx.diagnostics.error(
+      'RG329',
+      `${ctx.where}: a lifecycle needs the get operation: a transition loads the resource with the get handler to check its state; add 'get' to operations.`,
+      atPath(ctx.ref, ['operations']),
+    );
   const complete = ctx.diagnostics.errorCount === before;
   const known = states ? { states } : {};
   if (!field || initial === undefined || field.type.kind !== 'enum') return { ...known, complete: false };

@@ -43,20 +43,40 @@ export function brownoutsOf(name: string, written: readonly unknown[] | undefine
     for (const key of ['start', 'end'] as const)
       if (Number.isNaN(ms[key])) {
         ok = false;
-        d.error('RG381', `version ${name}: brownouts[${index}].${key} '${String(w[key])}' is not an ISO 8601 instant with an offset; write it like '2026-06-01T10:00:00Z'.`, atPath(apiRef, [...path, key]));
+        d.error(
+          'RG381',
+          `version ${name}: brownouts[${index}].${key} '${String(w[key])}' is not an ISO 8601 instant with an offset; write it like '2026-06-01T10:00:00Z'.`,
+          atPath(apiRef, [...path, key]),
+        );
       }
     if (!ok) return;
     if (ms.end <= ms.start) {
-      d.error('RG381', `version ${name}: brownouts[${index}] ends (${String(w.end)}) before it starts (${String(w.start)}); swap start and end.`, atPath(apiRef, path));
+      d.error(
+        'RG381',
+        `version ${name}: brownouts[${index}] ends (${String(w.end)}) before it starts (${String(w.start)}); swap start and end.`,
+        atPath(apiRef, path),
+      );
       return;
     }
     const { deprecated, sunset } = dates;
     if (deprecated === undefined)
-      d.error('RG380', `version ${name}: brownouts[${index}] is set, but ${name} is not deprecated; a brownout warns the clients of a deprecated version, so add deprecated: 'YYYY-MM-DD' (on or before the window) or remove the brownout.`, atPath(apiRef, path));
+      d.error(
+        'RG380',
+        `version ${name}: brownouts[${index}] is set, but ${name} is not deprecated; a brownout warns the clients of a deprecated version, so add deprecated: 'YYYY-MM-DD' (on or before the window) or remove the brownout.`,
+        atPath(apiRef, path),
+      );
     else if (isIsoDate(deprecated) && ms.start < dayMs(deprecated))
-      d.error('RG380', `version ${name}: brownouts[${index}] starts (${String(w.start)}) before the version is deprecated (${deprecated}); brownouts lie within [deprecated, sunset), so move it or deprecate earlier.`, atPath(apiRef, [...path, 'start']));
+      d.error(
+        'RG380',
+        `version ${name}: brownouts[${index}] starts (${String(w.start)}) before the version is deprecated (${deprecated}); brownouts lie within [deprecated, sunset), so move it or deprecate earlier.`,
+        atPath(apiRef, [...path, 'start']),
+      );
     else if (sunset !== undefined && isIsoDate(sunset) && ms.end > dayMs(sunset))
-      d.error('RG380', `version ${name}: brownouts[${index}] ends (${String(w.end)}) after the sunset (${sunset}), when the version answers 410 for good; brownouts lie within [deprecated, sunset), so end it by ${sunset}T00:00:00Z.`, atPath(apiRef, [...path, 'end']));
+      d.error(
+        'RG380',
+        `version ${name}: brownouts[${index}] ends (${String(w.end)}) after the sunset (${sunset}), when the version answers 410 for good; brownouts lie within [deprecated, sunset), so end it by ${sunset}T00:00:00Z.`,
+        atPath(apiRef, [...path, 'end']),
+      );
     else valid.push({ window: { start: w.start as string, end: w.end as string }, start: ms.start, end: ms.end, index });
   });
   valid.sort((a, b) => a.start - b.start);
@@ -65,7 +85,11 @@ export function brownoutsOf(name: string, written: readonly unknown[] | undefine
     const before = kept[kept.length - 1];
     if (before && w.start < before.end) {
       const [first, second] = before.index < w.index ? [before, w] : [w, before];
-      d.error('RG382', `version ${name}: brownouts[${second.index}] (${second.window.start} to ${second.window.end}) overlaps brownouts[${first.index}] (${first.window.start} to ${first.window.end}); join them into one window or move one.`, atPath(apiRef, ['versions', name, 'brownouts', String(second.index)]));
+      d.error(
+        'RG382',
+        `version ${name}: brownouts[${second.index}] (${second.window.start} to ${second.window.end}) overlaps brownouts[${first.index}] (${first.window.start} to ${first.window.end}); join them into one window or move one.`,
+        atPath(apiRef, ['versions', name, 'brownouts', String(second.index)]),
+      );
       continue;
     }
     kept.push(w);
@@ -91,7 +115,11 @@ export function docsOf(name: string, value: unknown, d: DiagnosticBag, apiRef: S
           ? 'it must not carry a user name or password'
           : null;
   if (problem === null && url) return url.href;
-  d.error('RG383', `version ${name}: docs '${String(value)}' is not a page clients can be sent to: ${problem}; write it like 'https://docs.example.com/upgrade/${name}'.`, atPath(apiRef, ['versions', name, 'docs']));
+  d.error(
+    'RG383',
+    `version ${name}: docs '${String(value)}' is not a page clients can be sent to: ${problem}; write it like 'https://docs.example.com/upgrade/${name}'.`,
+    atPath(apiRef, ['versions', name, 'docs']),
+  );
   return undefined;
 }
 
@@ -113,7 +141,11 @@ export function versioningOf(written: WrittenVersioning | undefined, versions: r
   if (def.in !== 'header') {
     if (def.in !== 'path') d.error('RG106', `versioning.in must be 'path' or 'header' (got '${String(def.in)}').`, at());
     else if (def.default !== undefined)
-      d.error('RG385', `versioning.default applies to header versioning only: with path versioning the path names the version of every request (/${versions[0]?.name ?? 'v1'}/...); remove default, or select versions with a header: versioning: { in: 'header', header: 'Api-Version', default: 'latest' }.`, at('default'));
+      d.error(
+        'RG385',
+        `versioning.default applies to header versioning only: with path versioning the path names the version of every request (/${versions[0]?.name ?? 'v1'}/...); remove default, or select versions with a header: versioning: { in: 'header', header: 'Api-Version', default: 'latest' }.`,
+        at('default'),
+      );
     return { in: 'path' };
   }
   const header = def.header ?? 'Api-Version';
@@ -130,7 +162,11 @@ function defaultOf(value: unknown, versions: readonly VersionIR[], d: Diagnostic
   if (value === 'latest') {
     const newest = released[released.length - 1];
     if (newest) return newest.name;
-    d.error('RG384', `versioning.default 'latest' is the newest released version, and no version is released yet; release one (released: 'YYYY-MM-DD') or remove default.`, ref);
+    d.error(
+      'RG384',
+      `versioning.default 'latest' is the newest released version, and no version is released yet; release one (released: 'YYYY-MM-DD') or remove default.`,
+      ref,
+    );
     return undefined;
   }
   const version = typeof value === 'string' ? versions.find((v) => v.name === value) : undefined;
@@ -151,6 +187,10 @@ export function checkDateOrder(versions: readonly VersionIR[], versioning: Versi
   versions.forEach((v, i) => {
     const before = versions[i - 1];
     if (before && v.name <= before.name)
-      d.error('RG386', `version ${v.name} is declared after ${before.name}: versions named by dates resolve a date sent in the ${versioning.header} header to the newest version on or before it, so declare them oldest first.`, atPath(apiRef, ['versions', v.name]));
+      d.error(
+        'RG386',
+        `version ${v.name} is declared after ${before.name}: versions named by dates resolve a date sent in the ${versioning.header} header to the newest version on or before it, so declare them oldest first.`,
+        atPath(apiRef, ['versions', v.name]),
+      );
   });
 }

@@ -14,7 +14,17 @@ import { collectionEntries, fieldEntries, reportSlips } from './check-builders.t
 import type { CollectionReuse } from './collection-reuse.ts';
 import { atPath, refOf, type DiagnosticBag } from './diagnostics.ts';
 import { API_OPTIONS, checkShape, closest, COLLECTION_OPTIONS, OPERATION_ENTRY } from './option-shapes.ts';
-import { OPERATIONS, takesCredentials, type Rename, type ApiIR, type CollectionIR, type OperationIR, type RateLimitIR, type SourceRef, type VersionIR } from './ir.ts';
+import {
+  OPERATIONS,
+  takesCredentials,
+  type Rename,
+  type ApiIR,
+  type CollectionIR,
+  type OperationIR,
+  type RateLimitIR,
+  type SourceRef,
+  type VersionIR,
+} from './ir.ts';
 import { isIsoDate } from './values.ts';
 
 const VERSION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -36,13 +46,29 @@ interface CheckedApi {
   readonly title?: string;
   readonly description?: string;
   readonly versions?: Readonly<
-    Record<string, { readonly released?: unknown; readonly deprecated?: unknown; readonly sunset?: unknown; readonly brownouts?: readonly unknown[]; readonly docs?: unknown } | undefined>
+    Record<
+      string,
+      | {
+          readonly released?: unknown;
+          readonly deprecated?: unknown;
+          readonly sunset?: unknown;
+          readonly brownouts?: readonly unknown[];
+          readonly docs?: unknown;
+        }
+      | undefined
+    >
   >;
   readonly versioning?: WrittenVersioning;
   readonly auth?: CheckedAuth;
   readonly rateLimit?: CheckedRateLimit;
   readonly collections?: Readonly<Record<string, unknown>>;
-  readonly events?: Readonly<Record<string, { readonly payload?: Readonly<Record<string, unknown>>; readonly description?: string; readonly addedIn?: string; readonly removedIn?: string } | undefined>>;
+  readonly events?: Readonly<
+    Record<
+      string,
+      | { readonly payload?: Readonly<Record<string, unknown>>; readonly description?: string; readonly addedIn?: string; readonly removedIn?: string }
+      | undefined
+    >
+  >;
   readonly webhooks?: { readonly scopes?: { readonly read?: string | readonly string[]; readonly write?: string | readonly string[] } };
 }
 
@@ -67,7 +93,11 @@ function rateLimitOf(def: CheckedRateLimit | undefined, where: string, d: Diagno
   const { limit, window } = def;
   const m = typeof window === 'string' ? WINDOW.exec(window) : null;
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || !m || typeof window !== 'string') {
-    d.error('RG113', `${where}: rateLimit needs a whole limit of at least 1 and a window like '1s', '1m', '15m', '1h' or '1d' (got limit ${String(limit)}, window '${String(window)}').`, ref);
+    d.error(
+      'RG113',
+      `${where}: rateLimit needs a whole limit of at least 1 and a window like '1s', '1m', '15m', '1h' or '1d' (got limit ${String(limit)}, window '${String(window)}').`,
+      ref,
+    );
     return undefined;
   }
   const ms = Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS];
@@ -84,7 +114,8 @@ const asText = (x: unknown): string | undefined => (x === undefined ? undefined 
 
 function versionsOf(def: CheckedApi, d: DiagnosticBag, apiRef: SourceRef, reportEmpty: boolean): VersionIR[] {
   const entries = Object.entries(def.versions ?? {}).map(
-    ([name, v]) => [name, { released: asText(v?.released), deprecated: asText(v?.deprecated), sunset: asText(v?.sunset), brownouts: v?.brownouts, docs: v?.docs }] as const,
+    ([name, v]) =>
+      [name, { released: asText(v?.released), deprecated: asText(v?.deprecated), sunset: asText(v?.sunset), brownouts: v?.brownouts, docs: v?.docs }] as const,
   );
   if (entries.length === 0 && reportEmpty)
     d.error('RG101', `defineApi: versions is empty; declare at least one, e.g. versions: { v1: {} }.`, atPath(apiRef, ['versions']));
@@ -94,25 +125,41 @@ function versionsOf(def: CheckedApi, d: DiagnosticBag, apiRef: SourceRef, report
     if (!VERSION_NAME.test(name))
       d.error('RG102', `version "${name}" is not a valid version name; use letters, digits, '.', '_' or '-' (like v1 or 2026-01).`, ref);
     else if (RESERVED_VERSION_NAMES.has(name.toLowerCase()))
-      d.error('RG107', `version "${name}" would collide with generated files of the same name (${[...RESERVED_VERSION_NAMES].join(', ')} are taken); call it v1, v2, ... or by date.`, ref);
+      d.error(
+        'RG107',
+        `version "${name}" would collide with generated files of the same name (${[...RESERVED_VERSION_NAMES].join(', ')} are taken); call it v1, v2, ... or by date.`,
+        ref,
+      );
     for (const key of ['released', 'deprecated', 'sunset'] as const) {
       const date = v[key];
       if (date !== undefined && !isIsoDate(date))
         d.error('RG103', `version ${name}: ${key} '${date}' is not a real date in YYYY-MM-DD form.`, atPath(apiRef, ['versions', name, key]));
     }
-    const order = [['released', v.released], ['deprecated', v.deprecated], ['sunset', v.sunset]] as const;
+    const order = [
+      ['released', v.released],
+      ['deprecated', v.deprecated],
+      ['sunset', v.sunset],
+    ] as const;
     for (let i = 0; i < order.length; i++)
       for (let j = i + 1; j < order.length; j++) {
         const [a, da] = order[i]!;
         const [b, db] = order[j]!;
         if (da && db && isIsoDate(da) && isIsoDate(db) && db < da)
-          d.error('RG104', `version ${name}: ${b} (${db}) comes before ${a} (${da}); a version is released, then deprecated, then sunset.`, atPath(apiRef, ['versions', name, b]));
+          d.error(
+            'RG104',
+            `version ${name}: ${b} (${db}) comes before ${a} (${da}); a version is released, then deprecated, then sunset.`,
+            atPath(apiRef, ['versions', name, b]),
+          );
       }
     if ((v.deprecated || v.sunset) && !v.released)
       d.error('RG104', `version ${name} has a deprecated or sunset date but no released date; add released: 'YYYY-MM-DD'.`, ref);
     if (!v.released) seenUnreleased ??= name;
     else if (seenUnreleased)
-      d.error('RG105', `version ${name} is released but the earlier version ${seenUnreleased} is not; versions are released in order, so release ${seenUnreleased} first or reorder them.`, ref);
+      d.error(
+        'RG105',
+        `version ${name} is released but the earlier version ${seenUnreleased} is not; versions are released in order, so release ${seenUnreleased} first or reorder them.`,
+        ref,
+      );
     const brownouts = brownoutsOf(name, v.brownouts, v, d, apiRef);
     const docs = docsOf(name, v.docs, d, apiRef);
     return {
@@ -129,11 +176,21 @@ function versionsOf(def: CheckedApi, d: DiagnosticBag, apiRef: SourceRef, report
 }
 
 /** An `operations` entry: an operation name, or `{ name, addedIn, removedIn }` (checked against its shape). */
-function operationEntry(entry: unknown, index: number, where: string, ctx: FieldContext, ref: SourceRef): { name: unknown; addedIn?: unknown; removedIn?: unknown } | undefined {
+function operationEntry(
+  entry: unknown,
+  index: number,
+  where: string,
+  ctx: FieldContext,
+  ref: SourceRef,
+): { name: unknown; addedIn?: unknown; removedIn?: unknown } | undefined {
   if (typeof entry === 'string') return { name: entry };
   if (typeof entry === 'object' && entry !== null && !Array.isArray(entry))
     return checkShape(entry, OPERATION_ENTRY, where, ref, ctx.diagnostics, ['operations', String(index)]) as { name: unknown } | undefined;
-  ctx.diagnostics.error('RG175', `${where}: operations[${index}] must be an operation name or { name, addedIn, removedIn } (got ${describeValue(entry)}).`, atPath(ref, ['operations', String(index)]));
+  ctx.diagnostics.error(
+    'RG175',
+    `${where}: operations[${index}] must be an operation name or { name, addedIn, removedIn } (got ${describeValue(entry)}).`,
+    atPath(ref, ['operations', String(index)]),
+  );
   return undefined;
 }
 
@@ -151,7 +208,11 @@ function operationsOf(written: readonly unknown[], where: string, ctx: FieldCont
     const name = op.name;
     if (typeof name !== 'string' || !(OPERATIONS as readonly string[]).includes(name)) {
       const guess = typeof name === 'string' ? closest(name, OPERATIONS) : undefined;
-      ctx.diagnostics.error('RG115', `${where}: unknown operation '${String(name)}'${guess ? ` (did you mean '${guess}'?)` : ''}; the operations are ${OPERATIONS.join(', ')}.`, oref);
+      ctx.diagnostics.error(
+        'RG115',
+        `${where}: unknown operation '${String(name)}'${guess ? ` (did you mean '${guess}'?)` : ''}; the operations are ${OPERATIONS.join(', ')}.`,
+        oref,
+      );
       continue;
     }
     if (ops.some((o) => o.name === name)) {
@@ -161,7 +222,11 @@ function operationsOf(written: readonly unknown[], where: string, ctx: FieldCont
     const known = (v: unknown): v is string => typeof v === 'string' && ctx.versions.includes(v);
     for (const v of [op.addedIn, op.removedIn])
       if (v !== undefined && !known(v))
-        ctx.diagnostics.error('RG150', `${where}: operation '${name}' names unknown version '${String(v)}'; the API declares ${ctx.versions.join(', ')}.`, oref);
+        ctx.diagnostics.error(
+          'RG150',
+          `${where}: operation '${name}' names unknown version '${String(v)}'; the API declares ${ctx.versions.join(', ')}.`,
+          oref,
+        );
     ops.push({
       kind: 'operation',
       name: name as OperationName,
@@ -179,8 +244,7 @@ function collectionOf(name: string, def: CollectionDef, ctx: FieldContext, hasAu
   const where = name;
   reportSlips(def.slips, where, ref, d);
   const o = (checkShape(def.options, COLLECTION_OPTIONS, where, ref, d) ?? {}) as CheckedCollection;
-  if (!isIdentifier(name))
-    d.error('RG120', `collection "${name}" is not a valid name; use letters, digits and _ (it names generated code).`, ref);
+  if (!isIdentifier(name)) d.error('RG120', `collection "${name}" is not a valid name; use letters, digits and _ (it names generated code).`, ref);
   if (o.path !== undefined && !PATH_SEGMENT.test(o.path))
     d.error('RG124', `${where}: path '${o.path}' must be one lowercase URL segment (letters, digits, '-', '_', '.'), without slashes.`, atPath(ref, ['path']));
   const fctx = { ...ctx, fallback: ref };
@@ -204,15 +268,27 @@ function collectionOf(name: string, def: CollectionDef, ctx: FieldContext, hasAu
   const publicOps = [...(o.public ?? [])];
   for (const op of publicOps)
     if (operationsComplete && !operations.some((x) => x.name === op))
-      d.error('RG112', `${where}: public lists '${op}', which the collection does not offer; add it to operations or remove it from public.`, atPath(ref, ['public']));
+      d.error(
+        'RG112',
+        `${where}: public lists '${op}', which the collection does not offer; add it to operations or remove it from public.`,
+        atPath(ref, ['public']),
+      );
   const scopes = { read: scopeList(o.scopes?.read), write: scopeList(o.scopes?.write) };
   if (!hasAuth && (scopes.read.length > 0 || scopes.write.length > 0))
-    d.error('RG111', `${where}: scopes are declared but the API has no auth; add auth: { oauth2: {...} } (or bearer, or apiKey) to defineApi, or remove the scopes.`, atPath(ref, ['scopes']));
+    d.error(
+      'RG111',
+      `${where}: scopes are declared but the API has no auth; add auth: { oauth2: {...} } (or bearer, or apiKey) to defineApi, or remove the scopes.`,
+      atPath(ref, ['scopes']),
+    );
   const pageLimit = (v: unknown, fallback: number): number => (v === undefined ? fallback : typeof v === 'number' ? v : NaN);
   const defaultLimit = pageLimit(o.pagination?.defaultLimit, 20);
   const maxLimit = pageLimit(o.pagination?.maxLimit, 100);
   if (!Number.isInteger(defaultLimit) || !Number.isInteger(maxLimit) || defaultLimit < 1 || defaultLimit > maxLimit)
-    d.error('RG114', `${where}: pagination needs whole numbers with 1 <= defaultLimit <= maxLimit (got ${String(o.pagination?.defaultLimit ?? defaultLimit)} and ${String(o.pagination?.maxLimit ?? maxLimit)}).`, atPath(ref, ['pagination']));
+    d.error(
+      'RG114',
+      `${where}: pagination needs whole numbers with 1 <= defaultLimit <= maxLimit (got ${String(o.pagination?.defaultLimit ?? defaultLimit)} and ${String(o.pagination?.maxLimit ?? maxLimit)}).`,
+      atPath(ref, ['pagination']),
+    );
   const markers = knownMarkers(def.markers, where, fctx, ref);
   let addedIn: string | undefined;
   let removedIn: string | undefined;
@@ -283,17 +359,28 @@ function eventsOf(api: CheckedApi, built: CollectionIR[], ctx: FieldContext, has
   const types = [...derived, ...events.map((e) => e.type)];
   if (types.length === 0) {
     if (api.webhooks !== undefined)
-      d.error('RG361', `defineApi: webhooks is set but the API declares no events; add events to a collection (events: ['created']) or to defineApi, or remove webhooks.`, { ...apiRef, path: ['webhooks'] });
+      d.error(
+        'RG361',
+        `defineApi: webhooks is set but the API declares no events; add events to a collection (events: ['created']) or to defineApi, or remove webhooks.`,
+        { ...apiRef, path: ['webhooks'] },
+      );
     return { collections: built, ...(api.events !== undefined ? { events } : {}) };
   }
   const clash = built.find((c) => c.name === WEBHOOK_ENDPOINTS || c.path === WEBHOOK_ENDPOINTS);
   if (clash) {
-    d.error('RG360', `${clash.name}: ${WEBHOOK_ENDPOINTS} is taken by the webhook endpoints restgen adds to an API with events; rename the collection or give it another path.`, clash.loc);
+    d.error(
+      'RG360',
+      `${clash.name}: ${WEBHOOK_ENDPOINTS} is taken by the webhook endpoints restgen adds to an API with events; rename the collection or give it another path.`,
+      clash.loc,
+    );
     return { collections: built, events };
   }
   const written = api.webhooks?.scopes;
   if (written && !hasAuth)
-    d.error('RG111', `webhooks: scopes are declared but the API has no auth; add auth: { bearer: {} } (or apiKey) to defineApi, or remove the scopes.`, { ...apiRef, path: ['webhooks', 'scopes'] });
+    d.error('RG111', `webhooks: scopes are declared but the API has no auth; add auth: { bearer: {} } (or apiKey) to defineApi, or remove the scopes.`, {
+      ...apiRef,
+      path: ['webhooks', 'scopes'],
+    });
   const scopes = hasAuth ? (written ?? DEFAULT_WEBHOOK_SCOPES) : undefined;
   const endpoints = collectionOf(WEBHOOK_ENDPOINTS, webhookEndpointsDef(types[0]!, scopes), { ...ctx, fallback: { ...apiRef, path: ['webhooks'] } }, hasAuth);
   return { collections: [...built, { ...endpoints, builtin: 'webhook-endpoints', loc: { ...apiRef, path: ['webhooks'] } }], events };
@@ -308,7 +395,11 @@ export function buildApi(def: ApiDef, source: string, diagnostics: DiagnosticBag
   const api = (checkShape(def.options, API_OPTIONS, 'defineApi', apiRef, diagnostics) ?? {}) as CheckedApi;
   const name = typeof api.name === 'string' ? api.name : '';
   if (!/^[A-Za-z][A-Za-z0-9]*$/.test(name))
-    diagnostics.error('RG100', `defineApi: name '${String(api.name)}' must be letters and digits, starting with a letter (it names generated symbols like registerShopApi).`, atPath(apiRef, ['name']));
+    diagnostics.error(
+      'RG100',
+      `defineApi: name '${String(api.name)}' must be letters and digits, starting with a letter (it names generated symbols like registerShopApi).`,
+      atPath(apiRef, ['name']),
+    );
   // A versions value of the wrong kind was reported already (RG175); "versions is empty" would repeat it.
   const rawVersions = typeof def.options === 'object' && def.options !== null ? (def.options as { versions?: unknown }).versions : undefined;
   const versions = versionsOf(api, diagnostics, apiRef, rawVersions === undefined || api.versions !== undefined);
@@ -320,7 +411,9 @@ export function buildApi(def: ApiDef, source: string, diagnostics: DiagnosticBag
   const rateLimit = rateLimitOf(api.rateLimit, 'defineApi', diagnostics, atPath(apiRef, ['rateLimit']));
   const session = reuse?.start({ versions: ctx.versions, hasAuth, fallback: apiRef });
   const collections = collectionEntries(api.collections ?? {}, apiRef, diagnostics).map(([cname, c]) =>
-    session ? session.collection(cname, c, (bag) => collectionOf(cname, c, { ...ctx, diagnostics: bag }, hasAuth), diagnostics) : collectionOf(cname, c, ctx, hasAuth),
+    session
+      ? session.collection(cname, c, (bag) => collectionOf(cname, c, { ...ctx, diagnostics: bag }, hasAuth), diagnostics)
+      : collectionOf(cname, c, ctx, hasAuth),
   );
   session?.finish();
   return {

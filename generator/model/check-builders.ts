@@ -54,13 +54,23 @@ export function checkKindMembers(def: FieldDef, where: string, fallback: SourceR
     if (!(member in def.calls)) continue;
     if (kinds.includes(def.kind)) allowed.add(member);
     else
-      d.error('RG174', `${where}: .${member}() does not apply to ${builderOf(def.kind)}; only ${kinds.map(builderOf).join(', ')} ha${kinds.length === 1 ? 's' : 've'} it. Remove it.`, refOf(def.calls[member], fallback));
+      d.error(
+        'RG174',
+        `${where}: .${member}() does not apply to ${builderOf(def.kind)}; only ${kinds.map(builderOf).join(', ')} ha${kinds.length === 1 ? 's' : 've'} it. Remove it.`,
+        refOf(def.calls[member], fallback),
+      );
   }
   return allowed;
 }
 
 /** The field builders among `fields` (by name); every other value is reported at its property. */
-export function fieldEntries(fields: Readonly<Record<string, unknown>>, where: string, ref: SourceRef, d: DiagnosticBag, path: readonly string[]): [string, FieldDef][] {
+export function fieldEntries(
+  fields: Readonly<Record<string, unknown>>,
+  where: string,
+  ref: SourceRef,
+  d: DiagnosticBag,
+  path: readonly string[],
+): [string, FieldDef][] {
   const good: [string, FieldDef][] = [];
   for (const [name, value] of Object.entries(fields)) {
     const at = atPath(ref, [...path, name]);
@@ -69,8 +79,7 @@ export function fieldEntries(fields: Readonly<Record<string, unknown>>, where: s
       // `f.string` names a builder; `f.string().readOnly` a modifier, which is called on the chain it ends.
       const fix = KIND_NAMES.has(value.name) || !value.name ? `f.${value.name || 'string'}()` : `.${value.name}() at the end of the chain`;
       d.error('RG170', `${where}.${name}: ${describeValue(value)} is a builder that was not called; write ${fix}.`, at);
-    }
-    else d.error('RG172', `${where}.${name}: ${describeValue(value)} is not a field; use a field builder such as f.string() or f.int().min(1).`, at);
+    } else d.error('RG172', `${where}.${name}: ${describeValue(value)} is not a field; use a field builder such as f.string() or f.int().min(1).`, at);
   }
   return good;
 }
@@ -88,7 +97,11 @@ export function collectionEntries(collections: Readonly<Record<string, unknown>>
     else if (typeof value === 'function')
       d.error('RG170', `collections.${name}: ${describeValue(value)} was not called; write ${value.name || 'collection'}({ fields: {...} }).`, at);
     else
-      d.error('RG171', `collections.${name}: ${describeValue(value)} is not a collection; wrap its options in collection({...}), e.g. ${name}: collection({ fields: { id: f.id() } }).`, at);
+      d.error(
+        'RG171',
+        `collections.${name}: ${describeValue(value)} is not a collection; wrap its options in collection({...}), e.g. ${name}: collection({ fields: { id: f.id() } }).`,
+        at,
+      );
   }
   return good;
 }

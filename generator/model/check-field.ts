@@ -29,7 +29,11 @@ export function checkField(ctx: Ctx, start: number, field: FieldIR, where: strin
   const idx = (v: string) => versions.indexOf(v);
   const first = alive[0];
   if (field.addedIn && field.removedIn && idx(field.removedIn.version) <= idx(field.addedIn))
-    d.error('RG151', `${where} is removed in ${field.removedIn.version} but only added in ${field.addedIn}; removedIn must name a later version than addedIn.`, at(field, 'removedIn'));
+    d.error(
+      'RG151',
+      `${where} is removed in ${field.removedIn.version} but only added in ${field.addedIn}; removedIn must name a later version than addedIn.`,
+      at(field, 'removedIn'),
+    );
   if (field.type.kind === 'id' && (field.addedIn || field.removedIn || field.renames.length || field.typeChanges.length || field.optionality.length))
     d.error('RG141', `${where}: the id field exists in every version unchanged; remove its version markers.`, field.loc);
   // A change "in version V" compares V with V-1, so the field must exist in both.
@@ -41,38 +45,75 @@ export function checkField(ctx: Ctx, start: number, field: FieldIR, where: strin
   for (const change of changes) {
     const i = idx(change.version);
     if (!alive.includes(i) || !alive.includes(i - 1))
-      d.error('RG160', `${where}: ${change.kind}('${change.version}') describes a change in ${change.version}, but the field does not exist both in ${change.version} and the version before it.`, change.loc);
+      d.error(
+        'RG160',
+        `${where}: ${change.kind}('${change.version}') describes a change in ${change.version}, but the field does not exist both in ${change.version} and the version before it.`,
+        change.loc,
+      );
   }
   for (const o of field.optionality) {
     const shape = shapeAt(versions, idx(o.version), field);
     if (o.to === 'optional' && !shape.optional)
-      d.error('RG157', `${where}: madeOptionalIn('${o.version}') says the field became optional in ${o.version}, but it is required there; add .optional() to the chain (it describes the newest version).`, o.loc);
+      d.error(
+        'RG157',
+        `${where}: madeOptionalIn('${o.version}') says the field became optional in ${o.version}, but it is required there; add .optional() to the chain (it describes the newest version).`,
+        o.loc,
+      );
     if (o.to === 'required' && shape.optional)
-      d.error('RG158', `${where}: madeRequiredIn('${o.version}') says the field became required in ${o.version}, but it is optional there; remove .optional() or the marker.`, o.loc);
+      d.error(
+        'RG158',
+        `${where}: madeRequiredIn('${o.version}') says the field became required in ${o.version}, but it is optional there; remove .optional() or the marker.`,
+        o.loc,
+      );
     if (o.to === 'required' && !shape.default && !shape.readOnly && !o.fallback)
-      d.error('RG156', `${where} became required in ${o.version} without a default, so a create sent to an older version cannot be migrated up; give the value such a create gets: .madeRequiredIn('${o.version}', { fallback: ... }) (or add .default(value)).`, o.loc);
+      d.error(
+        'RG156',
+        `${where} became required in ${o.version} without a default, so a create sent to an older version cannot be migrated up; give the value such a create gets: .madeRequiredIn('${o.version}', { fallback: ... }) (or add .default(value)).`,
+        o.loc,
+      );
     if (o.to === 'required' && o.fallback) checkRequiredFallback(ctx, where, o, shape);
   }
   if (field.removedIn && alive.length > 0) {
     const last = shapeAt(versions, alive[alive.length - 1]!, field);
     const fallback = field.removedIn.fallback;
     if (!fallback && !last.optional && !input)
-      d.error('RG154', `${where} is required but removed in ${field.removedIn.version}; older versions still answer it, so give a value: .removedIn('${field.removedIn.version}', { fallback: ... }).`, at(field, 'removedIn'));
+      d.error(
+        'RG154',
+        `${where} is required but removed in ${field.removedIn.version}; older versions still answer it, so give a value: .removedIn('${field.removedIn.version}', { fallback: ... }).`,
+        at(field, 'removedIn'),
+      );
     if (fallback) {
       const why = checkFieldValue({ ...last, optional: false }, fallback.value);
-      if (why) d.error('RG155', `${where}: fallback ${JSON.stringify(fallback.value)} fails the field's constraints in the versions it still exists in (${why}).`, at(field, 'removedIn'));
+      if (why)
+        d.error(
+          'RG155',
+          `${where}: fallback ${JSON.stringify(fallback.value)} fails the field's constraints in the versions it still exists in (${why}).`,
+          at(field, 'removedIn'),
+        );
     }
   }
   if (field.addedIn && first !== undefined && first > 0) {
     const shape = shapeAt(versions, first, field);
     if (first > start && !shape.optional && !shape.default && !shape.readOnly)
-      d.error('RG156', `${where} is required and added in ${field.addedIn}, so a create sent to an older version cannot be migrated up; add .default(value) or make it .optional().`, at(field, 'addedIn'));
+      d.error(
+        'RG156',
+        `${where} is required and added in ${field.addedIn}, so a create sent to an older version cannot be migrated up; add .default(value) or make it .optional().`,
+        at(field, 'addedIn'),
+      );
   }
   checkRefs(ctx, field.type, where, alive, field.loc);
   checkEnumAdditions(ctx, field, where, alive);
   for (const shape of [field, ...field.typeChanges.map((t) => t.before)])
     if (shape.type.kind === 'object')
-      for (const child of shape.type.fields) checkField(ctx, start, child, `${where}.${child.name}`, alive.filter((i) => existsAt(versions, i, child.addedIn, child.removedIn?.version)), input);
+      for (const child of shape.type.fields)
+        checkField(
+          ctx,
+          start,
+          child,
+          `${where}.${child.name}`,
+          alive.filter((i) => existsAt(versions, i, child.addedIn, child.removedIn?.version)),
+          input,
+        );
 }
 
 /** The enum of a type, itself or as the items of (nested) arrays. */
@@ -95,19 +136,39 @@ function checkEnumAdditions(ctx: Ctx, field: FieldIR, where: string, alive: numb
   for (const a of type.added) {
     const v = idx(a.version);
     if (!alive.includes(v) || !alive.includes(v - 1) || v - 1 < since)
-      ctx.d.error('RG333', `${where}: valueAddedIn('${a.version}', '${a.value}') needs the field to have this enum both in ${a.version} and in the version before it; it has it in ${alive.filter((i) => i >= since).map((i) => ctx.versions[i]).join(', ') || 'no version'}.`, a.loc);
+      ctx.d.error(
+        'RG333',
+        `${where}: valueAddedIn('${a.version}', '${a.value}') needs the field to have this enum both in ${a.version} and in the version before it; it has it in ${
+          alive
+            .filter((i) => i >= since)
+            .map((i) => ctx.versions[i])
+            .join(', ') || 'no version'
+        }.`,
+        a.loc,
+      );
     const fallback = type.added.find((x) => x.value === a.fallback);
     if (fallback && idx(fallback.version) >= v)
-      ctx.d.error('RG332', `${where}: valueAddedIn('${a.version}', '${a.value}') falls back to '${a.fallback}', which is only added in ${fallback.version}; fall back to a value older versions have.`, a.loc);
+      ctx.d.error(
+        'RG332',
+        `${where}: valueAddedIn('${a.version}', '${a.value}') falls back to '${a.fallback}', which is only added in ${fallback.version}; fall back to a value older versions have.`,
+        a.loc,
+      );
   }
   const later = (value: unknown): EnumValueAdded | undefined => {
     const values = Array.isArray(value) ? value : [value];
     return type.added!.find((x) => idx(x.version) > since && values.includes(x.value));
   };
-  for (const [member, holder] of [['default', field.default], ['example', field.example]] as const) {
+  for (const [member, holder] of [
+    ['default', field.default],
+    ['example', field.example],
+  ] as const) {
     const a = holder ? later(holder.value) : undefined;
     if (a)
-      ctx.d.error('RG334', `${where}: the ${member} ${JSON.stringify(holder!.value)} uses '${a.value}', which only exists from ${a.version} on, so older versions would ${member === 'default' ? 'store a value they cannot show' : 'document a value they reject'}; use a value every version has.`, field.calls[member] ?? field.loc);
+      ctx.d.error(
+        'RG334',
+        `${where}: the ${member} ${JSON.stringify(holder!.value)} uses '${a.value}', which only exists from ${a.version} on, so older versions would ${member === 'default' ? 'store a value they cannot show' : 'document a value they reject'}; use a value every version has.`,
+        field.calls[member] ?? field.loc,
+      );
   }
 }
 
@@ -115,12 +176,25 @@ function checkEnumAdditions(ctx: Ctx, field: FieldIR, where: string, alive: numb
 function checkRequiredFallback(ctx: Ctx, where: string, o: FieldIR['optionality'][number], shape: FieldShape): void {
   const value = o.fallback!.value;
   if (shape.readOnly)
-    ctx.d.error('RG167', `${where} is read-only, so requests never carry it and the fallback of madeRequiredIn('${o.version}') never applies; remove the fallback.`, o.loc);
+    ctx.d.error(
+      'RG167',
+      `${where} is read-only, so requests never carry it and the fallback of madeRequiredIn('${o.version}') never applies; remove the fallback.`,
+      o.loc,
+    );
   else if (shape.default)
-    ctx.d.error('RG166', `${where} has a default (${JSON.stringify(shape.default.value)}), which already fills creates sent to older versions, so the fallback of madeRequiredIn('${o.version}') would never apply; keep one of them.`, o.loc);
+    ctx.d.error(
+      'RG166',
+      `${where} has a default (${JSON.stringify(shape.default.value)}), which already fills creates sent to older versions, so the fallback of madeRequiredIn('${o.version}') would never apply; keep one of them.`,
+      o.loc,
+    );
   else {
     const why = checkFieldValue({ ...shape, optional: false }, value);
-    if (why) ctx.d.error('RG165', `${where}: fallback ${JSON.stringify(value)} of madeRequiredIn('${o.version}') fails the field's constraints in ${o.version} (${why}); give a value the field accepts there.`, o.loc);
+    if (why)
+      ctx.d.error(
+        'RG165',
+        `${where}: fallback ${JSON.stringify(value)} of madeRequiredIn('${o.version}') fails the field's constraints in ${o.version} (${why}); give a value the field accepts there.`,
+        o.loc,
+      );
   }
 }
 
@@ -137,10 +211,13 @@ export function checkNestedChanges(ctx: Ctx, field: FieldIR, where: string): voi
     for (const child of type.fields) {
       const path = `${where}.${child.name}`;
       const cannot = (what: string, loc: SourceRef) =>
-        ctx.d.error('RG164', `${path}: a nested field change the server cannot migrate without a hook: ${what}; move the marker to the object field, e.g. \`.typeChangedFrom(v, f.object({...old}))\`.`, loc);
+        ctx.d.error(
+          'RG164',
+          `${path}: a nested field change the server cannot migrate without a hook: ${what}; move the marker to the object field, e.g. \`.typeChangedFrom(v, f.object({...old}))\`.`,
+          loc,
+        );
       for (const t of child.typeChanges) cannot(`typeChangedFrom('${t.version}')`, t.loc);
-      for (const o of child.optionality)
-        if (o.to === 'optional' && !child.default) cannot(`madeOptionalIn('${o.version}') without a default`, o.loc);
+      for (const o of child.optionality) if (o.to === 'optional' && !child.default) cannot(`madeOptionalIn('${o.version}') without a default`, o.loc);
       checkNestedChanges(ctx, child, path);
     }
   }
@@ -157,7 +234,11 @@ function checkRefs(ctx: Ctx, type: FieldIR['type'], where: string, alive: number
   }
   const missing = alive.filter((i) => !existsAt(ctx.versions, i, target.addedIn, target.removedIn));
   if (missing.length > 0)
-    ctx.d.error('RG140', `${where}: f.ref('${type.collection}') exists in ${missing.map((i) => ctx.versions[i]).join(', ')}, where ${type.collection} does not; add .addedIn('${ctx.versions[Math.max(...missing) + 1] ?? ''}') to the field or change the collection's markers.`, { ...loc, member: 'ref' });
+    ctx.d.error(
+      'RG140',
+      `${where}: f.ref('${type.collection}') exists in ${missing.map((i) => ctx.versions[i]).join(', ')}, where ${type.collection} does not; add .addedIn('${ctx.versions[Math.max(...missing) + 1] ?? ''}') to the field or change the collection's markers.`,
+      { ...loc, member: 'ref' },
+    );
 }
 
 /** Reports a name that appears twice among one object's fields at some version. */
@@ -170,12 +251,16 @@ export function checkNamesPerVersion(ctx: Ctx, fields: readonly FieldIR[], where
       let rename: (typeof field.renames)[number] | undefined;
       for (let k = field.renames.length - 1; k >= 0; k--) {
         const r = field.renames[k]!;
-        if (i < ctx.versions.indexOf(r.version)) ((name = r.from), (rename = r));
+        if (i < ctx.versions.indexOf(r.version)) (name = r.from), (rename = r);
       }
       const other = seen.get(name);
       if (other && (rename || other.renames.length)) {
         const loc = rename?.loc ?? other.renames[0]?.loc ?? field.loc;
-        ctx.d.error('RG152', `${where}: in ${version} both ${other.name} and ${field.name} would be called "${name}"; a rename must not take a name another field has in the same version.`, loc);
+        ctx.d.error(
+          'RG152',
+          `${where}: in ${version} both ${other.name} and ${field.name} would be called "${name}"; a rename must not take a name another field has in the same version.`,
+          loc,
+        );
       }
       seen.set(name, field);
       const shape = shapeAt(ctx.versions, i, field);

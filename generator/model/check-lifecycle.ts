@@ -19,10 +19,24 @@ function collectionLife(ctx: Ctx, c: CollectionIR): number[] {
 function checkStateField(ctx: Ctx, c: CollectionIR, field: FieldIR): void {
   const where = `${c.name}.${field.name}`;
   const why = 'it holds the lifecycle state, which every version shows';
-  if (field.addedIn) ctx.d.error('RG328', `${where}: addedIn('${field.addedIn}') is not allowed on the lifecycle field (${why}); remove the marker.`, field.calls['addedIn'] ?? field.loc);
-  if (field.removedIn) ctx.d.error('RG328', `${where}: removedIn('${field.removedIn.version}') is not allowed on the lifecycle field (${why}); remove the marker.`, field.calls['removedIn'] ?? field.loc);
+  if (field.addedIn)
+    ctx.d.error(
+      'RG328',
+      `${where}: addedIn('${field.addedIn}') is not allowed on the lifecycle field (${why}); remove the marker.`,
+      field.calls['addedIn'] ?? field.loc,
+    );
+  if (field.removedIn)
+    ctx.d.error(
+      'RG328',
+      `${where}: removedIn('${field.removedIn.version}') is not allowed on the lifecycle field (${why}); remove the marker.`,
+      field.calls['removedIn'] ?? field.loc,
+    );
   for (const t of field.typeChanges)
-    ctx.d.error('RG328', `${where}: typeChangedFrom('${t.version}') is not allowed on the lifecycle field (${why}, always as an enum); use valueAddedIn for states added later.`, t.loc);
+    ctx.d.error(
+      'RG328',
+      `${where}: typeChangedFrom('${t.version}') is not allowed on the lifecycle field (${why}, always as an enum); use valueAddedIn for states added later.`,
+      t.loc,
+    );
 }
 
 /** The states of the field at version index `at`. */
@@ -36,7 +50,11 @@ function checkTransitionStates(ctx: Ctx, c: CollectionIR, field: FieldIR, t: Tra
   const where = `${c.name}:${t.name}`;
   const idx = (v: string) => ctx.versions.indexOf(v);
   if (t.addedIn && t.removedIn && idx(t.removedIn) <= idx(t.addedIn))
-    ctx.d.error('RG151', `${where} is removed in ${t.removedIn} but only added in ${t.addedIn}; removedIn must name a later version than addedIn.`, atPath(t.loc, [...(t.loc.path ?? []), 'removedIn']));
+    ctx.d.error(
+      'RG151',
+      `${where} is removed in ${t.removedIn} but only added in ${t.addedIn}; removedIn must name a later version than addedIn.`,
+      atPath(t.loc, [...(t.loc.path ?? []), 'removedIn']),
+    );
   const alive = life.filter((i) => existsAt(ctx.versions, i, t.addedIn, t.removedIn));
   const lacking = alive.filter((i) => {
     const states = statesAt(ctx, field, i);
@@ -46,7 +64,8 @@ function checkTransitionStates(ctx: Ctx, c: CollectionIR, field: FieldIR, t: Tra
   const first = alive.find((i) => !lacking.includes(i) && i > lacking[lacking.length - 1]!);
   const states = statesAt(ctx, field, lacking[0]!);
   const missing = [t.to, ...t.from].filter((s) => !states.includes(s));
-  const fix = first === undefined ? 'add those states in the versions it exists in, or remove the transition' : `add addedIn: '${ctx.versions[first]}' to the transition`;
+  const fix =
+    first === undefined ? 'add those states in the versions it exists in, or remove the transition' : `add addedIn: '${ctx.versions[first]}' to the transition`;
   ctx.d.error(
     'RG327',
     `${where} exists in ${lacking.map((i) => ctx.versions[i]).join(', ')}, which ${lacking.length === 1 ? 'does' : 'do'} not have the state${missing.length === 1 ? '' : 's'} ${missing.map((s) => `'${s}'`).join(', ')} it moves ${missing.includes(t.to) ? 'to' : 'from'}; ${fix}.`,
@@ -75,14 +94,25 @@ export function checkLifecycle(ctx: Ctx, c: CollectionIR, lc: LifecycleIR): void
   checkStateField(ctx, c, field);
   const initialAdded = field.type.added?.find((a) => a.value === lc.initial);
   if (initialAdded)
-    ctx.d.error('RG323', `${c.name}: the initial state '${lc.initial}' is only added in ${initialAdded.version}, so older versions would create resources in a state they do not have; start in a state every version has.`, atPath(lc.loc, [...(lc.loc.path ?? []), 'initial']));
+    ctx.d.error(
+      'RG323',
+      `${c.name}: the initial state '${lc.initial}' is only added in ${initialAdded.version}, so older versions would create resources in a state they do not have; start in a state every version has.`,
+      atPath(lc.loc, [...(lc.loc.path ?? []), 'initial']),
+    );
   const life = collectionLife(ctx, c);
   for (const t of lc.transitions) {
     checkTransitionStates(ctx, c, field, t, life);
     const alive = life.filter((i) => existsAt(ctx.versions, i, t.addedIn, t.removedIn));
     for (const f of t.input) {
       const where = `${c.name}:${t.name}.${f.name}`;
-      checkField(ctx, alive[0] ?? 0, f, where, alive.filter((i) => existsAt(ctx.versions, i, f.addedIn, f.removedIn?.version)), true);
+      checkField(
+        ctx,
+        alive[0] ?? 0,
+        f,
+        where,
+        alive.filter((i) => existsAt(ctx.versions, i, f.addedIn, f.removedIn?.version)),
+        true,
+      );
       checkNestedChanges(ctx, f, where);
     }
     checkNamesPerVersion(ctx, t.input, `${c.name}:${t.name}`);
@@ -90,5 +120,9 @@ export function checkLifecycle(ctx: Ctx, c: CollectionIR, lc: LifecycleIR): void
   // A transition written with a mistake (reported) is not in the IR: the states it leads to are not lost.
   const lost = isComplete(lc) ? unreachable(lc, field.type.values) : [];
   if (lost.length > 0)
-    ctx.d.error('RG324', `${c.name}: no transition leads from the initial state '${lc.initial}' to ${lost.map((s) => `'${s}'`).join(', ')}; add a transition to ${lost.length === 1 ? 'it' : 'them'} or remove ${lost.length === 1 ? 'the state' : 'those states'} from the enum.`, atPath(lc.loc, [...(lc.loc.path ?? []), 'transitions']));
+    ctx.d.error(
+      'RG324',
+      `${c.name}: no transition leads from the initial state '${lc.initial}' to ${lost.map((s) => `'${s}'`).join(', ')}; add a transition to ${lost.length === 1 ? 'it' : 'them'} or remove ${lost.length === 1 ? 'the state' : 'those states'} from the enum.`,
+      atPath(lc.loc, [...(lc.loc.path ?? []), 'transitions']),
+    );
 }

@@ -20,7 +20,11 @@ export function checkScopeDeclared(api: ApiIR, scope: string, where: string, loc
   const guess = closest(scope, declared);
   const known = declared.length > 0 ? ` (declared: ${declared.join(', ')})` : '';
   const fix = guess ? `did you mean '${guess}'? Or declare it` : 'declare it';
-  d.error('RG303', `${where}: scope '${scope}' is not declared in auth.oauth2.scopes${known}; ${fix} there with what it grants, e.g. '${scope}': 'Describe what it allows'.`, loc);
+  d.error(
+    'RG303',
+    `${where}: scope '${scope}' is not declared in auth.oauth2.scopes${known}; ${fix} there with what it grants, e.g. '${scope}': 'Describe what it allows'.`,
+    loc,
+  );
 }
 
 /** The scopes some operation of `c` requires: a public operation requires none; a transition its own, else the write ones. */

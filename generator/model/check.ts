@@ -23,10 +23,21 @@ export function checkApi(api: ApiIR, d: DiagnosticBag): void {
   checkCollectionScopes(api, d);
   for (const c of api.collections) {
     if (c.addedIn && c.removedIn && versions.indexOf(c.removedIn) <= versions.indexOf(c.addedIn))
-      d.error('RG151', `${c.name} is removed in ${c.removedIn} but only added in ${c.addedIn}; removedIn must name a later version.`, c.calls['removedIn'] ?? c.loc);
+      d.error(
+        'RG151',
+        `${c.name} is removed in ${c.removedIn} but only added in ${c.addedIn}; removedIn must name a later version.`,
+        c.calls['removedIn'] ?? c.loc,
+      );
     for (const r of c.renames)
-      if (!existsAt(versions, versions.indexOf(r.version) - 1, c.addedIn, c.removedIn) || !existsAt(versions, versions.indexOf(r.version), c.addedIn, c.removedIn))
-        d.error('RG160', `${c.name}: renamedFrom('${r.from}', '${r.version}') describes a change in ${r.version}, but the collection does not exist both there and in the version before.`, r.loc);
+      if (
+        !existsAt(versions, versions.indexOf(r.version) - 1, c.addedIn, c.removedIn) ||
+        !existsAt(versions, versions.indexOf(r.version), c.addedIn, c.removedIn)
+      )
+        d.error(
+          'RG160',
+          `${c.name}: renamedFrom('${r.from}', '${r.version}') describes a change in ${r.version}, but the collection does not exist both there and in the version before.`,
+          r.loc,
+        );
     const start = versions.findIndex((_, i) => existsAt(versions, i, c.addedIn, c.removedIn));
     for (const field of c.fields) {
       checkField(ctx, start, field, `${c.name}.${field.name}`, lifetime(ctx, c, field));
@@ -41,7 +52,9 @@ export function checkApi(api: ApiIR, d: DiagnosticBag): void {
       d.error('RG151', `${where} is removed in ${e.removedIn} but only added in ${e.addedIn}; removedIn must name a later version.`, e.loc);
     const start = versions.findIndex((_, i) => existsAt(versions, i, e.addedIn, e.removedIn));
     for (const field of e.payload) {
-      const alive = versions.map((_, i) => i).filter((i) => existsAt(versions, i, e.addedIn, e.removedIn) && existsAt(versions, i, field.addedIn, field.removedIn?.version));
+      const alive = versions
+        .map((_, i) => i)
+        .filter((i) => existsAt(versions, i, e.addedIn, e.removedIn) && existsAt(versions, i, field.addedIn, field.removedIn?.version));
       checkField(ctx, start, field, `${where}.${field.name}`, alive);
       checkNestedChanges(ctx, field, `${where}.${field.name}`);
     }
@@ -63,10 +76,18 @@ export function checkApi(api: ApiIR, d: DiagnosticBag): void {
         d.error('RG121', `in ${version}, ${samePath} and ${c.name} are both served at /${view.path}; give one a different path: '...'.`, c.loc);
       const sameName = byName.get(view.name);
       if (sameName !== undefined && samePath === undefined)
-        d.error('RG152', `in ${version}, ${sameName} and ${c.name} are both called ${view.name}; a renamed collection must not take another's name.`, c.renames[0]?.loc ?? c.loc);
+        d.error(
+          'RG152',
+          `in ${version}, ${sameName} and ${c.name} are both called ${view.name}; a renamed collection must not take another's name.`,
+          c.renames[0]?.loc ?? c.loc,
+        );
       const sameFile = byFileName.get(view.name.toLowerCase());
       if (sameFile !== undefined && sameFile !== view.name)
-        d.error('RG125', `in ${version}, ${sameFile} and ${view.name} differ only in case, and their generated files would be one file on macOS and Windows; rename one.`, c.loc);
+        d.error(
+          'RG125',
+          `in ${version}, ${sameFile} and ${view.name} differ only in case, and their generated files would be one file on macOS and Windows; rename one.`,
+          c.loc,
+        );
       byPath.set(view.path, c.name);
       byName.set(view.name, c.name);
       byFileName.set(view.name.toLowerCase(), view.name);

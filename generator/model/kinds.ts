@@ -35,7 +35,15 @@ export interface KindFacts<T> {
 }
 
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
-const uuid: KindFacts<unknown> = { wire: 'string', format: 'uuid', bounds: null, pattern: false, versionedValues: false, assigned: 'uuid', sample: () => NIL_UUID };
+const uuid: KindFacts<unknown> = {
+  wire: 'string',
+  format: 'uuid',
+  bounds: null,
+  pattern: false,
+  versionedValues: false,
+  assigned: 'uuid',
+  sample: () => NIL_UUID,
+};
 const bounded = (t: { readonly min?: number }): number => t.min ?? 0;
 
 /** Every kind's facts. */
@@ -45,7 +53,15 @@ export const KINDS: { readonly [K in TypeKind]: KindFacts<Extract<TypeIR, { kind
   number: { wire: 'number', format: null, bounds: 'value', pattern: false, versionedValues: false, assigned: null, sample: bounded },
   boolean: { wire: 'boolean', format: null, bounds: null, pattern: false, versionedValues: false, assigned: null, sample: () => false },
   enum: { wire: 'string', format: null, bounds: null, pattern: false, versionedValues: true, assigned: null, sample: (t) => t.values[0] },
-  datetime: { wire: 'string', format: 'date-time', bounds: null, pattern: false, versionedValues: false, assigned: 'now', sample: () => '1970-01-01T00:00:00Z' },
+  datetime: {
+    wire: 'string',
+    format: 'date-time',
+    bounds: null,
+    pattern: false,
+    versionedValues: false,
+    assigned: 'now',
+    sample: () => '1970-01-01T00:00:00Z',
+  },
   date: { wire: 'string', format: 'date', bounds: null, pattern: false, versionedValues: false, assigned: 'today', sample: () => '1970-01-01' },
   uuid,
   email: { wire: 'string', format: 'email', bounds: null, pattern: false, versionedValues: false, assigned: null, sample: () => 'someone@example.com' },

@@ -61,7 +61,9 @@ export const API_OPTIONS: Shape = object(
     name: later,
     title: str,
     description: str,
-    versions: record(object({ released: later, deprecated: later, sunset: later, brownouts: list(object({ start: later, end: later }, ['start', 'end'])), docs: later })),
+    versions: record(
+      object({ released: later, deprecated: later, sunset: later, brownouts: list(object({ start: later, end: later }, ['start', 'end'])), docs: later }),
+    ),
     versioning: object({ in: later, header: later, default: later }),
     auth: object({ bearer: object({ description: str }), apiKey: object({ header: later, description: str }), oauth2: OAUTH2 }),
     rateLimit: RATE_LIMIT,
@@ -186,7 +188,11 @@ export function checkShape(
         const inner = shape.keys[k];
         if (!inner) {
           const guess = closest(k, known);
-          d.error(codes.unknownKey, `${where}: unknown option '${k}'${guess ? ` (did you mean '${guess}'?)` : ''}; ${path.length > 0 ? `${name} takes` : 'the options are'} ${known.join(', ')}.`, atPath(ref, [...path, k]));
+          d.error(
+            codes.unknownKey,
+            `${where}: unknown option '${k}'${guess ? ` (did you mean '${guess}'?)` : ''}; ${path.length > 0 ? `${name} takes` : 'the options are'} ${known.join(', ')}.`,
+            atPath(ref, [...path, k]),
+          );
           continue;
         }
         if (v === undefined) continue;

@@ -2,20 +2,7 @@
  * @module Stage "project": the API as one version sees it. The builder chain describes the newest
  * version; walking from the newest version back to the requested one, each marker undoes its change.
  */
-import type {
-  ApiAt,
-  ApiIR,
-  CollectionAt,
-  CollectionIR,
-  EventAt,
-  FieldAt,
-  FieldIR,
-  FieldShape,
-  LifecycleAt,
-  MarkerAt,
-  OperationName,
-  TypeIR,
-} from './ir.ts';
+import type { ApiAt, ApiIR, CollectionAt, CollectionIR, EventAt, FieldAt, FieldIR, FieldShape, LifecycleAt, MarkerAt, OperationName, TypeIR } from './ir.ts';
 import { pascalCase, singularize } from './names.ts';
 
 /** Index of a version name in the API's version list (-1 when unknown). */
@@ -109,7 +96,11 @@ function collectMarkers(versions: readonly string[], field: FieldIR): MarkerAt[]
     ...(field.removedIn ? [{ member: 'removedIn' as const, version: field.removedIn.version, loc: at('removedIn') }] : []),
     ...field.renames.map((r) => ({ member: 'renamedFrom' as const, version: r.version, loc: r.loc })),
     ...field.typeChanges.map((t) => ({ member: 'typeChangedFrom' as const, version: t.version, loc: t.loc })),
-    ...field.optionality.map((o) => ({ member: o.to === 'optional' ? ('madeOptionalIn' as const) : ('madeRequiredIn' as const), version: o.version, loc: o.loc })),
+    ...field.optionality.map((o) => ({
+      member: o.to === 'optional' ? ('madeOptionalIn' as const) : ('madeRequiredIn' as const),
+      version: o.version,
+      loc: o.loc,
+    })),
   ];
   return list.map((m) => ({ ...m, index: versions.indexOf(m.version) })).sort((a, b) => a.index - b.index);
 }
@@ -178,9 +169,7 @@ export function projectLifecycle(versions: readonly string[], at: number, c: Col
 export function projectCollection(versions: readonly string[], at: number, c: CollectionIR): CollectionAt | undefined {
   if (!existsAt(versions, at, c.addedIn, c.removedIn)) return undefined;
   const name = nameAt(versions, at, c.name, c.renames);
-  const operations: OperationName[] = c.operations
-    .filter((op) => existsAt(versions, at, op.addedIn, op.removedIn))
-    .map((op) => op.name);
+  const operations: OperationName[] = c.operations.filter((op) => existsAt(versions, at, op.addedIn, op.removedIn)).map((op) => op.name);
   const lifecycle = projectLifecycle(versions, at, c);
   let fields: FieldAt[] | undefined;
   return {
@@ -225,13 +214,15 @@ export function projectEvents(api: ApiIR, at: number, collections: readonly Coll
   });
   const custom = (api.events ?? [])
     .filter((e) => existsAt(versions, at, e.addedIn, e.removedIn))
-    .map((e): EventAt => ({
-      kind: 'event-at',
-      type: e.type,
-      ...(e.description !== undefined ? { description: e.description } : {}),
-      source: { kind: 'custom', payload: projectFields(versions, at, e.payload) },
-      loc: e.loc,
-    }));
+    .map(
+      (e): EventAt => ({
+        kind: 'event-at',
+        type: e.type,
+        ...(e.description !== undefined ? { description: e.description } : {}),
+        source: { kind: 'custom', payload: projectFields(versions, at, e.payload) },
+        loc: e.loc,
+      }),
+    );
   return [...derived, ...custom];
 }
 

@@ -25,7 +25,8 @@ function shapeOf(value: object): 'object' | 'array' | 'builder' | 'regexp' | und
     return allEnumerable(items, items.length, 1) && Object.keys(items).length === items.length ? 'array' : undefined;
   }
   if (isFieldBuilder(value) && allEnumerable(value, Object.keys(value).length) && Object.keys(value).length === 1) return 'builder';
-  if (proto === RegExp.prototype && value instanceof RegExp && allEnumerable(value, Object.keys(value).length, 1) && Object.keys(value).length === 0) return 'regexp';
+  if (proto === RegExp.prototype && value instanceof RegExp && allEnumerable(value, Object.keys(value).length, 1) && Object.keys(value).length === 0)
+    return 'regexp';
   return undefined;
 }
 

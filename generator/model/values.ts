@@ -38,8 +38,7 @@ export function checkTypeValue<F extends FieldShape<F>>(type: TypeIR<F>, value: 
   switch (type.kind) {
     case 'string':
       if (typeof value !== 'string') return `${JSON.stringify(value)} is not a string`;
-      if (type.pattern !== undefined && !new RegExp(type.pattern, 'u').test(value))
-        return `${JSON.stringify(value)} does not match /${type.pattern}/`;
+      if (type.pattern !== undefined && !new RegExp(type.pattern, 'u').test(value)) return `${JSON.stringify(value)} does not match /${type.pattern}/`;
       return bounds('length', [...value].length, type.min, type.max);
     case 'int':
       if (!Number.isInteger(value)) return `${JSON.stringify(value)} is not an integer`;
@@ -75,8 +74,7 @@ export function checkTypeValue<F extends FieldShape<F>>(type: TypeIR<F>, value: 
       return bounds('item count', value.length, type.min, type.max);
     }
     case 'object': {
-      if (typeof value !== 'object' || value === null || Array.isArray(value))
-        return `${JSON.stringify(value)} is not an object`;
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return `${JSON.stringify(value)} is not an object`;
       const record = value as Record<string, unknown>;
       const known = new Set<string>();
       for (const field of type.fields) {
@@ -92,11 +90,7 @@ export function checkTypeValue<F extends FieldShape<F>>(type: TypeIR<F>, value: 
 }
 
 /** Why `value` does not fit the field (modifiers included), or undefined when it does. */
-export function checkFieldValue<F extends FieldShape<F>>(
-  shape: FieldShape<F>,
-  value: unknown,
-  present = true,
-): string | undefined {
+export function checkFieldValue<F extends FieldShape<F>>(shape: FieldShape<F>, value: unknown, present = true): string | undefined {
   if (!present || value === undefined) return shape.optional || shape.default ? undefined : 'a value is required';
   if (value === null) return shape.nullable ? undefined : 'null is not allowed (the field is not nullable)';
   return checkTypeValue(shape.type, value);

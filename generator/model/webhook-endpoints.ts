@@ -37,11 +37,14 @@ export function webhookEndpointsDef(example: string, scopes: CollectionDef['opti
     calls: {},
     options: {
       description:
-        'Webhook endpoints: URLs that receive events, signed per Standard Webhooks. An endpoint is pinned to the version it was created through and receives payloads in that version\'s shape.',
+        "Webhook endpoints: URLs that receive events, signed per Standard Webhooks. An endpoint is pinned to the version it was created through and receives payloads in that version's shape.",
       fields: {
         id: field('id', { readOnly: true }),
         // A string, not f.url(): the server parses it and answers which rule a refused URL breaks.
-        url: field('string', { example: { value: 'https://hooks.example.com/shop' }, description: 'Where events are POSTed: https and a public address (unless the server allows private URLs).' }),
+        url: field('string', {
+          example: { value: 'https://hooks.example.com/shop' },
+          description: 'Where events are POSTed: https and a public address (unless the server allows private URLs).',
+        }),
         events: field('array', {
           of: field('string', { pattern: EVENT_TYPE.source }).def,
           example: { value: [example] },
@@ -49,8 +52,16 @@ export function webhookEndpointsDef(example: string, scopes: CollectionDef['opti
         }),
         description: field('string', { optional: true }),
         status: field('enum', { values: ['enabled', 'disabled'], readOnly: true, description: 'disabled: nothing is delivered; see disabledReason.' }),
-        disabledReason: field('string', { nullable: true, readOnly: true, description: 'Why the endpoint was disabled (by a caller, or after failed deliveries); null when enabled.' }),
-        version: field('string', { readOnly: true, example: { value: 'v1' }, description: 'The API version the endpoint was created through: payloads have its shape.' }),
+        disabledReason: field('string', {
+          nullable: true,
+          readOnly: true,
+          description: 'Why the endpoint was disabled (by a caller, or after failed deliveries); null when enabled.',
+        }),
+        version: field('string', {
+          readOnly: true,
+          example: { value: 'v1' },
+          description: 'The API version the endpoint was created through: payloads have its shape.',
+        }),
         secret: field('string', {
           readOnly: true,
           optional: true,
@@ -75,7 +86,13 @@ export function webhookEndpointsDef(example: string, scopes: CollectionDef['opti
           rotateSecret: {
             from: ['enabled'],
             to: 'enabled',
-            input: { graceSeconds: field('int', { optional: true, description: 'How long the old secret keeps signing too (default 86400, at most 604800: 7 days). An endpoint holds at most 3 secrets: a rotation beyond that ends the oldest grace period at once.' }) },
+            input: {
+              graceSeconds: field('int', {
+                optional: true,
+                description:
+                  'How long the old secret keeps signing too (default 86400, at most 604800: 7 days). An endpoint holds at most 3 secrets: a rotation beyond that ends the oldest grace period at once.',
+              }),
+            },
             description: 'Answers a new signing secret; deliveries carry signatures with both secrets until the grace period ends.',
           },
         },

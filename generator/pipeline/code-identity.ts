@@ -30,7 +30,11 @@ function addTree(hash: Hash, dir: string, label: string): void {
     hash.update(`${label}\0missing\0`);
     return;
   }
-  for (const file of files) hash.update(`${label}/${path.relative(dir, file)}\0`).update(readFileSync(file)).update('\0');
+  for (const file of files)
+    hash
+      .update(`${label}/${path.relative(dir, file)}\0`)
+      .update(readFileSync(file))
+      .update('\0');
 }
 
 let own: string | undefined;

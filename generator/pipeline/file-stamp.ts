@@ -49,7 +49,10 @@ export function treeStamp(dir: string): { readonly stamp: string; readonly newes
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  const files = entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name)).sort();
+  const files = entries
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name))
+    .sort();
   let newest = 0n;
   const parts: string[] = [];
   for (const file of files) {

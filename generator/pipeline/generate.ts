@@ -104,7 +104,13 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const { apiPath, outDir, mode, parts } = run;
   const unusable = unusableOutput(outDir);
   if (unusable)
-    return run.failed([{ code: 'RG202', severity: 'error', message: `${unusable}; restgen reads every file there and writes and removes the files it generates: choose a folder in your project (--out, or out in the config file; the default is generated/ beside the API module).` }]);
+    return run.failed([
+      {
+        code: 'RG202',
+        severity: 'error',
+        message: `${unusable}; restgen reads every file there and writes and removes the files it generates: choose a folder in your project (--out, or out in the config file; the default is generated/ beside the API module).`,
+      },
+    ]);
   const proof = await proveUpToDate(run);
   if (proof.holds) return run.upToDate(proof.files);
   run.lap('up-to-date check');
@@ -136,10 +142,11 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       })),
       { files: [...plan.produced] },
     );
-  if (mode === 'check') for (const r of plan.removals) {
-    plan.stale.push(r);
-    plan.staleReasons[r] = 'removed';
-  }
+  if (mode === 'check')
+    for (const r of plan.removals) {
+      plan.stale.push(r);
+      plan.staleReasons[r] = 'removed';
+    }
   const { written, lockChanged } = await writeStage(run, plan, model);
   cache.save(identity);
   recordRun(run, plan, model, written, lockChanged, proof.key);

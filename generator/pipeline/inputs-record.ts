@@ -12,44 +12,26 @@
  * Paths are relative to the output folder and restgen's own files are left out (its identity covers them),
  * so the record is the same on every machine and in every checkout.
  */
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import type { Part } from "../dsl/define-config.ts";
-import { partsText } from "../emit/parts.ts";
-import { hashOf, readHeader } from "../format/header.ts";
-import { PACKAGE_ROOT } from "../package-root.ts";
-import {
-  isOwnFile,
-  outputReader,
-  readOutputFile,
-  statOutput,
-} from "../write/output-folder.ts";
-import { codeIdentity } from "./code-identity.ts";
-import { stampFromStats, stampOf, type Stamp } from "./file-stamp.ts";
-import {
-  contentHash,
-  outputSettingsStamp,
-  runKey,
-  saveRecord,
-  type OutputRecord,
-  type SettingsOf,
-} from "./run-cache.ts";
-import type { FileLanguage } from "../emit/types.ts";
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Part } from '../dsl/define-config.ts';
+import { partsText } from '../emit/parts.ts';
+import { hashOf, readHeader } from '../format/header.ts';
+import { PACKAGE_ROOT } from '../package-root.ts';
+import { isOwnFile, outputReader, readOutputFile, statOutput } from '../write/output-folder.ts';
+import { codeIdentity } from './code-identity.ts';
+import { stampFromStats, stampOf, type Stamp } from './file-stamp.ts';
+import { contentHash, outputSettingsStamp, runKey, saveRecord, type OutputRecord, type SettingsOf } from './run-cache.ts';
+import type { FileLanguage } from '../emit/types.ts';
 
 /** What a record that holds proves, for the run cache to keep (so that the next run need not read the outputs). */
 export interface HeldRecord {
   /** Every output, sorted. */
   readonly files: readonly string[];
   /** Each input (absolute path) with its hash and the stamp it had before it was read. */
-  readonly inputs: ReadonlyMap<
-    string,
-    { readonly hash: string; readonly stamp: Stamp | null }
-  >;
+  readonly inputs: ReadonlyMap<string, { readonly hash: string; readonly stamp: Stamp | null }>;
   /** Each output's header `in` hash and the stamp it had before it was read. */
-  readonly outputs: ReadonlyMap<
-    string,
-    { readonly input: string; readonly stamp: Stamp }
-  >;
+  readonly outputs: ReadonlyMap<string, { readonly input: string; readonly stamp: Stamp }>;
   /** The record's formatter settings, by `<folder>:<language>`. */
   readonly settings: Readonly<Record<string, string>>;
   /** The parts, as the record lists them. */
@@ -57,7 +39,7 @@ export interface HeldRecord {
 }
 
 /** The record's path in the output folder. */
-export const INPUTS_FILE = "restgen-inputs.json";
+export const INPUTS_FILE = 'restgen-inputs.json';
 
 /** What the record holds (its JSON body, below the `x-restgen` header member). */
 export interface InputsRecord {
@@ -72,55 +54,40 @@ export interface InputsRecord {
   readonly outputs: string;
 }
 
-const posix = (rel: string): string => rel.split(path.sep).join("/");
+const posix = (rel: string): string => rel.split(path.sep).join('/');
 
 /** One digest of the outputs' paths and `in` hashes, in path order. */
-export function outputsDigest(
-  outputs: Iterable<readonly [string, string]>,
-): string {
-  const lines = [...outputs]
-    .filter(([rel]) => rel !== INPUTS_FILE)
-    .map(([rel, input]) => `${rel}\0${input}`);
+export function outputsDigest(outputs: Iterable<readonly [string, string]>): string {
+  const lines = [...outputs].filter(([rel]) => rel !== INPUTS_FILE).map(([rel, input]) => `${rel}\0${input}`);
   return hashOf(...lines.sort());
 }
 
 /** restgen's own code, which its identity covers (in either layout: a clone or an installed package). */
-const OWN = ["dist", "generator", "templates", "runtime"].map(
-  (part) => path.join(PACKAGE_ROOT, part) + path.sep,
-);
+const OWN = ['dist', 'generator', 'templates', 'runtime'].map((part) => path.join(PACKAGE_ROOT, part) + path.sep);
 
 /** The input files (absolute path, content hash) as the record lists them; restgen's own are its identity's. */
-export function hashInputs(
-  outDir: string,
-  hashes: Iterable<readonly [string, string]>,
-): Record<string, string> {
+export function hashInputs(outDir: string, hashes: Iterable<readonly [string, string]>): Record<string, string> {
   const entries = [...hashes]
     .filter(([file]) => !OWN.some((own) => file.startsWith(own)))
     .map(([file, hash]) => [posix(path.relative(outDir, file)), hash] as const);
-  return Object.fromEntries(
-    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-  );
+  return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 function hashFile(file: string): string {
   try {
     return contentHash(readFileSync(file));
   } catch {
-    return "missing";
+    return 'missing';
   }
 }
 
 /** The settings key of each output folder and language, as the record lists them. */
-export function settingsEntries(
-  settings: ReadonlyMap<string, string>,
-): Record<string, string> {
+export function settingsEntries(settings: ReadonlyMap<string, string>): Record<string, string> {
   const entries = [...settings].map(([key, value]) => {
-    const [dir, language] = key.split("\0") as [string, string];
+    const [dir, language] = key.split('\0') as [string, string];
     return [`${dir}:${language}`, value] as const;
   });
-  return Object.fromEntries(
-    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-  );
+  return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /** The inputs record in `outDir` as it stands (intact, restgen's), or undefined. */
@@ -129,9 +96,9 @@ export function readRecordedInputs(outDir: string): InputsRecord | undefined {
   const header = bytes === undefined ? undefined : readHeader(bytes);
   if (!header?.intact) return undefined;
   try {
-    const parsed = JSON.parse(bytes!.toString("utf8")) as (Partial<InputsRecord> & { "x-restgen"?: unknown }) | null;
-    if (typeof parsed?.identity !== "string") return undefined;
-    const { "x-restgen": _header, ...record } = parsed;
+    const parsed = JSON.parse(bytes!.toString('utf8')) as (Partial<InputsRecord> & { 'x-restgen'?: unknown }) | null;
+    if (typeof parsed?.identity !== 'string') return undefined;
+    const { 'x-restgen': _header, ...record } = parsed;
     return record as InputsRecord;
   } catch {
     return undefined;
@@ -140,7 +107,7 @@ export function readRecordedInputs(outDir: string): InputsRecord | undefined {
 
 /** True when two records say the same but for the restgen that wrote them. */
 export function recordEqualsBut(a: InputsRecord, b: InputsRecord): boolean {
-  return inputsRecordText({ ...a, identity: "" }) === inputsRecordText({ ...b, identity: "" });
+  return inputsRecordText({ ...a, identity: '' }) === inputsRecordText({ ...b, identity: '' });
 }
 
 /** The record's JSON body (without its header member), as written. */
@@ -167,22 +134,14 @@ export async function recordHolds(
   if (!header?.intact || header.earlier) return undefined;
   let record: InputsRecord;
   try {
-    record = JSON.parse(bytes!.toString("utf8")) as InputsRecord;
+    record = JSON.parse(bytes!.toString('utf8')) as InputsRecord;
   } catch {
     return undefined;
   }
   if (record.parts !== partsText(parts)) return undefined;
-  if (
-    typeof record.inputs !== "object" ||
-    typeof record.settings !== "object" ||
-    record.inputs === null ||
-    record.settings === null
-  )
-    return undefined;
+  if (typeof record.inputs !== 'object' || typeof record.settings !== 'object' || record.inputs === null || record.settings === null) return undefined;
   // The record is this API's and this lock's.
-  for (const file of [apiPath, lockPath])
-    if (!(posix(path.relative(outDir, file)) in record.inputs))
-      return undefined;
+  for (const file of [apiPath, lockPath]) if (!(posix(path.relative(outDir, file)) in record.inputs)) return undefined;
   // The inputs first: after an edit of the API they differ, and restgen's identity (a hash of its code) is not needed.
   const inputs = new Map<string, { hash: string; stamp: Stamp | null }>();
   for (const [rel, hash] of Object.entries(record.inputs)) {
@@ -193,15 +152,9 @@ export async function recordHolds(
   }
   if (record.identity !== codeIdentity(templatesDir)) return undefined;
   for (const [key, value] of Object.entries(record.settings)) {
-    const at = key.lastIndexOf(":");
+    const at = key.lastIndexOf(':');
     const dir = key.slice(0, at);
-    if (
-      (await settingsOf(
-        path.join(outDir, dir, INPUTS_FILE),
-        key.slice(at + 1) as FileLanguage,
-      )) !== value
-    )
-      return undefined;
+    if ((await settingsOf(path.join(outDir, dir, INPUTS_FILE), key.slice(at + 1) as FileLanguage)) !== value) return undefined;
   }
   const outputs: [string, string][] = [];
   const stamps = new Map<string, Stamp>();
@@ -212,54 +165,43 @@ export async function recordHolds(
     const found = data === undefined ? undefined : readHeader(data);
     // Not restgen's: the user's file, which the outputs may sit beside; or a killed run's empty temporary file.
     if (found === undefined) {
-      if (data?.length === 0 && isOwnFile(rel, "", path.join(outDir, rel)))
-        return undefined;
+      if (data?.length === 0 && isOwnFile(rel, '', path.join(outDir, rel))) return undefined;
       continue;
     }
     if (!found.intact || found.earlier) return undefined;
     outputs.push([rel, found.hashes.input]);
     stamps.set(rel, stampFromStats(stats));
   }
-  if (outputsDigest(outputs) !== record.outputs || recordStamp === undefined)
-    return undefined;
+  if (outputsDigest(outputs) !== record.outputs || recordStamp === undefined) return undefined;
   outputs.push([INPUTS_FILE, header.hashes.input]);
   stamps.set(INPUTS_FILE, recordStamp);
   return {
     files: outputs.map(([rel]) => rel).sort(),
     inputs,
-    outputs: new Map(
-      outputs.map(([rel, input]) => [rel, { input, stamp: stamps.get(rel)! }]),
-    ),
+    outputs: new Map(outputs.map(([rel, input]) => [rel, { input, stamp: stamps.get(rel)! }])),
     settings: record.settings,
     parts: record.parts,
   };
 }
 
 const LANGUAGES: Readonly<Record<string, FileLanguage>> = {
-  ".ts": "typescript",
-  ".json": "json",
-  ".md": "markdown",
+  '.ts': 'typescript',
+  '.json': 'json',
+  '.md': 'markdown',
 };
 
 /** Keeps what a committed inputs record proved as the run cache's record, so that the next run reads no output. */
-export function keepHeldRecord(
-  apiPath: string,
-  outDir: string,
-  templatesDir: string | undefined,
-  held: HeldRecord,
-): void {
+export function keepHeldRecord(apiPath: string, outDir: string, templatesDir: string | undefined, held: HeldRecord): void {
   const outputs: Record<string, OutputRecord> = {};
   for (const [rel, { input, stamp }] of held.outputs) {
     const language = LANGUAGES[path.posix.extname(rel)];
-    const settings =
-      language && held.settings[`${path.posix.dirname(rel)}:${language}`];
+    const settings = language && held.settings[`${path.posix.dirname(rel)}:${language}`];
     // A file the record's settings do not cover (not one restgen writes): no run record, only a slower next run.
     if (!language || settings === undefined) return;
     outputs[rel] = { input, language, settings, stamp };
   }
   const inputs = Object.fromEntries(held.inputs);
-  const settings =
-    outputSettingsStamp(outDir, Object.keys(outputs))?.stamp ?? null;
+  const settings = outputSettingsStamp(outDir, Object.keys(outputs))?.stamp ?? null;
   saveRecord(apiPath, outDir, templatesDir, {
     key: runKey(templatesDir).key,
     parts: held.parts,

@@ -75,7 +75,12 @@ type JudgeOptions = Pick<GenerateOptions, 'acceptBreaking' | 'acceptReason' | 's
  * Judges `model` against the lock, through the render cache's facts (`memo`); `problem` when the lock is
  * malformed (RG181). The comparison's `nextLock` is read only when `changed` is true.
  */
-export async function judgeLock(model: ApiIR, lockText: LockText, memo: Memo, options: JudgeOptions): Promise<LockComparison | { readonly problem: string; readonly line: number }> {
+export async function judgeLock(
+  model: ApiIR,
+  lockText: LockText,
+  memo: Memo,
+  options: JudgeOptions,
+): Promise<LockComparison | { readonly problem: string; readonly line: number }> {
   const [{ compareWithLock }, { irHash, projectionHash, seedHash }, { project }] = await Promise.all([
     import('../lock/compare-lock.ts'),
     import('../emit/ir-hash.ts'),
@@ -85,7 +90,10 @@ export async function judgeLock(model: ApiIR, lockText: LockText, memo: Memo, op
   const source = new Map(model.collections.map((c) => [c.name, irHash(c)]));
   model.versions.forEach((v, at) => {
     for (const c of project(model, v.name).collections)
-      seedHash(c, memo('projected collection', `${versions} ${at} ${source.get(c.key)}`, () => irHash(c), 'fact'));
+      seedHash(
+        c,
+        memo('projected collection', `${versions} ${at} ${source.get(c.key)}`, () => irHash(c), 'fact'),
+      );
   });
   const settings = {
     ...(options.acceptBreaking ? { acceptBreaking: true } : {}),
@@ -103,7 +111,13 @@ export async function judgeLock(model: ApiIR, lockText: LockText, memo: Memo, op
   // The lock holds released versions only: a quiet verdict depends on the API's name, the versions' settings (which
   // are released, deprecated, sunset) and the released versions' projections, not on an unreleased version's, so an
   // edit of the version being developed finds the verdict without parsing the lock.
-  const versionSettings = model.versions.map((v) => [v.name, v.released ?? null, v.deprecated ?? null, v.sunset ?? null, v.released ? projectionHash(project(model, v.name)) : null]);
+  const versionSettings = model.versions.map((v) => [
+    v.name,
+    v.released ?? null,
+    v.deprecated ?? null,
+    v.sunset ?? null,
+    v.released ? projectionHash(project(model, v.name)) : null,
+  ]);
   const whole = JSON.stringify([lockText.hash ?? null, model.name, versionSettings, settings]);
   let outcome: LockComparison | { readonly problem: string; readonly line: number } | undefined;
   const run = (): LockComparison | { readonly problem: string; readonly line: number } => {
@@ -111,10 +125,15 @@ export async function judgeLock(model: ApiIR, lockText: LockText, memo: Memo, op
     return parsed.ok ? compare(parsed.lock) : { problem: parsed.message, line: parsed.line };
   };
   // Only a comparison that ran (so the lock parsed) and found nothing is recorded as quiet.
-  const verdict = memo('lock verdict', whole, () => {
-    outcome = run();
-    return 'problem' in outcome || outcome.diagnostics.length > 0 || outcome.findings.length > 0 || outcome.changed ? 'other' : 'quiet';
-  }, 'fact');
+  const verdict = memo(
+    'lock verdict',
+    whole,
+    () => {
+      outcome = run();
+      return 'problem' in outcome || outcome.diagnostics.length > 0 || outcome.findings.length > 0 || outcome.changed ? 'other' : 'quiet';
+    },
+    'fact',
+  );
   if (outcome) return outcome;
   if (verdict !== 'quiet') return run();
   // Nothing to report and nothing to write: the lock stays as it is.

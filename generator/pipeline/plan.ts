@@ -14,7 +14,16 @@ import { serializeLock } from '../lock/lock-file.ts';
 import { readOutputFile, sameBytes, scanOutput } from '../write/output-folder.ts';
 import type { Stamp } from './file-stamp.ts';
 import type { StaleReason } from './generate.ts';
-import { hashInputs, INPUTS_FILE, inputsRecordText, outputsDigest, readRecordedInputs, recordEqualsBut, settingsEntries, type InputsRecord } from './inputs-record.ts';
+import {
+  hashInputs,
+  INPUTS_FILE,
+  inputsRecordText,
+  outputsDigest,
+  readRecordedInputs,
+  recordEqualsBut,
+  settingsEntries,
+  type InputsRecord,
+} from './inputs-record.ts';
 import type { Memo } from './memo.ts';
 import type { JudgedModel } from './model-stage.ts';
 import { contentHash, outputStamps, recordInputs, unchangedOutputs, type OutputRecord, type RunRecord, type SavedRecord } from './run-cache.ts';
@@ -49,7 +58,14 @@ export interface Plan {
 }
 
 /** Compares `files` with the output folder of `run` (see the module comment). */
-export async function planOutputs(run: Run, files: readonly OutputFile[], model: JudgedModel, memo: Memo, identity: string, last: { readonly saved: SavedRecord | undefined; readonly key: string }): Promise<Plan> {
+export async function planOutputs(
+  run: Run,
+  files: readonly OutputFile[],
+  model: JudgedModel,
+  memo: Memo,
+  identity: string,
+  last: { readonly saved: SavedRecord | undefined; readonly key: string },
+): Promise<Plan> {
   const { outDir, mode, apiPath, lockPath, options } = run;
   const sourcePath = path.relative(outDir, apiPath).split(path.sep).join('/');
   // Outputs the previous run recorded and nobody touched since need not be read to be compared.
@@ -145,7 +161,11 @@ export async function planOutputs(run: Run, files: readonly OutputFile[], model:
   // Another restgen whose output is byte-identical rewrites nothing, not even the record: the record keeps naming
   // the restgen that wrote it (so header keys are not trusted under this one, and files are compared instead).
   const onlyRestgenDiffers =
-    writes.length === 0 && stale.length === 0 && [...state.generated].every((p) => produced.has(p)) && recorded !== undefined && recordEqualsBut(recorded, record);
+    writes.length === 0 &&
+    stale.length === 0 &&
+    [...state.generated].every((p) => produced.has(p)) &&
+    recorded !== undefined &&
+    recordEqualsBut(recorded, record);
   if (!onlyRestgenDiffers) await compare(copiedFile(INPUTS_FILE, inputsRecordText(record), 'json'));
   const removals = [...state.generated].filter((p) => !produced.has(p)).sort();
   return { produced, writes, removals, stale, staleReasons, conflicts, formatted, headersBehind, recordBehind, outputs, stampsBefore, apiInputs };

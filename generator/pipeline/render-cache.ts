@@ -106,7 +106,8 @@ function readIndex(file: string, key: string): IndexFile | undefined {
     const index = JSON.parse(readFileSync(file, 'utf8')) as Partial<IndexFile> | null;
     if (index?.format !== FORMAT || index.key !== key || typeof index.generation !== 'number' || !Array.isArray(index.segments)) return undefined;
     if (typeof index.entries !== 'object' || index.entries === null) return undefined;
-    const fits = (at: unknown) => Array.isArray(at) && at.length === 4 && at.every((n) => Number.isInteger(n)) && at[0] >= 0 && at[0] < index.segments!.length && at[1] >= 0 && at[2] >= 0;
+    const fits = (at: unknown) =>
+      Array.isArray(at) && at.length === 4 && at.every((n) => Number.isInteger(n)) && at[0] >= 0 && at[0] < index.segments!.length && at[1] >= 0 && at[2] >= 0;
     if (!Object.values(index.entries).every(fits) || !index.segments.every((s) => typeof s === 'string' && !s.includes('/'))) return undefined;
     return index as IndexFile;
   } catch {
@@ -313,7 +314,13 @@ export function loadRenderCache(file: string, key: string, resident?: ResidentRe
         // The one atomic writer: two runs saving at once (a watcher and a build) never write into one file; the
         // last rename wins, whole.
         writeAtomic(file, JSON.stringify({ format: FORMAT, key, generation: next, segments: names, entries, identity: current } satisfies IndexFile));
-        saved = { stamp: resident ? stampOf(file) : undefined, generation: next, segments: names, entries: new Map(Object.entries(entries)), identity: current };
+        saved = {
+          stamp: resident ? stampOf(file) : undefined,
+          generation: next,
+          segments: names,
+          entries: new Map(Object.entries(entries)),
+          identity: current,
+        };
         // Segments the new index does not name are garbage (another restgen's, compacted ones, a lost race's).
         const keep = new Set(names);
         for (const f of readdirSync(dir))

@@ -113,7 +113,10 @@ export function cacheFile(apiPath: string, outDir: string, templatesDir: string 
  * by their stamps, and the newest file time among them (a file changed after the record was written, in
  * the same clock tick, must not pass for unchanged). `own` is restgen's stamp, when the caller has it.
  */
-export function runKey(templatesDir: string | undefined, own: ReturnType<typeof restgenStamp> = restgenStamp()): { readonly key: string; readonly newest: bigint } {
+export function runKey(
+  templatesDir: string | undefined,
+  own: ReturnType<typeof restgenStamp> = restgenStamp(),
+): { readonly key: string; readonly newest: bigint } {
   const overrides = templatesDir ? treeStamp(templatesDir) : undefined;
   const newest = overrides && overrides.newest > own.newest ? overrides.newest : own.newest;
   return { key: contentHash([own.stamp, templatesDir ? (overrides?.stamp ?? 'none') : 'builtin'].join('\0')), newest };
@@ -188,8 +191,7 @@ function outputIntact(outDir: string, rel: string, recorded: OutputRecord, curre
  */
 export function unchangedOutputs(saved: SavedRecord | undefined, stamps: ReadonlyMap<string, Stamp>): ReadonlyMap<string, string> {
   const unchanged = new Map<string, string>();
-  for (const [rel, o] of Object.entries(saved?.record.outputs ?? {}))
-    if (trusted(o.stamp, stamps.get(rel), saved!.recordedAt)) unchanged.set(rel, o.input);
+  for (const [rel, o] of Object.entries(saved?.record.outputs ?? {})) if (trusted(o.stamp, stamps.get(rel), saved!.recordedAt)) unchanged.set(rel, o.input);
   return unchanged;
 }
 

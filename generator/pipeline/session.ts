@@ -38,7 +38,12 @@ export function createGenerateSession(formatter: Formatter = createPrettierForma
 }
 
 /** The run record of the (API, output, templates) triple: the one the session holds while its file is unchanged, else read. */
-export function sessionRecord(session: GenerateSession | undefined, apiPath: string, outDir: string, templatesDir: string | undefined): SavedRecord | undefined {
+export function sessionRecord(
+  session: GenerateSession | undefined,
+  apiPath: string,
+  outDir: string,
+  templatesDir: string | undefined,
+): SavedRecord | undefined {
   if (!session) return readRecord(apiPath, outDir, templatesDir);
   const file = cacheFile(apiPath, outDir, templatesDir);
   const stamp = stampOf(file);
@@ -53,10 +58,17 @@ export function sessionRecord(session: GenerateSession | undefined, apiPath: str
 }
 
 /** Holds the record a run just saved (`saved`: what `saveRecord` returned; undefined when it failed). */
-export function holdRecord(session: GenerateSession | undefined, apiPath: string, outDir: string, templatesDir: string | undefined, saved: (SavedRecord & { readonly stamp: Stamp }) | undefined): void {
+export function holdRecord(
+  session: GenerateSession | undefined,
+  apiPath: string,
+  outDir: string,
+  templatesDir: string | undefined,
+  saved: (SavedRecord & { readonly stamp: Stamp }) | undefined,
+): void {
   if (!session) return;
   delete session.record;
-  if (saved) session.record = { file: cacheFile(apiPath, outDir, templatesDir), stamp: saved.stamp, saved: { record: saved.record, recordedAt: saved.recordedAt } };
+  if (saved)
+    session.record = { file: cacheFile(apiPath, outDir, templatesDir), stamp: saved.stamp, saved: { record: saved.record, recordedAt: saved.recordedAt } };
 }
 
 /**

@@ -86,7 +86,9 @@ export function settingsStamp(dirs: Iterable<string>): SettingsStamp | undefined
   for (const dir of foldersAbove(dirs)) {
     let names: string[];
     try {
-      names = readdirSync(dir).filter((n) => CONFIG_NAME.test(n)).sort();
+      names = readdirSync(dir)
+        .filter((n) => CONFIG_NAME.test(n))
+        .sort();
     } catch {
       // A folder that cannot be listed (gone, or no permission) is part of the stamp as such.
       parts.push(`${dir}\0unlisted`);

@@ -39,9 +39,17 @@ export function recordRun(run: Run, plan: Plan, model: JudgedModel, written: rea
   // The lock as this run read it, unless the run rewrote it.
   const inputs = { ...plan.apiInputs, ...recordInputs([lockPath], lockChanged ? undefined : new Map([[lockPath, model.lockText.input]])) };
   // Only the files this run wrote have new stamps: the rest were taken before it, and nothing else changed them.
-  const stamps = plan.stampsBefore ? new Map([...plan.stampsBefore, ...written.map((rel) => [rel, stampOf(path.join(outDir, rel)) ?? ''] as const)]) : outputStamps(outDir);
+  const stamps = plan.stampsBefore
+    ? new Map([...plan.stampsBefore, ...written.map((rel) => [rel, stampOf(path.join(outDir, rel)) ?? ''] as const)])
+    : outputStamps(outDir);
   const outputs: Record<string, OutputRecord> = {};
   for (const [rel, o] of Object.entries(plan.outputs)) outputs[rel] = { ...o, stamp: stamps.get(rel) ?? '' };
   const settings = outputSettingsStamp(outDir, Object.keys(outputs))?.stamp ?? null;
-  holdRecord(options.session, apiPath, outDir, options.templatesDir, saveRecord(apiPath, outDir, options.templatesDir, { key, parts: partsText(run.parts), inputs, outputs, settings }));
+  holdRecord(
+    options.session,
+    apiPath,
+    outDir,
+    options.templatesDir,
+    saveRecord(apiPath, outDir, options.templatesDir, { key, parts: partsText(run.parts), inputs, outputs, settings }),
+  );
 }

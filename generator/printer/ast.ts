@@ -131,5 +131,15 @@ function jsonExpr(value: unknown): Expr {
 
 /** True for the type nodes (the printer lays types and expressions out by different rules). */
 export function isType(node: Node): node is Type {
-  return node.k === 'ref' || node.k === 'tstr' || node.k === 'union' || node.k === 'inter' || node.k === 'tlit' || node.k === 'tarr' || node.k === 'query' || node.k === 'mapped' || node.k === 'heritage';
+  return (
+    node.k === 'ref' ||
+    node.k === 'tstr' ||
+    node.k === 'union' ||
+    node.k === 'inter' ||
+    node.k === 'tlit' ||
+    node.k === 'tarr' ||
+    node.k === 'query' ||
+    node.k === 'mapped' ||
+    node.k === 'heritage'
+  );
 }

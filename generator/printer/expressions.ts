@@ -82,8 +82,7 @@ const isNumber = (x: Expr): boolean => x.k === 'num';
 
 function printArray(items: readonly Expr[]): Doc {
   if (items.length === 0) return '[]';
-  const shouldBreak =
-    items.length > 1 && items.every((x, i) => isObjOrArr(x) && sizeOf(x) > 1 && (i === items.length - 1 || items[i + 1]!.k === x.k));
+  const shouldBreak = items.length > 1 && items.every((x, i) => isObjOrArr(x) && sizeOf(x) > 1 && (i === items.length - 1 || items[i + 1]!.k === x.k));
   if (items.every(isNumber)) {
     const id = Symbol('array');
     const parts: Doc[] = [];
@@ -94,7 +93,22 @@ function printArray(items: readonly Expr[]): Doc {
     });
     return group(['[', indent([softline, fill(parts)]), softline, ']'], { shouldBreak, id });
   }
-  return group(['[', indent([softline, join([',', line], items.map((x) => group(printExpr(x)))), ifBreak(',')]), softline, ']'], { shouldBreak });
+  return group(
+    [
+      '[',
+      indent([
+        softline,
+        join(
+          [',', line],
+          items.map((x) => group(printExpr(x))),
+        ),
+        ifBreak(','),
+      ]),
+      softline,
+      ']',
+    ],
+    { shouldBreak },
+  );
 }
 
 // --- calls and member chains --------------------------------------------------------------
@@ -331,5 +345,15 @@ export function printAssignment(left: Doc, op: string, right: Expr | Type, isPro
 }
 
 function isTypeNode(x: Expr | Type): x is Type {
-  return x.k === 'ref' || x.k === 'tstr' || x.k === 'union' || x.k === 'inter' || x.k === 'tlit' || x.k === 'tarr' || x.k === 'query' || x.k === 'mapped' || x.k === 'heritage';
+  return (
+    x.k === 'ref' ||
+    x.k === 'tstr' ||
+    x.k === 'union' ||
+    x.k === 'inter' ||
+    x.k === 'tlit' ||
+    x.k === 'tarr' ||
+    x.k === 'query' ||
+    x.k === 'mapped' ||
+    x.k === 'heritage'
+  );
 }

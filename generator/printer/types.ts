@@ -37,7 +37,18 @@ function shouldHugType(x: Type): boolean {
 /** `<A, B>` as prettier prints type arguments. */
 export function printTypeArgs(args: readonly Type[]): Doc {
   if (args.length === 1 && shouldHugType(args[0]!)) return ['<', printType(args[0]!, 'typeArg'), '>'];
-  return group(['<', indent([softline, join([',', line], args.map((a) => printType(a, 'typeArg')))]), softline, '>']);
+  return group([
+    '<',
+    indent([
+      softline,
+      join(
+        [',', line],
+        args.map((a) => printType(a, 'typeArg')),
+      ),
+    ]),
+    softline,
+    '>',
+  ]);
 }
 
 /** The document of a type standing in `context`. */
@@ -78,7 +89,10 @@ export function printType(node: Type, context: TypeContext = 'annotation'): Doc 
  */
 function printUnion(types: readonly Type[], context: TypeContext): Doc {
   if (shouldHugUnion(types)) {
-    const hugged = join(' | ', types.map((x) => printType(x)));
+    const hugged = join(
+      ' | ',
+      types.map((x) => printType(x)),
+    );
     return context === 'arrayElem' ? ['(', hugged, ')'] : hugged;
   }
   const code = group(types.map((x, i) => [i === 0 ? ifBreak('| ') : [line, '| '], align(2, printType(x))]));
@@ -122,5 +136,20 @@ function printMember(m: TypeMember): Doc {
 
 function printTypeLiteral(members: readonly TypeMember[], expanded: boolean): Doc {
   if (members.length === 0) return '{}';
-  return group(['{', indent([line, join([';', line], members.map((m) => group(printMember(m))))]), ifBreak(';'), line, '}'], { shouldBreak: expanded });
+  return group(
+    [
+      '{',
+      indent([
+        line,
+        join(
+          [';', line],
+          members.map((m) => group(printMember(m))),
+        ),
+      ]),
+      ifBreak(';'),
+      line,
+      '}',
+    ],
+    { shouldBreak: expanded },
+  );
 }

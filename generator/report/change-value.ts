@@ -10,7 +10,13 @@ export function changeValue(v: unknown): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'object' && !Array.isArray(v) && 'type' in v) {
     const f = v as { type: unknown; optional?: unknown; nullable?: unknown; default?: unknown; readOnly?: unknown; writeOnly?: unknown };
-    const parts = [String(f.type), f.optional ? 'optional' : 'required', ...(f.nullable ? ['nullable'] : []), ...(f.readOnly ? ['read-only'] : []), ...(f.writeOnly ? ['write-only'] : [])];
+    const parts = [
+      String(f.type),
+      f.optional ? 'optional' : 'required',
+      ...(f.nullable ? ['nullable'] : []),
+      ...(f.readOnly ? ['read-only'] : []),
+      ...(f.writeOnly ? ['write-only'] : []),
+    ];
     return `${parts.join(', ')}${'default' in f ? `, default ${stableJson(f.default)}` : ''}`;
   }
   return Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : stableJson(x))).join(', ') || '(none)' : stableJson(v);

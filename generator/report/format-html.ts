@@ -157,7 +157,9 @@ export function buildHtmlView(report: DiffReport, options: FormatOptions = {}): 
   const collections = [...new Set(report.findings.map((f) => headOfLocation(f.location)))].sort();
   return {
     title: escapeHtml(`${report.api ?? 'API'} — changes ${report.from} → ${report.to}`),
-    subtitle: escapeHtml(`${s.breaking} breaking, ${s.warning} warning${s.warning === 1 ? '' : 's'}, ${s.safe} safe${report.git ? ` · base ${report.git.base.ref} at ${report.git.base.commit.slice(0, 12)}` : ''}`),
+    subtitle: escapeHtml(
+      `${s.breaking} breaking, ${s.warning} warning${s.warning === 1 ? '' : 's'}, ${s.safe} safe${report.git ? ` · base ${report.git.base.ref} at ${report.git.base.commit.slice(0, 12)}` : ''}`,
+    ),
     versions: report.versions.map((v) => ({
       name: escapeHtml(v.name),
       status: statusOf(v, options.today),
@@ -186,7 +188,9 @@ export function buildHtmlView(report: DiffReport, options: FormatOptions = {}): 
 
 /** The older version's dates, in words. */
 function datesOf(v: VersionInfo): string {
-  const dates = [v.deprecated ? `deprecated since ${v.deprecated}` : undefined, v.sunset ? `sunset on ${v.sunset} (410 Gone from then on)` : undefined].filter(Boolean);
+  const dates = [v.deprecated ? `deprecated since ${v.deprecated}` : undefined, v.sunset ? `sunset on ${v.sunset} (410 Gone from then on)` : undefined].filter(
+    Boolean,
+  );
   return dates.length > 0 ? `${v.name}: ${dates.join(', ')}.` : `${v.name} is not deprecated.`;
 }
 

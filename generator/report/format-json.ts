@@ -20,7 +20,11 @@ function findingJson(f: Finding, options: FormatOptions): Record<string, unknown
     location: f.location,
     direction: f.direction,
     message: f.message,
-    changes: f.changes.map((c) => ({ aspect: c.aspect, ...(c.before !== undefined ? { before: c.before } : {}), ...(c.after !== undefined ? { after: c.after } : {}) })),
+    changes: f.changes.map((c) => ({
+      aspect: c.aspect,
+      ...(c.before !== undefined ? { before: c.before } : {}),
+      ...(c.after !== undefined ? { after: c.after } : {}),
+    })),
     affects: { routes: f.affects.routes, client: f.affects.client },
     ...(source ? { source } : {}),
     ...(f.hint ? { hint: f.hint } : {}),
@@ -83,7 +87,10 @@ export const REPORT_SCHEMA = {
           type: 'object',
           additionalProperties: false,
           required: ['commit', 'dirty'],
-          properties: { commit: { anyOf: [{ type: 'string', pattern: '^[0-9a-f]{40,64}$' }, { type: 'null' }] }, dirty: { type: 'boolean', description: 'Whether the working tree had uncommitted changes.' } },
+          properties: {
+            commit: { anyOf: [{ type: 'string', pattern: '^[0-9a-f]{40,64}$' }, { type: 'null' }] },
+            dirty: { type: 'boolean', description: 'Whether the working tree had uncommitted changes.' },
+          },
         },
       },
     },
@@ -92,7 +99,12 @@ export const REPORT_SCHEMA = {
       type: 'object',
       additionalProperties: false,
       required: ['breaking', 'warning', 'safe', 'failing'],
-      properties: { breaking: count, warning: count, safe: count, failing: { ...count, description: 'Findings that reach failOn (unreleased and accepted ones never do).' } },
+      properties: {
+        breaking: count,
+        warning: count,
+        safe: count,
+        failing: { ...count, description: 'Findings that reach failOn (unreleased and accepted ones never do).' },
+      },
     },
     versions: {
       type: 'array',
@@ -100,7 +112,13 @@ export const REPORT_SCHEMA = {
         type: 'object',
         additionalProperties: false,
         required: ['name'],
-        properties: { name: text, released: date, deprecated: date, sunset: date, docs: { ...text, description: 'The page that tells clients how to move off the version.' } },
+        properties: {
+          name: text,
+          released: date,
+          deprecated: date,
+          sunset: date,
+          docs: { ...text, description: 'The page that tells clients how to move off the version.' },
+        },
       },
     },
     comparisons: {
@@ -135,7 +153,12 @@ export const REPORT_SCHEMA = {
           required: ['file', 'line', 'column'],
           properties: { file: text, line: { type: 'integer', minimum: 1 }, column: { type: 'integer', minimum: 1 } },
         },
-        hint: { type: 'object', additionalProperties: false, required: ['marker', 'confidence'], properties: { marker: text, confidence: { enum: ['high', 'low'] } } },
+        hint: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['marker', 'confidence'],
+          properties: { marker: text, confidence: { enum: ['high', 'low'] } },
+        },
         unreleased: { const: true, description: 'On a version not released at the base: never fails.' },
         accepted: {
           type: 'object',

@@ -46,7 +46,8 @@ function testcase(f: Finding, c: Comparison, options: FormatOptions): string {
   const body = details(f, options);
   if (failsOn(f, options.failOn ?? 'none'))
     return `${head}\n      <failure${attrs({ message: f.message, type: f.level })}>${escapeXml(body)}</failure>\n    </testcase>`;
-  if (f.level === 'breaking' && !gates(f)) return `${head}\n      <skipped${attrs({ message: flagsOf(f).join('; ') })}/>\n      <system-out>${escapeXml(body)}</system-out>\n    </testcase>`;
+  if (f.level === 'breaking' && !gates(f))
+    return `${head}\n      <skipped${attrs({ message: flagsOf(f).join('; ') })}/>\n      <system-out>${escapeXml(body)}</system-out>\n    </testcase>`;
   return `${head}\n      <system-out>${escapeXml(body)}</system-out>\n    </testcase>`;
 }
 

@@ -29,6 +29,9 @@ export function sourceOf(f: Finding, relativeTo: string | undefined): { file: st
 
 /** What a finding's flags say, for people: `unreleased`, `accepted`, `was breaking`. */
 export function flagsOf(f: Finding): string[] {
-  return [...(f.unreleased ? ['unreleased: never fails'] : []), ...(f.accepted ? [`accepted${f.accepted.reason ? `: ${f.accepted.reason}` : ''}`] : []), ...(f.ruleLevel ? [`rule level ${f.ruleLevel}`] : [])];
+  return [
+    ...(f.unreleased ? ['unreleased: never fails'] : []),
+    ...(f.accepted ? [`accepted${f.accepted.reason ? `: ${f.accepted.reason}` : ''}`] : []),
+    ...(f.ruleLevel ? [`rule level ${f.ruleLevel}`] : []),
+  ];
 }
-

@@ -36,7 +36,11 @@ export function formatText(report: DiffReport, options: FormatOptions = {}): str
   const lines = [`restgen diff ${report.from} → ${report.to}: ${counts(report)}`];
   for (const f of report.findings) {
     const flags = flagsOf(f);
-    lines.push('', `${f.level.padEnd(8)} ${f.id}  ${f.location}  [${f.version}, ${f.direction}]${flags.length ? `  (${flags.join('; ')})` : ''}`, `         ${f.message}`);
+    lines.push(
+      '',
+      `${f.level.padEnd(8)} ${f.id}  ${f.location}  [${f.version}, ${f.direction}]${flags.length ? `  (${flags.join('; ')})` : ''}`,
+      `         ${f.message}`,
+    );
     const at = sourceOf(f, options.relativeTo);
     if (at) lines.push(`         at ${at.file}:${at.line}:${at.column}`);
     if (f.hint) lines.push(`         hint (${f.hint.confidence} confidence): ${f.hint.marker}`);

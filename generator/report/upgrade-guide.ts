@@ -135,7 +135,12 @@ export function buildUpgradeGuide(report: DiffReport): UpgradeSection[] {
     for (const e of report.events ?? []) if (e.version === c.to) derived.set(e.collection, [...(derived.get(e.collection) ?? []), e.type]);
     const findings = report.findings.filter((f) => f.version === c.version);
     const count = (l: Level) => findings.filter((f) => f.level === l).length;
-    sections.push({ from, to, summary: { breaking: count('breaking'), warning: count('warning'), safe: count('safe') }, targets: targetsOf(findings, c.to, derived) });
+    sections.push({
+      from,
+      to,
+      summary: { breaking: count('breaking'), warning: count('warning'), safe: count('safe') },
+      targets: targetsOf(findings, c.to, derived),
+    });
   }
   return sections;
 }

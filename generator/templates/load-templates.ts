@@ -48,7 +48,10 @@ function templateFiles(dir: string): Map<string, string> {
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile() || !entry.name.endsWith('.hbs')) continue;
     const full = path.join(entry.parentPath, entry.name);
-    const name = path.relative(dir, full).replace(/\\/g, '/').replace(/\.hbs$/, '');
+    const name = path
+      .relative(dir, full)
+      .replace(/\\/g, '/')
+      .replace(/\.hbs$/, '');
     found.set(name, full);
   }
   return found;
@@ -85,7 +88,10 @@ const compilerOf = (): typeof Handlebars => (compiler ??= requireHere('handlebar
  * renders nothing compiles nothing), from the precompiled code `memo` (the render cache) kept as a fact when it
  * has it, so a run compiles only templates it has never seen.
  */
-export function loadTemplates(overrideDir?: string, memo?: (kind: string, input: string, compute: () => string, holds: 'fact') => string): { render: Render; names: readonly string[] } {
+export function loadTemplates(
+  overrideDir?: string,
+  memo?: (kind: string, input: string, compute: () => string, holds: 'fact') => string,
+): { render: Render; names: readonly string[] } {
   const files = templateFiles(BUILTIN_TEMPLATES);
   const overridden = new Set<string>();
   if (overrideDir) {
@@ -103,7 +109,9 @@ export function loadTemplates(overrideDir?: string, memo?: (kind: string, input:
   const compiled = new Map<string, HandlebarsTemplateDelegate>();
   /** A failure in a user's template is the user's to fix: said so, with the file (see RG201). */
   const blame = (name: string, what: string, error: unknown): unknown =>
-    overridden.has(name) ? new Error(`template override ${name}.hbs in ${overrideDir} ${what}: ${error instanceof Error ? error.message : String(error)}`) : error;
+    overridden.has(name)
+      ? new Error(`template override ${name}.hbs in ${overrideDir} ${what}: ${error instanceof Error ? error.message : String(error)}`)
+      : error;
   const compile = (name: string): HandlebarsTemplateDelegate => {
     let template = compiled.get(name);
     if (template) return template;

@@ -4,7 +4,28 @@
  * of generated files that are no longer produced. A user's file is never overwritten or deleted.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, realpathSync, renameSync, rmdirSync, rmSync, statfsSync, statSync, writeFileSync, writeSync, writevSync, type BigIntStats, type Dirent } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  readSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statfsSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+  writevSync,
+  type BigIntStats,
+  type Dirent,
+} from 'node:fs';
 import path from 'node:path';
 import { isGenerated } from '../format/header.ts';
 
@@ -297,11 +318,7 @@ export function writeAtomic(at: string, content: FileContent, madeDirs: Set<stri
 }
 
 /** Applies a plan: writes `writes` and removes `removals` (generated files only; the caller checked). */
-export async function applyPlan(
-  outDir: string,
-  writes: readonly { path: string; content: FileContent }[],
-  removals: readonly string[],
-): Promise<void> {
+export async function applyPlan(outDir: string, writes: readonly { path: string; content: FileContent }[], removals: readonly string[]): Promise<void> {
   const madeDirs = new Set<string>();
   for (const w of writes) writeAtomic(path.join(outDir, w.path), w.content, madeDirs);
   // Another run on the same folder (--watch and a manual generate) may have removed a file or folder first.

@@ -30,10 +30,12 @@ export async function renderReference(): Promise<ReadonlyMap<string, string>> {
 
 /** The pages whose committed text differs from `pages` (missing ones included). */
 export function stalePages(pages: ReadonlyMap<string, string>, dir = REFERENCE_DIR): string[] {
-  return [...pages].filter(([name, text]) => {
-    const file = path.join(dir, name);
-    return !existsSync(file) || readFileSync(file, 'utf8') !== text;
-  }).map(([name]) => name);
+  return [...pages]
+    .filter(([name, text]) => {
+      const file = path.join(dir, name);
+      return !existsSync(file) || readFileSync(file, 'utf8') !== text;
+    })
+    .map(([name]) => name);
 }
 
 async function main(): Promise<void> {

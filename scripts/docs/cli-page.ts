@@ -30,7 +30,9 @@ export async function loadProgram(): Promise<Command> {
 export function cliEntries(program: Command): CliEntry[] {
   const help = program.createHelp();
   const options = (cmd: Command, name: string): CliEntry[] =>
-    help.visibleOptions(cmd).map((o: Option) => ({ command: name, flags: o.flags, name: o.long ?? o.short ?? o.flags, description: help.optionDescription(o) }));
+    help
+      .visibleOptions(cmd)
+      .map((o: Option) => ({ command: name, flags: o.flags, name: o.long ?? o.short ?? o.flags, description: help.optionDescription(o) }));
   return [...options(program, 'restgen'), ...program.commands.flatMap((c) => options(c, c.name()))];
 }
 
@@ -70,10 +72,25 @@ export async function cliPage(): Promise<string> {
   const program = await loadProgram();
   const help = program.createHelp();
   const note = notes();
-  const out: string[] = [generatedHeader('the commander program of generator/cli (createProgram) and scripts/docs/cli-notes.md'), '# Command line', '', note.get('intro') ?? '', ''];
+  const out: string[] = [
+    generatedHeader('the commander program of generator/cli (createProgram) and scripts/docs/cli-notes.md'),
+    '# Command line',
+    '',
+    note.get('intro') ?? '',
+    '',
+  ];
   out.push('## Global options', '', '```', `${help.commandUsage(program)}`, '```', '', optionsTable(help, program), '');
   for (const cmd of program.commands) {
-    out.push(`## restgen ${cmd.name()}`, '', `${sentence(help.commandDescription(cmd))}`, '', '```', `restgen ${help.commandUsage(cmd).replace(/^restgen /, '')}`, '```', '');
+    out.push(
+      `## restgen ${cmd.name()}`,
+      '',
+      `${sentence(help.commandDescription(cmd))}`,
+      '',
+      '```',
+      `restgen ${help.commandUsage(cmd).replace(/^restgen /, '')}`,
+      '```',
+      '',
+    );
     const args = argumentsTable(help, cmd);
     if (args) out.push(args, '');
     out.push(optionsTable(help, cmd), '');

@@ -77,10 +77,30 @@ export function dslPage(): string {
     '## `collection({...})` options {#collection}',
     '',
   );
-  for (const name of ['CollectionOptions', 'LifecycleDef', 'TransitionDef', 'VersionedOperation', 'VersionedEvent', 'ScopesDef', 'PaginationDef', 'RateLimitDef'])
+  for (const name of [
+    'CollectionOptions',
+    'LifecycleDef',
+    'TransitionDef',
+    'VersionedOperation',
+    'VersionedEvent',
+    'ScopesDef',
+    'PaginationDef',
+    'RateLimitDef',
+  ])
     out.push(typeSection(readType(project, DEFS, name)));
   out.push('## `defineApi({...})` options {#defineapi}', '', typeSection(readType(project, API, 'ApiOptions')));
-  for (const name of ['VersionDef', 'VersioningDef', 'AuthDef', 'OAuth2Def', 'AuthorizationCodeFlowDef', 'ClientCredentialsFlowDef', 'ImplicitFlowDef', 'PasswordFlowDef', 'CustomEventDef', 'WebhooksDef'])
+  for (const name of [
+    'VersionDef',
+    'VersioningDef',
+    'AuthDef',
+    'OAuth2Def',
+    'AuthorizationCodeFlowDef',
+    'ClientCredentialsFlowDef',
+    'ImplicitFlowDef',
+    'PasswordFlowDef',
+    'CustomEventDef',
+    'WebhooksDef',
+  ])
     out.push(typeSection(readType(project, DEFS, name)));
   out.push('## `defineConfig({...})` options {#defineconfig}', '');
   for (const name of ['RestgenConfig', 'DiffConfig', 'Part']) out.push(typeSection(readType(project, CONFIG, name)));

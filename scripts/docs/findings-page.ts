@@ -16,7 +16,7 @@ export function findingsPage(): string {
     'Every change `restgen diff` reports is a finding with a stable id and exactly one level: **breaking**,',
     '**warning** or **safe**. When a rule judges the two sides of the data flow differently (a change that breaks',
     'requests but not responses), it has two ids, prefixed with the side that decided: `request-…` and `response-…`.',
-    '`--severity` and the config\'s `diff.severity` accept an id, or a rule name without the prefix for both sides.',
+    "`--severity` and the config's `diff.severity` accept an id, or a rule name without the prefix for both sides.",
     'How changes are judged, and how to act on them in CI, is in [the diff report in CI](../guide/diff-in-ci.md).',
     '',
     `${ids.length} ids: ${count('breaking')} breaking, ${count('warning')} warning, ${count('safe')} safe.`,

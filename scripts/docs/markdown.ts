@@ -5,7 +5,12 @@
 
 /** A table cell: pipes escaped, line breaks folded, so any text stays one cell. */
 export function cell(text: string): string {
-  return prose(text.replace(/\r?\n\s*/g, ' ').replace(/\|/g, '\\|').trim());
+  return prose(
+    text
+      .replace(/\r?\n\s*/g, ' ')
+      .replace(/\|/g, '\\|')
+      .trim(),
+  );
 }
 
 /**

@@ -24,7 +24,10 @@ const SERVER: readonly (readonly [string, readonly string[]])[] = [
   ['packages/runtime/src/otel.ts', ['VersionMetricsOptions']],
   ['packages/runtime/src/older-data.ts', ['OutdatedValue']],
   ['packages/runtime/src/memory-store.ts', ['MemoryOptions']],
-  ['packages/runtime/src/types.ts', ['Principal', 'Credential', 'HandlerContext', 'HandlerEvents', 'Condition', 'ListQuery', 'Page', 'CollectionHandlers', 'TransitionHandler']],
+  [
+    'packages/runtime/src/types.ts',
+    ['Principal', 'Credential', 'HandlerContext', 'HandlerEvents', 'Condition', 'ListQuery', 'Page', 'CollectionHandlers', 'TransitionHandler'],
+  ],
 ];
 
 const CLIENT: readonly (readonly [string, readonly string[]])[] = [
@@ -61,7 +64,7 @@ export function clientOptionsPage(): string {
     '# Client options',
     '',
     'The options of the generated `create<Name>Client(options)` and, all but `baseUrl` and `auth`, of each request',
-    '(the last argument of every method). A request option given as `undefined` counts as not given: the client\'s own',
+    "(the last argument of every method). A request option given as `undefined` counts as not given: the client's own",
     'applies. Times are in milliseconds. How to use them is in [the client](../guide/client.md).',
     '',
     ...sections(CLIENT),

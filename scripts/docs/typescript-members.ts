@@ -72,7 +72,13 @@ function jsDocOf(node: JSDocableNode): { doc: string; example?: string } {
 }
 
 function propertyDoc(p: PropertySignature): MemberDoc {
-  return { name: p.getName(), kind: 'property', optional: p.hasQuestionToken(), type: fold(p.getTypeNode()?.getText() ?? p.getType().getText(p)), ...jsDocOf(p) };
+  return {
+    name: p.getName(),
+    kind: 'property',
+    optional: p.hasQuestionToken(),
+    type: fold(p.getTypeNode()?.getText() ?? p.getType().getText(p)),
+    ...jsDocOf(p),
+  };
 }
 
 function methodDoc(m: MethodSignature): MemberDoc {

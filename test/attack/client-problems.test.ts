@@ -14,9 +14,13 @@ afterEach(async () => {
 
 describe('malformed problem bodies', () => {
   it('errors with null, strings and numbers among the issues: BadRequestError with the readable issues, sent once', async () => {
-    const api = await startFaultServer([problem(400, 'Bad Request', { errors: [null, 'name is required', 7, { pointer: '/quantity', detail: 'must be positive' }] })]);
+    const api = await startFaultServer([
+      problem(400, 'Bad Request', { errors: [null, 'name is required', 7, { pointer: '/quantity', detail: 'must be positive' }] }),
+    ]);
     servers.push(api);
-    const error = await createShopClient({ baseUrl: api.url, retryDelay: 1 }).v2.orders.create({ customer_id: 'c1', product_id: 7, quantity: -1 }).catch((e: unknown) => e);
+    const error = await createShopClient({ baseUrl: api.url, retryDelay: 1 })
+      .v2.orders.create({ customer_id: 'c1', product_id: 7, quantity: -1 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BadRequestError);
     expect((error as BadRequestError).status).toBe(400);
     expect((error as BadRequestError).message).toContain('/quantity: must be positive');

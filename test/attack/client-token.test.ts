@@ -47,7 +47,11 @@ describe('the token endpoint is read under maxResponseBytes', () => {
     const token = await bloatedTokenEndpoint(32 * MIB);
     const api = await startFaultServer([{ status: 200, body: { data: [], next_cursor: null } }]);
     faults.push(api);
-    const shop = createShopClient({ baseUrl: api.url, maxResponseBytes: MIB, auth: clientCredentials({ tokenUrl: token.url, clientId: 'a', clientSecret: 'b' }) });
+    const shop = createShopClient({
+      baseUrl: api.url,
+      maxResponseBytes: MIB,
+      auth: clientCredentials({ tokenUrl: token.url, clientId: 'a', clientSecret: 'b' }),
+    });
     const error = await shop.v2.orders.list().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidResponseError);
     expect((error as InvalidResponseError).message).toContain('maxResponseBytes');
@@ -59,36 +63,50 @@ describe('the token endpoint is read under maxResponseBytes', () => {
     const token = await bloatedTokenEndpoint(64 * 1024);
     const api = await startFaultServer([{ status: 200, body: { data: [], next_cursor: null } }]);
     faults.push(api);
-    const shop = createShopClient({ baseUrl: api.url, maxResponseBytes: MIB, auth: clientCredentials({ tokenUrl: token.url, clientId: 'a', clientSecret: 'b' }) });
+    const shop = createShopClient({
+      baseUrl: api.url,
+      maxResponseBytes: MIB,
+      auth: clientCredentials({ tokenUrl: token.url, clientId: 'a', clientSecret: 'b' }),
+    });
     await expect(shop.v2.orders.list()).resolves.toEqual({ data: [], next_cursor: null });
     expect(api.seen[0]?.headers['authorization']).toBe('Bearer t1');
   });
 });
 
 describe("the API's challenge renews the token in every form RFC 9110 allows", () => {
-  it.each(['Bearer realm="shop", error=invalid_token', 'Bearer realm="shop", Error="invalid_token"', 'Bearer error = "invalid_token", error_description="expired"'])(
-    '%s: a new token, once, and the request succeeds',
-    async (challenge) => {
-      let issued = 0;
-      const token = createServer((_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: `t${++issued}`, token_type: 'Bearer' })));
-      servers.push(token);
-      await new Promise<void>((resolve) => token.listen(0, '127.0.0.1', resolve));
-      const tokenUrl = `http://127.0.0.1:${(token.address() as AddressInfo).port}/token`;
-      const api = await startFaultServer([
-        { status: 401, headers: { 'www-authenticate': challenge, 'content-type': 'application/problem+json' }, body: { type: 'about:blank', title: 'Unauthorized', status: 401 } },
-        { status: 200, body: { data: [], next_cursor: null } },
-      ]);
-      faults.push(api);
-      const shop = createShopClient({ baseUrl: api.url, maxRetries: 0, auth: clientCredentials({ tokenUrl, clientId: 'a', clientSecret: 'b' }) });
-      await expect(shop.v2.orders.list()).resolves.toEqual({ data: [], next_cursor: null });
-      expect(api.seen.map((r) => r.headers['authorization'])).toEqual(['Bearer t1', 'Bearer t2']);
-    },
-  );
+  it.each([
+    'Bearer realm="shop", error=invalid_token',
+    'Bearer realm="shop", Error="invalid_token"',
+    'Bearer error = "invalid_token", error_description="expired"',
+  ])('%s: a new token, once, and the request succeeds', async (challenge) => {
+    let issued = 0;
+    const token = createServer(
+      (_req, res) =>
+        void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: `t${++issued}`, token_type: 'Bearer' })),
+    );
+    servers.push(token);
+    await new Promise<void>((resolve) => token.listen(0, '127.0.0.1', resolve));
+    const tokenUrl = `http://127.0.0.1:${(token.address() as AddressInfo).port}/token`;
+    const api = await startFaultServer([
+      {
+        status: 401,
+        headers: { 'www-authenticate': challenge, 'content-type': 'application/problem+json' },
+        body: { type: 'about:blank', title: 'Unauthorized', status: 401 },
+      },
+      { status: 200, body: { data: [], next_cursor: null } },
+    ]);
+    faults.push(api);
+    const shop = createShopClient({ baseUrl: api.url, maxRetries: 0, auth: clientCredentials({ tokenUrl, clientId: 'a', clientSecret: 'b' }) });
+    await expect(shop.v2.orders.list()).resolves.toEqual({ data: [], next_cursor: null });
+    expect(api.seen.map((r) => r.headers['authorization'])).toEqual(['Bearer t1', 'Bearer t2']);
+  });
 
   it('an error of another parameter (error_description, error_uri) is not the error code', async () => {
     const api = await startFaultServer([{ status: 401, headers: { 'www-authenticate': 'Bearer error_description="invalid_token", error_uri="x"' } }]);
     faults.push(api);
-    const error = await createShopClient({ baseUrl: api.url, bearer: 'T' }).v2.orders.list().catch((e: unknown) => e);
+    const error = await createShopClient({ baseUrl: api.url, bearer: 'T' })
+      .v2.orders.list()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthenticationError);
     expect((error as AuthenticationError).oauthError).toBeNull();
   });

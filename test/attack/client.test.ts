@@ -8,13 +8,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  InvalidResponseError,
-  RedirectError,
-  TimeoutError,
-  createShopClient,
-  type AttemptEvent,
-} from '../../examples/shop/generated/client/index.js';
+import { InvalidResponseError, RedirectError, TimeoutError, createShopClient, type AttemptEvent } from '../../examples/shop/generated/client/index.js';
 import { fakeClock, until } from '../client/fake-clock.ts';
 import { startFaultServer, type FaultServer, type Reply } from '../client/fault-server.ts';
 
@@ -22,8 +16,7 @@ const ORDER = { id: 'o1', customer_id: 'c1', product_id: 7, quantity: 2, currenc
 const servers: (FaultServer | Server)[] = [];
 afterEach(async () => {
   vi.useRealTimers();
-  for (const s of servers.splice(0))
-    await ('seen' in s ? s.close() : new Promise<void>((resolve) => (s.closeAllConnections(), s.close(() => resolve()))));
+  for (const s of servers.splice(0)) await ('seen' in s ? s.close() : new Promise<void>((resolve) => (s.closeAllConnections(), s.close(() => resolve()))));
 });
 async function fault(replies: Parameters<typeof startFaultServer>[0]): Promise<FaultServer> {
   const s = await startFaultServer(replies);
@@ -45,8 +38,13 @@ describe('redirects', () => {
   });
 
   it('a same-origin redirect is followed with the credential; 303 continues as a GET without a body', async () => {
-    const api = await fault((n, seen): Reply =>
-      n === 0 ? { status: 307, headers: { location: '/v2/orders/o1' } } : n === 1 ? { status: 303, headers: { location: `/v2/orders/o1?seen=${seen.method}` } } : { status: 200, body: ORDER },
+    const api = await fault(
+      (n, seen): Reply =>
+        n === 0
+          ? { status: 307, headers: { location: '/v2/orders/o1' } }
+          : n === 1
+            ? { status: 303, headers: { location: `/v2/orders/o1?seen=${seen.method}` } }
+            : { status: 200, body: ORDER },
     );
     const client = createShopClient({ baseUrl: api.url, bearer: 'TOKEN' });
     await expect(client.v2.orders.update('o0', { quantity: 3 })).resolves.toEqual(ORDER);
@@ -79,7 +77,9 @@ describe('redirects', () => {
   it("a browser's opaque redirect (status 0, no Location) is a RedirectError, not retried as a connection failure", async () => {
     let calls = 0;
     // What a browser's fetch answers a `redirect: 'manual'` request that is redirected.
-    const opaque = async (): Promise<Response> => (calls++, { type: 'opaqueredirect', status: 0, ok: false, headers: new Headers(), body: null } as unknown as Response);
+    const opaque = async (): Promise<Response> => (
+      calls++, { type: 'opaqueredirect', status: 0, ok: false, headers: new Headers(), body: null } as unknown as Response
+    );
     const error = await createShopClient({ baseUrl: 'https://api.example.com', fetch: opaque, retryDelay: 1 })
       .v2.orders.get('o1')
       .catch((e: unknown) => e);
@@ -118,7 +118,9 @@ describe('response size', () => {
 
   it('a declared Content-Length past the cap is refused before reading', async () => {
     const api = await fault([{ status: 200, headers: { 'content-length': String(50 * 1024 * 1024) }, body: '' }]);
-    const error = await createShopClient({ baseUrl: api.url, timeout: 2_000 }).v2.orders.get('o1').catch((e: unknown) => e);
+    const error = await createShopClient({ baseUrl: api.url, timeout: 2_000 })
+      .v2.orders.get('o1')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidResponseError);
     expect(api.seen).toHaveLength(1);
   });
@@ -142,7 +144,10 @@ describe('pagination', () => {
   });
 
   it('a page whose next_cursor is missing or not a string is an InvalidResponseError', async () => {
-    const api = await fault([{ status: 200, body: { data: [] } }, { status: 200, body: { data: [], next_cursor: 5 } }]);
+    const api = await fault([
+      { status: 200, body: { data: [] } },
+      { status: 200, body: { data: [], next_cursor: 5 } },
+    ]);
     const client = createShopClient({ baseUrl: api.url, maxRetries: 0 });
     await expect(client.v2.orders.list()).rejects.toThrow(/not a page/);
     await expect(client.v2.orders.list()).rejects.toBeInstanceOf(InvalidResponseError);
@@ -174,7 +179,14 @@ describe('credentials that never settle', () => {
     const clock = fakeClock();
     const api = await fault([{ status: 200, body: ORDER }]);
     const events: AttemptEvent[] = [];
-    const client = createShopClient({ baseUrl: api.url, bearer: () => new Promise<string>(() => undefined), timeout: 100, maxRetries: 1, retryDelay: 10, onAttempt: (e) => events.push(e) });
+    const client = createShopClient({
+      baseUrl: api.url,
+      bearer: () => new Promise<string>(() => undefined),
+      timeout: 100,
+      maxRetries: 1,
+      retryDelay: 10,
+      onAttempt: (e) => events.push(e),
+    });
     const failed = client.v2.orders.get('o1').catch((e: unknown) => e);
     await clock.advance(100);
     await until(() => events.length === 1);
@@ -206,7 +218,10 @@ describe('credentials that never settle', () => {
 describe('Retry-After', () => {
   it('-5 is ignored: the backoff applies, not an immediate retry', async () => {
     const clock = fakeClock();
-    const api = await fault([{ status: 503, headers: { 'retry-after': '-5' } }, { status: 200, body: ORDER }]);
+    const api = await fault([
+      { status: 503, headers: { 'retry-after': '-5' } },
+      { status: 200, body: ORDER },
+    ]);
     const events: AttemptEvent[] = [];
     const got = createShopClient({ baseUrl: api.url, retryDelay: 200, fetch: clock.fetch, onAttempt: (e) => events.push(e) }).v2.orders.get('o1');
     await until(() => events.length === 1);

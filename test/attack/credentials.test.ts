@@ -28,7 +28,9 @@ describe('credential guessing', () => {
     calls = 0;
     const statuses: number[] = [];
     for (let i = 0; i < 300; i += 30)
-      statuses.push(...(await Promise.all(Array.from({ length: 30 }, (_, j) => server.call('GET', '/v3/accounts', { token: `guess-${i + j}` })))).map((a) => a.status));
+      statuses.push(
+        ...(await Promise.all(Array.from({ length: 30 }, (_, j) => server.call('GET', '/v3/accounts', { token: `guess-${i + j}` })))).map((a) => a.status),
+      );
     expect(statuses.filter((s) => s === 401)).toHaveLength(10);
     expect(statuses.filter((s) => s === 429)).toHaveLength(290);
     expect(calls).toBe(10);
@@ -52,7 +54,9 @@ describe('credential guessing', () => {
       authFailures: { max: 10, windowMs: 60_000 },
     });
     try {
-      const statuses = (await Promise.all(Array.from({ length: 100 }, (_, i) => slow.call('GET', '/v3/accounts', { token: `guess-${i}` })))).map((a) => a.status);
+      const statuses = (await Promise.all(Array.from({ length: 100 }, (_, i) => slow.call('GET', '/v3/accounts', { token: `guess-${i}` })))).map(
+        (a) => a.status,
+      );
       expect(slowCalls).toBe(10);
       expect(statuses.filter((s) => s === 401)).toHaveLength(10);
       expect(statuses.filter((s) => s === 429)).toHaveLength(90);
@@ -127,7 +131,12 @@ describe('credential guessing from IPv6 addresses', () => {
   it('counts a /64 network as one client: rotating addresses inside it does not reset the count, another network is not blocked', async () => {
     let calls = 0;
     // Behind a proxy (trustProxy): the client address is the one X-Forwarded-For names.
-    const server = await startVault(mod, mod.createMemoryHandlers(), { authenticate: (c: { token: string }) => (calls++, authenticate(c)), authFailures: { max: 5, windowMs: 60_000 } }, { trustProxy: true });
+    const server = await startVault(
+      mod,
+      mod.createMemoryHandlers(),
+      { authenticate: (c: { token: string }) => (calls++, authenticate(c)), authFailures: { max: 5, windowMs: 60_000 } },
+      { trustProxy: true },
+    );
     try {
       const from = (ip: string, token: string) => server.call('GET', '/v3/accounts', { token, headers: { 'x-forwarded-for': ip } });
       const statuses: number[] = [];
@@ -152,7 +161,10 @@ describe('credential guessing from IPv6 addresses', () => {
 describe('authFailures: false', () => {
   it('never limits rejected credentials', async () => {
     let calls = 0;
-    const server = await startVault(mod, mod.createMemoryHandlers(), { authenticate: (c: { token: string }) => (calls++, authenticate(c)), authFailures: false });
+    const server = await startVault(mod, mod.createMemoryHandlers(), {
+      authenticate: (c: { token: string }) => (calls++, authenticate(c)),
+      authFailures: false,
+    });
     try {
       for (let i = 0; i < 30; i++) expect((await server.call('GET', '/v3/accounts', { token: 'bad' })).status).toBe(401);
       expect(calls).toBe(30);
@@ -166,7 +178,8 @@ describe('WWW-Authenticate', () => {
   let server: Awaited<ReturnType<typeof startVault>>;
   beforeAll(async () => {
     server = await startVault(mod, mod.createMemoryHandlers(), {
-      authenticate: ({ token }: { token: string }) => (token === 'bad' ? null : token === 'reader' ? { id: 'r', scopes: ['accounts:read'] } : { id: token, scopes: [] }),
+      authenticate: ({ token }: { token: string }) =>
+        token === 'bad' ? null : token === 'reader' ? { id: 'r', scopes: ['accounts:read'] } : { id: token, scopes: [] },
     });
   });
   afterAll(() => server.close());
@@ -191,6 +204,8 @@ describe('WWW-Authenticate', () => {
   it('a missing scope: 403 with insufficient_scope and the scope inside the Bearer challenge', async () => {
     const answer = await server.call('POST', '/v3/accounts', { token: 'reader', body: {} });
     expect(answer.status).toBe(403);
-    expect(answer.headers.get('www-authenticate')).toBe('Bearer realm="vault", error="insufficient_scope", scope="accounts:write", ApiKey realm="vault", header="X-API-Key"');
+    expect(answer.headers.get('www-authenticate')).toBe(
+      'Bearer realm="vault", error="insufficient_scope", scope="accounts:write", ApiKey realm="vault", header="X-API-Key"',
+    );
   });
 });

@@ -15,8 +15,24 @@ const BODY = { email: 'h@example.com', handle: 'h', login: { user: 'h', secret: 
 describe('errors thrown by user code', () => {
   it.each([
     ['a handler that throws an error with statusCode 400', { get: () => Promise.reject(leaky()) }, {}],
-    ['a handler that throws synchronously', { get: () => { throw leaky(); } }, {}],
-    ['authenticate that throws an error with statusCode 401', {}, { authenticate: () => { throw leaky(); } }],
+    [
+      'a handler that throws synchronously',
+      {
+        get: () => {
+          throw leaky();
+        },
+      },
+      {},
+    ],
+    [
+      'authenticate that throws an error with statusCode 401',
+      {},
+      {
+        authenticate: () => {
+          throw leaky();
+        },
+      },
+    ],
   ])('%s answers 500 without its message', async (_name, override, options) => {
     const mod = await vaultServer('handlers');
     const handlers = mod.createMemoryHandlers();

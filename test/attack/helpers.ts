@@ -26,7 +26,12 @@ export async function vaultServer(name: string, api: string = VAULT_API): Promis
 }
 
 /** Starts `registerVaultApi` with `handlers` and options on a Fastify instance made with `fastifyOptions` (and `fastify`). */
-export async function startVault(mod: ServerModule, handlers: object, options: object = {}, fastify: object = {}): Promise<Running & { logs: Record<string, unknown>[] }> {
+export async function startVault(
+  mod: ServerModule,
+  handlers: object,
+  options: object = {},
+  fastify: object = {},
+): Promise<Running & { logs: Record<string, unknown>[] }> {
   const logs: Record<string, unknown>[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -91,6 +96,9 @@ export function raw(url: string, text: string): Promise<RawAnswer> {
 
 /** A request as raw HTTP/1.1 text, closing the connection after it. */
 export const request = (method: string, path: string, headers: Readonly<Record<string, string>> = {}, body = ''): string =>
-  `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${Object.entries({ ...(body ? { 'content-length': String(Buffer.byteLength(body)) } : {}), ...headers })
+  `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${Object.entries({
+    ...(body ? { 'content-length': String(Buffer.byteLength(body)) } : {}),
+    ...headers,
+  })
     .map(([k, v]) => `${k}: ${v}\r\n`)
     .join('')}\r\n${body}`;

@@ -24,7 +24,9 @@ beforeAll(async () => {
   await registerOf(mod, 'Shop')(app, mod.createMemoryHandlers(), { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS, rateLimit: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  const customer = JSON.parse((await send('POST', '/v3/customers', json({ email: 'attack@example.com' }).headers, json({ email: 'attack@example.com' }).body)).body) as { id: string };
+  const customer = JSON.parse(
+    (await send('POST', '/v3/customers', json({ email: 'attack@example.com' }).headers, json({ email: 'attack@example.com' }).body)).body,
+  ) as { id: string };
   const created = json({ customer_id: customer.id, product_id: 7, quantity: 1 });
   order = (JSON.parse((await send('POST', '/v3/orders', created.headers, created.body)).body) as { id: string }).id;
 });
@@ -61,7 +63,11 @@ describe('custom method paths', () => {
 describe('precondition headers', () => {
   it('a thousand tags in If-Match are read and fail (412)', async () => {
     const tags = Array.from({ length: 1000 }, (_, i) => `"${String(i).padStart(8, '0')}"`).join(',');
-    expectProblem(await send('PATCH', `/v3/orders/${order}`, { ...json({ quantity: 2 }).headers, 'if-match': tags }, json({ quantity: 2 }).body), 412, 'precondition_failed');
+    expectProblem(
+      await send('PATCH', `/v3/orders/${order}`, { ...json({ quantity: 2 }).headers, 'if-match': tags }, json({ quantity: 2 }).body),
+      412,
+      'precondition_failed',
+    );
   });
   it.each(['"', 'W/', '""', '*, "x"', 'abc', ',,,', 'W/"x" "y', '"\u00ff"'])('malformed If-Match %j: 412, never 500', async (header) => {
     expectProblem(await send('POST', `/v3/orders/${order}:pay`, { ...json({}).headers, 'if-match': header }, '{}'), 412, 'precondition_failed');

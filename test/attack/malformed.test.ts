@@ -14,7 +14,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const send = (method: string, path: string, headers: Record<string, string> = {}, body = '') => raw(server.url, request(method, path, { ...AUTH, ...headers }, body));
+const send = (method: string, path: string, headers: Record<string, string> = {}, body = '') =>
+  raw(server.url, request(method, path, { ...AUTH, ...headers }, body));
 
 function expectProblem(answer: RawAnswer, status: number, code?: string): Record<string, unknown> {
   expect(answer.status).toBe(status);

@@ -50,7 +50,10 @@ describe.runIf(run)('Redis', () => {
       return handlers;
     };
     const prefix = `attack:${process.pid}:${Date.now()}:`;
-    const servers = [await startVault(mod, slow(), { redis: await client(), redisPrefix: prefix }), await startVault(mod, slow(), { redis: await client(), redisPrefix: prefix })];
+    const servers = [
+      await startVault(mod, slow(), { redis: await client(), redisPrefix: prefix }),
+      await startVault(mod, slow(), { redis: await client(), redisPrefix: prefix }),
+    ];
     try {
       const answers = await Promise.all(
         Array.from({ length: 10 }, (_, i) => servers[i % 2]!.call('POST', '/v3/accounts', { body: body(1), headers: { 'idempotency-key': 'same-key' } })),
@@ -74,7 +77,11 @@ describe.runIf(run)('Redis', () => {
   });
 
   it('redis-server killed and restarted: limits fail open at once, idempotent creates answer 503, then all works again', async () => {
-    const server = await startVault(mod, mod.createMemoryHandlers(), { redis: await client(), redisPrefix: `outage:${process.pid}:${Date.now()}:`, redisTimeout: 200 });
+    const server = await startVault(mod, mod.createMemoryHandlers(), {
+      redis: await client(),
+      redisPrefix: `outage:${process.pid}:${Date.now()}:`,
+      redisTimeout: 200,
+    });
     try {
       expect((await server.call('GET', '/v3/events', { token: null })).headers.get('ratelimit-limit')).toBe('1000');
       await redis.kill();

@@ -17,13 +17,22 @@ const ACCOUNT = {
   email: 'ann@example.com',
   handle: 'ann',
   login: { user: 'ann', secret: 'hunter2' },
-  keys: [{ label: 'laptop', privateKey: 'PRIVATE-1' }, { label: 'phone', privateKey: 'PRIVATE-2' }],
+  keys: [
+    { label: 'laptop', privateKey: 'PRIVATE-1' },
+    { label: 'phone', privateKey: 'PRIVATE-2' },
+  ],
 };
 const v1Body = ({ handle, ...rest }: typeof ACCOUNT) => ({ ...rest, nick: handle });
 
 /** Every string anywhere in a JSON value. */
 const strings = (value: unknown): string[] =>
-  typeof value === 'string' ? [value] : Array.isArray(value) ? value.flatMap(strings) : typeof value === 'object' && value !== null ? Object.values(value).flatMap(strings) : [];
+  typeof value === 'string'
+    ? [value]
+    : Array.isArray(value)
+      ? value.flatMap(strings)
+      : typeof value === 'object' && value !== null
+        ? Object.values(value).flatMap(strings)
+        : [];
 
 describe('write-only and unknown keys at every depth', () => {
   let server: Awaited<ReturnType<typeof startVault>>;
@@ -65,7 +74,15 @@ describe('answers that break the response schema', () => {
   let server: Awaited<ReturnType<typeof startVault>>;
   beforeAll(async () => {
     const handlers = mod.createMemoryHandlers();
-    const base = { id: '6f1c2f0e-8d0b-4b7a-9c39-3a3f0b7e2d11', email: 'x@example.com', handle: 'x', login: { user: 'x' }, keys: [], tier: 'free', createdAt: '2026-01-01T00:00:00Z' };
+    const base = {
+      id: '6f1c2f0e-8d0b-4b7a-9c39-3a3f0b7e2d11',
+      email: 'x@example.com',
+      handle: 'x',
+      login: { user: 'x' },
+      keys: [],
+      tier: 'free',
+      createdAt: '2026-01-01T00:00:00Z',
+    };
     handlers['accounts']!['get'] = (() => broken['get']) as never;
     handlers['accounts']!['create'] = (() => broken['create']) as never;
     handlers['accounts']!['list'] = (() => broken['list']) as never;
@@ -80,7 +97,13 @@ describe('answers that break the response schema', () => {
     expect(answer.status).toBe(500);
     expect(answer.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(answer.headers.get('location')).toBeNull();
-    expect(answer.body).toEqual({ type: 'about:blank', title: 'Internal Server Error', status: 500, detail: 'The server failed to answer; the error has been logged.', code: 'internal_error' });
+    expect(answer.body).toEqual({
+      type: 'about:blank',
+      title: 'Internal Server Error',
+      status: 500,
+      detail: 'The server failed to answer; the error has been logged.',
+      code: 'internal_error',
+    });
     const logged = server.logs.slice(before).find((l) => l['pointer'] !== undefined);
     expect(logged).toMatchObject({ source, pointer });
   };
@@ -99,7 +122,12 @@ describe('answers that break the response schema', () => {
   it('a create without an id answers 500 and no Location (never /v2/accounts/undefined)', async () => {
     const { id: _id, ...noId } = broken['base'] as Record<string, unknown>;
     broken['create'] = noId;
-    await expect500('POST', '/v2/accounts', '#/id', 'handlers.accounts.create', { email: 'n@example.com', handle: 'n', login: { user: 'n', secret: 's' }, keys: [] });
+    await expect500('POST', '/v2/accounts', '#/id', 'handlers.accounts.create', {
+      email: 'n@example.com',
+      handle: 'n',
+      login: { user: 'n', secret: 's' },
+      keys: [],
+    });
   });
 
   it('a list whose item breaks the schema answers 500 with the item pointer', async () => {
@@ -110,7 +138,7 @@ describe('answers that break the response schema', () => {
     await expect500('GET', '/v3/accounts', '#/data', 'handlers.accounts.list');
   });
 
-  it('a list that answers more items than the limit asked for (and the document\'s maxItems) answers 500', async () => {
+  it("a list that answers more items than the limit asked for (and the document's maxItems) answers 500", async () => {
     const item = (i: number) => ({ ...(broken['base'] as object), id: `6f1c2f0e-8d0b-4b7a-9c39-3a3f0b7e2d${String(i).padStart(2, '0')}` });
     // A handler that ignores `query.limit`: the vault's accounts have maxLimit 5, which the document declares as maxItems.
     broken['list'] = { data: Array.from({ length: 8 }, (_, i) => item(i)), next_cursor: null };
@@ -122,9 +150,13 @@ describe('answers that break the response schema', () => {
 
   it('a down hook that produces a value the old version rejects is named in the log', async () => {
     broken['get'] = { ...(broken['base'] as object), code: 'AB-1234' };
-    const server2 = await startVault(mod, { ...mod.createMemoryHandlers(), accounts: { ...mod.createMemoryHandlers()['accounts'], get: () => broken['get'] } }, {
-      migrations: { v3: { accounts: { code: { up: (n: number) => `CD-${n}`, down: () => -1 } } } },
-    });
+    const server2 = await startVault(
+      mod,
+      { ...mod.createMemoryHandlers(), accounts: { ...mod.createMemoryHandlers()['accounts'], get: () => broken['get'] } },
+      {
+        migrations: { v3: { accounts: { code: { up: (n: number) => `CD-${n}`, down: () => -1 } } } },
+      },
+    );
     try {
       const answer = await server2.call('GET', `/v2/accounts/${ID}`);
       expect(answer.status).toBe(500);
@@ -140,9 +172,13 @@ describe('answers that break the response schema', () => {
     const handlers = mod.createMemoryHandlers();
     const create = handlers['accounts']!['create']!;
     handlers['accounts']!['create'] = ((body: never, ctx: never) => (created++, create(body, ctx))) as never;
-    const server2 = await startVault(mod, handlers, { migrations: { v3: { accounts: { code: { up: (n: number) => `CD-${n}`, down: (s: string) => Number(s.slice(3)) } } } } });
+    const server2 = await startVault(mod, handlers, {
+      migrations: { v3: { accounts: { code: { up: (n: number) => `CD-${n}`, down: (s: string) => Number(s.slice(3)) } } } },
+    });
     try {
-      const answer = await server2.call('POST', '/v2/accounts', { body: { email: 'c@example.com', handle: 'c', login: { user: 'c', secret: 's' }, keys: [], code: 7 } });
+      const answer = await server2.call('POST', '/v2/accounts', {
+        body: { email: 'c@example.com', handle: 'c', login: { user: 'c', secret: 's' }, keys: [], code: 7 },
+      });
       expect(answer.status).toBe(500);
       expect(created).toBe(0);
       expect(server2.logs.find((l) => l['pointer'] === '#/code')).toMatchObject({ source: 'migrations.v3.accounts.code.up', version: 'v2', schema: 'v3' });
@@ -169,7 +205,14 @@ describe('validateResponses: false', () => {
     try {
       const answer = await server.call('GET', '/v3/accounts/6f1c2f0e-8d0b-4b7a-9c39-3a3f0b7e2d11');
       expect(answer.status).toBe(200);
-      expect(answer.body).toEqual({ id: '6f1c2f0e-8d0b-4b7a-9c39-3a3f0b7e2d11', email: 12345, login: { user: 'u' }, keys: [{ label: 'k' }], tier: 'free', createdAt: '2026-01-01T00:00:00Z' });
+      expect(answer.body).toEqual({
+        id: '6f1c2f0e-8d0b-4b7a-9c39-3a3f0b7e2d11',
+        email: 12345,
+        login: { user: 'u' },
+        keys: [{ label: 'k' }],
+        tier: 'free',
+        createdAt: '2026-01-01T00:00:00Z',
+      });
     } finally {
       await server.close();
     }

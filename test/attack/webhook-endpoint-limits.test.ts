@@ -66,7 +66,9 @@ describe('webhook endpoint field limits', () => {
   it('accepts fields exactly at their limits', async () => {
     const exact = url(`/${long(2048 - url('/').length)}`);
     expect(exact).toHaveLength(2048);
-    const answer = await server.call('POST', '/v3/webhook_endpoints', { body: { url: exact, events: Array(100).fill('order.created'), description: long(500) } });
+    const answer = await server.call('POST', '/v3/webhook_endpoints', {
+      body: { url: exact, events: Array(100).fill('order.created'), description: long(500) },
+    });
     expect(answer.status, JSON.stringify(answer.body)).toBe(201);
     const disabled = await server.call('POST', `/v3/webhook_endpoints/${answer.body['id'] as string}:disable`, { body: { reason: long(500) } });
     expect(disabled.status).toBe(200);
@@ -100,7 +102,8 @@ describe('secret rotation', () => {
 
   it('accepts 0 and 7 days', async () => {
     const id = await endpoint();
-    for (const graceSeconds of [0, 604_800]) expect((await server.call('POST', `/v3/webhook_endpoints/${id}:rotateSecret`, { body: { graceSeconds } })).status).toBe(200);
+    for (const graceSeconds of [0, 604_800])
+      expect((await server.call('POST', `/v3/webhook_endpoints/${id}:rotateSecret`, { body: { graceSeconds } })).status).toBe(200);
   });
 
   it('400 rotations leave 3 secrets: a delivery carries 3 signatures, and the newest secret verifies it', async () => {

@@ -43,7 +43,15 @@ async function waitAfter(value: string, n: number): Promise<number> {
   const retries: number[] = [];
   const outbox: Outbox = { ...memory, retry: (c: Claimed, dueAt: number) => (retries.push(dueAt), memory.retry(c, dueAt)) };
   await outbox.add([{ id: `msg_${n}`, endpoint: 'e1', type: 'order.created', body: '{}', attempts: 0, dueAt: NOW }]);
-  const dispatcher = createDispatcher({ outbox, endpoints, allowPrivateUrls: true, now: () => NOW, retrySchedule: [SCHEDULE, SCHEDULE], jitter: 0, maxRetryAfter: MAX });
+  const dispatcher = createDispatcher({
+    outbox,
+    endpoints,
+    allowPrivateUrls: true,
+    now: () => NOW,
+    retrySchedule: [SCHEDULE, SCHEDULE],
+    jitter: 0,
+    maxRetryAfter: MAX,
+  });
   expect(await dispatcher.runOnce()).toBe(1);
   expect(retries).toHaveLength(1);
   return retries[0]! - NOW;

@@ -23,10 +23,16 @@ function script(name: string, source: string): string {
 describe('measureOnce', () => {
   it('reports CPU time spent and peak memory held, apart from time spent waiting', () => {
     // Busy until it has used 200 ms of CPU (its own count, so the machine's load does not matter), holding 200 MiB.
-    const busy = script('busy.mjs', `const a = Buffer.alloc(200 * 2 ** 20, 1); const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; }; while (cpu() < 200); console.log(a[0]);`);
+    const busy = script(
+      'busy.mjs',
+      `const a = Buffer.alloc(200 * 2 ** 20, 1); const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; }; while (cpu() < 200); console.log(a[0]);`,
+    );
     // Waits 400 ms, then writes down how long it has lived.
     const lived = path.join(tmp.dir, 'lived.txt');
-    const idle = script('idle.mjs', `import { writeFileSync } from 'node:fs'; setTimeout(() => writeFileSync(${JSON.stringify(lived)}, String(performance.now())), 400);`);
+    const idle = script(
+      'idle.mjs',
+      `import { writeFileSync } from 'node:fs'; setTimeout(() => writeFileSync(${JSON.stringify(lived)}, String(performance.now())), 400);`,
+    );
     const b = measureOnce({ args: [busy], cwd: tmp.dir, expectOutput: /^1$/m });
     expect(b.cpuMs).toBeGreaterThanOrEqual(200);
     expect(b.peakRssMiB).toBeGreaterThan(200);
@@ -99,10 +105,12 @@ describe('the report', () => {
     const text = formatReport(report);
     expect(text).toContain('| cold generate | 0.50 s / 1.00 s / 50 MiB | 2.00 s / 4.00 s / 200 MiB | 10.00 s / 20.00 s / 1000 MiB | 5.00 / 5.00 / 5.00 |');
     expect(text).toContain('| restgen cold CPU ÷ orval CPU | 0.50× | 0.50× | 0.50× |');
-    expect(text).toContain("| one field changed CPU ÷ orval cold CPU | 0.500 | 0.500 | 0.500 |");
+    expect(text).toContain('| one field changed CPU ÷ orval cold CPU | 0.500 | 0.500 | 0.500 |');
     // The physical floor beside restgen's paths, measured in the same run.
     expect(report.growth?.['floor']).toEqual({ wall: 5, cpu: 5, rss: 1 });
-    expect(text).toContain("| floor: node started, the API read, the same files and bytes written (mostly the kernel's file creation) | 0.05 s / 0.10 s / 40 MiB |");
+    expect(text).toContain(
+      "| floor: node started, the API read, the same files and bytes written (mostly the kernel's file creation) | 0.05 s / 0.10 s / 40 MiB |",
+    );
   });
 
   it('leaves out the growth column when 200 or 1,000 collections were not measured', () => {

@@ -65,7 +65,17 @@ describe('the config file', () => {
     expect((await runCli(dir, ['generate', '--parts', 'client'])).code).toBe(0);
     const all = await runCli(dir, ['generate']);
     expect(all.err).not.toContain('up to date');
-    expect(tops(path.join(dir, 'generated'))).toEqual(['CHANGES.md', 'UPGRADING.md', 'client', 'openapi', 'restgen-inputs.json', 'server', 'v1', 'v2', 'zod-helpers.ts']);
+    expect(tops(path.join(dir, 'generated'))).toEqual([
+      'CHANGES.md',
+      'UPGRADING.md',
+      'client',
+      'openapi',
+      'restgen-inputs.json',
+      'server',
+      'v1',
+      'v2',
+      'zod-helpers.ts',
+    ]);
     expect((await runCli(dir, ['check', '--parts', 'client'])).err).toContain('(no longer generated)');
     const back = await runCli(dir, ['generate', '--parts', 'client']);
     expect(back.err).toContain('removed generated/server/index.ts');
@@ -74,10 +84,13 @@ describe('the config file', () => {
 });
 
 describe('the config file and restgen diff', () => {
-  const TWO = API.replace("title: f.string().max(100)", "title: f.string().max(100), body: f.string().optional().addedIn('v2')");
+  const TWO = API.replace('title: f.string().max(100)', "title: f.string().max(100), body: f.string().optional().addedIn('v2')");
 
   it('judges findings with diff.severity and fails on diff.failOn; the API module comes from the config; flags win', async () => {
-    const dir = project({ 'src/api.ts': TWO, 'restgen.config.ts': config(`  api: 'src/api.ts',\n  diff: { severity: { 'optional-field-added': 'breaking' }, failOn: 'breaking' },`) });
+    const dir = project({
+      'src/api.ts': TWO,
+      'restgen.config.ts': config(`  api: 'src/api.ts',\n  diff: { severity: { 'optional-field-added': 'breaking' }, failOn: 'breaking' },`),
+    });
     const judged = await runCli(dir, ['diff', '--from', 'v1', '--to', 'v2', '--format', 'json']);
     expect(judged.code, judged.err).toBe(1);
     const report = JSON.parse(judged.out) as { findings: { id: string; level: string }[] };
@@ -117,21 +130,63 @@ interface Case {
 const cases: Case[] = [
   {
     code: 'RG210',
-    files: { 'restgen.config.ts': `import { defineConfig } from 'restgen';\nconst out: string = 'gen';\nthrow new Error('no config for ' + out); // <-\nexport default defineConfig({ out });\n` },
+    files: {
+      'restgen.config.ts': `import { defineConfig } from 'restgen';\nconst out: string = 'gen';\nthrow new Error('no config for ' + out); // <-\nexport default defineConfig({ out });\n`,
+    },
     file: 'restgen.config.ts',
     // Where the error was made, as the stack (and a debugger) says.
     at: 'new Error',
     says: 'the config file failed to load: no config for gen',
   },
-  { code: 'RG210', files: { 'restgen.config.ts': `export default 5;\n` }, file: 'restgen.config.ts', at: 'export', line: 1, says: "must export default defineConfig({...}) from 'restgen'" },
-  { code: 'RG211', files: { 'restgen.config.ts': config(`  out: 5 as unknown as string, // <-`) }, file: 'restgen.config.ts', at: 'out', says: 'out must be a string (got the number 5)' },
-  { code: 'RG211', files: { 'restgen.config.ts': config(`  diff: { failOn: 'never' as 'none' }, // <-`) }, file: 'restgen.config.ts', at: 'failOn', says: "diff.failOn must be one of 'breaking', 'warning', 'none'" },
-  { code: 'RG212', files: { 'restgen.config.ts': config(`  outDir: 'gen', // <-`) }, file: 'restgen.config.ts', at: 'outDir', says: "unknown option 'outDir' (did you mean 'out'?)" },
-  { code: 'RG213', files: { 'restgen.config.ts': config(`  generate: ['client', 'sever' as 'server'], // <-`) }, file: 'restgen.config.ts', at: 'generate', says: "generate names \"sever\", which is not a part (did you mean 'server'?)" },
-  { code: 'RG214', files: { 'gen.txt': 'not a folder\n', 'restgen.config.ts': config(`  out: 'gen.txt', // <-`) }, file: 'restgen.config.ts', at: 'out', says: "out 'gen.txt' is a file, not a folder" },
+  {
+    code: 'RG210',
+    files: { 'restgen.config.ts': `export default 5;\n` },
+    file: 'restgen.config.ts',
+    at: 'export',
+    line: 1,
+    says: "must export default defineConfig({...}) from 'restgen'",
+  },
+  {
+    code: 'RG211',
+    files: { 'restgen.config.ts': config(`  out: 5 as unknown as string, // <-`) },
+    file: 'restgen.config.ts',
+    at: 'out',
+    says: 'out must be a string (got the number 5)',
+  },
+  {
+    code: 'RG211',
+    files: { 'restgen.config.ts': config(`  diff: { failOn: 'never' as 'none' }, // <-`) },
+    file: 'restgen.config.ts',
+    at: 'failOn',
+    says: "diff.failOn must be one of 'breaking', 'warning', 'none'",
+  },
+  {
+    code: 'RG212',
+    files: { 'restgen.config.ts': config(`  outDir: 'gen', // <-`) },
+    file: 'restgen.config.ts',
+    at: 'outDir',
+    says: "unknown option 'outDir' (did you mean 'out'?)",
+  },
+  {
+    code: 'RG213',
+    files: { 'restgen.config.ts': config(`  generate: ['client', 'sever' as 'server'], // <-`) },
+    file: 'restgen.config.ts',
+    at: 'generate',
+    says: 'generate names "sever", which is not a part (did you mean \'server\'?)',
+  },
+  {
+    code: 'RG214',
+    files: { 'gen.txt': 'not a folder\n', 'restgen.config.ts': config(`  out: 'gen.txt', // <-`) },
+    file: 'restgen.config.ts',
+    at: 'out',
+    says: "out 'gen.txt' is a file, not a folder",
+  },
   {
     code: 'RG215',
-    files: { 'package.json': `{\n  "name": "shop",\n  "dependencies": { "fastify": "^5.0.0" } // <-\n}\n`.replace(' // <-', ''), 'restgen.config.ts': config(`  generate: ['server'],`) },
+    files: {
+      'package.json': `{\n  "name": "shop",\n  "dependencies": { "fastify": "^5.0.0" } // <-\n}\n`.replace(' // <-', ''),
+      'restgen.config.ts': config(`  generate: ['server'],`),
+    },
     file: 'package.json',
     at: '"dependencies"',
     line: 3,
@@ -145,12 +200,22 @@ const cases: Case[] = [
     at: "'rate-limit-lowerd'",
     says: "diff.severity names 'rate-limit-lowerd', which is not a finding id (did you mean 'rate-limit-lowered'?)",
   },
-  { code: 'RG217', files: { 'restgen.config.ts': config(''), 'restgen.config.mjs': `export default {};\n` }, file: 'restgen.config.mjs', at: 'export', line: 1, says: 'found restgen.config.ts and restgen.config.mjs; keep one config file' },
+  {
+    code: 'RG217',
+    files: { 'restgen.config.ts': config(''), 'restgen.config.mjs': `export default {};\n` },
+    file: 'restgen.config.mjs',
+    at: 'export',
+    line: 1,
+    says: 'found restgen.config.ts and restgen.config.mjs; keep one config file',
+  },
   {
     code: 'RG219',
     files: {
       'package.json': '{ "name": "shop", "type": "module", "dependencies": { "@restgen/runtime": "^0.1.0" } }\n',
-      'node_modules/@restgen/runtime/package.json': '{ "name": "@restgen/runtime", "version": "0.0.9", "restgen": { "contract": 0 } } // <-\n'.replace(' // <-', ''),
+      'node_modules/@restgen/runtime/package.json': '{ "name": "@restgen/runtime", "version": "0.0.9", "restgen": { "contract": 0 } } // <-\n'.replace(
+        ' // <-',
+        '',
+      ),
     },
     file: 'node_modules/@restgen/runtime/package.json',
     at: '{',
@@ -158,7 +223,13 @@ const cases: Case[] = [
     says: 'the generated server needs @restgen/runtime ^0.1.0 (runtime contract 1), but 0.0.9 is installed (contract 0), and the server would refuse to start; install the right one with: npm install @restgen/runtime@^0.1.0',
     severity: 'warning',
   },
-  { code: 'RG218', files: { 'restgen.config.ts': config(`  templates: 'my-templates', // <-`) }, file: 'restgen.config.ts', at: 'templates', says: "templates 'my-templates' does not exist" },
+  {
+    code: 'RG218',
+    files: { 'restgen.config.ts': config(`  templates: 'my-templates', // <-`) },
+    file: 'restgen.config.ts',
+    at: 'templates',
+    says: "templates 'my-templates' does not exist",
+  },
 ];
 
 describe('config and command-line diagnostics', () => {
@@ -182,7 +253,12 @@ describe('config and command-line diagnostics', () => {
   });
 
   it('reports each missing runtime package once, and nothing when package.json lists them all', async () => {
-    const manifest = { name: 'shop', type: 'module', dependencies: { zod: '^4.0.0', '@restgen/runtime': '^0.1.0' }, devDependencies: { fastify: '^5.0.0', '@fastify/rate-limit': '^11.0.0', jose: '^6.0.1' } };
+    const manifest = {
+      name: 'shop',
+      type: 'module',
+      dependencies: { zod: '^4.0.0', '@restgen/runtime': '^0.1.0' },
+      devDependencies: { fastify: '^5.0.0', '@fastify/rate-limit': '^11.0.0', jose: '^6.0.1' },
+    };
     const dir = project({ 'package.json': JSON.stringify(manifest, null, 2) });
     const r = await runCli(dir, ['generate']);
     expect(r.code).toBe(0);
@@ -195,8 +271,9 @@ describe('config and command-line diagnostics', () => {
   });
 
   it('asks for jose only when the API takes bearer tokens, and a server without them never imports it', async () => {
-    const manifest = '{ "name": "shop", "dependencies": { "@restgen/runtime": "^0.1.0", "zod": "^4.0.0", "fastify": "^5.1.0", "@fastify/rate-limit": "^11.0.0" } }\n';
-    const keysOnly = project({ 'package.json': manifest, 'api.ts': API.replace("collections:", "auth: { apiKey: { header: 'X-API-Key' } },\n  collections:") });
+    const manifest =
+      '{ "name": "shop", "dependencies": { "@restgen/runtime": "^0.1.0", "zod": "^4.0.0", "fastify": "^5.1.0", "@fastify/rate-limit": "^11.0.0" } }\n';
+    const keysOnly = project({ 'package.json': manifest, 'api.ts': API.replace('collections:', "auth: { apiKey: { header: 'X-API-Key' } },\n  collections:") });
     const r = await runCli(keysOnly, ['generate', '--parts', 'server']);
     expect(r.code, r.err).toBe(0);
     expect(r.err).not.toContain('RG215');
@@ -205,7 +282,7 @@ describe('config and command-line diagnostics', () => {
     expect(importers).toEqual([]);
     expect((await runCli(keysOnly, ['generate', '--parts', 'server'])).err, 'an up-to-date run judges the same').not.toContain('RG215');
 
-    const bearer = project({ 'package.json': manifest, 'api.ts': API.replace("collections:", 'auth: { bearer: {} },\n  collections:') });
+    const bearer = project({ 'package.json': manifest, 'api.ts': API.replace('collections:', 'auth: { bearer: {} },\n  collections:') });
     const b = await runCli(bearer, ['generate', '--parts', 'server']);
     expect(b.code, b.err).toBe(0);
     expect(b.err.match(/RG215/g)).toHaveLength(1);

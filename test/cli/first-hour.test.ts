@@ -15,7 +15,8 @@ const tmp = tempDir('first-hour');
 afterAll(tmp.cleanup);
 
 let count = 0;
-const fresh = (files: Record<string, string>): string => projectWithRestgen(path.join(tmp.dir, `p${++count}`), { 'package.json': '{ "name": "desk", "type": "module" }\n', ...files });
+const fresh = (files: Record<string, string>): string =>
+  projectWithRestgen(path.join(tmp.dir, `p${++count}`), { 'package.json': '{ "name": "desk", "type": "module" }\n', ...files });
 
 const DESK = `import { collection, defineApi, f } from 'restgen';
 
@@ -58,13 +59,13 @@ async function loadFailure(text: string, at: string): Promise<{ line: string; ex
 }
 
 describe('a module that fails to load (RG001)', () => {
-  it('an unknown builder: its line and column, the user\'s names, and the builder meant', async () => {
+  it("an unknown builder: its line and column, the user's names, and the builder meant", async () => {
     const r = await loadFailure(DESK_LINES.replace('title: f.string().max(100),', 'title: f.strng().max(100), // <-'), 'strng');
     expect(r.line).toBe(`${r.expected}\`f.strng\` is not a function; did you mean \`f.string()\`? Fix the error and run again.`);
   });
 
   it('an unknown modifier in a chain written over several lines, under the name f is imported as', async () => {
-    const text = DESK_LINES.replace("import { collection, defineApi, f }", "import { collection, defineApi, f as field }")
+    const text = DESK_LINES.replace('import { collection, defineApi, f }', 'import { collection, defineApi, f as field }')
       .replace(/\bf\./g, 'field.')
       .replace('title: field.string().max(100),', 'title: field\n          .string()\n          .mx(100), // <-');
     const r = await loadFailure(text, 'mx');
@@ -74,9 +75,14 @@ describe('a module that fails to load (RG001)', () => {
   it('a name not defined, and an import of a name restgen does not export', async () => {
     const undefinedName = await loadFailure(DESK_LINES.replace('tickets: collection({', 'tickets: colection({ // <-'), 'colection');
     expect(undefinedName.line).toBe(`${undefinedName.expected}\`colection\` is not defined; did you mean \`collection\`? Fix the error and run again.`);
-    const text = DESK_LINES.replace('import { collection, defineApi, f }', 'import {\n  colection, // <-\n  defineApi,\n  f,\n}').replace('tickets: collection(', 'tickets: colection(');
+    const text = DESK_LINES.replace('import { collection, defineApi, f }', 'import {\n  colection, // <-\n  defineApi,\n  f,\n}').replace(
+      'tickets: collection(',
+      'tickets: colection(',
+    );
     const imported = await loadFailure(text, 'colection');
-    expect(imported.line).toBe(`${imported.expected}the module 'restgen' does not provide an export named 'colection'; did you mean 'collection'? Fix the error and run again.`);
+    expect(imported.line).toBe(
+      `${imported.expected}the module 'restgen' does not provide an export named 'colection'; did you mean 'collection'? Fix the error and run again.`,
+    );
   });
 
   it("a syntax error at TypeScript's own line and column", async () => {
@@ -90,10 +96,18 @@ describe('a module that fails to load (RG001)', () => {
   });
 
   it('a module that throws: where the error was made, in an imported file too', async () => {
-    const dir = fresh({ 'api.ts': DESK.replace("import { collection, defineApi, f } from 'restgen';", "import { collection, defineApi, f } from 'restgen';\nimport { limit } from './limits.js';").replace('max(100)', 'max(limit)'), 'limits.ts': "const table: Record<string, number> = {};\nexport const limit: number = table['title']!.valueOf();\n" });
+    const dir = fresh({
+      'api.ts': DESK.replace(
+        "import { collection, defineApi, f } from 'restgen';",
+        "import { collection, defineApi, f } from 'restgen';\nimport { limit } from './limits.js';",
+      ).replace('max(100)', 'max(limit)'),
+      'limits.ts': "const table: Record<string, number> = {};\nexport const limit: number = table['title']!.valueOf();\n",
+    });
     const r = await runBin(dir, 'generate');
     expect(r.code).toBe(2);
-    expect(r.err).toContain(`limits.ts:2:${columnOf("export const limit: number = table['title']!.valueOf();", 1, 'valueOf')}: error RG001 the API module failed to load: Cannot read properties of undefined (reading 'valueOf') in \`table[…].valueOf\`.`);
+    expect(r.err).toContain(
+      `limits.ts:2:${columnOf("export const limit: number = table['title']!.valueOf();", 1, 'valueOf')}: error RG001 the API module failed to load: Cannot read properties of undefined (reading 'valueOf') in \`table[…].valueOf\`.`,
+    );
   });
 });
 
@@ -128,7 +142,9 @@ export default defineApi({
     const at = (marker: string, key: string) => `api.ts:${lineOf(text, marker)}:${columnOf(text, lineOf(text, marker), key)}: warning RG305 `;
     expect(warnings).toEqual([
       `${at('<- admin', "'tickets:admin'")}auth.oauth2.scopes: 'tickets:admin' is declared, but no operation requires it, so no token ever needs it; require it where it belongs (a collection's scopes: { read: 'tickets:admin' } on operations that are not public, or a transition's scopes), or remove it.`,
-      expect.stringContaining(`${at('<- agents', "'agents:read'")}auth.oauth2.scopes: 'agents:read' is declared, and agents names it, but the operations it would guard are public`),
+      expect.stringContaining(
+        `${at('<- agents', "'agents:read'")}auth.oauth2.scopes: 'agents:read' is declared, and agents names it, but the operations it would guard are public`,
+      ),
     ]);
     expect(r.err).toContain('written');
   });

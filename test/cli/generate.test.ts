@@ -68,7 +68,12 @@ describe('restgen generate', () => {
     const dir = project('esm');
     writeFiles(dir, {
       'limits.ts': `export const maxTitle: number = await Promise.resolve(42);\nexport const here = import.meta.url;\n`,
-      'api.ts': API().replace("import { collection, defineApi, f } from 'restgen';", "import { collection, defineApi, f } from 'restgen';\nimport { maxTitle, here } from './limits.ts';\nif (!here.startsWith('file:')) throw new Error('no import.meta.url');").replace('max(100)', 'max(maxTitle)'),
+      'api.ts': API()
+        .replace(
+          "import { collection, defineApi, f } from 'restgen';",
+          "import { collection, defineApi, f } from 'restgen';\nimport { maxTitle, here } from './limits.ts';\nif (!here.startsWith('file:')) throw new Error('no import.meta.url');",
+        )
+        .replace('max(100)', 'max(maxTitle)'),
     });
     const r = await run(dir, 'generate');
     expect(r.err).not.toContain('error');
@@ -114,8 +119,8 @@ describe('restgen generate', () => {
     expect(checked.err).toContain('RG200');
   });
 
-  it('removes generated files that are no longer produced, keeping the user\'s files', async () => {
-    const dir = project('removal', API().replace("v2: {}", "v2: {}, v3: {}"));
+  it("removes generated files that are no longer produced, keeping the user's files", async () => {
+    const dir = project('removal', API().replace('v2: {}', 'v2: {}, v3: {}'));
     await run(dir, 'generate');
     writeFiles(dir, { 'generated/v3/notes.md': 'keep me\n', 'generated/keep.ts': 'export {};\n' });
     writeFileSync(path.join(dir, 'api.ts'), API());
@@ -127,7 +132,7 @@ describe('restgen generate', () => {
     expect(existsSync(path.join(dir, 'generated/keep.ts'))).toBe(true);
   });
 
-  it('honours the project\'s prettier configuration, and a change to it makes the output stale', async () => {
+  it("honours the project's prettier configuration, and a change to it makes the output stale", async () => {
     const dir = project('prettier');
     writeFiles(dir, { '.prettierrc.json': '{ "singleQuote": true }\n' });
     await run(dir, 'generate');
@@ -189,7 +194,7 @@ describe('lock lines', () => {
 
 describe('restgen check', () => {
   it('passes on fresh output and names every stale file (exit 1): edited, missing, extra', async () => {
-    const dir = project('check', API().replace("v2: {}", "v2: {}, v3: {}"));
+    const dir = project('check', API().replace('v2: {}', 'v2: {}, v3: {}'));
     await run(dir, 'generate', '--out', 'out');
     expect((await run(dir, 'check', '--out', 'out')).code).toBe(0);
     const v1 = path.join(dir, 'out/v1/notes.ts');

@@ -37,8 +37,14 @@ describe('restgen init', () => {
     expect((await runCli(dir, ['check'])).code).toBe(0);
   });
 
-  it("adds the scripts to an existing package.json in its own indentation, under restgen: names when generate or check is taken", async () => {
-    const manifest = { name: '@acme/shop-api', version: '2.0.0', scripts: { check: 'tsc --noEmit' }, dependencies: { zod: '^4.1.0' }, devDependencies: { restgen: '^0.1.0' } };
+  it('adds the scripts to an existing package.json in its own indentation, under restgen: names when generate or check is taken', async () => {
+    const manifest = {
+      name: '@acme/shop-api',
+      version: '2.0.0',
+      scripts: { check: 'tsc --noEmit' },
+      dependencies: { zod: '^4.1.0' },
+      devDependencies: { restgen: '^0.1.0' },
+    };
     const dir = fresh({ 'package.json': JSON.stringify(manifest, null, 4) + '\n' });
     const r = await runCli(dir, ['init', 'src/api.ts']);
     expect(r.code, r.err).toBe(0);
@@ -48,7 +54,9 @@ describe('restgen init', () => {
     expect(json(dir)['dependencies']).toEqual({ zod: '^4.1.0' });
     expect(readFileSync(path.join(dir, 'src/api.ts'), 'utf8')).toContain("name: 'shopApi'");
     expect(r.err).not.toContain('npm install -D restgen');
-    expect(r.err).toContain("npm install '@fastify/rate-limit@^10.3.0 || ^11.0.0' @restgen/runtime@^0.1.0 fastify@^5.1.0 jose@^6.0.1   # what the generated code imports");
+    expect(r.err).toContain(
+      "npm install '@fastify/rate-limit@^10.3.0 || ^11.0.0' @restgen/runtime@^0.1.0 fastify@^5.1.0 jose@^6.0.1   # what the generated code imports",
+    );
     expect(r.err).toContain('npm run generate');
   });
 
@@ -65,7 +73,9 @@ describe('restgen init', () => {
     const raced = fresh({ 'package.json': '{ "name": "raced" }\n' });
     const theirs = '{ "name": "raced", "dependencies": { "zod": "^4.1.0" } }\n';
     let said = '';
-    const r = await runCli(raced, ['init'], { err: (t) => void ((said += t), t.includes('created') && writeFileSync(path.join(raced, 'package.json'), theirs)) });
+    const r = await runCli(raced, ['init'], {
+      err: (t) => void ((said += t), t.includes('created') && writeFileSync(path.join(raced, 'package.json'), theirs)),
+    });
     expect(r.code).toBe(2);
     expect(readFileSync(path.join(raced, 'package.json'), 'utf8')).toBe(theirs);
     expect(existsSync(path.join(raced, 'api.ts'))).toBe(true);
@@ -73,7 +83,9 @@ describe('restgen init', () => {
     // Without a package.json, one that another tool creates meanwhile is left as that tool wrote it too.
     const appeared = fresh();
     let told = '';
-    const a = await runCli(appeared, ['init'], { err: (t) => void ((told += t), t.includes('created') && writeFileSync(path.join(appeared, 'package.json'), theirs)) });
+    const a = await runCli(appeared, ['init'], {
+      err: (t) => void ((told += t), t.includes('created') && writeFileSync(path.join(appeared, 'package.json'), theirs)),
+    });
     expect(a.code).toBe(2);
     expect(readFileSync(path.join(appeared, 'package.json'), 'utf8')).toBe(theirs);
     expect(told).toContain('Add its scripts by hand: "generate": "restgen generate", "check": "restgen check".');

@@ -66,7 +66,9 @@ describe('the command line', () => {
     for (const unneeded of ['oxc-transform', 'oxc-parser', 'exsolve', 'handlebars', 'handlebars/runtime', 'fastify']) expect(upToDate).not.toContain(unneeded);
     // A run with a diagnostic parses the module to find its column.
     writeFiles(dir, { 'api.ts': API().replace('max(100)', 'min(5).max(1)') });
-    expect(await imports(dir, 'generate').catch((e: { stderr: string }) => [...e.stderr.matchAll(/\[import ([^\]]+)\]/g)].map((m) => m[1]!))).toContain('oxc-parser');
+    expect(await imports(dir, 'generate').catch((e: { stderr: string }) => [...e.stderr.matchAll(/\[import ([^\]]+)\]/g)].map((m) => m[1]!))).toContain(
+      'oxc-parser',
+    );
     // A change renders a few files again from the templates' code the render cache kept: Handlebars' compiler stays unloaded.
     writeFiles(dir, { 'api.ts': API(120) });
     const changed = await imports(dir, 'generate');
@@ -87,7 +89,11 @@ describe('the command line', () => {
     };
     expect(await marked(undefined)).toBe(true);
     for (const argv of [['generate'], ['check', 'api.ts'], ['diff', '--base', 'main'], ['init']]) expect(await marked(argv)).toBe(false);
-    for (const argv of [['serve', 'api.ts'], ['generate', '--watch']]) expect(await marked(argv)).toBe(true);
+    for (const argv of [
+      ['serve', 'api.ts'],
+      ['generate', '--watch'],
+    ])
+      expect(await marked(argv)).toBe(true);
     // The bin tunes before it runs the command.
     expect(readFileSync(BIN, 'utf8')).toMatch(/cli\.tuneEngine\(process\.argv\.slice\(2\)\);\s*process\.exitCode = await cli\.main/);
   });
@@ -184,7 +190,9 @@ describe('the command line', () => {
       const r = await runCli(dir, ['serve', '--port', '0']);
       expect(r.code).toBe(2);
       // The API takes no bearer tokens: its server imports no jose, so jose is not asked for.
-      expect(r.err).toContain("restgen serve: the generated server needs @fastify/rate-limit, @restgen/runtime, fastify, zod in your project; install them with: npm install '@fastify/rate-limit@^10.3.0 || ^11.0.0' @restgen/runtime@^0.1.0 fastify@^5.1.0 zod@^4.0.0");
+      expect(r.err).toContain(
+        "restgen serve: the generated server needs @fastify/rate-limit, @restgen/runtime, fastify, zod in your project; install them with: npm install '@fastify/rate-limit@^10.3.0 || ^11.0.0' @restgen/runtime@^0.1.0 fastify@^5.1.0 zod@^4.0.0",
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

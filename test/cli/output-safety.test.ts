@@ -110,11 +110,15 @@ describe('an output folder that cannot be one', () => {
 });
 
 describe('the lock', () => {
-  it("of another API (two modules in one folder share restgen.lock.json) is refused with how to fix it, and nothing is written", async () => {
+  it('of another API (two modules in one folder share restgen.lock.json) is refused with how to fix it, and nothing is written', async () => {
     const dir = project('shared-lock', { 'shop.ts': api('shop', 'orders'), 'admin.ts': api('admin', 'users') });
     expect((await restgen(dir, 'generate', 'shop.ts', '--out', 'shop')).code).toBe(0);
     const lock = readFileSync(path.join(dir, 'restgen.lock.json'), 'utf8');
-    for (const argv of [['generate', 'admin.ts', '--out', 'admin'], ['generate', 'admin.ts', '--out', 'admin', '--accept-breaking', 'try'], ['check', 'admin.ts', '--out', 'admin']]) {
+    for (const argv of [
+      ['generate', 'admin.ts', '--out', 'admin'],
+      ['generate', 'admin.ts', '--out', 'admin', '--accept-breaking', 'try'],
+      ['check', 'admin.ts', '--out', 'admin'],
+    ]) {
       const run = await restgen(dir, ...argv);
       expect(run.code, argv.join(' ')).toBe(2);
       expect(run.err).toMatch(/admin\.ts:3:\d+: error RG181 .*restgen\.lock\.json .*'shop'.*'admin'/);

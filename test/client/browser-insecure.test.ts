@@ -33,7 +33,10 @@ describe.runIf(chromiumAvailable)('the client in an insecure browser context', (
     await bundle.close();
     const script = output[0].code;
     server = createServer((req, res) => {
-      if (req.url === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><meta charset="utf-8"><title>shop</title><link rel="icon" href="data:,"><script src="/client.js"></script>');
+      if (req.url === '/')
+        return void res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end('<!doctype html><meta charset="utf-8"><title>shop</title><link rel="icon" href="data:,"><script src="/client.js"></script>');
       if (req.url === '/client.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
       // The page declares no icon to fetch, but a browser may still ask for one; it is not the client's request.
       if (req.url === '/favicon.ico') return void res.writeHead(404).end();
@@ -54,7 +57,12 @@ describe.runIf(chromiumAvailable)('the client in an insecure browser context', (
   });
 
   it('is not a secure context: no crypto.randomUUID there', async () => {
-    expect(await page.evaluate(() => [(globalThis as unknown as { isSecureContext: boolean }).isSecureContext, typeof (crypto as { randomUUID?: unknown }).randomUUID])).toEqual([false, 'undefined']);
+    expect(
+      await page.evaluate(() => [
+        (globalThis as unknown as { isSecureContext: boolean }).isSecureContext,
+        typeof (crypto as { randomUUID?: unknown }).randomUUID,
+      ]),
+    ).toEqual([false, 'undefined']);
   });
 
   it('a create and a transition send a UUID v4 Idempotency-Key, each its own', async () => {
@@ -63,7 +71,11 @@ describe.runIf(chromiumAvailable)('the client in an insecure browser context', (
       type Shop = { v2: { orders: { create(b: object): Promise<unknown>; pay(id: string): Promise<unknown> } } };
       const { createShopClient } = (globalThis as unknown as { ShopClient: { createShopClient(o: object): Shop } }).ShopClient;
       const shop = createShopClient({ baseUrl: (globalThis as unknown as { location: { origin: string } }).location.origin, maxRetries: 0 });
-      const run = (p: () => Promise<unknown>) => p().then((v) => ({ ok: v }), (e: Error) => ({ error: `${e.name}: ${e.message}` }));
+      const run = (p: () => Promise<unknown>) =>
+        p().then(
+          (v) => ({ ok: v }),
+          (e: Error) => ({ error: `${e.name}: ${e.message}` }),
+        );
       return [await run(() => shop.v2.orders.create({ customer_id: 'c1', product_id: 7, quantity: 2 })), await run(() => shop.v2.orders.pay('o1'))];
     });
     expect(results).toEqual([{ ok: ORDER }, { ok: ORDER }]);

@@ -14,10 +14,7 @@ export interface Seen {
 }
 
 /** What to answer: a status, headers and a JSON body; or `hang` (never answer) or `destroy` (drop the socket). */
-export type Reply =
-  | { readonly status: number; readonly headers?: Record<string, string>; readonly body?: unknown }
-  | 'hang'
-  | 'destroy';
+export type Reply = { readonly status: number; readonly headers?: Record<string, string>; readonly body?: unknown } | 'hang' | 'destroy';
 
 /** A running fault server. */
 export interface FaultServer {

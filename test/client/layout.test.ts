@@ -39,7 +39,9 @@ function twoCollections(note: 'string' | 'int'): ApiIR {
       name: 'layout',
       versions: { v1: { released: '2026-01-01' }, v2: {} },
       collections: {
-        notes: collection({ fields: { id: f.id(), text: f.string(), score: note === 'string' ? f.string().optional().addedIn('v2') : f.int().optional().addedIn('v2') } }),
+        notes: collection({
+          fields: { id: f.id(), text: f.string(), score: note === 'string' ? f.string().optional().addedIn('v2') : f.int().optional().addedIn('v2') },
+        }),
         // No list: its module must not import the runtime (noUnusedLocals).
         tags: collection({ fields: { id: f.id(), label: f.string() }, operations: ['get', 'create'] }),
       },

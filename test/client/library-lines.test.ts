@@ -44,8 +44,7 @@ async function generated(prefix: string, source: string): Promise<string> {
 /** The TypeScript files under `dir` with their line counts. */
 function typescriptLines(dir: string): Map<string, number> {
   const lines = new Map<string, number>();
-  for (const file of listFiles(dir).filter((f) => f.endsWith('.ts')))
-    lines.set(file, readFileSync(path.join(dir, file), 'utf8').split('\n').length - 1);
+  for (const file of listFiles(dir).filter((f) => f.endsWith('.ts'))) lines.set(file, readFileSync(path.join(dir, file), 'utf8').split('\n').length - 1);
   return lines;
 }
 
@@ -67,7 +66,12 @@ describe('the library-style API', () => {
     const lines = typescriptLines(library);
     const part = (prefix: string) => [...lines].filter(([f]) => f.startsWith(prefix)).reduce((n, [, l]) => n + l, 0);
     const total = [...lines.values()].reduce((a, b) => a + b, 0);
-    const parts = { 'client/runtime': part('client/runtime/'), client: part('client/') - part('client/runtime/'), server: part('server/'), zod: total - part('client/') - part('server/') };
+    const parts = {
+      'client/runtime': part('client/runtime/'),
+      client: part('client/') - part('client/runtime/'),
+      server: part('server/'),
+      zod: total - part('client/') - part('server/'),
+    };
     expect(total, JSON.stringify(parts)).toBeLessThanOrEqual(3000);
     // The runtime modules its features need, and no others.
     expect([...lines.keys()].filter((f) => f.startsWith('client/runtime/')).map((f) => path.basename(f, '.ts'))).toEqual([
@@ -86,10 +90,15 @@ describe('the library-style API', () => {
 
   it('has a client that type-checks on its own, and sends to the path of a collection that is not its name', async () => {
     expect(await typeCheckClient(library)).toBe('');
-    const api = await startFaultServer((_, seen) => ({ status: 200, body: seen.url.startsWith('/v2/loans') ? { id: 'l1', status: 'active' } : { data: [], next_cursor: null } }));
+    const api = await startFaultServer((_, seen) => ({
+      status: 200,
+      body: seen.url.startsWith('/v2/loans') ? { id: 'l1', status: 'active' } : { data: [], next_cursor: null },
+    }));
     try {
       type Method = (...args: unknown[]) => Promise<unknown>;
-      const mod = (await import(path.join(library, 'client/index.ts'))) as { createLibraryClient(o: object): Record<string, Record<string, Record<string, Method>>> };
+      const mod = (await import(path.join(library, 'client/index.ts'))) as {
+        createLibraryClient(o: object): Record<string, Record<string, Record<string, Method>>>;
+      };
       const client = mod.createLibraryClient({ baseUrl: api.url, bearer: 'T', maxRetries: 0 });
       await client['v2']!['members']!['list']!({ tier: 'premium' });
       await client['v2']!['loans']!['renew']!('l1', { due: '2026-12-01' });

@@ -33,7 +33,8 @@ let app: FastifyInstance;
 let baseUrl = '';
 let tokens = 0;
 /** A client with a fresh principal (the server's rate limits are off). */
-const shopClient = (options: Partial<ClientModule.ShopClientOptions> = {}) => client.createShopClient({ baseUrl, bearer: `secret-${++tokens}`, retryDelay: 5, ...options });
+const shopClient = (options: Partial<ClientModule.ShopClientOptions> = {}) =>
+  client.createShopClient({ baseUrl, bearer: `secret-${++tokens}`, retryDelay: 5, ...options });
 let customer = '';
 
 beforeAll(async () => {
@@ -69,7 +70,10 @@ describe('transitions through the client', () => {
     expect(invalid.status).toBe(409);
     expect(invalid.state).toBe('shipped');
     expect(invalid.allowed).toEqual([]);
-    expect((await shop.v3.orders.cancel(order.id).catch((e: unknown) => e)) as ClientModule.InvalidTransitionError).toMatchObject({ state: 'shipped', allowed: ['refund'] });
+    expect((await shop.v3.orders.cancel(order.id).catch((e: unknown) => e)) as ClientModule.InvalidTransitionError).toMatchObject({
+      state: 'shipped',
+      allowed: ['refund'],
+    });
     await expect(shop.v3.orders.refund(order.id)).resolves.toMatchObject({ status: 'refunded' });
   });
 

@@ -60,7 +60,10 @@ describe('ApiPromise is a Promise', () => {
     const onUnhandled = (reason: unknown) => void unhandled.push(reason);
     process.on('unhandledRejection', onUnhandled);
     try {
-      const error = await createShopClient({ baseUrl: server.url }).v2.orders.get('o1').withResponse().catch((e: unknown) => e);
+      const error = await createShopClient({ baseUrl: server.url })
+        .v2.orders.get('o1')
+        .withResponse()
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(NotFoundError);
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(unhandled).toEqual([]);

@@ -96,7 +96,17 @@ describe('errors', () => {
   it('throws one class per status, each an ApiError with status, headers and the problem body', async () => {
     const { url } = await serve((_, req) => problem(Number(req.url.split('/').pop()), 'Failure', { detail: 'it failed' }, { 'x-request-id': 'r1' }));
     const client = createShopClient({ baseUrl: url, maxRetries: 0 });
-    const classes = { 400: BadRequestError, 401: AuthenticationError, 403: PermissionDeniedError, 404: NotFoundError, 429: RateLimitError, 500: InternalServerError, 503: InternalServerError, 410: GoneError, 405: ApiError };
+    const classes = {
+      400: BadRequestError,
+      401: AuthenticationError,
+      403: PermissionDeniedError,
+      404: NotFoundError,
+      429: RateLimitError,
+      500: InternalServerError,
+      503: InternalServerError,
+      410: GoneError,
+      405: ApiError,
+    };
     for (const [status, Class] of Object.entries(classes)) {
       const error = await client.v2.orders.get(status).catch((e: unknown) => e);
       expect(error, status).toBeInstanceOf(Class);
@@ -109,13 +119,18 @@ describe('errors', () => {
   });
 
   it('lists every validation issue in the message of a 400', async () => {
-    const issues = [{ pointer: '/quantity', detail: 'must be at least 1' }, { pointer: '/currency', detail: 'must be EUR or USD' }];
+    const issues = [
+      { pointer: '/quantity', detail: 'must be at least 1' },
+      { pointer: '/currency', detail: 'must be EUR or USD' },
+    ];
     const { url } = await serve([problem(400, 'Bad Request', { detail: 'The body is invalid.', errors: issues })]);
     const client = createShopClient({ baseUrl: url });
     const error = (await client.v2.orders.create({ customer_id: 'c', product_id: 1, quantity: 0 }).catch((e: unknown) => e)) as BadRequestError;
     expect(error).toBeInstanceOf(BadRequestError);
     expect(error.problem?.errors).toEqual(issues);
-    expect(error.message).toMatch(/^400 Bad Request: The body is invalid\. \(POST http:\S+\/v2\/orders\)\n  \/quantity: must be at least 1\n  \/currency: must be EUR or USD$/);
+    expect(error.message).toMatch(
+      /^400 Bad Request: The body is invalid\. \(POST http:\S+\/v2\/orders\)\n  \/quantity: must be at least 1\n  \/currency: must be EUR or USD$/,
+    );
   });
 
   it('copes with an error body that is not JSON', async () => {
@@ -180,7 +195,10 @@ describe('pages and raw responses', () => {
 describe('deprecation', () => {
   it("reports the server's Deprecation and Sunset headers through onAttempt", async () => {
     const headers = { deprecation: '@1788220800', sunset: 'Mon, 01 Mar 2027 00:00:00 GMT' };
-    const { url } = await serve([{ status: 200, headers, body: {} }, { status: 200, body: {} }]);
+    const { url } = await serve([
+      { status: 200, headers, body: {} },
+      { status: 200, body: {} },
+    ]);
     const events: AttemptEvent[] = [];
     const client = createShopClient({ baseUrl: url, onAttempt: (e) => events.push(e) });
     await client.v1.orders.get('o1');

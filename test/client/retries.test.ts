@@ -49,7 +49,10 @@ describe('retries', () => {
     await expect(got).resolves.toEqual(ORDER);
     expect(seen).toHaveLength(2);
     expect(clock.starts()).toEqual([0, 1000]);
-    expect(events.map((e) => [e.attempt, e.status, e.retryInMs])).toEqual([[1, 429, 1000], [2, 200, null]]);
+    expect(events.map((e) => [e.attempt, e.status, e.retryInMs])).toEqual([
+      [1, 429, 1000],
+      [2, 200, null],
+    ]);
   });
 
   it('reads Retry-After as an HTTP date', async () => {
@@ -126,7 +129,10 @@ describe('retries', () => {
     await clock.advance(150);
     const error = await failed;
     expect(clock.starts()).toEqual([0, 151]);
-    expect(events.map((e) => [e.durationMs, e.retryInMs])).toEqual([[150, 1], [150, null]]);
+    expect(events.map((e) => [e.durationMs, e.retryInMs])).toEqual([
+      [150, 1],
+      [150, null],
+    ]);
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error).toBeInstanceOf(ApiError);

@@ -15,7 +15,16 @@ afterEach(async () => {
 });
 
 /** Every option present and undefined, as a caller without exactOptionalPropertyTypes may pass them. */
-const UNDEFINED = { bearer: undefined, apiKey: undefined, maxRetries: undefined, timeout: undefined, retryDelay: undefined, onAttempt: undefined, fetch: undefined, headers: undefined } as unknown as RequestOptions;
+const UNDEFINED = {
+  bearer: undefined,
+  apiKey: undefined,
+  maxRetries: undefined,
+  timeout: undefined,
+  retryDelay: undefined,
+  onAttempt: undefined,
+  fetch: undefined,
+  headers: undefined,
+} as unknown as RequestOptions;
 
 describe('per-request options that are undefined', () => {
   it("keep the client's credential, API key and onAttempt", async () => {

@@ -6,13 +6,7 @@
  * a version past its sunset is a GoneError. Against a loopback server that resolves and answers like that.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  ApiError,
-  GoneError,
-  VersionBrownoutError,
-  createNotesClient,
-  type AttemptEvent,
-} from '../../examples/header-versioning/generated/client/index.js';
+import { ApiError, GoneError, VersionBrownoutError, createNotesClient, type AttemptEvent } from '../../examples/header-versioning/generated/client/index.js';
 import { createShopClient } from '../../examples/shop/generated/client/index.js';
 import { problem, startFaultServer, type FaultServer, type Reply, type Seen } from './fault-server.ts';
 
@@ -36,7 +30,10 @@ async function echoing(answer: (seen: Seen) => Reply, resolve: (sent: string) =>
 describe('the version a header-versioned client talks to', () => {
   it('sends the version of the namespace called and reports the one the server echoed', async () => {
     // The server resolves 2025-01 to what it serves now, as a date-versioned server resolves a date.
-    const api = await echoing(() => ({ status: 200, body: NOTE }), (v) => (v === '2025-01' ? '2025-01-10' : v));
+    const api = await echoing(
+      () => ({ status: 200, body: NOTE }),
+      (v) => (v === '2025-01' ? '2025-01-10' : v),
+    );
     const events: AttemptEvent[] = [];
     const notes = createNotesClient({ baseUrl: api.url, onAttempt: (e) => void events.push(e) });
     await notes['2025-06'].notes.get('n1');
@@ -57,7 +54,12 @@ describe('the version a header-versioned client talks to', () => {
   });
 
   it('reads a brownout as a VersionBrownoutError, not retried, with the echo and the window end', async () => {
-    const brownout = problem(410, 'Gone', { code: 'version_brownout', detail: '2025-01 is browned out until 11:00 UTC.' }, { 'retry-after': '1800', sunset: 'Tue, 01 Jan 2030 00:00:00 GMT' });
+    const brownout = problem(
+      410,
+      'Gone',
+      { code: 'version_brownout', detail: '2025-01 is browned out until 11:00 UTC.' },
+      { 'retry-after': '1800', sunset: 'Tue, 01 Jan 2030 00:00:00 GMT' },
+    );
     const api = await echoing(() => brownout);
     const events: AttemptEvent[] = [];
     const notes = createNotesClient({ baseUrl: api.url, retryDelay: 1, maxRetries: 3, onAttempt: (e) => void events.push(e) });
@@ -74,7 +76,9 @@ describe('the version a header-versioned client talks to', () => {
 
   it('reads a version past its sunset as a GoneError that is no brownout', async () => {
     const api = await echoing(() => problem(410, 'Gone', { code: 'version_sunset', detail: '2025-01 was retired on 2030-01-01; use 2025-06.' }));
-    const error = await createNotesClient({ baseUrl: api.url })['2025-01'].notes.get('n1').catch((e: unknown) => e);
+    const error = await createNotesClient({ baseUrl: api.url })
+      ['2025-01'].notes.get('n1')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GoneError);
     expect(error).not.toBeInstanceOf(VersionBrownoutError);
     expect(error).toMatchObject({ name: 'GoneError', status: 410 });

@@ -21,7 +21,11 @@ const BODY = JSON.stringify(EVENT);
 
 /** Headers of `body` signed by the standardwebhooks package at `at`. */
 function signed(secret: string, at: Date, body = BODY): Record<string, string> {
-  return { 'webhook-id': 'msg_1', 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(secret).sign('msg_1', at, body) };
+  return {
+    'webhook-id': 'msg_1',
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': new Webhook(secret).sign('msg_1', at, body),
+  };
 }
 
 if (!chromiumAvailable)
@@ -40,7 +44,9 @@ describe.runIf(chromiumAvailable)('verifyWebhook in chromium', () => {
   const verify = (body: string, headers: Record<string, string>, secret: string | string[]) =>
     page.evaluate(
       async ([b, h, s]) => {
-        const client = (globalThis as unknown as { ShopClient: { verifyWebhook: (...a: unknown[]) => Promise<unknown>; WebhookVerificationError: new () => Error } }).ShopClient;
+        const client = (
+          globalThis as unknown as { ShopClient: { verifyWebhook: (...a: unknown[]) => Promise<unknown>; WebhookVerificationError: new () => Error } }
+        ).ShopClient;
         try {
           return { event: await client.verifyWebhook(b, new Headers(h), s) };
         } catch (e) {
@@ -88,7 +94,10 @@ describe.runIf(chromiumAvailable)('verifyWebhook in chromium', () => {
   it('refuses a changed body, a wrong secret and a stale timestamp with typed errors', async () => {
     const now = new Date();
     expect(await verify(BODY.replace('"qty":2', '"qty":20'), signed(SECRET, now), SECRET)).toEqual({ error: 'WebhookSignatureError', typed: true });
-    expect(await verify(BODY, signed(SECRET, now), 'whsec_' + btoa('not the secret that signed this!'))).toEqual({ error: 'WebhookSignatureError', typed: true });
+    expect(await verify(BODY, signed(SECRET, now), 'whsec_' + btoa('not the secret that signed this!'))).toEqual({
+      error: 'WebhookSignatureError',
+      typed: true,
+    });
     expect(await verify(BODY, signed(SECRET, new Date(now.getTime() - 3_600_000)), SECRET)).toEqual({ error: 'WebhookTimestampError', typed: true });
     const { 'webhook-signature': _dropped, ...unsigned } = signed(SECRET, now);
     expect(await verify(BODY, unsigned, SECRET)).toEqual({ error: 'WebhookHeaderError', typed: true });

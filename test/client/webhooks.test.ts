@@ -10,7 +10,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { generateInto } from '../server/helpers.ts';
 
 interface ClientModule {
-  verifyWebhook(body: string | Uint8Array, headers: object, secret: string | readonly string[], options?: { tolerance?: number; now?: () => number }): Promise<unknown>;
+  verifyWebhook(
+    body: string | Uint8Array,
+    headers: object,
+    secret: string | readonly string[],
+    options?: { tolerance?: number; now?: () => number },
+  ): Promise<unknown>;
   WebhookVerificationError: new (...a: never[]) => Error;
   WebhookSignatureError: new (...a: never[]) => Error;
   WebhookTimestampError: new (...a: never[]) => Error;
@@ -63,7 +68,11 @@ describe('verifyWebhook', () => {
   it('verifies the bytes as sent: a body that starts with a byte order mark is accepted when its bytes are signed', async () => {
     const withBom = `\uFEFF${BODY}`;
     const at = new Date();
-    const headers = { 'webhook-id': 'msg_b', 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(SECRET).sign('msg_b', at, withBom) };
+    const headers = {
+      'webhook-id': 'msg_b',
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': new Webhook(SECRET).sign('msg_b', at, withBom),
+    };
     expect(await client.verifyWebhook(new TextEncoder().encode(withBom), headers, SECRET)).toEqual(EVENT);
     // The same bytes without the mark are another body.
     await expect(client.verifyWebhook(new TextEncoder().encode(BODY), headers, SECRET)).rejects.toBeInstanceOf(client.WebhookSignatureError);

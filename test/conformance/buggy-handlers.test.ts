@@ -12,7 +12,13 @@ import { NOTES_BUGS, SHOP_BUGS, type Bug } from './buggy-handlers.ts';
 import { loadExample, stopAll, type Example, type Handlers } from './helpers.ts';
 
 interface JsonReport {
-  readonly results: readonly { check: CheckId; version: string; collection: string; status: string; failures: readonly { operation: string; message: string; request?: { method: string; url: string }; answer?: { status: number } | null }[] }[];
+  readonly results: readonly {
+    check: CheckId;
+    version: string;
+    collection: string;
+    status: string;
+    failures: readonly { operation: string; message: string; request?: { method: string; url: string }; answer?: { status: number } | null }[];
+  }[];
 }
 
 const examples: Record<'shop' | 'notes', Example> = {} as Record<'shop' | 'notes', Example>;

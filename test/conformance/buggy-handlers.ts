@@ -123,7 +123,10 @@ const staleUpdate: Bug['wrap'] = (handlers) =>
 /** `collection` without its unique index. */
 const noUniqueIndex =
   (collection: string): Bug['wrap'] =>
-  async (handlers, dir) => ({ ...handlers, [collection]: createMemoryCollection<Row>({ ...(await specOf(dir, collection)), unique: [] }) as unknown as Handlers[string] });
+  async (handlers, dir) => ({
+    ...handlers,
+    [collection]: createMemoryCollection<Row>({ ...(await specOf(dir, collection)), unique: [] }) as unknown as Handlers[string],
+  });
 
 /** A proxy that drops the Idempotency-Key header. */
 const dropIdempotencyKey: Bug['mount'] = (app) =>
@@ -135,7 +138,8 @@ const dropIdempotencyKey: Bug['mount'] = (app) =>
 export const SHOP_BUGS: readonly Bug[] = [
   {
     name: 'non-atomic transition',
-    story: 'a transition reads the state, awaits the database, then writes the new state unconditionally (fix: UPDATE ... WHERE state IN (from states), and answer InvalidTransition when no row changed)',
+    story:
+      'a transition reads the state, awaits the database, then writes the new state unconditionally (fix: UPDATE ... WHERE state IN (from states), and answer InvalidTransition when no row changed)',
     caughtBy: ['transitions-concurrent'],
     only: ['orders'],
     versions: ['v3'],
@@ -145,13 +149,16 @@ export const SHOP_BUGS: readonly Bug[] = [
       const transitions = Object.fromEntries(Object.entries(spec.lifecycle!.transitions).map(([n, t]) => [n, { ...t, from: states }]));
       // A store that writes the state without looking at it: the runtime's own check of the loaded state is all.
       const store = createMemoryCollection<Row>({ ...spec, lifecycle: { ...spec.lifecycle!, transitions } }) as unknown as Handlers[string];
-      const slow = Object.fromEntries(Object.keys(transitions).map((n) => [n, async (...args: unknown[]) => (await latency(), (store[n] as unknown as Fn)(...args))]));
+      const slow = Object.fromEntries(
+        Object.keys(transitions).map((n) => [n, async (...args: unknown[]) => (await latency(), (store[n] as unknown as Fn)(...args))]),
+      );
       return { ...handlers, orders: { ...store, ...slow } as Handlers[string] };
     },
   },
   {
     name: 'non-atomic conditional update',
-    story: 'an update checks If-Match against the row it read, awaits, then writes without the condition (fix: UPDATE ... WHERE etag = the If-Match, in the same statement)',
+    story:
+      'an update checks If-Match against the row it read, awaits, then writes without the condition (fix: UPDATE ... WHERE etag = the If-Match, in the same statement)',
     caughtBy: ['if-match-update'],
     only: ['customers'],
     versions: ['v3'],
@@ -179,7 +186,8 @@ export const SHOP_BUGS: readonly Bug[] = [
   },
   {
     name: 'offset cursor',
-    story: 'the list orders newest first and its cursor is an offset: a record created or deleted while a client pages moves every later one (fix: a keyset cursor, WHERE (created, id) < the last one seen)',
+    story:
+      'the list orders newest first and its cursor is an offset: a record created or deleted while a client pages moves every later one (fix: a keyset cursor, WHERE (created, id) < the last one seen)',
     caughtBy: ['pagination-concurrent'],
     only: ['orders'],
     versions: ['v3'],
@@ -195,7 +203,8 @@ export const SHOP_BUGS: readonly Bug[] = [
   },
   {
     name: 'replace keeps old fields',
-    story: 'a replace merges the body into the stored row, so fields the body leaves out keep their old values (fix: write every column, unsent ones NULL or their default)',
+    story:
+      'a replace merges the body into the stored row, so fields the body leaves out keep their old values (fix: write every column, unsent ones NULL or their default)',
     caughtBy: ['replace-complete'],
     only: ['customers'],
     versions: ['v3'],
@@ -211,7 +220,8 @@ export const SHOP_BUGS: readonly Bug[] = [
   },
   {
     name: 'missing unique check',
-    story: 'the table has no unique index on email, so a second customer with a taken email is created (fix: a unique constraint, its violation answered as Conflict)',
+    story:
+      'the table has no unique index on email, so a second customer with a taken email is created (fix: a unique constraint, its violation answered as Conflict)',
     caughtBy: ['unique'],
     only: ['customers'],
     versions: ['v3'],
@@ -227,7 +237,8 @@ export const SHOP_BUGS: readonly Bug[] = [
   },
   {
     name: 'read-only field not assigned',
-    story: 'the insert leaves createdAt to a column default that does not exist, and the server runs with response checks off (fix: assign every read-only field in create)',
+    story:
+      'the insert leaves createdAt to a column default that does not exist, and the server runs with response checks off (fix: assign every read-only field in create)',
     caughtBy: ['read-only-assigned'],
     only: ['customers'],
     versions: ['v3'],
@@ -242,13 +253,15 @@ export const SHOP_BUGS: readonly Bug[] = [
       };
       const out: Handlers = {};
       for (const [c, ops] of Object.entries(handlers))
-        out[c] = Object.fromEntries(Object.entries(ops).map(([op, fn]) => [op, (...args: unknown[]) => strip((fn as unknown as Fn)(...args))])) as Handlers[string];
+        out[c] = Object.fromEntries(
+          Object.entries(ops).map(([op, fn]) => [op, (...args: unknown[]) => strip((fn as unknown as Fn)(...args))]),
+        ) as Handlers[string];
       return out;
     },
   },
   {
     name: 'write-only field returned',
-    story: 'a response cache stores the database row and serves it on GET, password included, past the server\'s shaping (fix: cache the answer, never the row)',
+    story: "a response cache stores the database row and serves it on GET, password included, past the server's shaping (fix: cache the answer, never the row)",
     caughtBy: ['write-only-hidden'],
     only: ['customers'],
     versions: ['v3'],
@@ -261,7 +274,8 @@ export const SHOP_BUGS: readonly Bug[] = [
   },
   {
     name: 'idempotency ignored',
-    story: 'a proxy in front of the server drops the Idempotency-Key header, so a retried create makes a second resource (fix: forward the header; with several instances, share the answers through Redis)',
+    story:
+      'a proxy in front of the server drops the Idempotency-Key header, so a retried create makes a second resource (fix: forward the header; with several instances, share the answers through Redis)',
     caughtBy: ['idempotent-create'],
     only: ['coupons'],
     versions: ['v3'],
@@ -277,10 +291,13 @@ export const SHOP_BUGS: readonly Bug[] = [
   },
   {
     name: 'lossy migration hook',
-    story: "v3 made orders.reference a string; the hook back to v2's number loses it, so v1 and v2 clients read back another reference than they wrote (fix: make down undo up)",
+    story:
+      "v3 made orders.reference a string; the hook back to v2's number loses it, so v1 and v2 clients read back another reference than they wrote (fix: make down undo up)",
     caughtBy: ['versions', 'round-trip'],
     only: ['orders'],
-    options: { migrations: { ...SHOP_MIGRATIONS, v3: { ...SHOP_MIGRATIONS.v3, orders: { reference: { up: SHOP_MIGRATIONS.v3.orders.reference.up, down: () => 0 } } } } },
+    options: {
+      migrations: { ...SHOP_MIGRATIONS, v3: { ...SHOP_MIGRATIONS.v3, orders: { reference: { up: SHOP_MIGRATIONS.v3.orders.reference.up, down: () => 0 } } } },
+    },
   },
 ];
 

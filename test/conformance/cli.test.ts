@@ -44,9 +44,17 @@ describe('usage errors: one line, exit 2, no report', () => {
     ['a URL that is not http', () => ['--url', 'ftp://example.com'], /--url must be an http:\/\/ or https:\/\/ URL \(got 'ftp:\/\/example.com'\)/],
     ['a header without a colon', () => ['--url', good.url, '--header', 'Authorization Bearer x'], /--header takes 'Name: value'/],
     ['an unknown version', () => ['--url', good.url, '--version', 'v9'], /unknown version 'v9'; the API declares v1, v2, v3/],
-    ['a misspelt collection', () => ['--url', good.url, '--only', 'custmers'], /unknown collection 'custmers' \(did you mean 'customers'\?\); the API has customers, orders, coupons/],
+    [
+      'a misspelt collection',
+      () => ['--url', good.url, '--only', 'custmers'],
+      /unknown collection 'custmers' \(did you mean 'customers'\?\); the API has customers, orders, coupons/,
+    ],
     ["restgen's own collection", () => ['--url', good.url, '--only', 'webhook_endpoints'], /webhook_endpoints is restgen's own collection/],
-    ['a collection the versions checked do not have', () => ['--url', good.url, '--only', 'coupons', '--version', 'v1'], /coupons exists in none of the versions checked \(v1\)/],
+    [
+      'a collection the versions checked do not have',
+      () => ['--url', good.url, '--only', 'coupons', '--version', 'v1'],
+      /coupons exists in none of the versions checked \(v1\)/,
+    ],
     ['an unknown format', () => ['--url', good.url, '--format', 'xml'], /--format must be one of text, json, junit \(got 'xml'\)/],
     ['too little concurrency', () => ['--url', good.url, '--concurrency', '1'], /--concurrency must be a whole number from 2 to 30 \(got '1'\)/],
   ];
@@ -65,7 +73,9 @@ describe('usage errors: one line, exit 2, no report', () => {
     const result = await run('--url', url, '--quiet');
     expect(result.code).toBe(2);
     expect(result.out).toBe('');
-    expect(result.err).toMatch(new RegExp(`^restgen conformance: cannot reach ${url}: .*ECONNREFUSED.*; is the server running, and is --url its base URL\\?\\n$`));
+    expect(result.err).toMatch(
+      new RegExp(`^restgen conformance: cannot reach ${url}: .*ECONNREFUSED.*; is the server running, and is --url its base URL\\?\\n$`),
+    );
   });
 });
 
@@ -96,7 +106,12 @@ describe('reports', () => {
     const result = await run('--url', broken.url, '--header', `Authorization: ${SECRET}`, ...narrow, '--format', 'json');
     expect(result.code).toBe(1);
     expect(result.err).toBe('restgen conformance: 1 check failed.\n');
-    const report = JSON.parse(result.out) as { formatVersion: number; versions: string[]; summary: { checks: number; failed: number; passed: number }; results: { check: string; status: string; description: string; failures: { request?: { headers: Record<string, string> } }[] }[] };
+    const report = JSON.parse(result.out) as {
+      formatVersion: number;
+      versions: string[];
+      summary: { checks: number; failed: number; passed: number };
+      results: { check: string; status: string; description: string; failures: { request?: { headers: Record<string, string> } }[] }[];
+    };
     expect(report.formatVersion).toBe(1);
     expect(report.versions).toEqual(['v3']);
     expect(report.summary.failed).toBe(1);
@@ -112,7 +127,16 @@ describe('reports', () => {
     const result = await run('--url', broken.url, '--header', `Authorization: ${SECRET}`, ...narrow, '--format', 'junit');
     expect(result.code).toBe(1);
     const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(result.out) as {
-      testsuites: { tests: string; failures: string; testsuite: { name: string; tests: string; failures: string; testcase: { name: string; classname: string; failure?: { message: string; '#text': string } }[] } };
+      testsuites: {
+        tests: string;
+        failures: string;
+        testsuite: {
+          name: string;
+          tests: string;
+          failures: string;
+          testcase: { name: string; classname: string; failure?: { message: string; '#text': string } }[];
+        };
+      };
     };
     const suite = xml.testsuites.testsuite;
     expect(suite.name).toBe('v3 customers');

@@ -23,7 +23,14 @@ beforeAll(async () => {
   [shop, notes] = await Promise.all([loadIr(), loadIr(HEADER_API)]);
 });
 
-const customer = { id: '3b241101-e2bb-4255-8caf-4136c566a962', email: 'a@example.com', name: 'A', tier: 'free', tags: [], createdAt: '2026-01-01T00:00:00.000Z' };
+const customer = {
+  id: '3b241101-e2bb-4255-8caf-4136c566a962',
+  email: 'a@example.com',
+  name: 'A',
+  tier: 'free',
+  tags: [],
+  createdAt: '2026-01-01T00:00:00.000Z',
+};
 const answer = (status: number, headers: Record<string, string>, body?: unknown): Exchange => ({
   request: { method: 'GET', url: 'http://x/v3/customers/1', headers: {} },
   answer: { status, headers, ...(body !== undefined ? { body } : {}) },
@@ -42,8 +49,12 @@ describe('judging answers', () => {
     const judge = (e: Exchange) => doc.judge('GET', '/v3/customers/{id}', e);
     expect(judge(answer(200, { ...json, etag: '"abc"' }, customer))).toEqual([]);
     expect(judge(answer(201, { ...json, etag: '"abc"' }, customer))[0]).toMatch(/answered 201, which GET \/v3\/customers\/\{id\} does not document/);
-    expect(judge(answer(200, { ...json, etag: '"abc"' }, { ...customer, tier: 'gold' }))[0]).toMatch(/does not match the documented schema: #\/tier must be equal to one of the allowed values/);
-    expect(judge(answer(200, { 'content-type': 'text/plain', etag: '"abc"' }, 'hello'))[0]).toMatch(/Content-Type is "text\/plain"; the document says application\/json/);
+    expect(judge(answer(200, { ...json, etag: '"abc"' }, { ...customer, tier: 'gold' }))[0]).toMatch(
+      /does not match the documented schema: #\/tier must be equal to one of the allowed values/,
+    );
+    expect(judge(answer(200, { 'content-type': 'text/plain', etag: '"abc"' }, 'hello'))[0]).toMatch(
+      /Content-Type is "text\/plain"; the document says application\/json/,
+    );
     expect(judge(answer(200, json, customer))).toEqual(['the documented ETag header is missing']);
     expect(judge(answer(200, { ...json, etag: 'W/"abc"' }, customer))).toEqual(['ETag W/"abc" is not a strong entity tag ("...")']);
     expect(judge(answer(304, { etag: '"abc"' }, 'x'))).toEqual(['304 documents no body, but one came']);
@@ -70,9 +81,12 @@ describe("the run's request values", () => {
           for (let i = 0; i < 40; i++) {
             const refs = () => '3b241101-e2bb-4255-8caf-4136c566a962';
             if (c.operations.includes('create'))
-              for (const which of ['all', 'required'] as const) expect(doc.requestProblems('POST', `${prefix}/${c.path}`, bodyOf(values, c.fields, which, refs)), `${version} ${c.name} ${which}`).toEqual([]);
-            if (c.operations.includes('replace')) expect(doc.requestProblems('PUT', `${prefix}/${c.path}/{id}`, bodyOf(values, c.fields, 'required', refs))).toEqual([]);
-            for (const t of c.lifecycle?.transitions ?? []) expect(doc.requestProblems('POST', `${prefix}/${c.path}/{id}:${t.name}`, bodyOf(values, t.input, 'all', refs))).toEqual([]);
+              for (const which of ['all', 'required'] as const)
+                expect(doc.requestProblems('POST', `${prefix}/${c.path}`, bodyOf(values, c.fields, which, refs)), `${version} ${c.name} ${which}`).toEqual([]);
+            if (c.operations.includes('replace'))
+              expect(doc.requestProblems('PUT', `${prefix}/${c.path}/{id}`, bodyOf(values, c.fields, 'required', refs))).toEqual([]);
+            for (const t of c.lifecycle?.transitions ?? [])
+              expect(doc.requestProblems('POST', `${prefix}/${c.path}/{id}:${t.name}`, bodyOf(values, t.input, 'all', refs))).toEqual([]);
           }
       }
     }
@@ -80,8 +94,13 @@ describe("the run's request values", () => {
 
   it('unique fields get a value no other draw of the run got, patterned ones too', () => {
     const values = createValues(1);
-    for (const [collection, field] of [['customers', 'email'], ['coupons', 'code']] as const) {
-      const f = project(shop, 'v3').collections.find((c) => c.name === collection)!.fields.find((x) => x.name === field)!;
+    for (const [collection, field] of [
+      ['customers', 'email'],
+      ['coupons', 'code'],
+    ] as const) {
+      const f = project(shop, 'v3')
+        .collections.find((c) => c.name === collection)!
+        .fields.find((x) => x.name === field)!;
       const drawn = Array.from({ length: 300 }, () => values.field(f, () => ''));
       expect(new Set(drawn).size, field).toBe(drawn.length);
     }

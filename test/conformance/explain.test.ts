@@ -37,6 +37,12 @@ describe('explain', () => {
   it('stays cheap for the most concurrent requests the command allows', () => {
     const moves = Array.from({ length: 30 }, (_, i) => pay(i === 29));
     expect(explain('open', moves, 'paid')?.[0]).toBe(29);
-    expect(explain('open', Array.from({ length: 30 }, () => pay(true)), 'paid')).toBeNull();
+    expect(
+      explain(
+        'open',
+        Array.from({ length: 30 }, () => pay(true)),
+        'paid',
+      ),
+    ).toBeNull();
   });
 });

@@ -16,8 +16,23 @@ beforeAll(async () => {
 afterAll(stopAll);
 
 /** Records of others, there before the run (the newest version's shape). */
-const CUSTOMER = { id: '0d3c4a4e-9a8e-4f0e-8d7e-2d1f1b0a0001', email: 'someone@example.org', name: 'Someone', tier: 'pro', tags: ['vip'], createdAt: '2025-01-01T00:00:00.000Z' };
-const ORDER = { id: '0d3c4a4e-9a8e-4f0e-8d7e-2d1f1b0a0002', customer_id: CUSTOMER.id, product_id: 3, quantity: 2, currency: 'USD', status: 'paid', createdAt: '2025-01-02T00:00:00.000Z' };
+const CUSTOMER = {
+  id: '0d3c4a4e-9a8e-4f0e-8d7e-2d1f1b0a0001',
+  email: 'someone@example.org',
+  name: 'Someone',
+  tier: 'pro',
+  tags: ['vip'],
+  createdAt: '2025-01-01T00:00:00.000Z',
+};
+const ORDER = {
+  id: '0d3c4a4e-9a8e-4f0e-8d7e-2d1f1b0a0002',
+  customer_id: CUSTOMER.id,
+  product_id: 3,
+  quantity: 2,
+  currency: 'USD',
+  status: 'paid',
+  createdAt: '2025-01-02T00:00:00.000Z',
+};
 const COUPON = { id: '0d3c4a4e-9a8e-4f0e-8d7e-2d1f1b0a0003', code: 'OTHERS10', percentOff: 10, validUntil: null };
 
 const checked = (report: ConformanceReport) => new Set(report.results.filter((r) => r.status === 'passed').map((r) => r.check));
@@ -33,7 +48,11 @@ describe('the in-memory handlers pass', () => {
     expect(report.versions).toEqual(['v1', 'v2', 'v3']);
     expect(report.leftovers).toEqual([]);
     // The run deleted what it made and nothing else.
-    for (const [path, record] of [['customers', CUSTOMER], ['orders', ORDER], ['coupons', COUPON]] as const) {
+    for (const [path, record] of [
+      ['customers', CUSTOMER],
+      ['orders', ORDER],
+      ['coupons', COUPON],
+    ] as const) {
       const list = await server.call('GET', `/v3/${path}?limit=100`);
       expect(list.body.data, path).toEqual([record]);
     }
@@ -45,7 +64,8 @@ describe('the in-memory handlers pass', () => {
     const report = await conform(notes.ir, server.url);
     expect(failureLines(report)).toBe('');
     expect(report.results.filter((r) => r.status === 'skipped')).toEqual([]);
-    const ran = (check: string, version: string, collection: string) => report.results.some((r) => r.check === check && r.version === version && r.collection === collection && r.status === 'passed');
+    const ran = (check: string, version: string, collection: string) =>
+      report.results.some((r) => r.check === check && r.version === version && r.collection === collection && r.status === 'passed');
     expect(ran('replace-complete', '2025-06', 'notes')).toBe(true);
     expect(ran('replace-complete', '2025-01', 'notes')).toBe(false);
     expect(ran('unique', '2025-06', 'labels')).toBe(true);
@@ -60,7 +80,14 @@ describe('the in-memory handlers pass', () => {
     const report = await conform(shop.ir, server.url, { versions: ['v1', 'v3'], only: ['customers'] });
     expect(failureLines(report)).toBe('');
     expect(report.results.filter((r) => r.version === 'v1')).toEqual([
-      { check: 'documented-answers', version: 'v1', collection: 'customers', status: 'skipped', reason: 'v1 answers 410 Gone: it is past its sunset', failures: [] },
+      {
+        check: 'documented-answers',
+        version: 'v1',
+        collection: 'customers',
+        status: 'skipped',
+        reason: 'v1 answers 410 Gone: it is past its sunset',
+        failures: [],
+      },
     ]);
     expect(report.results.some((r) => r.version === 'v3' && r.status === 'passed')).toBe(true);
   });

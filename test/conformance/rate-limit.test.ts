@@ -53,5 +53,4 @@ describe('429 Too Many Requests', () => {
     expect(report.leftovers.length).toBeGreaterThan(0);
     expect(report.leftovers[0]!.reason).toBe('DELETE answered 429');
   });
-
 });

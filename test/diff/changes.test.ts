@@ -33,7 +33,9 @@ describe('CHANGES.md', () => {
     expect(text).toContain('Client: `v2.orders.list`');
   });
   it('leaves the emitter exactly as prettier formats it (so the writer may skip prettier)', async () => {
-    const single = irOf(defineApi({ name: 'one', versions: { v1: { released: '2026-01-01' } }, collections: { items: collection({ fields: { id: f.id() } }) } }));
+    const single = irOf(
+      defineApi({ name: 'one', versions: { v1: { released: '2026-01-01' } }, collections: { items: collection({ fields: { id: f.id() } }) } }),
+    );
     for (const ir of [await loadIr(), createSyntheticApi(20), single]) {
       const [file] = emitChanges(ir, { sourcePath: '../api.ts', render });
       expect(file!.preformatted).toBe(true);
@@ -53,7 +55,17 @@ describe('CHANGES.md', () => {
       defineApi({
         name: 'two',
         versions: { v1: {}, v2: {} },
-        collections: { items: collection({ fields: { id: f.id(), code: f.string().pattern(/^a*_b$/).typeChangedFrom('v2', f.string()) } }) },
+        collections: {
+          items: collection({
+            fields: {
+              id: f.id(),
+              code: f
+                .string()
+                .pattern(/^a*_b$/)
+                .typeChangedFrom('v2', f.string()),
+            },
+          }),
+        },
       }),
     );
     const content = emitChanges(patterned, { sourcePath: 'api.ts', render })[0]!.content;

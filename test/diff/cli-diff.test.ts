@@ -82,7 +82,11 @@ describe('restgen diff --base', () => {
     writeFileSync(path.join(dir, 'api.ts'), module(50));
     const broken = await diff(['api.ts', '--base', 'HEAD', '--format', 'json'], dir);
     expect(broken.code).toBe(1);
-    const data = JSON.parse(broken.out) as { from: string; to: string; findings: { id: string; level: string; version: string; location: string; unreleased?: boolean; fails: boolean }[] };
+    const data = JSON.parse(broken.out) as {
+      from: string;
+      to: string;
+      findings: { id: string; level: string; version: string; location: string; unreleased?: boolean; fails: boolean }[];
+    };
     expect([data.from, data.to]).toEqual(['HEAD', 'working tree']);
     expect(data.findings.map((x) => [x.id, x.level, x.version, x.location, x.unreleased ?? false, x.fails])).toEqual([
       ['request-bound-tightened', 'breaking', 'v1', 'orders.quantity', false, true],
@@ -94,7 +98,9 @@ describe('restgen diff --base', () => {
     const annotations = await diff(['api.ts', '--base', 'HEAD', '--format', 'github'], dir);
     // On the exact call that changed: `.max(50)` on line 8.
     const column = module(50).split('\n')[7]!.indexOf('max(') + 1;
-    expect(annotations.out).toMatch(new RegExp(`^::error file=api\\.ts,line=8,col=${column},title=breaking request-bound-tightened \\(orders\\.quantity\\)::`, 'm'));
+    expect(annotations.out).toMatch(
+      new RegExp(`^::error file=api\\.ts,line=8,col=${column},title=breaking request-bound-tightened \\(orders\\.quantity\\)::`, 'm'),
+    );
 
     // The proper way: the change lands in the unreleased v2 with a marker.
     writeFileSync(path.join(dir, 'api.ts'), module(50, `.typeChangedFrom('v2', f.int().min(1).max(100))`));

@@ -79,8 +79,12 @@ describe('nullable array items in the model and the diff', () => {
     expect(contractOf(api, 'v1').collections[0]!.fields.find((x) => x.name === 'tags')!.type).toMatchObject({ itemsNullable: true });
   });
   it('items becoming nullable breaks responses; becoming non-nullable breaks requests', () => {
-    expect(summary(diffField(f.array(f.string()), f.array(f.string().nullable())))).toEqual([{ id: 'response-field-became-nullable', level: 'breaking', location: 'items.x[]' }]);
-    expect(summary(diffField(f.array(f.string().nullable()), f.array(f.string())))).toEqual([{ id: 'request-field-became-non-nullable', level: 'breaking', location: 'items.x[]' }]);
+    expect(summary(diffField(f.array(f.string()), f.array(f.string().nullable())))).toEqual([
+      { id: 'response-field-became-nullable', level: 'breaking', location: 'items.x[]' },
+    ]);
+    expect(summary(diffField(f.array(f.string().nullable()), f.array(f.string())))).toEqual([
+      { id: 'request-field-became-non-nullable', level: 'breaking', location: 'items.x[]' },
+    ]);
     expect(diffField(f.array(f.string().nullable()), f.array(f.string().nullable()))).toEqual([]);
   });
   it('a default with a null item is checked against the items', () => {
@@ -148,7 +152,9 @@ describe('end to end: generated server, client and OpenAPI', () => {
   });
   it('zod and OpenAPI carry the nullable items', () => {
     expect(readFileSync(path.join(out, 'v2/notes.ts'), 'utf8')).toContain('z.array(z.string().max(10).nullable())');
-    const doc = JSON.parse(readFileSync(path.join(out, 'openapi/v2.json'), 'utf8')) as { components: { schemas: Record<string, { properties: Record<string, { items: unknown }> }> } };
+    const doc = JSON.parse(readFileSync(path.join(out, 'openapi/v2.json'), 'utf8')) as {
+      components: { schemas: Record<string, { properties: Record<string, { items: unknown }> }> };
+    };
     const note = doc.components.schemas['Note']!;
     expect(note.properties['tags']!.items).toEqual({ type: ['string', 'null'], maxLength: 10 });
     expect(JSON.stringify(note.properties['counts']!.items)).not.toContain('null');
@@ -169,7 +175,18 @@ export const tags: Tags = ['a', null];
 `;
     writeFileSync(path.join(out, 'usage.ts'), usage);
     const tsconfig = {
-      compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom'], types: ['node'], strict: true, noUnusedLocals: true, exactOptionalPropertyTypes: true, skipLibCheck: true, noEmit: true },
+      compilerOptions: {
+        target: 'es2022',
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        lib: ['es2022', 'dom'],
+        types: ['node'],
+        strict: true,
+        noUnusedLocals: true,
+        exactOptionalPropertyTypes: true,
+        skipLibCheck: true,
+        noEmit: true,
+      },
       include: ['**/*.ts'],
     };
     writeFileSync(path.join(out, 'tsconfig.json'), JSON.stringify(tsconfig));

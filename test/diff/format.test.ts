@@ -45,7 +45,11 @@ describe('json', () => {
       fails: true,
       fingerprint: report.findings[0]!.fingerprint,
     });
-    expect(findings[1]).toMatchObject({ id: 'optional-field-added', fails: false, changes: [{ aspect: 'field', after: { name: 'note', type: 'string', optional: true, nullable: false } }] });
+    expect(findings[1]).toMatchObject({
+      id: 'optional-field-added',
+      fails: false,
+      changes: [{ aspect: 'field', after: { name: 'note', type: 'string', optional: true, nullable: false } }],
+    });
     expect(formatJson(report).endsWith('}\n')).toBe(true);
   });
 });

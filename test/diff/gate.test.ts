@@ -34,7 +34,13 @@ describe('fingerprints never collide', () => {
     // Each also warns that stored data may not satisfy it (one finding of its own, with the same changes).
     const one = diffEdit(api(f.string().min(1).max(10)), api(f.string().min(1).max(5)));
     const two = diffEdit(api(f.string().min(1).max(10)), api(f.string().min(2).max(5)));
-    expect([one.length, two.length, one[0]!.id, two[0]!.id, one[1]!.id]).toEqual([2, 2, 'request-bound-tightened', 'request-bound-tightened', 'existing-data-may-not-satisfy']);
+    expect([one.length, two.length, one[0]!.id, two[0]!.id, one[1]!.id]).toEqual([
+      2,
+      2,
+      'request-bound-tightened',
+      'request-bound-tightened',
+      'existing-data-may-not-satisfy',
+    ]);
     expect(two[0]!.changes).toEqual([
       { aspect: 'minLength', before: 1, after: 2 },
       { aspect: 'maxLength', before: 10, after: 5 },

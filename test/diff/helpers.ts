@@ -39,7 +39,11 @@ export interface ApiShape {
 export function apiWith(fields: Record<string, AnyField>, shape: ApiShape = {}): ApiIR {
   const auth = shape.auth ?? true;
   const authDef =
-    auth === false ? {} : auth === true ? { bearer: {}, apiKey: { header: 'X-API-Key' } } : { ...(auth.bearer ? { bearer: {} } : {}), ...(auth.apiKey ? { apiKey: { header: auth.apiKey } } : {}) };
+    auth === false
+      ? {}
+      : auth === true
+        ? { bearer: {}, apiKey: { header: 'X-API-Key' } }
+        : { ...(auth.bearer ? { bearer: {} } : {}), ...(auth.apiKey ? { apiKey: { header: auth.apiKey } } : {}) };
   return irOf(
     defineApi({
       name: 'test',

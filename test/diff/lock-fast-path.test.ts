@@ -23,7 +23,12 @@ function writtenLock(): LockFile {
 /** `value` with every object's keys in reverse order (as a hand edit or a merge tool might leave them). */
 function reversed(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reversed);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.keys(value).reverse().map((k) => [k, reversed((value as Record<string, unknown>)[k])]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.keys(value)
+        .reverse()
+        .map((k) => [k, reversed((value as Record<string, unknown>)[k])]),
+    );
   return value;
 }
 
@@ -72,7 +77,10 @@ describe('compareWithLock on a lock read from disk', () => {
     const result = compareWithLock(api(f.string().max(100).filterable()), writtenLock());
     expect(result.diagnostics).toEqual([]);
     expect(result.changed).toBe(true);
-    expect(result.findings.map((x) => [x.version, x.location])).toEqual([['v1', 'items.x'], ['v2', 'items.x']]);
+    expect(result.findings.map((x) => [x.version, x.location])).toEqual([
+      ['v1', 'items.x'],
+      ['v2', 'items.x'],
+    ]);
     expect(serializeLock(result.nextLock)).toContain('"filterable": true');
   });
 });

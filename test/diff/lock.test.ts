@@ -30,7 +30,10 @@ describe('contracts', () => {
     const result = compareWithLock(api(f.string().max(100)), undefined);
     expect(result.diagnostics).toEqual([]);
     expect(result.changed).toBe(true);
-    expect(result.findings.map((x) => [x.id, x.location])).toEqual([['version-released', 'v1'], ['version-released', 'v2']]);
+    expect(result.findings.map((x) => [x.id, x.location])).toEqual([
+      ['version-released', 'v1'],
+      ['version-released', 'v2'],
+    ]);
   });
 });
 
@@ -96,7 +99,10 @@ describe('compareWithLock', () => {
     expect(result).toMatchObject({ diagnostics: [], findings: [], changed: false });
   });
   it('a released version removed before its sunset is RG180; after its sunset it leaves the lock', () => {
-    const dated = apiWith({ x: f.string() }, { versions: { v1: { released: '2026-01-01', deprecated: '2026-03-01', sunset: '2026-06-01' }, v2: { released: '2026-03-01' } } });
+    const dated = apiWith(
+      { x: f.string() },
+      { versions: { v1: { released: '2026-01-01', deprecated: '2026-03-01', sunset: '2026-06-01' }, v2: { released: '2026-03-01' } } },
+    );
     const lock = compareWithLock(dated, undefined).nextLock;
     const without = apiWith({ x: f.string() }, { versions: { v2: { released: '2026-03-01' } } });
     expect(compareWithLock(without, lock, { today: '2026-05-31' }).diagnostics.map((d) => d.code)).toEqual(['RG180']);

@@ -55,7 +55,13 @@ describe('a rename with a type change', () => {
 describe('a collection renamed', () => {
   it('removed and added with the same fields: a possible-collection-rename warning with the marker', () => {
     const make = (name: string) =>
-      irOf(defineApi({ name: 'test', versions: { v1: { released: '2026-01-01' } }, collections: { [name]: collection({ fields: { id: f.id(), email: f.email() } }) } }));
+      irOf(
+        defineApi({
+          name: 'test',
+          versions: { v1: { released: '2026-01-01' } },
+          collections: { [name]: collection({ fields: { id: f.id(), email: f.email() } }) },
+        }),
+      );
     const found = diffEdit(make('customers'), make('clients'));
     const hint = found.find((x) => x.id === 'possible-collection-rename')!;
     expect(hint).toMatchObject({ level: 'warning', location: 'clients', changes: [{ aspect: 'name', before: 'customers', after: 'clients' }] });
@@ -72,13 +78,23 @@ describe('a field moved into a nested object', () => {
   it('a top-level field removed and the same name and type added in a new nested object', () => {
     const found = diffEdit(apiWith({ zip: f.string() }), apiWith({ shipping: f.object({ zip: f.string(), city: f.string() }) }));
     const move = found.find((x) => x.id === 'possible-field-move')!;
-    expect(move).toMatchObject({ level: 'warning', location: 'items.shipping.zip', changes: [{ aspect: 'path', before: 'items.zip', after: 'items.shipping.zip' }] });
+    expect(move).toMatchObject({
+      level: 'warning',
+      location: 'items.shipping.zip',
+      changes: [{ aspect: 'path', before: 'items.zip', after: 'items.shipping.zip' }],
+    });
     expect(move.message).toContain('moved into a nested object');
   });
   it('into an object that already existed, and out of one', () => {
-    const inward = diffEdit(apiWith({ zip: f.string(), shipping: f.object({ city: f.string() }) }), apiWith({ shipping: f.object({ city: f.string(), zip: f.string() }) }));
+    const inward = diffEdit(
+      apiWith({ zip: f.string(), shipping: f.object({ city: f.string() }) }),
+      apiWith({ shipping: f.object({ city: f.string(), zip: f.string() }) }),
+    );
     expect(inward.filter((x) => x.id === 'possible-field-move').map((x) => x.location)).toEqual(['items.shipping.zip']);
-    const outward = diffEdit(apiWith({ shipping: f.object({ city: f.string(), zip: f.string() }) }), apiWith({ zip: f.string(), shipping: f.object({ city: f.string() }) }));
+    const outward = diffEdit(
+      apiWith({ shipping: f.object({ city: f.string(), zip: f.string() }) }),
+      apiWith({ zip: f.string(), shipping: f.object({ city: f.string() }) }),
+    );
     expect(outward.find((x) => x.id === 'possible-field-move')!.message).toContain('moved out of a nested object');
   });
 });
@@ -93,21 +109,29 @@ describe('an enum value renamed', () => {
   });
   it('several values: alike ones pair, unlike ones do not', () => {
     const found = diffEdit(apiWith({ s: f.enum(['open', 'cancelled', 'paid']) }), apiWith({ s: f.enum(['open', 'canceled', 'settled']) }));
-    expect(found.filter((x) => x.id === 'possible-enum-value-rename').flatMap((x) => x.changes)).toEqual([{ aspect: 'enumValue', before: 'cancelled', after: 'canceled' }]);
+    expect(found.filter((x) => x.id === 'possible-enum-value-rename').flatMap((x) => x.changes)).toEqual([
+      { aspect: 'enumValue', before: 'cancelled', after: 'canceled' },
+    ]);
   });
 });
 
 describe('the marker names a version that exists', () => {
   const v1Only = { versions: { v1: { released: '2026-01-01' } } };
   it('with only v1 (released), the hint says to add a version instead of naming v2', () => {
-    const report = diffHistory(apiWith({ note: f.string().optional() }, v1Only), apiWith({ memo: f.string().optional() }, v1Only), { from: 'main', to: 'working tree' });
+    const report = diffHistory(apiWith({ note: f.string().optional() }, v1Only), apiWith({ memo: f.string().optional() }, v1Only), {
+      from: 'main',
+      to: 'working tree',
+    });
     const hint = report.findings.find((x) => x.id === 'possible-undeclared-rename')!;
     expect(hint.message).not.toContain("'v2'");
     expect(hint.message).toContain('add a version to versions first');
   });
   it('with a later unreleased version, the hint names it', () => {
     const shape = { versions: { v1: { released: '2026-01-01' }, v2: {} } };
-    const report = diffHistory(apiWith({ note: f.string().optional() }, shape), apiWith({ memo: f.string().optional() }, shape), { from: 'main', to: 'working tree' });
+    const report = diffHistory(apiWith({ note: f.string().optional() }, shape), apiWith({ memo: f.string().optional() }, shape), {
+      from: 'main',
+      to: 'working tree',
+    });
     const forV1 = report.findings.find((x) => x.id === 'possible-undeclared-rename' && x.version === 'v1')!;
     expect(forV1.hint!.marker).toBe(".renamedFrom('note', 'v2') on memo");
   });

@@ -8,7 +8,13 @@ import { diffVersions } from '../../generator/diff/diff-history.ts';
 import { apiWith, diffBetween, diffEdit, irOf, summary } from './helpers.ts';
 
 const twoVersions = (fields: Parameters<typeof collection>[0]['fields']) =>
-  irOf(defineApi({ name: 'test', versions: { v1: { released: '2026-01-01' }, v2: {} }, collections: { orders: collection({ fields: { id: f.id(), ...fields } }) } }));
+  irOf(
+    defineApi({
+      name: 'test',
+      versions: { v1: { released: '2026-01-01' }, v2: {} },
+      collections: { orders: collection({ fields: { id: f.id(), ...fields } }) },
+    }),
+  );
 
 describe('declared renames', () => {
   it('renamedFrom is one field-renamed finding, breaking, at the new name', () => {
@@ -70,7 +76,11 @@ describe('possible undeclared renames', () => {
   });
   it('in nested objects too', () => {
     const found = diffEdit(apiWith({ shipping: f.object({ zip: f.string() }) }), apiWith({ shipping: f.object({ postcode: f.string() }) }));
-    expect(summary(found).find((x) => x.id === 'possible-undeclared-rename')).toEqual({ id: 'possible-undeclared-rename', level: 'warning', location: 'items.shipping.postcode' });
+    expect(summary(found).find((x) => x.id === 'possible-undeclared-rename')).toEqual({
+      id: 'possible-undeclared-rename',
+      level: 'warning',
+      location: 'items.shipping.postcode',
+    });
   });
 });
 

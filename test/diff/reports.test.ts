@@ -20,7 +20,10 @@ const diff = runDiffCli;
 afterAll(removeTempProjects);
 
 const git = (dir: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=restgen', '-c', 'user.email=restgen@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, encoding: 'utf8' });
+  execFileSync('git', ['-c', 'user.name=restgen', '-c', 'user.email=restgen@example.com', '-c', 'commit.gpgsign=false', ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+  });
 
 const moduleWith = (quantity: string) => `import { collection, defineApi, f } from 'restgen';
 
@@ -71,7 +74,9 @@ describe('JSON and its schema', () => {
   });
   it('each finding carries its builder call as file:line:column, and what changed before and after', async () => {
     const r = await diff([SHOP_API, '--from', 'v1', '--to', 'v2', '--format', 'json']);
-    const data = JSON.parse(r.out) as { findings: { id: string; location: string; source: { file: string; line: number; column: number }; changes: unknown[] }[] };
+    const data = JSON.parse(r.out) as {
+      findings: { id: string; location: string; source: { file: string; line: number; column: number }; changes: unknown[] }[];
+    };
     const source = readFileSync(SHOP_API, 'utf8').split('\n');
     const renamed = data.findings.find((x) => x.id === 'field-renamed')!;
     expect(renamed.source.file).toBe('examples/shop/api.ts');
@@ -122,7 +127,9 @@ export default defineApi({
     expect(found.find((x) => x.id === 'operation-removed')!.source).toEqual(at(10, 'operations:'));
     // Between versions of one module, a removal points at its removedIn marker.
     const v = await diff(['api.ts', '--from', 'v1', '--to', 'v2', '--format', 'github'], dir);
-    expect(v.out).toContain(`::error file=api.ts,line=9,col=${lines[8]!.indexOf('removedIn') + 1},title=breaking request-optional-field-removed (orders.note)::`);
+    expect(v.out).toContain(
+      `::error file=api.ts,line=9,col=${lines[8]!.indexOf('removedIn') + 1},title=breaking request-optional-field-removed (orders.note)::`,
+    );
   });
 });
 
@@ -158,7 +165,9 @@ describe('JUnit XML', () => {
 describe('Markdown', () => {
   it('lists client methods and fingerprints', async () => {
     const r = await diff([SHOP_API, '--from', 'v1', '--to', 'v2', '--format', 'md']);
-    const json = JSON.parse((await diff([SHOP_API, '--from', 'v1', '--to', 'v2', '--format', 'json'])).out) as { findings: { id: string; fingerprint: string }[] };
+    const json = JSON.parse((await diff([SHOP_API, '--from', 'v1', '--to', 'v2', '--format', 'json'])).out) as {
+      findings: { id: string; fingerprint: string }[];
+    };
     expect(r.out).toContain('| routes | client | fingerprint |');
     const renamed = r.out.split('\n').find((l) => l.includes('`field-renamed`'))!;
     expect(renamed).toContain('`v2.orders.create`');
@@ -172,12 +181,16 @@ describe('--severity', () => {
     expect((await diff(['api.ts', '--base', 'HEAD'], dir)).code).toBe(1);
     const lowered = await diff(['api.ts', '--base', 'HEAD', '--severity', 'bound-tightened=warning', '--format', 'json'], dir);
     expect(lowered.code).toBe(0);
-    const tightened = (out: string) => (JSON.parse(out) as { findings: { id: string; level: string; ruleLevel: string }[] }).findings.filter((x) => x.id === 'request-bound-tightened');
+    const tightened = (out: string) =>
+      (JSON.parse(out) as { findings: { id: string; level: string; ruleLevel: string }[] }).findings.filter((x) => x.id === 'request-bound-tightened');
     expect(tightened(lowered.out)[0]).toMatchObject({ level: 'warning', ruleLevel: 'breaking' });
     const off = await diff(['api.ts', '--base', 'HEAD', '--severity', 'request-bound-tightened=off', '--format', 'json'], dir);
     expect(tightened(off.out)).toEqual([]);
     // The older-data warning is a rule of its own, turned off by its own id.
-    const quiet = await diff(['api.ts', '--base', 'HEAD', '--severity', 'request-bound-tightened=off', '--severity', 'existing-data-may-not-satisfy=off', '--format', 'json'], dir);
+    const quiet = await diff(
+      ['api.ts', '--base', 'HEAD', '--severity', 'request-bound-tightened=off', '--severity', 'existing-data-may-not-satisfy=off', '--format', 'json'],
+      dir,
+    );
     expect((JSON.parse(quiet.out) as { findings: unknown[] }).findings).toEqual([]);
   });
   it('an unknown id or level, or a malformed flag, is a usage error (2)', async () => {
@@ -192,10 +205,19 @@ describe('--severity', () => {
 describe('acceptance under --base', () => {
   it('a break recorded in the lock passes diff --base; a different break still fails', async () => {
     const dir = repo('f.int().max(100)', 'f.int().max(50)');
-    const json = JSON.parse((await diff(['api.ts', '--base', 'HEAD', '--format', 'json'], dir)).out) as { findings: { fingerprint: string; version: string; id: string; location: string; message: string; unreleased?: boolean }[] };
+    const json = JSON.parse((await diff(['api.ts', '--base', 'HEAD', '--format', 'json'], dir)).out) as {
+      findings: { fingerprint: string; version: string; id: string; location: string; message: string; unreleased?: boolean }[];
+    };
     const released = json.findings.filter((x) => !x.unreleased);
     // What `generate --accept-breaking` records (test/diff/gate.test.ts proves it records these fingerprints).
-    const accepted = released.map((x) => ({ fingerprint: x.fingerprint, version: x.version, id: x.id, location: x.location, message: x.message, reason: 'agreed with the one client' }));
+    const accepted = released.map((x) => ({
+      fingerprint: x.fingerprint,
+      version: x.version,
+      id: x.id,
+      location: x.location,
+      message: x.message,
+      reason: 'agreed with the one client',
+    }));
     writeFileSync(path.join(dir, 'restgen.lock.json'), JSON.stringify({ lockfileVersion: 1, api: 'shop', versions: {}, accepted }));
     const r = await diff(['api.ts', '--base', 'HEAD', '--format', 'json'], dir);
     expect(r.code).toBe(0);

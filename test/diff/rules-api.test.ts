@@ -60,7 +60,9 @@ describe('auth and scopes', () => {
     expect(summary(diffEdit(more, base))).toEqual([{ id: 'scope-removed', level: 'safe', location: 'items' }]);
   });
   it('auth scheme removed: breaking', () => {
-    expect(summary(diffEdit(apiWith({}), apiWith({}, { auth: { bearer: true } })))).toEqual([{ id: 'auth-scheme-removed', level: 'breaking', location: 'auth.apiKey' }]);
+    expect(summary(diffEdit(apiWith({}), apiWith({}, { auth: { bearer: true } })))).toEqual([
+      { id: 'auth-scheme-removed', level: 'breaking', location: 'auth.apiKey' },
+    ]);
     expect(summary(diffEdit(apiWith({}, { auth: { bearer: true, apiKey: 'X-Key' } }), apiWith({}, { auth: { bearer: true, apiKey: 'X-Other' } })))).toEqual([
       { id: 'auth-scheme-removed', level: 'breaking', location: 'auth.apiKey' },
       { id: 'auth-scheme-added', level: 'safe', location: 'auth.apiKey' },
@@ -82,13 +84,17 @@ describe('lists', () => {
 describe('versions', () => {
   const v = (v1: Record<string, string>) => apiWith({}, { versions: { v1 } });
   it('deprecated: safe', () => {
-    expect(summary(diffEdit(v({ released: '2026-01-01' }), v({ released: '2026-01-01', deprecated: '2026-06-01' })))).toEqual([{ id: 'version-deprecated', level: 'safe', location: 'v1' }]);
+    expect(summary(diffEdit(v({ released: '2026-01-01' }), v({ released: '2026-01-01', deprecated: '2026-06-01' })))).toEqual([
+      { id: 'version-deprecated', level: 'safe', location: 'v1' },
+    ]);
   });
   it('sunset moved earlier: breaking; announced or moved later: safe', () => {
     const at = (sunset: string) => v({ released: '2026-01-01', deprecated: '2026-06-01', sunset });
     expect(summary(diffEdit(at('2027-06-01'), at('2027-01-01')))).toEqual([{ id: 'version-sunset-moved-earlier', level: 'breaking', location: 'v1' }]);
     expect(summary(diffEdit(at('2027-01-01'), at('2027-06-01')))).toEqual([{ id: 'version-sunset-moved-later', level: 'safe', location: 'v1' }]);
-    expect(summary(diffEdit(v({ released: '2026-01-01', deprecated: '2026-06-01' }), at('2027-01-01')))).toEqual([{ id: 'version-sunset-set', level: 'safe', location: 'v1' }]);
+    expect(summary(diffEdit(v({ released: '2026-01-01', deprecated: '2026-06-01' }), at('2027-01-01')))).toEqual([
+      { id: 'version-sunset-set', level: 'safe', location: 'v1' },
+    ]);
   });
   const two = (v1: Record<string, string>) => apiWith({}, { versions: { v1, v2: { released: '2026-06-01' } } });
   const onlyV2 = () => apiWith({}, { versions: { v2: { released: '2026-06-01' } } });
@@ -110,7 +116,11 @@ describe('versions', () => {
       { id: 'response-field-became-optional', level: 'breaking', location: 'items.x' },
       { id: 'version-added', level: 'safe', location: 'v3' },
     ]);
-    expect(report.findings.map((x) => [x.version, x.unreleased ?? false])).toEqual([['v1', false], ['v2', true], ['v3', false]]);
+    expect(report.findings.map((x) => [x.version, x.unreleased ?? false])).toEqual([
+      ['v1', false],
+      ['v2', true],
+      ['v3', false],
+    ]);
     expect(report.summary).toEqual({ breaking: 2, warning: 0, safe: 1 });
     expect(report.findings.filter((x) => failsOn(x, 'breaking')).map((x) => x.version)).toEqual(['v1']);
     expect(report.comparisons.map((c) => c.version)).toEqual(['v1', 'v2', 'v3']);
@@ -168,7 +178,9 @@ describe('collection and operation markers between versions of one IR', () => {
     expect(summary(diffBetween(kept, 'v1', 'v2'))).toEqual([{ id: 'collection-renamed', level: 'warning', location: 'customers' }]);
   });
   it('versioned operations', () => {
-    const ops = api(collection({ fields: { id: f.id() }, operations: ['list', 'get', { name: 'delete', addedIn: 'v2' }, { name: 'create', removedIn: 'v2' }] }));
+    const ops = api(
+      collection({ fields: { id: f.id() }, operations: ['list', 'get', { name: 'delete', addedIn: 'v2' }, { name: 'create', removedIn: 'v2' }] }),
+    );
     expect(summary(diffBetween(ops, 'v1', 'v2'))).toEqual([
       { id: 'operation-removed', level: 'breaking', location: 'customers' },
       { id: 'operation-added', level: 'safe', location: 'customers' },

@@ -13,7 +13,11 @@ import type { ApiIR } from '../../generator/model/ir.ts';
 import { project } from '../../generator/model/project.ts';
 import { diffBetween, diffEdit, irOf, summary } from './helpers.ts';
 
-function api(events: readonly string[], custom: Record<string, CustomEventDef> = {}, versions: Record<string, { released?: string }> = { v1: { released: '2026-01-01' } }): ApiIR {
+function api(
+  events: readonly string[],
+  custom: Record<string, CustomEventDef> = {},
+  versions: Record<string, { released?: string }> = { v1: { released: '2026-01-01' } },
+): ApiIR {
   return irOf(
     defineApi({
       name: 'test',
@@ -82,7 +86,11 @@ describe('custom event payloads by the response rules', () => {
   });
 
   it('the lock contract keeps events: a removal against the locked version is found', () => {
-    const locked = apiAtOfContract('test', contractOf(api(['created', 'closed'], { 'item.flagged': { payload: { reason: f.string() } } }), 'v1'), 'restgen.lock.json');
+    const locked = apiAtOfContract(
+      'test',
+      contractOf(api(['created', 'closed'], { 'item.flagged': { payload: { reason: f.string() } } }), 'v1'),
+      'restgen.lock.json',
+    );
     const now = project(api(['created'], { 'item.flagged': { payload: {} } }), 'v1');
     expect(summary(diffApis(locked, now, { match: 'name' }))).toEqual([
       { id: 'event-removed', level: 'breaking', location: 'webhooks.item.closed' },

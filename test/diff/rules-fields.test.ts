@@ -92,7 +92,11 @@ describe('requiredness', () => {
 
 describe('types and formats', () => {
   it('type changed incompatibly (int to string): breaking on every side', () => {
-    for (const [b, a] of [[f.int(), f.string()], [f.int().writeOnly(), f.string().writeOnly()], [f.int().readOnly(), f.string().readOnly()]] as const)
+    for (const [b, a] of [
+      [f.int(), f.string()],
+      [f.int().writeOnly(), f.string().writeOnly()],
+      [f.int().readOnly(), f.string().readOnly()],
+    ] as const)
       expect(summary(diffField(b, a))).toEqual(one('field-type-changed', 'breaking'));
   });
   it('type widened (int to number): safe for requests, breaking for responses', () => {
@@ -164,17 +168,32 @@ describe('bounds and patterns', () => {
   });
   it('pattern added: breaking for requests, safe for responses', () => {
     expect(summary(diffField(f.string(), f.string().pattern(/^[a-z]+$/)))).toEqual([...one('request-pattern-added', 'breaking'), ...stored]);
-    expect(summary(diffField(f.string().readOnly(), f.string().pattern(/^[a-z]+$/).readOnly()))).toEqual([...stored, ...one('response-pattern-added', 'safe')]);
+    expect(
+      summary(
+        diffField(
+          f.string().readOnly(),
+          f
+            .string()
+            .pattern(/^[a-z]+$/)
+            .readOnly(),
+        ),
+      ),
+    ).toEqual([...stored, ...one('response-pattern-added', 'safe')]);
   });
   it('pattern changed: warning', () => {
     expect(summary(diffField(f.string().pattern(/^[a-z]+$/), f.string().pattern(/^[a-z0-9]+$/)))).toEqual([...stored, ...one('pattern-changed', 'warning')]);
-    expect(summary(diffField(f.string().pattern(/^a$/).readOnly(), f.string().pattern(/^b$/).readOnly()))).toEqual([...stored, ...one('pattern-changed', 'warning')]);
+    expect(summary(diffField(f.string().pattern(/^a$/).readOnly(), f.string().pattern(/^b$/).readOnly()))).toEqual([
+      ...stored,
+      ...one('pattern-changed', 'warning'),
+    ]);
   });
   it('existing data may not satisfy a narrowing of a stored field: a warning of its own on the routes that answer it', () => {
     const found = diffField(f.string().max(200), f.string().max(100));
     const older = found.find((x) => x.id === 'existing-data-may-not-satisfy')!;
     expect(older).toMatchObject({ level: 'warning', direction: 'response', location: at });
-    expect(older.message).toBe('items.x: existing data may not satisfy this (max length 200 → 100): records written before keep their values, which are still answered');
+    expect(older.message).toBe(
+      'items.x: existing data may not satisfy this (max length 200 → 100): records written before keep their values, which are still answered',
+    );
     expect(older.affects.routes).toEqual(['GET /v1/items', 'GET /v1/items/{id}', 'POST /v1/items', 'PUT /v1/items/{id}', 'PATCH /v1/items/{id}']);
     // A loosening leaves stored data valid: no such warning.
     expect(diffField(f.string().max(100), f.string().max(200)).map((x) => x.id)).not.toContain('existing-data-may-not-satisfy');

@@ -123,7 +123,11 @@ describe('states, initial state and If-Match', () => {
         collections: {
           items: collection({
             fields: { id: f.id(), status: f.enum(['open', 'done', 'archived']).readOnly().valueAddedIn('v2', 'archived', { fallback: 'done' }) },
-            lifecycle: { field: 'status', initial: 'open', transitions: { finish: { from: ['open'], to: 'done' }, archive: { from: ['done'], to: 'archived', addedIn: 'v2' } } },
+            lifecycle: {
+              field: 'status',
+              initial: 'open',
+              transitions: { finish: { from: ['open'], to: 'done' }, archive: { from: ['done'], to: 'archived', addedIn: 'v2' } },
+            },
           }),
         },
       }),
@@ -155,7 +159,11 @@ describe('the lock sees lifecycles', () => {
   it('a locked contract keeps the lifecycle: removing a transition from a released version is RG180', () => {
     const locked = withLifecycle();
     const contract = contractOf(locked, 'v1');
-    expect(contract.collections[0]!.lifecycle).toMatchObject({ field: 'status', initial: 'open', transitions: [{ name: 'cancel', from: ['open', 'paid'] }, { name: 'pay' }, { name: 'ship' }] });
+    expect(contract.collections[0]!.lifecycle).toMatchObject({
+      field: 'status',
+      initial: 'open',
+      transitions: [{ name: 'cancel', from: ['open', 'paid'] }, { name: 'pay' }, { name: 'ship' }],
+    });
     // The contract read back compares equal to the projection it came from.
     expect(diffApis(apiAtOfContract('test', contract, 'restgen.lock.json'), project(locked, 'v1'), { match: 'name' })).toEqual([]);
     const lock = { lockfileVersion: 1 as const, api: 'test', versions: { v1: contract } };

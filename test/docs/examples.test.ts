@@ -112,7 +112,11 @@ describe('the TypeScript examples of the docs', () => {
     );
     let output = '';
     try {
-      execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript-native/bin/tsc'), '--noEmit', '-p', path.join(DIR, 'tsconfig.json')], { cwd: ROOT, encoding: 'utf8', stdio: 'pipe' });
+      execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript-native/bin/tsc'), '--noEmit', '-p', path.join(DIR, 'tsconfig.json')], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        stdio: 'pipe',
+      });
     } catch (error) {
       output = String((error as { stdout?: string }).stdout ?? error);
     }

@@ -18,7 +18,12 @@ export function markdownFiles(): string[] {
       const full = path.join(dir, e.name);
       return e.isDirectory() ? walk(full) : e.name.endsWith('.md') ? [full] : [];
     });
-  return ['README.md', ...walk(DOCS).map((f) => path.relative(ROOT, f).split(path.sep).join('/')).sort()];
+  return [
+    'README.md',
+    ...walk(DOCS)
+      .map((f) => path.relative(ROOT, f).split(path.sep).join('/'))
+      .sort(),
+  ];
 }
 
 /** The text of a docs file (`relative` to the root). */
@@ -41,11 +46,21 @@ export function typescriptBlocks(file: string, text: string): CodeBlock[] {
     const open = /^(\s*)(`{3,}|~{3,})(.*)$/.exec(lines[i]!);
     if (!open) continue;
     const [, indent, fence, info] = open;
-    const end = lines.findIndex((l, j) => j > i && l.trimStart().startsWith(fence!) && l.trim() === l.trim().replace(/[^`~]/g, '') && l.trim().length >= fence!.length);
+    const end = lines.findIndex(
+      (l, j) => j > i && l.trimStart().startsWith(fence!) && l.trim() === l.trim().replace(/[^`~]/g, '') && l.trim().length >= fence!.length,
+    );
     const close = end < 0 ? lines.length : end;
     const lang = info!.trim().split(/\s+/)[0] ?? '';
     if (lang === 'ts' || lang === 'typescript')
-      out.push({ file, line: i + 2, info: info!.trim(), code: lines.slice(i + 1, close).map((l) => (l.startsWith(indent!) ? l.slice(indent!.length) : l)).join('\n') });
+      out.push({
+        file,
+        line: i + 2,
+        info: info!.trim(),
+        code: lines
+          .slice(i + 1, close)
+          .map((l) => (l.startsWith(indent!) ? l.slice(indent!.length) : l))
+          .join('\n'),
+      });
     i = close;
   }
   return out;

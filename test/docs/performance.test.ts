@@ -19,7 +19,12 @@ describe('the performance page', () => {
   it("is rewritten one benchmark at a time: a run replaces its section's table and keeps the others", () => {
     const first = withBenchmark(emptyPerformancePage(), 'server', '| a | b |\n|---|---|\n| 1 | 2 |', 'Machine: test.');
     expect(first).toContain('Command: `npx jiti bench/server.ts`. Machine: test.\n\n| a | b |');
-    const second = withBenchmark(withBenchmark(first, 'outbox', '| x |\n|---|\n| 9 |', 'Machine: other.'), 'server', '| a | b |\n|---|---|\n| 3 | 4 |', 'Machine: test.');
+    const second = withBenchmark(
+      withBenchmark(first, 'outbox', '| x |\n|---|\n| 9 |', 'Machine: other.'),
+      'server',
+      '| a | b |\n|---|---|\n| 3 | 4 |',
+      'Machine: test.',
+    );
     expect(second).toContain('| 3 | 4 |');
     expect(second).not.toContain('| 1 | 2 |');
     expect(second).toContain('| 9 |');
@@ -33,6 +38,8 @@ describe('the performance page', () => {
 
   it('gets a section it lacks at its end, keeping what it holds', () => {
     const page = withBenchmark('# Performance\n\nNotes.\n', 'generation', '| g |', '');
-    expect(page).toMatch(/^# Performance\n\nNotes\.\n\n## Generation\n\n<!-- bench:generation -->\nCommand: `BENCH_ONLY_GENERATE=1 npm run bench`\.\n\n\| g \|\n<!-- \/bench:generation -->/);
+    expect(page).toMatch(
+      /^# Performance\n\nNotes\.\n\n## Generation\n\n<!-- bench:generation -->\nCommand: `BENCH_ONLY_GENERATE=1 npm run bench`\.\n\n\| g \|\n<!-- \/bench:generation -->/,
+    );
   });
 });

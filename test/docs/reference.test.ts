@@ -43,13 +43,18 @@ describe('diagnostic codes', () => {
     const headings = [...text.matchAll(/^### (RG\d{3}) .* \{#(rg\d{3})\}$/gm)];
     expect(headings.map((m) => m[1]).sort()).toEqual(Object.keys(DIAGNOSTIC_CODES).sort());
     for (const m of headings) expect(m[2]).toBe(m[1]!.toLowerCase());
-    for (const code of Object.keys(DIAGNOSTIC_CODES)) expect(section(text, text.split('\n').find((l) => l.startsWith(`### ${code} `))!), code).toMatch(/\*\*Fix:\*\* \S/);
+    for (const code of Object.keys(DIAGNOSTIC_CODES))
+      expect(section(text, text.split('\n').find((l) => l.startsWith(`### ${code} `))!), code).toMatch(/\*\*Fix:\*\* \S/);
   });
 });
 
 describe('finding ids', () => {
   it('are each listed with their level and summary, in the order of the rules', () => {
-    const rows = [...page('findings').matchAll(/^\| `([a-z0-9-]+)` \| (\w+) \| (.+) \|$/gm)].map((m) => ({ id: m[1], level: m[2], summary: m[3]!.replace(/\\\|/g, '|') }));
+    const rows = [...page('findings').matchAll(/^\| `([a-z0-9-]+)` \| (\w+) \| (.+) \|$/gm)].map((m) => ({
+      id: m[1],
+      level: m[2],
+      summary: m[3]!.replace(/\\\|/g, '|'),
+    }));
     expect(rows).toEqual(allFindingIds().map((i) => ({ ...i, summary: i.summary.replace(/</g, '&lt;').replace(/>/g, '&gt;') })));
   });
 });
@@ -73,7 +78,8 @@ describe('the DSL', () => {
     const modifiers = new Set<string>();
     for (const builder of [f.string(), f.int(), f.enum(['a']), f.array(f.string()), f.object({})]) {
       for (let proto: object | null = Object.getPrototypeOf(builder); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto))
-        for (const name of Object.getOwnPropertyNames(proto)) if (name !== 'constructor' && typeof (builder as unknown as Record<string, unknown>)[name] === 'function') modifiers.add(name);
+        for (const name of Object.getOwnPropertyNames(proto))
+          if (name !== 'constructor' && typeof (builder as unknown as Record<string, unknown>)[name] === 'function') modifiers.add(name);
     }
     const documented = [...text.matchAll(/^\| `\.(\w+)\(/gm)].map((m) => m[1]);
     for (const m of modifiers) if (!['with', 'flag', 'marker', 'bound'].includes(m)) expect(documented, m).toContain(m);

@@ -59,7 +59,9 @@ afterAll(() => rmSync(OUT, { recursive: true, force: true }));
 describe('the built site', () => {
   it('has index.html at its root and a page for every Markdown page of docs/', () => {
     expect(existsSync(path.join(SITE, 'index.html'))).toBe(true);
-    const pages = markdownFiles().filter((f) => f.startsWith('docs/')).map((f) => f.slice('docs/'.length).replace(/\.md$/, '.html'));
+    const pages = markdownFiles()
+      .filter((f) => f.startsWith('docs/'))
+      .map((f) => f.slice('docs/'.length).replace(/\.md$/, '.html'));
     const built = new Set(builtFiles());
     expect(pages.filter((p) => !built.has(p))).toEqual([]);
   });
@@ -124,12 +126,25 @@ describe.runIf(chromiumAvailable)('the docs site in chromium', () => {
       if (sitePath === '/favicon.ico') return void res.writeHead(204).end();
       const file = builtFileOf(sitePath);
       if (!file) return void res.writeHead(404).end();
-      const type = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.woff2': 'font/woff2', '.png': 'image/png', '.svg': 'image/svg+xml', '.json': 'application/json' }[path.extname(file)];
+      const type = {
+        '.html': 'text/html',
+        '.js': 'text/javascript',
+        '.css': 'text/css',
+        '.woff2': 'font/woff2',
+        '.png': 'image/png',
+        '.svg': 'image/svg+xml',
+        '.json': 'application/json',
+      }[path.extname(file)];
       res.writeHead(200, { 'content-type': type ?? 'application/octet-stream' }).end(readFileSync(path.join(SITE, file)));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    context = await chromium.launchPersistentContext(path.join(OUT, 'profile'), { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1280, height: 900 } });
+    context = await chromium.launchPersistentContext(path.join(OUT, 'profile'), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1280, height: 900 },
+    });
     context.on('request', (r) => void (r.url().startsWith(origin) || r.url().startsWith('data:') || foreign.push(r.url())));
     context.on('response', (r) => void (r.status() >= 400 && errors.push(`${r.url()}: ${r.status()}`)));
   }, 60_000);

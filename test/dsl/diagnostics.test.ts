@@ -47,23 +47,59 @@ const cases: Case[] = [
   { code: 'RG101', api: `{ name: 'demo', versions: {}, // <-\n collections: { a: collection({ fields: { id: f.id() } }) } }` },
   { code: 'RG102', api: `{ name: 'demo', versions: { 'v 1': {} }, // <-\n collections: { a: collection({ fields: { id: f.id() } }) } }` },
   { code: 'RG103', api: `{ name: 'demo', versions: { v1: { released: '2026-02-30' } }, // <-\n collections: { a: collection({ fields: { id: f.id() } }) } }` },
-  { code: 'RG104', api: `{ name: 'demo', versions: { v1: { released: '2026-05-01', deprecated: '2026-04-01' } }, // <-\n collections: { a: collection({ fields: { id: f.id() } }) } }` },
-  { code: 'RG105', api: `{ name: 'demo', versions: { v1: {}, v2: { released: '2026-01-01' } }, // <-\n collections: { a: collection({ fields: { id: f.id() } }) } }` },
+  {
+    code: 'RG104',
+    api: `{ name: 'demo', versions: { v1: { released: '2026-05-01', deprecated: '2026-04-01' } }, // <-\n collections: { a: collection({ fields: { id: f.id() } }) } }`,
+  },
+  {
+    code: 'RG105',
+    api: `{ name: 'demo', versions: { v1: {}, v2: { released: '2026-01-01' } }, // <-\n collections: { a: collection({ fields: { id: f.id() } }) } }`,
+  },
   { code: 'RG107', api: `{ name: 'demo', versions: { server: {} }, // <-\n collections: { a: collection({ fields: { id: f.id() } }) } }` },
-  { code: 'RG106', api: `{ name: 'demo', versions: { v1: {} }, versioning: { in: 'header', header: 'Api Version' }, // <-\n collections: { a: collection({ fields: { id: f.id() } }) } }` },
-  { code: 'RG110', api: `{ name: 'demo', versions: { v1: {} }, auth: { apiKey: { header: 'X Key' } }, // <-\n collections: { a: collection({ fields: { id: f.id() } }) } }` },
-  { code: 'RG111', api: `{ name: 'demo', versions: { v1: {} }, collections: { a: collection({ fields: { id: f.id() },\n scopes: { read: 'a:read' } }) } } // <-` },
-  { code: 'RG112', api: `{ name: 'demo', versions: { v1: {} }, auth: { bearer: {} }, collections: { a: collection({ fields: { id: f.id() }, operations: ['get'],\n public: ['list'] }) } } // <-` },
-  { code: 'RG113', api: `{ name: 'demo', versions: { v1: {} }, rateLimit: { limit: 0, window: '1m' }, // <-\n collections: { a: collection({ fields: { id: f.id() } }) } }` },
-  { code: 'RG114', api: `{ name: 'demo', versions: { v1: {} }, collections: { a: collection({ fields: { id: f.id() },\n pagination: { defaultLimit: 50, maxLimit: 10 } }) } } // <-` },
-  { code: 'RG115', api: `{ name: 'demo', versions: { v1: {} }, collections: { a: collection({ fields: { id: f.id() },\n operations: ['get', 'search' as 'get'] }) } } // <-` },
-  { code: 'RG116', api: `{ name: 'demo', versions: { v1: {} }, collections: { a: collection({ fields: { id: f.id() },\n operations: ['get', 'get'] }) } } // <-` },
+  {
+    code: 'RG106',
+    api: `{ name: 'demo', versions: { v1: {} }, versioning: { in: 'header', header: 'Api Version' }, // <-\n collections: { a: collection({ fields: { id: f.id() } }) } }`,
+  },
+  {
+    code: 'RG110',
+    api: `{ name: 'demo', versions: { v1: {} }, auth: { apiKey: { header: 'X Key' } }, // <-\n collections: { a: collection({ fields: { id: f.id() } }) } }`,
+  },
+  {
+    code: 'RG111',
+    api: `{ name: 'demo', versions: { v1: {} }, collections: { a: collection({ fields: { id: f.id() },\n scopes: { read: 'a:read' } }) } } // <-`,
+  },
+  {
+    code: 'RG112',
+    api: `{ name: 'demo', versions: { v1: {} }, auth: { bearer: {} }, collections: { a: collection({ fields: { id: f.id() }, operations: ['get'],\n public: ['list'] }) } } // <-`,
+  },
+  {
+    code: 'RG113',
+    api: `{ name: 'demo', versions: { v1: {} }, rateLimit: { limit: 0, window: '1m' }, // <-\n collections: { a: collection({ fields: { id: f.id() } }) } }`,
+  },
+  {
+    code: 'RG114',
+    api: `{ name: 'demo', versions: { v1: {} }, collections: { a: collection({ fields: { id: f.id() },\n pagination: { defaultLimit: 50, maxLimit: 10 } }) } } // <-`,
+  },
+  {
+    code: 'RG115',
+    api: `{ name: 'demo', versions: { v1: {} }, collections: { a: collection({ fields: { id: f.id() },\n operations: ['get', 'search' as 'get'] }) } } // <-`,
+  },
+  {
+    code: 'RG116',
+    api: `{ name: 'demo', versions: { v1: {} }, collections: { a: collection({ fields: { id: f.id() },\n operations: ['get', 'get'] }) } } // <-`,
+  },
   { code: 'RG120', api: `{ name: 'demo', versions: { v1: {} }, collections: { 'line-items': collection({ fields: { id: f.id() } }) } } // <-` },
-  { code: 'RG121', api: `{ name: 'demo', versions: { v1: {} }, collections: { a: collection({ fields: { id: f.id() } }),\n b: collection({ path: 'a', fields: { id: f.id() } }) } } // <-` },
+  {
+    code: 'RG121',
+    api: `{ name: 'demo', versions: { v1: {} }, collections: { a: collection({ fields: { id: f.id() } }),\n b: collection({ path: 'a', fields: { id: f.id() } }) } } // <-`,
+  },
   { code: 'RG122', api: `{ name: 'demo', versions: { v1: {} }, collections: { a: collection({\n fields: { name: f.string() } }) } } // <-` },
   { code: 'RG123', fields: `        other: f.id(), // <-` },
   { code: 'RG124', api: `{ name: 'demo', versions: { v1: {} }, collections: { a: collection({ fields: { id: f.id() },\n path: 'a/b' }) } } // <-` },
-  { code: 'RG125', api: `{ name: 'demo', versions: { v1: {} }, collections: { notes: collection({ fields: { id: f.id() } }),\n Notes: collection({ path: 'archived', fields: { id: f.id() } }) } } // <-` },
+  {
+    code: 'RG125',
+    api: `{ name: 'demo', versions: { v1: {} }, collections: { notes: collection({ fields: { id: f.id() } }),\n Notes: collection({ path: 'archived', fields: { id: f.id() } }) } } // <-`,
+  },
   { code: 'RG130', fields: `        'first-name': f.string(), // <-` },
   { code: 'RG131', fields: `        name: f.string().min(10).max(2), // <-` },
   { code: 'RG132', fields: `        name: f.string().max(-1), // <-` },
@@ -75,7 +111,10 @@ const cases: Case[] = [
   { code: 'RG190', fields: `        code: f.string().pattern('^(?=.*\\d)\\w+$'), // <-` },
   { code: 'RG138', fields: `        size: f.int().max(10).example(11), // <-` },
   { code: 'RG139', fields: `        owner: f.ref('people'), // <-` },
-  { code: 'RG140', api: `{ name: 'demo', versions: { v1: {}, v2: {} }, collections: { a: collection({ fields: { id: f.id(),\n b: f.ref('b').optional() } }), // <-\n b: collection({ fields: { id: f.id() } }).addedIn('v2') } }` },
+  {
+    code: 'RG140',
+    api: `{ name: 'demo', versions: { v1: {}, v2: {} }, collections: { a: collection({ fields: { id: f.id(),\n b: f.ref('b').optional() } }), // <-\n b: collection({ fields: { id: f.id() } }).addedIn('v2') } }`,
+  },
   { code: 'RG141', fields: `        tags: f.array(f.string()).unique(), // <-` },
   { code: 'RG150', fields: `        size: f.int().optional().addedIn('v9'), // <-` },
   { code: 'RG151', fields: `        size: f.int().optional().addedIn('v3').removedIn('v2'), // <-` },
@@ -100,7 +139,8 @@ describe('DSL diagnostics', () => {
   it('covers every DSL code with a case (load, output, slip and config codes are tested elsewhere)', () => {
     const tested = new Set(cases.map((c) => c.code));
     // OAuth 2.0 codes (RG300-RG319) are in test/oauth; lifecycle and enum codes (RG320-RG349) in lifecycle-diagnostics.test.ts, event codes (RG350-RG379) in event-diagnostics.test.ts, version operation codes (RG380-RG389) in test/versions/diagnostics.test.ts.
-    const elsewhere = (code: string) => ['RG001', 'RG002', 'RG180', 'RG181', 'RG200', 'RG201', 'RG202'].includes(code) || /^RG(17\d|2[12]\d|3[0-8]\d)$/.test(code);
+    const elsewhere = (code: string) =>
+      ['RG001', 'RG002', 'RG180', 'RG181', 'RG200', 'RG201', 'RG202'].includes(code) || /^RG(17\d|2[12]\d|3[0-8]\d)$/.test(code);
     const untested = Object.keys(DIAGNOSTIC_CODES).filter((code) => !tested.has(code as DiagnosticCode) && !elsewhere(code));
     expect(untested).toEqual([]);
   });
@@ -122,7 +162,10 @@ describe('DSL diagnostics', () => {
   });
 
   it('reports every mistake of a run together', async () => {
-    const source = wrap({ code: 'RG131', fields: `        a: f.string().min(3).max(1),\n        b: f.ref('nope'),\n        c: f.int().addedIn('v7').optional(),` });
+    const source = wrap({
+      code: 'RG131',
+      fields: `        a: f.string().min(3).max(1),\n        b: f.ref('nope'),\n        c: f.int().addedIn('v7').optional(),`,
+    });
     const dir = path.join(tmp.dir, 'together');
     writeFiles(dir, { 'api.ts': source });
     const result = await generate({ apiPath: path.join(dir, 'api.ts') });

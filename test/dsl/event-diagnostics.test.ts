@@ -56,7 +56,13 @@ export default defineApi({
 `;
 
 const CASES: Case[] = [
-  { name: 'an event of a transition that does not exist', code: 'RG351', events: "events: ['created', 'shipped'], // <-", at: "'shipped'", says: 'names no state a transition leads to; a transition event is named after the state it enters (paid, cancelled)' },
+  {
+    name: 'an event of a transition that does not exist',
+    code: 'RG351',
+    events: "events: ['created', 'shipped'], // <-",
+    at: "'shipped'",
+    says: 'names no state a transition leads to; a transition event is named after the state it enters (paid, cancelled)',
+  },
   {
     name: 'an event name on a collection without lifecycle',
     code: 'RG350',
@@ -65,14 +71,62 @@ const CASES: Case[] = [
     says: 'neither created, updated nor deleted',
   },
   { name: 'an event listed twice', code: 'RG352', events: "events: ['created', 'created'], // <-", at: "'created']", says: "event 'created' is listed twice" },
-  { name: 'an event of an operation the collection lacks', code: 'RG359', events: "events: ['deleted'], operations: ['list', 'get', 'create'], // <-", at: "'deleted'", says: 'the delete operation' },
-  { name: 'an unknown version in an event marker', code: 'RG150', events: "events: [{ name: 'created', addedIn: 'v9' }], // <-", at: "{ name", says: "addedIn 'v9' names an unknown version" },
-  { name: 'an invalid custom event type', code: 'RG353', api: "events: { Overdue: { payload: {} } }, // <-", at: 'Overdue', says: "'Overdue' is not a valid event type" },
-  { name: 'a custom event with a derived type', code: 'RG352', api: "events: { 'order.created': { payload: {} } }, // <-", at: "'order.created'", says: "also a collection's derived event" },
-  { name: 'a read-only payload field', code: 'RG355', api: "events: { 'invoice.overdue': { payload: { amount: f.int().readOnly() } } }, // <-", at: 'readOnly', says: 'means nothing in an event payload' },
-  { name: 'a type change in a payload', code: 'RG356', api: "events: { 'invoice.overdue': { payload: { amount: f.int().typeChangedFrom('v2', f.string()) } } }, // <-", at: 'typeChangedFrom', says: 'not supported in an event payload' },
-  { name: 'a ref to an unknown collection in a payload', code: 'RG139', api: "events: { 'invoice.overdue': { payload: { invoice: f.ref('invoices') } } }, // <-", at: "ref('invoices')", says: "names an unknown collection" },
-  { name: 'a required payload field removed without fallback', code: 'RG154', api: "events: { 'invoice.overdue': { payload: { amount: f.int().removedIn('v2') } } }, // <-", at: 'removedIn', says: 'is required but removed in v2' },
+  {
+    name: 'an event of an operation the collection lacks',
+    code: 'RG359',
+    events: "events: ['deleted'], operations: ['list', 'get', 'create'], // <-",
+    at: "'deleted'",
+    says: 'the delete operation',
+  },
+  {
+    name: 'an unknown version in an event marker',
+    code: 'RG150',
+    events: "events: [{ name: 'created', addedIn: 'v9' }], // <-",
+    at: '{ name',
+    says: "addedIn 'v9' names an unknown version",
+  },
+  {
+    name: 'an invalid custom event type',
+    code: 'RG353',
+    api: 'events: { Overdue: { payload: {} } }, // <-',
+    at: 'Overdue',
+    says: "'Overdue' is not a valid event type",
+  },
+  {
+    name: 'a custom event with a derived type',
+    code: 'RG352',
+    api: "events: { 'order.created': { payload: {} } }, // <-",
+    at: "'order.created'",
+    says: "also a collection's derived event",
+  },
+  {
+    name: 'a read-only payload field',
+    code: 'RG355',
+    api: "events: { 'invoice.overdue': { payload: { amount: f.int().readOnly() } } }, // <-",
+    at: 'readOnly',
+    says: 'means nothing in an event payload',
+  },
+  {
+    name: 'a type change in a payload',
+    code: 'RG356',
+    api: "events: { 'invoice.overdue': { payload: { amount: f.int().typeChangedFrom('v2', f.string()) } } }, // <-",
+    at: 'typeChangedFrom',
+    says: 'not supported in an event payload',
+  },
+  {
+    name: 'a ref to an unknown collection in a payload',
+    code: 'RG139',
+    api: "events: { 'invoice.overdue': { payload: { invoice: f.ref('invoices') } } }, // <-",
+    at: "ref('invoices')",
+    says: 'names an unknown collection',
+  },
+  {
+    name: 'a required payload field removed without fallback',
+    code: 'RG154',
+    api: "events: { 'invoice.overdue': { payload: { amount: f.int().removedIn('v2') } } }, // <-",
+    at: 'removedIn',
+    says: 'is required but removed in v2',
+  },
   {
     name: 'a collection named webhook_endpoints',
     code: 'RG360',
@@ -80,8 +134,22 @@ const CASES: Case[] = [
     at: 'collection(',
     says: 'webhook_endpoints is taken',
   },
-  { name: 'webhooks options without events', code: 'RG361', events: '', api: "webhooks: { scopes: { read: 'w:read' } }, // <-", at: 'webhooks', says: 'declares no events' },
-  { name: 'webhook scopes without auth', code: 'RG111', auth: '', api: "webhooks: { scopes: { read: 'w:read' } }, // <-", at: 'scopes', says: 'the API has no auth' },
+  {
+    name: 'webhooks options without events',
+    code: 'RG361',
+    events: '',
+    api: "webhooks: { scopes: { read: 'w:read' } }, // <-",
+    at: 'webhooks',
+    says: 'declares no events',
+  },
+  {
+    name: 'webhook scopes without auth',
+    code: 'RG111',
+    auth: '',
+    api: "webhooks: { scopes: { read: 'w:read' } }, // <-",
+    at: 'scopes',
+    says: 'the API has no auth',
+  },
 ];
 
 describe('event diagnostics', () => {

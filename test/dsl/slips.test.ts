@@ -48,23 +48,73 @@ ${c.collections ?? ''}
 `;
 
 const cases: Case[] = [
-  { code: 'RG170', fields: `        title: f.string, // <-`, at: 'title', says: 'things.title: the function string is a builder that was not called; write f.string()' },
-  { code: 'RG170', fields: `        tags: f.array(f.string).optional(), // <-`, at: 'array', says: 'array() was given the function string without calling it; write f.string()' },
+  {
+    code: 'RG170',
+    fields: `        title: f.string, // <-`,
+    at: 'title',
+    says: 'things.title: the function string is a builder that was not called; write f.string()',
+  },
+  {
+    code: 'RG170',
+    fields: `        tags: f.array(f.string).optional(), // <-`,
+    at: 'array',
+    says: 'array() was given the function string without calling it; write f.string()',
+  },
   { code: 'RG170', collections: `    others: collection, // <-`, at: 'others', says: 'collections.others: the function collection was not called' },
   { code: 'RG171', collections: `    others: { fields: { id: f.id() } }, // <-`, at: 'others', says: 'wrap its options in collection({...})' },
   { code: 'RG172', fields: `        title: 'string', // <-`, at: 'title', says: 'things.title: the string "string" is not a field' },
-  { code: 'RG172', fields: `        address: f.object({ street: f.string(), zip: 5 }).optional(), // <-`, at: 'zip', says: 'things.address.zip: object() was given the number 5 where a field belongs' },
-  { code: 'RG173', fields: `        size: f.int().min('1' as unknown as number), // <-`, at: 'min', says: "min() takes a number, not the string \"1\"" },
-  { code: 'RG173', fields: `        code: f.string().pattern(5 as unknown as string), // <-`, at: 'pattern', says: 'pattern() takes a RegExp or a string, not the number 5' },
-  { code: 'RG173', fields: `        kind: f.enum('open' as unknown as ['open']), // <-`, at: 'enum', says: "enum() takes an array of strings" },
-  { code: 'RG173', fields: `        note: f.string().optional().removedIn('v2', { fallbak: '' } as never), // <-`, at: 'removedIn', says: 'removedIn() takes options of the form { fallback: value }, not { fallbak }' },
-  { code: 'RG174', fields: `        size: f.int().pattern(/^1/), // <-`.replace('f.int()', '(f.int() as unknown as ReturnType<typeof f.string>)'), at: 'pattern', says: '.pattern() does not apply to f.int(); only f.string() has it' },
-  { code: 'RG174', fields: `        done: (f.boolean() as unknown as ReturnType<typeof f.int>).min(1), // <-`, at: 'min', says: '.min() does not apply to f.boolean()' },
+  {
+    code: 'RG172',
+    fields: `        address: f.object({ street: f.string(), zip: 5 }).optional(), // <-`,
+    at: 'zip',
+    says: 'things.address.zip: object() was given the number 5 where a field belongs',
+  },
+  { code: 'RG173', fields: `        size: f.int().min('1' as unknown as number), // <-`, at: 'min', says: 'min() takes a number, not the string "1"' },
+  {
+    code: 'RG173',
+    fields: `        code: f.string().pattern(5 as unknown as string), // <-`,
+    at: 'pattern',
+    says: 'pattern() takes a RegExp or a string, not the number 5',
+  },
+  { code: 'RG173', fields: `        kind: f.enum('open' as unknown as ['open']), // <-`, at: 'enum', says: 'enum() takes an array of strings' },
+  {
+    code: 'RG173',
+    fields: `        note: f.string().optional().removedIn('v2', { fallbak: '' } as never), // <-`,
+    at: 'removedIn',
+    says: 'removedIn() takes options of the form { fallback: value }, not { fallbak }',
+  },
+  {
+    code: 'RG174',
+    fields: `        size: f.int().pattern(/^1/), // <-`.replace('f.int()', '(f.int() as unknown as ReturnType<typeof f.string>)'),
+    at: 'pattern',
+    says: '.pattern() does not apply to f.int(); only f.string() has it',
+  },
+  {
+    code: 'RG174',
+    fields: `        done: (f.boolean() as unknown as ReturnType<typeof f.int>).min(1), // <-`,
+    at: 'min',
+    says: '.min() does not apply to f.boolean()',
+  },
   { code: 'RG175', collection: `      path: 5 as unknown as string, // <-`, at: 'path', says: 'things: path must be a string (got the number 5)' },
-  { code: 'RG175', collection: `      operations: 'list' as unknown as ['list'], // <-`, at: 'operations', says: 'things: operations must be an array (got the string "list")' },
-  { code: 'RG175', api: `rateLimit: { limit: 5, window: '1m' }, title: ['Demo'] as unknown as string, // <-`, at: 'title', says: 'defineApi: title must be a string (got an array)' },
+  {
+    code: 'RG175',
+    collection: `      operations: 'list' as unknown as ['list'], // <-`,
+    at: 'operations',
+    says: 'things: operations must be an array (got the string "list")',
+  },
+  {
+    code: 'RG175',
+    api: `rateLimit: { limit: 5, window: '1m' }, title: ['Demo'] as unknown as string, // <-`,
+    at: 'title',
+    says: 'defineApi: title must be a string (got an array)',
+  },
   { code: 'RG176', collection: `      operation: ['list'], // <-`, at: 'operation', says: "things: unknown option 'operation' (did you mean 'operations'?)" },
-  { code: 'RG176', api: `auth: { bearer: {}, openid: {} }, // <-`, at: 'openid', says: "defineApi: unknown option 'openid'; auth takes bearer, apiKey, oauth2" },
+  {
+    code: 'RG176',
+    api: `auth: { bearer: {}, openid: {} }, // <-`,
+    at: 'openid',
+    says: "defineApi: unknown option 'openid'; auth takes bearer, apiKey, oauth2",
+  },
   { code: 'RG177', fields: `        note: f.string().optional(true as never), // <-`, at: 'optional', says: 'optional() takes no arguments (got 1 argument)' },
   { code: 'RG177', fields: `        size: f.int(10 as never), // <-`, at: 'int', says: 'int() takes no arguments (got 1 argument)' },
 ];
@@ -84,7 +134,9 @@ describe('slips the types reject are diagnostics at generate time', () => {
     const dir = path.join(tmp.dir, 'uncalled-id');
     writeFiles(dir, { 'api.ts': source({ code: 'RG170', at: '', says: '' }).replace('id: f.id(),', 'id: f.id,') });
     const result = await generate({ apiPath: path.join(dir, 'api.ts') });
-    expect(result.diagnostics.map((d) => `${d.code} ${d.message}`)).toEqual(['RG170 things.id: the function id is a builder that was not called; write f.id().']);
+    expect(result.diagnostics.map((d) => `${d.code} ${d.message}`)).toEqual([
+      'RG170 things.id: the function id is a builder that was not called; write f.id().',
+    ]);
   });
 
   it('reports a slip and the other mistakes of the same run together', async () => {

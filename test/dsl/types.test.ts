@@ -43,7 +43,10 @@ describe('DSL types', () => {
     // @ts-expect-error the initial state must be a value of the field
     collection({ fields: { id: f.id(), status }, lifecycle: { field: 'status', initial: 'new', transitions: {} } });
     // @ts-expect-error from names a state the field does not have
-    collection({ fields: { id: f.id(), status }, lifecycle: { field: 'status', initial: 'open', transitions: { pay: { from: ['open', 'payed'], to: 'paid' } } } });
+    collection({
+      fields: { id: f.id(), status },
+      lifecycle: { field: 'status', initial: 'open', transitions: { pay: { from: ['open', 'payed'], to: 'paid' } } },
+    });
     // @ts-expect-error from needs at least one state
     collection({ fields: { id: f.id(), status }, lifecycle: { field: 'status', initial: 'open', transitions: { pay: { from: [], to: 'paid' } } } });
     // @ts-expect-error the lifecycle field must be one of the collection's fields
@@ -55,7 +58,9 @@ describe('DSL types', () => {
     // @ts-expect-error only an enum has valueAddedIn
     f.string().valueAddedIn('v2', 'x', { fallback: 'y' });
     expect(fine.def.options.lifecycle).toMatchObject({ field: 'status', initial: 'open' });
-    expect(f.enum(['a', 'b']).valueAddedIn('v2', 'b', { fallback: 'a' }).def.valuesAdded).toEqual([{ version: 'v2', value: 'b', fallback: 'a', site: expect.anything() }]);
+    expect(f.enum(['a', 'b']).valueAddedIn('v2', 'b', { fallback: 'a' }).def.valuesAdded).toEqual([
+      { version: 'v2', value: 'b', fallback: 'a', site: expect.anything() },
+    ]);
   });
 
   it('infers value types, nested objects and arrays included', () => {

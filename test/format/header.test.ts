@@ -19,7 +19,11 @@ describe('the generated-file header', () => {
       const text = withHeader(language, body, '../apï/api.ts', '0123456789abcdef');
       const bytes = Buffer.from(text, 'utf8');
       const fromText = readHeader(text);
-      expect(fromText, language).toEqual({ hashes: { input: '0123456789abcdef', output: expect.stringMatching(/^[0-9a-f]{16}$/) }, intact: true, earlier: false });
+      expect(fromText, language).toEqual({
+        hashes: { input: '0123456789abcdef', output: expect.stringMatching(/^[0-9a-f]{16}$/) },
+        intact: true,
+        earlier: false,
+      });
       // The header names no restgen version: another restgen writing the same body writes the same bytes.
       expect(text).not.toMatch(/ v=/);
       expect(readHeader(bytes), language).toEqual(fromText);

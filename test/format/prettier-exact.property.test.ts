@@ -17,7 +17,7 @@ const RUNS = Number(process.env.PROPERTY_RUNS ?? 25);
 /** The whole property (runs and shrinking) stops here, inside the test's timeout, so a failure is reported with the smallest case found so far instead of shrinking past the timeout. */
 const TIME_LIMIT_MS = 180_000;
 
-describe('rendered output equals prettier\'s', () => {
+describe("rendered output equals prettier's", () => {
   it('for random APIs', { timeout: TIME_LIMIT_MS + 60_000 }, async () => {
     let checked = 0;
     await fc.assert(

@@ -27,14 +27,46 @@ describe('printer: unions as prettier prints them', () => {
 
   const cases: readonly (readonly [string, string, Type])[] = [
     ['array of object | null, fits after the key', 'export type X = {\n  a?: $;\n};\n', nullable(t.array(t.array(obj('a_w', 'b'))))],
-    ['array of object | null, too long for the next line too', 'export type X = {\n  aaaaaaaaaaaaaaaaaaa_bbbbbbbbbbbbbb?: $;\n};\n', nullable(t.array(t.array(obj('a_w', 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb'))))],
-    ['array of object | null, expanded object', 'export type X = {\n  aaaaaaaaaaaaaaaaaaa_bbbbbbbbbbbbbb?: $;\n};\n', nullable(t.array(t.lit([t.prop('a_w', t.ref('number'))], true)))],
-    ['object | null is hugged', 'export type X = {\n  aaaaaaaaaaaaaaaaaaa_bbbbbbbbbbbbbb?: $;\n};\n', nullable(obj('a_w', 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb'))],
-    ['long string-literal union as a property', 'export type X = {\n  status: $;\n};\n', t.union(['pending', 'paid', 'shipped', 'delivered', 'cancelled', 'refunded', 'lost'].map(t.str))],
-    ['long union as a type alias', 'export type Status = $;\n', t.union(['pending_payment', 'paid', 'shipped', 'delivered', 'cancelled', 'refunded'].map(t.str))],
-    ['array-of-object union as a type alias', 'export type Rows = $;\n', nullable(t.array(obj('aaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb')))],
-    ['union as an array element', 'export type X = {\n  items: $;\n};\n', t.array(t.union(['aaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbbbbbbbb', 'cccccccccccccccccccccc', 'dddd'].map(t.str)))],
-    ['union as a type argument', 'export type X = {\n  items: $;\n};\n', t.ref('Array', [t.union(['aaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbbbbbbbb', 'cccccccccccccccccccccc', 'dddd'].map(t.str))])],
+    [
+      'array of object | null, too long for the next line too',
+      'export type X = {\n  aaaaaaaaaaaaaaaaaaa_bbbbbbbbbbbbbb?: $;\n};\n',
+      nullable(t.array(t.array(obj('a_w', 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb')))),
+    ],
+    [
+      'array of object | null, expanded object',
+      'export type X = {\n  aaaaaaaaaaaaaaaaaaa_bbbbbbbbbbbbbb?: $;\n};\n',
+      nullable(t.array(t.lit([t.prop('a_w', t.ref('number'))], true))),
+    ],
+    [
+      'object | null is hugged',
+      'export type X = {\n  aaaaaaaaaaaaaaaaaaa_bbbbbbbbbbbbbb?: $;\n};\n',
+      nullable(obj('a_w', 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb')),
+    ],
+    [
+      'long string-literal union as a property',
+      'export type X = {\n  status: $;\n};\n',
+      t.union(['pending', 'paid', 'shipped', 'delivered', 'cancelled', 'refunded', 'lost'].map(t.str)),
+    ],
+    [
+      'long union as a type alias',
+      'export type Status = $;\n',
+      t.union(['pending_payment', 'paid', 'shipped', 'delivered', 'cancelled', 'refunded'].map(t.str)),
+    ],
+    [
+      'array-of-object union as a type alias',
+      'export type Rows = $;\n',
+      nullable(t.array(obj('aaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb'))),
+    ],
+    [
+      'union as an array element',
+      'export type X = {\n  items: $;\n};\n',
+      t.array(t.union(['aaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbbbbbbbb', 'cccccccccccccccccccccc', 'dddd'].map(t.str))),
+    ],
+    [
+      'union as a type argument',
+      'export type X = {\n  items: $;\n};\n',
+      t.ref('Array', [t.union(['aaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbbbbbbbb', 'cccccccccccccccccccccc', 'dddd'].map(t.str))]),
+    ],
   ];
   for (const [name, lines, node] of cases) {
     it(name, async () => {

@@ -9,10 +9,23 @@ import { collection, defineApi, f } from '../../generator/dsl/index.ts';
 import type { AnyField } from '../../generator/dsl/field.ts';
 
 /** Text users write: ASCII, accents, CJK, emoji, quotes of both kinds, and `*` + `/`. */
-const prose = fc.string({ unit: fc.constantFrom(...'abc xyz ÄéØ 漢字カナ 🚀✓ "\'`*/.,;:-'.split('')), minLength: 1, maxLength: 90 }).map((s) => s.trim() || 'x');
+const prose = fc
+  .string({ unit: fc.constantFrom(...'abc xyz ÄéØ 漢字カナ 🚀✓ "\'`*/.,;:-'.split('')), minLength: 1, maxLength: 90 })
+  .map((s) => s.trim() || 'x');
 const ident = (max: number) => fc.stringMatching(new RegExp(`^[a-z][A-Za-z0-9_]{0,${max - 1}}$`));
-const enumValue = fc.oneof(fc.stringMatching(/^[a-z][a-z_]{0,18}$/), fc.string({ unit: fc.constantFrom(...'aéü漢"\' -'.split('')), minLength: 1, maxLength: 12 }));
-const PATTERNS = ['^\\d{5}$', '^[A-Z]{2}$', '^[a-z0-9-]+$', '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$', '^https?://[^\\s/$.?#].[^\\s]*$', '^\\+?[1-9]\\d{1,14}$', '^[^@]+@[^@]+$'];
+const enumValue = fc.oneof(
+  fc.stringMatching(/^[a-z][a-z_]{0,18}$/),
+  fc.string({ unit: fc.constantFrom(...'aéü漢"\' -'.split('')), minLength: 1, maxLength: 12 }),
+);
+const PATTERNS = [
+  '^\\d{5}$',
+  '^[A-Z]{2}$',
+  '^[a-z0-9-]+$',
+  '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$',
+  '^https?://[^\\s/$.?#].[^\\s]*$',
+  '^\\+?[1-9]\\d{1,14}$',
+  '^[^@]+@[^@]+$',
+];
 
 interface Leaf {
   readonly field: AnyField;
@@ -24,13 +37,19 @@ const bound = fc.option(fc.integer({ min: -5, max: 100000 }), { nil: undefined }
 
 function leaf(refs: readonly string[]): fc.Arbitrary<Leaf> {
   return fc.oneof(
-    fc.tuple(fc.option(fc.integer({ min: 0, max: 40 }), { nil: undefined }), fc.option(fc.integer({ min: 40, max: 5000 }), { nil: undefined }), fc.option(fc.constantFrom(...PATTERNS), { nil: undefined })).map(([min, max, pattern]) => {
-      let s = f.string();
-      if (min !== undefined) s = s.min(min);
-      if (max !== undefined) s = s.max(max);
-      if (pattern !== undefined) s = s.pattern(pattern);
-      return { field: s };
-    }),
+    fc
+      .tuple(
+        fc.option(fc.integer({ min: 0, max: 40 }), { nil: undefined }),
+        fc.option(fc.integer({ min: 40, max: 5000 }), { nil: undefined }),
+        fc.option(fc.constantFrom(...PATTERNS), { nil: undefined }),
+      )
+      .map(([min, max, pattern]) => {
+        let s = f.string();
+        if (min !== undefined) s = s.min(min);
+        if (max !== undefined) s = s.max(max);
+        if (pattern !== undefined) s = s.pattern(pattern);
+        return { field: s };
+      }),
     fc.tuple(fc.boolean(), bound, bound).map(([int, a, b]) => {
       let n = int ? f.int() : f.number();
       const [min, max] = a !== undefined && b !== undefined && a > b ? [b, a] : [a, b];
@@ -49,12 +68,18 @@ function typeOf(refs: readonly string[], depth: number): fc.Arbitrary<Leaf> {
   if (depth <= 0) return leaf(refs);
   return fc.oneof(
     { weight: 3, arbitrary: leaf(refs) },
-    fc.tuple(typeOf(refs, depth - 1), fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }), fc.option(fc.integer({ min: 3, max: 50 }), { nil: undefined })).map(([item, min, max]) => {
-      let a = f.array(item.field);
-      if (min !== undefined) a = a.min(min);
-      if (max !== undefined) a = a.max(max);
-      return { field: a, ...(min === undefined ? { fallback: [] } : {}) };
-    }),
+    fc
+      .tuple(
+        typeOf(refs, depth - 1),
+        fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
+        fc.option(fc.integer({ min: 3, max: 50 }), { nil: undefined }),
+      )
+      .map(([item, min, max]) => {
+        let a = f.array(item.field);
+        if (min !== undefined) a = a.min(min);
+        if (max !== undefined) a = a.max(max);
+        return { field: a, ...(min === undefined ? { fallback: [] } : {}) };
+      }),
     fc.dictionary(ident(30), typeOf(refs, depth - 1), { minKeys: 1, maxKeys: 5 }).map((members) => ({
       field: f.object(Object.fromEntries(Object.entries(members).map(([k, m]) => [k, m.field]))),
     })),

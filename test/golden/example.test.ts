@@ -37,13 +37,12 @@ describe.each(EXAMPLES)('golden files of %s', (apiPath) => {
     expect(changed, 'golden files out of date (run with UPDATE_GOLDEN=1)').toEqual([]);
   });
 
-  it('are formatted by babel-ts exactly as by prettier\'s default typescript parser', async () => {
+  it("are formatted by babel-ts exactly as by prettier's default typescript parser", async () => {
     // Compared on the unformatted emitter output: prettier is not always idempotent on its own output.
     const files = await emitAll(await loadIr(apiPath), '../api.ts');
     const differing: string[] = [];
     for (const f of files.filter((x) => x.language === 'typescript'))
-      if ((await prettier.format(f.content, { parser: 'typescript' })) !== (await prettier.format(f.content, { parser: 'babel-ts' })))
-        differing.push(f.path);
+      if ((await prettier.format(f.content, { parser: 'typescript' })) !== (await prettier.format(f.content, { parser: 'babel-ts' }))) differing.push(f.path);
     expect(files.length).toBeGreaterThan(10);
     expect(differing).toEqual([]);
   });

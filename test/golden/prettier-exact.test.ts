@@ -46,12 +46,12 @@ describe('every rendered file is exactly what prettier prints', () => {
 
   it.each([SHOP_API, HEADER_API, LEDGER_API, EVENTS_API])('for %s: TypeScript, JSON and Markdown', async (apiPath) => {
     const files = await emitAll(await loadIr(apiPath), '../api.ts');
-    expect(files.filter((f) => f.language === "typescript").length).toBeGreaterThan(20);
+    expect(files.filter((f) => f.language === 'typescript').length).toBeGreaterThan(20);
     if (apiPath === EVENTS_API) expect(files.find((f) => f.path === 'server/events.ts')?.content).toContain('z.object(');
     expect(await notExact(files, ['typescript', 'json', 'markdown'])).toEqual([]);
   });
 
-  it('for the bench\'s synthetic API of 200 collections: every shape of TypeScript file, and CHANGES.md', { timeout: 600_000 }, async () => {
+  it("for the bench's synthetic API of 200 collections: every shape of TypeScript file, and CHANGES.md", { timeout: 600_000 }, async () => {
     const apiPath = path.join(tmp.dir, 'api.ts');
     writeFileSync(apiPath, syntheticApi(200));
     const files = await emitAll(await loadIr(apiPath), '../api.ts');

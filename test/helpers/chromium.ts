@@ -7,7 +7,16 @@ import { existsSync } from 'node:fs';
 /** Debian's chromium. */
 export const CHROMIUM = '/usr/bin/chromium';
 /** The flags every run uses: no GPU, no QUIC, no background traffic, nothing synced or updated. */
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 /** Whether the browser is installed here. */
 export const chromiumAvailable = existsSync(CHROMIUM);
 /** In CI a missing browser is a failure, never a silent skip. */

@@ -22,7 +22,7 @@ export interface Mutations {
 
 /** A copy of `value` with one random change somewhere (a value replaced, a key added or removed). */
 export function mutate(value: unknown, next: () => number, m: Mutations): unknown {
-  const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
   if (Array.isArray(value)) {
     if (value.length === 0 || next() < 0.2) return [...value, pick(m.odd)];
     const i = Math.floor(next() * value.length);

@@ -52,7 +52,10 @@ describe('the kinds table', () => {
       "  | { readonly kind: 'object'; readonly fields: readonly F[] }\n  | { readonly kind: 'decimal'; readonly min?: number; readonly max?: number };",
     );
     const own = JSON.parse(readFileSync(path.join(ROOT, 'tsconfig.json'), 'utf8')) as { compilerOptions: Record<string, unknown> };
-    const config = { compilerOptions: { ...own.compilerOptions, paths: { '@restgen/runtime': ['./packages/runtime/src/index.ts'] } }, include: ['generator', 'packages/runtime/src'] };
+    const config = {
+      compilerOptions: { ...own.compilerOptions, paths: { '@restgen/runtime': ['./packages/runtime/src/index.ts'] } },
+      include: ['generator', 'packages/runtime/src'],
+    };
     writeFileSync(path.join(scratch, 'tsconfig.json'), JSON.stringify(config));
     const tsc = path.join(ROOT, 'node_modules/typescript-native/bin/tsc');
     const output = await promisify(execFile)(process.execPath, [tsc, '--noEmit', '-p', scratch], { cwd: scratch }).then(

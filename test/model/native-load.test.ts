@@ -78,7 +78,7 @@ describe('loading an API module', () => {
     expect(lines).toContainEqual(expect.objectContaining({ line: lineOf(MAIN, '<- example'), file: apiFile }));
   });
 
-  it('records call sites in an imported file at that file\'s lines', async () => {
+  it("records call sites in an imported file at that file's lines", async () => {
     const { loaded } = await diagnosticsOf();
     const options = loaded.def.options as { collections: Record<string, { options: { fields: Record<string, { def: unknown }> } }> };
     const fields = options.collections['things']!.options.fields;

@@ -19,7 +19,9 @@ function build(def: ReturnType<typeof defineApi>): ApiIR {
 }
 
 const field = (ir: ApiIR, version: string, collection: string, name: string): FieldAt | undefined =>
-  project(ir, version).collections.find((c) => c.name === collection)?.fields.find((x) => x.name === name);
+  project(ir, version)
+    .collections.find((c) => c.name === collection)
+    ?.fields.find((x) => x.name === name);
 
 describe('project()', () => {
   it('renames: each version sees the name it had, chained renames included', () => {
@@ -45,7 +47,9 @@ describe('project()', () => {
           items: collection({
             fields: { id: f.id(), a: f.string().optional().addedIn('v2'), b: f.string().removedIn('v3', { fallback: 'n/a' }) },
           }),
-          later: collection({ fields: { id: f.id() } }).addedIn('v2').removedIn('v3'),
+          later: collection({ fields: { id: f.id() } })
+            .addedIn('v2')
+            .removedIn('v3'),
         },
       }),
     );
@@ -98,7 +102,13 @@ describe('project()', () => {
         },
       }),
     );
-    expect(project(ir, 'v1').collections[0]).toMatchObject({ name: 'persons', path: 'persons', typeName: 'Person', operations: ['list', 'get'], public: ['list'] });
+    expect(project(ir, 'v1').collections[0]).toMatchObject({
+      name: 'persons',
+      path: 'persons',
+      typeName: 'Person',
+      operations: ['list', 'get'],
+      public: ['list'],
+    });
     expect(project(ir, 'v2').collections[0]).toMatchObject({ name: 'people', path: 'people', operations: ['list', 'get', 'delete'] });
   });
 
@@ -128,8 +138,10 @@ describe('project()', () => {
     expect(orders.rateLimit?.windowMs).toBe(1000);
     expect(orders.public).toEqual(['list', 'get']);
     expect(orders.scopes).toEqual({ read: ['orders:read'], write: ['orders:write'] });
-    expect(project(ir, 'v2').collections.find((c) => c.name === 'orders')!.fields.map((x) => x.name)).toEqual([
-      'id', 'customer_id', 'product_id', 'quantity', 'currency', 'reference', 'giftMessage', 'status', 'createdAt',
-    ]);
+    expect(
+      project(ir, 'v2')
+        .collections.find((c) => c.name === 'orders')!
+        .fields.map((x) => x.name),
+    ).toEqual(['id', 'customer_id', 'product_id', 'quantity', 'currency', 'reference', 'giftMessage', 'status', 'createdAt']);
   });
 });

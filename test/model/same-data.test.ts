@@ -9,7 +9,34 @@ import { sameData } from '../../generator/model/same-data.ts';
 
 describe('sameData', () => {
   it('tells apart values that read alike as text or JSON, and matches equal copies', () => {
-    const make = () => [1, '1', 0, -0, true, 'true', null, undefined, NaN, 1n, [], {}, [1], ['1'], { a: 1 }, { a: '1' }, { a: undefined }, '', 'a:', ['a', 'b'], ['a,b'], Object.create(null), /a/, /a/g, { a: 1, b: 2 }, { b: 2, a: 1 }];
+    const make = () => [
+      1,
+      '1',
+      0,
+      -0,
+      true,
+      'true',
+      null,
+      undefined,
+      NaN,
+      1n,
+      [],
+      {},
+      [1],
+      ['1'],
+      { a: 1 },
+      { a: '1' },
+      { a: undefined },
+      '',
+      'a:',
+      ['a', 'b'],
+      ['a,b'],
+      Object.create(null),
+      /a/,
+      /a/g,
+      { a: 1, b: 2 },
+      { b: 2, a: 1 },
+    ];
     const left = make();
     const right = make();
     left.forEach((a, i) => right.forEach((b, j) => expect(sameData(a, b), `${i} / ${j}`).toBe(i === j)));

@@ -62,7 +62,12 @@ beforeAll(async () => {
       }
       const token = `tok-${endpoint.requests.length}`;
       endpoint.issued.add(token);
-      json(200, { access_token: token, token_type: 'Bearer', ...(endpoint.expiresIn === undefined ? {} : { expires_in: endpoint.expiresIn }), scope: new URLSearchParams(body).get('scope') });
+      json(200, {
+        access_token: token,
+        token_type: 'Bearer',
+        ...(endpoint.expiresIn === undefined ? {} : { expires_in: endpoint.expiresIn }),
+        scope: new URLSearchParams(body).get('scope'),
+      });
     });
   });
   await new Promise<void>((resolve) => tokenServer.listen(0, '127.0.0.1', resolve));
@@ -92,7 +97,8 @@ export default defineApi({
   api.addHook('onRequest', async (request) => void apiHeaders.push({ ...request.headers }));
   await server.registerNotesApi(api, server.createMemoryHandlers(), {
     rateLimit: false,
-    authenticate: ({ token }: { token: string }) => (endpoint.issued.has(token) && !endpoint.revoked.has(token) ? { id: 'svc', scopes: ['notes:read', 'notes:write'] } : null),
+    authenticate: ({ token }: { token: string }) =>
+      endpoint.issued.has(token) && !endpoint.revoked.has(token) ? { id: 'svc', scopes: ['notes:read', 'notes:write'] } : null,
   });
   baseUrl = await api.listen({ port: 0, host: '127.0.0.1' });
 }, 120_000);
@@ -105,7 +111,11 @@ afterAll(async () => {
 
 /** A client with fresh client credentials (its own token cache); `tokenUrl` is the API's declared one by default. */
 const notesClient = (credentials: object = {}) =>
-  client.createNotesClient({ baseUrl, retryDelay: 5, auth: client.clientCredentials({ clientId: 'svc', clientSecret: 's3cr%t+/', scopes: ['notes:read', 'notes:write'], ...credentials }) });
+  client.createNotesClient({
+    baseUrl,
+    retryDelay: 5,
+    auth: client.clientCredentials({ clientId: 'svc', clientSecret: 's3cr%t+/', scopes: ['notes:read', 'notes:write'], ...credentials }),
+  });
 
 /** Every test starts with a token endpoint that issued nothing yet (its tokens are tok-1, tok-2, ...). */
 function reset(): void {

@@ -48,11 +48,31 @@ ${c.scopes ?? ''}
 `;
 
 const cases: Case[] = [
-  { code: 'RG300', auth: `    oauth2: {\n      flows: { clientCredentials: { tokenUrl: 'http://id.example.com/token' } }, // <-\n    },`, at: 'tokenUrl', says: "auth.oauth2.flows.clientCredentials.tokenUrl 'http://id.example.com/token' is not a URL tokens can come from: http is allowed only for localhost" },
-  { code: 'RG300', auth: `    oauth2: {\n      flows: {\n        authorizationCode: { authorizationUrl: '/authorize', tokenUrl: 'https://id.example.com/token' }, // <-\n      },\n    },`, at: 'authorizationUrl', says: 'it is not an absolute URL' },
-  { code: 'RG300', auth: `    oauth2: {\n      flows: { password: { tokenUrl: 'https://id.example.com/token', refreshUrl: 'ftp://id.example.com/r' } }, // <-\n    },`, at: 'refreshUrl', says: 'it must use https (got ftp)' },
+  {
+    code: 'RG300',
+    auth: `    oauth2: {\n      flows: { clientCredentials: { tokenUrl: 'http://id.example.com/token' } }, // <-\n    },`,
+    at: 'tokenUrl',
+    says: "auth.oauth2.flows.clientCredentials.tokenUrl 'http://id.example.com/token' is not a URL tokens can come from: http is allowed only for localhost",
+  },
+  {
+    code: 'RG300',
+    auth: `    oauth2: {\n      flows: {\n        authorizationCode: { authorizationUrl: '/authorize', tokenUrl: 'https://id.example.com/token' }, // <-\n      },\n    },`,
+    at: 'authorizationUrl',
+    says: 'it is not an absolute URL',
+  },
+  {
+    code: 'RG300',
+    auth: `    oauth2: {\n      flows: { password: { tokenUrl: 'https://id.example.com/token', refreshUrl: 'ftp://id.example.com/r' } }, // <-\n    },`,
+    at: 'refreshUrl',
+    says: 'it must use https (got ftp)',
+  },
   { code: 'RG301', auth: `    oauth2: {\n      flows: {}, // <-\n    },`, at: 'flows', says: 'auth.oauth2.flows is empty; declare how clients obtain tokens' },
-  { code: 'RG302', auth: `    oauth2: {\n      ${FLOWS},\n      scopes: { 'orders read': 'Read orders' }, // <-\n    },`, at: "'orders read'", says: "'orders read' is not a valid OAuth 2.0 scope" },
+  {
+    code: 'RG302',
+    auth: `    oauth2: {\n      ${FLOWS},\n      scopes: { 'orders read': 'Read orders' }, // <-\n    },`,
+    at: "'orders read'",
+    says: "'orders read' is not a valid OAuth 2.0 scope",
+  },
   {
     code: 'RG303',
     auth: `    oauth2: { ${FLOWS}, scopes: { 'things:read': 'Read things', 'things:write': 'Write things' } },`,
@@ -60,7 +80,12 @@ const cases: Case[] = [
     at: 'write',
     says: "things: scope 'things:wirte' is not declared in auth.oauth2.scopes (declared: things:read, things:write); did you mean 'things:write'?",
   },
-  { code: 'RG304', auth: `    bearer: {}, // <-\n    oauth2: { ${FLOWS} },`, at: 'bearer', says: 'auth declares both bearer and oauth2, which are the same credential on the wire' },
+  {
+    code: 'RG304',
+    auth: `    bearer: {}, // <-\n    oauth2: { ${FLOWS} },`,
+    at: 'bearer',
+    says: 'auth declares both bearer and oauth2, which are the same credential on the wire',
+  },
 ];
 
 describe('OAuth 2.0 diagnostics', () => {
@@ -69,7 +94,6 @@ describe('OAuth 2.0 diagnostics', () => {
     // RG305 is a warning of generate (the files are written): its test runs the command line (test/cli/first-hour.test.ts).
     expect(codes.filter((c) => c !== 'RG305' && !cases.some((x) => x.code === c))).toEqual([]);
   });
-
 
   it.each(cases.map((c, i) => ({ ...c, name: `${c.code} #${i + 1}` })))('$name points at $at', async (c) => {
     const text = source(c);
@@ -122,10 +146,12 @@ export default defineApi({
     const line = lines.findIndex((l) => l.includes('// <-')) + 1;
     expect(located[0]!.loc?.line).toBe(line);
     expect(located[0]!.column).toBe(lines[line - 1]!.indexOf('scopes') + 1);
-    expect(located[0]!.message).toContain("orders.cancel: scope 'orders:cancle' is not declared in auth.oauth2.scopes (declared: orders:read, orders:write, orders:cancel); did you mean 'orders:cancel'?");
+    expect(located[0]!.message).toContain(
+      "orders.cancel: scope 'orders:cancle' is not declared in auth.oauth2.scopes (declared: orders:read, orders:write, orders:cancel); did you mean 'orders:cancel'?",
+    );
   });
 
-  it('RG303 for the webhook endpoints\' scopes: at webhooks.scopes when written, naming the option either way', async () => {
+  it("RG303 for the webhook endpoints' scopes: at webhooks.scopes when written, naming the option either way", async () => {
     const api = (webhooks: string) => `import { collection, defineApi, f } from 'restgen';
 
 export default defineApi({
@@ -146,7 +172,9 @@ ${webhooks}});
     };
     const defaults = await run('webhook-default-scopes', api(''));
     expect(defaults.map((d) => d.code)).toEqual(['RG303', 'RG303']);
-    expect(defaults[0]!.message).toContain("webhooks.scopes (the webhook endpoints; set them to declared scopes, or declare these): scope 'webhooks:read' is not declared");
+    expect(defaults[0]!.message).toContain(
+      "webhooks.scopes (the webhook endpoints; set them to declared scopes, or declare these): scope 'webhooks:read' is not declared",
+    );
     const text = api("  webhooks: { scopes: { read: 'hooks:read', write: 'hooks:wrte' } }, // <-\n");
     const written = await run('webhook-written-scopes', text);
     expect(written.map((d) => d.code)).toEqual(['RG303']);

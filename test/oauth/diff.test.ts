@@ -60,7 +60,10 @@ describe('OAuth 2.0 diff rules', () => {
     const removed = diffEdit(more, api(BASE));
     expect(summary(removed)).toEqual([{ id: 'oauth2-scope-removed', level: 'breaking', location: 'auth.oauth2.scopes' }]);
     expect(removed[0]!.message).toBe("scope 'items:admin' is no longer declared: clients that request it are refused");
-    const needsAdmin = api({ ...BASE, scopes: { ...BASE.scopes, 'items:admin': 'Administer items' } }, { read: 'items:read', write: ['items:write', 'items:admin'] });
+    const needsAdmin = api(
+      { ...BASE, scopes: { ...BASE.scopes, 'items:admin': 'Administer items' } },
+      { read: 'items:read', write: ['items:write', 'items:admin'] },
+    );
     expect(summary(diffEdit(more, needsAdmin))).toEqual([{ id: 'scope-added', level: 'breaking', location: 'items' }]);
   });
 
@@ -81,7 +84,10 @@ describe('the lock and OAuth 2.0', () => {
 
   it('records flows with their URLs and the declared scope names, not their descriptions', () => {
     expect(contractOf(api(BASE), 'v1').auth).toEqual({
-      oauth2: { flows: { authorizationCode: { authorizationUrl: AUTHORIZE, tokenUrl: TOKEN }, clientCredentials: { tokenUrl: TOKEN } }, scopes: ['items:read', 'items:write'] },
+      oauth2: {
+        flows: { authorizationCode: { authorizationUrl: AUTHORIZE, tokenUrl: TOKEN }, clientCredentials: { tokenUrl: TOKEN } },
+        scopes: ['items:read', 'items:write'],
+      },
     });
     const described = api({ ...BASE, scopes: { 'items:read': 'Read all items', 'items:write': 'Write items' } });
     const parsed = lockOf(api(BASE));

@@ -27,7 +27,14 @@ export const AUDIENCE = 'https://api.test.example/shop';
 /** A token signed with `key`: valid for an hour by default; `claims` override or add claims (undefined removes one). */
 export async function signToken(key: TestKey, claims: Record<string, unknown> = {}): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  const base: JWTPayload = { iss: ISSUER, aud: AUDIENCE, sub: 'user-1', iat: now, exp: now + 3600, scope: 'orders:read orders:write customers:read customers:write' };
+  const base: JWTPayload = {
+    iss: ISSUER,
+    aud: AUDIENCE,
+    sub: 'user-1',
+    iat: now,
+    exp: now + 3600,
+    scope: 'orders:read orders:write customers:read customers:write',
+  };
   const payload = Object.fromEntries(Object.entries({ ...base, ...claims }).filter(([, v]) => v !== undefined));
   return new SignJWT(payload).setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'at+jwt' }).sign(key.privateKey);
 }

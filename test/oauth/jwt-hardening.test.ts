@@ -21,7 +21,12 @@ async function serve(jwt: object = {}): Promise<Running> {
   const mod = await importServer(await generateInto('oauth-jwt-hardening'));
   register ??= registerOf(mod, 'Shop');
   const server = await start((app: FastifyInstance) =>
-    register(app, mod.createMemoryHandlers(), { jwt: { jwksUrl: jwks.url, issuer: ISSUER, audience: AUDIENCE, jwksCooldown: 0, jwksMaxAge: 0, ...jwt }, migrations: SHOP_MIGRATIONS, rateLimit: false, authFailures: false }),
+    register(app, mod.createMemoryHandlers(), {
+      jwt: { jwksUrl: jwks.url, issuer: ISSUER, audience: AUDIENCE, jwksCooldown: 0, jwksMaxAge: 0, ...jwt },
+      migrations: SHOP_MIGRATIONS,
+      rateLimit: false,
+      authFailures: false,
+    }),
   );
   running.push(server);
   return server;
@@ -31,7 +36,9 @@ async function serve(jwt: object = {}): Promise<Running> {
 async function typed(typ: string | undefined, claims: Record<string, unknown> = {}): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   const header = { alg: key.alg, kid: key.kid, ...(typ !== undefined ? { typ } : {}) };
-  return new SignJWT({ iss: ISSUER, aud: AUDIENCE, sub: 'user-1', iat: now, exp: now + 3600, scope: 'customers:read', ...claims }).setProtectedHeader(header).sign(key.privateKey);
+  return new SignJWT({ iss: ISSUER, aud: AUDIENCE, sub: 'user-1', iat: now, exp: now + 3600, scope: 'customers:read', ...claims })
+    .setProtectedHeader(header)
+    .sign(key.privateKey);
 }
 
 beforeAll(async () => {
@@ -101,7 +108,8 @@ describe('sub', () => {
 });
 
 describe('JWKS caps', () => {
-  const bigSet = (padding: number) => JSON.stringify({ keys: [key.jwk, ...Array.from({ length: padding }, (_, i) => ({ kty: 'oct', kid: `pad-${i}`, k: 'A'.repeat(1000) }))] });
+  const bigSet = (padding: number) =>
+    JSON.stringify({ keys: [key.jwk, ...Array.from({ length: padding }, (_, i) => ({ kty: 'oct', kid: `pad-${i}`, k: 'A'.repeat(1000) }))] });
   afterAll(() => jwks.serveBody(null));
 
   it.each([

@@ -45,9 +45,10 @@ describe('OpenAPI with OAuth 2.0', () => {
     expect(operation('v2', '/v2/orders', 'get').responses['401']).toBeDefined();
   });
 
-  it("asks each transition for its own scopes under oauth2 (an API key for none), in every version it exists in", () => {
+  it('asks each transition for its own scopes under oauth2 (an API key for none), in every version it exists in', () => {
     for (const version of shop.versions) {
-      const post = (name: string) => (shop.doc(version).paths as Record<string, Record<string, Operation & { operationId: string }>>)[`/${version}/orders/{id}:${name}`]?.['post'];
+      const post = (name: string) =>
+        (shop.doc(version).paths as Record<string, Record<string, Operation & { operationId: string }>>)[`/${version}/orders/{id}:${name}`]?.['post'];
       expect(post('cancel')).toMatchObject({ operationId: 'cancelOrder', security: [{ oauth2: ['orders:cancel'] }, { apiKeyAuth: [] }] });
       expect(Object.keys(post('cancel')!.responses)).toEqual(expect.arrayContaining(['401', '403']));
       for (const name of ['pay', 'ship']) expect(post(name)!.security).toEqual([{ oauth2: ['orders:write'] }, { apiKeyAuth: [] }]);

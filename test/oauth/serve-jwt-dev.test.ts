@@ -35,10 +35,16 @@ describe('restgen serve --jwt-dev', () => {
     const served = await runServe([SHOP_API, '--port', '0', '--jwt-dev']);
     try {
       expect(served.url, served.err).not.toBeNull();
-      expect(served.out).toContain('--jwt-dev: tokens are verified as JWT access tokens (ES256, issuer restgen-dev, audience shop); this one has every scope (customers:read customers:write orders:cancel orders:read orders:write webhooks:read webhooks:write)');
+      expect(served.out).toContain(
+        '--jwt-dev: tokens are verified as JWT access tokens (ES256, issuer restgen-dev, audience shop); this one has every scope (customers:read customers:write orders:cancel orders:read orders:write webhooks:read webhooks:write)',
+      );
       const token = /Authorization: Bearer (\S+)/.exec(served.out)![1]!;
       const call = (path: string, authorization: Record<string, string>, body?: object) =>
-        fetch(served.url + path, { method: body ? 'POST' : 'GET', headers: { ...authorization, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
+        fetch(served.url + path, {
+          method: body ? 'POST' : 'GET',
+          headers: { ...authorization, ...(body ? { 'content-type': 'application/json' } : {}) },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        });
       const created = await call('/v2/customers', { authorization: `Bearer ${token}` }, { email: 'dev@example.com', name: 'Dev' });
       expect(created.status).toBe(201);
       expect((await call('/v2/customers', { authorization: `Bearer ${token}` })).status).toBe(200);
@@ -64,7 +70,10 @@ describe('restgen serve --jwt-dev', () => {
   it('signs an ES256 token whose claims name the development issuer, the API and every scope', async () => {
     const ir = await loadIr();
     const dev = createDevJwt(ir, Date.UTC(2026, 0, 1), 2);
-    const [header, payload] = dev.token.split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()) as Record<string, unknown>);
+    const [header, payload] = dev.token
+      .split('.')
+      .slice(0, 2)
+      .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()) as Record<string, unknown>);
     expect(header).toMatchObject({ alg: 'ES256', typ: 'JWT' });
     expect(payload).toEqual({ iss: 'restgen-dev', aud: 'shop', sub: 'dev', scope: allScopes(ir).join(' '), iat: 1767225600, exp: 1767225600 + 7200 });
     expect(dev.options).toMatchObject({ issuer: 'restgen-dev', audience: 'shop', algorithms: ['ES256'] });

@@ -29,7 +29,13 @@ async function serve(jwt: object = {}, options: object = {}): Promise<Running> {
     return list(query, ctx);
   };
   const server = await start((app: FastifyInstance) =>
-    register(app, handlers, { jwt: { jwksUrl: jwks.url, issuer: ISSUER, audience: AUDIENCE, jwksCooldown: 400, ...jwt }, migrations: SHOP_MIGRATIONS, rateLimit: false, authFailures: false, ...options }),
+    register(app, handlers, {
+      jwt: { jwksUrl: jwks.url, issuer: ISSUER, audience: AUDIENCE, jwksCooldown: 400, ...jwt },
+      migrations: SHOP_MIGRATIONS,
+      rateLimit: false,
+      authFailures: false,
+      ...options,
+    }),
   );
   running.push(server);
   return server;
@@ -59,7 +65,11 @@ describe('JWT access tokens against a JWKS endpoint', () => {
     const token = await signToken(keyA, { sub: 'alice', tenant: 't-7' });
     const answer = await api.call('GET', '/v2/customers', { token });
     expect(answer.status).toBe(200);
-    expect(seen.at(-1)).toMatchObject({ id: 'alice', scopes: ['orders:read', 'orders:write', 'customers:read', 'customers:write'], claims: { tenant: 't-7', iss: ISSUER } });
+    expect(seen.at(-1)).toMatchObject({
+      id: 'alice',
+      scopes: ['orders:read', 'orders:write', 'customers:read', 'customers:write'],
+      claims: { tenant: 't-7', iss: ISSUER },
+    });
   });
 
   it('reads scopes from `scp` as an array', async () => {
@@ -87,12 +97,19 @@ describe('JWT access tokens against a JWKS endpoint', () => {
     ['a token that is not valid yet', () => signToken(keyA, { nbf: Math.floor(Date.now() / 1000) + 600 }), 'The access token is not valid yet.'],
     ['a token without sub', () => signToken(keyA, { sub: undefined }), 'The access token has no sub claim.'],
     ['a token without exp', () => signToken(keyA, { exp: undefined }), 'The access token has no exp claim.'],
-    ['an unsigned token (alg: none)', async () => new UnsecuredJWT({ iss: ISSUER, aud: AUDIENCE, sub: 'mallory', exp: Math.floor(Date.now() / 1000) + 600, scope: 'customers:read' }).encode(), "The access token's signing algorithm is not accepted."],
+    [
+      'an unsigned token (alg: none)',
+      async () => new UnsecuredJWT({ iss: ISSUER, aud: AUDIENCE, sub: 'mallory', exp: Math.floor(Date.now() / 1000) + 600, scope: 'customers:read' }).encode(),
+      "The access token's signing algorithm is not accepted.",
+    ],
     [
       'an HS256 token forged with the public key as the secret',
       async () => {
         const secret = new TextEncoder().encode(await exportSPKI(keyA.publicKey));
-        return new SignJWT({ iss: ISSUER, aud: AUDIENCE, sub: 'mallory', scope: 'customers:read' }).setProtectedHeader({ alg: 'HS256', kid: keyA.kid }).setExpirationTime('10m').sign(secret);
+        return new SignJWT({ iss: ISSUER, aud: AUDIENCE, sub: 'mallory', scope: 'customers:read' })
+          .setProtectedHeader({ alg: 'HS256', kid: keyA.kid })
+          .setExpirationTime('10m')
+          .sign(secret);
       },
       "The access token's signing algorithm is not accepted.",
     ],
@@ -103,7 +120,9 @@ describe('JWT access tokens against a JWKS endpoint', () => {
   it.each(rejected)('rejects %s: 401 invalid_token with the reason, nothing internal', async (_, make, reason) => {
     const answer = await api.call('GET', '/v2/customers', { token: await make() });
     expect(answer.status).toBe(401);
-    expect(challengeOf(answer.headers)).toBe(`Bearer realm="shop", error="invalid_token", error_description="${reason}", ApiKey realm="shop", header="X-API-Key"`);
+    expect(challengeOf(answer.headers)).toBe(
+      `Bearer realm="shop", error="invalid_token", error_description="${reason}", ApiKey realm="shop", header="X-API-Key"`,
+    );
     expect(answer.body).toEqual({ type: 'about:blank', title: 'Unauthorized', status: 401, detail: reason, code: 'invalid_token' });
     expect(api.errors).toEqual([]);
   });
@@ -223,7 +242,9 @@ describe('authenticate after verification, API keys, and the failed-credential l
   it('refuses to start with unsafe or incomplete jwt options', async () => {
     const { default: Fastify } = await import('fastify');
     const attempt = (jwt: object) => register(Fastify(), mod.createMemoryHandlers(), { jwt, migrations: SHOP_MIGRATIONS });
-    await expect(attempt({ jwksUrl: jwks.url, issuer: ISSUER, audience: AUDIENCE, algorithms: ['RS256', 'HS256'] })).rejects.toThrow('HS256 (shared secrets) cannot be used with a JWKS');
+    await expect(attempt({ jwksUrl: jwks.url, issuer: ISSUER, audience: AUDIENCE, algorithms: ['RS256', 'HS256'] })).rejects.toThrow(
+      'HS256 (shared secrets) cannot be used with a JWKS',
+    );
     await expect(attempt({ jwksUrl: jwks.url, issuer: ISSUER, audience: AUDIENCE, algorithms: ['none'] })).rejects.toThrow('never "none"');
     await expect(attempt({ jwksUrl: jwks.url, audience: AUDIENCE })).rejects.toThrow('issuer is required');
     await expect(attempt({ jwksUrl: jwks.url, issuer: ISSUER })).rejects.toThrow('audience is required');

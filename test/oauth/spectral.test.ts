@@ -16,7 +16,11 @@ import { generateExample, type GeneratedExample } from '../openapi/generate-open
 const VAULT_API = new URL('../attack/fixtures/vault.ts', import.meta.url).pathname;
 const examples: GeneratedExample[] = [];
 beforeAll(async () => {
-  examples.push(await generateExample('spectral-shop'), await generateExample('spectral-header', HEADER_API), await generateExample('spectral-vault', VAULT_API));
+  examples.push(
+    await generateExample('spectral-shop'),
+    await generateExample('spectral-header', HEADER_API),
+    await generateExample('spectral-vault', VAULT_API),
+  );
 }, 120_000);
 afterAll(() => examples.forEach((e) => e.cleanup()));
 
@@ -46,11 +50,15 @@ describe('Spectral spectral:oas', () => {
         const results = (await spectral.run(new spectralCore.Document(text, Parsers.Json, `${example.ir.name}-${version}.json`))) as Result[];
         const describe = (r: Result) => `${example.ir.name} ${version}: ${r.code} ${r.message} at ${r.path.join('.')}`;
         const security = results.filter((r) => String(r.code).includes('security'));
-        if (example.ir.auth.oauth2 || example.ir.collections.every((c) => c.scopes.read.length + c.scopes.write.length === 0)) expect(security.map(describe)).toEqual([]);
+        if (example.ir.auth.oauth2 || example.ir.collections.every((c) => c.scopes.read.length + c.scopes.write.length === 0))
+          expect(security.map(describe)).toEqual([]);
         else {
           // Role names on bearer and API-key schemes: valid OpenAPI 3.1 that Spectral reports; declaring oauth2 ends them.
           expect(security.length).toBeGreaterThan(0);
-          for (const r of security) expect(describe(r)).toMatch(/oas3-operation-security-defined "[^"]+" must be listed among scopes\. at paths\..+\.security\.\d\.(bearerAuth|apiKeyAuth)\.\d+$/);
+          for (const r of security)
+            expect(describe(r)).toMatch(
+              /oas3-operation-security-defined "[^"]+" must be listed among scopes\. at paths\..+\.security\.\d\.(bearerAuth|apiKeyAuth)\.\d+$/,
+            );
         }
         expect(results.filter((r) => r.severity === 0).map(describe)).toEqual([]);
         documents++;

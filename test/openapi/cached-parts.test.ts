@@ -33,7 +33,12 @@ function mapMemo(): { memo: Memo; computed: string[] } {
 
 /** The document of `at` assembled from its parts, each part through `memo`. */
 const assembled = (at: ReturnType<typeof project>, memo: Memo): string =>
-  printJson(buildOpenApiDocument(at, openApiParts(at).map((p) => memo(p.kind, p.input, () => p.compute([])))));
+  printJson(
+    buildOpenApiDocument(
+      at,
+      openApiParts(at).map((p) => memo(p.kind, p.input, () => p.compute([]))),
+    ),
+  );
 
 function irOf(maxLength: number): ApiIR {
   const bag = new DiagnosticBag();

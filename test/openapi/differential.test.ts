@@ -16,7 +16,6 @@ import type { CollectionAt, FieldAt, TypeKind } from '../../generator/model/ir.t
 import { addFormats, generateExample, type GeneratedExample } from './generate-openapi.ts';
 import { fieldValues, pageValues, shapeValues, type ObjectMode } from './samples.ts';
 
-
 const RUNS = 250;
 const FIELD_RUNS = 300;
 let example: GeneratedExample;
@@ -57,9 +56,7 @@ interface Shape {
  * than OpenAPI 3.1 requires; these are the cases found, kept out of the random comparison and checked
  * one by one below so that a change on either side is noticed.
  */
-const STRICTER_IN_AJV_FORMATS: readonly { readonly kind: TypeKind; readonly value: string }[] = [
-  { kind: 'email', value: 'a@x-.io' },
-];
+const STRICTER_IN_AJV_FORMATS: readonly { readonly kind: TypeKind; readonly value: string }[] = [{ kind: 'email', value: 'a@x-.io' }];
 const isKnownDifference = (value: unknown): boolean =>
   JSON.stringify(value) !== undefined && STRICTER_IN_AJV_FORMATS.some((d) => JSON.stringify(value).includes(JSON.stringify(d.value).slice(1, -1)));
 

@@ -44,7 +44,10 @@ describe('tools from the registry accept every document', () => {
     const reports = await Promise.all(
       example.versions.map(async (v) => {
         const { stdout } = await promisify(execFile)(process.execPath, [REDOCLY, 'lint', '--format=json', example.docPath(v)], { cwd: ROOT });
-        return JSON.parse(stdout) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; message: string; location: { pointer: string }[] }[] };
+        return JSON.parse(stdout) as {
+          totals: { errors: number; warnings: number };
+          problems: { ruleId: string; message: string; location: { pointer: string }[] }[];
+        };
       }),
     );
     // OPTIONS (answered before credentials and limits) and the route of the document itself answer no 4xx: the
@@ -70,18 +73,45 @@ describe('contents', () => {
 
   it('names operations stably and prefixes paths with the version', () => {
     const doc = example.doc('v3');
-    const all = Object.values(doc.paths).flatMap((item) => Object.values(item).map((o) => (o as Record<string, unknown>)['operationId']).filter(Boolean));
+    const all = Object.values(doc.paths).flatMap((item) =>
+      Object.values(item)
+        .map((o) => (o as Record<string, unknown>)['operationId'])
+        .filter(Boolean),
+    );
     // HEAD and OPTIONS, which the server answers on every path, are named after the path's first operation.
     const ids = all.filter((id) => !/(Head|Options)$/.test(String(id)) && id !== 'getOpenApiDocument');
     expect(all).toEqual(expect.arrayContaining(['listCustomersHead', 'listCustomersOptions', 'getCustomerHead', 'payOrderOptions', 'getOpenApiDocument']));
     expect(new Set(all).size).toBe(all.length);
     expect(ids).toEqual([
-      'listCustomers', 'createCustomer', 'getCustomer', 'replaceCustomer', 'updateCustomer', 'deleteCustomer',
-      'listOrders', 'createOrder', 'getOrder', 'updateOrder', 'deleteOrder',
-      'payOrder', 'shipOrder', 'cancelOrder', 'refundOrder',
-      'listCoupons', 'createCoupon', 'getCoupon', 'replaceCoupon', 'updateCoupon', 'deleteCoupon',
-      'listWebhookEndpoints', 'createWebhookEndpoint', 'getWebhookEndpoint', 'updateWebhookEndpoint', 'deleteWebhookEndpoint',
-      'disableWebhookEndpoint', 'enableWebhookEndpoint', 'rotateSecretWebhookEndpoint',
+      'listCustomers',
+      'createCustomer',
+      'getCustomer',
+      'replaceCustomer',
+      'updateCustomer',
+      'deleteCustomer',
+      'listOrders',
+      'createOrder',
+      'getOrder',
+      'updateOrder',
+      'deleteOrder',
+      'payOrder',
+      'shipOrder',
+      'cancelOrder',
+      'refundOrder',
+      'listCoupons',
+      'createCoupon',
+      'getCoupon',
+      'replaceCoupon',
+      'updateCoupon',
+      'deleteCoupon',
+      'listWebhookEndpoints',
+      'createWebhookEndpoint',
+      'getWebhookEndpoint',
+      'updateWebhookEndpoint',
+      'deleteWebhookEndpoint',
+      'disableWebhookEndpoint',
+      'enableWebhookEndpoint',
+      'rotateSecretWebhookEndpoint',
     ]);
     expect(Object.keys(doc.paths).every((p) => p.startsWith('/v3/'))).toBe(true);
     expect(doc.paths['/v3/openapi.json']).toBeDefined();
@@ -116,12 +146,22 @@ describe('contents', () => {
     }
     // The shop's API-wide limit covers every operation: answers given after it is counted carry its headers.
     expect(Object.keys(responses['TooManyRequestsRateLimited']!['headers'] as object)).toEqual([
-      'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy',
+      'Retry-After',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'RateLimit-Policy',
     ]);
     expect(Object.keys(responses['Unauthorized']!['headers'] as object)).toEqual(['WWW-Authenticate']);
     const created = op(doc, '/v2/customers', 'post');
     expect(Object.keys(created.responses['201']!['headers'] as object)).toEqual([
-      'ETag', 'Location', 'Idempotent-Replayed', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy',
+      'ETag',
+      'Location',
+      'Idempotent-Replayed',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'RateLimit-Policy',
     ]);
     expect(created['parameters']).toEqual([{ $ref: '#/components/parameters/IdempotencyKey' }]);
     const problem = doc.components.schemas['Problem'] as { required: string[]; properties: Record<string, unknown> };
@@ -134,9 +174,10 @@ describe('contents', () => {
     for (const version of ['v1', 'v2', 'v3']) {
       const doc = example.doc(version);
       const responses = doc.components['responses'] as Record<string, { headers?: Record<string, unknown> }>;
-      const resolve = (r: Record<string, unknown>) => (typeof r['$ref'] === 'string' ? responses[r['$ref'].split('/').pop()!]! : r) as { headers?: Record<string, unknown> };
+      const resolve = (r: Record<string, unknown>) =>
+        (typeof r['$ref'] === 'string' ? responses[r['$ref'].split('/').pop()!]! : r) as { headers?: Record<string, unknown> };
+      // OPTIONS is answered before limits and version checks; the document's own route is not rate limited.
       for (const [path, item] of Object.entries(doc.paths))
-        // OPTIONS is answered before limits and version checks; the document's own route is not rate limited.
         for (const [method, o] of Object.entries(item).filter(([k]) => k !== 'parameters' && k !== 'options' && !path.endsWith('/openapi.json')))
           for (const [status, response] of Object.entries((o as Operation).responses)) {
             const headers = Object.keys(resolve(response).headers ?? {});
@@ -163,7 +204,11 @@ describe('contents', () => {
     expect(v1.info['description']).toContain('2027-03-01');
     const operations = Object.entries(v1.paths)
       .filter(([path]) => !path.endsWith('/openapi.json'))
-      .flatMap(([, item]) => Object.entries(item).filter(([k]) => k !== 'parameters' && k !== 'options').map(([, o]) => o as Operation));
+      .flatMap(([, item]) =>
+        Object.entries(item)
+          .filter(([k]) => k !== 'parameters' && k !== 'options')
+          .map(([, o]) => o as Operation),
+      );
     // 11 operations and the 3 transitions of orders, 5 operations and 3 transitions of webhook_endpoints, and the
     // HEAD beside each of the 6 GETs.
     expect(operations.length).toBe(28);
@@ -191,7 +236,10 @@ describe('contents', () => {
   });
 
   it('keeps read-only fields out of bodies and write-only fields out of responses', () => {
-    const schemas = example.doc('v2').components.schemas as Record<string, { properties: Record<string, Record<string, unknown>>; required?: string[]; additionalProperties?: boolean }>;
+    const schemas = example.doc('v2').components.schemas as Record<
+      string,
+      { properties: Record<string, Record<string, unknown>>; required?: string[]; additionalProperties?: boolean }
+    >;
     expect(Object.keys(schemas['Customer']!.properties)).not.toContain('password');
     expect(schemas['Customer']!.properties['createdAt']).toMatchObject({ readOnly: true });
     expect(schemas['CustomerCreate']!.properties['password']).toMatchObject({ writeOnly: true });
@@ -212,15 +260,28 @@ describe('contents', () => {
     const byHeader = { ...ir, versioning: { in: 'header' as const, header: 'Api-Version' } };
     const [, v2] = emitOpenApi(byHeader).map((f) => JSON.parse(f.content) as OpenApiDoc);
     expect(Object.keys(v2!.paths)).toEqual([
-      '/customers', '/customers/{id}', '/orders', '/orders/{id}', '/orders/{id}:pay', '/orders/{id}:ship', '/orders/{id}:cancel',
-      '/webhook_endpoints', '/webhook_endpoints/{id}', '/webhook_endpoints/{id}:disable', '/webhook_endpoints/{id}:enable', '/webhook_endpoints/{id}:rotateSecret',
+      '/customers',
+      '/customers/{id}',
+      '/orders',
+      '/orders/{id}',
+      '/orders/{id}:pay',
+      '/orders/{id}:ship',
+      '/orders/{id}:cancel',
+      '/webhook_endpoints',
+      '/webhook_endpoints/{id}',
+      '/webhook_endpoints/{id}:disable',
+      '/webhook_endpoints/{id}:enable',
+      '/webhook_endpoints/{id}:rotateSecret',
       '/openapi.json',
     ]);
     expect(v2!.paths['/orders']!['parameters']).toEqual([{ $ref: '#/components/parameters/ApiVersion' }]);
     // The document's route chooses the version by the header too.
     expect(v2!.paths['/openapi.json']!['parameters']).toEqual([{ $ref: '#/components/parameters/ApiVersion' }]);
     expect((v2!.components as Record<string, Record<string, unknown>>)['parameters']!['ApiVersion']).toMatchObject({
-      name: 'Api-Version', in: 'header', required: true, schema: { type: 'string', enum: ['v2'] },
+      name: 'Api-Version',
+      in: 'header',
+      required: true,
+      schema: { type: 'string', enum: ['v2'] },
     });
   });
 

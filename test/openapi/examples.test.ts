@@ -13,7 +13,11 @@ import { addFormats, generateExample, type GeneratedExample } from './generate-o
 const VAULT_API = new URL('../attack/fixtures/vault.ts', import.meta.url).pathname;
 const examples: GeneratedExample[] = [];
 beforeAll(async () => {
-  examples.push(await generateExample('openapi-examples'), await generateExample('openapi-examples-header', HEADER_API), await generateExample('openapi-examples-vault', VAULT_API));
+  examples.push(
+    await generateExample('openapi-examples'),
+    await generateExample('openapi-examples-header', HEADER_API),
+    await generateExample('openapi-examples-vault', VAULT_API),
+  );
 });
 afterAll(() => examples.forEach((e) => e.cleanup()));
 

@@ -19,8 +19,7 @@ import { tempDir } from '../helpers/temp-api.ts';
 // `default` is the plugin; a loader that unwraps it already gives the plugin itself.
 type FormatsPlugin = (ajv: Ajv2020) => unknown;
 /** ajv-formats' plugin: adds `email`, `uuid`, `date-time`, ... to an ajv instance. */
-export const addFormats: FormatsPlugin =
-  (formatsModule as unknown as { default?: FormatsPlugin }).default ?? (formatsModule as unknown as FormatsPlugin);
+export const addFormats: FormatsPlugin = (formatsModule as unknown as { default?: FormatsPlugin }).default ?? (formatsModule as unknown as FormatsPlugin);
 
 /** An OpenAPI document, as parsed JSON (tests narrow what they read). */
 export type OpenApiDoc = Record<string, unknown> & {

@@ -136,8 +136,15 @@ it('calls every v3 operation through openapi-fetch with types from our document'
     path.join(example.dir, 'tsconfig.calls.json'),
     JSON.stringify({
       compilerOptions: {
-        target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom'], types: [],
-        strict: true, noUnusedLocals: true, noEmit: true, skipLibCheck: true,
+        target: 'es2022',
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        lib: ['es2022', 'dom'],
+        types: [],
+        strict: true,
+        noUnusedLocals: true,
+        noEmit: true,
+        skipLibCheck: true,
       },
       files: ['calls.ts'],
     }),
@@ -154,11 +161,33 @@ it('calls every v3 operation through openapi-fetch with types from our document'
   const seen = await callEveryOperation(baseUrl);
   const statuses = Object.fromEntries(Object.entries(seen).map(([k, v]) => [k, v.status]));
   expect(statuses).toEqual({
-    createCustomer: 201, listCustomers: 200, getCustomer: 200, replaceCustomer: 200, updateCustomer: 200, duplicateCustomer: 409,
-    createOrder: 201, listOrders: 200, getOrder: 200, updateOrder: 200, deleteOrder: 204, getDeletedOrder: 404,
-    payOrder: 200, payAgain: 409, shipOrder: 200, refundOrder: 200, cancelOrder: 200,
-    createCoupon: 201, listCoupons: 200, getCoupon: 200, replaceCoupon: 200, staleCoupon: 412, updateCoupon: 200, deleteCoupon: 204,
-    deleteCustomer: 204, anonymousCreate: 401, invalidBody: 400,
+    createCustomer: 201,
+    listCustomers: 200,
+    getCustomer: 200,
+    replaceCustomer: 200,
+    updateCustomer: 200,
+    duplicateCustomer: 409,
+    createOrder: 201,
+    listOrders: 200,
+    getOrder: 200,
+    updateOrder: 200,
+    deleteOrder: 204,
+    getDeletedOrder: 404,
+    payOrder: 200,
+    payAgain: 409,
+    shipOrder: 200,
+    refundOrder: 200,
+    cancelOrder: 200,
+    createCoupon: 201,
+    listCoupons: 200,
+    getCoupon: 200,
+    replaceCoupon: 200,
+    staleCoupon: 412,
+    updateCoupon: 200,
+    deleteCoupon: 204,
+    deleteCustomer: 204,
+    anonymousCreate: 401,
+    invalidBody: 400,
   });
   const customer = seen['createCustomer']!;
   expect(customer.body).toMatchObject({ email: 'ada@example.com', tier: 'free', tags: [], createdAt: expect.any(String) });
@@ -184,7 +213,10 @@ it('calls every v3 operation through openapi-fetch with types from our document'
   const ajv = new Ajv2020({ strict: true, allowUnionTypes: true });
   addFormats(ajv);
   ajv.addKeyword('x-restgen-lifecycle');
-  ajv.addSchema({ $id: 'https://restgen.test/v3.json', $defs: JSON.parse(JSON.stringify(doc.components.schemas).replaceAll('"#/components/schemas/', '"#/$defs/')) });
+  ajv.addSchema({
+    $id: 'https://restgen.test/v3.json',
+    $defs: JSON.parse(JSON.stringify(doc.components.schemas).replaceAll('"#/components/schemas/', '"#/$defs/')),
+  });
   const responses = doc.components['responses'] as Record<string, Record<string, unknown>>;
   for (const [name, answer] of Object.entries(seen)) {
     const [method, route] = OPERATION_OF[name]!;
@@ -206,13 +238,31 @@ it('calls every v3 operation through openapi-fetch with types from our document'
 
 /** The operation behind each call of {@link CALLS}: method and path template. */
 const OPERATION_OF: Record<string, readonly [string, string]> = {
-  createCustomer: ['post', '/v3/customers'], listCustomers: ['get', '/v3/customers'], getCustomer: ['get', '/v3/customers/{id}'],
-  replaceCustomer: ['put', '/v3/customers/{id}'], updateCustomer: ['patch', '/v3/customers/{id}'], duplicateCustomer: ['post', '/v3/customers'],
-  createOrder: ['post', '/v3/orders'], listOrders: ['get', '/v3/orders'], getOrder: ['get', '/v3/orders/{id}'],
-  updateOrder: ['patch', '/v3/orders/{id}'], deleteOrder: ['delete', '/v3/orders/{id}'], getDeletedOrder: ['get', '/v3/orders/{id}'],
-  payOrder: ['post', '/v3/orders/{id}:pay'], payAgain: ['post', '/v3/orders/{id}:pay'], shipOrder: ['post', '/v3/orders/{id}:ship'],
-  refundOrder: ['post', '/v3/orders/{id}:refund'], cancelOrder: ['post', '/v3/orders/{id}:cancel'], staleCoupon: ['patch', '/v3/coupons/{id}'],
-  createCoupon: ['post', '/v3/coupons'], listCoupons: ['get', '/v3/coupons'], getCoupon: ['get', '/v3/coupons/{id}'],
-  replaceCoupon: ['put', '/v3/coupons/{id}'], updateCoupon: ['patch', '/v3/coupons/{id}'], deleteCoupon: ['delete', '/v3/coupons/{id}'],
-  deleteCustomer: ['delete', '/v3/customers/{id}'], anonymousCreate: ['post', '/v3/coupons'], invalidBody: ['post', '/v3/orders'],
+  createCustomer: ['post', '/v3/customers'],
+  listCustomers: ['get', '/v3/customers'],
+  getCustomer: ['get', '/v3/customers/{id}'],
+  replaceCustomer: ['put', '/v3/customers/{id}'],
+  updateCustomer: ['patch', '/v3/customers/{id}'],
+  duplicateCustomer: ['post', '/v3/customers'],
+  createOrder: ['post', '/v3/orders'],
+  listOrders: ['get', '/v3/orders'],
+  getOrder: ['get', '/v3/orders/{id}'],
+  updateOrder: ['patch', '/v3/orders/{id}'],
+  deleteOrder: ['delete', '/v3/orders/{id}'],
+  getDeletedOrder: ['get', '/v3/orders/{id}'],
+  payOrder: ['post', '/v3/orders/{id}:pay'],
+  payAgain: ['post', '/v3/orders/{id}:pay'],
+  shipOrder: ['post', '/v3/orders/{id}:ship'],
+  refundOrder: ['post', '/v3/orders/{id}:refund'],
+  cancelOrder: ['post', '/v3/orders/{id}:cancel'],
+  staleCoupon: ['patch', '/v3/coupons/{id}'],
+  createCoupon: ['post', '/v3/coupons'],
+  listCoupons: ['get', '/v3/coupons'],
+  getCoupon: ['get', '/v3/coupons/{id}'],
+  replaceCoupon: ['put', '/v3/coupons/{id}'],
+  updateCoupon: ['patch', '/v3/coupons/{id}'],
+  deleteCoupon: ['delete', '/v3/coupons/{id}'],
+  deleteCustomer: ['delete', '/v3/customers/{id}'],
+  anonymousCreate: ['post', '/v3/coupons'],
+  invalidBody: ['post', '/v3/orders'],
 };

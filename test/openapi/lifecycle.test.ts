@@ -106,7 +106,11 @@ it("a transition's own rate limit gives its answers the RateLimit headers, in an
       collections: {
         tickets: collection({
           fields: { id: f.id(), state: f.enum(['new', 'done']).readOnly() },
-          lifecycle: { field: 'state', initial: 'new', transitions: { finish: { from: ['new'], to: 'done', rateLimit: { limit: 3, window: '1m' } }, reopen: { from: ['done'], to: 'new' } } },
+          lifecycle: {
+            field: 'state',
+            initial: 'new',
+            transitions: { finish: { from: ['new'], to: 'done', rateLimit: { limit: 3, window: '1m' } }, reopen: { from: ['done'], to: 'new' } },
+          },
         }),
       },
     }),
@@ -115,7 +119,13 @@ it("a transition's own rate limit gives its answers the RateLimit headers, in an
   const finish = post(doc, '/v1/tickets/{id}:finish');
   const reopen = post(doc, '/v1/tickets/{id}:reopen');
   expect(statuses(finish)).toContain('429');
-  expect(Object.keys(finish.responses['200']!['headers'] as object)).toEqual(['ETag', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy']);
+  expect(Object.keys(finish.responses['200']!['headers'] as object)).toEqual([
+    'ETag',
+    'RateLimit-Limit',
+    'RateLimit-Remaining',
+    'RateLimit-Reset',
+    'RateLimit-Policy',
+  ]);
   expect(statuses(reopen)).not.toContain('429');
   // No auth: transitions are public.
   expect(finish['security']).toEqual([]);

@@ -33,9 +33,7 @@ function strings(t: Extract<TypeIR<FieldAt>, { kind: 'string' }>): Values {
 }
 
 function datetimes(): Values {
-  const iso = fc
-    .date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true })
-    .map((d) => d.toISOString());
+  const iso = fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true }).map((d) => d.toISOString());
   const valid = iso.chain((s) => fc.constantFrom(s, s.replace(/\.\d+Z$/, 'Z'), s.replace('Z', '+05:30'), s.replace('Z', '-23:59')));
   const almost = iso.chain((s) =>
     fc.constantFrom(
@@ -61,15 +59,28 @@ function dates(): Values {
 
 function uuids(): Values {
   const valid = fc.uuid();
-  const almost = fc.uuid({ version: [1, 4, 7, 9, 15] }).chain((u) =>
-    fc.constantFrom(u, u.toUpperCase(), `urn:uuid:${u}`, u.replaceAll('-', ''), `{${u}}`, u.slice(1), `${u}0`),
-  );
+  const almost = fc
+    .uuid({ version: [1, 4, 7, 9, 15] })
+    .chain((u) => fc.constantFrom(u, u.toUpperCase(), `urn:uuid:${u}`, u.replaceAll('-', ''), `{${u}}`, u.slice(1), `${u}0`));
   const special = fc.constantFrom('00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff', '00000000-0000-0000-0000-000000000001');
   return { valid, edge: fc.oneof(almost, special) };
 }
 
 function emails(): Values {
-  const edge = fc.constantFrom('a..b@x.io', '.a@x.io', 'a.@x.io', 'a@x', 'a@x.c', 'a@x.c0m', "o'neil@x.io", 'a@-x.io', 'a@x-.io', 'a b@x.io', '@x.io', 'A@X.IO');
+  const edge = fc.constantFrom(
+    'a..b@x.io',
+    '.a@x.io',
+    'a.@x.io',
+    'a@x',
+    'a@x.c',
+    'a@x.c0m',
+    "o'neil@x.io",
+    'a@-x.io',
+    'a@x-.io',
+    'a b@x.io',
+    '@x.io',
+    'A@X.IO',
+  );
   // fast-check's RFC addresses use characters zod refuses: they are edge cases here, not valid ones.
   const plain = fc.stringMatching(/^[a-z0-9]{1,8}(?:[.+_-][a-z0-9]{1,8})?@[a-z0-9]{1,8}(?:-[a-z0-9]{1,8})?\.[a-z]{2,6}$/);
   return { valid: fc.oneof(fc.constantFrom('a@example.com', 'a.b+c@x.io'), plain), edge: fc.oneof(edge, fc.emailAddress()) };
@@ -166,7 +177,10 @@ export function objectValues(fields: readonly FieldAt[], mode: ObjectMode): Arb 
       { weight: unusual ? 20 : 1, arbitrary: fc.constant(ABSENT) },
     );
   });
-  const extra = fc.oneof({ weight: 8, arbitrary: fc.constant(ABSENT) }, { weight: 1, arbitrary: fc.constantFrom('unknown', 'ID', '__proto__x').map((k) => [k, 1] as const) });
+  const extra = fc.oneof(
+    { weight: 8, arbitrary: fc.constant(ABSENT) },
+    { weight: 1, arbitrary: fc.constantFrom('unknown', 'ID', '__proto__x').map((k) => [k, 1] as const) },
+  );
   return fc.tuple(fc.tuple(...entries), extra).map(([pairs, more]) => {
     const out: Record<string, unknown> = {};
     for (const p of [...pairs, more]) if (typeof p !== 'symbol') out[p[0]] = p[1];

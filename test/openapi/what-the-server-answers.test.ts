@@ -21,7 +21,9 @@ beforeAll(async () => {
   example = await generateExample('openapi-implicit');
   doc = example.doc('v3');
   const mod = await importServer(await generateInto('openapi-implicit'));
-  server = await start((app) => registerOf(mod, 'Shop')(app, mod.createMemoryHandlers(), { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS, rateLimit: false }));
+  server = await start((app) =>
+    registerOf(mod, 'Shop')(app, mod.createMemoryHandlers(), { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS, rateLimit: false }),
+  );
 });
 afterAll(async () => {
   await server?.close();
@@ -51,7 +53,7 @@ describe('the methods the server answers without an operation declaring them', (
       const options = operations(item, 'options');
       expect(options, path).toBeDefined();
       expect(options!['security']).toEqual([]);
-      const allow = ((options!.responses['204']!['headers'] as Record<string, { schema: { example: string } }>)['Allow']!).schema.example;
+      const allow = (options!.responses['204']!['headers'] as Record<string, { schema: { example: string } }>)['Allow']!.schema.example;
       const url = path.replace('{id}', id);
       const answer = await server.call('OPTIONS', url, { token: null });
       expect(answer.status, url).toBe(204);

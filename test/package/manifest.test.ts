@@ -13,7 +13,9 @@ import { listFiles } from '../helpers/temp-api.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<string, Record<string, unknown>>;
-const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean; dev?: boolean }> };
+const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as {
+  packages: Record<string, { hasInstallScript?: boolean; dev?: boolean }>;
+};
 
 describe('package.json', () => {
   it('declares as peers exactly the packages the parts import, with the same ranges', () => {
@@ -63,7 +65,11 @@ describe('package.json', () => {
 });
 
 describe('packages/runtime/package.json (@restgen/runtime)', () => {
-  const runtime = JSON.parse(readFileSync(path.join(ROOT, 'packages/runtime/package.json'), 'utf8')) as Record<string, Record<string, unknown>> & { name: string; version: string; restgen: { contract: number } };
+  const runtime = JSON.parse(readFileSync(path.join(ROOT, 'packages/runtime/package.json'), 'utf8')) as Record<string, Record<string, unknown>> & {
+    name: string;
+    version: string;
+    restgen: { contract: number };
+  };
 
   it('is the package, version and contract the generated server asks for', () => {
     expect(runtime.name).toBe(RUNTIME.name);

@@ -112,7 +112,12 @@ describe('the inputs record', () => {
     const edited = await clone('edited');
     const file = path.join(edited.out, 'v1/notes.ts');
     writeFileSync(file, readFileSync(file, 'utf8').replace('max(100)', 'max(999)'));
-    expect(await generate({ apiPath: edited.api, mode: 'check' })).toMatchObject({ ok: false, cached: false, stale: ['v1/notes.ts'], staleReasons: { 'v1/notes.ts': 'edited' } });
+    expect(await generate({ apiPath: edited.api, mode: 'check' })).toMatchObject({
+      ok: false,
+      cached: false,
+      stale: ['v1/notes.ts'],
+      staleReasons: { 'v1/notes.ts': 'edited' },
+    });
 
     const missing = await clone('missing');
     rmSync(path.join(missing.out, 'v2/notes.ts'));
@@ -120,7 +125,12 @@ describe('the inputs record', () => {
 
     const extra = await clone('extra');
     cpSync(path.join(extra.out, 'v1/notes.ts'), path.join(extra.out, 'v1/old.ts'));
-    expect(await generate({ apiPath: extra.api, mode: 'check' })).toMatchObject({ ok: false, cached: false, stale: ['v1/old.ts'], staleReasons: { 'v1/old.ts': 'removed' } });
+    expect(await generate({ apiPath: extra.api, mode: 'check' })).toMatchObject({
+      ok: false,
+      cached: false,
+      stale: ['v1/old.ts'],
+      staleReasons: { 'v1/old.ts': 'removed' },
+    });
 
     // An edited record is not trusted: the full check finds the outputs right, and generate rewrites the record.
     const record = await clone('record');

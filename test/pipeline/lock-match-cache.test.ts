@@ -28,7 +28,12 @@ export default defineApi({
 `;
 
 /** What a run said about the lock, comparable between a run with the cache and one without. */
-const verdict = (r: GenerateResult) => ({ ok: r.ok, codes: r.diagnostics.map((d) => d.code), findings: r.lockFindings.map((f) => `${f.id} ${f.location}`), lockChanged: r.lockChanged });
+const verdict = (r: GenerateResult) => ({
+  ok: r.ok,
+  codes: r.diagnostics.map((d) => d.code),
+  findings: r.lockFindings.map((f) => `${f.id} ${f.location}`),
+  lockChanged: r.lockChanged,
+});
 
 describe('the lock comparison through the render cache', () => {
   const dir = path.join(tmp.dir, 'p');
@@ -81,7 +86,10 @@ describe('the lock comparison through the render cache', () => {
     expect(verdict(await generate({ apiPath }))).toEqual({ ok: true, codes: [], findings: [], lockChanged: false });
 
     // An edit of the unreleased v2 only: the verdict stays quiet (recalled without parsing the lock), as without the cache.
-    writeFileSync(apiPath, API('f.string().max(100)').replace("body: f.string().optional().addedIn('v2')", "body: f.string().max(10).optional().addedIn('v2')"));
+    writeFileSync(
+      apiPath,
+      API('f.string().max(100)').replace("body: f.string().optional().addedIn('v2')", "body: f.string().max(10).optional().addedIn('v2')"),
+    );
     const unreleased = verdict(await generate({ apiPath }));
     expect(unreleased).toEqual({ ok: true, codes: [], findings: [], lockChanged: false });
     expect(unreleased).toEqual(await uncached());
@@ -111,7 +119,13 @@ describe('the lock comparison through the render cache', () => {
     expect(JSON.parse(readFileSync(lockPath, 'utf8')).versions).toHaveProperty('v2');
 
     // Options are part of the verdict: a severity override that makes an allowed change breaking is applied.
-    writeFileSync(apiPath, API('f.string().max(100)', '', "{ released: '2026-02-01' }").replace("body: f.string().optional().addedIn('v2')", "body: f.string().optional().addedIn('v2').deprecated()"));
+    writeFileSync(
+      apiPath,
+      API('f.string().max(100)', '', "{ released: '2026-02-01' }").replace(
+        "body: f.string().optional().addedIn('v2')",
+        "body: f.string().optional().addedIn('v2').deprecated()",
+      ),
+    );
     const allowed = verdict(await generate({ apiPath, mode: 'check' }));
     const strict = verdict(await generate({ apiPath, mode: 'check', severity: { 'field-deprecated': 'breaking' } }));
     expect(allowed.codes).toEqual([]);
@@ -125,7 +139,7 @@ describe('the lock as the last run recorded it', () => {
   const lockPath = path.join(dir, 'restgen.lock.json');
 
   /** How many times `run` reads the lock file. */
-  const lockReads = async <T,>(run: () => Promise<T>) => {
+  const lockReads = async <T>(run: () => Promise<T>) => {
     const { result, reads } = await filesRead((file) => file === lockPath, run);
     return { result, reads: reads.length };
   };
@@ -138,7 +152,10 @@ describe('the lock as the last run recorded it', () => {
     expect((await generate({ apiPath })).ok).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 20));
     // An edit of the unreleased v2: the lock's hash is the recorded one, and the quiet verdict needs no parse.
-    writeFileSync(apiPath, API('f.string().max(100)').replace("body: f.string().optional().addedIn('v2')", "body: f.string().max(10).optional().addedIn('v2')"));
+    writeFileSync(
+      apiPath,
+      API('f.string().max(100)').replace("body: f.string().optional().addedIn('v2')", "body: f.string().max(10).optional().addedIn('v2')"),
+    );
     const quiet = await lockReads(() => generate({ apiPath }));
     expect(verdict(quiet.result)).toEqual({ ok: true, codes: [], findings: [], lockChanged: false });
     expect(quiet.reads).toBe(0);
@@ -162,7 +179,10 @@ describe('the lock as the last run recorded it', () => {
     expect(text.parse()).toMatchObject({ ok: false, message: expect.stringContaining('changed while restgen read it') });
     // Unchanged, it parses as the lock it is.
     writeFileSync(lockPath, '{ "lockfileVersion": 1, "api": "notes", "versions": {} }\n');
-    const again = readLockText(lockPath, { input: { stamp: stampOf(lockPath)!, hash }, recordedAt: statSync(lockPath, { bigint: true }).mtimeNs + 1_000_000_000n });
+    const again = readLockText(lockPath, {
+      input: { stamp: stampOf(lockPath)!, hash },
+      recordedAt: statSync(lockPath, { bigint: true }).mtimeNs + 1_000_000_000n,
+    });
     expect(again.parse()).toMatchObject({ ok: true, lock: { api: 'notes' } });
   });
 });

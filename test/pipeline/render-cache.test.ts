@@ -116,7 +116,11 @@ describe('the render cache', () => {
       }
       // Never more than a dozen segments, and nothing on disk that the index does not name.
       expect(segments.length).toBeLessThanOrEqual(12);
-      expect(readdirSync(dir).filter((f) => f.endsWith('.seg')).sort()).toEqual([...segments].sort());
+      expect(
+        readdirSync(dir)
+          .filter((f) => f.endsWith('.seg'))
+          .sort(),
+      ).toEqual([...segments].sort());
     }
     expect(rendered).toEqual([]);
     // Compacted on the way (the parts no run used for a while were dropped): the first segment is gone, every
@@ -238,7 +242,14 @@ describe('the render cache', () => {
     const one = await generate({ apiPath });
     // Three files show the change; two more are reached by it without showing it (the server's module of the
     // collection, CHANGES.md): only their headers' render keys change. The inputs record lists both changes.
-    expect([...one.written].sort()).toEqual(['CHANGES.md', 'client/v3/notes.ts', 'openapi/v3.json', 'restgen-inputs.json', 'server/collections/notes.ts', 'v3/notes.ts']);
+    expect([...one.written].sort()).toEqual([
+      'CHANGES.md',
+      'client/v3/notes.ts',
+      'openapi/v3.json',
+      'restgen-inputs.json',
+      'server/collections/notes.ts',
+      'v3/notes.ts',
+    ]);
     // Those files, v3's client module, the server's module of the collection (and its summary), CHANGES.md
     // and its v2 -> v3 comparison at most: nothing of the other collections or versions. A file whose key is
     // unchanged is not even looked up: its header proves it up to date.

@@ -94,7 +94,9 @@ const snapshot = (dir: string): Record<string, string> =>
 
 /** What a diagnostic says and where, as a report shows it (column included). */
 async function described(result: GenerateResult): Promise<string[]> {
-  return (await locateDiagnostics(result.diagnostics)).map((d) => `${d.code} ${d.severity} ${d.loc?.file ? path.basename(d.loc.file) : '-'}:${d.loc?.line}:${d.column} ${d.message}`);
+  return (await locateDiagnostics(result.diagnostics)).map(
+    (d) => `${d.code} ${d.severity} ${d.loc?.file ? path.basename(d.loc.file) : '-'}:${d.loc?.line}:${d.column} ${d.message}`,
+  );
 }
 
 const watched = path.join(tmp.dir, 'watched');

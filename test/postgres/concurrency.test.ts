@@ -38,7 +38,9 @@ describe.runIf(requirePostgres(serverUrl))('concurrent writes on PostgreSQL', ()
     const created = await shop.call('POST', '/v3/customers', { email: 'replace-race@example.com', name: 'R' });
     const id = created.body['id'] as string;
     const etag = created.headers.get('etag')!;
-    const answers = await Promise.all(Array.from({ length: N }, (_, i) => shop.call('PUT', `/v3/customers/${id}`, { email: 'replace-race@example.com', name: `R${i}` }, { 'if-match': etag })));
+    const answers = await Promise.all(
+      Array.from({ length: N }, (_, i) => shop.call('PUT', `/v3/customers/${id}`, { email: 'replace-race@example.com', name: `R${i}` }, { 'if-match': etag })),
+    );
     expect(statuses(answers)).toEqual([200, ...Array<number>(N - 1).fill(412)]);
   });
 
@@ -57,11 +59,13 @@ describe.runIf(requirePostgres(serverUrl))('concurrent writes on PostgreSQL', ()
     expect(answers.filter((a) => a.status === 409).every((a) => a.body['state'] === 'paid')).toBe(true);
   });
 
-  it('ships and cancels of one paid order, each excluding the other: exactly one 200, the rest 409, and the final state is the winner\'s', async () => {
+  it("ships and cancels of one paid order, each excluding the other: exactly one 200, the rest 409, and the final state is the winner's", async () => {
     const id = (await newOrder()).body['id'] as string;
     await shop.call('POST', `/v3/orders/${id}:pay`);
     const answers = await Promise.all(
-      Array.from({ length: N }, (_, i) => (i % 2 === 0 ? shop.call('POST', `/v3/orders/${id}:ship`, { carrier: 'DHL' }) : shop.call('POST', `/v3/orders/${id}:cancel`, { reason: 'race' }))),
+      Array.from({ length: N }, (_, i) =>
+        i % 2 === 0 ? shop.call('POST', `/v3/orders/${id}:ship`, { carrier: 'DHL' }) : shop.call('POST', `/v3/orders/${id}:cancel`, { reason: 'race' }),
+      ),
     );
     expect(statuses(answers)).toEqual([200, ...Array<number>(N - 1).fill(409)]);
     const winner = answers.find((a) => a.status === 200)!.body['status'];
@@ -71,7 +75,9 @@ describe.runIf(requirePostgres(serverUrl))('concurrent writes on PostgreSQL', ()
 
   it(`${N} creates with one Idempotency-Key: one order, every answer the same`, async () => {
     const answers = await Promise.all(
-      Array.from({ length: N }, () => shop.call('POST', '/v3/orders', { customer_id: customer, product_id: 99, quantity: 1 }, { 'idempotency-key': 'one-order' })),
+      Array.from({ length: N }, () =>
+        shop.call('POST', '/v3/orders', { customer_id: customer, product_id: 99, quantity: 1 }, { 'idempotency-key': 'one-order' }),
+      ),
     );
     expect(new Set(answers.map((a) => a.body['id'])).size).toBe(1);
     const rows = await shop.db.pool.query<{ n: string }>('SELECT count(*) AS n FROM orders WHERE product_id = 99');

@@ -22,9 +22,26 @@ describe.runIf(requirePostgres(serverUrl))('restgen conformance against the shop
   it('passes every check of every version, and leaves the records it did not create alone', async () => {
     const before = await shop.call('POST', '/v3/customers', { email: 'kept@example.com', name: 'Kept' });
     expect(before.status).toBe(201);
-    const result = await runCli(process.cwd(), ['conformance', SHOP_API, '--url', shop.server.url, '--header', 'Authorization: Bearer conformance', '--seed', '7', '--format', 'json']);
-    const report = JSON.parse(result.out) as { summary: { failed: number; passed: number; leftovers: number }; results: { status: string; check: string; version: string; collection: string }[] };
-    expect(report.results.filter((r) => r.status === 'failed'), result.err).toEqual([]);
+    const result = await runCli(process.cwd(), [
+      'conformance',
+      SHOP_API,
+      '--url',
+      shop.server.url,
+      '--header',
+      'Authorization: Bearer conformance',
+      '--seed',
+      '7',
+      '--format',
+      'json',
+    ]);
+    const report = JSON.parse(result.out) as {
+      summary: { failed: number; passed: number; leftovers: number };
+      results: { status: string; check: string; version: string; collection: string }[];
+    };
+    expect(
+      report.results.filter((r) => r.status === 'failed'),
+      result.err,
+    ).toEqual([]);
     expect(result.code).toBe(0);
     expect(report.summary.passed).toBeGreaterThan(40);
     expect(report.summary.leftovers).toBe(0);

@@ -14,7 +14,13 @@ const URL_FILE = new URL('../.tmp/postgres/url', import.meta.url).pathname;
 export function postgresUrl(): string | null {
   if (process.env['POSTGRES_URL']) return process.env['POSTGRES_URL'];
   try {
-    return execFileSync('bash', [new URL('../../scripts/ensure-postgres.sh', import.meta.url).pathname], { encoding: 'utf8', timeout: 300_000, stdio: ['ignore', 'pipe', 'pipe'] }).trim() || null;
+    return (
+      execFileSync('bash', [new URL('../../scripts/ensure-postgres.sh', import.meta.url).pathname], {
+        encoding: 'utf8',
+        timeout: 300_000,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }).trim() || null
+    );
   } catch (error) {
     // The script says why on stderr; a server recorded before may still answer.
     const why = (error as { stderr?: string }).stderr ?? String(error);

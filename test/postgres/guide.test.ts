@@ -6,11 +6,23 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 const GUIDE = readFileSync(new URL('../../docs/guide/real-database.md', import.meta.url), 'utf8');
-const blocks = [...GUIDE.matchAll(/```(ts|sql)\n(?:\/\/|--) (examples\/shop-postgres\/[\w.-]+)( \(excerpt\))?\n([\s\S]*?)\n```/g)].map((m) => ({ file: m[2]!, excerpt: m[3] !== undefined, code: m[4]! }));
+const blocks = [...GUIDE.matchAll(/```(ts|sql)\n(?:\/\/|--) (examples\/shop-postgres\/[\w.-]+)( \(excerpt\))?\n([\s\S]*?)\n```/g)].map((m) => ({
+  file: m[2]!,
+  excerpt: m[3] !== undefined,
+  code: m[4]!,
+}));
 
 describe('the real-database guide', () => {
   it('shows files of the example', () => {
-    expect(blocks.map((b) => b.file)).toEqual(expect.arrayContaining(['examples/shop-postgres/db.ts', 'examples/shop-postgres/orders.ts', 'examples/shop-postgres/cursor.ts', 'examples/shop-postgres/outbox.ts', 'examples/shop-postgres/schema.sql']));
+    expect(blocks.map((b) => b.file)).toEqual(
+      expect.arrayContaining([
+        'examples/shop-postgres/db.ts',
+        'examples/shop-postgres/orders.ts',
+        'examples/shop-postgres/cursor.ts',
+        'examples/shop-postgres/outbox.ts',
+        'examples/shop-postgres/schema.sql',
+      ]),
+    );
   });
   it.each(blocks.map((b) => [b.file, b] as const))('%s is shown as it is', (_file, block) => {
     const text = readFileSync(new URL(`../../${block.file}`, import.meta.url), 'utf8');

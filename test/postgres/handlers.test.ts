@@ -61,11 +61,22 @@ describe.runIf(requirePostgres(serverUrl))('the shop on PostgreSQL', () => {
   });
 
   it('an update changes only the fields sent; a replace replaces (fields not sent are gone); read-only fields stay', async () => {
-    const created = await newCustomer('patch@example.com', { tier: 'pro', tags: ['a', 'b'], shipping: { street: 'Main 1', city: 'Bern', zip: '3000', country: 'CH' } });
+    const created = await newCustomer('patch@example.com', {
+      tier: 'pro',
+      tags: ['a', 'b'],
+      shipping: { street: 'Main 1', city: 'Bern', zip: '3000', country: 'CH' },
+    });
     const id = created.body['id'] as string;
     const patched = await shop.call('PATCH', `/v3/customers/${id}`, { tags: ['c'] });
     expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({ email: 'patch@example.com', name: 'patch', tier: 'pro', tags: ['c'], shipping: { city: 'Bern' }, createdAt: created.body['createdAt'] });
+    expect(patched.body).toMatchObject({
+      email: 'patch@example.com',
+      name: 'patch',
+      tier: 'pro',
+      tags: ['c'],
+      shipping: { city: 'Bern' },
+      createdAt: created.body['createdAt'],
+    });
     const replaced = await shop.call('PUT', `/v3/customers/${id}`, { email: 'patch@example.com' });
     expect(replaced.status).toBe(200);
     expect(replaced.body).toEqual({ id, email: 'patch@example.com', tier: 'free', tags: [], createdAt: created.body['createdAt'] });
@@ -121,13 +132,17 @@ describe.runIf(requirePostgres(serverUrl))('the shop on PostgreSQL', () => {
   it('lists: filters return only matching records; walking every page returns every record once; a cursor for other filters or changed answers 400', async () => {
     const customer = (await newCustomer('lister@example.com')).body['id'] as string;
     const ids: string[] = [];
-    for (let i = 0; i < 7; i++) ids.push((await shop.call('POST', '/v3/orders', { customer_id: customer, product_id: i + 1, quantity: 1 })).body['id'] as string);
+    for (let i = 0; i < 7; i++)
+      ids.push((await shop.call('POST', '/v3/orders', { customer_id: customer, product_id: i + 1, quantity: 1 })).body['id'] as string);
     await shop.call('POST', `/v3/orders/${ids[0]!}:pay`);
     const seen: string[] = [];
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const page: Awaited<ReturnType<RunningShop['call']>> = await shop.call('GET', `/v3/orders?customer_id=${customer}&limit=3${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: Awaited<ReturnType<RunningShop['call']>> = await shop.call(
+        'GET',
+        `/v3/orders?customer_id=${customer}&limit=3${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       expect(page.status).toBe(200);
       seen.push(...page.body.data!.map((o) => o['id'] as string));
       cursor = page.body.next_cursor ?? null;
@@ -156,7 +171,11 @@ describe.runIf(requirePostgres(serverUrl))('the shop on PostgreSQL', () => {
     const customer = (await newCustomer('moves@example.com')).body['id'] as string;
     const order = await shop.call('POST', '/v3/orders', { customer_id: customer, product_id: 1, quantity: 1 });
     const id = order.body['id'] as string;
-    expect((await shop.call('POST', `/v3/orders/${id}:ship`, { carrier: 'DHL' })).body).toMatchObject({ status: 409, code: 'invalid_transition', state: 'open' });
+    expect((await shop.call('POST', `/v3/orders/${id}:ship`, { carrier: 'DHL' })).body).toMatchObject({
+      status: 409,
+      code: 'invalid_transition',
+      state: 'open',
+    });
     expect((await shop.call('POST', `/v3/orders/${id}:pay`, undefined, { 'if-match': '"stale"' })).status).toBe(412);
     const paid = await shop.call('POST', `/v3/orders/${id}:pay`, undefined, { 'if-match': order.headers.get('etag')! });
     expect(paid.status).toBe(200);

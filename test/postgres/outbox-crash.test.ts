@@ -15,7 +15,11 @@ const serverUrl = postgresUrl();
 /** POSTs JSON with a bearer token; the parsed answer, or 'connection lost' when the server died first. */
 async function post(base: string, path: string, body: unknown): Promise<Record<string, unknown> | 'connection lost'> {
   try {
-    const response = await fetch(base + path, { method: 'POST', headers: { authorization: 'Bearer admin', 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(base + path, {
+      method: 'POST',
+      headers: { authorization: 'Bearer admin', 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return (await response.json()) as Record<string, unknown>;
   } catch {
     return 'connection lost';

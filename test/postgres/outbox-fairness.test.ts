@@ -12,7 +12,14 @@ import { createTestDatabase, postgresUrl, requirePostgres, type TestDatabase } f
 const serverUrl = postgresUrl();
 const NOW = 1_000_000;
 
-const delivery = (endpoint: string, n: number): Delivery => ({ id: `${endpoint}-${n}`, endpoint, type: 'order.created', body: '{}', attempts: 0, dueAt: NOW - 1000 + n });
+const delivery = (endpoint: string, n: number): Delivery => ({
+  id: `${endpoint}-${n}`,
+  endpoint,
+  type: 'order.created',
+  body: '{}',
+  attempts: 0,
+  dueAt: NOW - 1000 + n,
+});
 
 describe.runIf(requirePostgres(serverUrl))('the PostgreSQL outbox under fairness', () => {
   let db: TestDatabase;

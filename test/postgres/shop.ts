@@ -29,7 +29,11 @@ export interface RunningShop {
  * Starts the shop on PostgreSQL (server at `serverUrl`) with `extra` options; `prepare` sees the pool before
  * it opens any connection.
  */
-export async function startShop(serverUrl: string, extra: Partial<ShopServerOptions> = {}, prepare?: (pool: TestDatabase['pool']) => void): Promise<RunningShop> {
+export async function startShop(
+  serverUrl: string,
+  extra: Partial<ShopServerOptions> = {},
+  prepare?: (pool: TestDatabase['pool']) => void,
+): Promise<RunningShop> {
   const db = await createTestDatabase(serverUrl);
   prepare?.(db.pool);
   const server = await startShopServer({
@@ -42,7 +46,10 @@ export async function startShop(serverUrl: string, extra: Partial<ShopServerOpti
     server,
     db,
     async call(method, path, body, headers = {}) {
-      const init: RequestInit = { method, headers: { authorization: 'Bearer admin', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers } };
+      const init: RequestInit = {
+        method,
+        headers: { authorization: 'Bearer admin', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      };
       if (body !== undefined) init.body = JSON.stringify(body);
       const response = await fetch(server.url + path, init);
       const text = await response.text();

@@ -42,7 +42,7 @@ describe.runIf(requirePostgres(serverUrl))('webhooks of the shop on PostgreSQL',
     return outbox();
   };
 
-  it('each endpoint gets each event in its version\'s shape; problems send nothing; a delete sends the resource as it was', async () => {
+  it("each endpoint gets each event in its version's shape; problems send nothing; a delete sends the resource as it was", async () => {
     const created = await shop.call('POST', '/v3/orders', { customer_id: customer, product_id: 5, quantity: 2 });
     const id = created.body['id'] as string;
     expect((await shop.call('PATCH', `/v3/orders/${id}`, { quantity: 3 }, { 'if-match': '"stale"' })).status).toBe(412);

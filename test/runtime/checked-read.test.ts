@@ -16,8 +16,35 @@ const ID = '6f1c2f0e-8d0b-4b7a-9c39-3a3f0b7e2d11';
 const AT = '2026-03-01T00:00:00.000Z';
 /** Candidate leaves: a valid sample takes the first one a leaf schema accepts. */
 const LEAVES: unknown[] = [ID, AT, '2026-03-01', 'a@example.com', 'https://example.com/hook', 'AB-1234', 'SAVE10', 'x', 'EUR', 1, 2, 0, true, null, '10'];
-// biome-ignore lint/correctness/noPrecisionLoss: 1e400 is Infinity on purpose
-const ODD: unknown[] = [undefined, null, 0, -1, 1.5, NaN, 2 ** 53, 1e400, true, false, '', 'x', ' x ', 'a"b', '\ud800', '\ud83d\ude00', 'x'.repeat(300), ID, AT, 'EUR', 'AB-1234', [], [1], ['a'], {}, { extra: 1 }];
+const ODD: unknown[] = [
+  undefined,
+  null,
+  0,
+  -1,
+  1.5,
+  NaN,
+  2 ** 53,
+  // biome-ignore lint/correctness/noPrecisionLoss: 1e400 is Infinity on purpose
+  1e400,
+  true,
+  false,
+  '',
+  'x',
+  ' x ',
+  'a"b',
+  '\ud800',
+  '\ud83d\ude00',
+  'x'.repeat(300),
+  ID,
+  AT,
+  'EUR',
+  'AB-1234',
+  [],
+  [1],
+  ['a'],
+  {},
+  { extra: 1 },
+];
 const KEYS = ['extra', 'id', 'status', 'createdAt', 'constructor', 'limit', 'cursor', 'quantity'];
 
 type Internal = { _zod: { def: { type: string; shape?: Record<string, z.ZodType>; element?: z.ZodType; innerType?: z.ZodType; values?: unknown[] } } };
@@ -88,14 +115,26 @@ const KINDS: [string, z.ZodType][] = [
   [
     'nested: arrays of objects, strip and strict, array bounds, nullable optional, object default',
     z.strictObject({
-      lines: z.array(z.strictObject({ sku: z.string().min(1), n: z.int().positive().default(1) })).min(1).max(3),
+      lines: z
+        .array(z.strictObject({ sku: z.string().min(1), n: z.int().positive().default(1) }))
+        .min(1)
+        .max(3),
       tags: z.array(z.enum(['vip', 'new'])).optional(),
-      address: z.object({ city: z.string(), zip: z.string().regex(/^\d{5}$/).nullable().optional() }).optional(),
+      address: z
+        .object({
+          city: z.string(),
+          zip: z
+            .string()
+            .regex(/^\d{5}$/)
+            .nullable()
+            .optional(),
+        })
+        .optional(),
       meta: z.object({ a: z.int() }).default({ a: 1 }),
     }),
   ],
   [
-    "left to zod: url, trim, preprocess, union, record, exact optional, default inside optional, refinement",
+    'left to zod: url, trim, preprocess, union, record, exact optional, default inside optional, refinement',
     z.strictObject({
       hook: z.url().optional(),
       name: z.string().trim().min(1),
@@ -104,8 +143,14 @@ const KINDS: [string, z.ZodType][] = [
       labels: z.record(z.string(), z.string()).optional(),
       exact: z.string().exactOptional(),
       inner: z.string().default('d').optional(),
-      even: z.int().refine((n) => n % 2 === 0).optional(),
-      pair: z.object({ a: z.int(), b: z.int() }).refine((p) => p.a < p.b).optional(),
+      even: z
+        .int()
+        .refine((n) => n % 2 === 0)
+        .optional(),
+      pair: z
+        .object({ a: z.int(), b: z.int() })
+        .refine((p) => p.a < p.b)
+        .optional(),
     }),
   ],
   ['stripping object at the top', z.object({ a: z.string(), b: z.int().optional() })],
@@ -163,9 +208,20 @@ describe('the checked reader', async () => {
     const read = createCheckedReader(schema)!;
     expect(read({ customer_id: ID, quantity: 2, code: null })).toStrictEqual({ customer_id: ID, quantity: 2, currency: 'EUR', code: null });
     expect(calls).toBe(0);
-    expect(read({ customer_id: ID, quantity: 2, code: 'ab', hook: 'https://example.com/a' })).toStrictEqual({ customer_id: ID, quantity: 2, currency: 'EUR', code: 'ab', hook: 'https://example.com/a' });
+    expect(read({ customer_id: ID, quantity: 2, code: 'ab', hook: 'https://example.com/a' })).toStrictEqual({
+      customer_id: ID,
+      quantity: 2,
+      currency: 'EUR',
+      code: 'ab',
+      hook: 'https://example.com/a',
+    });
     expect(calls).toBe(1);
-    for (const bad of [{ customer_id: ID, quantity: 0, code: null }, { customer_id: ID, quantity: 1, code: null, extra: 1 }, { customer_id: ID, quantity: 1, code: null, id: ID }, { customer_id: ID, code: null }])
+    for (const bad of [
+      { customer_id: ID, quantity: 0, code: null },
+      { customer_id: ID, quantity: 1, code: null, extra: 1 },
+      { customer_id: ID, quantity: 1, code: null, id: ID },
+      { customer_id: ID, code: null },
+    ])
       expect(read(bad), JSON.stringify(bad)).toBe(FAIL);
     expect(createCheckedReader(z.string())).toBeNull();
     expect(createCheckedReader(z.object({ a: z.int() }).refine(() => true))).toBeNull();

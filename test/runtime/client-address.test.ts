@@ -12,7 +12,14 @@ describe('limitKeyOf', () => {
 
   it('counts an IPv6 address as its /64 network, in every notation', () => {
     const key = '2001:db8:7:1::/64';
-    for (const ip of ['2001:db8:7:1::1', '2001:db8:7:1:ffff:ffff:ffff:ffff', '2001:0db8:0007:0001:0000:0000:0000:0002', '2001:DB8:7:1:a:b:c:d', '2001:db8:7:1::1%eth0', '2001:db8:7:1::192.0.2.1'])
+    for (const ip of [
+      '2001:db8:7:1::1',
+      '2001:db8:7:1:ffff:ffff:ffff:ffff',
+      '2001:0db8:0007:0001:0000:0000:0000:0002',
+      '2001:DB8:7:1:a:b:c:d',
+      '2001:db8:7:1::1%eth0',
+      '2001:db8:7:1::192.0.2.1',
+    ])
       expect(limitKeyOf(ip), ip).toBe(key);
     expect(limitKeyOf('2001:db8:7:2::1')).toBe('2001:db8:7:2::/64');
     expect(limitKeyOf('::1')).toBe('0:0:0:0::/64');

@@ -52,7 +52,10 @@ describe('sleep', () => {
 describe('createTokenSource with a long timeout', () => {
   it.each(LONG)('fetches a token with timeout %d', async (timeout) => {
     const server = createServer((_request, response) =>
-      setTimeout(() => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: 't1', token_type: 'Bearer', expires_in: 60 })), 20),
+      setTimeout(
+        () => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: 't1', token_type: 'Bearer', expires_in: 60 })),
+        20,
+      ),
     );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
@@ -74,7 +77,11 @@ describe('the generated client with long waits (over loopback)', () => {
       setTimeout(() => response.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers }).end(JSON.stringify(reply.body ?? {})), 20);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests: () => n, close: () => new Promise((resolve) => server.close(resolve)) };
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      requests: () => n,
+      close: () => new Promise((resolve) => server.close(resolve)),
+    };
   }
 
   it('timeout: Infinity waits for the answer', async () => {

@@ -119,19 +119,25 @@ describe('compileDownReaders', () => {
     const hooks: Hooks = new Map([['v2.orders.ref', { down: (v: unknown) => v }]]);
     const withHook = { ...older, down: { ...older.down, ref: { key: 'ref', hooks: ['v2.orders.ref'] } } } as unknown as RouteSpec;
     expect(compileDownReaders(withHook, hooks)).toBeNull();
-    const nestedHook = { ...older, down: { box: { key: 'box', nested: { fields: ['kind'], down: { kind: { hook: 'v2.orders.ref' } } } } } } as unknown as RouteSpec;
+    const nestedHook = {
+      ...older,
+      down: { box: { key: 'box', nested: { fields: ['kind'], down: { kind: { hook: 'v2.orders.ref' } } } } },
+    } as unknown as RouteSpec;
     expect(compileDownReaders(nestedHook, hooks)).toBeNull();
   });
 
   it('a field named like an Object.prototype key (which zod reads inherited) is written from the older resource instead', () => {
-    const route = { id: 'id', schemas: { response: z.object({ id: z.string(), toString: z.string().optional() }) }, down: { id: { key: 'uid' } } } as unknown as RouteSpec;
+    const route = {
+      id: 'id',
+      schemas: { response: z.object({ id: z.string(), toString: z.string().optional() }) },
+      down: { id: { key: 'uid' } },
+    } as unknown as RouteSpec;
     const readers = compileDownReaders(route, none)!;
     expect(createCheckedText(route.schemas.response, readers)).toBeNull();
     const build = compileDown(route, none);
     const fused = createWriter(route.schemas.response, true, { readers, build });
     const whole = createWriter(route.schemas.response, true);
-    for (const v of [{ uid: 'a' }, { uid: 'a', toString: 'x' }, { uid: 1 }])
-      expect(JSON.stringify(fused(v))).toBe(JSON.stringify(whole(build(v))));
+    for (const v of [{ uid: 'a' }, { uid: 'a', toString: 'x' }, { uid: 1 }]) expect(JSON.stringify(fused(v))).toBe(JSON.stringify(whole(build(v))));
   });
 });
 

@@ -45,7 +45,13 @@ beforeAll(async () => {
       webhooks: { allowPrivateUrls: true, pollInterval: 20, jitter: 0 },
     }),
   );
-  expect((await server.call('POST', '/v3/webhook_endpoints', { body: { url: `${receiver.url}/hook`, events: ['order.created', 'order.updated', 'order.cancelled'] } })).status).toBe(201);
+  expect(
+    (
+      await server.call('POST', '/v3/webhook_endpoints', {
+        body: { url: `${receiver.url}/hook`, events: ['order.created', 'order.updated', 'order.cancelled'] },
+      })
+    ).status,
+  ).toBe(201);
   customer = (await server.call('POST', '/v3/customers', { body: { email: 'events@example.com', name: 'Events' } })).body['id'] as string;
 });
 afterAll(async () => {

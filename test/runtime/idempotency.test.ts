@@ -4,7 +4,15 @@
  * it has seen.
  */
 import { describe, expect, it } from 'vitest';
-import { RedisUnavailable, answerKeyOf, bounded, canonicalJson, createMemoryAnswers, fingerprintOf, type Answer } from '../../packages/runtime/src/idempotency.ts';
+import {
+  RedisUnavailable,
+  answerKeyOf,
+  bounded,
+  canonicalJson,
+  createMemoryAnswers,
+  fingerprintOf,
+  type Answer,
+} from '../../packages/runtime/src/idempotency.ts';
 import { iterationSteps } from '../helpers/iteration-steps.ts';
 
 const answer = (n: number): Answer => ({ status: 201, location: `/x/${n}`, body: { n } });

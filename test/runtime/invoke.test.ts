@@ -19,9 +19,17 @@ describe('invoke', () => {
   });
   it('a synchronous throw: a problem is a value, anything else an error', () => {
     const problem = new NotFound();
-    expect(invoke(request, 's', 1000, () => { throw problem; })).toEqual({ kind: 'value', value: problem });
+    expect(
+      invoke(request, 's', 1000, () => {
+        throw problem;
+      }),
+    ).toEqual({ kind: 'value', value: problem });
     const error = new Error('boom');
-    expect(invoke(request, 's', 1000, () => { throw error; })).toEqual({ kind: 'error', error });
+    expect(
+      invoke(request, 's', 1000, () => {
+        throw error;
+      }),
+    ).toEqual({ kind: 'error', error });
   });
   it('a promise settles into an outcome; a rejected problem is a value', async () => {
     const pending = invoke(request, 's', 1000, async () => 7);
@@ -31,7 +39,15 @@ describe('invoke', () => {
   });
   it('a promise that does not settle in time is a timeout; its late failure is logged', async () => {
     let fail: (e: Error) => void = () => undefined;
-    const outcome = await invoke(request, 'handlers.slow', 20, () => new Promise((_, reject) => { fail = reject; }));
+    const outcome = await invoke(
+      request,
+      'handlers.slow',
+      20,
+      () =>
+        new Promise((_, reject) => {
+          fail = reject;
+        }),
+    );
     expect(outcome).toEqual({ kind: 'timeout' });
     fail(new Error('late'));
     await new Promise((r) => setTimeout(r, 5));

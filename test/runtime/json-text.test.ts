@@ -65,9 +65,7 @@ const kindsValue = {
 };
 
 const responseSchemas = (module: Record<string, unknown>): [string, z.ZodObject][] =>
-  Object.entries(module).filter(
-    (e): e is [string, z.ZodObject] => e[1] instanceof z.ZodObject && !/(Create|Replace|Patch|Query|Input|List)$/.test(e[0]),
-  );
+  Object.entries(module).filter((e): e is [string, z.ZodObject] => e[1] instanceof z.ZodObject && !/(Create|Replace|Patch|Query|Input|List)$/.test(e[0]));
 const SCHEMAS: [string, z.ZodObject][] = [
   ['Kinds', Kinds],
   ...responseSchemas(ShopV1).map(([n, s]): [string, z.ZodObject] => [`shop v1 ${n}`, s]),
@@ -76,9 +74,38 @@ const SCHEMAS: [string, z.ZodObject][] = [
 ];
 
 const ODD: unknown[] = [
-  undefined, null, 0, -0, 1.5, -7, 1e21, NaN, Infinity, 2 ** 53, true, false, '', 'x', 'é', '😀', '\ud800',
-  'a"b', 'a\\b', 'line\nbreak', '\u0007', ID, AT, 'a@example.com', [], [1], ['a', null], {}, { extra: 1 },
-  () => 1, Symbol('s'), new Date(0),
+  undefined,
+  null,
+  0,
+  -0,
+  1.5,
+  -7,
+  1e21,
+  NaN,
+  Infinity,
+  2 ** 53,
+  true,
+  false,
+  '',
+  'x',
+  'é',
+  '😀',
+  '\ud800',
+  'a"b',
+  'a\\b',
+  'line\nbreak',
+  '\u0007',
+  ID,
+  AT,
+  'a@example.com',
+  [],
+  [1],
+  ['a', null],
+  {},
+  { extra: 1 },
+  () => 1,
+  Symbol('s'),
+  new Date(0),
 ];
 
 /** A valid value of a schema (zod examples are not generated: built from the definition). */
@@ -129,7 +156,16 @@ function valuesFor(schema: z.ZodType, seed: number, count: number): unknown[] {
   return values;
 }
 
-const show = (v: unknown) => JSON.stringify(v, (_k, x) => (x === undefined ? '<undefined>' : typeof x === 'number' && !Number.isFinite(x) ? String(x) : typeof x === 'function' || typeof x === 'symbol' ? String(x) : x));
+const show = (v: unknown) =>
+  JSON.stringify(v, (_k, x) =>
+    x === undefined
+      ? '<undefined>'
+      : typeof x === 'number' && !Number.isFinite(x)
+        ? String(x)
+        : typeof x === 'function' || typeof x === 'symbol'
+          ? String(x)
+          : x,
+  );
 
 describe.each(SCHEMAS)('%s', (_name, schema) => {
   const values = valuesFor(schema, 7, 600);

@@ -30,7 +30,7 @@ describe('createJwtVerifier', () => {
     const tamper = [
       () => (first.principal.scopes as string[]).push('orders:admin'),
       () => ((first.principal as { id: string }).id = 'root'),
-      () => (((first.principal.claims!['org'] as { roles: string[] }).roles).push('owner')),
+      () => (first.principal.claims!['org'] as { roles: string[] }).roles.push('owner'),
       () => ((first.claims as Record<string, unknown>)['scope'] = 'orders:admin'),
     ];
     for (const change of tamper) expect(change).toThrow(TypeError);

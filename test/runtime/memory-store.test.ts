@@ -126,7 +126,10 @@ describe('lifecycle transitions and write preconditions', () => {
   const ORDERS: MemorySpec = {
     name: 'orders',
     id: 'id',
-    assign: [['id', 'uuid'], ['status', 'value', 'open']],
+    assign: [
+      ['id', 'uuid'],
+      ['status', 'value', 'open'],
+    ],
     unique: [],
     readOnly: ['id', 'status'],
     lifecycle: { field: 'status', transitions: { pay: { from: ['open'], to: 'paid' }, cancel: { from: ['open', 'paid'], to: 'cancelled' } } },

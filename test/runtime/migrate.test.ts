@@ -15,12 +15,27 @@ const hooks: Hooks = new Map<string, Record<string, (value: unknown) => unknown>
 
 describe('compileUp', () => {
   const up = compileUp(
-    { renames: { qty: 'quantity' }, drop: ['note'], hooks: { ref: ['v2.orders.ref'] }, fill: { currency: 'EUR', tags: [] }, nested: { lines: { renames: { n: 'count' }, fill: { unit: 'pc' } } } },
+    {
+      renames: { qty: 'quantity' },
+      drop: ['note'],
+      hooks: { ref: ['v2.orders.ref'] },
+      fill: { currency: 'EUR', tags: [] },
+      nested: { lines: { renames: { n: 'count' }, fill: { unit: 'pc' } } },
+    },
     hooks,
   );
   it('renames, drops, converts, fills defaults and migrates nested objects and arrays of them', () => {
     const out = up({ qty: 2, note: 'x', ref: 7, lines: [{ n: 1 }, { n: 2, unit: 'kg' }] }, true);
-    expect(out).toEqual({ quantity: 2, ref: 'RF-7', lines: [{ count: 1, unit: 'pc' }, { count: 2, unit: 'kg' }], currency: 'EUR', tags: [] });
+    expect(out).toEqual({
+      quantity: 2,
+      ref: 'RF-7',
+      lines: [
+        { count: 1, unit: 'pc' },
+        { count: 2, unit: 'kg' },
+      ],
+      currency: 'EUR',
+      tags: [],
+    });
   });
   it('a patch takes no defaults; each default is a fresh copy', () => {
     expect(up({ qty: 3 }, false)).toEqual({ quantity: 3 });
@@ -32,7 +47,16 @@ describe('compileUp', () => {
 
 describe('compileDown', () => {
   const route = {
-    schemas: { response: z.object({ id: z.string(), qty: z.int(), ref: z.int().optional(), note: z.string(), gone: z.string(), lines: z.array(z.object({ n: z.int() })) }) },
+    schemas: {
+      response: z.object({
+        id: z.string(),
+        qty: z.int(),
+        ref: z.int().optional(),
+        note: z.string(),
+        gone: z.string(),
+        lines: z.array(z.object({ n: z.int() })),
+      }),
+    },
     down: {
       qty: { key: 'quantity' },
       ref: { key: 'ref', hooks: ['v2.orders.ref'] },
@@ -62,7 +86,11 @@ describe('compileDown: enum values added later show as their fallbacks', () => {
   } as unknown as RouteSpec;
   it('in a value, in each item of an array and inside a nested object; other values pass as they are', () => {
     const down = compileDown(route, hooks);
-    expect(down({ status: 'refunded', tags: ['gold', 'new'], box: { kind: 'crate' } })).toEqual({ status: 'cancelled', tags: ['vip', 'new'], box: { kind: 'box' } });
+    expect(down({ status: 'refunded', tags: ['gold', 'new'], box: { kind: 'crate' } })).toEqual({
+      status: 'cancelled',
+      tags: ['vip', 'new'],
+      box: { kind: 'box' },
+    });
     expect(down({ status: 'open', tags: [], box: { kind: 'bag' } })).toEqual({ status: 'open', tags: [], box: { kind: 'bag' } });
   });
 });

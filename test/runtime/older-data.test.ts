@@ -26,17 +26,44 @@ describe('the relaxed response schema', () => {
     at: z.iso.datetime({ offset: true }),
     note: z.string().max(5).optional().nullable(),
   });
-  const ok = { id: '6f1c2f0e-8d0b-4b7a-9c39-3a3f0b7e2d11', subject: 's', code: 'AB', count: 1, state: 'open', tags: [], email: 'a@b.co', at: '2026-01-01T00:00:00Z' };
+  const ok = {
+    id: '6f1c2f0e-8d0b-4b7a-9c39-3a3f0b7e2d11',
+    subject: 's',
+    code: 'AB',
+    count: 1,
+    state: 'open',
+    tags: [],
+    email: 'a@b.co',
+    at: '2026-01-01T00:00:00Z',
+  };
   const relaxed = relaxedSchema(schema)!;
 
   it('accepts what only requests refuse: lengths, patterns, bounds, array sizes, enum values no longer listed', () => {
-    const older = { ...ok, subject: 'x'.repeat(150), code: 'abc', count: 5000, state: 'archived', tags: ['long tag', 'b', 'c'], email: 'a-long-address@example.com', note: 'longer than five' };
+    const older = {
+      ...ok,
+      subject: 'x'.repeat(150),
+      code: 'abc',
+      count: 5000,
+      state: 'archived',
+      tags: ['long tag', 'b', 'c'],
+      email: 'a-long-address@example.com',
+      note: 'longer than five',
+    };
     expect(schema.safeParse(older).success).toBe(false);
     expect(relaxed.parse(older)).toEqual(older);
   });
 
   it('still refuses another type, a missing field, a malformed format, a fraction where an int is due, and drops unknown keys', () => {
-    for (const broken of [{ ...ok, subject: 42 }, { ...ok, count: 1.5 }, { ...ok, state: 7 }, { ...ok, id: 'not-a-uuid' }, { ...ok, email: 'nope' }, { ...ok, at: 'yesterday' }, { ...ok, tags: 'a' }, { ...ok, tags: [1] }])
+    for (const broken of [
+      { ...ok, subject: 42 },
+      { ...ok, count: 1.5 },
+      { ...ok, state: 7 },
+      { ...ok, id: 'not-a-uuid' },
+      { ...ok, email: 'nope' },
+      { ...ok, at: 'yesterday' },
+      { ...ok, tags: 'a' },
+      { ...ok, tags: [1] },
+    ])
       expect(relaxed.safeParse(broken).success, JSON.stringify(broken)).toBe(false);
     const { subject: _s, ...missing } = ok;
     expect(relaxed.safeParse(missing).success).toBe(false);
@@ -55,7 +82,16 @@ const CREATED = '2026-01-15T10:00:00.000Z';
 const SEED = {
   customers: [
     // name max 200 (250 characters), tags max 10 items (11), tier 'enterprise' no longer listed; a write-only password and an unknown key stored beside.
-    { id: CUSTOMER, email: 'old@example.com', name: LONG_NAME, tier: 'enterprise', tags: Array.from({ length: 11 }, (_, i) => `t${i}`), createdAt: CREATED, password: 'STORED-SECRET', internalNote: 'INTERNAL' },
+    {
+      id: CUSTOMER,
+      email: 'old@example.com',
+      name: LONG_NAME,
+      tier: 'enterprise',
+      tags: Array.from({ length: 11 }, (_, i) => `t${i}`),
+      createdAt: CREATED,
+      password: 'STORED-SECRET',
+      internalNote: 'INTERNAL',
+    },
     // Another type where a string is due: still a 500.
     { id: '6f1c2f0e-8d0b-4b7a-9c39-3a3f0b7e2d02', email: 'typo@example.com', name: 42, tier: 'free', tags: [], createdAt: CREATED },
     // A malformed email: a format, not a request-only constraint, still a 500.
@@ -63,7 +99,16 @@ const SEED = {
   ],
   orders: [
     // quantity max 1000 (5000), reference pattern /^[A-Z]{2}-\d{4,8}$/ ('rf-1').
-    { id: '6f1c2f0e-8d0b-4b7a-9c39-3a3f0b7e2d11', customer_id: CUSTOMER, product_id: 7, quantity: 5000, currency: 'EUR', reference: 'RF-12', status: 'open', createdAt: CREATED },
+    {
+      id: '6f1c2f0e-8d0b-4b7a-9c39-3a3f0b7e2d11',
+      customer_id: CUSTOMER,
+      product_id: 7,
+      quantity: 5000,
+      currency: 'EUR',
+      reference: 'RF-12',
+      status: 'open',
+      createdAt: CREATED,
+    },
   ],
 };
 
@@ -106,8 +151,12 @@ describe('older data on the wire (the shop example on seeded memory handlers)', 
     expect(answer.text).not.toContain('STORED-SECRET');
     expect(answer.text).not.toContain('INTERNAL');
     expect(answer.etag).toMatch(/^"[\w-]{22}"$/);
-    expect(reported.slice(before)).toEqual([expect.objectContaining({ version, collection: 'customers', source: 'handlers.customers.get', pointer: expect.stringMatching(/^#\/(name|tier|tags)$/) })]);
-    expect(logs.find((l) => l['level'] === 40 && l['version'] === version && l['source'] === 'handlers.customers.get')).toMatchObject({ collection: 'customers' });
+    expect(reported.slice(before)).toEqual([
+      expect.objectContaining({ version, collection: 'customers', source: 'handlers.customers.get', pointer: expect.stringMatching(/^#\/(name|tier|tags)$/) }),
+    ]);
+    expect(logs.find((l) => l['level'] === 40 && l['version'] === version && l['source'] === 'handlers.customers.get')).toMatchObject({
+      collection: 'customers',
+    });
   });
 
   it('the tolerated answer keeps its ETag: If-None-Match answers 304, and an If-Match write with it goes through', async () => {

@@ -57,7 +57,10 @@ describe('createShaper without validation', () => {
   const shape = createShaper(Account, false);
   it('checks no value, but an object never passes where the schema has a plain value', () => {
     const { note: _note, ...rest } = clean;
-    expect(shape({ ...clean, id: 12345, note: { secret: 'S' }, tags: [{ secret: 'S' }, 'x'] })).toEqual({ ok: true, value: { ...rest, id: 12345, tags: [undefined, 'x'] } });
+    expect(shape({ ...clean, id: 12345, note: { secret: 'S' }, tags: [{ secret: 'S' }, 'x'] })).toEqual({
+      ok: true,
+      value: { ...rest, id: 12345, tags: [undefined, 'x'] },
+    });
   });
   it('an array where an object belongs becomes an empty object; an object where an array belongs an empty array', () => {
     expect(shape({ ...clean, login: [{ user: 'u', secret: 'S' }], keys: { label: 'x' } })).toEqual({ ok: true, value: { ...clean, login: {}, keys: [] } });

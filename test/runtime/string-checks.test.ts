@@ -110,7 +110,18 @@ describe('the checked writer of a uuid', () => {
       if (how === 'cut') return s.slice(0, i) + s.slice(i + 1);
       return s.slice(0, i) + c + s.slice(i);
     });
-  const arbitrary = fc.oneof(valid, near, fc.string({ minLength: 36, maxLength: 36 }), fc.string(), fc.constantFrom('00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff', 'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF', '00000000-0000-0000-0000-00000000000'));
+  const arbitrary = fc.oneof(
+    valid,
+    near,
+    fc.string({ minLength: 36, maxLength: 36 }),
+    fc.string(),
+    fc.constantFrom(
+      '00000000-0000-0000-0000-000000000000',
+      'ffffffff-ffff-ffff-ffff-ffffffffffff',
+      'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF',
+      '00000000-0000-0000-0000-00000000000',
+    ),
+  );
 
   it("agrees with zod's parse on uuids, near misses and any string", () => {
     const write = createCheckedText(z.object({ id: z.uuid() }))!;

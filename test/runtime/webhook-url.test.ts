@@ -10,7 +10,16 @@ import { guardedLookup, isPrivateAddress, RefusedAddress, urlProblem } from '../
 
 describe('isPrivateAddress', () => {
   it('lets public IPv4 and IPv6 addresses through, in every notation', () => {
-    for (const address of ['93.184.216.34', '8.8.8.8', '1.1.1.1', '151.101.1.69', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e', '::ffff:8.8.8.8', '::ffff:808:808'])
+    for (const address of [
+      '93.184.216.34',
+      '8.8.8.8',
+      '1.1.1.1',
+      '151.101.1.69',
+      '2606:4700:4700::1111',
+      '2a00:1450:4001:80b::200e',
+      '::ffff:8.8.8.8',
+      '::ffff:808:808',
+    ])
       expect(isPrivateAddress(address), address).toBe(false);
   });
 
@@ -67,8 +76,10 @@ describe('guardedLookup', () => {
   type Answer = { error: Error | null; address: string | LookupAddress[]; family?: number };
   const lookUp = (lookup: NonNullable<ReturnType<typeof guardedLookup>>, host: string, options: { all?: boolean; family?: number }) =>
     new Promise<Answer>((resolve) =>
-      (lookup as unknown as (h: string, o: object, cb: (e: Error | null, a: string | LookupAddress[], f?: number) => void) => void)(host, options, (error, address, family) =>
-        resolve({ error, address, ...(family !== undefined ? { family } : {}) }),
+      (lookup as unknown as (h: string, o: object, cb: (e: Error | null, a: string | LookupAddress[], f?: number) => void) => void)(
+        host,
+        options,
+        (error, address, family) => resolve({ error, address, ...(family !== undefined ? { family } : {}) }),
       ),
     );
 

@@ -24,7 +24,11 @@ function stringOf(schema: Json): fc.Arbitrary<string> {
   const min = typeof schema['minLength'] === 'number' ? schema['minLength'] : 0;
   const max = typeof schema['maxLength'] === 'number' ? schema['maxLength'] : undefined;
   const format = typeof schema['format'] === 'string' ? FORMATS[schema['format']] : undefined;
-  const base = format ?? (typeof schema['pattern'] === 'string' ? fc.stringMatching(new RegExp(schema['pattern'])) : fc.string({ minLength: min, maxLength: Math.min(max ?? 40, min + 40) }));
+  const base =
+    format ??
+    (typeof schema['pattern'] === 'string'
+      ? fc.stringMatching(new RegExp(schema['pattern']))
+      : fc.string({ minLength: min, maxLength: Math.min(max ?? 40, min + 40) }));
   return base.filter((s) => [...s].length >= min && (max === undefined || [...s].length <= max));
 }
 

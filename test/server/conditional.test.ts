@@ -17,7 +17,9 @@ let customer = '';
 
 beforeAll(async () => {
   const mod = await importServer(await generateInto('conditional'));
-  shop = await start((app) => registerOf(mod, 'Shop')(app, mod.createMemoryHandlers(), { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS, rateLimit: false }));
+  shop = await start((app) =>
+    registerOf(mod, 'Shop')(app, mod.createMemoryHandlers(), { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS, rateLimit: false }),
+  );
   customer = (await shop.call('POST', '/v3/customers', { body: { email: 'etag@example.com', name: 'Etag' } })).body['id'] as string;
 });
 afterAll(() => shop.close());
@@ -102,7 +104,14 @@ describe('If-Match on writes', () => {
     expect((await shop.call('PATCH', `/v3/orders/${id}`, { body: { quantity: 9 }, headers: { 'if-match': v1Tag } })).body).toMatchObject({ quantity: 9 });
     expect((await shop.call('PATCH', `/v3/orders/${id}`, { body: { quantity: 10 }, headers: { 'if-match': '*' } })).status).toBe(200);
     // A weak tag never matches If-Match (strong comparison).
-    expect((await shop.call('PATCH', `/v3/orders/${id}`, { body: { quantity: 11 }, headers: { 'if-match': `W/${etagOf(await shop.call('GET', `/v3/orders/${id}`))!}` } })).status).toBe(412);
+    expect(
+      (
+        await shop.call('PATCH', `/v3/orders/${id}`, {
+          body: { quantity: 11 },
+          headers: { 'if-match': `W/${etagOf(await shop.call('GET', `/v3/orders/${id}`))!}` },
+        })
+      ).status,
+    ).toBe(412);
   });
   it('If-None-Match on a write: 412 when it matches (* on an existing resource)', async () => {
     const created = await newOrder();
@@ -148,7 +157,11 @@ describe('requireIfMatch: writes without If-Match answer 428', () => {
     expect((await shop.call('GET', `/v3/coupons/${id}`)).status).toBe(200);
     expect((await shop.call('GET', '/v3/coupons')).status).toBe(200);
     const body = { code: 'ETAG20', percentOff: 20, validUntil: null };
-    for (const [method, send] of [['PUT', body], ['PATCH', { percentOff: 15 }], ['DELETE', undefined]] as const) {
+    for (const [method, send] of [
+      ['PUT', body],
+      ['PATCH', { percentOff: 15 }],
+      ['DELETE', undefined],
+    ] as const) {
       const answer = await shop.call(method, `/v3/coupons/${id}`, send === undefined ? {} : { body: send });
       expect(answer.status, method).toBe(428);
       expect(answer.body).toMatchObject({ code: 'precondition_required', title: 'Precondition Required' });

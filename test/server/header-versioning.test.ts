@@ -47,7 +47,7 @@ describe('header versioning', () => {
     expect(old.body).not.toHaveProperty('tags');
   });
 
-  it('operations and collections exist per version: 405 with that version\'s Allow, 404 for a later collection', async () => {
+  it("operations and collections exist per version: 405 with that version's Allow, 404 for a later collection", async () => {
     const created = await server.call('POST', '/notes', { token: null, headers: NEW, body: { title: 'R' } });
     const id = created.body['id'] as string;
     expect((await server.call('PUT', `/notes/${id}`, { token: null, headers: NEW, body: { title: 'R2' } })).status).toBe(200);
@@ -78,7 +78,10 @@ describe('pagination and filters of the in-memory handlers', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: Awaited<ReturnType<Running['call']>> = await server.call('GET', `/labels?limit=3${cursor ? `&cursor=${cursor}` : ''}`, { token: null, headers: NEW });
+      const page: Awaited<ReturnType<Running['call']>> = await server.call('GET', `/labels?limit=3${cursor ? `&cursor=${cursor}` : ''}`, {
+        token: null,
+        headers: NEW,
+      });
       expect(page.status).toBe(200);
       seen.push(...page.body.data!.map((l) => l['id'] as string));
       cursor = page.body['next_cursor'] as string | null;
@@ -124,7 +127,12 @@ describe('Vary', () => {
       // A problem answer varies on both too.
       const missing = await cors.call('GET', '/notes', { token: null, headers: { origin: 'https://a.example' } });
       expect(missing.status).toBe(400);
-      expect((missing.headers.get('vary') ?? '').split(',').map((v) => v.trim().toLowerCase()).sort()).toEqual(['api-version', 'origin']);
+      expect(
+        (missing.headers.get('vary') ?? '')
+          .split(',')
+          .map((v) => v.trim().toLowerCase())
+          .sort(),
+      ).toEqual(['api-version', 'origin']);
     } finally {
       await cors.close();
     }

@@ -68,7 +68,7 @@ describe('server layout', () => {
     expect(files.find((x) => x.path === 'server/routes.ts')!.content).toContain('contract: 1,');
   });
 
-  it('rewrites only the changed collection\'s module, whether the change reaches its routes or its store', () => {
+  it("rewrites only the changed collection's module, whether the change reaches its routes or its store", () => {
     const plain = emit(twoCollections('plain'));
     const renamed = emit(twoCollections('renamed'));
     const readOnly = emit(twoCollections('readOnly'));
@@ -82,9 +82,15 @@ describe('server layout', () => {
   });
 
   it('lists in down plans only fields the response schema has, and no plain copies', async () => {
-    for (const [name, apiPath] of [['layout-shop', undefined], ['layout-header', HEADER_API]] as const) {
+    for (const [name, apiPath] of [
+      ['layout-shop', undefined],
+      ['layout-header', HEADER_API],
+    ] as const) {
       const dir = await generateInto(name, apiPath);
-      const mod = (await import(path.join(dir, 'server/routes.ts'))) as Record<string, { versions: { routes: { path: string; schemas: { response: { shape: object } }; down: Record<string, { key?: string }> }[] }[] }>;
+      const mod = (await import(path.join(dir, 'server/routes.ts'))) as Record<
+        string,
+        { versions: { routes: { path: string; schemas: { response: { shape: object } }; down: Record<string, { key?: string }> }[] }[] }
+      >;
       const spec = Object.values(mod)[0]!;
       let steps = 0;
       for (const route of spec.versions.flatMap((v) => v.routes)) {

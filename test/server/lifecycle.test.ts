@@ -135,7 +135,9 @@ describe('the state field changes only through transitions', () => {
     expect(created.body.errors).toEqual([{ pointer: '#/status', detail: 'read-only: set by the server; to move to "paid" use POST /v2/orders/{id}:pay' }]);
     const id = await orderIn('open');
     const patched = await server.call('PATCH', `/v1/orders/${id}`, { body: { status: 'cancelled' } });
-    expect(patched.body.errors).toEqual([{ pointer: '#/status', detail: 'read-only: set by the server; to move to "cancelled" use POST /v1/orders/{id}:cancel' }]);
+    expect(patched.body.errors).toEqual([
+      { pointer: '#/status', detail: 'read-only: set by the server; to move to "cancelled" use POST /v1/orders/{id}:cancel' },
+    ]);
     const unknown = await server.call('PATCH', `/v3/orders/${id}`, { body: { status: 'open' } });
     expect(unknown.body.errors![0]!.detail).toBe('read-only: set by the server; it changes only through POST /v3/orders/{id}:pay, :ship, :cancel or :refund');
     expect(await statusOf('v3', id)).toBe('open');
@@ -232,7 +234,10 @@ describe('an Idempotency-Key makes a transition safe to retry', () => {
     expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
     const cancel = { 'idempotency-key': `cancel-${id}` };
     expect((await server.call('POST', `/v3/orders/${id}:cancel`, { body: { reason: 'a' }, headers: cancel })).status).toBe(200);
-    expect((await server.call('POST', `/v3/orders/${id}:cancel`, { body: { reason: 'b' }, headers: cancel })).body).toMatchObject({ status: 422, code: 'idempotency_key_reused' });
+    expect((await server.call('POST', `/v3/orders/${id}:cancel`, { body: { reason: 'b' }, headers: cancel })).body).toMatchObject({
+      status: 422,
+      code: 'idempotency_key_reused',
+    });
     // Without the key the same move is not repeated: the order was paid, then cancelled.
     expectInvalidTransition(await server.call('POST', `/v3/orders/${id}:pay`, { body: {} }), 'cancelled', []);
     // The key belongs to this order and transition: another order with the same key runs on its own.

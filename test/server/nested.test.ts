@@ -53,9 +53,22 @@ describe('nested objects across versions', () => {
     expect(created.status).toBe(201);
     const id = created.body['id'] as string;
     // region is not stored (removed in v2): v1 answers its fallback.
-    expect(created.body).toEqual({ id, name: 'Ann', shipping: { postcode: '1234', city: 'Graz', region: 'none' }, stops: [{ name: 'dock' }, { name: 'gate' }] });
+    expect(created.body).toEqual({
+      id,
+      name: 'Ann',
+      shipping: { postcode: '1234', city: 'Graz', region: 'none' },
+      stops: [{ name: 'dock' }, { name: 'gate' }],
+    });
     const v2 = await server.call('GET', `/v2/customers/${id}`);
-    expect(v2.body).toEqual({ id, name: 'Ann', shipping: { zip: '1234', city: 'Graz', floor: 0 }, stops: [{ label: 'dock', priority: 1 }, { label: 'gate', priority: 1 }] });
+    expect(v2.body).toEqual({
+      id,
+      name: 'Ann',
+      shipping: { zip: '1234', city: 'Graz', floor: 0 },
+      stops: [
+        { label: 'dock', priority: 1 },
+        { label: 'gate', priority: 1 },
+      ],
+    });
   });
 
   it('created in v2 reads in v1 with the old names, later nested fields dropped', async () => {
@@ -77,9 +90,14 @@ describe('nested objects across versions', () => {
     expect(patched.status).toBe(200);
     expect(patched.body['shipping']).toEqual({ postcode: '2', city: 'Enns', region: 'none' });
     expect((await server.call('GET', `/v2/customers/${id}`)).body['shipping']).toEqual({ zip: '2', city: 'Enns', floor: 0 });
-    const replaced = await server.call('PUT', `/v1/customers/${id}`, { body: { name: 'Cy', shipping: { postcode: '3', city: 'Steyr', region: 'y' }, stops: [{ name: 'back' }] } });
+    const replaced = await server.call('PUT', `/v1/customers/${id}`, {
+      body: { name: 'Cy', shipping: { postcode: '3', city: 'Steyr', region: 'y' }, stops: [{ name: 'back' }] },
+    });
     expect(replaced.status).toBe(200);
-    expect((await server.call('GET', `/v2/customers/${id}`)).body).toMatchObject({ shipping: { zip: '3', city: 'Steyr', floor: 0 }, stops: [{ label: 'back', priority: 1 }] });
+    expect((await server.call('GET', `/v2/customers/${id}`)).body).toMatchObject({
+      shipping: { zip: '3', city: 'Steyr', floor: 0 },
+      stops: [{ label: 'back', priority: 1 }],
+    });
   });
 
   it('each version validates nested objects with its own names', async () => {
@@ -92,7 +110,10 @@ describe('nested objects across versions', () => {
   it('emits nested plans only where something differs', async () => {
     const { routes } = (await import(path.join(outDir, 'server/collections/customers.ts'))) as { routes: Record<string, { up: unknown; down: unknown }> };
     expect(routes['v1']!.up).toEqual({
-      nested: { shipping: { renames: { postcode: 'zip' }, drop: ['region'], fill: { floor: 0 } }, stops: { renames: { name: 'label' }, fill: { priority: 1 } } },
+      nested: {
+        shipping: { renames: { postcode: 'zip' }, drop: ['region'], fill: { floor: 0 } },
+        stops: { renames: { name: 'label' }, fill: { priority: 1 } },
+      },
     });
     expect(routes['v1']!.down).toEqual({
       shipping: { key: 'shipping', nested: { fields: ['postcode', 'city', 'region'], down: { postcode: { key: 'zip' }, region: { fallback: 'none' } } } },

@@ -8,9 +8,7 @@ import Fastify from 'fastify';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  HEADER_API, SHOP_MIGRATIONS, TMP, generateInto, importServer, registerOf, start, testAuthenticate, type Register, type Running,
-} from './helpers.ts';
+import { HEADER_API, SHOP_MIGRATIONS, TMP, generateInto, importServer, registerOf, start, testAuthenticate, type Register, type Running } from './helpers.ts';
 
 const SHOP_VERSIONS = ['v1', 'v2', 'v3'];
 let shopDir: string;
@@ -20,7 +18,9 @@ const running: Running[] = [];
 /** Starts the shop API with `options` added to the usual ones. */
 async function startShop(options: object = {}): Promise<Running> {
   const mod = await importServer(shopDir);
-  const server = await start((app) => registerShop(app, mod.createMemoryHandlers(), { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS, ...options }));
+  const server = await start((app) =>
+    registerShop(app, mod.createMemoryHandlers(), { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS, ...options }),
+  );
   running.push(server);
   return server;
 }
@@ -35,7 +35,7 @@ afterAll(async () => {
 });
 
 describe('OpenAPI documents, path versioning', () => {
-  it('serves each version\'s generated document at /<version>/openapi.json, without a credential or a rate limit', async () => {
+  it("serves each version's generated document at /<version>/openapi.json, without a credential or a rate limit", async () => {
     const server = await startShop();
     for (const version of SHOP_VERSIONS) {
       const answer = await server.call('GET', `/${version}/openapi.json`, { token: null });
@@ -50,7 +50,7 @@ describe('OpenAPI documents, path versioning', () => {
     expect((await server.call('GET', '/v2/customers', { token: 'bad' })).status).toBe(401);
   });
 
-  it('a deprecated version\'s document carries its Deprecation and Sunset headers', async () => {
+  it("a deprecated version's document carries its Deprecation and Sunset headers", async () => {
     const server = await startShop();
     const v1 = await server.call('GET', '/v1/openapi.json', { token: null });
     expect(v1.headers.get('deprecation')).toMatch(/^@\d+$/);
@@ -117,7 +117,9 @@ describe('OpenAPI documents, path versioning', () => {
     rmSync(copy, { recursive: true, force: true });
     cpSync(shopDir, copy, { recursive: true });
     const mod = await importServer(copy);
-    const server = await start((app) => registerOf(mod, 'Shop')(app, mod.createMemoryHandlers(), { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS }));
+    const server = await start((app) =>
+      registerOf(mod, 'Shop')(app, mod.createMemoryHandlers(), { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS }),
+    );
     running.push(server);
     // Written after the start: a document read at the start would be the old one, or a server that never started.
     const v2 = { ...(documentOf(copy, 'v2') as object), info: { title: 'rewritten', version: 'v2' } };
@@ -143,13 +145,19 @@ describe('OpenAPI documents, path versioning', () => {
     rmSync(path.join(copy, 'openapi', 'v2.json'));
     mkdirSync(path.join(copy, 'openapi', 'v2.json'));
     const mod = await importServer(copy);
-    await expect(registerOf(mod, 'Shop')(Fastify(), mod.createMemoryHandlers(), { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS }))
-      .rejects.toThrow(`registerShopApi: cannot read the OpenAPI document ${path.join(copy, 'openapi', 'v2.json')}`);
+    await expect(
+      registerOf(mod, 'Shop')(Fastify(), mod.createMemoryHandlers(), { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS }),
+    ).rejects.toThrow(`registerShopApi: cannot read the OpenAPI document ${path.join(copy, 'openapi', 'v2.json')}`);
   });
 
-  it('refuses an openapi.path inside a collection\'s path', async () => {
-    await expect(registerShop(Fastify(), (await importServer(shopDir)).createMemoryHandlers(), { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS, openapi: { path: 'orders/openapi' } }))
-      .rejects.toThrow(/options\.openapi\.path "orders\/openapi"/);
+  it("refuses an openapi.path inside a collection's path", async () => {
+    await expect(
+      registerShop(Fastify(), (await importServer(shopDir)).createMemoryHandlers(), {
+        authenticate: testAuthenticate,
+        migrations: SHOP_MIGRATIONS,
+        openapi: { path: 'orders/openapi' },
+      }),
+    ).rejects.toThrow(/options\.openapi\.path "orders\/openapi"/);
   });
 });
 

@@ -26,7 +26,9 @@ const RUNS = 25;
 beforeAll(async () => {
   const outDir = await generateInto('property');
   const mod = await importServer(outDir);
-  server = await start((app) => registerOf(mod, 'Shop')(app, mod.createMemoryHandlers(), { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS, rateLimit: false }));
+  server = await start((app) =>
+    registerOf(mod, 'Shop')(app, mod.createMemoryHandlers(), { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS, rateLimit: false }),
+  );
   const ir = await loadIr();
   for (const v of ir.versions) {
     const schemas = (await import(path.join(outDir, `${v.name}/schemas.ts`))) as Record<string, z.ZodType>;
@@ -91,7 +93,10 @@ describe('nothing a client sends answers 5xx', () => {
   it('random JSON bodies', async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...targets), methods, fc.jsonValue(), async (t, method, body) => {
-        const answer = await server.call(method, method === 'POST' ? t.path : `${t.path}/6f1c2f0e-8d0b-4b7a-9c39-3a3f0b7e2d11`, { raw: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+        const answer = await server.call(method, method === 'POST' ? t.path : `${t.path}/6f1c2f0e-8d0b-4b7a-9c39-3a3f0b7e2d11`, {
+          raw: JSON.stringify(body),
+          headers: { 'content-type': 'application/json' },
+        });
         expect(answer.status).toBeLessThan(500);
       }),
       { numRuns: RUNS * 4 },
@@ -100,7 +105,9 @@ describe('nothing a client sends answers 5xx', () => {
 
   it('valid bodies with one field replaced by random JSON or an extra field: 400 unless still valid', async () => {
     for (const t of targets.filter((x) => x.create)) {
-      const mutated = fc.tuple(validInputOf(t.create!), fc.string({ minLength: 1, maxLength: 12 }), fc.jsonValue()).map(([body, key, value]) => ({ ...(body as object), [key]: value }));
+      const mutated = fc
+        .tuple(validInputOf(t.create!), fc.string({ minLength: 1, maxLength: 12 }), fc.jsonValue())
+        .map(([body, key, value]) => ({ ...(body as object), [key]: value }));
       await fc.assert(
         fc.asyncProperty(mutated, async (body) => {
           const answer = await server.call('POST', t.path, { body });
@@ -114,12 +121,17 @@ describe('nothing a client sends answers 5xx', () => {
 
   it('random raw text as a JSON body, and random list queries', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...targets), fc.string({ maxLength: 60 }), fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.string({ maxLength: 8 }), { maxKeys: 3 }), async (t, raw, query) => {
-        const posted = await server.call('POST', t.path, { raw, headers: { 'content-type': 'application/json' } });
-        expect(posted.status).toBeLessThan(500);
-        const listed = await server.call('GET', `${t.path}?${new URLSearchParams(query).toString()}`);
-        expect(listed.status).toBeLessThan(500);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...targets),
+        fc.string({ maxLength: 60 }),
+        fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.string({ maxLength: 8 }), { maxKeys: 3 }),
+        async (t, raw, query) => {
+          const posted = await server.call('POST', t.path, { raw, headers: { 'content-type': 'application/json' } });
+          expect(posted.status).toBeLessThan(500);
+          const listed = await server.call('GET', `${t.path}?${new URLSearchParams(query).toString()}`);
+          expect(listed.status).toBeLessThan(500);
+        },
+      ),
       { numRuns: RUNS * 2 },
     );
   });

@@ -93,7 +93,9 @@ describe('rate limits in memory', () => {
   });
 
   it('rateLimit: false turns the limits off', async () => {
-    const open = await start((app) => register(app, mod.createMemoryHandlers(), { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS, rateLimit: false }));
+    const open = await start((app) =>
+      register(app, mod.createMemoryHandlers(), { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS, rateLimit: false }),
+    );
     try {
       for (let i = 0; i < 25; i++) expect((await open.call('GET', '/v3/orders', { token: 'x' })).status).toBe(200);
       expect((await open.call('GET', '/v3/orders')).headers.get('ratelimit-limit')).toBeNull();
@@ -106,9 +108,13 @@ describe('rate limits in memory', () => {
 /** Starts redis via the project script; undefined (and a visible skip) when it cannot, except in CI, where that fails. */
 function ensureRedis(): string | undefined {
   try {
-    return execFileSync(new URL('../../scripts/ensure-redis.sh', import.meta.url).pathname, { encoding: 'utf8', timeout: 240_000 }).trim().split('\n').pop();
+    return execFileSync(new URL('../../scripts/ensure-redis.sh', import.meta.url).pathname, { encoding: 'utf8', timeout: 240_000 })
+      .trim()
+      .split('\n')
+      .pop();
   } catch (error) {
-    if (process.env['CI'] === 'true') throw new Error(`CI=true: the Redis tests must run, but scripts/ensure-redis.sh failed: ${String(error)}`, { cause: error });
+    if (process.env['CI'] === 'true')
+      throw new Error(`CI=true: the Redis tests must run, but scripts/ensure-redis.sh failed: ${String(error)}`, { cause: error });
     console.warn(`SKIPPED: the Redis rate-limit tests need redis-server; scripts/ensure-redis.sh failed: ${String(error)}`);
     return undefined;
   }
@@ -121,10 +127,14 @@ describe.skipIf(!redisAt)('rate limits in Redis, shared by two instances', () =>
     const clients = [new Redis(redisAt!), new Redis(redisAt!)];
     const prefix = `restgen-test:${process.pid}:${Date.now()}:`;
     const servers = await Promise.all(
-      clients.map((redis) => start((app) => register(app, mod.createMemoryHandlers(), { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS, redis, redisPrefix: prefix }))),
+      clients.map((redis) =>
+        start((app) => register(app, mod.createMemoryHandlers(), { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS, redis, redisPrefix: prefix })),
+      ),
     );
     try {
-      const statuses = (await Promise.all(Array.from({ length: 21 }, (_, i) => servers[i % 2]!.call('GET', '/v3/orders', { token: 'shared' })))).map((a) => a.status);
+      const statuses = (await Promise.all(Array.from({ length: 21 }, (_, i) => servers[i % 2]!.call('GET', '/v3/orders', { token: 'shared' })))).map(
+        (a) => a.status,
+      );
       expect(statuses.filter((s) => s === 200)).toHaveLength(20);
       expect(statuses.filter((s) => s === 429)).toHaveLength(1);
       const a = await servers[0]!.call('GET', '/v3/customers', { token: 'shared' });

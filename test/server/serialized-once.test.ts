@@ -16,7 +16,9 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 beforeAll(async () => {
   const mod = await importServer(await generateInto('serialized-once'));
-  shop = await start((app) => registerOf(mod, 'Shop')(app, mod.createMemoryHandlers(), { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS, rateLimit: false }));
+  shop = await start((app) =>
+    registerOf(mod, 'Shop')(app, mod.createMemoryHandlers(), { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS, rateLimit: false }),
+  );
   customer = (await shop.call('POST', '/v3/customers', { body: { email: 'once@example.com', name: 'Once' } })).body['id'] as string;
 });
 afterAll(() => shop.close());

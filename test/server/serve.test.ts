@@ -34,10 +34,18 @@ describe('restgen serve', () => {
     try {
       expect(served.out()).toContain('v1, sunset 2027-03-01: /v1/customers  /v1/orders');
       expect(served.out()).toContain('v3, unreleased: /v3/customers  /v3/orders  /v3/coupons');
-      const created = await fetch(`${served.url}/v1/customers`, { method: 'POST', headers: { authorization: 'Bearer anything', 'content-type': 'application/json' }, body: JSON.stringify({ email: 'a@example.com', name: 'A' }) });
+      const created = await fetch(`${served.url}/v1/customers`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer anything', 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'a@example.com', name: 'A' }),
+      });
       expect(created.status).toBe(201);
       const { id } = (await created.json()) as { id: string };
-      const order = await fetch(`${served.url}/v2/orders`, { method: 'POST', headers: { 'x-api-key': 'whatever', 'content-type': 'application/json' }, body: JSON.stringify({ customer_id: id, product_id: 1, quantity: 2 }) });
+      const order = await fetch(`${served.url}/v2/orders`, {
+        method: 'POST',
+        headers: { 'x-api-key': 'whatever', 'content-type': 'application/json' },
+        body: JSON.stringify({ customer_id: id, product_id: 1, quantity: 2 }),
+      });
       expect(order.status).toBe(201);
       expect(await order.json()).toMatchObject({ quantity: 2, currency: 'EUR', status: 'open' });
       expect((await fetch(`${served.url}/v3/customers`)).status).toBe(401);
@@ -57,9 +65,15 @@ describe('restgen serve', () => {
     try {
       expect(served.out()).toContain('webhooks: POST an endpoint to /<version>/webhook_endpoints');
       const json = { authorization: 'Bearer anything', 'content-type': 'application/json' };
-      const endpoint = await fetch(`${served.url}/v1/webhook_endpoints`, { method: 'POST', headers: json, body: JSON.stringify({ url: `${receiver.url}/hook`, events: ['order.created'] }) });
+      const endpoint = await fetch(`${served.url}/v1/webhook_endpoints`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ url: `${receiver.url}/hook`, events: ['order.created'] }),
+      });
       expect(endpoint.status).toBe(201);
-      const customer = (await (await fetch(`${served.url}/v1/customers`, { method: 'POST', headers: json, body: JSON.stringify({ email: 'w@example.com', name: 'W' }) })).json()) as { id: string };
+      const customer = (await (
+        await fetch(`${served.url}/v1/customers`, { method: 'POST', headers: json, body: JSON.stringify({ email: 'w@example.com', name: 'W' }) })
+      ).json()) as { id: string };
       await fetch(`${served.url}/v2/orders`, { method: 'POST', headers: json, body: JSON.stringify({ customer_id: customer.id, product_id: 1, quantity: 5 }) });
       const [got] = await receiver.waitFor('/hook', 1);
       expect(JSON.parse(got!.body)).toMatchObject({ type: 'order.created', data: { qty: 5 } });

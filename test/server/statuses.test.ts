@@ -111,7 +111,9 @@ describe('error statuses, all problem+json', () => {
   });
 
   it('400 names a missing required field "required", not a type mismatch, and keeps zod\'s words for a wrong value', async () => {
-    const answer = await server.call('POST', '/v3/customers', { body: { email: 'a@example.com', shipping: { street: 'S', city: 'C', country: 'DE' }, name: 5 } });
+    const answer = await server.call('POST', '/v3/customers', {
+      body: { email: 'a@example.com', shipping: { street: 'S', city: 'C', country: 'DE' }, name: 5 },
+    });
     expectProblem(answer, 400, 'validation_failed');
     const detail = (pointer: string) => answer.body.errors!.find((e) => e.pointer === pointer)?.detail;
     expect(detail('#/shipping/zip')).toBe('Required: this field is missing (expected string).');
@@ -143,7 +145,11 @@ describe('error statuses, all problem+json', () => {
   });
 
   it('415 for a body that is not JSON', async () => {
-    expectProblem(await server.call('POST', '/v3/customers', { raw: 'email=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type');
+    expectProblem(
+      await server.call('POST', '/v3/customers', { raw: 'email=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      415,
+      'unsupported_media_type',
+    );
     expectProblem(await server.call('POST', '/v3/customers', { raw: '{}', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
   });
 
@@ -173,7 +179,11 @@ describe('order of answers', () => {
     expectProblem(await server.call('POST', '/v3/customers', { token: 'reader', body: { bad: 1 } }), 403, 'insufficient_scope');
   });
   it('415 and 413 come before validation', async () => {
-    expectProblem(await server.call('POST', '/v3/customers', { raw: 'not json at all', headers: { 'content-type': 'text/csv' } }), 415, 'unsupported_media_type');
+    expectProblem(
+      await server.call('POST', '/v3/customers', { raw: 'not json at all', headers: { 'content-type': 'text/csv' } }),
+      415,
+      'unsupported_media_type',
+    );
     expectProblem(await server.call('POST', '/v3/customers', { body: { bad: 'x'.repeat(4000) } }), 413, 'payload_too_large');
   });
 });

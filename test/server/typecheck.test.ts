@@ -18,14 +18,30 @@ const TSC = new URL('../../node_modules/typescript-native/bin/tsc', import.meta.
 
 const TSCONFIG = {
   compilerOptions: {
-    target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022'], types: ['node'],
-    strict: true, noUnusedLocals: true, noUnusedParameters: true, exactOptionalPropertyTypes: true,
-    noUncheckedIndexedAccess: true, noImplicitOverride: true, skipLibCheck: true, noEmit: true,
+    target: 'es2022',
+    module: 'nodenext',
+    moduleResolution: 'nodenext',
+    lib: ['es2022'],
+    types: ['node'],
+    strict: true,
+    noUnusedLocals: true,
+    noUnusedParameters: true,
+    exactOptionalPropertyTypes: true,
+    noUncheckedIndexedAccess: true,
+    noImplicitOverride: true,
+    skipLibCheck: true,
+    noEmit: true,
   },
 };
 
 /** The strictest settings a project commonly adds on top (import and export forms kept exactly as written). */
-const STRICTEST = { verbatimModuleSyntax: true, isolatedModules: true, noPropertyAccessFromIndexSignature: true, noImplicitReturns: true, noFallthroughCasesInSwitch: true };
+const STRICTEST = {
+  verbatimModuleSyntax: true,
+  isolatedModules: true,
+  noPropertyAccessFromIndexSignature: true,
+  noImplicitReturns: true,
+  noFallthroughCasesInSwitch: true,
+};
 
 /** Type-checks `dir` with its usage file; returns tsc's output (empty when clean). */
 async function typecheck(dir: string, usage: string, stricter: object = {}): Promise<string> {
@@ -244,10 +260,14 @@ export default defineApi({
       // Replace only in v1: v1 offers it; v2 does not, but its handler takes v2's shape, so v2 holds the schema.
       expect(read('v1/drafts.ts')).toContain('export const DraftReplace = DraftCreate;');
       expect(read('v2/drafts.ts')).toContain('export const DraftReplace = DraftCreate;');
-      expect(await typecheck(outDir, `import { createMemoryHandlers, registerOpsApi } from './server/index.js';\nvoid registerOpsApi;\nvoid createMemoryHandlers;\n`)).toBe('');
+      expect(
+        await typecheck(
+          outDir,
+          `import { createMemoryHandlers, registerOpsApi } from './server/index.js';\nvoid registerOpsApi;\nvoid createMemoryHandlers;\n`,
+        ),
+      ).toBe('');
     } finally {
       tmp.cleanup();
     }
   }, 60_000);
 });
-

@@ -12,7 +12,9 @@ let customerId: string;
 
 beforeAll(async () => {
   mod = await importServer(await generateInto('versions'));
-  server = await start((app) => registerOf(mod, 'Shop')(app, mod.createMemoryHandlers(), { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS, rateLimit: false }));
+  server = await start((app) =>
+    registerOf(mod, 'Shop')(app, mod.createMemoryHandlers(), { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS, rateLimit: false }),
+  );
   const c = await server.call('POST', '/v1/customers', { body: { email: 'ann@example.com', name: 'Ann' } });
   customerId = c.body['id'] as string;
 });
@@ -28,7 +30,16 @@ describe('orders across versions', () => {
     expect(created.body).toEqual({ id, customer_id: customerId, product_id: 7, qty: 2, reference: 42, status: 'open', createdAt: created.body['createdAt'] });
 
     const v2 = await server.call('GET', `/v2/orders/${id}`);
-    expect(v2.body).toEqual({ id, customer_id: customerId, product_id: 7, quantity: 2, currency: 'EUR', reference: 42, status: 'open', createdAt: created.body['createdAt'] });
+    expect(v2.body).toEqual({
+      id,
+      customer_id: customerId,
+      product_id: 7,
+      quantity: 2,
+      currency: 'EUR',
+      reference: 42,
+      status: 'open',
+      createdAt: created.body['createdAt'],
+    });
     const v3 = await server.call('GET', `/v3/orders/${id}`);
     expect(v3.body).toMatchObject({ quantity: 2, currency: 'EUR', reference: 'RF-0042' });
     expect(v3.body).not.toHaveProperty('qty');
@@ -36,11 +47,22 @@ describe('orders across versions', () => {
   });
 
   it('created in v3 reads as v1 (renamed back, later fields dropped, removed field from its hook, type converted down)', async () => {
-    const created = await server.call('POST', '/v3/orders', { body: { customer_id: customerId, product_id: 3, quantity: 5, currency: 'USD', reference: 'AB-1234', giftMessage: 'Happy birthday' } });
+    const created = await server.call('POST', '/v3/orders', {
+      body: { customer_id: customerId, product_id: 3, quantity: 5, currency: 'USD', reference: 'AB-1234', giftMessage: 'Happy birthday' },
+    });
     expect(created.status).toBe(201);
     const id = created.body['id'] as string;
     const v1 = await server.call('GET', `/v1/orders/${id}`);
-    expect(v1.body).toEqual({ id, customer_id: customerId, product_id: 3, qty: 5, note: 'Happy birthday', reference: 1234, status: 'open', createdAt: created.body['createdAt'] });
+    expect(v1.body).toEqual({
+      id,
+      customer_id: customerId,
+      product_id: 3,
+      qty: 5,
+      note: 'Happy birthday',
+      reference: 1234,
+      status: 'open',
+      createdAt: created.body['createdAt'],
+    });
     const v2 = await server.call('GET', `/v2/orders/${id}`);
     expect(v2.body).toMatchObject({ quantity: 5, currency: 'USD', reference: 1234, giftMessage: 'Happy birthday' });
   });
@@ -64,7 +86,7 @@ describe('orders across versions', () => {
     expect(v3IntReference.body.errors!.map((e) => e.pointer)).toEqual(['#/reference']);
   });
 
-  it('list filters use each version\'s names and answer in that version', async () => {
+  it("list filters use each version's names and answer in that version", async () => {
     const v1 = await server.call('GET', `/v1/orders?customer_id=${customerId}&limit=100`);
     expect(v1.status).toBe(200);
     expect(v1.body.data!.length).toBeGreaterThanOrEqual(3);
@@ -107,7 +129,12 @@ describe('version lifecycle', () => {
   it('after the sunset v1 answers 410 while v2 still works (the clock is read per request)', async () => {
     let now = new Date('2027-02-28T23:59:59Z');
     const late = await start((app) =>
-      registerOf(mod, 'Shop')(app, mod.createMemoryHandlers(), { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS, rateLimit: false, now: () => now }),
+      registerOf(mod, 'Shop')(app, mod.createMemoryHandlers(), {
+        authenticate: testAuthenticate,
+        migrations: SHOP_MIGRATIONS,
+        rateLimit: false,
+        now: () => now,
+      }),
     );
     try {
       expect((await late.call('GET', '/v1/customers')).status).toBe(200);
@@ -139,7 +166,9 @@ describe('startup checks', () => {
     const app = (await import('fastify')).default();
     const handlers = mod.createMemoryHandlers();
     delete handlers['orders']!['delete'];
-    await expect(registerOf(mod, 'Shop')(app, handlers, { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS })).rejects.toThrow(/handlers\.orders\.delete/);
+    await expect(registerOf(mod, 'Shop')(app, handlers, { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS })).rejects.toThrow(
+      /handlers\.orders\.delete/,
+    );
     await expect(registerOf(mod, 'Shop')(app, mod.createMemoryHandlers(), { migrations: SHOP_MIGRATIONS })).rejects.toThrow(/options\.authenticate/);
     await app.close();
   });

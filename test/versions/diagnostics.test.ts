@@ -117,8 +117,11 @@ const cases: Case[] = [
   {
     name: 'a default naming an unreleased version',
     code: 'RG384',
-    text: api(`    '2025-01-15': { released: '2025-01-15' },
-    '2025-09-01': {},`, `{ in: 'header', header: 'Ledger-Version', default: '2025-09-01' }, // <-`),
+    text: api(
+      `    '2025-01-15': { released: '2025-01-15' },
+    '2025-09-01': {},`,
+      `{ in: 'header', header: 'Ledger-Version', default: '2025-09-01' }, // <-`,
+    ),
     at: `default:`,
     says: '2025-09-01 is not released',
   },

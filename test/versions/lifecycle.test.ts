@@ -23,7 +23,11 @@ const get = (key: string, version?: string) =>
 describe('brownouts', () => {
   it('inside the window, a request resolved to the version answers 410 version_brownout with Retry-After, Sunset and Link', async () => {
     ledger.setNow(WINDOW.start + 30 * 60_000 + 400);
-    for (const [key, version] of [['key-new', '2025-01-15'], ['key-new', '2025-06-30'], ['key-old', undefined]] as const) {
+    for (const [key, version] of [
+      ['key-new', '2025-01-15'],
+      ['key-new', '2025-06-30'],
+      ['key-old', undefined],
+    ] as const) {
       const answer = await get(key, version);
       expect(answer.status, `${key} ${version}`).toBe(410);
       expect(answer.headers.get('content-type')).toContain('application/problem+json');
@@ -76,7 +80,11 @@ describe('deprecation headers and links', () => {
     expect(ok.headers.get('deprecation')).toBe('@1767225600');
     expect(ok.headers.get('sunset')).toBe('Tue, 01 Jun 2027 00:00:00 GMT');
     expect(ok.headers.get('link')).toBe(LINK);
-    const forbidden = await ledger.server.call('POST', '/accounts', { token: null, headers: { 'x-api-key': 'key-reader', 'ledger-version': '2025-01-15' }, body: { holder: 'R', currency: 'EUR' } });
+    const forbidden = await ledger.server.call('POST', '/accounts', {
+      token: null,
+      headers: { 'x-api-key': 'key-reader', 'ledger-version': '2025-01-15' },
+      body: { holder: 'R', currency: 'EUR' },
+    });
     expect(forbidden.status).toBe(403);
     expect(forbidden.headers.get('link')).toBe(LINK);
     const document = await ledger.server.call('GET', '/openapi.json', { token: null, headers: { 'ledger-version': '2025-01-15' } });

@@ -37,8 +37,14 @@ describe('the lock and the diff', () => {
     const lock = readFileSync(path.join(dir, 'restgen.lock.json'), 'utf8');
     const before = (await loadModel(file)).ir!;
     for (const [old, versioning] of [
-      [`, brownouts: [{ start: '2026-06-01T10:00:00Z', end: '2026-06-01T11:00:00Z' }], docs: 'https://docs.example.com/upgrade'`, `{ in: 'header', header: 'Demo-Version', default: 'latest' }`],
-      [`, brownouts: [{ start: '2026-07-01T10:00:00Z', end: '2026-07-01T12:00:00Z' }], docs: 'https://docs.example.com/v2'`, `{ in: 'header', header: 'Demo-Version', default: '2025-01-15' }`],
+      [
+        `, brownouts: [{ start: '2026-06-01T10:00:00Z', end: '2026-06-01T11:00:00Z' }], docs: 'https://docs.example.com/upgrade'`,
+        `{ in: 'header', header: 'Demo-Version', default: 'latest' }`,
+      ],
+      [
+        `, brownouts: [{ start: '2026-07-01T10:00:00Z', end: '2026-07-01T12:00:00Z' }], docs: 'https://docs.example.com/v2'`,
+        `{ in: 'header', header: 'Demo-Version', default: '2025-01-15' }`,
+      ],
       ['', `{ in: 'header', header: 'Demo-Version' }`],
     ]) {
       writeFileSync(file, api(old!, versioning!));

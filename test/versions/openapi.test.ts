@@ -46,7 +46,10 @@ describe('the documents of a header-versioned API with date versions', () => {
       // 4xx the documents could honestly list (see test/openapi/document.test.ts).
       const honest = (p: { ruleId: string; location: { pointer: string }[] }) =>
         p.ruleId === 'operation-4xx-response' && p.location.some((l) => /\/options\/responses$|openapi\.json\/(get|head)\/responses$/.test(l.pointer));
-      expect(report.problems.filter((p) => !honest(p)).map((p) => `${p.ruleId}: ${p.message}`), v).toEqual([]);
+      expect(
+        report.problems.filter((p) => !honest(p)).map((p) => `${p.ruleId}: ${p.message}`),
+        v,
+      ).toEqual([]);
     }
   });
 
@@ -79,7 +82,7 @@ describe('the documents of a header-versioned API with date versions', () => {
     expect(responses(example.doc('2025-09-01')).some(([where]) => where.endsWith(' 410'))).toBe(false);
   });
 
-  it('require the version header except in the default version\'s document', () => {
+  it("require the version header except in the default version's document", () => {
     const param = (v: string) => (example.doc(v).components['parameters'] as Record<string, { required?: boolean; description: string }>)['ApiVersion']!;
     expect(param('2025-01-15').required).toBe(true);
     expect(param('2026-03-01').required).toBe(true);

@@ -20,7 +20,12 @@ function inMemory(): { provider: MeterProvider; collect: () => Promise<MetricDat
     provider,
     collect: async () => {
       await reader.forceFlush();
-      return exporter.getMetrics().at(-1)?.scopeMetrics.flatMap((s) => s.metrics) ?? [];
+      return (
+        exporter
+          .getMetrics()
+          .at(-1)
+          ?.scopeMetrics.flatMap((s) => s.metrics) ?? []
+      );
     },
   };
 }
@@ -61,7 +66,14 @@ describe('createVersionMetrics', () => {
         { attributes: { ...old, 'restgen.version.source': 'pinned', 'restgen.principal': 'acct-old' }, value: 2 },
         { attributes: { ...old, 'restgen.version.source': 'header', 'restgen.principal': 'acct-new' }, value: 1 },
         {
-          attributes: { 'restgen.version': '2025-09-01', 'restgen.version.source': 'default', 'restgen.version.deprecated': false, 'restgen.collection': 'accounts', 'restgen.operation': 'list', 'restgen.principal': 'acct-new' },
+          attributes: {
+            'restgen.version': '2025-09-01',
+            'restgen.version.source': 'default',
+            'restgen.version.deprecated': false,
+            'restgen.collection': 'accounts',
+            'restgen.operation': 'list',
+            'restgen.principal': 'acct-new',
+          },
           value: 1,
         },
       ]),
@@ -69,7 +81,9 @@ describe('createVersionMetrics', () => {
     // The anonymous request was refused (401) before its caller was known: not counted.
     expect(points(all)).toHaveLength(3);
     // Who still calls 2025-01-15: the principals of its series.
-    const callers = points(all).filter((p) => p.attributes['restgen.version'] === '2025-01-15').map((p) => p.attributes['restgen.principal']);
+    const callers = points(all)
+      .filter((p) => p.attributes['restgen.version'] === '2025-01-15')
+      .map((p) => p.attributes['restgen.principal']);
     expect([...new Set(callers)].sort()).toEqual(['acct-new', 'acct-old']);
   });
 

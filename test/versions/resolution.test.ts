@@ -65,12 +65,16 @@ describe('the header, when sent', () => {
 
   it('an unreleased version answers only to its exact name', async () => {
     const id = await account('2025-09-01');
-    const created = await call('POST', '/transactions', 'key-new', '2026-03-01', { body: { account_id: id, amountMinor: 500, direction: 'credit', reference: 'INV-7' } });
+    const created = await call('POST', '/transactions', 'key-new', '2026-03-01', {
+      body: { account_id: id, amountMinor: 500, direction: 'credit', reference: 'INV-7' },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.headers.get('ledger-version')).toBe('2026-03-01');
     expect(created.body).toMatchObject({ amountMinor: 500, reference: 'INV-7' });
     // 2025-09-01's transactions have no reference: a date after 2026-03-01 does not reach the unreleased version.
-    const dated = await call('POST', '/transactions', 'key-new', '2026-06-01', { body: { account_id: id, amountMinor: 5, direction: 'debit', reference: 'X' } });
+    const dated = await call('POST', '/transactions', 'key-new', '2026-06-01', {
+      body: { account_id: id, amountMinor: 5, direction: 'debit', reference: 'X' },
+    });
     expect(dated.status).toBe(400);
     expect(dated.headers.get('ledger-version')).toBe('2025-09-01');
   });
@@ -161,7 +165,7 @@ describe('echo', () => {
     expect(ledger.pinCalls).toEqual([]);
   });
 
-  it('serves each version\'s OpenAPI document by the same rules', async () => {
+  it("serves each version's OpenAPI document by the same rules", async () => {
     const pinned = await call('GET', '/openapi.json', 'key-old');
     expect(pinned.status).toBe(200);
     expect(pinned.headers.get('ledger-version')).toBe('2025-01-15');

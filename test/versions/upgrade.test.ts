@@ -43,7 +43,14 @@ describe('buildUpgradeGuide', () => {
     ]);
     expect(target('accounts.create').routes).toEqual(['POST /accounts']);
     expect(target('accounts.create').steps).toEqual([
-      { level: 'breaking', id: 'field-renamed', location: 'accounts.name', message: 'accounts.holder was renamed to name', todo: 'Send and read it under its new name.', changes: ['name: holder → name'] },
+      {
+        level: 'breaking',
+        id: 'field-renamed',
+        location: 'accounts.name',
+        message: 'accounts.holder was renamed to name',
+        todo: 'Send and read it under its new name.',
+        changes: ['name: holder → name'],
+      },
       expect.objectContaining({ id: 'request-required-field-added', location: 'accounts.overdraftLimit', changes: ['field: — → int, required, default 0'] }),
     ]);
     // A read answers the new field: nothing to do for it there (the field is only a request-side break).

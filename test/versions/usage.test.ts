@@ -36,7 +36,15 @@ describe('onVersionUse', () => {
       { version: '2025-01-15', requested: '2025-06-30', source: 'header', collection: 'accounts', operation: 'get', principal: 'acct-new', deprecated: true },
       { version: '2025-01-15', requested: '2025-01-15', source: 'pinned', collection: 'accounts', operation: 'list', principal: 'acct-old', deprecated: true },
       { version: '2025-09-01', requested: null, source: 'default', collection: 'transactions', operation: 'list', principal: 'acct-new', deprecated: false },
-      { version: '2025-01-15', requested: '2025-05-20', source: 'pinned', collection: 'transactions', operation: 'create', principal: 'acct-dated', deprecated: true },
+      {
+        version: '2025-01-15',
+        requested: '2025-05-20',
+        source: 'pinned',
+        collection: 'transactions',
+        operation: 'create',
+        principal: 'acct-dated',
+        deprecated: true,
+      },
       { version: '2026-03-01', requested: '2026-03-01', source: 'header', collection: 'accounts', operation: 'get', principal: 'acct-new', deprecated: false },
     ]);
   });
@@ -47,8 +55,24 @@ describe('onVersionUse', () => {
     const disabled = await call('POST', '/webhook_endpoints/7d1c7f1e-6f0a-4b8e-9d3e-2f0c1a2b3c4d:disable', 'key-old', undefined, {});
     expect(disabled.status).toBe(404);
     expect(ledger.uses).toEqual([
-      { version: '2025-09-01', requested: '2025-09-01', source: 'header', collection: 'webhook_endpoints', operation: 'list', principal: 'acct-new', deprecated: false },
-      { version: '2025-01-15', requested: '2025-01-15', source: 'pinned', collection: 'webhook_endpoints', operation: 'disable', principal: 'acct-old', deprecated: true },
+      {
+        version: '2025-09-01',
+        requested: '2025-09-01',
+        source: 'header',
+        collection: 'webhook_endpoints',
+        operation: 'list',
+        principal: 'acct-new',
+        deprecated: false,
+      },
+      {
+        version: '2025-01-15',
+        requested: '2025-01-15',
+        source: 'pinned',
+        collection: 'webhook_endpoints',
+        operation: 'disable',
+        principal: 'acct-old',
+        deprecated: true,
+      },
     ]);
   });
 
@@ -62,7 +86,15 @@ describe('onVersionUse', () => {
     expect((await call('GET', '/accounts', 'key-old')).status).toBe(410);
     ledger.setNow(Date.UTC(2026, 2, 1, 12));
     expect(ledger.uses).toEqual([
-      { version: '2025-09-01', requested: '2025-09-01', source: 'header', collection: 'accounts', operation: 'create', principal: 'acct-reader', deprecated: false },
+      {
+        version: '2025-09-01',
+        requested: '2025-09-01',
+        source: 'header',
+        collection: 'accounts',
+        operation: 'create',
+        principal: 'acct-reader',
+        deprecated: false,
+      },
     ]);
   });
 
@@ -150,7 +182,12 @@ describe('path versioning (the shop example)', () => {
     const mod = await importServer(await generateInto('versions-usage-shop'));
     const uses: unknown[] = [];
     const shop = await start((app) =>
-      registerOf(mod, 'Shop')(app, mod.createMemoryHandlers(), { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS, rateLimit: false, onVersionUse: (use: unknown) => void uses.push(use) }),
+      registerOf(mod, 'Shop')(app, mod.createMemoryHandlers(), {
+        authenticate: testAuthenticate,
+        migrations: SHOP_MIGRATIONS,
+        rateLimit: false,
+        onVersionUse: (use: unknown) => void uses.push(use),
+      }),
     );
     try {
       expect((await shop.call('GET', '/v1/orders')).status).toBe(200);
@@ -163,8 +200,12 @@ describe('path versioning (the shop example)', () => {
 
   it('refuses pinnedVersion at startup, saying why', async () => {
     const mod = await importServer(await generateInto('versions-usage-shop'));
-    await expect(registerOf(mod, 'Shop')(Fastify(), mod.createMemoryHandlers(), { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS, pinnedVersion: () => 'v1' })).rejects.toThrow(
-      /registerShopApi: options\.pinnedVersion applies to header versioning only; this API selects the version by its path \(\/v1\/\.\.\.\)/,
-    );
+    await expect(
+      registerOf(mod, 'Shop')(Fastify(), mod.createMemoryHandlers(), {
+        authenticate: testAuthenticate,
+        migrations: SHOP_MIGRATIONS,
+        pinnedVersion: () => 'v1',
+      }),
+    ).rejects.toThrow(/registerShopApi: options\.pinnedVersion applies to header versioning only; this API selects the version by its path \(\/v1\/\.\.\.\)/);
   });
 });

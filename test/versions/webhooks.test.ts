@@ -19,10 +19,14 @@ afterAll(async () => {
 });
 
 const call = (method: string, path: string, key: string, version?: string, body?: unknown) =>
-  ledger.server.call(method, path, { token: null, headers: { 'x-api-key': key, ...(version === undefined ? {} : { 'ledger-version': version }) }, ...(body === undefined ? {} : { body }) });
+  ledger.server.call(method, path, {
+    token: null,
+    headers: { 'x-api-key': key, ...(version === undefined ? {} : { 'ledger-version': version }) },
+    ...(body === undefined ? {} : { body }),
+  });
 
 describe('webhook endpoints created without an explicit version', () => {
-  it('are pinned to the version the request resolved to, and receive that version\'s shape', async () => {
+  it("are pinned to the version the request resolved to, and receive that version's shape", async () => {
     const subscribe = async (key: string, path: string, version?: string) => {
       const created = await call('POST', '/webhook_endpoints', key, version, { url: receiver.url + path, events: ['account.created'] });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
@@ -41,7 +45,7 @@ describe('webhook endpoints created without an explicit version', () => {
     const account = await call('POST', '/accounts', 'key-new', '2025-09-01', { name: 'Ada', currency: 'GBP', overdraftLimit: 100 });
     expect(account.status).toBe(201);
     const id = account.body['id'] as string;
-    const data = async (path: string) => (JSON.parse((await receiver.waitFor(path, 1))[0]!.body) as { type: string; data: Record<string, unknown> });
+    const data = async (path: string) => JSON.parse((await receiver.waitFor(path, 1))[0]!.body) as { type: string; data: Record<string, unknown> };
     const old = await data('/pinned');
     expect(old.type).toBe('account.created');
     expect(old.data).toEqual({ id, holder: 'Ada', currency: 'GBP', createdAt: account.body['createdAt'] });

@@ -57,7 +57,7 @@ describe('custom events', () => {
     await server.call('POST', '/v2/notes', { body: { text: 'unknown' } });
     await server.call('POST', '/v2/notes', { body: { text: 'bad' } });
     expect(emitted).toHaveLength(2);
-    expect(String(emitted[0])).toContain("no custom event has this type");
+    expect(String(emitted[0])).toContain('no custom event has this type');
     expect(String(emitted[1])).toContain('level');
   });
 });

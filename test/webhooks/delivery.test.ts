@@ -69,7 +69,9 @@ describe('webhook endpoints', () => {
   });
 
   it('reports every problem of an endpoint at once: a refused URL and unknown event types', async () => {
-    const bad = await server.call('POST', '/v1/webhook_endpoints', { body: { url: 'ftp://user:secret@hooks.example.com/x', events: ['order.created', 'order.shipped'] } });
+    const bad = await server.call('POST', '/v1/webhook_endpoints', {
+      body: { url: 'ftp://user:secret@hooks.example.com/x', events: ['order.created', 'order.shipped'] },
+    });
     expect(bad.status).toBe(400);
     // The address policy (no schema can state it) and the schema's enum of the version's event types, together.
     expect(bad.body.errors!.map((e) => e.pointer)).toEqual(['#/url', '#/events/1']);

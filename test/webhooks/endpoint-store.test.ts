@@ -7,7 +7,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisProcess, redisBinary, requireRedis } from '../attack/redis-server.ts';
-import { createMemoryEndpoints, createRedisEndpoints, type EndpointRecord, type EndpointStore, type RedisEval } from '../../packages/runtime/src/webhook-store.ts';
+import {
+  createMemoryEndpoints,
+  createRedisEndpoints,
+  type EndpointRecord,
+  type EndpointStore,
+  type RedisEval,
+} from '../../packages/runtime/src/webhook-store.ts';
 
 const endpoint = (id: string): EndpointRecord => ({
   id,
@@ -21,7 +27,13 @@ const endpoint = (id: string): EndpointRecord => ({
   failedMessages: 0,
 });
 const failed = (e: EndpointRecord): EndpointRecord => ({ ...e, failedMessages: e.failedMessages + 1 });
-const rotated = (e: EndpointRecord): EndpointRecord => ({ ...e, secrets: [{ secret: 'whsec_new', expiresAt: null }, { secret: e.secrets[0]!.secret, expiresAt: 1 }] });
+const rotated = (e: EndpointRecord): EndpointRecord => ({
+  ...e,
+  secrets: [
+    { secret: 'whsec_new', expiresAt: null },
+    { secret: e.secrets[0]!.secret, expiresAt: 1 },
+  ],
+});
 
 describe('memory endpoints', () => {
   it('counts every one of concurrent updates, and updates nothing that is not there', async () => {

@@ -40,7 +40,7 @@ const documented = (version: string): string[] => {
 };
 
 describe('webhook endpoint events', () => {
-  it('the document, the zod schema and the server accept exactly the version\'s event types', async () => {
+  it("the document, the zod schema and the server accept exactly the version's event types", async () => {
     const byVersion = Object.fromEntries(VERSIONS.map((v) => [v, documented(v)]));
     for (const v of VERSIONS) expect(byVersion[v]!.length, v).toBeGreaterThan(0);
     const candidates = [...new Set([...Object.values(byVersion).flat(), 'a.b', 'order.shipped', 'ORDER.CREATED', ''])];

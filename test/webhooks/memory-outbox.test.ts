@@ -108,7 +108,14 @@ describe('memory outbox', () => {
 
   it('finds the few due deliveries among many that wait, and a poll finds none due at once', async () => {
     const outbox = createMemoryOutbox();
-    const waitingLong = Array.from({ length: 50_000 }, (_, i) => ({ id: `late_${i}`, endpoint: 'e', type: 't', body: '{}', attempts: 3, dueAt: 10_000_000 + i }));
+    const waitingLong = Array.from({ length: 50_000 }, (_, i) => ({
+      id: `late_${i}`,
+      endpoint: 'e',
+      type: 't',
+      body: '{}',
+      attempts: 3,
+      dueAt: 10_000_000 + i,
+    }));
     await outbox.add(waitingLong);
     await outbox.add([{ id: 'now', endpoint: 'e', type: 't', body: '{}', attempts: 0, dueAt: 5 }]);
     expect((await outbox.claim(10, 10, 100)).map((c) => c.id)).toEqual(['now']);

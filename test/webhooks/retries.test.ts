@@ -55,7 +55,17 @@ async function harness(webhooks: object = {}): Promise<Harness> {
     }),
   );
   running.push(server);
-  const dispatcher = createDispatcher({ outbox, endpoints, allowPrivateUrls: true, retrySchedule: SCHEDULE, jitter: 0, attemptTimeout: 300, disableAfter: 2, ...webhooks, now: () => now });
+  const dispatcher = createDispatcher({
+    outbox,
+    endpoints,
+    allowPrivateUrls: true,
+    retrySchedule: SCHEDULE,
+    jitter: 0,
+    attemptTimeout: 300,
+    disableAfter: 2,
+    ...webhooks,
+    now: () => now,
+  });
   const customer = (await server.call('POST', '/v3/customers', { body: { email: 'retry@example.com', name: 'Retry' } })).body['id'] as string;
   return {
     server,
@@ -158,7 +168,9 @@ describe('retries', () => {
 
 describe('URL rules', () => {
   it('refuses http and private addresses unless allowPrivateUrls, naming the rule', async () => {
-    const strict = await start((app) => registerOf(mod, 'Shop')(app, mod.createMemoryHandlers(), { authenticate, migrations: SHOP_MIGRATIONS, webhooks: { dispatch: false } }));
+    const strict = await start((app) =>
+      registerOf(mod, 'Shop')(app, mod.createMemoryHandlers(), { authenticate, migrations: SHOP_MIGRATIONS, webhooks: { dispatch: false } }),
+    );
     running.push(strict);
     const cases: [string, string][] = [
       ['http://hooks.example.com/x', 'must use https'],

@@ -49,7 +49,11 @@ describe('two generate runs at once', () => {
     const api = (versions: string) => `import { collection, defineApi, f } from 'restgen';
 export default defineApi({ name: 'race', versions: { ${versions} }, collections: { notes: collection({ fields: { id: f.id(), title: f.string() } }) } });
 `;
-    const run = () => promisify(execFile)(process.execPath, [BIN, '-q', 'generate'], { cwd: dir }).then(() => 0, (e: { code: number; stderr: string }) => `${e.code} ${e.stderr}`);
+    const run = () =>
+      promisify(execFile)(process.execPath, [BIN, '-q', 'generate'], { cwd: dir }).then(
+        () => 0,
+        (e: { code: number; stderr: string }) => `${e.code} ${e.stderr}`,
+      );
     for (let round = 0; round < 4; round++) {
       writeFiles(dir, { 'api.ts': api('v1: {}, v2: {}, v3: {}, v4: {}') });
       expect(await run()).toBe(0);
@@ -62,9 +66,11 @@ export default defineApi({ name: 'race', versions: { ${versions} }, collections:
 describe('a symbolic link at a generated path', () => {
   it('is kept, and the generated file it leads to is updated', async () => {
     const dir = path.join(tmp.dir, 'linked');
-    writeFiles(dir, { 'api.ts': `import { collection, defineApi, f } from 'restgen';
+    writeFiles(dir, {
+      'api.ts': `import { collection, defineApi, f } from 'restgen';
 export default defineApi({ name: 'linked', versions: { v1: {} }, collections: { notes: collection({ fields: { id: f.id(), title: f.string() } }) } });
-` });
+`,
+    });
     const generate = () => promisify(execFile)(process.execPath, [BIN, '-q', 'generate'], { cwd: dir });
     await generate();
     // The user keeps the changelog in docs/ and links it from the output folder.

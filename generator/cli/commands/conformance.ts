@@ -41,7 +41,7 @@ function wholeNumber(text: string, option: string, min: number, max: number): nu
 }
 
 function urlOf(text: string | undefined): string {
-  if (text === undefined || text.trim() === '') throw new UsageError("--url is required: the base URL of the running server, e.g. --url http://127.0.0.1:3000");
+  if (text === undefined || text.trim() === '') throw new UsageError('--url is required: the base URL of the running server, e.g. --url http://127.0.0.1:3000');
   let url: URL;
   try {
     url = new URL(text);
@@ -75,7 +75,8 @@ function onlyOf(ir: ApiIR, flags: readonly string[], versions: readonly string[]
       const guess = closest(name, mine);
       throw new UsageError(`unknown collection '${name}'${guess ? ` (did you mean '${guess}'?)` : ''}; the API has ${mine.join(', ')}`);
     }
-    if (c.builtin !== undefined) throw new UsageError(`${name} is restgen's own collection, not one your handlers serve; conformance checks ${mine.join(', ')}`);
+    if (c.builtin !== undefined)
+      throw new UsageError(`${name} is restgen's own collection, not one your handlers serve; conformance checks ${mine.join(', ')}`);
     const chosen = versions.length > 0 ? versions : ir.versions.map((v) => v.name);
     const order = ir.versions.map((v) => v.name);
     const exists = chosen.some((v) => {
@@ -105,8 +106,10 @@ async function runConformanceCommand(apiArg: string | undefined, flags: Conforma
   // The engine (ajv, fast-check) is loaded only when a run starts.
   const { runConformance, formatReport, summaryOf } = await import('../../conformance/index.ts');
   info(io, `restgen conformance: checking ${url} against ${ir.title}; it creates records of its own and deletes them again\n`);
-  const outcome = await runConformance(ir, { url, headers, versions, only, concurrency, maxWait: maxWait * 1000, timeout: timeout * 1000, ...(seed !== undefined ? { seed } : {}) }, (line) =>
-    info(io, `  ${line}\n`),
+  const outcome = await runConformance(
+    ir,
+    { url, headers, versions, only, concurrency, maxWait: maxWait * 1000, timeout: timeout * 1000, ...(seed !== undefined ? { seed } : {}) },
+    (line) => info(io, `  ${line}\n`),
   );
   if (outcome.kind === 'unreachable') throw new UsageError(`${outcome.message}; is the server running, and is --url its base URL?`);
   io.out(formatReport(outcome.report, flags.format as (typeof FORMATS)[number]));
@@ -128,7 +131,11 @@ export function registerConformanceCommand(program: Command, io: CliIO): void {
     .description("check a running server (your handlers, your database) against the API's contract; it creates and deletes records of its own")
     .argument('[api]', 'the API module (default: api in restgen.config.ts, else api.ts)')
     .option('--url <url>', 'the base URL of the running server (with the prefix the API is mounted under)')
-    .addOption(new Option('--header <header>', "a header sent with every request, 'Name: value' (credentials: 'Authorization: Bearer <token>'); repeatable").default([], 'none').argParser(collect))
+    .addOption(
+      new Option('--header <header>', "a header sent with every request, 'Name: value' (credentials: 'Authorization: Bearer <token>'); repeatable")
+        .default([], 'none')
+        .argParser(collect),
+    )
     .addOption(new Option('--version <version>', 'check only this version; repeatable').default([], 'every version').argParser(collect))
     .addOption(new Option('--only <collection>', 'check only this collection; repeatable').default([], 'every collection').argParser(collect))
     .option('--format <format>', `output format: ${FORMATS.join(', ')}`, 'text')

@@ -39,7 +39,6 @@ interface DiffFlags {
   readonly config?: string;
 }
 
-
 const FAIL_ON = ['breaking', 'warning', 'none'] as const;
 
 /** A usage problem: reported on one line, exit 2. */
@@ -51,7 +50,13 @@ function git(args: readonly string[], cwd: string): string {
     return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
   } catch (error) {
     const stderr = (error as { stderr?: unknown }).stderr;
-    const why = typeof stderr === 'string' && stderr.trim() ? stderr.trim().split('\n')[0]!.replace(/^fatal: /, '') : `git ${args[0]} failed`;
+    const why =
+      typeof stderr === 'string' && stderr.trim()
+        ? stderr
+            .trim()
+            .split('\n')[0]!
+            .replace(/^fatal: /, '')
+        : `git ${args[0]} failed`;
     throw new UsageError(why);
   }
 }
@@ -59,7 +64,11 @@ function git(args: readonly string[], cwd: string): string {
 /** The commit `ref` names, or a usage error that says the ref is unknown. */
 function resolveRef(ref: string, root: string): string {
   try {
-    return execFileSync('git', ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return execFileSync('git', ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     // rev-parse --verify --quiet says nothing and exits 1 for a name that is no commit.
     throw new UsageError(`unknown git ref '${ref}': no branch, tag or commit of that name in ${root}`);
@@ -70,7 +79,8 @@ function resolveRef(ref: string, root: string): string {
 function headOf(root: string): GitRefs['head'] {
   let commit: string | null = null;
   try {
-    commit = execFileSync('git', ['rev-parse', '--verify', '--quiet', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || null;
+    commit =
+      execFileSync('git', ['rev-parse', '--verify', '--quiet', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || null;
   } catch {
     // A repository without any commit yet has no HEAD: the report says null.
   }
@@ -146,7 +156,10 @@ function severityOf(flags: readonly string[], config: SeverityOverrides): Severi
     out[m[1]!] = pick(m[2], SEVERITIES, `--severity ${m[1]}`)!;
   }
   const unknown = unknownSeverityIds(out);
-  if (unknown.length) throw new UsageError(`--severity: unknown finding id ${unknown.map((id) => `'${id}'`).join(', ')}; the ids are listed in the docs' reference of finding ids (docs/reference/findings.md)`);
+  if (unknown.length)
+    throw new UsageError(
+      `--severity: unknown finding id ${unknown.map((id) => `'${id}'`).join(', ')}; the ids are listed in the docs' reference of finding ids (docs/reference/findings.md)`,
+    );
   return out;
 }
 
@@ -159,7 +172,8 @@ function versionPair(api: ApiIR, flags: DiffFlags): { from: string; to: string }
     throw new UsageError(`--from ${flags.from} must be older than --to ${flags.to} (the versions are ${names.join(', ')}, oldest first)`);
   const from = flags.from ?? names[names.indexOf(flags.to!) - 1];
   const to = flags.to ?? names[names.indexOf(flags.from!) + 1];
-  if (from === undefined || to === undefined) throw new UsageError(`there is no version ${flags.from === undefined ? 'before' : 'after'} ${flags.from ?? flags.to}; give both --from and --to`);
+  if (from === undefined || to === undefined)
+    throw new UsageError(`there is no version ${flags.from === undefined ? 'before' : 'after'} ${flags.from ?? flags.to}; give both --from and --to`);
   return { from, to };
 }
 
@@ -199,7 +213,9 @@ async function lockRefuses(api: ApiIR, apiPath: string, config: DiffConfig, toda
     : [{ code: 'RG181', severity: 'error', message: read.message, loc: { file: lockPath, line: read.line, member: '' } }];
   if (diagnostics.length === 0) return false;
   await reportDiagnostics(diagnostics, io, false);
-  io.err(`restgen diff: ${path.relative(io.cwd, lockPath) || lockPath} refuses these changes (restgen generate and check stop on them too); fix them, or compare with git history: restgen diff --base <ref>.\n`);
+  io.err(
+    `restgen diff: ${path.relative(io.cwd, lockPath) || lockPath} refuses these changes (restgen generate and check stop on them too); fix them, or compare with git history: restgen diff --base <ref>.\n`,
+  );
   return true;
 }
 
@@ -213,12 +229,17 @@ async function runDiff(apiArg: string | undefined, flags: DiffFlags, io: CliIO):
   const config: DiffConfig = loaded.loaded?.config.diff ?? {};
   const configApi = loaded.loaded?.config.api;
   const apiPath =
-    apiArg !== undefined ? path.resolve(io.cwd, apiArg) : configApi !== undefined ? path.resolve(path.dirname(loaded.loaded!.file), configApi) : path.resolve(io.cwd, 'api.ts');
+    apiArg !== undefined
+      ? path.resolve(io.cwd, apiArg)
+      : configApi !== undefined
+        ? path.resolve(path.dirname(loaded.loaded!.file), configApi)
+        : path.resolve(io.cwd, 'api.ts');
   const format = pick(flags.format, FORMATS, '--format') as Format;
   const failOnFlag = pick(flags.failOn, FAIL_ON, '--fail-on') ?? config.failOn;
   const severity = severityOf(flags.severity, config.severity ?? {});
   if (flags.today !== undefined && !isIsoDate(flags.today)) throw new UsageError(`--today must be a date in YYYY-MM-DD form (got '${flags.today}')`);
-  if (flags.base !== undefined && (flags.from !== undefined || flags.to !== undefined)) throw new UsageError('give either --base <ref> or --from/--to, not both');
+  if (flags.base !== undefined && (flags.from !== undefined || flags.to !== undefined))
+    throw new UsageError('give either --base <ref> or --from/--to, not both');
   const today = flags.today ?? new Date().toISOString().slice(0, 10);
   const head = await loadModel(apiPath);
   if ((await printDiagnostics(head.diagnostics, io, true)) || !head.ir) return io.exit(2);

@@ -80,7 +80,10 @@ async function runGenerate(run: ResolvedRun, flags: Flags, io: CliIO, session: G
   });
   if (await reportDiagnostics(result.diagnostics, io)) return io.exit(2);
   const model = result.ir ? unusedScopes(result.ir, run.apiPath) : [];
-  await reportDiagnostics([...model, ...commonJsOutput(result.outDir), ...missingPeers(result.outDir, run.parts), ...runtimeMismatch(result.outDir, run.parts)], io);
+  await reportDiagnostics(
+    [...model, ...commonJsOutput(result.outDir), ...missingPeers(result.outDir, run.parts), ...runtimeMismatch(result.outDir, run.parts)],
+    io,
+  );
   if (io.debug) {
     const kept = session ? `; collections reused: ${session.collections.stats.reused}, built: ${session.collections.stats.built}` : '';
     io.err(`timings (ms): ${JSON.stringify(result.timings)}; renders: ${JSON.stringify(result.renders)}${kept}; ${usageSince(cpu)}\n`);
@@ -104,14 +107,20 @@ async function runCheck(run: ResolvedRun, io: CliIO): Promise<void> {
   if (await reportDiagnostics(result.diagnostics, io, false)) return io.exit(2);
   if (result.stale.length > 0 || result.lockChanged) {
     for (const f of result.stale) io.err(`  ${p.yellow('stale')}   ${rel(io, path.join(result.outDir, f))} (${WHY[result.staleReasons[f] ?? 'outdated']})\n`);
-    if (result.lockChanged) io.err(`  ${p.yellow('stale')}   ${rel(io, result.lockPath)} (it does not record the released versions as they now are: a version was released, or changed safely or by an accepted break)\n`);
+    if (result.lockChanged)
+      io.err(
+        `  ${p.yellow('stale')}   ${rel(io, result.lockPath)} (it does not record the released versions as they now are: a version was released, or changed safely or by an accepted break)\n`,
+      );
     const count = result.stale.length + (result.lockChanged ? 1 : 0);
     io.err(`${count} generated file${count === 1 ? ' is' : 's are'} out of date; run restgen generate.\n`);
     return io.exit(1);
   }
   info(io, `${p.green('up to date')}: ${result.files.length} files in ${rel(io, result.outDir)}\n`);
   if (result.recordBehind)
-    info(io, `  note: ${rel(io, path.join(result.outDir, INPUTS_FILE))} is behind its inputs (an edit that no output shows); restgen generate refreshes it, so that check in a fresh clone stays fast.\n`);
+    info(
+      io,
+      `  note: ${rel(io, path.join(result.outDir, INPUTS_FILE))} is behind its inputs (an edit that no output shows); restgen generate refreshes it, so that check in a fresh clone stays fast.\n`,
+    );
 }
 
 /** The options `generate` and `check` share. */
@@ -133,7 +142,11 @@ export function registerGenerateCommands(program: Command, io: CliIO): void {
       // `--accept-breaking [reason]` takes the next word when there is one: `generate --accept-breaking src/api.ts`
       // names the module, not a reason, when no module was given and the word is an existing module file.
       const reason = options.acceptBreaking;
-      const moduleAsReason = given === undefined && typeof reason === 'string' && /\.[cm]?[jt]s$/.test(reason) && statSync(path.resolve(io.cwd, reason), { throwIfNoEntry: false })?.isFile() === true;
+      const moduleAsReason =
+        given === undefined &&
+        typeof reason === 'string' &&
+        /\.[cm]?[jt]s$/.test(reason) &&
+        statSync(path.resolve(io.cwd, reason), { throwIfNoEntry: false })?.isFile() === true;
       const apiArg = moduleAsReason ? (reason as string) : given;
       const flags: Flags = moduleAsReason ? { ...options, acceptBreaking: true } : options;
       const run = await resolveRun('generate', apiArg, flags, io);

@@ -61,9 +61,17 @@ function runInit(apiArg: string, flags: InitFlags, io: CliIO): void {
   const creates = [apiPath, ...(flags.withConfig ? [path.join(io.cwd, CONFIG_FILES[0]!)] : [])];
   const taken = [...creates, ...(flags.withConfig ? CONFIG_FILES.map((f) => path.join(io.cwd, f)) : [])].filter((f) => existsSync(f));
   if (taken.length > 0)
-    return usageError(io, 'init', `${path.relative(io.cwd, taken[0]!)} exists, and init never overwrites a file; nothing was written. Move it away, or name another module: restgen init src/api.ts.`);
+    return usageError(
+      io,
+      'init',
+      `${path.relative(io.cwd, taken[0]!)} exists, and init never overwrites a file; nothing was written. Move it away, or name another module: restgen init src/api.ts.`,
+    );
   if (flags.name !== undefined && !/^[A-Za-z][A-Za-z0-9]*$/.test(flags.name))
-    return usageError(io, 'init', `--name '${flags.name}' must be letters and digits, starting with a letter (it names generated symbols like registerShopApi).`);
+    return usageError(
+      io,
+      'init',
+      `--name '${flags.name}' must be letters and digits, starting with a letter (it names generated symbols like registerShopApi).`,
+    );
   let manifest: Manifest | undefined;
   let manifestText: string | undefined;
   if (existsSync(manifestPath)) {
@@ -102,7 +110,15 @@ function runInit(apiArg: string, flags: InitFlags, io: CliIO): void {
     // A new package.json is created exclusively; an existing one is replaced atomically (a crash leaves the old
     // file, never half of one), and only if nobody changed it since it was read (npm install may be running).
     const leftAlone = () =>
-      usageError(io, 'init', `package.json was written by another tool while init ran (npm install?), so init left it as that tool wrote it; ${api} was created. Add its scripts by hand: ${Object.entries(added).map(([k, v]) => `"${k}": "${v}"`).join(', ')}${madeEsm ? ', and "type": "module"' : ''}.`);
+      usageError(
+        io,
+        'init',
+        `package.json was written by another tool while init ran (npm install?), so init left it as that tool wrote it; ${api} was created. Add its scripts by hand: ${Object.entries(
+          added,
+        )
+          .map(([k, v]) => `"${k}": "${v}"`)
+          .join(', ')}${madeEsm ? ', and "type": "module"' : ''}.`,
+      );
     if (manifestText === undefined) {
       try {
         writeFileSync(manifestPath, text, { flag: 'wx' });
@@ -112,7 +128,9 @@ function runInit(apiArg: string, flags: InitFlags, io: CliIO): void {
       }
     } else if (readFileSync(manifestPath, 'utf8') !== manifestText) return leftAlone();
     else writeAtomic(manifestPath, text);
-    const scripts = Object.entries(added).map(([k, v]) => `${k} (${v})`).join(', ');
+    const scripts = Object.entries(added)
+      .map(([k, v]) => `${k} (${v})`)
+      .join(', ');
     info(io, `  ${p.green(created ? 'created' : 'updated')} package.json${scripts ? `: scripts ${scripts}` : ''}\n`);
     if (madeEsm && !created)
       info(

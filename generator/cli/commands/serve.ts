@@ -155,8 +155,13 @@ export function createStandInMigrations(ir: ApiIR): { migrations: Record<string,
 export async function serveApi(options: ServeOptions, io: CliIO): Promise<Served | undefined> {
   const apiDir = path.dirname(options.apiPath);
   const modules = nearestNodeModules(apiDir);
-  if (!options.outDir && !modules) throw new ServeProblem('there is no node_modules folder above the API module; install the generated server\'s packages in your project first (npm install fastify @fastify/rate-limit zod).');
-  const outDir = options.outDir ?? path.join(modules!, '.cache', 'restgen-serve', `${pascalCase(path.basename(apiDir))}-${path.basename(options.apiPath).replace(/\.[^.]+$/, '')}`);
+  if (!options.outDir && !modules)
+    throw new ServeProblem(
+      "there is no node_modules folder above the API module; install the generated server's packages in your project first (npm install fastify @fastify/rate-limit zod).",
+    );
+  const outDir =
+    options.outDir ??
+    path.join(modules!, '.cache', 'restgen-serve', `${pascalCase(path.basename(apiDir))}-${path.basename(options.apiPath).replace(/\.[^.]+$/, '')}`);
   const parts = options.parts ? [...new Set([...options.parts, ...SERVER])] : SERVER;
   const result = await generate({ apiPath: options.apiPath, outDir, parts, ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}) });
   if (await reportDiagnostics(result.diagnostics, io)) return undefined;
@@ -168,7 +173,10 @@ export async function serveApi(options: ServeOptions, io: CliIO): Promise<Served
   // The generated server is loaded by the loader that loads the API module (its packages from the project).
   const { importModule } = await import('../../load/load-api.ts');
   const imported = await importModule(path.join(outDir, 'server/index.ts'));
-  if (!imported.ok) throw new Error(`serve: the generated server failed to load: ${imported.failure.message} (${imported.failure.file}:${imported.failure.line}:${imported.failure.column})`);
+  if (!imported.ok)
+    throw new Error(
+      `serve: the generated server failed to load: ${imported.failure.message} (${imported.failure.file}:${imported.failure.line}:${imported.failure.column})`,
+    );
   const mod = imported.mod as Record<string, unknown>;
   const register = mod[`register${name}Api`] as (app: FastifyInstance, handlers: unknown, options: object) => Promise<void>;
   const createMemoryHandlers = mod['createMemoryHandlers'] as () => unknown;
@@ -193,9 +201,11 @@ export async function serveApi(options: ServeOptions, io: CliIO): Promise<Served
   } catch (error) {
     await app.close();
     const code = (error as { code?: unknown }).code;
-    if (code === 'EADDRINUSE') throw new ServeProblem(`port ${options.port} on ${options.host} is in use; choose another with --port (or --port 0 for any free port).`);
+    if (code === 'EADDRINUSE')
+      throw new ServeProblem(`port ${options.port} on ${options.host} is in use; choose another with --port (or --port 0 for any free port).`);
     if (code === 'EACCES') throw new ServeProblem(`port ${options.port} needs privileges this process does not have; choose one above 1023 with --port.`);
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new ServeProblem(`cannot listen on ${options.host}: no such interface on this machine; use --host 127.0.0.1.`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+      throw new ServeProblem(`cannot listen on ${options.host}: no such interface on this machine; use --host 127.0.0.1.`);
     throw error;
   }
   const url = `http://${options.host}:${(app.server.address() as AddressInfo).port}`;
@@ -214,7 +224,9 @@ export async function serveApi(options: ServeOptions, io: CliIO): Promise<Served
       `  Authorization: Bearer ${dev.token}`,
     );
   if (hasEvents)
-    lines.push('  webhooks: POST an endpoint to /<version>/webhook_endpoints; events are delivered from here, and http and private URLs are allowed (the server refuses them unless webhooks.allowPrivateUrls)');
+    lines.push(
+      '  webhooks: POST an endpoint to /<version>/webhook_endpoints; events are delivered from here, and http and private URLs are allowed (the server refuses them unless webhooks.allowPrivateUrls)',
+    );
   // One write, so a reader sees the whole listing at once.
   io.out(lines.join('\n') + '\n');
   if (stands.length > 0) io.err(`stand-in migration hooks (pass your own to register${name}Api in real code):\n${stands.map((s) => `  ${s}\n`).join('')}`);

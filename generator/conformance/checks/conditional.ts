@@ -11,7 +11,10 @@ import { changeableField, changed, statusesOf } from './helpers.ts';
 import { inputOf } from './lifecycle.ts';
 
 /** A write that changes `resource` (update, else replace, else a transition open from its state); undefined when none can. */
-async function changeOf(ctx: CheckContext, resource: Readonly<Record<string, unknown>>): Promise<((api: CollectionClient, ifMatch?: string) => Promise<Exchange>) | undefined> {
+async function changeOf(
+  ctx: CheckContext,
+  resource: Readonly<Record<string, unknown>>,
+): Promise<((api: CollectionClient, ifMatch?: string) => Promise<Exchange>) | undefined> {
   const id = String(resource[ctx.idField]);
   const field = changeableField(ctx);
   if (field && ctx.c.operations.includes('update')) {
@@ -42,7 +45,8 @@ export const etag: CheckDefinition = {
     const tag = etagOf(first);
     ctx.expect(first, [200], 'reading the new resource');
     if (tag === undefined) return ctx.stop('get', 'get answered no ETag', first);
-    if (made.etag !== undefined && made.etag !== tag) ctx.fail('get', `create answered ETag ${made.etag}, a get right after it ${tag}: the resource did not change`, first);
+    if (made.etag !== undefined && made.etag !== tag)
+      ctx.fail('get', `create answered ETag ${made.etag}, a get right after it ${tag}: the resource did not change`, first);
     const second = await ctx.api.get(made.id);
     if (etagOf(second) !== tag) ctx.fail('get', `two gets of an unchanged resource answered ETags ${tag} and ${etagOf(second) ?? '(none)'}`, second);
     const change = await changeOf(ctx, ctx.resource(first, 'reading the new resource'));
@@ -59,9 +63,11 @@ export const etag: CheckDefinition = {
     const stale = await changeOf(ctx, ctx.resource(read, 'reading the changed resource'));
     if (!stale) return;
     const refused = await stale(ctx.api, tag);
-    if (refused.answer?.status !== 412) ctx.fail(operationOf(refused), `a write with a stale If-Match ${tag} answered ${refused.answer?.status ?? 'nothing'}; expected 412`, refused);
+    if (refused.answer?.status !== 412)
+      ctx.fail(operationOf(refused), `a write with a stale If-Match ${tag} answered ${refused.answer?.status ?? 'nothing'}; expected 412`, refused);
     const last = await ctx.api.get(made.id);
-    if (refused.answer?.status === 412 && etagOf(last) !== etagOf(read)) ctx.fail('get', `a write refused with 412 changed the resource (ETag ${etagOf(read) ?? ''} → ${etagOf(last) ?? ''})`, last);
+    if (refused.answer?.status === 412 && etagOf(last) !== etagOf(read))
+      ctx.fail('get', `a write refused with 412 changed the resource (ETag ${etagOf(read) ?? ''} → ${etagOf(last) ?? ''})`, last);
   },
 };
 
@@ -74,13 +80,19 @@ export const ifNoneMatch: CheckDefinition = {
     ctx.expect(first, [200], 'reading the new resource');
     const tag = etagOf(first) ?? ctx.stop('get', 'get answered no ETag', first);
     const cached = await ctx.api.get(made.id, { headers: { 'if-none-match': tag } });
-    if (cached.answer?.status !== 304) ctx.fail('get', `If-None-Match with the current ETag ${tag} answered ${cached.answer?.status ?? 'nothing'}; expected 304`, cached);
+    if (cached.answer?.status !== 304)
+      ctx.fail('get', `If-None-Match with the current ETag ${tag} answered ${cached.answer?.status ?? 'nothing'}; expected 304`, cached);
     else if (etagOf(cached) !== tag) ctx.fail('get', `the 304 answer carries ETag ${etagOf(cached) ?? '(none)'}, not ${tag}`, cached);
     const change = await changeOf(ctx, ctx.resource(first, 'reading the new resource'));
     if (!change) return;
     ctx.expect(await change(ctx.api), [200], 'changing the resource');
     const fresh = await ctx.api.get(made.id, { headers: { 'if-none-match': tag } });
-    if (fresh.answer?.status !== 200) ctx.fail('get', `after a change, If-None-Match with the old ETag answered ${fresh.answer?.status ?? 'nothing'}; expected 200 with the new resource`, fresh);
+    if (fresh.answer?.status !== 200)
+      ctx.fail(
+        'get',
+        `after a change, If-None-Match with the old ETag answered ${fresh.answer?.status ?? 'nothing'}; expected 200 with the new resource`,
+        fresh,
+      );
   },
 };
 
@@ -92,12 +104,19 @@ export const ifMatchRequired: CheckDefinition = {
     const made = await ctx.create();
     const change = await changeOf(ctx, made.resource);
     if (change) {
-      const without = await change({ ...ctx.api, update: (id, body) => ctx.api.update(id, body, { ifMatch: null }), replace: (id, body) => ctx.api.replace(id, body, { ifMatch: null }), transition: (id, n, body) => ctx.api.transition(id, n, body, { ifMatch: null }) });
-      if (without.answer?.status !== 428) ctx.fail(operationOf(without), `a write without If-Match answered ${without.answer?.status ?? 'nothing'}; expected 428`, without);
+      const without = await change({
+        ...ctx.api,
+        update: (id, body) => ctx.api.update(id, body, { ifMatch: null }),
+        replace: (id, body) => ctx.api.replace(id, body, { ifMatch: null }),
+        transition: (id, n, body) => ctx.api.transition(id, n, body, { ifMatch: null }),
+      });
+      if (without.answer?.status !== 428)
+        ctx.fail(operationOf(without), `a write without If-Match answered ${without.answer?.status ?? 'nothing'}; expected 428`, without);
     }
     if (ctx.c.operations.includes('delete')) {
       const removed = await ctx.api.remove(made.id, { ifMatch: null });
-      if (removed.answer?.status !== 428) ctx.fail('delete', `a delete without If-Match answered ${removed.answer?.status ?? 'nothing'}; expected 428`, removed);
+      if (removed.answer?.status !== 428)
+        ctx.fail('delete', `a delete without If-Match answered ${removed.answer?.status ?? 'nothing'}; expected 428`, removed);
     }
   },
 };
@@ -108,7 +127,11 @@ function oneWinner(ctx: CheckContext, answers: readonly Exchange[], success: rea
   const lost = answers.filter((e) => e.answer?.status === 412);
   if (won.length !== 1 || lost.length !== answers.length - 1) {
     const odd = won.length > 1 ? won[1] : (answers.find((e) => !success.includes(e.answer?.status ?? 0) && e.answer?.status !== 412) ?? answers[0]);
-    ctx.fail(operationOf(odd), `${answers.length} concurrent ${what} with the same If-Match answered ${statusesOf(answers)}; expected exactly one ${success.join(' or ')} and ${answers.length - 1} × 412 (make the write conditional on the ETag in the same statement as the write)`, odd);
+    ctx.fail(
+      operationOf(odd),
+      `${answers.length} concurrent ${what} with the same If-Match answered ${statusesOf(answers)}; expected exactly one ${success.join(' or ')} and ${answers.length - 1} × 412 (make the write conditional on the ETag in the same statement as the write)`,
+      odd,
+    );
     return undefined;
   }
   return won[0];
@@ -117,7 +140,8 @@ function oneWinner(ctx: CheckContext, answers: readonly Exchange[], success: rea
 /** N concurrent updates with one If-Match: one succeeds, the rest answer 412, and the stored resource is the winner's. */
 export const ifMatchUpdate: CheckDefinition = {
   needs: ['create', 'get'],
-  applies: (ctx) => (ctx.c.operations.includes('update') || ctx.c.operations.includes('replace') ? undefined : `${ctx.c.name} has neither update nor replace in ${ctx.v.name}`),
+  applies: (ctx) =>
+    ctx.c.operations.includes('update') || ctx.c.operations.includes('replace') ? undefined : `${ctx.c.name} has neither update nor replace in ${ctx.v.name}`,
   async run(ctx) {
     const made = await ctx.create();
     const read = await ctx.api.get(made.id);
@@ -132,7 +156,8 @@ export const ifMatchUpdate: CheckDefinition = {
     if (!winner) return;
     const after = await ctx.api.get(made.id);
     ctx.expect(after, [200], 'reading the resource after the writes');
-    if (etagOf(after) !== etagOf(winner)) ctx.fail('get', `the stored resource (ETag ${etagOf(after) ?? ''}) is not what the successful write answered (ETag ${etagOf(winner) ?? ''})`, after);
+    if (etagOf(after) !== etagOf(winner))
+      ctx.fail('get', `the stored resource (ETag ${etagOf(after) ?? ''}) is not what the successful write answered (ETag ${etagOf(winner) ?? ''})`, after);
   },
 };
 
@@ -158,8 +183,13 @@ export const ifMatchDelete: CheckDefinition = {
     const winner = oneWinner(ctx, answers, [204, 200], change ? `deletes and a write` : 'deletes');
     if (!winner) return;
     const after = await ctx.api.get(made.id);
-    if (winner.request.method === 'DELETE' && after.answer?.status !== 404) ctx.fail('get', `after the delete won, get answered ${after.answer?.status ?? 'nothing'}; expected 404`, after);
+    if (winner.request.method === 'DELETE' && after.answer?.status !== 404)
+      ctx.fail('get', `after the delete won, get answered ${after.answer?.status ?? 'nothing'}; expected 404`, after);
     if (winner.request.method !== 'DELETE' && (after.answer?.status !== 200 || etagOf(after) !== etagOf(winner)))
-      ctx.fail('get', `after the write won, get answered ${after.answer?.status ?? 'nothing'} ${etagOf(after) ?? ''}; expected 200 with ETag ${etagOf(winner) ?? ''}`, after);
+      ctx.fail(
+        'get',
+        `after the write won, get answered ${after.answer?.status ?? 'nothing'} ${etagOf(after) ?? ''}; expected 200 with ETag ${etagOf(winner) ?? ''}`,
+        after,
+      );
   },
 };

@@ -18,7 +18,11 @@ export const roundTrip: CheckDefinition = {
     const location = made.exchange.answer?.headers['location'];
     if (location !== undefined && !new URL(location, made.exchange.request.url).pathname.endsWith(`/${ctx.c.path}/${made.id}`))
       ctx.fail('create', `Location ${location} does not name the new resource (…/${ctx.c.path}/${made.id})`, made.exchange);
-    const sent = differences(echoedFields(ctx).filter((f) => f.name in made.sent), made.sent, made.resource);
+    const sent = differences(
+      echoedFields(ctx).filter((f) => f.name in made.sent),
+      made.sent,
+      made.resource,
+    );
     if (sent.length > 0) ctx.fail('create', `the created resource is not what was sent: ${sent.join('; ')}`, made.exchange);
     if (has(ctx, 'get')) {
       const got = await ctx.api.get(made.id);
@@ -44,12 +48,23 @@ export const readOnlyAssigned: CheckDefinition = {
   async run(ctx) {
     const made = await ctx.create();
     const missing = (resource: Readonly<Record<string, unknown>>) =>
-      ctx.c.fields.filter((f) => f.readOnly && !f.writeOnly && !f.optional && (resource[f.name] === undefined || (resource[f.name] === null && !f.nullable))).map((f) => f.name);
+      ctx.c.fields
+        .filter((f) => f.readOnly && !f.writeOnly && !f.optional && (resource[f.name] === undefined || (resource[f.name] === null && !f.nullable)))
+        .map((f) => f.name);
     const absent = missing(made.resource);
-    if (absent.length > 0) ctx.fail('create', `the created resource lacks read-only ${absent.join(', ')}: the server must assign ${absent.length === 1 ? 'it' : 'them'}`, made.exchange);
+    if (absent.length > 0)
+      ctx.fail(
+        'create',
+        `the created resource lacks read-only ${absent.join(', ')}: the server must assign ${absent.length === 1 ? 'it' : 'them'}`,
+        made.exchange,
+      );
     const lc = ctx.c.lifecycle;
     if (lc && made.resource[lc.field] !== lc.initial)
-      ctx.fail('create', `a new ${ctx.c.name} record starts in ${show(made.resource[lc.field])}, not in the initial state ${JSON.stringify(lc.initial)}`, made.exchange);
+      ctx.fail(
+        'create',
+        `a new ${ctx.c.name} record starts in ${show(made.resource[lc.field])}, not in the initial state ${JSON.stringify(lc.initial)}`,
+        made.exchange,
+      );
     if (has(ctx, 'get')) {
       const got = await ctx.api.get(made.id);
       ctx.expect(got, [200], 'reading the new resource');
@@ -71,7 +86,11 @@ export const updatePartial: CheckDefinition = {
     const judge = (resource: Readonly<Record<string, unknown>>, operation: string, exchange: Parameters<CheckContext['fail']>[2]) => {
       if (!sameValue(field.type, value, resource[field.name]))
         ctx.fail(operation, `PATCH ${JSON.stringify(patch)} did not change ${field.name} (${show(resource[field.name])})`, exchange);
-      const others = differences(keptFields(ctx).filter((f) => f.name !== field.name), made.resource, resource);
+      const others = differences(
+        keptFields(ctx).filter((f) => f.name !== field.name),
+        made.resource,
+        resource,
+      );
       if (others.length > 0) ctx.fail(operation, `PATCH ${JSON.stringify(patch)} also changed fields it did not send: ${others.join('; ')}`, exchange);
     };
     const updated = await ctx.api.update(made.id, patch);
@@ -102,7 +121,8 @@ export const replaceComplete: CheckDefinition = {
         if (f.name in body) {
           if (!sameValue(f.type, body[f.name], actual)) wrong.push(`${f.name} is ${show(actual)}, but the PUT sent ${show(body[f.name])}`);
         } else if (f.default !== undefined) {
-          if (!sameValue(f.type, f.default.value, actual)) wrong.push(`${f.name} is ${show(actual)}, not its default ${show(f.default.value)} (the PUT did not send it)`);
+          if (!sameValue(f.type, f.default.value, actual))
+            wrong.push(`${f.name} is ${show(actual)}, not its default ${show(f.default.value)} (the PUT did not send it)`);
         } else if (actual !== undefined && actual !== null) wrong.push(`${f.name} is still ${show(actual)} (the PUT did not send it)`);
       }
       if (wrong.length > 0) ctx.fail(operation, `PUT with only the required fields left the old resource behind: ${wrong.join('; ')}`, exchange);
@@ -127,11 +147,13 @@ export const deleteCheck: CheckDefinition = {
     ctx.expect(removed, [204, 200], 'deleting the resource');
     if (has(ctx, 'get')) {
       const got = await ctx.api.get(made.id);
-      if (got.answer?.status !== 404) ctx.fail('get', `after DELETE answered ${removed.answer?.status}, get answered ${got.answer?.status ?? 'nothing'}; expected 404`, got);
+      if (got.answer?.status !== 404)
+        ctx.fail('get', `after DELETE answered ${removed.answer?.status}, get answered ${got.answer?.status ?? 'nothing'}; expected 404`, got);
     }
     // With If-Match (sent where the collection requires it) a missing resource answers 412 instead.
     const again = await ctx.api.remove(made.id);
     const gone = ctx.c.requireIfMatch ? [404, 412] : [404];
-    if (!gone.includes(again.answer?.status ?? 0)) ctx.fail('delete', `a second DELETE answered ${again.answer?.status ?? 'nothing'}; expected ${gone.join(' or ')}`, again);
+    if (!gone.includes(again.answer?.status ?? 0))
+      ctx.fail('delete', `a second DELETE answered ${again.answer?.status ?? 'nothing'}; expected ${gone.join(' or ')}`, again);
   },
 };

@@ -23,14 +23,21 @@ async function pairFor(ctx: CheckContext, field: FieldAt, scope: Readonly<Record
     const first = await ctx.create(scope);
     const other = [...pathsFrom(ctx).keys()].find((s) => s !== lc.initial);
     const second = other === undefined ? null : await reach(ctx, other, scope);
-    return { a: { id: first.id, value: shownState(ctx, lc.initial) }, b: second && other !== undefined ? { id: second.id, value: shownState(ctx, other) } : null };
+    return {
+      a: { id: first.id, value: shownState(ctx, lc.initial) },
+      b: second && other !== undefined ? { id: second.id, value: shownState(ctx, other) } : null,
+    };
   }
   if (field.readOnly) {
     const [first, second] = [await ctx.create(scope), await ctx.create(scope)];
     return { a: { id: first.id, value: first.resource[field.name] }, b: { id: second.id, value: second.resource[field.name] } };
   }
   const valueFor = async (made?: unknown): Promise<unknown> =>
-    field.type.kind === 'ref' ? ctx.parent(field.type.collection, true) : made === undefined ? ctx.values.field(field, () => '') : ctx.values.other(field, made, () => '');
+    field.type.kind === 'ref'
+      ? ctx.parent(field.type.collection, true)
+      : made === undefined
+        ? ctx.values.field(field, () => '')
+        : ctx.values.other(field, made, () => '');
   const a = await valueFor();
   const b = await valueFor(a);
   const first: Made = await ctx.create({ ...scope, [field.name]: a });
@@ -57,11 +64,20 @@ export const filters: CheckDefinition = {
       const listed = await walk(ctx, filter, ctx.c.pagination.maxLimit);
       const wrong = listed.items.filter(({ item }) => !sameValue(field.type, pair.a.value, item[field.name]));
       if (wrong.length > 0)
-        ctx.fail('list', `filtered by ${field.name}=${String(pair.a.value)}, the list answered ${wrong.length} record(s) with another value, e.g. ${show(wrong[0]!.item[ctx.idField])} with ${field.name} ${show(wrong[0]!.item[field.name])}`, listed.pages[wrong[0]!.page - 1]);
+        ctx.fail(
+          'list',
+          `filtered by ${field.name}=${String(pair.a.value)}, the list answered ${wrong.length} record(s) with another value, e.g. ${show(wrong[0]!.item[ctx.idField])} with ${field.name} ${show(wrong[0]!.item[field.name])}`,
+          listed.pages[wrong[0]!.page - 1],
+        );
       const ids = new Set(listed.items.map(({ item }) => item[ctx.idField]));
-      if (listed.complete && !ids.has(pair.a.id)) ctx.fail('list', `filtered by ${field.name}=${String(pair.a.value)}, the list lacks record ${pair.a.id}, which has that value`, listed.pages.at(-1));
+      if (listed.complete && !ids.has(pair.a.id))
+        ctx.fail('list', `filtered by ${field.name}=${String(pair.a.value)}, the list lacks record ${pair.a.id}, which has that value`, listed.pages.at(-1));
       if (pair.b && !sameValue(field.type, pair.a.value, pair.b.value) && ids.has(pair.b.id))
-        ctx.fail('list', `filtered by ${field.name}=${String(pair.a.value)}, the list answered record ${pair.b.id}, whose ${field.name} is ${show(pair.b.value)}`, listed.pages[0]);
+        ctx.fail(
+          'list',
+          `filtered by ${field.name}=${String(pair.a.value)}, the list answered record ${pair.b.id}, whose ${field.name} is ${show(pair.b.value)}`,
+          listed.pages[0],
+        );
     }
   },
 };

@@ -29,7 +29,8 @@ export const echoedFields = (ctx: CheckContext): FieldAt[] => ctx.c.fields.filte
 /** The field an update or replace changes: writable, shown, top-level, a plain kind; not a ref when another will do. */
 export function changeableField(ctx: CheckContext, candidates: readonly FieldAt[] = echoedFields(ctx)): FieldAt | undefined {
   const plain = candidates.filter((f) => SCALAR.has(f.type.kind) && f.type.kind !== 'ref' && f.type.kind !== 'id');
-  const score = (f: FieldAt) => (f.unique ? 2 : 0) + ((f.markers ?? []).some((m) => m.member === 'typeChangedFrom' && m.index > ctx.v.api.version.index) ? 1 : 0);
+  const score = (f: FieldAt) =>
+    (f.unique ? 2 : 0) + ((f.markers ?? []).some((m) => m.member === 'typeChangedFrom' && m.index > ctx.v.api.version.index) ? 1 : 0);
   return [...plain].sort((a, b) => score(a) - score(b)).find((f) => !(f.type.kind === 'enum' && f.type.values.length < 2));
 }
 
@@ -56,7 +57,12 @@ export async function ownScope(ctx: CheckContext): Promise<{ query: Record<strin
     return { query: { [ref.name]: id }, overrides: { [ref.name]: id } };
   }
   const text = ctx.c.fields.find(
-    (f) => f.filterable && !f.readOnly && !f.unique && !f.writeOnly && ((f.type.kind === 'string' && f.type.pattern === undefined) || f.type.kind === 'email' || f.type.kind === 'url'),
+    (f) =>
+      f.filterable &&
+      !f.readOnly &&
+      !f.unique &&
+      !f.writeOnly &&
+      ((f.type.kind === 'string' && f.type.pattern === undefined) || f.type.kind === 'email' || f.type.kind === 'url'),
   );
   if (text) {
     const value = ctx.values.field(text, () => '');
@@ -115,8 +121,14 @@ export const smallLimit = (ctx: CheckContext): number => Math.max(1, Math.min(2,
 export const statusesOf = (exchanges: readonly Exchange[]): string => `[${exchanges.map((e) => e.answer?.status ?? 'no answer').join(', ')}]`;
 
 /** Finds the record `id` in the list (narrowed by a unique or ref filter the record has, when there is one). */
-export async function findInList(ctx: CheckContext, id: string, resource: Readonly<Record<string, unknown>>): Promise<Record<string, unknown> | undefined | 'unknown'> {
-  const by = ctx.c.fields.find((f) => filterableKind(f) && !f.readOnly && (f.unique || f.type.kind === 'ref') && resource[f.name] !== undefined && resource[f.name] !== null);
+export async function findInList(
+  ctx: CheckContext,
+  id: string,
+  resource: Readonly<Record<string, unknown>>,
+): Promise<Record<string, unknown> | undefined | 'unknown'> {
+  const by = ctx.c.fields.find(
+    (f) => filterableKind(f) && !f.readOnly && (f.unique || f.type.kind === 'ref') && resource[f.name] !== undefined && resource[f.name] !== null,
+  );
   const query = by ? { [by.name]: String(resource[by.name]) } : {};
   const found = await walk(ctx, query, ctx.c.pagination.maxLimit);
   const hit = found.items.find((x) => x.item[ctx.idField] === id);

@@ -15,7 +15,11 @@ export const idempotentCreate: CheckDefinition = {
     const headers = { 'idempotency-key': key };
     await ctx.warm();
     const answers = await Promise.all(Array.from({ length: ctx.concurrency }, () => ctx.api.create(body, { headers })));
-    const ids = new Set(answers.map((e) => (e.answer?.status === 201 ? (e.answer.body as Record<string, unknown> | undefined)?.[ctx.idField] : undefined)).filter((id) => id !== undefined));
+    const ids = new Set(
+      answers
+        .map((e) => (e.answer?.status === 201 ? (e.answer.body as Record<string, unknown> | undefined)?.[ctx.idField] : undefined))
+        .filter((id) => id !== undefined),
+    );
     if (answers.some((e) => e.answer?.status !== 201) || ids.size !== 1)
       ctx.fail(
         'create',
@@ -24,6 +28,7 @@ export const idempotentCreate: CheckDefinition = {
       );
     const other = await ctx.body('all');
     const reused = await ctx.api.create(other, { headers });
-    if (reused.answer?.status !== 422) ctx.fail('create', `Idempotency-Key ${key} sent again with another body answered ${reused.answer?.status ?? 'nothing'}; expected 422`, reused);
+    if (reused.answer?.status !== 422)
+      ctx.fail('create', `Idempotency-Key ${key} sent again with another body answered ${reused.answer?.status ?? 'nothing'}; expected 422`, reused);
   },
 };

@@ -42,7 +42,11 @@ export async function inputOf(ctx: CheckContext, t: TransitionAt): Promise<Recor
 }
 
 /** Creates a record (with `overrides`) and moves it into `state`; its id and ETag there. */
-export async function reach(ctx: CheckContext, state: string, overrides: Readonly<Record<string, unknown>> = {}): Promise<{ id: string; etag: string | undefined }> {
+export async function reach(
+  ctx: CheckContext,
+  state: string,
+  overrides: Readonly<Record<string, unknown>> = {},
+): Promise<{ id: string; etag: string | undefined }> {
   const path = pathsFrom(ctx).get(state);
   if (path === undefined) return ctx.skip(`no transition of ${ctx.v.name} leads to ${state}`);
   const made = await ctx.create(overrides);

@@ -41,7 +41,10 @@ export const pagination: CheckDefinition = {
     const limit = smallLimit(ctx);
     const { ids, query } = await seed(ctx, 2 * limit + 1);
     const walked = await walk(ctx, query, limit);
-    if (!walked.complete) ctx.skip(`the list has more than ${walked.pages.length} pages of ${limit}; run against a database with fewer ${ctx.c.name} records, or give the collection a filterable ref`);
+    if (!walked.complete)
+      ctx.skip(
+        `the list has more than ${walked.pages.length} pages of ${limit}; run against a database with fewer ${ctx.c.name} records, or give the collection a filterable ref`,
+      );
     judgeWalk(ctx, walked, ids, limit, `walking every page with limit=${limit}`);
   },
 };
@@ -69,8 +72,17 @@ export const paginationConcurrent: CheckDefinition = {
         deleted.add(victim);
       }
     });
-    if (!walked.complete) ctx.skip(`the list has more than ${walked.pages.length} pages of ${limit}; run against a database with fewer ${ctx.c.name} records, or give the collection a filterable ref`);
-    judgeWalk(ctx, walked, ids.filter((id) => !deleted.has(id)), limit, 'walking the pages while records were created and deleted between them');
+    if (!walked.complete)
+      ctx.skip(
+        `the list has more than ${walked.pages.length} pages of ${limit}; run against a database with fewer ${ctx.c.name} records, or give the collection a filterable ref`,
+      );
+    judgeWalk(
+      ctx,
+      walked,
+      ids.filter((id) => !deleted.has(id)),
+      limit,
+      'walking the pages while records were created and deleted between them',
+    );
   },
 };
 
@@ -90,7 +102,8 @@ export const cursorTampered: CheckDefinition = {
     const reversed = [...cursor].reverse().join('');
     for (const tampered of [...new Set([reversed, random])].filter((t) => t !== cursor)) {
       const answer = await ctx.api.list({ ...query, limit: String(limit), cursor: tampered });
-      if (answer.answer?.status !== 400) ctx.fail('list', `a cursor the server did not issue (${tampered}) answered ${answer.answer?.status ?? 'nothing'}; expected 400`, answer);
+      if (answer.answer?.status !== 400)
+        ctx.fail('list', `a cursor the server did not issue (${tampered}) answered ${answer.answer?.status ?? 'nothing'}; expected 400`, answer);
     }
   },
 };

@@ -26,7 +26,8 @@ async function currentState(ctx: CheckContext, id: string): Promise<unknown> {
   return stateOf(ctx, got);
 }
 
-const noLifecycle = (ctx: CheckContext) => (ctx.c.lifecycle && ctx.c.lifecycle.transitions.length > 0 ? undefined : `${ctx.c.name} has no transitions in ${ctx.v.name}`);
+const noLifecycle = (ctx: CheckContext) =>
+  ctx.c.lifecycle && ctx.c.lifecycle.transitions.length > 0 ? undefined : `${ctx.c.name} has no transitions in ${ctx.v.name}`;
 
 /** Each transition from a state it starts from (200, to its target) and from one it does not (409, unchanged). */
 export const transitions: CheckDefinition = {
@@ -41,7 +42,8 @@ export const transitions: CheckDefinition = {
         const moved = await ctx.api.transition(record.id, t.name, await inputOf(ctx, t));
         ctx.expect(moved, [200], `:${t.name} from ${from}`);
         const to = shownState(ctx, t.to);
-        if (stateOf(ctx, moved) !== to) ctx.fail(`:${t.name}`, `:${t.name} from ${from} answered the record in ${show(stateOf(ctx, moved))}; expected ${to}`, moved);
+        if (stateOf(ctx, moved) !== to)
+          ctx.fail(`:${t.name}`, `:${t.name} from ${from} answered the record in ${show(stateOf(ctx, moved))}; expected ${to}`, moved);
         const stored = await currentState(ctx, record.id);
         if (stored !== undefined && stored !== to) ctx.fail('get', `after :${t.name} from ${from}, the record is ${show(stored)}; expected ${to}`);
       }
@@ -49,7 +51,12 @@ export const transitions: CheckDefinition = {
       if (other === undefined) continue;
       const record = await reach(ctx, other);
       const refused = await ctx.api.transition(record.id, t.name, await inputOf(ctx, t));
-      if (refused.answer?.status !== 409) ctx.fail(`:${t.name}`, `:${t.name} from ${other}, a state it does not start from, answered ${refused.answer?.status ?? 'nothing'}; expected 409`, refused);
+      if (refused.answer?.status !== 409)
+        ctx.fail(
+          `:${t.name}`,
+          `:${t.name} from ${other}, a state it does not start from, answered ${refused.answer?.status ?? 'nothing'}; expected 409`,
+          refused,
+        );
       const stored = await currentState(ctx, record.id);
       if (stored !== undefined && stored !== shownState(ctx, other)) ctx.fail('get', `a refused :${t.name} moved the record from ${other} to ${show(stored)}`);
     }
@@ -112,12 +119,17 @@ export const transitionsConcurrent: CheckDefinition = {
       }
       answers.forEach((e, i) => {
         const to = shownState(ctx, moves[i]!.to);
-        if (e.answer?.status === 200 && stateOf(ctx, e) !== to) ctx.fail(`:${moves[i]!.name}`, `a successful :${moves[i]!.name} answered the record in ${show(stateOf(ctx, e))}; expected ${to}`, e);
+        if (e.answer?.status === 200 && stateOf(ctx, e) !== to)
+          ctx.fail(`:${moves[i]!.name}`, `a successful :${moves[i]!.name} answered the record in ${show(stateOf(ctx, e))}; expected ${to}`, e);
       });
       const end = await currentState(ctx, record.id);
       const versions = new Map([...pathsFrom(ctx).keys()].map((s) => [shownState(ctx, s), s]));
       const endState = typeof end === 'string' ? (versions.get(end) ?? end) : String(end);
-      const order = explain(start, moves.map((t, i) => ({ from: t.from, to: t.to, succeeded: answers[i]!.answer?.status === 200 })), endState);
+      const order = explain(
+        start,
+        moves.map((t, i) => ({ from: t.from, to: t.to, succeeded: answers[i]!.answer?.status === 200 })),
+        endState,
+      );
       if (order === null) {
         const wrong = answers.find((e) => e.answer?.status === 200) ?? answers[0];
         ctx.fail(

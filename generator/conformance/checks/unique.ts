@@ -25,12 +25,17 @@ export const unique: CheckDefinition = {
       ctx.ensureValid(write === 'update' ? 'PATCH' : 'PUT', `${ctx.v.prefix}/${ctx.c.path}/{id}`, change);
       const clash = write === 'update' ? await ctx.api.update(second.id, change) : await ctx.api.replace(second.id, change);
       if (clash.answer?.status !== 409)
-        ctx.fail(write, `${write === 'update' ? 'PATCH' : 'PUT'} to ${field.name} ${show(taken)}, which another record has, answered ${clash.answer?.status ?? 'nothing'}; expected 409`, clash);
+        ctx.fail(
+          write,
+          `${write === 'update' ? 'PATCH' : 'PUT'} to ${field.name} ${show(taken)}, which another record has, answered ${clash.answer?.status ?? 'nothing'}; expected 409`,
+          clash,
+        );
       if (ctx.c.operations.includes('get')) {
         const got = await ctx.api.get(second.id);
         ctx.expect(got, [200], 'reading the record after the refused write');
         const now = ctx.resource(got, 'reading the record after the refused write')[field.name];
-        if (!sameValue(field.type, second.resource[field.name], now)) ctx.fail('get', `after the write that should have been refused, ${field.name} is ${show(now)}`, got);
+        if (!sameValue(field.type, second.resource[field.name], now))
+          ctx.fail('get', `after the write that should have been refused, ${field.name} is ${show(now)}`, got);
       }
     }
   },

@@ -60,10 +60,19 @@ export async function checkVersions(session: Session, oldest: VersionScope, newe
     old.expect(readOld, [200], `reading it through ${oldest.name}`);
     const before = old.resource(readOld, 'reading it');
     if (readOld.answer?.headers['etag'] !== readNew.answer?.headers['etag'])
-      now.fail('get', `the same stored record answers ETag ${readOld.answer?.headers['etag'] ?? '(none)'} in ${oldest.name} and ${readNew.answer?.headers['etag'] ?? '(none)'} in ${newest.name}`, readNew);
+      now.fail(
+        'get',
+        `the same stored record answers ETag ${readOld.answer?.headers['etag'] ?? '(none)'} in ${oldest.name} and ${readNew.answer?.headers['etag'] ?? '(none)'} in ${newest.name}`,
+        readNew,
+      );
     // Changed through the newest, it reads back through the oldest with that change only.
     const writable = pairs.filter((p) => !p.old.readOnly && !p.now.readOnly && p.old.removedIn === undefined);
-    const field = cNew.operations.includes('update') ? changeableField(now, writable.map((p) => p.now)) : undefined;
+    const field = cNew.operations.includes('update')
+      ? changeableField(
+          now,
+          writable.map((p) => p.now),
+        )
+      : undefined;
     if (field) {
       const pair = writable.find((p) => p.now === field)!;
       const value = changed(now, field, now.resource(readNew, 'reading it')[field.name]);
@@ -76,10 +85,15 @@ export async function checkVersions(session: Session, oldest: VersionScope, newe
       // What was sent through the oldest version must read back as sent (retyped fields through both hooks);
       // the id and the state as they were.
       const wrong = [
-        ...echoedFields(old).filter((f) => f.key !== pair.old.key && f.name in made.sent && !sameValue(f.type, made.sent[f.name], after[f.name])).map((f) => `${f.name}: sent ${show(made.sent[f.name])}, reads ${show(after[f.name])}`),
-        ...keptFields(old).filter((f) => f.readOnly && !sameValue(f.type, before[f.name], after[f.name])).map((f) => `${f.name}: ${show(before[f.name])} → ${show(after[f.name])}`),
+        ...echoedFields(old)
+          .filter((f) => f.key !== pair.old.key && f.name in made.sent && !sameValue(f.type, made.sent[f.name], after[f.name]))
+          .map((f) => `${f.name}: sent ${show(made.sent[f.name])}, reads ${show(after[f.name])}`),
+        ...keptFields(old)
+          .filter((f) => f.readOnly && !sameValue(f.type, before[f.name], after[f.name]))
+          .map((f) => `${f.name}: ${show(before[f.name])} → ${show(after[f.name])}`),
       ];
-      if (!sameValue(pair.old.type, value, after[pair.old.name])) wrong.unshift(`${pair.old.name} is ${show(after[pair.old.name])}, not the ${show(value)} written through ${newest.name}`);
+      if (!sameValue(pair.old.type, value, after[pair.old.name]))
+        wrong.unshift(`${pair.old.name} is ${show(after[pair.old.name])}, not the ${show(value)} written through ${newest.name}`);
       if (wrong.length > 0) old.fail('get', `after PATCH ${JSON.stringify(patch)} through ${newest.name}, ${oldest.name} reads: ${wrong.join('; ')}`, back);
     }
     // Newest → oldest.

@@ -35,7 +35,13 @@ export const emitChanges = (api: ApiIR, options: Pick<EmitOptions, 'sourcePath' 
       language: 'markdown',
       kind: 'upgrading',
       // The guide compares released versions only: a change to an unreleased version leaves it as it is.
-      input: JSON.stringify([api.title, options.sourcePath, irHash(api.versions), api.versioning, api.versions.filter((v) => v.released).map((v) => projectionHash(project(api, v.name)))]),
+      input: JSON.stringify([
+        api.title,
+        options.sourcePath,
+        irHash(api.versions),
+        api.versioning,
+        api.versions.filter((v) => v.released).map((v) => projectionHash(project(api, v.name))),
+      ]),
       // Laid out as prettier lays it out; test/golden/prettier-exact.test.ts compares the two.
       preformatted: true,
     },

@@ -49,10 +49,7 @@ export function propertyKey(name: string): string {
 }
 
 function fieldDoc(field: FieldAt): string | false {
-  const lines = [
-    ...(field.description !== undefined ? [field.description] : []),
-    ...(field.deprecated ? ['@deprecated'] : []),
-  ];
+  const lines = [...(field.description !== undefined ? [field.description] : []), ...(field.deprecated ? ['@deprecated'] : [])];
   // A JSDoc tag counts only at the start of a line.
   return lines.length > 0 ? lines.join('\n * ') : false;
 }
@@ -61,8 +58,7 @@ function fieldDoc(field: FieldAt): string | false {
 export function members(fields: readonly FieldAt[], mode: TypeMode): MemberView[] {
   return fields.flatMap((field): MemberView[] => {
     if (mode === 'response' ? field.writeOnly : field.readOnly) return [];
-    const optional =
-      mode === 'patch' || (mode === 'response' ? field.optional && !field.default : field.optional || !!field.default);
+    const optional = mode === 'patch' || (mode === 'response' ? field.optional && !field.default : field.optional || !!field.default);
     const type = typeText(field.type, mode);
     return [{ key: field.name, optional, type: field.nullable ? ty.union([type, ty.ref('null')]) : type, doc: fieldDoc(field) }];
   });
@@ -71,8 +67,6 @@ export function members(fields: readonly FieldAt[], mode: TypeMode): MemberView[
 /** The filters of a list query: each filterable field, typed as responses carry it. */
 export function filterMembers(fields: readonly FieldAt[]): MemberView[] {
   return fields.flatMap((field): MemberView[] =>
-    field.filterable && !field.writeOnly
-      ? [{ key: field.name, optional: true, type: typeText(field.type, 'response'), doc: fieldDoc(field) }]
-      : [],
+    field.filterable && !field.writeOnly ? [{ key: field.name, optional: true, type: typeText(field.type, 'response'), doc: fieldDoc(field) }] : [],
   );
 }

@@ -30,7 +30,14 @@ export interface CollectionFileView {
   readonly types: readonly ObjectTypeView[];
   /** The list query (filters beside `$.ListParams`) and page types, or false when the collection has no list. */
   readonly list:
-    | { readonly query: string; readonly head: Type; readonly filters: readonly MemberView[]; readonly page: string; readonly pageType: Type; readonly doc: string }
+    | {
+        readonly query: string;
+        readonly head: Type;
+        readonly filters: readonly MemberView[];
+        readonly page: string;
+        readonly pageType: Type;
+        readonly doc: string;
+      }
     | false;
   /** `OrderTypes`: the collection's `CollectionTypes` interface, imported by the version module only. */
   readonly slotsName: string;
@@ -165,11 +172,23 @@ export function buildCollectionFile(api: Pick<ApiIR, 'title'>, c: CollectionAt, 
   const writes = has('create') || has('replace');
   const createName = has('create') ? `${t}Create` : `${t}Replace`;
   const types: ObjectTypeView[] = [
-    { name: t, doc: c.description ?? `${capitalized(withArticle(c.name))} resource as ${version} answers it.`, members: members(c.fields, 'response'), alias: false },
+    {
+      name: t,
+      doc: c.description ?? `${capitalized(withArticle(c.name))} resource as ${version} answers it.`,
+      members: members(c.fields, 'response'),
+      alias: false,
+    },
   ];
-  if (writes) types.push({ name: createName, doc: `The body of ${c.name}.${has('create') ? 'create' : 'replace'} in ${version}.`, members: members(c.fields, 'request'), alias: false });
+  if (writes)
+    types.push({
+      name: createName,
+      doc: `The body of ${c.name}.${has('create') ? 'create' : 'replace'} in ${version}.`,
+      members: members(c.fields, 'request'),
+      alias: false,
+    });
   // Replace takes the same body as create (the zod schemas agree), so it is an alias when both exist.
-  if (has('create') && has('replace')) types.push({ name: `${t}Replace`, doc: `The body of ${c.name}.replace in ${version}.`, members: [], alias: ty.ref(createName) });
+  if (has('create') && has('replace'))
+    types.push({ name: `${t}Replace`, doc: `The body of ${c.name}.replace in ${version}.`, members: [], alias: ty.ref(createName) });
   // A patch is a create body with every top-level field optional; spelled out only when there is no create body.
   if (has('update')) {
     const doc = `The patch of ${c.name}.update in ${version}: only the fields to change.`;
@@ -181,10 +200,17 @@ export function buildCollectionFile(api: Pick<ApiIR, 'title'>, c: CollectionAt, 
   }
   const transitions = c.lifecycle?.transitions ?? [];
   for (const tr of transitions) {
-    const doc = [`The input of ${c.name}.${tr.name} in ${version}, which moves it from ${tr.from.join(' or ')} to ${tr.to}.`, tr.description ?? ''].filter(Boolean).join(' ');
+    const doc = [`The input of ${c.name}.${tr.name} in ${version}, which moves it from ${tr.from.join(' or ')} to ${tr.to}.`, tr.description ?? '']
+      .filter(Boolean)
+      .join(' ');
     const input = members(tr.input, 'request');
     // Without fields the input is `{}` (or left out); `Record<string, never>` rejects anything else.
-    types.push({ name: inputTypeName(c, tr.name), doc, members: input, alias: input.length === 0 ? ty.ref('Record', [ty.ref('string'), ty.ref('never')]) : false });
+    types.push({
+      name: inputTypeName(c, tr.name),
+      doc,
+      members: input,
+      alias: input.length === 0 ? ty.ref('Record', [ty.ref('string'), ty.ref('never')]) : false,
+    });
   }
   return {
     title: api.title,
@@ -192,7 +218,14 @@ export function buildCollectionFile(api: Pick<ApiIR, 'title'>, c: CollectionAt, 
     name: c.name,
     types,
     list: has('list')
-      ? { query: `${t}ListQuery`, head: ty.heritage(`${t}ListQuery`, ty.ref('$.ListParams')), filters: filterMembers(c.fields), page: `${t}List`, pageType: ty.ref('$.Page', [ty.ref(t)]), doc: `${c.name}.list in ${version}` }
+      ? {
+          query: `${t}ListQuery`,
+          head: ty.heritage(`${t}ListQuery`, ty.ref('$.ListParams')),
+          filters: filterMembers(c.fields),
+          page: `${t}List`,
+          pageType: ty.ref('$.Page', [ty.ref(t)]),
+          doc: `${c.name}.list in ${version}`,
+        }
       : false,
     slotsName: `${t}Types`,
     slots: [
@@ -332,9 +365,7 @@ export function buildIndexView(api: ApiIR): IndexView {
     }),
     versionClient: `create${base}${versionIdentifier(shown?.name ?? 'v1')}Client`,
     example:
-      shown && listed
-        ? { options: `baseUrl: 'https://api.example.com'${credential}`, collection: `${accessor(shown.name)}${accessor(listed.name)}` }
-        : false,
+      shown && listed ? { options: `baseUrl: 'https://api.example.com'${credential}`, collection: `${accessor(shown.name)}${accessor(listed.name)}` } : false,
   };
 }
 

@@ -20,7 +20,10 @@ import { buildCollectionFile, buildIndexView, buildVersionView } from './client-
  */
 export const emitClient: Emitter = (api, options) => {
   const runtime = clientRuntimeFiles(options.runtime, clientFeatures(api));
-  const files: OutputFile[] = [templateFile('client/index.ts', 'client/index', buildIndexView(api), options.render), ...runtimeFiles(options.runtime, 'client/', 'client/runtime/', runtime)];
+  const files: OutputFile[] = [
+    templateFile('client/index.ts', 'client/index', buildIndexView(api), options.render),
+    ...runtimeFiles(options.runtime, 'client/', 'client/runtime/', runtime),
+  ];
   for (const v of api.versions) {
     const at = project(api, v.name);
     files.push(templateFile(`client/${v.name}.ts`, 'client/version', buildVersionView(api, v), options.render));

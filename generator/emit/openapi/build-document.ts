@@ -29,7 +29,9 @@ function freeName(preferred: string, taken: ReadonlySet<string>): string {
 /** The collections' schema names (transition inputs included), which the shared schemas must not collide with. */
 function collectionSchemaNames(api: ApiAt): Set<string> {
   const suffixes = ['', 'Create', 'Replace', 'Patch', 'List'];
-  return new Set(api.collections.flatMap((c) => [...suffixes.map((s) => `${c.typeName}${s}`), ...(c.lifecycle?.transitions ?? []).map((t) => inputTypeName(c, t.name))]));
+  return new Set(
+    api.collections.flatMap((c) => [...suffixes.map((s) => `${c.typeName}${s}`), ...(c.lifecycle?.transitions ?? []).map((t) => inputTypeName(c, t.name))]),
+  );
 }
 
 /** Every `$ref` a JSON value holds, added to `found`. */
@@ -133,7 +135,9 @@ function infoOf(api: ApiAt): JsonObject {
     'Errors are `application/problem+json` (RFC 9457).',
     'A method a path does not offer answers 405 with an `Allow` header; an unknown path answers 404.',
   ];
-  const description = [api.description, ...lifecycleSentences(v), rateLimitSentence(api.rateLimit, 'over the whole API'), ...notes].filter((s): s is string => Boolean(s)).join(' ');
+  const description = [api.description, ...lifecycleSentences(v), rateLimitSentence(api.rateLimit, 'over the whole API'), ...notes]
+    .filter((s): s is string => Boolean(s))
+    .join(' ');
   return compact({
     title: api.title,
     version: v.name,
@@ -168,13 +172,19 @@ type PartHeader = { paths: [string, number, string[]][]; schemas: [string, numbe
 
 function printPart(part: CollectionPart): string {
   const texts: string[] = [];
-  const printed = (depth: number) => ([key, value]: [string, Json]): [string, number, string[]] => {
-    const text = printJsonAt(value as JsonObject, depth);
-    texts.push(text);
-    return [key, text.length, [...refsIn(value, new Set())]];
-  };
+  const printed =
+    (depth: number) =>
+    ([key, value]: [string, Json]): [string, number, string[]] => {
+      const text = printJsonAt(value as JsonObject, depth);
+      texts.push(text);
+      return [key, text.length, [...refsIn(value, new Set())]];
+    };
   // `paths` members sit at depth 2 of the document, `components.schemas` members at depth 3.
-  const header: PartHeader = { paths: Object.entries(part.paths).map(printed(2)), schemas: Object.entries(part.schemas).map(printed(3)), errors: [...part.errors] };
+  const header: PartHeader = {
+    paths: Object.entries(part.paths).map(printed(2)),
+    schemas: Object.entries(part.schemas).map(printed(3)),
+    errors: [...part.errors],
+  };
   return `${JSON.stringify(header)}\n${texts.join('')}`;
 }
 
@@ -249,8 +259,7 @@ export function buildOpenApiDocument(api: ApiAt, parts?: readonly string[]): Jso
   for (const [name, { kind, limited }] of ctx.usedErrors) responses[name] = buildErrorResponse(kind, problem, api.auth, { ...lifecycle, limited });
   const headers = referenced(buildHeaders(api.versioning.in === 'header' ? api.version.name : undefined), refsIn(responses, refs), 'headers');
   const securitySchemes = buildSecuritySchemes(api.auth);
-  const nonEmpty = (map: Record<string, Json>): JsonObject | undefined =>
-    Object.keys(map).length > 0 ? sortedKeys(map) : undefined;
+  const nonEmpty = (map: Record<string, Json>): JsonObject | undefined => (Object.keys(map).length > 0 ? sortedKeys(map) : undefined);
   return compact({
     openapi: '3.1.1',
     info: infoOf(api),

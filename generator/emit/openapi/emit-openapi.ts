@@ -16,7 +16,14 @@ export function emitOpenApi(api: ApiIR): OutputFile[] {
   return api.versions.map((v) => {
     const at = project(api, v.name);
     // Assembled from each collection's part (see `openApiParts`).
-    const spec = { path: `openapi/${v.name}.json`, language: 'json', kind: 'openapi', input: projectionHash(at), parts: openApiParts(at), preformatted: true } as const;
+    const spec = {
+      path: `openapi/${v.name}.json`,
+      language: 'json',
+      kind: 'openapi',
+      input: projectionHash(at),
+      parts: openApiParts(at),
+      preformatted: true,
+    } as const;
     return outputFile(spec, (parts) => printJson(buildOpenApiDocument(at, parts)));
   });
 }

@@ -56,7 +56,13 @@ export function buildFormatSchema(kind: FormatKind): JsonObject {
         examples: [FORMAT_EXAMPLES.datetime],
       };
     case 'date':
-      return { type: 'string', format: 'date', pattern: ZOD_FORMAT_PATTERNS.date, description: 'A calendar date, `YYYY-MM-DD`.', examples: [FORMAT_EXAMPLES.date] };
+      return {
+        type: 'string',
+        format: 'date',
+        pattern: ZOD_FORMAT_PATTERNS.date,
+        description: 'A calendar date, `YYYY-MM-DD`.',
+        examples: [FORMAT_EXAMPLES.date],
+      };
     case 'uuid':
       return { type: 'string', format: 'uuid', pattern: ZOD_FORMAT_PATTERNS.uuid, description: 'An RFC 9562 UUID.', examples: [FORMAT_EXAMPLES.uuid] };
     case 'email':

@@ -46,7 +46,12 @@ function optionsOf(item: JsonObject): JsonObject {
     responses: {
       '204': {
         description: 'No content; `Allow` lists the methods.',
-        headers: { Allow: { description: 'The methods this path accepts.', schema: { type: 'string', example: allow.sort((a, b) => order.indexOf(a) - order.indexOf(b)).join(', ') } } },
+        headers: {
+          Allow: {
+            description: 'The methods this path accepts.',
+            schema: { type: 'string', example: allow.sort((a, b) => order.indexOf(a) - order.indexOf(b)).join(', ') },
+          },
+        },
       },
     },
     security: [],

@@ -3,7 +3,16 @@
  * replace, update, delete), with stable operationIds, parameters, bodies, security and every status the
  * generated server can answer.
  */
-import { OPERATION_FACTS, OPERATIONS, takesCredentials, type ApiAt, type CollectionAt, type FieldAt, type OperationName, type RateLimitIR } from '../../model/ir.ts';
+import {
+  OPERATION_FACTS,
+  OPERATIONS,
+  takesCredentials,
+  type ApiAt,
+  type CollectionAt,
+  type FieldAt,
+  type OperationName,
+  type RateLimitIR,
+} from '../../model/ir.ts';
 import { pascalCase, singularize } from '../../model/names.ts';
 import { schemaNamesOf } from './collection-schemas.ts';
 import { typeSchema, type FormatNames } from './field-schema.ts';
@@ -17,7 +26,6 @@ export interface OperationContext {
   /** Error responses used so far, by component name (only those become response components). */
   readonly usedErrors: Map<string, { readonly kind: ErrorKind; readonly limited: boolean }>;
 }
-
 
 /** The operationId of an operation: `listOrders`, `getOrder`, `createOrder`, ... */
 export function operationIdOf(c: CollectionAt, op: OperationName): string {
@@ -127,7 +135,12 @@ export function sortKinds(kinds: readonly ErrorKind[]): ErrorKind[] {
 }
 
 /** Records the error responses of an operation and refers to them, by status; `limited`: it counts against a rate limit. */
-export function errorResponses(ctx: OperationContext, c: CollectionAt, kinds: readonly ErrorKind[], limited = isRateLimited(ctx.api, c)): Record<string, JsonObject> {
+export function errorResponses(
+  ctx: OperationContext,
+  c: CollectionAt,
+  kinds: readonly ErrorKind[],
+  limited = isRateLimited(ctx.api, c),
+): Record<string, JsonObject> {
   const variant = { ...variantOf(ctx.api), limited };
   const out: Record<string, JsonObject> = {};
   for (const kind of kinds) {
@@ -152,8 +165,7 @@ export function isRateLimited(api: ApiAt, c: CollectionAt): boolean {
 /** The headers of a success answer: `extra`, the rate limit's (when `limited`) and the version's lifecycle headers. */
 export function successHeaders(api: ApiAt, c: CollectionAt, extra: Record<string, JsonObject>, limited = isRateLimited(api, c)): JsonObject | undefined {
   const headers: Record<string, JsonObject> = { ...extra };
-  if (limited)
-    for (const [wire, component] of RATE_LIMIT_HEADERS) if (wire !== 'Retry-After') headers[wire] = ref('headers', component);
+  if (limited) for (const [wire, component] of RATE_LIMIT_HEADERS) if (wire !== 'Retry-After') headers[wire] = ref('headers', component);
   Object.assign(headers, lifecycleHeaders(api));
   return Object.keys(headers).length > 0 ? headers : undefined;
 }
@@ -193,7 +205,10 @@ function successResponses(api: ApiAt, c: CollectionAt, op: OperationName): Recor
       return { '204': compact({ description: `The ${one} was deleted.`, headers: successHeaders(api, c, {}) }) };
     case 'get': {
       const notModified = { description: `Not modified: the ${one} still has the ETag sent in \`If-None-Match\`.`, headers: successHeaders(api, c, ETAG)! };
-      return { '200': compact({ description: `The ${one}.`, headers: successHeaders(api, c, ETAG), content: jsonContent(names.resource) }), '304': notModified };
+      return {
+        '200': compact({ description: `The ${one}.`, headers: successHeaders(api, c, ETAG), content: jsonContent(names.resource) }),
+        '304': notModified,
+      };
     }
     default:
       return { '200': compact({ description: `The ${one}.`, headers: successHeaders(api, c, ETAG), content: jsonContent(names.resource) }) };
@@ -249,7 +264,6 @@ function operationOf(ctx: OperationContext, c: CollectionAt, op: OperationName):
     security: securityOf(api, c, op),
   });
 }
-
 
 /** The path items of one collection, keyed by path; only paths with at least one operation. */
 export function buildCollectionPaths(ctx: OperationContext, c: CollectionAt): Record<string, JsonObject> {

@@ -22,7 +22,10 @@ export const ERRORS = {
     status: 410,
     text: 'This API version is past its sunset date, or inside one of its brownout windows (`code: version_brownout`): planned outages that warn its clients before the sunset. Retry after `Retry-After` seconds, or move to a newer version.',
   },
-  PreconditionFailed: { status: 412, text: 'The resource changed since it was read: its ETag no longer matches `If-Match` (or matches `If-None-Match`). Read it again.' },
+  PreconditionFailed: {
+    status: 412,
+    text: 'The resource changed since it was read: its ETag no longer matches `If-Match` (or matches `If-None-Match`). Read it again.',
+  },
   ContentTooLarge: { status: 413, text: 'The request body is too large.' },
   UnsupportedMediaType: { status: 415, text: 'The request body is not `application/json`.' },
   IdempotencyKeyReused: { status: 422, text: 'This `Idempotency-Key` was used before with a different body.' },
@@ -149,12 +152,14 @@ export function buildHeaders(version?: string): Record<string, JsonObject> {
       ? {}
       : {
           Version: {
-            description: 'The version that answered: the one the version header named (a date names the newest released version on or before it), else the caller\'s pinned version, else the default.',
+            description:
+              "The version that answered: the one the version header named (a date names the newest released version on or before it), else the caller's pinned version, else the default.",
             schema: { type: 'string', enum: [version] },
           },
         }),
     ETag: {
-      description: "The resource's strong entity tag: the same in every version that shows the same stored revision. Send it as `If-Match` to write only if nothing changed meanwhile.",
+      description:
+        "The resource's strong entity tag: the same in every version that shows the same stored revision. Send it as `If-Match` to write only if nothing changed meanwhile.",
       schema: { type: 'string' },
     },
   };

@@ -37,7 +37,15 @@ function sentence(name: string): string {
 }
 
 function errorKinds(api: ApiAt, c: CollectionAt, t: TransitionAt): ErrorKind[] {
-  const kinds: ErrorKind[] = ['BadRequest', 'NotFound', 'InvalidTransition', 'PreconditionFailed', 'ContentTooLarge', 'UnsupportedMediaType', 'IdempotencyKeyReused'];
+  const kinds: ErrorKind[] = [
+    'BadRequest',
+    'NotFound',
+    'InvalidTransition',
+    'PreconditionFailed',
+    'ContentTooLarge',
+    'UnsupportedMediaType',
+    'IdempotencyKeyReused',
+  ];
   if (!hasNoAuth(api)) kinds.push('Unauthorized');
   if (!hasNoAuth(api) && t.scopes.length > 0) kinds.push('Forbidden');
   kinds.push(...retiredKinds(api));
@@ -58,7 +66,9 @@ function operationOf(ctx: OperationContext, c: CollectionAt, lc: LifecycleAt, t:
     t.description ?? '',
     required ? '' : 'The body may be empty.',
     'Sent with an `Idempotency-Key`, it runs once: a retry gets the same answer.' + limit,
-  ].filter(Boolean).join(' ');
+  ]
+    .filter(Boolean)
+    .join(' ');
   // Its own limit counts on top of the API's and the collection's: its answers carry RateLimit headers too.
   const limited = isRateLimited(api, c) || t.rateLimit !== undefined;
   const ok = compact({ description: `The ${one}, now \`${t.to}\`.`, headers: successHeaders(api, c, ETAG, limited), content: jsonContent(c.typeName) });
@@ -94,7 +104,10 @@ export function addLifecycleSchemas(api: ApiAt, c: CollectionAt, schemas: Record
   const lc = c.lifecycle;
   if (!lc) return;
   for (const t of lc.transitions)
-    schemas[inputTypeName(c, t.name)] = { ...objectSchema(t.input, 'request', formats), description: `The body of ${c.name}:${t.name}. Unknown fields are rejected.` };
+    schemas[inputTypeName(c, t.name)] = {
+      ...objectSchema(t.input, 'request', formats),
+      description: `The body of ${c.name}:${t.name}. Unknown fields are rejected.`,
+    };
   const resource = schemas[c.typeName];
   const properties = resource?.['properties'] as Record<string, JsonObject> | undefined;
   const state = properties?.[lc.field];

@@ -9,8 +9,16 @@ import { formatRef, objectSchema, type FormatNames } from './field-schema.ts';
 import { ref, type JsonObject } from './json.ts';
 
 const HEADERS: readonly (readonly [string, string, JsonObject])[] = [
-  ['webhook-id', 'The message id (`msg_...`): the same on every retry of the message; use it to drop duplicates.', { type: 'string', pattern: '^msg_[0-9a-f]{32}$', examples: ['msg_2b7d9c0e4f1a4e6b8c3d5f7a9b1c2d3e'] }],
-  ['webhook-timestamp', 'When this attempt was signed, in seconds since the epoch; refuse one far from now (default tolerance five minutes).', { type: 'string', pattern: '^[0-9]+$', examples: ['1767225600'] }],
+  [
+    'webhook-id',
+    'The message id (`msg_...`): the same on every retry of the message; use it to drop duplicates.',
+    { type: 'string', pattern: '^msg_[0-9a-f]{32}$', examples: ['msg_2b7d9c0e4f1a4e6b8c3d5f7a9b1c2d3e'] },
+  ],
+  [
+    'webhook-timestamp',
+    'When this attempt was signed, in seconds since the epoch; refuse one far from now (default tolerance five minutes).',
+    { type: 'string', pattern: '^[0-9]+$', examples: ['1767225600'] },
+  ],
   [
     'webhook-signature',
     'Standard Webhooks signatures, space-separated: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with each of the endpoint\'s secrets (up to three while rotated-out secrets are in their grace period).',

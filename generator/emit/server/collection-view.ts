@@ -189,7 +189,10 @@ function hookMembers(versions: readonly string[], c: CollectionIR, need: HookNee
 }
 
 /** The versions a collection exists in and the migration plans of each (the plans record which hooks they call). */
-function plansOf(ctx: ServerContext, c: CollectionIR): { top: number; needs: HookNeeds; plans: Map<number, { up: ReturnType<typeof compactUp>; down: ReturnType<typeof planDown> }> } {
+function plansOf(
+  ctx: ServerContext,
+  c: CollectionIR,
+): { top: number; needs: HookNeeds; plans: Map<number, { up: ReturnType<typeof compactUp>; down: ReturnType<typeof planDown> }> } {
   const { versions, projections } = ctx;
   const top = topOf(versions, c);
   const needs = new HookNeeds();
@@ -289,7 +292,10 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
     imports,
     routesType: t.mapped('V', t.union(routes.map((r) => t.str(r.version))), t.ref('$.RouteSpec'), true),
     routes,
-    routesObject: e.obj(routes.map((r) => e.prop(r.version, r.route)), true),
+    routesObject: e.obj(
+      routes.map((r) => e.prop(r.version, r.route)),
+      true,
+    ),
     spec: e.json({
       key: c.name,
       // Without auth every operation is public: there is nothing to check a credential against.
@@ -318,7 +324,9 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
         t.ref('$.CollectionHandlers', [
           resource,
           // The newest version's module holds the schema of every operation some version offers (see emit-zod.ts).
-          ...(['create', 'replace', 'update', 'list'] as const).map((op) => (ops.includes(op) ? t.ref('z.output', [t.query(`${resourceName}${SCHEMA_OF[op]}`)]) : t.ref('never'))),
+          ...(['create', 'replace', 'update', 'list'] as const).map((op) =>
+            ops.includes(op) ? t.ref('z.output', [t.query(`${resourceName}${SCHEMA_OF[op]}`)]) : t.ref('never'),
+          ),
         ]),
         t.union(ops.map(t.str)),
       ]),

@@ -43,9 +43,19 @@ export function emitServer(api: ApiIR, options: EmitOptions): OutputFile[] {
       options.render('server/collection', buildCollectionFiles(ctx, c).collection),
     ),
   );
-  const parts: Part[] = api.collections.map((c, i) => ({ kind: 'server summary', input: inputs[i]!, compute: () => JSON.stringify(summarizeCollection(ctx, c)), fact: true }));
+  const parts: Part[] = api.collections.map((c, i) => ({
+    kind: 'server summary',
+    input: inputs[i]!,
+    compute: () => JSON.stringify(summarizeCollection(ctx, c)),
+    fact: true,
+  }));
   const input = assemblyInput(api);
-  const views = (texts: readonly string[]) => buildServerViews(api, ctx, texts.map((t) => JSON.parse(t) as CollectionSummary));
+  const views = (texts: readonly string[]) =>
+    buildServerViews(
+      api,
+      ctx,
+      texts.map((t) => JSON.parse(t) as CollectionSummary),
+    );
   const spec = (name: string) => ({ path: `server/${name}.ts`, language: 'typescript', kind: `server ${name}`, input, parts }) as const;
   const files = [
     outputFile(spec('index'), (texts) => options.render('server/index', views(texts).index)),

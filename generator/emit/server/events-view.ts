@@ -68,7 +68,15 @@ export function buildEventsView(api: ApiIR, name: string, specName: string): Eve
   });
   // The template wrote `custom` and each event's entry with a newline after `{`: prettier keeps them expanded.
   const customExpr = e.obj(
-    custom.map((c) => e.prop(c.type, e.obj(c.payloads.map((p) => e.prop(p.version, e.obj([e.prop('schema', p.schema), e.prop('down', e.json(p.down))]))), true))),
+    custom.map((c) =>
+      e.prop(
+        c.type,
+        e.obj(
+          c.payloads.map((p) => e.prop(p.version, e.obj([e.prop('schema', p.schema), e.prop('down', e.json(p.down))]))),
+          true,
+        ),
+      ),
+    ),
     true,
   );
   return {

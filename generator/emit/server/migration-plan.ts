@@ -48,7 +48,6 @@ export class HookNeeds {
   }
 }
 
-
 /** Versions strictly after `from` up to and including `to` at which `field` changed type, oldest first. */
 function typeChangesBetween(versions: readonly string[], field: FieldIR, from: number, to: number): string[] {
   return field.typeChanges.map((c) => c.version).filter((v) => versions.indexOf(v) > from && versions.indexOf(v) <= to);
@@ -109,7 +108,9 @@ export function planFieldsUp(versions: readonly string[], fields: readonly Field
       if (newest.default && !newest.readOnly) fill[nameAt(versions, top, f.name, f.renames)] = newest.default.value;
       // Made required later with a fallback (issue #12): what a create of this version that left it out gets.
       else if (here && !newest.readOnly && shapeAt(versions, at, f).optional) {
-        const made = f.optionality.filter((o) => o.to === 'required' && o.fallback && versions.indexOf(o.version) > at && versions.indexOf(o.version) <= top).pop();
+        const made = f.optionality
+          .filter((o) => o.to === 'required' && o.fallback && versions.indexOf(o.version) > at && versions.indexOf(o.version) <= top)
+          .pop();
         if (made?.fallback) fill[nameAt(versions, top, f.name, f.renames)] = made.fallback.value;
       }
     }
@@ -163,7 +164,12 @@ function nestedDown(versions: readonly string[], f: FieldIR, at: number, top: nu
   const readable = (i: number) => inner.filter((x) => exists(versions, i, x) && !shapeAt(versions, i, x).writeOnly);
   const fields = readable(from).map((x) => nameAt(versions, from, x.name, x.renames));
   const down = planFieldsDown(versions, inner, from, top, null);
-  const same = Object.keys(down).length === 0 && fields.join('\0') === readable(top).map((x) => x.name).join('\0');
+  const same =
+    Object.keys(down).length === 0 &&
+    fields.join('\0') ===
+      readable(top)
+        .map((x) => x.name)
+        .join('\0');
   return same ? undefined : { fields, ...(Object.keys(down).length > 0 ? { down } : {}) };
 }
 

@@ -98,8 +98,6 @@ export interface ServerViews {
   readonly index: IndexView;
 }
 
-
-
 const identifier = (s: string) => s.replace(/[^A-Za-z0-9_$]/g, '_').replace(/^(\d)/, '_$1');
 
 /** Names a collection module declares; a version's alias must not be one of them. */
@@ -222,7 +220,11 @@ export function buildServerViews(api: ApiIR, ctx: ServerContext, collections: re
       specName,
       collections: userRefs,
       typeImports: e.specifiers([`${name}Handlers`, `${name}Options`, `${name}Seed`]),
-      registerParams: e.params(['app: FastifyInstance', `handlers: ${name}Handlers`, `options: ${name}Options${!needsCredentials && !needsMigrations ? ' = {}' : ''}`]),
+      registerParams: e.params([
+        'app: FastifyInstance',
+        `handlers: ${name}Handlers`,
+        `options: ${name}Options${!needsCredentials && !needsMigrations ? ' = {}' : ''}`,
+      ]),
       mount: e.call('mountApi', ['app', specName, 'handlers', 'options'].map(e.id)),
       memoryParams: e.params([`seed: ${name}Seed = {}`, 'options: MemoryOptions = {}']),
       versioning: api.versioning.in === 'path' ? `under ${versions.map((v) => `/${v}`).join(', ')}` : `selected by the ${api.versioning.header} header`,

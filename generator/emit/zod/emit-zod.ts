@@ -48,7 +48,14 @@ interface CollectionView {
   /** Whether any of the body or list schemas is there (a blank line before them). */
   readonly hasSchemas: boolean;
   /** `z.infer<typeof X>` / `z.input<typeof X>` of each exported schema, and the replace type's alias. */
-  readonly types: { readonly response: Type; readonly create: Type; readonly replace: Type; readonly patch: Type; readonly listQuery: Type; readonly list: Type };
+  readonly types: {
+    readonly response: Type;
+    readonly create: Type;
+    readonly replace: Type;
+    readonly patch: Type;
+    readonly listQuery: Type;
+    readonly list: Type;
+  };
   /** Whether a filter reads a number from the query string (`queryNumber` is imported). */
   readonly numericFilters: boolean;
   /** `{ lifecycleState?, listLimit?, listPage?, queryNumber?, readOnly? }`: what the module imports of the zod helpers, or null for nothing. */
@@ -153,7 +160,12 @@ function collectionView(api: ApiAt, c: CollectionAt, ops: ReadonlySet<OperationN
       write,
       writable
         .filter((f) => f.default || f.optional)
-        .map((f) => e.prop(f.name, f.default ? e.chain(e.access(write, f.name), ['default', defaultArgument(f.default.value)]) : e.chain(e.access(write, f.name), ['optional']))),
+        .map((f) =>
+          e.prop(
+            f.name,
+            f.default ? e.chain(e.access(write, f.name), ['default', defaultArgument(f.default.value)]) : e.chain(e.access(write, f.name), ['optional']),
+          ),
+        ),
     ),
   ]);
   return {
@@ -164,7 +176,12 @@ function collectionView(api: ApiAt, c: CollectionAt, ops: ReadonlySet<OperationN
     fieldsVar,
     writeVar,
     base: visible.map((f) => ({ key: f.name, expr: baseExpression(f, 'response'), doc: docOf(f) })),
-    response: e.call('z.object', [spreadWith(fields, visible.filter((f) => f.optional).map((f) => e.prop(f.name, e.chain(e.access(fields, f.name), ['optional']))))]),
+    response: e.call('z.object', [
+      spreadWith(
+        fields,
+        visible.filter((f) => f.optional).map((f) => e.prop(f.name, e.chain(e.access(fields, f.name), ['optional']))),
+      ),
+    ]),
     write: hasBody
       ? spreadWith(
           fields,
@@ -210,7 +227,9 @@ function collectionView(api: ApiAt, c: CollectionAt, ops: ReadonlySet<OperationN
         `The body of \`POST ${prefix}/${c.path}/{id}:${tr.name}\` (${tr.from.join(', ')} → ${tr.to}).`,
         tr.description ?? '',
         'An empty body is read as `{}`.',
-      ].filter(Boolean).join(' '),
+      ]
+        .filter(Boolean)
+        .join(' '),
       expr: typeExpression({ kind: 'object', fields: tr.input }, 'request'),
       type: schemaType('input', inputTypeName(c, tr.name)),
     })),

@@ -5,18 +5,18 @@
  * names the handler or hook that produced it and the JSON pointer. A stored value that breaks only a
  * request-side constraint (written under an older contract) is answered, logged at warn.
  */
-import type { FastifyReply, FastifyRequest } from "fastify";
-import type { z } from "zod";
-import { isRecord } from "./guards.js";
-import { compileDown, compileDownReaders, compileUp } from "./migrate.js";
-import { INTERNAL, send } from "./problems.js";
-import { createWriter, type Written } from "./checked-text.js";
-import { noteOutdated, relaxedSchema, type WarnLog } from "./older-data.js";
-import { once } from "./deferred.js";
-import { createShaper, pointerOf, type Failed } from "./shape.js";
-import type { RouteSpec, VersionSpec } from "./spec.js";
-import type { Mount } from "./state.js";
-import type { OperationName } from "./types.js";
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { isRecord } from './guards.js';
+import { compileDown, compileDownReaders, compileUp } from './migrate.js';
+import { INTERNAL, send } from './problems.js';
+import { createWriter, type Written } from './checked-text.js';
+import { noteOutdated, relaxedSchema, type WarnLog } from './older-data.js';
+import { once } from './deferred.js';
+import { createShaper, pointerOf, type Failed } from './shape.js';
+import type { RouteSpec, VersionSpec } from './spec.js';
+import type { Mount } from './state.js';
+import type { OperationName } from './types.js';
 
 /** Why a value cannot be sent on: who produced it, where, and how it breaks the schema. */
 export interface Broken {
@@ -32,12 +32,7 @@ export interface Broken {
 export type Checked = { readonly ok: true; readonly value: unknown } | Broken;
 
 /** Logs a broken value (source, version, pointer) and answers 500 without details. */
-export function reject(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  version: string,
-  broken: Broken,
-): FastifyReply {
+export function reject(request: FastifyRequest, reply: FastifyReply, version: string, broken: Broken): FastifyReply {
   const { source, pointer, detail, error } = broken;
   const schema = broken.schema ?? version;
   request.log.error(
@@ -55,24 +50,17 @@ export function reject(
 }
 
 /** The first field name of a pointer (`#/reference/0` -> `reference`). */
-const fieldOf = (pointer: string): string =>
-  (pointer.split("/")[1] ?? "").replace(/~1/g, "/").replace(/~0/g, "~");
+const fieldOf = (pointer: string): string => (pointer.split('/')[1] ?? '').replace(/~1/g, '/').replace(/~0/g, '~');
 
 /** Who produced a response field: the down hook that converted it, else the handler. */
-function blameDown(
-  route: RouteSpec,
-  handler: string,
-): (pointer: string) => string {
+function blameDown(route: RouteSpec, handler: string): (pointer: string) => string {
   return (pointer) => {
     const name = fieldOf(pointer);
     const step = Object.hasOwn(route.down, name) ? route.down[name] : undefined;
-    if (step === undefined || "fallback" in step) return handler;
-    if ("hook" in step) return `migrations.${step.hook}.value`;
-    if (step.hooks && step.hooks.length > 0)
-      return `migrations.${step.hooks[0]}.down`;
-    return step.whenMissing === undefined
-      ? handler
-      : `${handler} or migrations.${step.whenMissing}.whenMissing`;
+    if (step === undefined || 'fallback' in step) return handler;
+    if ('hook' in step) return `migrations.${step.hook}.value`;
+    if (step.hooks && step.hooks.length > 0) return `migrations.${step.hooks[0]}.down`;
+    return step.whenMissing === undefined ? handler : `${handler} or migrations.${step.whenMissing}.whenMissing`;
   };
 }
 
@@ -80,12 +68,7 @@ function blameDown(
  * The resource a handler (`source`) returned, as `version` answers it: migrated down, shaped and (unless
  * turned off) checked. `at` is the pointer of the resource in the answer (`#`, `#/data/3`).
  */
-export function createPresenter(
-  m: Mount,
-  version: VersionSpec,
-  route: RouteSpec,
-  source: string,
-): (value: unknown, at: string, log?: WarnLog) => Checked {
+export function createPresenter(m: Mount, version: VersionSpec, route: RouteSpec, source: string): (value: unknown, at: string, log?: WarnLog) => Checked {
   const shape = createShaper(route.schemas.response, m.validateResponses);
   const strict = presenterOf(version, route, source, downOf(m, route), shape);
   const older = createOlderReader(m, version, route, source);
@@ -102,16 +85,11 @@ export function createPresenter(
  * Whether the handler gave the value at `pointer` of the answer (not a migration hook): a copied or renamed
  * field, a removed field's fallback, or a `whenMissing` field the resource holds.
  */
-function fromHandler(
-  route: RouteSpec,
-  value: Record<string, unknown>,
-  pointer: string,
-): boolean {
+function fromHandler(route: RouteSpec, value: Record<string, unknown>, pointer: string): boolean {
   const name = fieldOf(pointer);
   const step = Object.hasOwn(route.down, name) ? route.down[name] : undefined;
-  if (step === undefined || "fallback" in step) return true;
-  if ("hook" in step || (step.hooks !== undefined && step.hooks.length > 0))
-    return false;
+  if (step === undefined || 'fallback' in step) return true;
+  if ('hook' in step || (step.hooks !== undefined && step.hooks.length > 0)) return false;
   return step.whenMissing === undefined || value[step.key] !== undefined;
 }
 
@@ -127,23 +105,14 @@ function createOlderReader(
   version: VersionSpec,
   route: RouteSpec,
   source: string,
-):
-  | ((
-      value: unknown,
-      at: string,
-      broken: Broken,
-      log: WarnLog | undefined,
-    ) => unknown | null)
-  | null {
+): ((value: unknown, at: string, broken: Broken, log: WarnLog | undefined) => unknown | null) | null {
   if (!m.validateResponses) return null;
   const strict = route.schemas.response;
   // Built on the first value that fails the strict check: most routes never answer older data, and the
   // relaxed schema is a second copy of the response schema.
   const tolerance = once(() => {
     const relaxed = relaxedSchema(strict);
-    return relaxed === null
-      ? null
-      : { shape: createShaper(relaxed, true), toVersion: downOf(m, route) };
+    return relaxed === null ? null : { shape: createShaper(relaxed, true), toVersion: downOf(m, route) };
   });
   return (value, at, broken, log) => {
     // A hook that threw, or a value that is no resource: nothing older data explains.
@@ -163,8 +132,7 @@ function createOlderReader(
     const shaped = shape(migrated);
     if (!shaped.ok) return null;
     const issues = strict.safeParse(migrated).error?.issues ?? [];
-    if (issues.some((i) => !fromHandler(route, value, pointerOf(i.path))))
-      return null;
+    if (issues.some((i) => !fromHandler(route, value, pointerOf(i.path)))) return null;
     noteOutdated(
       log,
       {
@@ -181,8 +149,7 @@ function createOlderReader(
 }
 
 /** The route's down migration to its version, or null for the newest version (nothing to migrate). */
-const downOf = (m: Mount, route: RouteSpec) =>
-  Object.keys(route.down).length === 0 ? null : compileDown(route, m.hooks);
+const downOf = (m: Mount, route: RouteSpec) => (Object.keys(route.down).length === 0 ? null : compileDown(route, m.hooks));
 
 /** What {@link createPresenter} answers, as the JSON text to send (written in one pass, not stringified). */
 export function createTextPresenter(
@@ -204,35 +171,19 @@ export function createTextPresenter(
 }
 
 /** {@link createTextPresenter} without tolerance for older data. */
-function createStrictTextPresenter(
-  m: Mount,
-  version: VersionSpec,
-  route: RouteSpec,
-  source: string,
-): (value: unknown, at: string) => Written | Broken {
+function createStrictTextPresenter(m: Mount, version: VersionSpec, route: RouteSpec, source: string): (value: unknown, at: string) => Written | Broken {
   const schema = route.schemas.response;
   const toVersion = downOf(m, route);
   // The id keeps its name, so the newest resource holds it as the text does (for `Location`).
-  const readers =
-    toVersion === null || Object.hasOwn(route.down, route.id)
-      ? null
-      : compileDownReaders(route, m.hooks);
-  if (toVersion === null || readers === null)
-    return presenterOf(
-      version,
-      route,
-      source,
-      toVersion,
-      createWriter(schema, m.validateResponses),
-    );
+  const readers = toVersion === null || Object.hasOwn(route.down, route.id) ? null : compileDownReaders(route, m.hooks);
+  if (toVersion === null || readers === null) return presenterOf(version, route, source, toVersion, createWriter(schema, m.validateResponses));
   // Written from the newest resource through the down steps, without building the older one.
   const write = createWriter(schema, m.validateResponses, {
     readers,
     build: toVersion,
   });
   return (value, at) => {
-    if (!isRecord(value) || Array.isArray(value))
-      return notResource(source, at);
+    if (!isRecord(value) || Array.isArray(value)) return notResource(source, at);
     let written: Written | Failed;
     try {
       written = write(value);
@@ -242,7 +193,7 @@ function createStrictTextPresenter(
         ok: false,
         source,
         pointer: at,
-        detail: "writing it threw",
+        detail: 'writing it threw',
         error,
       };
     }
@@ -255,16 +206,11 @@ const notResource = (source: string, at: string): Broken => ({
   ok: false,
   source,
   pointer: at,
-  detail: "not a resource object",
+  detail: 'not a resource object',
 });
 
 /** A failed shape, blamed on the handler or the hook that produced the field, at the pointer in the answer. */
-const blamed = (
-  route: RouteSpec,
-  source: string,
-  at: string,
-  failed: Failed,
-): Broken => ({
+const blamed = (route: RouteSpec, source: string, at: string, failed: Failed): Broken => ({
   ok: false,
   source: blameDown(route, source)(failed.pointer),
   pointer: at + failed.pointer.slice(1),
@@ -279,8 +225,7 @@ function presenterOf<T extends { readonly ok: true }>(
   shape: (value: unknown) => T | Failed,
 ): (value: unknown, at: string) => T | Broken {
   return (value, at) => {
-    if (!isRecord(value) || Array.isArray(value))
-      return notResource(source, at);
+    if (!isRecord(value) || Array.isArray(value)) return notResource(source, at);
     let migrated: unknown;
     try {
       migrated = toVersion === null ? value : toVersion(value);
@@ -290,7 +235,7 @@ function presenterOf<T extends { readonly ok: true }>(
         ok: false,
         source: hooks,
         pointer: at,
-        detail: "a hook threw",
+        detail: 'a hook threw',
         error,
       };
     }
@@ -321,11 +266,7 @@ export function createUpMigration(
   const schema = Object.keys(hooks).length > 0 ? schemas[op] : undefined;
   const from = `migrations from ${version.name} of ${route.collection.key}`;
   // Migrated requests are checked against the newest version that serves the collection.
-  const target = [...m.spec.versions]
-    .reverse()
-    .find((v) =>
-      v.routes.some((r) => r.collection.key === route.collection.key),
-    )!.name;
+  const target = [...m.spec.versions].reverse().find((v) => v.routes.some((r) => r.collection.key === route.collection.key))!.name;
   return (data, complete) => {
     if (up === null) return { ok: true, value: data };
     let migrated: Record<string, unknown>;
@@ -335,8 +276,8 @@ export function createUpMigration(
       return {
         ok: false,
         source: from,
-        pointer: "#",
-        detail: "a hook threw",
+        pointer: '#',
+        detail: 'a hook threw',
         error,
       };
     }

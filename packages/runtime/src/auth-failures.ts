@@ -25,12 +25,7 @@ export interface FailureLimiter {
 }
 
 /** A limiter of `max` rejected credentials per address per `windowMs`; `now` is a monotonic clock in ms. */
-export function createFailureLimiter(
-  max: number,
-  windowMs: number,
-  now: () => number = () => performance.now(),
-  maxAddresses = 100_000,
-): FailureLimiter {
+export function createFailureLimiter(max: number, windowMs: number, now: () => number = () => performance.now(), maxAddresses = 100_000): FailureLimiter {
   const windows = new Map<string, { count: number; reset: number }>();
   const expire = (t: number) => {
     for (const [address, w] of windows) {
@@ -67,8 +62,7 @@ export function createFailureLimiter(
         return wait;
       }
       let r = running.get(address);
-      if (r === undefined)
-        running.set(address, (r = { count: 0, waiting: [] }));
+      if (r === undefined) running.set(address, (r = { count: 0, waiting: [] }));
       // At least one check runs at a time, whatever `max` (0 must not make every request wait forever).
       if (rejected(address, now()) + r.count < Math.max(max, 1)) {
         r.count++;

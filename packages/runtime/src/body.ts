@@ -4,21 +4,20 @@
  * a create without a body fails validation with 400), and prototype poisoning is refused as Fastify's own
  * parser refuses it. Any other content type answers 415.
  */
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance } from 'fastify';
 
 /** The media type parameters of a Content-Type value, lower-cased names. */
 function charsetOf(contentType: string): string | null {
-  for (const part of contentType.split(";").slice(1)) {
-    const [name, value] = part.split("=");
-    if (name?.trim().toLowerCase() === "charset")
-      return (value ?? "").trim().replace(/^"|"$/g, "").toLowerCase();
+  for (const part of contentType.split(';').slice(1)) {
+    const [name, value] = part.split('=');
+    if (name?.trim().toLowerCase() === 'charset') return (value ?? '').trim().replace(/^"|"$/g, '').toLowerCase();
   }
   return null;
 }
 
 /** An error Fastify's error handler reads as a 415 (`answerError` words the problem). */
 class UnsupportedCharset extends Error {
-  readonly code = "FST_ERR_CTP_INVALID_MEDIA_TYPE";
+  readonly code = 'FST_ERR_CTP_INVALID_MEDIA_TYPE';
   readonly statusCode = 415;
 }
 
@@ -26,24 +25,15 @@ const BLANK = /^\s*$/;
 
 /** Replaces the JSON parser of `scope` and removes the text parser. */
 export function useJsonBodies(scope: FastifyInstance): void {
-  const parseJson = scope.getDefaultJsonParser("error", "error");
+  const parseJson = scope.getDefaultJsonParser('error', 'error');
   // Only JSON bodies: any other type answers 415 rather than reaching validation as text.
   scope.removeAllContentTypeParsers();
-  scope.addContentTypeParser(
-    "application/json",
-    { parseAs: "string" },
-    (request, body, done) => {
-      const type = request.headers["content-type"];
-      const charset =
-        type === "application/json" ? null : charsetOf(String(type ?? ""));
-      if (charset !== null && charset !== "utf-8" && charset !== "utf8")
-        return done(
-          new UnsupportedCharset("JSON is read as UTF-8 only"),
-          undefined,
-        );
-      const text = String(body);
-      if (BLANK.test(text)) return done(null, undefined);
-      return parseJson(request, text, done);
-    },
-  );
+  scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const type = request.headers['content-type'];
+    const charset = type === 'application/json' ? null : charsetOf(String(type ?? ''));
+    if (charset !== null && charset !== 'utf-8' && charset !== 'utf8') return done(new UnsupportedCharset('JSON is read as UTF-8 only'), undefined);
+    const text = String(body);
+    if (BLANK.test(text)) return done(null, undefined);
+    return parseJson(request, text, done);
+  });
 }

@@ -6,19 +6,11 @@
  * nullable and default; a member of any other kind is parsed by zod value by value. Never looser than zod:
  * where it cannot tell, it fails, and zod has the last word.
  */
-import type { z } from "zod";
-import {
-  checksOf,
-  isJsonScalar,
-  lengthTest,
-  numberTest,
-  stringTest,
-  testsOf,
-  type Internals,
-} from "./zod-checks.js";
+import type { z } from 'zod';
+import { checksOf, isJsonScalar, lengthTest, numberTest, stringTest, testsOf, type Internals } from './zod-checks.js';
 
 /** What a reader gives for a value zod's parse may not accept. */
-export const FAIL: unique symbol = Symbol("fail");
+export const FAIL: unique symbol = Symbol('fail');
 /** A value as zod's parse returns it, or FAIL. */
 type Read = (value: unknown) => unknown;
 
@@ -39,18 +31,17 @@ function reader(schema: Internals, path: ReadonlySet<Internals>): Read {
   // Refinements and other checks on kinds that take none here are zod's.
   const checked = (def.checks?.length ?? 0) > 0;
   switch (def.type) {
-    case "string": {
+    case 'string': {
       const test = testsOf(checksOf(schema), stringTest);
       if (test === null) return zodValue(schema);
-      return (v) => (typeof v === "string" && test(v) ? v : FAIL);
+      return (v) => (typeof v === 'string' && test(v) ? v : FAIL);
     }
-    case "number": {
+    case 'number': {
       const test = testsOf(checksOf(schema), numberTest);
       if (test === null) return zodValue(schema);
-      return (v) =>
-        typeof v === "number" && Number.isFinite(v) && test(v) ? v : FAIL;
+      return (v) => (typeof v === 'number' && Number.isFinite(v) && test(v) ? v : FAIL);
     }
-    case "array": {
+    case 'array': {
       const test = testsOf(
         (def.checks ?? []).map((c) => c._zod.def),
         lengthTest,
@@ -58,42 +49,36 @@ function reader(schema: Internals, path: ReadonlySet<Internals>): Read {
       if (test === null || def.element === undefined) return zodValue(schema);
       return arrayReader(reader(def.element, within), test);
     }
-    case "object":
+    case 'object':
       return (!checked && objectReader(schema, within)) || zodValue(schema);
   }
   if (checked) return zodValue(schema);
   switch (def.type) {
-    case "boolean":
-      return (v) => (typeof v === "boolean" ? v : FAIL);
-    case "null":
+    case 'boolean':
+      return (v) => (typeof v === 'boolean' ? v : FAIL);
+    case 'null':
       return (v) => (v === null ? v : FAIL);
-    case "never":
+    case 'never':
       return () => FAIL;
-    case "enum":
-    case "literal": {
+    case 'enum':
+    case 'literal': {
       const values = schema._zod.values;
-      if (values === undefined || ![...values].every(isJsonScalar))
-        return zodValue(schema);
+      if (values === undefined || ![...values].every(isJsonScalar)) return zodValue(schema);
       return (v) => (values.has(v) ? v : FAIL);
     }
-    case "optional": {
+    case 'optional': {
       const inner = def.innerType;
       // An exact optional refuses `undefined`; a default inside optional substitutes for it: zod's.
-      if (
-        inner === undefined ||
-        schema._zod.traits?.has("$ZodExactOptional") !== false ||
-        inner._zod.optin === "defaulted"
-      )
-        return zodValue(schema);
+      if (inner === undefined || schema._zod.traits?.has('$ZodExactOptional') !== false || inner._zod.optin === 'defaulted') return zodValue(schema);
       const read = reader(inner, within);
       return (v) => (v === undefined ? undefined : read(v));
     }
-    case "nullable": {
+    case 'nullable': {
       if (def.innerType === undefined) return zodValue(schema);
       const read = reader(def.innerType, within);
       return (v) => (v === null ? null : read(v));
     }
-    case "default": {
+    case 'default': {
       if (def.innerType === undefined) return zodValue(schema);
       const read = reader(def.innerType, within);
       // Read on every use, as zod does: its getter gives a fresh copy of an object default.
@@ -128,44 +113,39 @@ function arrayReader(item: Read, test: (v: unknown[]) => boolean): Read {
  * Each member is read as zod's object parse reads it: its key present or absent, the member's absence
  * rungs (`optin`, `optout`) deciding whether an absent key is left out, fails, or takes a default.
  */
-function objectReader(
-  schema: Internals,
-  within: ReadonlySet<Internals>,
-): Read | null {
+function objectReader(schema: Internals, within: ReadonlySet<Internals>): Read | null {
   const def = schema._zod.def;
   const shape = def.shape;
   if (shape === undefined) return null;
   const catchall = (def.catchall as Internals | undefined)?._zod.def.type;
-  if (catchall !== undefined && catchall !== "never") return null;
+  if (catchall !== undefined && catchall !== 'never') return null;
   if (Object.getOwnPropertySymbols(shape).length > 0) return null;
   const keys = Object.keys(shape);
   if (keys.some((k) => k in Object.prototype)) return null;
   const known = new Set(keys);
-  const strict = catchall === "never";
+  const strict = catchall === 'never';
   const members = keys.map((key) => {
     const member = shape[key]!;
     return {
       key,
       read: reader(member, within),
       optin: member._zod.optin,
-      optional: member._zod.optout === "optional",
+      optional: member._zod.optout === 'optional',
     };
   });
   return (value) => {
-    if (typeof value !== "object" || value === null || Array.isArray(value))
-      return FAIL;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return FAIL;
     const input = value as Record<string, unknown>;
     if (strict) for (const key in input) if (!known.has(key)) return FAIL;
     const out: Record<string, unknown> = {};
     for (const { key, read, optin, optional } of members) {
       const present = key in input;
-      if (!present && optional && optin === "optional") continue;
+      if (!present && optional && optin === 'optional') continue;
       const r = read(input[key]);
       // zod may overlook a failure on an absent key (an optional default): it decides that one.
       if (r === FAIL || (!present && optin === undefined)) return FAIL;
       if (r !== undefined) out[key] = r;
-      else if (present || (optin === "defaulted" && !optional))
-        out[key] = undefined;
+      else if (present || (optin === 'defaulted' && !optional)) out[key] = undefined;
     }
     return out;
   };
@@ -175,12 +155,10 @@ function objectReader(
  * Reads a value as zod's parse of `schema` would return it, or FAIL where zod may not accept it; null for
  * a schema that is not an object (zod parses those).
  */
-export function createCheckedReader(
-  schema: z.ZodType,
-): ((value: unknown) => unknown) | null {
+export function createCheckedReader(schema: z.ZodType): ((value: unknown) => unknown) | null {
   const internals = schema as unknown as Internals;
   const def = internals._zod.def;
-  if (def.type !== "object" || (def.checks?.length ?? 0) > 0) return null;
+  if (def.type !== 'object' || (def.checks?.length ?? 0) > 0) return null;
   return objectReader(internals, new Set([internals]));
 }
 
@@ -188,16 +166,11 @@ export function createCheckedReader(
  * `schema.safeParse` for a request's body or query, with valid input read in one pass by the checked reader
  * and the rest parsed by zod (to accept it after all, or to say why not).
  */
-export function createRequestParser(
-  schema: z.ZodType,
-): (input: unknown) => z.ZodSafeParseResult<Record<string, unknown>> {
+export function createRequestParser(schema: z.ZodType): (input: unknown) => z.ZodSafeParseResult<Record<string, unknown>> {
   const read = createCheckedReader(schema);
   return (input) => {
     const data = read === null ? FAIL : read(input);
-    if (data !== FAIL)
-      return { success: true, data: data as Record<string, unknown> };
-    return schema.safeParse(input) as z.ZodSafeParseResult<
-      Record<string, unknown>
-    >;
+    if (data !== FAIL) return { success: true, data: data as Record<string, unknown> };
+    return schema.safeParse(input) as z.ZodSafeParseResult<Record<string, unknown>>;
   };
 }

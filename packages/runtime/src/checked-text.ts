@@ -6,26 +6,10 @@
  * failure, and zod's verdict is final, so a check here can only ever be stricter than zod, never looser.
  * `createWriter` puts both writers behind the shaper's contract.
  */
-import type { z } from "zod";
-import {
-  createStrippedText,
-  membersOf,
-  primitiveText,
-  stringText,
-  type Readers,
-} from "./json-text.js";
-import { createShaper, type Failed } from "./shape.js";
-import {
-  checksOf,
-  escapeFree,
-  isJsonScalar,
-  lengthTest,
-  numberTest,
-  stringTest,
-  testsOf,
-  type CheckedDef,
-  type Internals,
-} from "./zod-checks.js";
+import type { z } from 'zod';
+import { createStrippedText, membersOf, primitiveText, stringText, type Readers } from './json-text.js';
+import { createShaper, type Failed } from './shape.js';
+import { checksOf, escapeFree, isJsonScalar, lengthTest, numberTest, stringTest, testsOf, type CheckedDef, type Internals } from './zod-checks.js';
 
 /** A checked writer's verdict on a value: its text, nothing (an optional value left out), or FAIL. */
 const FAIL = null;
@@ -36,71 +20,57 @@ function zodString(schema: Internals): Checked {
   const parse = (schema as unknown as z.ZodType).safeParse.bind(schema);
   return (value) => {
     const parsed = parse(value);
-    return parsed.success && typeof parsed.data === "string"
-      ? stringText(parsed.data)
-      : FAIL;
+    return parsed.success && typeof parsed.data === 'string' ? stringText(parsed.data) : FAIL;
   };
 }
 
 /** Whether a schema, looked at through nullable, lets its key be absent (zod's `optional` rung). */
 const isOptional = (def: CheckedDef): boolean =>
-  def.type === "optional" ||
-  (def.type === "nullable" &&
-    def.innerType !== undefined &&
-    isOptional(def.innerType._zod.def));
+  def.type === 'optional' || (def.type === 'nullable' && def.innerType !== undefined && isOptional(def.innerType._zod.def));
 
 /** The checked writer of a schema, or null when it holds a kind or a check not read here. */
 function checked(schema: Internals): Checked | null {
   const def = schema._zod.def;
   if (def.coerce === true) return null;
   switch (def.type) {
-    case "string": {
+    case 'string': {
       const checks = checksOf(schema);
       const test = testsOf(checks, stringTest);
       if (test === null) return zodString(schema);
       // A string its format's pattern (tested above) allows only with plain characters is quoted as it is.
-      const plain = checks.some(
-        (c) =>
-          c.check === "string_format" &&
-          c.pattern instanceof RegExp &&
-          escapeFree(c.pattern),
-      );
-      if (plain)
-        return (v) => (typeof v === "string" && test(v) ? `"${v}"` : FAIL);
-      return (v) => (typeof v === "string" && test(v) ? stringText(v) : FAIL);
+      const plain = checks.some((c) => c.check === 'string_format' && c.pattern instanceof RegExp && escapeFree(c.pattern));
+      if (plain) return (v) => (typeof v === 'string' && test(v) ? `"${v}"` : FAIL);
+      return (v) => (typeof v === 'string' && test(v) ? stringText(v) : FAIL);
     }
-    case "number": {
+    case 'number': {
       const test = testsOf(checksOf(schema), numberTest);
       if (test === null) return null;
-      return (v) =>
-        typeof v === "number" && Number.isFinite(v) && test(v)
-          ? String(v)
-          : FAIL;
+      return (v) => (typeof v === 'number' && Number.isFinite(v) && test(v) ? String(v) : FAIL);
     }
-    case "boolean":
-      return (v) => (typeof v === "boolean" ? String(v) : FAIL);
-    case "null":
-      return (v) => (v === null ? "null" : FAIL);
-    case "enum":
-    case "literal": {
+    case 'boolean':
+      return (v) => (typeof v === 'boolean' ? String(v) : FAIL);
+    case 'null':
+      return (v) => (v === null ? 'null' : FAIL);
+    case 'enum':
+    case 'literal': {
       const values = schema._zod.values;
       if (values === undefined || ![...values].every(isJsonScalar)) return null;
       // Each value's text, written once.
       const texts = new Map([...values].map((v) => [v, primitiveText(v)!]));
       return (v) => texts.get(v) ?? FAIL;
     }
-    case "optional": {
-      if (schema._zod.traits?.has("$ZodExactOptional") !== false) return null;
+    case 'optional': {
+      if (schema._zod.traits?.has('$ZodExactOptional') !== false) return null;
       const inner = def.innerType && checked(def.innerType);
       return inner ? (v) => (v === undefined ? undefined : inner(v)) : null;
     }
-    case "nullable": {
+    case 'nullable': {
       const inner = def.innerType && checked(def.innerType);
-      return inner ? (v) => (v === null ? "null" : inner(v)) : null;
+      return inner ? (v) => (v === null ? 'null' : inner(v)) : null;
     }
-    case "array":
+    case 'array':
       return checkedArray(def);
-    case "object":
+    case 'object':
       return checkedObject(def);
     default:
       return null;
@@ -116,31 +86,28 @@ function checkedArray(def: CheckedDef): Checked | null {
   if (!item || test === null) return null;
   return (value) => {
     if (!Array.isArray(value) || !test(value)) return FAIL;
-    let text = "[";
+    let text = '[';
     for (let i = 0; i < value.length; i++) {
       const t = item(value[i]);
       if (t === FAIL) return FAIL;
-      text += (i === 0 ? "" : ",") + (t ?? "null");
+      text += (i === 0 ? '' : ',') + (t ?? 'null');
     }
-    return text + "]";
+    return text + ']';
   };
 }
 
 /** What a member reader gives where zod would find no key. */
-const ABSENT = Symbol("absent");
+const ABSENT = Symbol('absent');
 /** How an object writer reads a member: its own reader, or null to read the key as zod does. */
 type MemberReader = ((record: Record<string, unknown>) => unknown) | null;
 
-function checkedObject(
-  def: CheckedDef,
-  readerOf: (key: string) => MemberReader = () => null,
-): Checked | null {
+function checkedObject(def: CheckedDef, readerOf: (key: string) => MemberReader = () => null): Checked | null {
   const shape = def.shape;
   // Loose and strict objects (a catchall) and symbol keys are left to zod.
   if (shape === undefined || def.catchall !== undefined) return null;
   if (Object.getOwnPropertySymbols(shape).length > 0) return null;
   const keys = Object.keys(shape);
-  if (keys.includes("__proto__")) return null;
+  if (keys.includes('__proto__')) return null;
   const members = membersOf(keys, (k) => {
     const member = shape[k]!;
     return {
@@ -151,10 +118,9 @@ function checkedObject(
   });
   if (members.some((m) => m.write.check === null)) return null;
   return (value) => {
-    if (typeof value !== "object" || value === null || Array.isArray(value))
-      return FAIL;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return FAIL;
     const record = value as Record<string, unknown>;
-    let text = "";
+    let text = '';
     for (const { key, name, write } of members) {
       // As zod reads a key: present when `in` finds it (inherited too), asked only of an undefined value.
       let read: unknown;
@@ -168,10 +134,9 @@ function checkedObject(
       }
       const member = write.check!(read);
       if (member === FAIL) return FAIL;
-      if (member !== undefined)
-        text += (text === "" ? "{" : ",") + name + member;
+      if (member !== undefined) text += (text === '' ? '{' : ',') + name + member;
     }
-    return text === "" ? "{}" : text + "}";
+    return text === '' ? '{}' : text + '}';
   };
 }
 
@@ -183,9 +148,8 @@ function checkedObject(
  */
 function checkedObjectVia(schema: Internals, readers: Readers): Checked | null {
   const def = schema._zod.def;
-  if (def.type !== "object" || def.coerce === true) return null;
-  if (Object.keys(def.shape ?? {}).some((k) => k in Object.prototype))
-    return null;
+  if (def.type !== 'object' || def.coerce === true) return null;
+  if (Object.keys(def.shape ?? {}).some((k) => k in Object.prototype)) return null;
   return checkedObject(def, (key) => {
     const read = readers.get(key)!;
     return (record) => {
@@ -202,15 +166,9 @@ function checkedObjectVia(schema: Internals, readers: Readers): Checked | null {
  * objects, refinements, coercion, rewriting checks (`.trim()`), and number checks other than bounds and
  * integer formats.
  */
-export function createCheckedText(
-  schema: z.ZodType,
-  readers?: Readers,
-): ((value: unknown) => string | null) | null {
+export function createCheckedText(schema: z.ZodType, readers?: Readers): ((value: unknown) => string | null) | null {
   const internals = schema as unknown as Internals;
-  const write =
-    readers === undefined
-      ? checked(internals)
-      : checkedObjectVia(internals, readers);
+  const write = readers === undefined ? checked(internals) : checkedObjectVia(internals, readers);
   if (write === null) return null;
   return (value) => write(value) ?? null;
 }
@@ -237,15 +195,11 @@ export interface Via {
  * a newest resource written as the older one `via.build` makes of it, without building it unless a check
  * fails (then `from` is the newest resource when the text was written from it).
  */
-export function createWriter(
-  schema: z.ZodType,
-  validate: boolean,
-  via?: Via,
-): (value: unknown) => Written | Failed {
+export function createWriter(schema: z.ZodType, validate: boolean, via?: Via): (value: unknown) => Written | Failed {
   if (!validate) {
     const strip = createStrippedText(schema, via?.readers);
     // An object always has a text: `?? "{}"` only satisfies the type.
-    return (value) => ({ ok: true, text: strip(value) ?? "{}", from: value });
+    return (value) => ({ ok: true, text: strip(value) ?? '{}', from: value });
   }
   const write = createCheckedText(schema, via?.readers);
   if (via !== undefined && write === null) {
@@ -258,11 +212,7 @@ export function createWriter(
   return (value) => {
     const text = write === null ? null : write(value);
     if (text !== null) return { ok: true, text, from: value };
-    const shaped = shape(
-      older === undefined ? value : older(value as Record<string, unknown>),
-    );
-    return shaped.ok
-      ? { ok: true, text: JSON.stringify(shaped.value), from: shaped.value }
-      : shaped;
+    const shaped = shape(older === undefined ? value : older(value as Record<string, unknown>));
+    return shaped.ok ? { ok: true, text: JSON.stringify(shaped.value), from: shaped.value } : shaped;
   };
 }

@@ -5,18 +5,18 @@
  * route tables (`spec.ts`) or of what the generated code imports changes incompatibly; the package's major
  * (or, before 1.0, minor) version changes with it.
  */
-import type { ApiSpec } from "./spec.js";
+import type { ApiSpec } from './spec.js';
 
 /** The contract this runtime implements. */
 export const RUNTIME_CONTRACT = 1;
 
 /** Throws, naming the fix, when `spec` was generated for another runtime contract. */
-export function assertContract(spec: Pick<ApiSpec, "contract" | "name">): void {
+export function assertContract(spec: Pick<ApiSpec, 'contract' | 'name'>): void {
   if (spec.contract === RUNTIME_CONTRACT) return;
   const regenerate =
     spec.contract < RUNTIME_CONTRACT
-      ? "regenerate it with a newer restgen (npm install -D restgen@latest && npx restgen generate)"
-      : "install the @restgen/runtime version that restgen generate asks for (it names it when it runs)";
+      ? 'regenerate it with a newer restgen (npm install -D restgen@latest && npx restgen generate)'
+      : 'install the @restgen/runtime version that restgen generate asks for (it names it when it runs)';
   throw new Error(
     `register${spec.name}Api: the generated code was written for @restgen/runtime contract ${spec.contract}, but the installed @restgen/runtime implements contract ${RUNTIME_CONTRACT}; ${regenerate}.`,
   );

@@ -3,7 +3,7 @@
  * of every collection, most of which a given process may never serve, and building each one's parsers,
  * writers and migrations at start-up cost start-up time and memory for all of them.
  */
-import type { Handle } from "./state.js";
+import type { Handle } from './state.js';
 
 /** `make()`, called the first time the function it returns is, and kept. */
 export function once<T>(make: () => T): () => T {

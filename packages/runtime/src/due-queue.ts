@@ -13,8 +13,7 @@ export interface Due {
   readonly seq: number;
 }
 
-const before = (a: Due, b: Due): boolean =>
-  a.at < b.at || (a.at === b.at && a.order < b.order);
+const before = (a: Due, b: Due): boolean => a.at < b.at || (a.at === b.at && a.order < b.order);
 
 /** A min-heap of {@link Due} entries. */
 export class DueQueue {
@@ -60,15 +59,13 @@ export class DueQueue {
     const heap = this.#heap;
     const top = heap[0];
     const last = heap.pop();
-    if (top === undefined || last === undefined || heap.length === 0)
-      return top;
+    if (top === undefined || last === undefined || heap.length === 0) return top;
     let i = 0;
     for (;;) {
       const left = 2 * i + 1;
       if (left >= heap.length) break;
       const right = left + 1;
-      const child =
-        right < heap.length && before(heap[right]!, heap[left]!) ? right : left;
+      const child = right < heap.length && before(heap[right]!, heap[left]!) ? right : left;
       if (!before(heap[child]!, last)) break;
       heap[i] = heap[child]!;
       i = child;

@@ -3,8 +3,8 @@
  * Redis shared by every instance) and replayed to a retry. One request runs per key: an in-progress marker
  * (a pending promise in memory, `SET NX PX` in Redis) makes a concurrent duplicate wait for the first answer.
  */
-import { createHash, randomUUID } from "node:crypto";
-import type { RedisClient } from "./types.js";
+import { createHash, randomUUID } from 'node:crypto';
+import type { RedisClient } from './types.js';
 
 /** A remembered answer. */
 export interface Answer {
@@ -22,12 +22,12 @@ export interface Answer {
  */
 export type Remembered =
   | {
-      readonly kind: "answer";
+      readonly kind: 'answer';
       readonly answer: Answer | null;
       readonly replayed: boolean;
     }
-  | { readonly kind: "reused" }
-  | { readonly kind: "busy" };
+  | { readonly kind: 'reused' }
+  | { readonly kind: 'busy' };
 
 /** Where answers are kept. */
 export interface AnswerStore {
@@ -36,30 +36,21 @@ export interface AnswerStore {
    * concurrent requests) and stores its answer. Waits for a concurrent first request until `deadline`
    * (a `performance.now()` time). `make` resolves to null when there is nothing to remember (it failed).
    */
-  remember(
-    key: string,
-    fingerprint: string,
-    make: () => Promise<Answer | null>,
-    deadline: number,
-  ): Promise<Remembered>;
+  remember(key: string, fingerprint: string, make: () => Promise<Answer | null>, deadline: number): Promise<Remembered>;
 }
 
 /** A Redis command that failed or did not answer within the bound. */
 export class RedisUnavailable extends Error {
   constructor(cause: unknown) {
-    super("Redis did not answer", { cause });
-    this.name = "RedisUnavailable";
+    super('Redis did not answer', { cause });
+    this.name = 'RedisUnavailable';
   }
 }
 
 /** `promise`, or a {@link RedisUnavailable} after `ms`; a late result is dropped. */
 export function bounded<T>(promise: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(
-      () =>
-        reject(new RedisUnavailable(new Error(`no answer within ${ms} ms`))),
-      ms,
-    );
+    const timer = setTimeout(() => reject(new RedisUnavailable(new Error(`no answer within ${ms} ms`))), ms);
     promise.then(
       (value) => {
         clearTimeout(timer);
@@ -75,15 +66,15 @@ export function bounded<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 /** JSON with object keys sorted at every depth: the same value gives the same text whatever the key order. */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (typeof value === "object" && value !== null) {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
     const record = value as Record<string, unknown>;
     const keys = Object.keys(record)
       .filter((k) => record[k] !== undefined)
       .sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(record[k])}`).join(",")}}`;
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(record[k])}`).join(',')}}`;
   }
-  return JSON.stringify(value) ?? "null";
+  return JSON.stringify(value) ?? 'null';
 }
 
 /**
@@ -91,41 +82,21 @@ export function canonicalJson(value: unknown): string {
  * what it is for (`v2:orders`, `v2:orders:<id>:cancel`) and the key itself. Encoded as a JSON array: principal
  * ids, resource ids and keys may all contain `:`, and two senders or two operations must never share a key.
  */
-export const answerKeyOf = (
-  sender: { readonly principal: string } | { readonly address: string },
-  scope: string,
-  key: string,
-): string =>
-  JSON.stringify(
-    "principal" in sender
-      ? ["p", sender.principal, scope, key]
-      : ["ip", sender.address, scope, key],
-  );
+export const answerKeyOf = (sender: { readonly principal: string } | { readonly address: string }, scope: string, key: string): string =>
+  JSON.stringify('principal' in sender ? ['p', sender.principal, scope, key] : ['ip', sender.address, scope, key]);
 
 /** The fingerprint of a request body: SHA-256 of its canonical JSON. */
-export const fingerprintOf = (body: unknown): string =>
-  createHash("sha256").update(canonicalJson(body)).digest("base64url");
+export const fingerprintOf = (body: unknown): string => createHash('sha256').update(canonicalJson(body)).digest('base64url');
 
-const wait = (ms: number) =>
-  new Promise<void>((resolve) => setTimeout(resolve, ms));
+const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Answers in this process: at most `maxEntries`, the oldest forgotten first. Entries expire in the order
  * they were stored (one TTL for all), so expiry and eviction look only at the oldest: O(1) per request.
  */
-export function createMemoryAnswers(
-  ttl: number,
-  now: () => number,
-  maxEntries = 10_000,
-): AnswerStore {
-  const answers = new Map<
-    string,
-    { answer: Answer; fingerprint: string; expires: number }
-  >();
-  const pending = new Map<
-    string,
-    { fingerprint: string; done: Promise<unknown> }
-  >();
+export function createMemoryAnswers(ttl: number, now: () => number, maxEntries = 10_000): AnswerStore {
+  const answers = new Map<string, { answer: Answer; fingerprint: string; expires: number }>();
+  const pending = new Map<string, { fingerprint: string; done: Promise<unknown> }>();
   const expire = (t: number) => {
     for (const [key, entry] of answers) {
       if (entry.expires > t && answers.size <= maxEntries) break;
@@ -137,16 +108,13 @@ export function createMemoryAnswers(
       for (;;) {
         expire(now());
         const stored = answers.get(key);
-        if (stored)
-          return stored.fingerprint === fingerprint
-            ? { kind: "answer", answer: stored.answer, replayed: true }
-            : { kind: "reused" };
+        if (stored) return stored.fingerprint === fingerprint ? { kind: 'answer', answer: stored.answer, replayed: true } : { kind: 'reused' };
         const running = pending.get(key);
         if (running) {
-          if (running.fingerprint !== fingerprint) return { kind: "reused" };
+          if (running.fingerprint !== fingerprint) return { kind: 'reused' };
           // A retry that arrives while the first attempt runs waits for it instead of creating twice.
           const left = deadline - performance.now();
-          if (left <= 0) return { kind: "busy" };
+          if (left <= 0) return { kind: 'busy' };
           await Promise.race([running.done, wait(left)]);
           continue;
         }
@@ -158,7 +126,7 @@ export function createMemoryAnswers(
             answers.set(key, { answer, fingerprint, expires: now() + ttl });
             expire(now());
           }
-          return { kind: "answer", answer, replayed: false };
+          return { kind: 'answer', answer, replayed: false };
         } finally {
           pending.delete(key);
         }
@@ -179,18 +147,14 @@ export interface RedisAnswerSettings {
 }
 
 /** Deletes a marker only while it is still the caller's (a create that outlived it must not free the next one's). */
-const RELEASE =
-  'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) end return 0';
+const RELEASE = 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) end return 0';
 
 /**
  * Answers in Redis, shared by every instance. The first request sets `<key>:lock` with `SET NX PX` (the
  * body's fingerprint and a token of its own as its value) and runs the create; the others poll for its
  * answer. Every command is bounded: a Redis that does not answer throws {@link RedisUnavailable}.
  */
-export function createRedisAnswers(
-  redis: RedisClient,
-  settings: RedisAnswerSettings,
-): AnswerStore {
+export function createRedisAnswers(redis: RedisClient, settings: RedisAnswerSettings): AnswerStore {
   const { prefix, ttl, lockTtl, timeout } = settings;
   return {
     async remember(key, fingerprint, make, deadline) {
@@ -203,19 +167,14 @@ export function createRedisAnswers(
           answer: Answer;
           fingerprint: string;
         };
-        return entry.fingerprint === fingerprint
-          ? { kind: "answer", answer: entry.answer, replayed: true }
-          : { kind: "reused" };
+        return entry.fingerprint === fingerprint ? { kind: 'answer', answer: entry.answer, replayed: true } : { kind: 'reused' };
       };
       for (let pause = 20; ; pause = Math.min(pause * 2, 200)) {
         const stored = await storedAnswer();
         if (stored !== null) return stored;
         const marker = `${fingerprint} ${randomUUID()}`;
-        const locked = await bounded(
-          redis.set(lockKey, marker, "PX", lockTtl, "NX"),
-          timeout,
-        );
-        if (locked === "OK") {
+        const locked = await bounded(redis.set(lockKey, marker, 'PX', lockTtl, 'NX'), timeout);
+        if (locked === 'OK') {
           let answer: Answer | null;
           try {
             // The first request may have stored its answer and freed the key between the read above and
@@ -224,29 +183,17 @@ export function createRedisAnswers(
             if (late !== null) return late;
             answer = await make();
             // The resource exists now: even when Redis fails to keep the answer, this request gets it.
-            if (answer !== null)
-              await bounded(
-                redis.set(
-                  answerKey,
-                  JSON.stringify({ answer, fingerprint }),
-                  "PX",
-                  ttl,
-                ),
-                timeout,
-              ).catch(() => undefined);
+            if (answer !== null) await bounded(redis.set(answerKey, JSON.stringify({ answer, fingerprint }), 'PX', ttl), timeout).catch(() => undefined);
           } finally {
             // A client without EVAL (webhooks need it; idempotency alone does not) frees the marker unchecked.
-            const release = redis.eval
-              ? redis.eval(RELEASE, 1, lockKey, marker)
-              : redis.del(lockKey);
+            const release = redis.eval ? redis.eval(RELEASE, 1, lockKey, marker) : redis.del(lockKey);
             await bounded(release, timeout).catch(() => undefined);
           }
-          return { kind: "answer", answer, replayed: false };
+          return { kind: 'answer', answer, replayed: false };
         }
         const holder = await bounded(redis.get(lockKey), timeout);
-        if (holder !== null && holder.split(" ")[0] !== fingerprint)
-          return { kind: "reused" };
-        if (performance.now() + pause > deadline) return { kind: "busy" };
+        if (holder !== null && holder.split(' ')[0] !== fingerprint) return { kind: 'reused' };
+        if (performance.now() + pause > deadline) return { kind: 'busy' };
         await wait(pause);
       }
     },

@@ -8,16 +8,16 @@
  * The API-specific files (`routes.ts`, `types.ts`, `index.ts`, `collections/*.ts`) are
  * data and types the runtime reads.
  */
-export { fastifyOptions } from "./fastify-options.js";
-export { applyPatch, type PatchOf } from "./patch.js";
+export { fastifyOptions } from './fastify-options.js';
+export { applyPatch, type PatchOf } from './patch.js';
 export {
   createMemoryCollection,
   type Assign,
   type MemoryOptions,
   type MemorySpec,
   type MemoryTransition,
-} from "./memory-store.js";
-export { RUNTIME_CONTRACT } from "./contract.js";
+} from './memory-store.js';
+export { RUNTIME_CONTRACT } from './contract.js';
 export {
   DEFAULT_JWKS_MAX_BYTES,
   DEFAULT_JWKS_MAX_KEYS,
@@ -27,18 +27,18 @@ export {
   type JwtOptions,
   type JwtVerdict,
   type JwtVerifier,
-} from "./jwt-claims.js";
-export { mountApi } from "./mount.js";
+} from './jwt-claims.js';
+export { mountApi } from './mount.js';
 export {
   OPERATIONS,
   OPERATION_FACTS,
   type OperationFacts,
-} from "./operations.js";
+} from './operations.js';
 export {
   createWebhookDispatcherFor,
   type DispatcherOptions,
-} from "./webhooks.js";
-export type { WebhookDispatcher } from "./webhook-dispatch.js";
+} from './webhooks.js';
+export type { WebhookDispatcher } from './webhook-dispatch.js';
 export {
   CLAIM_SCAN_MAX,
   type Claimed,
@@ -47,12 +47,12 @@ export {
   type EndpointStore,
   type Fairness,
   type Outbox,
-} from "./webhook-store.js";
+} from './webhook-store.js';
 export {
   isTransactional,
   type TransactionalOutbox,
-} from "./transactional-outbox.js";
-export type { OutdatedValue } from "./older-data.js";
+} from './transactional-outbox.js';
+export type { OutdatedValue } from './older-data.js';
 export {
   BadRequest,
   Conflict,
@@ -64,7 +64,7 @@ export {
   problem,
   type Problem,
   type ProblemIssue,
-} from "./problems.js";
+} from './problems.js';
 export type {
   ApiSpec,
   BrownoutSpec,
@@ -82,7 +82,7 @@ export type {
   UpPlan,
   VersionSpec,
   WebhooksSpec,
-} from "./spec.js";
+} from './spec.js';
 export type {
   AuthFailureLimit,
   Awaitable,
@@ -102,4 +102,4 @@ export type {
   VersionSource,
   VersionUse,
   WebhookOptions,
-} from "./types.js";
+} from './types.js';

@@ -5,8 +5,8 @@
  * ETag's canonical text, and answers with `validateResponses: false`); the helpers write values exactly
  * as `JSON.stringify` does, for `checked-text.ts` too.
  */
-import type { z } from "zod";
-import { keepOf, type Def, type Keep } from "./shape.js";
+import type { z } from 'zod';
+import { keepOf, type Def, type Keep } from './shape.js';
 
 /** A value's JSON text; undefined where `JSON.stringify` writes nothing (a function, `undefined`). */
 export type TextWriter = (value: unknown) => string | undefined;
@@ -16,16 +16,14 @@ export type TextWriter = (value: unknown) => string | undefined;
 const ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** A string's JSON text, as `JSON.stringify` writes it. */
-export const stringText = (s: string): string =>
-  ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
+export const stringText = (s: string): string => (ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`);
 
 /** A value that is not a non-null object, as `JSON.stringify` writes it (a bigint throws, as there). */
 export function primitiveText(value: unknown): string | undefined {
-  if (typeof value === "string") return stringText(value);
-  if (typeof value === "number")
-    return Number.isFinite(value) ? String(value) : "null";
-  if (typeof value === "boolean") return value ? "true" : "false";
-  if (value === null) return "null";
+  if (typeof value === 'string') return stringText(value);
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (value === null) return 'null';
   return JSON.stringify(value) as string | undefined;
 }
 
@@ -35,7 +33,7 @@ export function primitiveText(value: unknown): string | undefined {
  * replaces the prototype, so no output ever holds it).
  */
 function ownOrder(keys: readonly string[]): string[] {
-  const kept = keys.filter((k) => k !== "__proto__");
+  const kept = keys.filter((k) => k !== '__proto__');
   return Object.keys(Object.fromEntries(kept.map((k) => [k, true])));
 }
 
@@ -47,10 +45,7 @@ export interface Member<W> {
 }
 
 /** The members of an object writer, in the order `JSON.stringify` writes their keys. */
-export const membersOf = <W,>(
-  keys: readonly string[],
-  writerOf: (key: string) => W,
-): Member<W>[] =>
+export const membersOf = <W>(keys: readonly string[], writerOf: (key: string) => W): Member<W>[] =>
   ownOrder(keys).map((key) => ({
     key,
     name: `${JSON.stringify(key)}:`,
@@ -59,30 +54,23 @@ export const membersOf = <W,>(
 
 function stripped(keep: Keep): TextWriter {
   switch (keep.kind) {
-    case "object": {
+    case 'object': {
       const object = objectText(keep, () => null);
       return (value) => {
-        if (typeof value !== "object" || value === null)
-          return primitiveText(value);
-        return Array.isArray(value) ? "{}" : object(value);
+        if (typeof value !== 'object' || value === null) return primitiveText(value);
+        return Array.isArray(value) ? '{}' : object(value);
       };
     }
-    case "array": {
+    case 'array': {
       const item = stripped(keep.of);
       return (value) => {
-        if (!Array.isArray(value))
-          return typeof value === "object" && value !== null
-            ? "[]"
-            : primitiveText(value);
+        if (!Array.isArray(value)) return typeof value === 'object' && value !== null ? '[]' : primitiveText(value);
         return itemsText(value, item);
       };
     }
-    case "value":
+    case 'value':
       // Where the schema has a plain value, an object (with whatever it holds) never passes.
-      return (value) =>
-        typeof value === "object" && value !== null
-          ? undefined
-          : primitiveText(value);
+      return (value) => (typeof value === 'object' && value !== null ? undefined : primitiveText(value));
   }
 }
 
@@ -91,42 +79,29 @@ function stripped(keep: Keep): TextWriter {
  * object's own key where that is null (undefined: the member is absent, as `JSON.stringify` leaves out an
  * undefined value).
  */
-function objectText(
-  keep: Extract<Keep, { kind: "object" }>,
-  readerOf: (key: string) => Reader | null,
-): (record: object) => string {
+function objectText(keep: Extract<Keep, { kind: 'object' }>, readerOf: (key: string) => Reader | null): (record: object) => string {
   const members = membersOf([...keep.keys.keys()], (k) => ({
     read: readerOf(k),
     write: stripped(keep.keys.get(k)!),
   }));
   return (value) => {
     const record = value as Record<string, unknown>;
-    let text = "";
+    let text = '';
     for (const { key, name, write: step } of members) {
       // Own keys only: a field may be called `constructor`.
-      const read =
-        step.read === null
-          ? Object.hasOwn(record, key)
-            ? record[key]
-            : undefined
-          : step.read(record);
+      const read = step.read === null ? (Object.hasOwn(record, key) ? record[key] : undefined) : step.read(record);
       const member = read === undefined ? undefined : step.write(read);
-      if (member !== undefined)
-        text += (text === "" ? "{" : ",") + name + member;
+      if (member !== undefined) text += (text === '' ? '{' : ',') + name + member;
     }
-    return text === "" ? "{}" : text + "}";
+    return text === '' ? '{}' : text + '}';
   };
 }
 
 /** An array's JSON text from each item's (`null` where an item writes nothing, as `JSON.stringify` does). */
-function itemsText(
-  items: readonly unknown[],
-  write: (item: unknown) => string | undefined,
-): string {
-  let text = "[";
-  for (let i = 0; i < items.length; i++)
-    text += (i === 0 ? "" : ",") + (write(items[i]) ?? "null");
-  return text + "]";
+function itemsText(items: readonly unknown[], write: (item: unknown) => string | undefined): string {
+  let text = '[';
+  for (let i = 0; i < items.length; i++) text += (i === 0 ? '' : ',') + (write(items[i]) ?? 'null');
+  return text + ']';
 }
 
 /** How a member is read from the object written (undefined: the member is absent). */
@@ -140,16 +115,10 @@ export type Readers = ReadonlyMap<string, Reader>;
  * `readers` (one per key of the object schema), what it writes of an object is what it would write of the
  * object `{ [key]: read(value) }` holding the keys whose reader gives a value.
  */
-export function createStrippedText(
-  schema: z.ZodType,
-  readers?: Readers,
-): TextWriter {
+export function createStrippedText(schema: z.ZodType, readers?: Readers): TextWriter {
   const keep = keepOf((schema as unknown as { readonly def: Def }).def);
   const text = stripped(keep);
-  if (readers === undefined || keep.kind !== "object") return text;
+  if (readers === undefined || keep.kind !== 'object') return text;
   const object = objectText(keep, (key) => readers.get(key)!);
-  return (value) =>
-    typeof value === "object" && value !== null && !Array.isArray(value)
-      ? object(value)
-      : text(value);
+  return (value) => (typeof value === 'object' && value !== null && !Array.isArray(value) ? object(value) : text(value));
 }

@@ -3,36 +3,24 @@
  * the default algorithm allow-list and reading scopes from claims. The verifier itself is in `jwt.ts`
  * (`@restgen/runtime/jwt`), which the generated server imports only when the API takes bearer tokens.
  */
-import type { KeyObject, webcrypto } from "node:crypto";
-import type { Principal } from "./types.js";
+import type { KeyObject, webcrypto } from 'node:crypto';
+import type { Principal } from './types.js';
 
 /** What verifying one token came to. */
 export type JwtVerdict =
   | {
-      readonly kind: "valid";
+      readonly kind: 'valid';
       readonly principal: Principal;
       readonly claims: Readonly<Record<string, unknown>>;
     }
-  | { readonly kind: "invalid"; readonly description: string }
-  | { readonly kind: "unavailable"; readonly error: unknown };
+  | { readonly kind: 'invalid'; readonly description: string }
+  | { readonly kind: 'unavailable'; readonly error: unknown };
 
 /** Verifies one access token. */
 export type JwtVerifier = (token: string) => Promise<JwtVerdict>;
 
 /** The default allow-list: asymmetric signatures only, so a public key can never be used as an HMAC secret. */
-export const DEFAULT_JWT_ALGORITHMS: readonly string[] = [
-  "RS256",
-  "RS384",
-  "RS512",
-  "PS256",
-  "PS384",
-  "PS512",
-  "ES256",
-  "ES384",
-  "ES512",
-  "EdDSA",
-  "Ed25519",
-];
+export const DEFAULT_JWT_ALGORITHMS: readonly string[] = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
 
 /** The largest JWKS response read, in bytes (256 KiB): a larger one is refused, and no more of it is read. */
 export const DEFAULT_JWKS_MAX_BYTES = 262_144;
@@ -41,16 +29,14 @@ export const DEFAULT_JWKS_MAX_BYTES = 262_144;
 export const DEFAULT_JWKS_MAX_KEYS = 100;
 
 /** The scopes of a token: `scope` (space-separated) and `scp` (an array, or a space-separated string). */
-export function scopesOfClaims(
-  claims: Readonly<Record<string, unknown>>,
-): string[] {
+export function scopesOfClaims(claims: Readonly<Record<string, unknown>>): string[] {
   const words = (value: unknown): string[] =>
-    typeof value === "string"
-      ? value.split(" ").filter((s) => s.length > 0)
+    typeof value === 'string'
+      ? value.split(' ').filter((s) => s.length > 0)
       : Array.isArray(value)
-        ? value.filter((s): s is string => typeof s === "string")
+        ? value.filter((s): s is string => typeof s === 'string')
         : [];
-  return [...new Set([...words(claims["scope"]), ...words(claims["scp"])])];
+  return [...new Set([...words(claims['scope']), ...words(claims['scp'])])];
 }
 
 /** How the server verifies JWT access tokens (`options.jwt`). Give `jwksUrl` or `key`. */
@@ -89,7 +75,4 @@ export interface JwtOptions {
 }
 
 /** Creates the verifier of `options.jwt` (`createJwtVerifier` of `@restgen/runtime/jwt`). */
-export type CreateJwtVerifier = (
-  options: JwtOptions,
-  api: string,
-) => JwtVerifier;
+export type CreateJwtVerifier = (options: JwtOptions, api: string) => JwtVerifier;

@@ -7,7 +7,7 @@
 
 /** A JWKS response refused for its size or its number of keys. */
 export class JwksRefused extends Error {
-  override readonly name = "JwksRefused";
+  override readonly name = 'JwksRefused';
 }
 
 /** The caps of one JWKS download. */
@@ -18,14 +18,12 @@ export interface JwksCaps {
 
 /** The body of `response` as text, or a {@link JwksRefused} once more than `max` bytes came. */
 async function cappedText(response: Response, max: number): Promise<string> {
-  const declared = Number(response.headers.get("content-length"));
+  const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > max) {
     await response.body?.cancel();
-    throw new JwksRefused(
-      `the JWKS is ${declared} bytes, more than jwksMaxBytes (${max})`,
-    );
+    throw new JwksRefused(`the JWKS is ${declared} bytes, more than jwksMaxBytes (${max})`);
   }
-  if (response.body === null) return "";
+  if (response.body === null) return '';
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -35,23 +33,18 @@ async function cappedText(response: Response, max: number): Promise<string> {
     size += value.byteLength;
     if (size > max) {
       await reader.cancel();
-      throw new JwksRefused(
-        `the JWKS is more than jwksMaxBytes (${max}) bytes`,
-      );
+      throw new JwksRefused(`the JWKS is more than jwksMaxBytes (${max}) bytes`);
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** How many keys a JWKS text holds (0 when it is no JSON object with a `keys` array: jose says why). */
 function keyCount(text: string): number {
   try {
     const parsed: unknown = JSON.parse(text);
-    const keys =
-      typeof parsed === "object" && parsed !== null
-        ? (parsed as { keys?: unknown }).keys
-        : undefined;
+    const keys = typeof parsed === 'object' && parsed !== null ? (parsed as { keys?: unknown }).keys : undefined;
     return Array.isArray(keys) ? keys.length : 0;
   } catch {
     return 0;
@@ -59,22 +52,17 @@ function keyCount(text: string): number {
 }
 
 /** A fetch for jose's `createRemoteJWKSet` that holds a JWKS to `caps`. */
-export function createCappedFetch(
-  caps: JwksCaps,
-): (url: string, init: RequestInit) => Promise<Response> {
+export function createCappedFetch(caps: JwksCaps): (url: string, init: RequestInit) => Promise<Response> {
   return async (url, init) => {
     const response = await fetch(url, init);
     // jose reports any other status itself.
     if (response.status !== 200) return response;
     const text = await cappedText(response, caps.maxBytes);
     const keys = keyCount(text);
-    if (keys > caps.maxKeys)
-      throw new JwksRefused(
-        `the JWKS holds ${keys} keys, more than jwksMaxKeys (${caps.maxKeys})`,
-      );
+    if (keys > caps.maxKeys) throw new JwksRefused(`the JWKS holds ${keys} keys, more than jwksMaxKeys (${caps.maxKeys})`);
     return new Response(text, {
       status: 200,
-      headers: { "content-type": "application/json" },
+      headers: { 'content-type': 'application/json' },
     });
   };
 }

@@ -9,15 +9,9 @@
  * (the route answers 503), never a pass. A verified token is remembered for up to a minute (never past its
  * `exp`).
  */
-import {
-  createLocalJWKSet,
-  errors,
-  jwtVerify,
-  type JWK,
-  type JWTVerifyGetKey,
-} from "jose";
-import { createPublicKey, type KeyObject, type webcrypto } from "node:crypto";
-import { createCappedFetch } from "./jwt-fetch.js";
+import { createLocalJWKSet, errors, jwtVerify, type JWK, type JWTVerifyGetKey } from 'jose';
+import { createPublicKey, type KeyObject, type webcrypto } from 'node:crypto';
+import { createCappedFetch } from './jwt-fetch.js';
 import {
   DEFAULT_JWKS_MAX_BYTES,
   DEFAULT_JWKS_MAX_KEYS,
@@ -26,106 +20,73 @@ import {
   type JwtOptions,
   type JwtVerdict,
   type JwtVerifier,
-} from "./jwt-claims.js";
+} from './jwt-claims.js';
 
 export type { JwtOptions, JwtVerdict, JwtVerifier };
 
-const INVALID_JWT = "The access token is not a valid JWT.";
+const INVALID_JWT = 'The access token is not a valid JWT.';
 /** Token problems by jose's error code, worded for the client; every other failure is the keys' (503). */
 const TOKEN_ERRORS: Readonly<Record<string, string>> = {
-  [errors.JWTExpired.code]: "The access token expired.",
-  [errors.JWSSignatureVerificationFailed.code]:
-    "The access token's signature is not valid.",
-  [errors.JOSEAlgNotAllowed.code]:
-    "The access token's signing algorithm is not accepted.",
-  [errors.JWKSNoMatchingKey.code]:
-    "No signing key of the issuer matches the access token.",
-  [errors.JWKSMultipleMatchingKeys.code]:
-    "No single signing key of the issuer matches the access token.",
-  [errors.JOSENotSupported.code]:
-    "The access token uses an algorithm or header this API does not support.",
+  [errors.JWTExpired.code]: 'The access token expired.',
+  [errors.JWSSignatureVerificationFailed.code]: "The access token's signature is not valid.",
+  [errors.JOSEAlgNotAllowed.code]: "The access token's signing algorithm is not accepted.",
+  [errors.JWKSNoMatchingKey.code]: 'No signing key of the issuer matches the access token.',
+  [errors.JWKSMultipleMatchingKeys.code]: 'No single signing key of the issuer matches the access token.',
+  [errors.JOSENotSupported.code]: 'The access token uses an algorithm or header this API does not support.',
   [errors.JWSInvalid.code]: INVALID_JWT,
   [errors.JWTInvalid.code]: INVALID_JWT,
 };
 const CLAIM_ERRORS: Readonly<Record<string, string>> = {
-  iss: "The access token was not issued by the expected issuer.",
-  aud: "The access token is not meant for this API.",
-  nbf: "The access token is not valid yet.",
+  iss: 'The access token was not issued by the expected issuer.',
+  aud: 'The access token is not meant for this API.',
+  nbf: 'The access token is not valid yet.',
 };
 
 /** Why a verification failed, in words for `error_description`, or null when the token is not to blame. */
-function describeFailure(
-  error: unknown,
-  requireType: string | undefined,
-): string | null {
-  if (error instanceof errors.JWTClaimValidationFailed && error.claim === "typ")
-    return `The access token is not of the type this API requires (typ ${requireType ?? ""}).`;
+function describeFailure(error: unknown, requireType: string | undefined): string | null {
+  if (error instanceof errors.JWTClaimValidationFailed && error.claim === 'typ')
+    return `The access token is not of the type this API requires (typ ${requireType ?? ''}).`;
   if (error instanceof errors.JWTClaimValidationFailed)
-    return error.reason === "missing"
+    return error.reason === 'missing'
       ? `The access token has no ${error.claim} claim.`
-      : (CLAIM_ERRORS[error.claim] ??
-          `The access token's ${error.claim} claim is not accepted.`);
-  if (error instanceof errors.JOSEError)
-    return TOKEN_ERRORS[error.code] ?? null;
+      : (CLAIM_ERRORS[error.claim] ?? `The access token's ${error.claim} claim is not accepted.`);
+  if (error instanceof errors.JOSEError) return TOKEN_ERRORS[error.code] ?? null;
   return null;
 }
 
 /** Whether a key is a shared secret (HMAC) rather than a public key. */
-function isSecret(key: JwtOptions["key"]): boolean {
+function isSecret(key: JwtOptions['key']): boolean {
   if (key instanceof Uint8Array) return true;
-  if (typeof key !== "object") return false;
-  if ("type" in key) return key.type === "secret";
-  return "kty" in key && key.kty === "oct";
+  if (typeof key !== 'object') return false;
+  if ('type' in key) return key.type === 'secret';
+  return 'kty' in key && key.kty === 'oct';
 }
 
 /** Throws when the options cannot verify anything safely; runs once, at startup. */
-function checkOptions(
-  options: JwtOptions,
-  algorithms: readonly string[],
-  api: string,
-): void {
+function checkOptions(options: JwtOptions, algorithms: readonly string[], api: string): void {
   const fail = (why: string): never => {
     throw new Error(`register${api}Api: options.jwt: ${why}`);
   };
-  if ((options.jwksUrl === undefined) === (options.key === undefined))
-    fail("give either jwksUrl (the identity provider's keys) or key.");
+  if ((options.jwksUrl === undefined) === (options.key === undefined)) fail("give either jwksUrl (the identity provider's keys) or key.");
   // Options may come from plain JavaScript: nothing here is trusted to match its type.
-  const listed = (v: unknown) =>
-    (typeof v === "string" && v.length > 0) ||
-    (Array.isArray(v) && v.some((s) => typeof s === "string" && s.length > 0));
-  if (!listed(options.issuer))
-    fail("issuer is required (the iss of the tokens).");
-  if (!listed(options.audience))
-    fail(
-      "audience is required (this API's identifier, the aud of the tokens).",
-    );
-  if (
-    algorithms.length === 0 ||
-    algorithms.some((a) => a.toLowerCase() === "none")
-  )
-    fail('algorithms must name at least one algorithm, and never "none".');
-  const hmac = algorithms.filter((a) => a.startsWith("HS"));
-  if (options.jwksUrl !== undefined && hmac.length > 0)
-    fail(`${hmac.join(", ")} (shared secrets) cannot be used with a JWKS.`);
+  const listed = (v: unknown) => (typeof v === 'string' && v.length > 0) || (Array.isArray(v) && v.some((s) => typeof s === 'string' && s.length > 0));
+  if (!listed(options.issuer)) fail('issuer is required (the iss of the tokens).');
+  if (!listed(options.audience)) fail("audience is required (this API's identifier, the aud of the tokens).");
+  if (algorithms.length === 0 || algorithms.some((a) => a.toLowerCase() === 'none')) fail('algorithms must name at least one algorithm, and never "none".');
+  const hmac = algorithms.filter((a) => a.startsWith('HS'));
+  if (options.jwksUrl !== undefined && hmac.length > 0) fail(`${hmac.join(', ')} (shared secrets) cannot be used with a JWKS.`);
   if (options.key !== undefined && isSecret(options.key) !== hmac.length > 0)
-    fail(
-      'a shared secret (bytes) needs algorithms: ["HS256"] (or HS384, HS512), and HS* needs a shared secret.',
-    );
-  if (
-    options.requireType !== undefined &&
-    (typeof options.requireType !== "string" || options.requireType === "")
-  )
+    fail('a shared secret (bytes) needs algorithms: ["HS256"] (or HS384, HS512), and HS* needs a shared secret.');
+  if (options.requireType !== undefined && (typeof options.requireType !== 'string' || options.requireType === ''))
     fail("requireType must be a media type such as 'at+jwt'.");
-  for (const name of ["jwksMaxBytes", "jwksMaxKeys"] as const) {
+  for (const name of ['jwksMaxBytes', 'jwksMaxKeys'] as const) {
     const value = options[name];
-    if (value !== undefined && (!Number.isSafeInteger(value) || value < 1))
-      fail(`${name} must be a whole number of at least 1.`);
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < 1)) fail(`${name} must be a whole number of at least 1.`);
   }
   if (options.jwksUrl !== undefined) {
     const url = new URL(options.jwksUrl);
-    const loopback = ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
-    if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback))
-      fail("jwksUrl must be https (http only on localhost).");
+    const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) fail('jwksUrl must be https (http only on localhost).');
   }
 }
 
@@ -149,12 +110,11 @@ function remoteKeys(url: URL, options: JwtOptions): JWTVerifyGetKey {
   const reload = (): Promise<void> =>
     (pending ??= (async () => {
       const response = await fetchCapped(url.href, {
-        redirect: "manual",
+        redirect: 'manual',
         signal: AbortSignal.timeout(timeout),
-        headers: { accept: "application/json, application/jwk-set+json" },
+        headers: { accept: 'application/json, application/jwk-set+json' },
       });
-      if (response.status !== 200)
-        throw new Error(`the JWKS endpoint answered ${response.status}`);
+      if (response.status !== 200) throw new Error(`the JWKS endpoint answered ${response.status}`);
       local = createLocalJWKSet((await response.json()) as never);
       fetchedAt = Date.now();
     })().finally(() => {
@@ -165,11 +125,7 @@ function remoteKeys(url: URL, options: JwtOptions): JWTVerifyGetKey {
     try {
       return await local!(header, token);
     } catch (error) {
-      if (
-        !(error instanceof errors.JWKSNoMatchingKey) ||
-        Date.now() < fetchedAt + cooldown
-      )
-        throw error;
+      if (!(error instanceof errors.JWKSNoMatchingKey) || Date.now() < fetchedAt + cooldown) throw error;
       await reload();
       return local!(header, token);
     }
@@ -177,15 +133,10 @@ function remoteKeys(url: URL, options: JwtOptions): JWTVerifyGetKey {
 }
 
 /** The key (or key resolver) jose verifies with. */
-function keyOf(
-  options: JwtOptions,
-): JWTVerifyGetKey | JWK | KeyObject | webcrypto.CryptoKey | Uint8Array {
-  if (options.jwksUrl !== undefined)
-    return remoteKeys(new URL(options.jwksUrl), options);
+function keyOf(options: JwtOptions): JWTVerifyGetKey | JWK | KeyObject | webcrypto.CryptoKey | Uint8Array {
+  if (options.jwksUrl !== undefined) return remoteKeys(new URL(options.jwksUrl), options);
   const key = options.key!;
-  return typeof key === "string"
-    ? createPublicKey(key)
-    : (key as JWK | KeyObject | webcrypto.CryptoKey | Uint8Array);
+  return typeof key === 'string' ? createPublicKey(key) : (key as JWK | KeyObject | webcrypto.CryptoKey | Uint8Array);
 }
 
 /** How long a verified token is remembered at most, in ms, and how many tokens. */
@@ -211,12 +162,8 @@ function createVerifiedCache(toleranceS: number): {
       return undefined;
     },
     set(token, verdict, exp) {
-      const until = Math.min(
-        (exp + toleranceS) * 1000,
-        Date.now() + REMEMBER_MS,
-      );
-      if (entries.size >= REMEMBER_MAX)
-        entries.delete(entries.keys().next().value!);
+      const until = Math.min((exp + toleranceS) * 1000, Date.now() + REMEMBER_MS);
+      if (entries.size >= REMEMBER_MAX) entries.delete(entries.keys().next().value!);
       entries.set(token, { verdict, until });
     },
   };
@@ -224,7 +171,7 @@ function createVerifiedCache(toleranceS: number): {
 
 /** `value` with every object and array in it frozen (JWT claims are plain JSON). */
 function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const item of Object.values(value)) deepFreeze(item);
   }
@@ -232,21 +179,17 @@ function deepFreeze<T>(value: T): T {
 }
 
 /** A verifier for `options`; throws at startup when the options are unsafe or incomplete. */
-export function createJwtVerifier(
-  options: JwtOptions,
-  api: string,
-): JwtVerifier {
+export function createJwtVerifier(options: JwtOptions, api: string): JwtVerifier {
   const algorithms = options.algorithms ?? DEFAULT_JWT_ALGORITHMS;
   checkOptions(options, algorithms, api);
   const key = keyOf(options);
-  const list = (v: string | readonly string[]) =>
-    typeof v === "string" ? v : [...v];
+  const list = (v: string | readonly string[]) => (typeof v === 'string' ? v : [...v]);
   const verifyOptions = {
     issuer: list(options.issuer),
     audience: list(options.audience),
     algorithms: [...algorithms],
     clockTolerance: options.clockTolerance ?? 0,
-    requiredClaims: ["exp", "sub"],
+    requiredClaims: ['exp', 'sub'],
     ...(options.requireType !== undefined ? { typ: options.requireType } : {}),
   };
   const remembered = createVerifiedCache(options.clockTolerance ?? 0);
@@ -254,22 +197,18 @@ export function createJwtVerifier(
     const known = remembered.get(token);
     if (known !== undefined) return known;
     try {
-      const { payload } =
-        typeof key === "function"
-          ? await jwtVerify(token, key, verifyOptions)
-          : await jwtVerify(token, key, verifyOptions);
+      const { payload } = typeof key === 'function' ? await jwtVerify(token, key, verifyOptions) : await jwtVerify(token, key, verifyOptions);
       // The principal's id: a number or an empty string would make unrelated tokens share one (limits, keys).
-      if (typeof payload.sub !== "string" || payload.sub === "")
+      if (typeof payload.sub !== 'string' || payload.sub === '')
         return {
-          kind: "invalid",
-          description:
-            "The access token's sub claim must be a non-empty string.",
+          kind: 'invalid',
+          description: "The access token's sub claim must be a non-empty string.",
         };
       // Remembered and handed to every request with this token: frozen, so that code changing its own
       // request's principal (a scope added by a handler) cannot change the next request's.
       const claims = deepFreeze(payload);
       const verdict: JwtVerdict = {
-        kind: "valid",
+        kind: 'valid',
         claims,
         principal: Object.freeze({
           id: payload.sub,
@@ -281,9 +220,7 @@ export function createJwtVerifier(
       return verdict;
     } catch (error) {
       const description = describeFailure(error, options.requireType);
-      return description === null
-        ? { kind: "unavailable", error }
-        : { kind: "invalid", description };
+      return description === null ? { kind: 'unavailable', error } : { kind: 'invalid', description };
     }
   };
 }

@@ -5,26 +5,12 @@
  * same step as the write. For trying an API out and for tests: data lives as long as the process, at most
  * `maxRecords` per collection (a create beyond answers 507).
  */
-import { createHash, randomUUID } from "node:crypto";
-import {
-  BadRequest,
-  Conflict,
-  HttpProblem,
-  InvalidTransition,
-  NotFound,
-  PreconditionFailed,
-} from "./problems.js";
-import type {
-  CollectionHandlers,
-  HandlerContext,
-  ListQuery,
-  Page,
-} from "./types.js";
+import { createHash, randomUUID } from 'node:crypto';
+import { BadRequest, Conflict, HttpProblem, InvalidTransition, NotFound, PreconditionFailed } from './problems.js';
+import type { CollectionHandlers, HandlerContext, ListQuery, Page } from './types.js';
 
 /** How the store assigns a read-only field: a new uuid, the current time or date, or a fixed value. */
-export type Assign =
-  | readonly [key: string, how: "uuid" | "now" | "today"]
-  | readonly [key: string, how: "value", value: unknown];
+export type Assign = readonly [key: string, how: 'uuid' | 'now' | 'today'] | readonly [key: string, how: 'value', value: unknown];
 
 /** What the store knows about a collection (newest field names). */
 export interface MemorySpec {
@@ -37,18 +23,12 @@ export interface MemorySpec {
   /** The lifecycle: the state field and each transition's states (null without one). */
   readonly lifecycle: {
     readonly field: string;
-    readonly transitions: Readonly<
-      Record<string, { readonly from: readonly string[]; readonly to: string }>
-    >;
+    readonly transitions: Readonly<Record<string, { readonly from: readonly string[]; readonly to: string }>>;
   } | null;
 }
 
 /** An in-memory transition: moves the stored resource (the input is not stored) and answers it. */
-export type MemoryTransition<T> = (
-  resource: T,
-  input: unknown,
-  ctx: HandlerContext,
-) => T | HttpProblem;
+export type MemoryTransition<T> = (resource: T, input: unknown, ctx: HandlerContext) => T | HttpProblem;
 
 /** Options of the in-memory handlers. */
 export interface MemoryOptions {
@@ -61,22 +41,17 @@ export interface MemoryOptions {
 type Row = Record<string, unknown>;
 
 /** The filters of a list query (everything but `limit` and `cursor`), as a short stable digest. */
-function filtersDigest(
-  filters: readonly (readonly [string, unknown])[],
-): string {
-  const text = JSON.stringify(
-    [...filters].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-  );
-  return createHash("sha256").update(text).digest("base64url").slice(0, 12);
+function filtersDigest(filters: readonly (readonly [string, unknown])[]): string {
+  const text = JSON.stringify([...filters].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return createHash('sha256').update(text).digest('base64url').slice(0, 12);
 }
 
 /** A cursor: the last sequence number served, and the filters it belongs to. */
-export const encodeCursor = (seq: number, digest: string): string =>
-  Buffer.from(`s${seq}.${digest}`).toString("base64url");
+export const encodeCursor = (seq: number, digest: string): string => Buffer.from(`s${seq}.${digest}`).toString('base64url');
 
 /** The sequence number of a cursor issued for `digest`, or null when it is not one (or was issued for other filters). */
 export function decodeCursor(cursor: string, digest: string): number | null {
-  const text = Buffer.from(cursor, "base64url").toString();
+  const text = Buffer.from(cursor, 'base64url').toString();
   const match = /^s(\d{1,15})\.([\w-]{12})$/.exec(text);
   if (!match || match[2] !== digest) return null;
   const seq = Number(match[1]);
@@ -85,8 +60,7 @@ export function decodeCursor(cursor: string, digest: string): number | null {
 
 const defined = (input: object): Row => {
   const out: Row = {};
-  for (const [key, value] of Object.entries(input))
-    if (value !== undefined) out[key] = value;
+  for (const [key, value] of Object.entries(input)) if (value !== undefined) out[key] = value;
   return out;
 };
 
@@ -102,9 +76,7 @@ export function createMemoryCollection<T extends object, X extends object = Reco
 ): CollectionHandlers<T, object, object, object, ListQuery> & X {
   const rows = new Map<string, { seq: number; row: Row }>();
   // Per unique field: value -> id of the record holding it.
-  const owners = new Map(
-    spec.unique.map((field) => [field, new Map<unknown, string>()]),
-  );
+  const owners = new Map(spec.unique.map((field) => [field, new Map<unknown, string>()]));
   let seq = 0;
   // Records in the order they were created (ascending `seq`), so a cursor seeks its place by binary search
   // instead of walking every earlier record; a deleted record stays until half of the entries are deleted.
@@ -115,8 +87,7 @@ export function createMemoryCollection<T extends object, X extends object = Reco
   const out = (row: Row): T => structuredClone(row) as T;
   const index = (id: string, row: Row | null, old: Row | null) => {
     for (const [field, owner] of owners) {
-      if (old && old[field] !== undefined && owner.get(old[field]) === id)
-        owner.delete(old[field]);
+      if (old && old[field] !== undefined && owner.get(old[field]) === id) owner.delete(old[field]);
       if (row && row[field] !== undefined) owner.set(row[field], id);
     }
   };
@@ -125,11 +96,7 @@ export function createMemoryCollection<T extends object, X extends object = Reco
       const value = row[field];
       if (value === undefined) continue;
       const holder = owner.get(value);
-      if (holder !== undefined && holder !== self)
-        return new Conflict(
-          `${spec.name}.${field} ${JSON.stringify(value)} is taken by another resource.`,
-          field,
-        );
+      if (holder !== undefined && holder !== self) return new Conflict(`${spec.name}.${field} ${JSON.stringify(value)} is taken by another resource.`, field);
     }
     return null;
   };
@@ -166,33 +133,27 @@ export function createMemoryCollection<T extends object, X extends object = Reco
   const assigned = (): Row => {
     const row: Row = {};
     for (const [key, how, value] of spec.assign) {
-      if (how === "uuid") row[key] = randomUUID();
-      else if (how === "now") row[key] = clock().toISOString();
-      else if (how === "today") row[key] = clock().toISOString().slice(0, 10);
+      if (how === 'uuid') row[key] = randomUUID();
+      else if (how === 'now') row[key] = clock().toISOString();
+      else if (how === 'today') row[key] = clock().toISOString().slice(0, 10);
       else row[key] = structuredClone(value);
     }
     return row;
   };
   const keep = (row: Row): Row => {
     const kept: Row = {};
-    for (const key of spec.readOnly)
-      if (row[key] !== undefined) kept[key] = row[key];
+    for (const key of spec.readOnly) if (row[key] !== undefined) kept[key] = row[key];
     return kept;
   };
-  const missing = (id: string) =>
-    new NotFound(`No ${spec.name} resource has id ${id}.`);
+  const missing = (id: string) => new NotFound(`No ${spec.name} resource has id ${id}.`);
   /**
    * The stored row of `id` when the write may go on: a missing one answers 404 (412 under `If-Match`, which
    * no missing resource satisfies: a concurrent delete won), a failed precondition 412.
    */
   const current = (id: string, ctx: HandlerContext | undefined) => {
     const found = rows.get(id);
-    if (!found)
-      return ctx?.condition && !ctx.condition.matches(null)
-        ? new PreconditionFailed()
-        : missing(id);
-    if (ctx?.condition && !ctx.condition.matches(found.row))
-      return new PreconditionFailed();
+    if (!found) return ctx?.condition && !ctx.condition.matches(null) ? new PreconditionFailed() : missing(id);
+    if (ctx?.condition && !ctx.condition.matches(found.row)) return new PreconditionFailed();
     return found;
   };
   const transitions: Record<string, MemoryTransition<T>> = {};
@@ -211,24 +172,17 @@ export function createMemoryCollection<T extends object, X extends object = Reco
     };
   const crud: CollectionHandlers<T, object, object, object, ListQuery> = {
     list(query): Page<T> | BadRequest {
-      const filters = Object.entries(query).filter(
-        ([key, value]) =>
-          key !== "limit" && key !== "cursor" && value !== undefined,
-      );
+      const filters = Object.entries(query).filter(([key, value]) => key !== 'limit' && key !== 'cursor' && value !== undefined);
       const digest = filtersDigest(filters);
-      const after =
-        query.cursor === undefined ? 0 : decodeCursor(query.cursor, digest);
+      const after = query.cursor === undefined ? 0 : decodeCursor(query.cursor, digest);
       if (after === null)
-        return new BadRequest(
-          "The cursor is not one this server issued for these filters.",
-          [
-            {
-              pointer: "#/cursor",
-              detail: "unknown cursor, or one issued for other filters",
-              parameter: "cursor",
-            },
-          ],
-        );
+        return new BadRequest('The cursor is not one this server issued for these filters.', [
+          {
+            pointer: '#/cursor',
+            detail: 'unknown cursor, or one issued for other filters',
+            parameter: 'cursor',
+          },
+        ]);
       const data: T[] = [];
       let last = 0;
       for (let i = seek(after); i < order.length; i++) {
@@ -236,8 +190,7 @@ export function createMemoryCollection<T extends object, X extends object = Reco
         const row = rows.get(id);
         if (row === undefined || row.seq !== at) continue;
         if (!filters.every(([key, value]) => row.row[key] === value)) continue;
-        if (data.length === query.limit)
-          return { data, next_cursor: encodeCursor(last, digest) };
+        if (data.length === query.limit) return { data, next_cursor: encodeCursor(last, digest) };
         data.push(out(row.row));
         last = at;
       }
@@ -248,12 +201,7 @@ export function createMemoryCollection<T extends object, X extends object = Reco
       return found ? out(found.row) : missing(id);
     },
     create(body) {
-      if (rows.size >= maxRecords)
-        return new HttpProblem(
-          507,
-          "storage_full",
-          `The in-memory store keeps at most ${maxRecords} ${spec.name}.`,
-        );
+      if (rows.size >= maxRecords) return new HttpProblem(507, 'storage_full', `The in-memory store keeps at most ${maxRecords} ${spec.name}.`);
       const row = { ...defined(body), ...assigned() };
       const conflict = taken(row, null);
       if (conflict) return conflict;
@@ -287,12 +235,5 @@ export function createMemoryCollection<T extends object, X extends object = Reco
     },
   };
   // The spec lists exactly the transitions `X` types (both are generated from one lifecycle).
-  return { ...crud, ...transitions } as CollectionHandlers<
-    T,
-    object,
-    object,
-    object,
-    ListQuery
-  > &
-    X;
+  return { ...crud, ...transitions } as CollectionHandlers<T, object, object, object, ListQuery> & X;
 }

@@ -2,16 +2,10 @@
  * Migrations between versions: finds the hooks a user passed for changes the version markers cannot
  * express, and compiles each route's up plan (older request -> newest) and down plan (newest -> older answer).
  */
-import type { z } from "zod";
-import { isFn, isRecord, type AnyFn } from "./guards.js";
-import type { Reader, Readers } from "./json-text.js";
-import type {
-  ApiSpec,
-  DownStep,
-  NestedDown,
-  RouteSpec,
-  UpPlan,
-} from "./spec.js";
+import type { z } from 'zod';
+import { isFn, isRecord, type AnyFn } from './guards.js';
+import type { Reader, Readers } from './json-text.js';
+import type { ApiSpec, DownStep, NestedDown, RouteSpec, UpPlan } from './spec.js';
 
 /** The resolved hooks by id (`<version>.<collection>.<field>`), each member bound to its object. */
 export type Hooks = ReadonlyMap<string, Readonly<Record<string, AnyFn>>>;
@@ -20,19 +14,10 @@ export type Hooks = ReadonlyMap<string, Readonly<Record<string, AnyFn>>>;
 export function resolveHooks(spec: ApiSpec, migrations: unknown): Hooks {
   const found = new Map<string, Record<string, AnyFn>>();
   const missing: string[] = [];
-  const needed = new Map(
-    spec.versions.flatMap((v) =>
-      v.routes.flatMap((r) =>
-        r.collection.hooks.map((h) => [h.id, h] as const),
-      ),
-    ),
-  );
-  for (const hook of [...needed.values()].sort((a, b) =>
-    a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
-  )) {
+  const needed = new Map(spec.versions.flatMap((v) => v.routes.flatMap((r) => r.collection.hooks.map((h) => [h.id, h] as const))));
+  for (const hook of [...needed.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
     let node: unknown = migrations;
-    for (const part of hook.id.split("."))
-      node = isRecord(node) ? node[part] : undefined;
+    for (const part of hook.id.split('.')) node = isRecord(node) ? node[part] : undefined;
     const members: Record<string, AnyFn> = {};
     for (const member of hook.members) {
       const fn = isRecord(node) ? node[member] : undefined;
@@ -42,25 +27,15 @@ export function resolveHooks(spec: ApiSpec, migrations: unknown): Hooks {
     found.set(hook.id, members);
   }
   if (missing.length > 0)
-    throw new Error(
-      `register${spec.name}Api: options.migrations lacks conversions the version markers cannot express:\n${missing.join("\n")}`,
-    );
+    throw new Error(`register${spec.name}Api: options.migrations lacks conversions the version markers cannot express:\n${missing.join('\n')}`);
   return found;
 }
 
-const cloneValue = (value: unknown): unknown =>
-  typeof value === "object" && value !== null ? structuredClone(value) : value;
+const cloneValue = (value: unknown): unknown => (typeof value === 'object' && value !== null ? structuredClone(value) : value);
 
 /** Applies `fn` to an object, or to each object of a (nested) array; other values (null) pass through. */
-const eachObject = (
-  fn: (o: Record<string, unknown>) => Record<string, unknown>,
-) => {
-  const apply = (value: unknown): unknown =>
-    Array.isArray(value)
-      ? value.map(apply)
-      : isRecord(value)
-        ? fn(value)
-        : value;
+const eachObject = (fn: (o: Record<string, unknown>) => Record<string, unknown>) => {
+  const apply = (value: unknown): unknown => (Array.isArray(value) ? value.map(apply) : isRecord(value) ? fn(value) : value);
   return apply;
 };
 
@@ -72,13 +47,7 @@ type UpStep = null | {
 };
 
 /** Compiles an up plan: a request body (or list query) of an older version to the newest names and types. */
-export function compileUp(
-  plan: UpPlan,
-  hooks: Hooks,
-): (
-  input: Record<string, unknown>,
-  complete: boolean,
-) => Record<string, unknown> {
+export function compileUp(plan: UpPlan, hooks: Hooks): (input: Record<string, unknown>, complete: boolean) => Record<string, unknown> {
   // One lookup per key of the request: a key the plan does not name is copied as it is.
   const steps = new Map<string, UpStep>();
   const stepOf = (name: string): Exclude<UpStep, null> => {
@@ -89,31 +58,25 @@ export function compileUp(
     return made;
   };
   const renames = plan.renames ?? {};
-  const keyOf = (name: string): string =>
-    Object.hasOwn(renames, name) ? renames[name]! : name;
+  const keyOf = (name: string): string => (Object.hasOwn(renames, name) ? renames[name]! : name);
   // The request keys that arrive as the newest key `key` (conversions are keyed by the newest name): its
   // old names, and itself unless it is renamed away.
-  const namesOf = (key: string): string[] => [
-    ...Object.keys(renames).filter((n) => renames[n] === key),
-    ...(Object.hasOwn(renames, key) ? [] : [key]),
-  ];
-  for (const name of Object.keys(renames))
-    steps.set(name, { key: renames[name]!, convert: [], migrate: undefined });
+  const namesOf = (key: string): string[] => [...Object.keys(renames).filter((n) => renames[n] === key), ...(Object.hasOwn(renames, key) ? [] : [key])];
+  for (const name of Object.keys(renames)) steps.set(name, { key: renames[name]!, convert: [], migrate: undefined });
   for (const [key, ids] of Object.entries(plan.hooks ?? {}))
     for (const name of namesOf(key)) {
       const step = stepOf(name);
       steps.set(name, {
         ...step,
         key: keyOf(name),
-        convert: ids.map((id) => hooks.get(id)!["up"]!),
+        convert: ids.map((id) => hooks.get(id)!['up']!),
       });
     }
   // A nested object arrives whole (its request schema applies its defaults), so it always takes its fills.
   for (const [key, p] of Object.entries(plan.nested ?? {})) {
     const migrate = compileUp(p, hooks);
     const each = eachObject((o) => migrate(o, true));
-    for (const name of namesOf(key))
-      steps.set(name, { ...stepOf(name), key: keyOf(name), migrate: each });
+    for (const name of namesOf(key)) steps.set(name, { ...stepOf(name), key: keyOf(name), migrate: each });
   }
   for (const name of plan.drop ?? []) steps.set(name, null);
   const fill = Object.entries(plan.fill ?? {});
@@ -127,58 +90,37 @@ export function compileUp(
       }
       if (step === null) continue;
       let value = input[name];
-      if (value !== undefined)
-        for (const convert of step.convert) value = convert(value);
+      if (value !== undefined) for (const convert of step.convert) value = convert(value);
       if (step.migrate) value = step.migrate(value);
       out[step.key] = value;
     }
     // Only complete bodies (create, replace) take defaults; a patch leaves absent fields alone.
-    if (complete)
-      for (const [key, value] of fill)
-        if (out[key] === undefined) out[key] = cloneValue(value);
+    if (complete) for (const [key, value] of fill) if (out[key] === undefined) out[key] = cloneValue(value);
     return out;
   };
 }
 
 /** Enum values an older version lacks shown as their fallbacks, in a value or in each item of (nested) arrays. */
-function showValues(
-  values: Readonly<Record<string, string>>,
-): (value: unknown) => unknown {
+function showValues(values: Readonly<Record<string, string>>): (value: unknown) => unknown {
   const apply = (value: unknown): unknown =>
-    typeof value === "string"
-      ? Object.hasOwn(values, value)
-        ? values[value]
-        : value
-      : Array.isArray(value)
-        ? value.map(apply)
-        : value;
+    typeof value === 'string' ? (Object.hasOwn(values, value) ? values[value] : value) : Array.isArray(value) ? value.map(apply) : value;
   return apply;
 }
 
 /** The reader of each of `names` (an older version's fields, in order) from the newest fields. */
-function readersOf(
-  names: readonly string[],
-  down: Readonly<Record<string, DownStep>>,
-  hooks: Hooks,
-): Reader[] {
+function readersOf(names: readonly string[], down: Readonly<Record<string, DownStep>>, hooks: Hooks): Reader[] {
   return names.map((name): Reader => {
     // Own keys only: a field may be called `constructor`.
     const step = Object.hasOwn(down, name) ? down[name] : undefined;
     if (step === undefined) return (r) => r[name];
-    if ("fallback" in step) return () => cloneValue(step.fallback);
-    if ("hook" in step) return hooks.get(step.hook)!["value"]! as Reader;
+    if ('fallback' in step) return () => cloneValue(step.fallback);
+    if ('hook' in step) return hooks.get(step.hook)!['value']! as Reader;
     const key = step.key;
-    const convert = (step.hooks ?? []).map((id) => hooks.get(id)!["down"]!);
-    const fill =
-      step.whenMissing === undefined
-        ? undefined
-        : hooks.get(step.whenMissing)!["whenMissing"]!;
-    const nested =
-      step.nested === undefined ? undefined : compileNested(step.nested, hooks);
-    const shown =
-      step.values === undefined ? undefined : showValues(step.values);
-    if (!fill && !nested && convert.length === 0 && !shown)
-      return (r) => r[key];
+    const convert = (step.hooks ?? []).map((id) => hooks.get(id)!['down']!);
+    const fill = step.whenMissing === undefined ? undefined : hooks.get(step.whenMissing)!['whenMissing']!;
+    const nested = step.nested === undefined ? undefined : compileNested(step.nested, hooks);
+    const shown = step.values === undefined ? undefined : showValues(step.values);
+    if (!fill && !nested && convert.length === 0 && !shown) return (r) => r[key];
     return (r) => {
       let value = r[key];
       if (value === undefined) return fill ? fill(r) : undefined;
@@ -209,10 +151,9 @@ function compileFields(
 
 /** Whether a step (or a nested plan inside it) calls a migration hook, which is user code. */
 function callsHooks(step: DownStep): boolean {
-  if ("fallback" in step) return false;
-  if ("hook" in step) return true;
-  if ((step.hooks ?? []).length > 0 || step.whenMissing !== undefined)
-    return true;
+  if ('fallback' in step) return false;
+  if ('hook' in step) return true;
+  if ((step.hooks ?? []).length > 0 || step.whenMissing !== undefined) return true;
   return Object.values(step.nested?.down ?? {}).some(callsHooks);
 }
 
@@ -222,28 +163,19 @@ function callsHooks(step: DownStep): boolean {
  * newest resource without building the older one first. Null when a step calls a migration hook: hooks run
  * once per answer, and a failed check builds the older resource to let zod word the failure.
  */
-export function compileDownReaders(
-  route: RouteSpec,
-  hooks: Hooks,
-): Readers | null {
+export function compileDownReaders(route: RouteSpec, hooks: Hooks): Readers | null {
   if (Object.values(route.down).some(callsHooks)) return null;
   const names = Object.keys(route.schemas.response.shape);
   const readers = readersOf(names, route.down, hooks);
   return new Map(names.map((name, i) => [name, readers[i]!]));
 }
 
-function compileNested(
-  plan: NestedDown,
-  hooks: Hooks,
-): (value: unknown) => unknown {
+function compileNested(plan: NestedDown, hooks: Hooks): (value: unknown) => unknown {
   return eachObject(compileFields(plan.fields, plan.down ?? {}, hooks));
 }
 
 /** Compiles a down plan: a resource of the newest version to the fields (the response schema's keys) and names of an older one. */
-export function compileDown(
-  route: RouteSpec,
-  hooks: Hooks,
-): (resource: Record<string, unknown>) => Record<string, unknown> {
+export function compileDown(route: RouteSpec, hooks: Hooks): (resource: Record<string, unknown>) => Record<string, unknown> {
   return compileObjectDown(route.schemas.response, route.down, hooks);
 }
 

@@ -3,40 +3,30 @@
  * credential option is there, then mounts every version's routes and OpenAPI documents in an encapsulated
  * scope with problem+json errors.
  */
-import type { FastifyInstance } from "fastify";
-import { assertContract } from "./contract.js";
-import { createAuthenticator } from "./auth.js";
-import { createFailureLimiter } from "./auth-failures.js";
-import { useJsonBodies } from "./body.js";
-import { deferredHandle } from "./deferred.js";
-import { createEtagger } from "./etag.js";
-import { createGate, type GateRule } from "./gate.js";
-import { isFn, isRecord, type AnyFn } from "./guards.js";
-import { NO_HANDLER_EVENTS, createHandle, noEvents } from "./handle.js";
-import { createMemoryAnswers, createRedisAnswers } from "./idempotency.js";
-import { resolveHooks } from "./migrate.js";
-import { placeDocuments } from "./openapi.js";
-import {
-  PathIndex,
-  mountByHeader,
-  mountByPath,
-  transitionUrl,
-  type Placed,
-} from "./paths.js";
-import { answerError, problem, send } from "./problems.js";
-import { createLimiters, type Limiter } from "./rate-limit.js";
-import type { ApiSpec, RouteSpec } from "./spec.js";
-import { STATE, type Mount } from "./state.js";
-import { createTransitionHandle } from "./transition.js";
-import { OPERATION_FACTS } from "./operations.js";
-import { BODY_RULES } from "./problems.js";
-import { createHeaderVersions } from "./version-select.js";
-import type { OperationName, ServerOptions } from "./types.js";
-import {
-  createBuiltinHandlers,
-  createWebhookStores,
-  startWebhooks,
-} from "./webhooks.js";
+import type { FastifyInstance } from 'fastify';
+import { assertContract } from './contract.js';
+import { createAuthenticator } from './auth.js';
+import { createFailureLimiter } from './auth-failures.js';
+import { useJsonBodies } from './body.js';
+import { deferredHandle } from './deferred.js';
+import { createEtagger } from './etag.js';
+import { createGate, type GateRule } from './gate.js';
+import { isFn, isRecord, type AnyFn } from './guards.js';
+import { NO_HANDLER_EVENTS, createHandle, noEvents } from './handle.js';
+import { createMemoryAnswers, createRedisAnswers } from './idempotency.js';
+import { resolveHooks } from './migrate.js';
+import { placeDocuments } from './openapi.js';
+import { PathIndex, mountByHeader, mountByPath, transitionUrl, type Placed } from './paths.js';
+import { answerError, problem, send } from './problems.js';
+import { createLimiters, type Limiter } from './rate-limit.js';
+import type { ApiSpec, RouteSpec } from './spec.js';
+import { STATE, type Mount } from './state.js';
+import { createTransitionHandle } from './transition.js';
+import { OPERATION_FACTS } from './operations.js';
+import { BODY_RULES } from './problems.js';
+import { createHeaderVersions } from './version-select.js';
+import type { OperationName, ServerOptions } from './types.js';
+import { createBuiltinHandlers, createWebhookStores, startWebhooks } from './webhooks.js';
 
 /** Mounts every version's routes of an API on `app`, in an encapsulated scope. Generated `registerXApi` calls it. */
 export async function mountApi(
@@ -52,41 +42,24 @@ export async function mountApi(
   const now = () => clock().getTime();
   const webhooks = spec.webhooks ?? null;
   const webhookOptions = options.webhooks ?? {};
-  const redisPrefix =
-    options.redisPrefix ?? `restgen:${spec.name.toLowerCase()}:`;
-  const stores = webhooks
-    ? createWebhookStores(
-        options.redis,
-        redisPrefix,
-        options.redisTimeout,
-        webhookOptions,
-      )
-    : null;
+  const redisPrefix = options.redisPrefix ?? `restgen:${spec.name.toLowerCase()}:`;
+  const stores = webhooks ? createWebhookStores(options.redis, redisPrefix, options.redisTimeout, webhookOptions) : null;
   const table = resolveHandlers(
     spec,
     webhooks && stores
       ? {
           ...handlers,
-          [webhooks.collection]: createBuiltinHandlers(
-            webhooks,
-            stores,
-            webhookOptions,
-            now,
-          ),
+          [webhooks.collection]: createBuiltinHandlers(webhooks, stores, webhookOptions, now),
         }
       : handlers,
   );
-  const { authenticate, challenge, verifyJwt } = createAuthenticator(
-    spec,
-    options,
-  );
+  const { authenticate, challenge, verifyJwt } = createAuthenticator(spec, options);
   const bodyLimit = options.bodyLimit ?? 1_048_576;
   const redisTimeout = options.redisTimeout ?? 500;
   const requestTimeout = options.requestTimeout ?? 30_000;
   const ttl = options.idempotencyTtl ?? 86_400_000;
-  const prefix = (options.prefix ?? "").replace(/\/$/, "");
-  const failureLimit =
-    options.authFailures === false ? null : (options.authFailures ?? {});
+  const prefix = (options.prefix ?? '').replace(/\/$/, '');
+  const failureLimit = options.authFailures === false ? null : (options.authFailures ?? {});
   const documents = await placeDocuments(spec, options.openapi, prefix);
   const answers = options.redis
     ? createRedisAnswers(options.redis, {
@@ -102,16 +75,12 @@ export async function mountApi(
     async (scope) => {
       scope.decorateRequest(STATE, null);
       useJsonBodies(scope);
-      scope.setErrorHandler((error, request, reply) =>
-        answerError(error, request, reply, bodyLimit),
-      );
+      scope.setErrorHandler((error, request, reply) => answerError(error, request, reply, bodyLimit));
       const limits = await createLimiters(
         scope,
         spec,
         options.rateLimit !== false,
-        options.redis
-          ? { redis: options.redis, prefix: redisPrefix, timeout: redisTimeout }
-          : null,
+        options.redis ? { redis: options.redis, prefix: redisPrefix, timeout: redisTimeout } : null,
       );
       const newest = newestRoutes(spec);
       const m: Mount = {
@@ -123,23 +92,12 @@ export async function mountApi(
         verifyJwt,
         apiLimiter: limits.api,
         limiters: limits.byCollection,
-        etags: new Map(
-          [...newest].map(([key, route]) => [
-            key,
-            createEtagger(route.schemas.response),
-          ]),
-        ),
+        etags: new Map([...newest].map(([key, route]) => [key, createEtagger(route.schemas.response)])),
         prefix,
         answers,
         authenticate,
         apiKeyHeader: spec.apiKeyHeader?.toLowerCase() ?? null,
-        failures:
-          failureLimit === null
-            ? null
-            : createFailureLimiter(
-                failureLimit.max ?? 20,
-                failureLimit.windowMs ?? 60_000,
-              ),
+        failures: failureLimit === null ? null : createFailureLimiter(failureLimit.max ?? 20, failureLimit.windowMs ?? 60_000),
         newest,
         validateResponses: options.validateResponses !== false,
         requestTimeout,
@@ -148,47 +106,20 @@ export async function mountApi(
         onOutdatedValue: options.onOutdatedValue,
         onVersionUse: options.onVersionUse ?? null,
       };
-      if (webhooks && stores)
-        startWebhooks(scope, m, webhooks, table, stores, webhookOptions);
+      if (webhooks && stores) startWebhooks(scope, m, webhooks, table, stores, webhookOptions);
       const placed = [...placeRoutes(m), ...documents];
       const index = new PathIndex();
-      if (spec.versioning.in === "path")
-        mountByPath(scope, index, placed, bodyLimit);
+      if (spec.versioning.in === 'path') mountByPath(scope, index, placed, bodyLimit);
       else
-        mountByHeader(
-          scope,
-          index,
-          placed,
-          createHeaderVersions(
-            m,
-            spec.versioning.header,
-            spec.versioning.default ?? null,
-            options.pinnedVersion,
-          ),
-          bodyLimit,
-        );
+        mountByHeader(scope, index, placed, createHeaderVersions(m, spec.versioning.header, spec.versioning.default ?? null, options.pinnedVersion), bodyLimit);
       if (options.notFound !== false)
         scope.setNotFoundHandler((request, reply) => {
-          const path = request.url.split("?")[0]!;
+          const path = request.url.split('?')[0]!;
           // A served path with a method Fastify has no route for (TRACE, PROPFIND, ...): 405, not 404.
           const allow = index.allowOf(path.slice(prefix.length), request);
           if (allow !== null)
-            return send(
-              reply.header("allow", allow),
-              problem(
-                405,
-                "method_not_allowed",
-                `${request.method} is not allowed here; this path accepts ${allow}.`,
-              ),
-            );
-          return send(
-            reply,
-            problem(
-              404,
-              "not_found",
-              `Nothing is served at ${request.method} ${path}.`,
-            ),
-          );
+            return send(reply.header('allow', allow), problem(405, 'method_not_allowed', `${request.method} is not allowed here; this path accepts ${allow}.`));
+          return send(reply, problem(404, 'not_found', `Nothing is served at ${request.method} ${path}.`));
         });
     },
     { prefix },
@@ -200,33 +131,27 @@ export async function mountApi(
  * request without the versioning header, and with path versioning the path always names it.
  */
 function assertVersionOptions(spec: ApiSpec, options: ServerOptions): void {
-  if (options.pinnedVersion !== undefined && spec.versioning.in === "path")
+  if (options.pinnedVersion !== undefined && spec.versioning.in === 'path')
     throw new Error(
-      `register${spec.name}Api: options.pinnedVersion applies to header versioning only; this API selects the version by its path (/${spec.versions[0]?.name ?? "v1"}/...), which every request names. Remove pinnedVersion, or declare versioning: { in: 'header', header: 'Api-Version' } in the API.`,
+      `register${spec.name}Api: options.pinnedVersion applies to header versioning only; this API selects the version by its path (/${spec.versions[0]?.name ?? 'v1'}/...), which every request names. Remove pinnedVersion, or declare versioning: { in: 'header', header: 'Api-Version' } in the API.`,
     );
   for (const [key, value] of [
-    ["pinnedVersion", options.pinnedVersion],
-    ["onVersionUse", options.onVersionUse],
+    ['pinnedVersion', options.pinnedVersion],
+    ['onVersionUse', options.onVersionUse],
   ] as const)
-    if (value !== undefined && typeof value !== "function")
-      throw new Error(
-        `register${spec.name}Api: options.${key} must be a function (got ${typeof value}).`,
-      );
+    if (value !== undefined && typeof value !== 'function')
+      throw new Error(`register${spec.name}Api: options.${key} must be a function (got ${typeof value}).`);
 }
 
 /** The route of each collection's newest version (versions are oldest first). */
 function newestRoutes(spec: ApiSpec): Map<string, RouteSpec> {
   const newest = new Map<string, RouteSpec>();
-  for (const version of spec.versions)
-    for (const route of version.routes) newest.set(route.collection.key, route);
+  for (const version of spec.versions) for (const route of version.routes) newest.set(route.collection.key, route);
   return newest;
 }
 
 /** Every handler the spec's routes call, bound to its collection object; a missing one is a startup error. */
-function resolveHandlers(
-  spec: ApiSpec,
-  handlers: object,
-): Record<string, Record<string, AnyFn>> {
+function resolveHandlers(spec: ApiSpec, handlers: object): Record<string, Record<string, AnyFn>> {
   const table: Record<string, Record<string, AnyFn>> = {};
   const missing: string[] = [];
   const source = handlers as Record<string, unknown>;
@@ -236,26 +161,17 @@ function resolveHandlers(
       const collection = source[key];
       const resolved = (table[key] ??= {});
       // Rules of the collection's bodies no schema states travel with its handlers (see BODY_RULES).
-      const rules = isRecord(collection)
-        ? (collection as { [BODY_RULES]?: unknown })[BODY_RULES]
-        : undefined;
-      if (isFn(rules))
-        (resolved as { [BODY_RULES]?: unknown })[BODY_RULES] = rules;
+      const rules = isRecord(collection) ? (collection as { [BODY_RULES]?: unknown })[BODY_RULES] : undefined;
+      if (isFn(rules)) (resolved as { [BODY_RULES]?: unknown })[BODY_RULES] = rules;
       // A transition's handler sits beside the operations' (the DSL keeps their names apart).
-      for (const op of [
-        ...route.operations,
-        ...Object.keys(route.transitions),
-      ]) {
+      for (const op of [...route.operations, ...Object.keys(route.transitions)]) {
         if (resolved[op]) continue;
         const fn = isRecord(collection) ? collection[op] : undefined;
         if (isFn(fn)) resolved[op] = fn.bind(collection);
         else missing.push(`handlers.${key}.${op}`);
       }
     }
-  if (missing.length > 0)
-    throw new Error(
-      `register${spec.name}Api: missing handlers: ${[...new Set(missing)].join(", ")}`,
-    );
+  if (missing.length > 0) throw new Error(`register${spec.name}Api: missing handlers: ${[...new Set(missing)].join(', ')}`);
   return table;
 }
 
@@ -264,47 +180,28 @@ function pathsOf(route: RouteSpec): { url: string; ops: OperationName[] }[] {
   return [
     {
       url: `/${route.path}`,
-      ops: route.operations.filter(
-        (op) => OPERATION_FACTS[op].target === "collection",
-      ),
+      ops: route.operations.filter((op) => OPERATION_FACTS[op].target === 'collection'),
     },
     {
       url: `/${route.path}/:id`,
-      ops: route.operations.filter(
-        (op) => OPERATION_FACTS[op].target === "item",
-      ),
+      ops: route.operations.filter((op) => OPERATION_FACTS[op].target === 'item'),
     },
   ].filter((p) => p.ops.length > 0);
 }
 
 /** The limits a route of `collection` counts against: the API's, the collection's, and those of `more` keys. */
-function limitersOf(
-  m: Mount,
-  collection: string,
-  ...more: string[]
-): Limiter[] {
-  return [
-    m.apiLimiter,
-    ...[collection, ...more].map((k) => m.limiters.get(k) ?? null),
-  ].filter((l): l is Limiter => l !== null);
+function limitersOf(m: Mount, collection: string, ...more: string[]): Limiter[] {
+  return [m.apiLimiter, ...[collection, ...more].map((k) => m.limiters.get(k) ?? null)].filter((l): l is Limiter => l !== null);
 }
 
 /** Who may call `op` of `route`, and what it counts against. */
-function operationRule(
-  m: Mount,
-  route: RouteSpec,
-  op: OperationName,
-): GateRule {
+function operationRule(m: Mount, route: RouteSpec, op: OperationName): GateRule {
   const c = route.collection;
   return {
     isPublic: c.public.includes(op),
-    scopes:
-      OPERATION_FACTS[op].access === "read" ? c.scopes.read : c.scopes.write,
+    scopes: OPERATION_FACTS[op].access === 'read' ? c.scopes.read : c.scopes.write,
     limiters: limitersOf(m, c.key),
-    requireIfMatch:
-      c.requireIfMatch &&
-      OPERATION_FACTS[op].access === "write" &&
-      OPERATION_FACTS[op].target === "item",
+    requireIfMatch: c.requireIfMatch && OPERATION_FACTS[op].access === 'write' && OPERATION_FACTS[op].target === 'item',
     collection: c.key,
     operation: op,
   };
@@ -331,10 +228,7 @@ function placeRoutes(m: Mount): Placed[] {
     for (const route of version.routes) {
       for (const { url, ops } of pathsOf(route)) {
         // Location headers name the collection as the client called it.
-        const base =
-          m.spec.versioning.in === "path"
-            ? `${m.prefix}/${version.name}/${route.path}`
-            : `${m.prefix}/${route.path}`;
+        const base = m.spec.versioning.in === 'path' ? `${m.prefix}/${version.name}/${route.path}` : `${m.prefix}/${route.path}`;
         for (const op of ops)
           placed.push({
             version: version.name,
@@ -342,9 +236,7 @@ function placeRoutes(m: Mount): Placed[] {
             method: OPERATION_FACTS[op].method,
             entry: {
               gate: createGate(m, version, operationRule(m, route, op)),
-              handle: deferredHandle(() =>
-                createHandle(m, version, route, op, base),
-              ),
+              handle: deferredHandle(() => createHandle(m, version, route, op, base)),
             },
           });
       }
@@ -352,12 +244,10 @@ function placeRoutes(m: Mount): Placed[] {
         placed.push({
           version: version.name,
           url: transitionUrl(`/${route.path}`, name),
-          method: "POST",
+          method: 'POST',
           entry: {
             gate: createGate(m, version, transitionRule(m, route, name)),
-            handle: deferredHandle(() =>
-              createTransitionHandle(m, version, route, name),
-            ),
+            handle: deferredHandle(() => createTransitionHandle(m, version, route, name)),
           },
         });
     }

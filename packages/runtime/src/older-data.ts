@@ -7,7 +7,7 @@
  * stays checked: the type of every value, required fields, string formats (uuid, email, date-time), integer
  * numbers; unknown and write-only keys are removed as before.
  */
-import { z } from "zod";
+import { z } from 'zod';
 
 /** An answered value that breaks only a request-side constraint (what `onOutdatedValue` receives). */
 export interface OutdatedValue {
@@ -24,33 +24,11 @@ export interface OutdatedValue {
 }
 
 /** Checks of strings, numbers and arrays that only requests enforce. */
-const LOOSE_CHECKS: ReadonlySet<string> = new Set([
-  "min_length",
-  "max_length",
-  "length_equals",
-  "greater_than",
-  "less_than",
-  "multiple_of",
-]);
+const LOOSE_CHECKS: ReadonlySet<string> = new Set(['min_length', 'max_length', 'length_equals', 'greater_than', 'less_than', 'multiple_of']);
 /** String formats that are constraints on the text rather than what the value is (a pattern). */
-const LOOSE_FORMATS: ReadonlySet<string> = new Set([
-  "regex",
-  "starts_with",
-  "ends_with",
-  "includes",
-  "lowercase",
-  "uppercase",
-]);
+const LOOSE_FORMATS: ReadonlySet<string> = new Set(['regex', 'starts_with', 'ends_with', 'includes', 'lowercase', 'uppercase']);
 /** Wrappers whose inner schema is relaxed in place. */
-const WRAPPERS: ReadonlySet<string> = new Set([
-  "optional",
-  "nullable",
-  "default",
-  "prefault",
-  "readonly",
-  "nonoptional",
-  "catch",
-]);
+const WRAPPERS: ReadonlySet<string> = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'nonoptional', 'catch']);
 
 /** The zod internals read and rebuilt here (zod 4's `_zod`). */
 interface Node {
@@ -73,15 +51,13 @@ interface CheckDef {
   readonly format?: string;
 }
 
-const isLoose = (c: CheckDef): boolean =>
-  LOOSE_CHECKS.has(c.check) ||
-  (c.check === "string_format" && LOOSE_FORMATS.has(c.format ?? ""));
+const isLoose = (c: CheckDef): boolean => LOOSE_CHECKS.has(c.check) || (c.check === 'string_format' && LOOSE_FORMATS.has(c.format ?? ''));
 
 /** The schema of any value of an enum's kinds (strings, numbers). */
 function kindsOf(entries: Readonly<Record<string, unknown>>): z.ZodType {
   const kinds = new Set(Object.values(entries).map((v) => typeof v));
-  if (kinds.size === 1 && kinds.has("string")) return z.string();
-  if (kinds.size === 1 && kinds.has("number")) return z.number();
+  if (kinds.size === 1 && kinds.has('string')) return z.string();
+  if (kinds.size === 1 && kinds.has('number')) return z.number();
   return z.union([z.string(), z.number()]);
 }
 
@@ -99,30 +75,27 @@ function relax(schema: z.ZodType): z.ZodType {
   const kept = checks.filter((c) => !isLoose(c._zod.def));
   const looser = kept.length !== checks.length;
   switch (def.type) {
-    case "string":
-    case "number":
+    case 'string':
+    case 'number':
       if (looser) out = make({ ...def, checks: kept });
       break;
-    case "enum":
+    case 'enum':
       if (def.entries !== undefined) out = kindsOf(def.entries);
       break;
-    case "array": {
+    case 'array': {
       const element = def.element && relax(def.element);
-      if (looser || element !== def.element)
-        out = make({ ...def, element, checks: kept });
+      if (looser || element !== def.element) out = make({ ...def, element, checks: kept });
       break;
     }
-    case "object": {
+    case 'object': {
       const entries = Object.entries(def.shape ?? {});
       const shape = Object.fromEntries(entries.map(([k, v]) => [k, relax(v)]));
-      if (entries.some(([k, v]) => shape[k] !== v))
-        out = make({ ...def, shape });
+      if (entries.some(([k, v]) => shape[k] !== v)) out = make({ ...def, shape });
       break;
     }
-    case "union": {
+    case 'union': {
       const options = (def.options ?? []).map(relax);
-      if (options.some((o, i) => o !== def.options![i]))
-        out = make({ ...def, options });
+      if (options.some((o, i) => o !== def.options![i])) out = make({ ...def, options });
       break;
     }
     default:
@@ -150,19 +123,12 @@ export interface WarnLog {
 }
 
 /** Logs an outdated value at warn and reports it to `onOutdatedValue` (whose own failure is logged, never answered). */
-export function noteOutdated(
-  log: WarnLog | undefined,
-  report: OutdatedValue,
-  onOutdatedValue: ((report: OutdatedValue) => void) | undefined,
-): void {
-  log?.warn(
-    { ...report },
-    `${report.source} answered a value stored under an older contract at ${report.pointer} (${report.detail}); sent as it is`,
-  );
+export function noteOutdated(log: WarnLog | undefined, report: OutdatedValue, onOutdatedValue: ((report: OutdatedValue) => void) | undefined): void {
+  log?.warn({ ...report }, `${report.source} answered a value stored under an older contract at ${report.pointer} (${report.detail}); sent as it is`);
   if (onOutdatedValue === undefined) return;
   try {
     onOutdatedValue(report);
   } catch (error) {
-    log?.warn({ err: error }, "onOutdatedValue threw");
+    log?.warn({ err: error }, 'onOutdatedValue threw');
   }
 }

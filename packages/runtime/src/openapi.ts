@@ -6,42 +6,31 @@
  * stops it) and read once, when it is first asked for: a large API's documents are megabytes of JSON that
  * a server which is never asked for them does not hold.
  */
-import { open, readFile } from "node:fs/promises";
-import { fileURLToPath } from "node:url";
-import { isRecord } from "./guards.js";
-import type { Placed } from "./paths.js";
-import type { ApiSpec, VersionSpec } from "./spec.js";
-import { INTERNAL, send } from "./problems.js";
-import type { Entry } from "./state.js";
-import type { ServerOptions } from "./types.js";
+import { open, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { isRecord } from './guards.js';
+import type { Placed } from './paths.js';
+import type { ApiSpec, VersionSpec } from './spec.js';
+import { INTERNAL, send } from './problems.js';
+import type { Entry } from './state.js';
+import type { ServerOptions } from './types.js';
 
 /** The routes of the documents (none when `option` is false); a missing or unreadable document is a startup error. */
-export async function placeDocuments(
-  spec: ApiSpec,
-  option: ServerOptions["openapi"],
-  prefix: string,
-): Promise<Placed[]> {
+export async function placeDocuments(spec: ApiSpec, option: ServerOptions['openapi'], prefix: string): Promise<Placed[]> {
   if (option === false) return [];
   const owner = `register${spec.name}Api`;
-  const url = "/" + (option?.path ?? "openapi.json").replace(/^\/+/, "");
-  const first = url.split("/")[1];
-  if (
-    url === "/" ||
-    spec.versions.some((v) => v.routes.some((r) => r.path === first))
-  )
-    throw new Error(
-      `${owner}: options.openapi.path ${JSON.stringify(option?.path)} is empty or inside a collection's path; choose another.`,
-    );
-  const found = await Promise.allSettled(
-    spec.versions.map((v) => checkDocument(owner, v.document)),
-  );
+  const url = '/' + (option?.path ?? 'openapi.json').replace(/^\/+/, '');
+  const first = url.split('/')[1];
+  if (url === '/' || spec.versions.some((v) => v.routes.some((r) => r.path === first)))
+    throw new Error(`${owner}: options.openapi.path ${JSON.stringify(option?.path)} is empty or inside a collection's path; choose another.`);
+  const found = await Promise.allSettled(spec.versions.map((v) => checkDocument(owner, v.document)));
   // The oldest version's failure, whichever check failed first.
-  const failed = found.find((r) => r.status === "rejected");
+  const failed = found.find((r) => r.status === 'rejected');
   if (failed) throw failed.reason;
   return spec.versions.map((version) => ({
     version: version.name,
     url,
-    method: "GET",
+    method: 'GET',
     entry: documentEntry(
       version,
       readOnce(() => readDocument(owner, version.document, prefix)),
@@ -60,17 +49,15 @@ function readOnce(read: () => Promise<string>): () => Promise<string> {
 }
 
 /** The path of a document's URL, for messages. */
-const fileOf = (url: URL): string =>
-  url.protocol === "file:" ? fileURLToPath(url) : url.href;
+const fileOf = (url: URL): string => (url.protocol === 'file:' ? fileURLToPath(url) : url.href);
 
 /** Throws the startup error of a document that does not exist or cannot be read. */
 async function checkDocument(owner: string, url: URL): Promise<void> {
   try {
-    const handle = await open(url, "r");
+    const handle = await open(url, 'r');
     try {
       // A folder opens too; reading it is what fails.
-      if (!(await handle.stat()).isFile())
-        throw new Error("not a file (EISDIR)");
+      if (!(await handle.stat()).isFile()) throw new Error('not a file (EISDIR)');
     } finally {
       await handle.close();
     }
@@ -82,7 +69,7 @@ async function checkDocument(owner: string, url: URL): Promise<void> {
 /** The startup error of a document that is missing or cannot be read. */
 function unreadable(owner: string, url: URL, error: unknown): Error {
   const file = fileOf(url);
-  const missing = isRecord(error) && error["code"] === "ENOENT";
+  const missing = isRecord(error) && error['code'] === 'ENOENT';
   return new Error(
     `${owner}: ${missing ? `the OpenAPI document ${file} does not exist` : `cannot read the OpenAPI document ${file} (${String(error)})`}; run \`restgen generate\` to write it, or pass openapi: false.`,
     { cause: error },
@@ -93,10 +80,7 @@ function unreadable(owner: string, url: URL, error: unknown): Error {
  * The public entry of a document: lifecycle headers (no 410: the document of a retired or browned-out
  * version still tells its clients where to go), then the document.
  */
-function documentEntry(
-  version: VersionSpec,
-  body: () => Promise<string>,
-): Entry {
+function documentEntry(version: VersionSpec, body: () => Promise<string>): Entry {
   const { deprecation, sunset } = version;
   const link = version.link ?? null;
   return {
@@ -104,9 +88,9 @@ function documentEntry(
       deprecation === null && sunset === null && link === null
         ? null
         : async (_request, reply) => {
-            if (deprecation !== null) reply.header("deprecation", deprecation);
-            if (sunset !== null) reply.header("sunset", sunset);
-            if (link !== null) reply.header("link", link);
+            if (deprecation !== null) reply.header('deprecation', deprecation);
+            if (sunset !== null) reply.header('sunset', sunset);
+            if (link !== null) reply.header('link', link);
             return undefined;
           },
     handle: async (request, reply) => {
@@ -118,21 +102,17 @@ function documentEntry(
         request.log.error({ err: error }, String((error as Error).message));
         return send(reply, INTERNAL);
       }
-      return reply.type("application/json; charset=utf-8").send(text);
+      return reply.type('application/json; charset=utf-8').send(text);
     },
   };
 }
 
 /** The document's text; with a prefix, a copy whose `servers[0].url` is the prefix (the paths are relative to it). */
-async function readDocument(
-  owner: string,
-  url: URL,
-  prefix: string,
-): Promise<string> {
+async function readDocument(owner: string, url: URL, prefix: string): Promise<string> {
   const file = fileOf(url);
   let text: string;
   try {
-    text = await readFile(url, "utf8");
+    text = await readFile(url, 'utf8');
   } catch (error) {
     throw unreadable(owner, url, error);
   }
@@ -140,19 +120,11 @@ async function readDocument(
   try {
     document = JSON.parse(text);
   } catch (error) {
-    throw new Error(
-      `${owner}: the OpenAPI document ${file} is not JSON (${String(error)}); run \`restgen generate\` to rewrite it.`,
-      { cause: error },
-    );
+    throw new Error(`${owner}: the OpenAPI document ${file} is not JSON (${String(error)}); run \`restgen generate\` to rewrite it.`, { cause: error });
   }
-  if (prefix === "") return text;
-  if (!isRecord(document))
-    throw new Error(
-      `${owner}: the OpenAPI document ${file} is not an object; run \`restgen generate\` to rewrite it.`,
-    );
-  const servers: unknown[] = Array.isArray(document["servers"])
-    ? document["servers"]
-    : [];
+  if (prefix === '') return text;
+  if (!isRecord(document)) throw new Error(`${owner}: the OpenAPI document ${file} is not an object; run \`restgen generate\` to rewrite it.`);
+  const servers: unknown[] = Array.isArray(document['servers']) ? document['servers'] : [];
   const server = isRecord(servers[0]) ? servers[0] : {};
   return JSON.stringify({
     ...document,

@@ -5,31 +5,24 @@
  */
 
 /** The six operations a collection can offer, in the order they are always listed. */
-export const OPERATIONS = [
-  "list",
-  "get",
-  "create",
-  "replace",
-  "update",
-  "delete",
-] as const;
+export const OPERATIONS = ['list', 'get', 'create', 'replace', 'update', 'delete'] as const;
 
 /** One of the six operations. */
 export type OperationName = (typeof OPERATIONS)[number];
 
 /** What one operation is. */
 export interface OperationFacts {
-  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** The path it is served at: the collection (`/orders`) or one member (`/orders/{id}`). */
-  readonly target: "collection" | "item";
+  readonly target: 'collection' | 'item';
   /** The request body it takes, by the schema that checks it, or null for none. */
-  readonly body: "create" | "replace" | "patch" | null;
+  readonly body: 'create' | 'replace' | 'patch' | null;
   /** Whether it takes the list query (`limit`, `cursor`, filters). */
   readonly query: boolean;
   /** Its success status. */
   readonly status: 200 | 201 | 204;
   /** The access its scopes are checked for. */
-  readonly access: "read" | "write";
+  readonly access: 'read' | 'write';
 }
 
 /** Every operation's facts. */
@@ -37,51 +30,51 @@ export const OPERATION_FACTS: {
   readonly [K in OperationName]: OperationFacts;
 } = {
   list: {
-    method: "GET",
-    target: "collection",
+    method: 'GET',
+    target: 'collection',
     body: null,
     query: true,
     status: 200,
-    access: "read",
+    access: 'read',
   },
   get: {
-    method: "GET",
-    target: "item",
+    method: 'GET',
+    target: 'item',
     body: null,
     query: false,
     status: 200,
-    access: "read",
+    access: 'read',
   },
   create: {
-    method: "POST",
-    target: "collection",
-    body: "create",
+    method: 'POST',
+    target: 'collection',
+    body: 'create',
     query: false,
     status: 201,
-    access: "write",
+    access: 'write',
   },
   replace: {
-    method: "PUT",
-    target: "item",
-    body: "replace",
+    method: 'PUT',
+    target: 'item',
+    body: 'replace',
     query: false,
     status: 200,
-    access: "write",
+    access: 'write',
   },
   update: {
-    method: "PATCH",
-    target: "item",
-    body: "patch",
+    method: 'PATCH',
+    target: 'item',
+    body: 'patch',
     query: false,
     status: 200,
-    access: "write",
+    access: 'write',
   },
   delete: {
-    method: "DELETE",
-    target: "item",
+    method: 'DELETE',
+    target: 'item',
     body: null,
     query: false,
     status: 204,
-    access: "write",
+    access: 'write',
   },
 };

@@ -5,11 +5,11 @@
  * and the principal as attributes, so a query answers "who still calls version X". The only module of the
  * package that imports `@opentelemetry/api` (an optional peer dependency: install it to use this one).
  */
-import { metrics, type Attributes, type Meter } from "@opentelemetry/api";
-import type { VersionUse } from "./types.js";
+import { metrics, type Attributes, type Meter } from '@opentelemetry/api';
+import type { VersionUse } from './types.js';
 
 /** The counter's name (Prometheus shows it as `restgen_version_requests_total`). */
-export const VERSION_REQUESTS = "restgen.version.requests";
+export const VERSION_REQUESTS = 'restgen.version.requests';
 
 /** Options of {@link createVersionMetrics}. */
 export interface VersionMetricsOptions {
@@ -33,29 +33,25 @@ export interface VersionMetricsOptions {
  * import { createVersionMetrics } from "@restgen/runtime/otel";
  * await registerLedgerApi(app, handlers, { apiKeys, onVersionUse: createVersionMetrics() });
  */
-export function createVersionMetrics(
-  options: VersionMetricsOptions = {},
-): (use: VersionUse) => void {
-  const meter = options.meter ?? metrics.getMeter("@restgen/runtime");
+export function createVersionMetrics(options: VersionMetricsOptions = {}): (use: VersionUse) => void {
+  const meter = options.meter ?? metrics.getMeter('@restgen/runtime');
   const counter = meter.createCounter(VERSION_REQUESTS, {
-    description:
-      "Requests that resolved an API version, by version, how it was chosen, operation and principal.",
-    unit: "{request}",
+    description: 'Requests that resolved an API version, by version, how it was chosen, operation and principal.',
+    unit: '{request}',
   });
   const withPrincipal = options.principal !== false;
   const withOperation = options.operation !== false;
   return (use) => {
     const attributes: Attributes = {
-      "restgen.version": use.version,
-      "restgen.version.source": use.source,
-      "restgen.version.deprecated": use.deprecated,
+      'restgen.version': use.version,
+      'restgen.version.source': use.source,
+      'restgen.version.deprecated': use.deprecated,
     };
     if (withOperation) {
-      attributes["restgen.collection"] = use.collection;
-      attributes["restgen.operation"] = use.operation;
+      attributes['restgen.collection'] = use.collection;
+      attributes['restgen.operation'] = use.operation;
     }
-    if (withPrincipal && use.principal !== null)
-      attributes["restgen.principal"] = use.principal;
+    if (withPrincipal && use.principal !== null) attributes['restgen.principal'] = use.principal;
     counter.add(1, attributes);
   };
 }

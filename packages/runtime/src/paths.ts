@@ -5,38 +5,22 @@
  * 405 with `Allow`, and OPTIONS answers with `Allow`. A transition is a custom method on the item path,
  * `/orders/{id}:cancel` (AIP-136): an unknown custom method answers 404.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { problem, send } from "./problems.js";
-import {
-  resolvedOf,
-  stateOf,
-  type Entry,
-  type Gate,
-  type Handle,
-} from "./state.js";
-import { answered, type VersionResolver } from "./version-select.js";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { problem, send } from './problems.js';
+import { resolvedOf, stateOf, type Entry, type Gate, type Handle } from './state.js';
+import { answered, type VersionResolver } from './version-select.js';
 
-const ALL_METHODS = [
-  "GET",
-  "HEAD",
-  "POST",
-  "PUT",
-  "PATCH",
-  "DELETE",
-  "OPTIONS",
-] as const;
+const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 /**
  * The router URL of a transition of the item path `/orders/{id}`. find-my-way reads `:id::cancel` as one
  * parameter named `id::cancel`; a parameter with a pattern ends where the pattern does, and `::` after it
  * is a literal colon. Ids never contain a colon, so `/orders/a:b:cancel` matches nothing.
  */
-export const transitionUrl = (collectionUrl: string, name: string): string =>
-  `${collectionUrl}/:id(^[^/:]+)::${name}`;
+export const transitionUrl = (collectionUrl: string, name: string): string => `${collectionUrl}/:id(^[^/:]+)::${name}`;
 
 /** A router URL as the API documents it: `/orders/:id` is `/orders/{id}`, a transition's `/orders/{id}:cancel`. */
-export const displayUrl = (url: string): string =>
-  url.replace("/:id(^[^/:]+)::", "/{id}:").replace("/:id", "/{id}");
+export const displayUrl = (url: string): string => url.replace('/:id(^[^/:]+)::', '/{id}:').replace('/:id', '/{id}');
 
 /** A route of one version to register; `url` is relative to the version (`/orders/:id`). */
 export interface Placed {
@@ -65,25 +49,18 @@ export class PathIndex {
   allowOf(path: string, request: FastifyRequest): string | null {
     const exact = this.#allow.get(path);
     if (exact) return exact(request);
-    const cut = path.lastIndexOf("/");
+    const cut = path.lastIndexOf('/');
     if (cut <= 0 || cut === path.length - 1) return null;
     const parent = path.slice(0, cut);
-    const colon = path.indexOf(":", cut);
-    const item = this.#allow.get(
-      colon > cut + 1
-        ? transitionUrl(parent, path.slice(colon + 1))
-        : `${parent}/:id`,
-    );
+    const colon = path.indexOf(':', cut);
+    const item = this.#allow.get(colon > cut + 1 ? transitionUrl(parent, path.slice(colon + 1)) : `${parent}/:id`);
     return item ? item(request) : null;
   }
 }
 
 /** The `Allow` header of a path that declares `methods`. */
 const allowOf = (methods: ReadonlySet<string>): string =>
-  ALL_METHODS.filter(
-    (x) =>
-      methods.has(x) || (x === "HEAD" && methods.has("GET")) || x === "OPTIONS",
-  ).join(", ");
+  ALL_METHODS.filter((x) => methods.has(x) || (x === 'HEAD' && methods.has('GET')) || x === 'OPTIONS').join(', ');
 
 /** What one method of a path runs: its gate (null: nothing to check) and its handle. */
 interface MethodRoute {
@@ -113,11 +90,10 @@ function mountPath(
   for (const [method, target] of byMethod)
     routes.set(
       method,
-      typeof target === "function"
+      typeof target === 'function'
         ? {
             gate: (request, reply) => entryGate(request, reply, target),
-            handle: (request, reply) =>
-              stateOf(request).entry!.handle(request, reply),
+            handle: (request, reply) => stateOf(request).entry!.handle(request, reply),
           }
         : target,
     );
@@ -126,35 +102,18 @@ function mountPath(
     handle: async (request, reply) => {
       // `/orders/{id}:bogus` lands on the item path: an id has no colon, so it names a custom method.
       const id = (request.params as { id?: unknown }).id;
-      if (typeof id === "string" && id.includes(":"))
-        return send(
-          reply,
-          problem(
-            404,
-            "not_found",
-            `There is no custom method :${id.slice(id.indexOf(":") + 1)} at ${displayUrl(url)}.`,
-          ),
-        );
+      if (typeof id === 'string' && id.includes(':'))
+        return send(reply, problem(404, 'not_found', `There is no custom method :${id.slice(id.indexOf(':') + 1)} at ${displayUrl(url)}.`));
       const allow = allowFor(request);
-      reply.header("allow", allow);
-      if (request.method === "OPTIONS") return reply.code(204).send();
-      return send(
-        reply,
-        problem(
-          405,
-          "method_not_allowed",
-          `${request.method} is not allowed here; this path accepts ${allow}.`,
-        ),
-      );
+      reply.header('allow', allow);
+      if (request.method === 'OPTIONS') return reply.code(204).send();
+      return send(reply, problem(405, 'method_not_allowed', `${request.method} is not allowed here; this path accepts ${allow}.`));
     },
   };
   // HEAD is GET's when the path declares GET (Fastify answers it without the body), else one of the rest.
-  for (const method of ALL_METHODS)
-    if (!routes.has(method) && !(method === "HEAD" && routes.has("GET")))
-      routes.set(method, rest);
-  const head = routes.get("HEAD") ?? routes.get("GET")!;
-  const of = (request: FastifyRequest): MethodRoute =>
-    request.method === "HEAD" ? head : routes.get(request.method)!;
+  for (const method of ALL_METHODS) if (!routes.has(method) && !(method === 'HEAD' && routes.has('GET'))) routes.set(method, rest);
+  const head = routes.get('HEAD') ?? routes.get('GET')!;
+  const of = (request: FastifyRequest): MethodRoute => (request.method === 'HEAD' ? head : routes.get(request.method)!);
   const gated = [...routes.values()].some((r) => r.gate !== null);
   scope.route({
     method: [...routes.keys()],
@@ -162,8 +121,7 @@ function mountPath(
     bodyLimit,
     ...(gated
       ? {
-          onRequest: (request: FastifyRequest, reply: FastifyReply) =>
-            of(request).gate?.(request, reply) ?? PASS,
+          onRequest: (request: FastifyRequest, reply: FastifyReply) => of(request).gate?.(request, reply) ?? PASS,
         }
       : {}),
     handler: (request, reply) => of(request).handle(request, reply),
@@ -171,17 +129,10 @@ function mountPath(
 }
 
 /** Header versioning: chooses a request's entry (its version's, or one that answers 400, 404, 405). */
-type Selector = (
-  request: FastifyRequest,
-  reply: FastifyReply,
-) => Entry | Promise<Entry>;
+type Selector = (request: FastifyRequest, reply: FastifyReply) => Entry | Promise<Entry>;
 
 /** Header versioning: the entry was chosen by `select`, which may already have answered (400, 404, 405). */
-async function entryGate(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  select: Selector,
-): Promise<FastifyReply | undefined> {
+async function entryGate(request: FastifyRequest, reply: FastifyReply, select: Selector): Promise<FastifyReply | undefined> {
   const chosen = select(request, reply);
   const entry = chosen instanceof Promise ? await chosen : chosen;
   stateOf(request).entry = entry;
@@ -189,12 +140,7 @@ async function entryGate(
 }
 
 /** Path versioning: each version's routes under `/<version>`. */
-export function mountByPath(
-  scope: FastifyInstance,
-  index: PathIndex,
-  placed: readonly Placed[],
-  bodyLimit: number,
-): void {
+export function mountByPath(scope: FastifyInstance, index: PathIndex, placed: readonly Placed[], bodyLimit: number): void {
   const urls = new Map<string, Map<string, Entry>>();
   for (const p of placed) {
     const url = `/${p.version}${p.url}`;
@@ -209,24 +155,15 @@ export function mountByPath(
 }
 
 /** A `Vary` value that lists `name` besides the names `current` lists (RFC 9110 section 12.5.5). */
-export function withVary(
-  current: string | number | string[] | undefined,
-  name: string,
-): string {
-  const text = Array.isArray(current)
-    ? current.join(", ")
-    : current === undefined
-      ? ""
-      : String(current);
+export function withVary(current: string | number | string[] | undefined, name: string): string {
+  const text = Array.isArray(current) ? current.join(', ') : current === undefined ? '' : String(current);
   const names = text
-    .split(",")
+    .split(',')
     .map((n) => n.trim())
     .filter((n) => n.length > 0);
-  if (names.includes("*")) return "*";
+  if (names.includes('*')) return '*';
   const lower = name.toLowerCase();
-  return names.some((n) => n.toLowerCase() === lower)
-    ? names.join(", ")
-    : [...names, name].join(", ");
+  return names.some((n) => n.toLowerCase() === lower) ? names.join(', ') : [...names, name].join(', ');
 }
 
 /** How header versioning chooses versions: per request, and (for `Allow`) a guess that asks nobody. */
@@ -241,18 +178,12 @@ export interface HeaderVersions {
 }
 
 /** Header versioning: one path for every version; the `header` names the version. */
-export function mountByHeader(
-  scope: FastifyInstance,
-  index: PathIndex,
-  placed: readonly Placed[],
-  versions: HeaderVersions,
-  bodyLimit: number,
-): void {
+export function mountByHeader(scope: FastifyInstance, index: PathIndex, placed: readonly Placed[], versions: HeaderVersions, bodyLimit: number): void {
   const { header, names } = versions;
   // Caches must key answers on the version header, besides what the application varies on (CORS: Origin);
   // every answer after the version was chosen, errors included, names it.
-  scope.addHook("onSend", async (request, reply, payload) => {
-    reply.header("vary", withVary(reply.getHeader("vary"), header));
+  scope.addHook('onSend', async (request, reply, payload) => {
+    reply.header('vary', withVary(reply.getHeader('vary'), header));
     const resolved = resolvedOf(request);
     if (resolved !== null) reply.header(header, resolved.name);
     return payload;
@@ -260,58 +191,29 @@ export function mountByHeader(
   // url -> method -> version -> entry.
   const entries = new Map<string, Map<string, Map<string, Entry>>>();
   for (const p of placed) {
-    const byMethod =
-      entries.get(p.url) ?? new Map<string, Map<string, Entry>>();
+    const byMethod = entries.get(p.url) ?? new Map<string, Map<string, Entry>>();
     entries.set(p.url, byMethod);
     const byVersion = byMethod.get(p.method) ?? new Map<string, Entry>();
     byMethod.set(p.method, byVersion);
     byVersion.set(p.version, p.entry);
   }
   for (const [url, byMethod] of entries) {
-    const allowIn = (v: string) =>
-      allowOf(
-        new Set(
-          [...byMethod].filter(([, e]) => e.has(v)).map(([method]) => method),
-        ),
-      );
+    const allowIn = (v: string) => allowOf(new Set([...byMethod].filter(([, e]) => e.has(v)).map(([method]) => method)));
     const entryOf = (method: string, v: string): Entry => {
       const entry = byMethod.get(method)!.get(v);
       if (entry) return entry;
-      const allow = [...byMethod.values()].some((e) => e.has(v))
-        ? allowIn(v)
-        : null;
-      if (allow === null)
-        return answered(
-          problem(
-            404,
-            "not_found",
-            `${displayUrl(url)} does not exist in ${v}.`,
-          ),
-        );
-      return answered(
-        problem(
-          405,
-          "method_not_allowed",
-          `${method} is not allowed here in ${v}; this path accepts ${allow}.`,
-        ),
-        { allow },
-      );
+      const allow = [...byMethod.values()].some((e) => e.has(v)) ? allowIn(v) : null;
+      if (allow === null) return answered(problem(404, 'not_found', `${displayUrl(url)} does not exist in ${v}.`));
+      return answered(problem(405, 'method_not_allowed', `${method} is not allowed here in ${v}; this path accepts ${allow}.`), { allow });
     };
     const select =
       (method: string): Selector =>
       (request, reply) => {
         const chosen = versions.resolve(request, reply);
-        if (chosen instanceof Promise)
-          return chosen.then((c) =>
-            typeof c === "string" ? entryOf(method, c) : c,
-          );
-        return typeof chosen === "string" ? entryOf(method, chosen) : chosen;
+        if (chosen instanceof Promise) return chosen.then((c) => (typeof c === 'string' ? entryOf(method, c) : c));
+        return typeof chosen === 'string' ? entryOf(method, chosen) : chosen;
       };
-    const targets = new Map(
-      [...byMethod.keys()].map((method) => [method, select(method)] as const),
-    );
-    mountPath(scope, index, url, targets, bodyLimit, (request) =>
-      allowIn(versions.peek(request) ?? names[names.length - 1]!),
-    );
+    const targets = new Map([...byMethod.keys()].map((method) => [method, select(method)] as const));
+    mountPath(scope, index, url, targets, bodyLimit, (request) => allowIn(versions.peek(request) ?? names[names.length - 1]!));
   }
 }

@@ -2,9 +2,9 @@
  * Problem answers (RFC 9457): the problem body, the problems a handler returns or throws, validation
  * issues as JSON pointers, and Fastify's own errors as problems.
  */
-import type { FastifyReply, FastifyRequest } from "fastify";
-import type { z } from "zod";
-import { isRecord } from "./guards.js";
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { isRecord } from './guards.js';
 
 /** One issue of a failed validation: a JSON pointer (RFC 6901, as a URI fragment) and what is wrong. */
 export interface ProblemIssue {
@@ -24,35 +24,30 @@ export interface Problem {
 }
 
 const TITLES: Readonly<Record<number, string>> = {
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not Found",
-  405: "Method Not Allowed",
-  409: "Conflict",
-  410: "Gone",
-  412: "Precondition Failed",
-  413: "Content Too Large",
-  415: "Unsupported Media Type",
-  422: "Unprocessable Content",
-  428: "Precondition Required",
-  429: "Too Many Requests",
-  431: "Request Header Fields Too Large",
-  500: "Internal Server Error",
-  503: "Service Unavailable",
-  507: "Insufficient Storage",
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  410: 'Gone',
+  412: 'Precondition Failed',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  428: 'Precondition Required',
+  429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+  507: 'Insufficient Storage',
 };
 
 /** Builds a problem body; `title` is the status phrase, as `type: about:blank` asks. */
-export function problem(
-  status: number,
-  code: string,
-  detail: string,
-  members: Readonly<Record<string, unknown>> = {},
-): Problem {
+export function problem(status: number, code: string, detail: string, members: Readonly<Record<string, unknown>> = {}): Problem {
   return {
-    type: "about:blank",
-    title: TITLES[status] ?? "Error",
+    type: 'about:blank',
+    title: TITLES[status] ?? 'Error',
     status,
     detail,
     code,
@@ -68,14 +63,9 @@ export class HttpProblem extends Error {
   readonly status: number;
   readonly code: string;
   readonly members: Readonly<Record<string, unknown>>;
-  constructor(
-    status: number,
-    code: string,
-    detail: string,
-    members: Readonly<Record<string, unknown>> = {},
-  ) {
+  constructor(status: number, code: string, detail: string, members: Readonly<Record<string, unknown>> = {}) {
     super(detail);
-    this.name = "HttpProblem";
+    this.name = 'HttpProblem';
     this.status = status;
     this.code = code;
     this.members = members;
@@ -87,17 +77,14 @@ export class HttpProblem extends Error {
 }
 /** 404: the resource does not exist. `return new NotFound()` from get, replace, update or delete. */
 export class NotFound extends HttpProblem {
-  constructor(detail = "The resource does not exist.") {
-    super(404, "not_found", detail);
+  constructor(detail = 'The resource does not exist.') {
+    super(404, 'not_found', detail);
   }
 }
 /** 409: a unique value is taken. `return new Conflict(detail, field)` from create, replace or update. */
 export class Conflict extends HttpProblem {
-  constructor(
-    detail = "A resource with the same unique value exists.",
-    field?: string,
-  ) {
-    super(409, "conflict", detail, field === undefined ? {} : { field });
+  constructor(detail = 'A resource with the same unique value exists.', field?: string) {
+    super(409, 'conflict', detail, field === undefined ? {} : { field });
   }
 }
 /**
@@ -107,36 +94,29 @@ export class Conflict extends HttpProblem {
 export class InvalidTransition extends HttpProblem {
   readonly state: string | undefined;
   constructor(state?: string, detail?: string) {
-    super(
-      409,
-      "invalid_transition",
-      detail ?? "The resource is not in a state this transition starts from.",
-    );
+    super(409, 'invalid_transition', detail ?? 'The resource is not in a state this transition starts from.');
     this.state = state;
   }
 }
 /** 412: the resource changed since the client read it (its `If-Match` names another ETag). */
 export class PreconditionFailed extends HttpProblem {
-  constructor(
-    detail = "The resource changed since it was read: its ETag no longer matches If-Match. Read it again.",
-  ) {
-    super(412, "precondition_failed", detail);
+  constructor(detail = 'The resource changed since it was read: its ETag no longer matches If-Match. Read it again.') {
+    super(412, 'precondition_failed', detail);
   }
 }
 /** 400 with the issues listed, for input only the handler can judge (a bad cursor). */
 export class BadRequest extends HttpProblem {
   constructor(detail: string, errors: readonly ProblemIssue[] = []) {
-    super(400, "invalid_request", detail, { errors });
+    super(400, 'invalid_request', detail, { errors });
   }
 }
 
 /** Answers with a problem body, its status and `application/problem+json`. */
 export function send(reply: FastifyReply, body: Problem): FastifyReply {
-  return reply.code(body.status).type("application/problem+json").send(body);
+  return reply.code(body.status).type('application/problem+json').send(body);
 }
 
-const escapePointer = (part: PropertyKey): string =>
-  String(part).replace(/~/g, "~0").replace(/\//g, "~1");
+const escapePointer = (part: PropertyKey): string => String(part).replace(/~/g, '~0').replace(/\//g, '~1');
 
 /**
  * Whether `issue` is a required member that is absent. JSON has no `undefined`, so zod's "expected string,
@@ -144,37 +124,23 @@ const escapePointer = (part: PropertyKey): string =>
  * "required", not a type mismatch.
  */
 function isMissing(issue: z.core.$ZodIssue): boolean {
-  if (issue.code !== "invalid_type") return false;
-  return "input" in issue
-    ? issue.input === undefined
-    : / received undefined$/.test(issue.message);
+  if (issue.code !== 'invalid_type') return false;
+  return 'input' in issue ? issue.input === undefined : / received undefined$/.test(issue.message);
 }
 
 /** Every issue of a failed parse, each with a JSON pointer; unknown keys become one issue each. */
-export function issuesOf(
-  error: z.ZodError,
-  where: "body" | "query",
-): ProblemIssue[] {
+export function issuesOf(error: z.ZodError, where: 'body' | 'query'): ProblemIssue[] {
   const out: ProblemIssue[] = [];
   const add = (path: readonly PropertyKey[], detail: string) => {
-    const pointer = "#" + path.map((p) => "/" + escapePointer(p)).join("");
-    out.push(
-      where === "query" && path.length > 0
-        ? { pointer, detail, parameter: String(path[0]) }
-        : { pointer, detail },
-    );
+    const pointer = '#' + path.map((p) => '/' + escapePointer(p)).join('');
+    out.push(where === 'query' && path.length > 0 ? { pointer, detail, parameter: String(path[0]) } : { pointer, detail });
   };
   for (const issue of error.issues) {
-    if (issue.code === "unrecognized_keys")
-      for (const key of issue.keys)
-        add(
-          [...issue.path, key],
-          "unknown field: this version does not accept it",
-        );
-    else if (isMissing(issue) && issue.code === "invalid_type")
+    if (issue.code === 'unrecognized_keys') for (const key of issue.keys) add([...issue.path, key], 'unknown field: this version does not accept it');
+    else if (isMissing(issue) && issue.code === 'invalid_type')
       add(
         issue.path,
-        `Required: ${issue.path.length === 0 ? `the ${where === "query" ? "query string" : "request body"} is` : `this ${where === "query" ? "parameter" : "field"} is`} missing (expected ${issue.expected}).`,
+        `Required: ${issue.path.length === 0 ? `the ${where === 'query' ? 'query string' : 'request body'} is` : `this ${where === 'query' ? 'parameter' : 'field'} is`} missing (expected ${issue.expected}).`,
       );
     else add(issue.path, issue.message);
   }
@@ -182,22 +148,10 @@ export function issuesOf(
 }
 
 /** Answers 400 `validation_failed` with every issue of a failed parse. */
-export function invalid(
-  reply: FastifyReply,
-  error: z.ZodError,
-  where: "body" | "query",
-): FastifyReply {
+export function invalid(reply: FastifyReply, error: z.ZodError, where: 'body' | 'query'): FastifyReply {
   const errors = issuesOf(error, where);
-  const what = where === "body" ? "request body" : "query string";
-  return send(
-    reply,
-    problem(
-      400,
-      "validation_failed",
-      `The ${what} is invalid (${errors.length} issue${errors.length === 1 ? "" : "s"}).`,
-      { errors },
-    ),
-  );
+  const what = where === 'body' ? 'request body' : 'query string';
+  return send(reply, problem(400, 'validation_failed', `The ${what} is invalid (${errors.length} issue${errors.length === 1 ? '' : 's'}).`, { errors }));
 }
 
 /**
@@ -205,86 +159,50 @@ export function invalid(
  * destination address that resolves to a private network). Kept on the collection's handlers table under this
  * key; a body that fails its schema is judged by them too, so the client learns of every problem at once.
  */
-export const BODY_RULES: unique symbol = Symbol("restgen body rules");
+export const BODY_RULES: unique symbol = Symbol('restgen body rules');
 
 /** The issues the body rules of a collection find, for `version`. */
-export type BodyRules = (
-  body: unknown,
-  version: string,
-) => Promise<readonly ProblemIssue[]>;
+export type BodyRules = (body: unknown, version: string) => Promise<readonly ProblemIssue[]>;
 
 /**
  * `invalid`, with the issues the collection's body rules find besides the schema's (an issue at a pointer the
  * schema already reported, or below it, is not repeated).
  */
-export async function invalidBody(
-  reply: FastifyReply,
-  error: z.ZodError,
-  rules: BodyRules | undefined,
-  body: unknown,
-  version: string,
-): Promise<FastifyReply> {
-  if (rules === undefined) return invalid(reply, error, "body");
-  const errors = issuesOf(error, "body");
-  const covered = (pointer: string) =>
-    errors.some(
-      (e) => e.pointer === pointer || e.pointer.startsWith(`${pointer}/`),
-    );
+export async function invalidBody(reply: FastifyReply, error: z.ZodError, rules: BodyRules | undefined, body: unknown, version: string): Promise<FastifyReply> {
+  if (rules === undefined) return invalid(reply, error, 'body');
+  const errors = issuesOf(error, 'body');
+  const covered = (pointer: string) => errors.some((e) => e.pointer === pointer || e.pointer.startsWith(`${pointer}/`));
   const more = (await rules(body, version)).filter((i) => !covered(i.pointer));
   const all = [...more, ...errors];
-  return send(
-    reply,
-    problem(
-      400,
-      "validation_failed",
-      `The request body is invalid (${all.length} issue${all.length === 1 ? "" : "s"}).`,
-      { errors: all },
-    ),
-  );
+  return send(reply, problem(400, 'validation_failed', `The request body is invalid (${all.length} issue${all.length === 1 ? '' : 's'}).`, { errors: all }));
 }
 
 /** The 500 every failure of the server's own code answers: it tells the client nothing. */
-export const INTERNAL: Problem = problem(
-  500,
-  "internal_error",
-  "The server failed to answer; the error has been logged.",
-);
+export const INTERNAL: Problem = problem(500, 'internal_error', 'The server failed to answer; the error has been logged.');
 
 /** Answers 500 without details; `what` (the handler or hook, the pointer) goes to the log with the error. */
-export function internal(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  what: Readonly<Record<string, unknown>>,
-  message: string,
-): FastifyReply {
+export function internal(request: FastifyRequest, reply: FastifyReply, what: Readonly<Record<string, unknown>>, message: string): FastifyReply {
   request.log.error(what, message);
   return send(reply, INTERNAL);
 }
 
-const CODES: Readonly<Record<string, readonly [status: number, code: string]>> =
-  {
-    FST_ERR_CTP_BODY_TOO_LARGE: [413, "payload_too_large"],
-    FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, "unsupported_media_type"],
-    FST_ERR_CTP_INVALID_JSON_BODY: [400, "bad_request"],
-    FST_ERR_CTP_EMPTY_JSON_BODY: [400, "bad_request"],
-    FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, "bad_request"],
-    FST_ERR_ROUTE_MISSING_CONTENT_TYPE: [415, "unsupported_media_type"],
-  };
+const CODES: Readonly<Record<string, readonly [status: number, code: string]>> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload_too_large'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupported_media_type'],
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'bad_request'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'bad_request'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'bad_request'],
+  FST_ERR_ROUTE_MISSING_CONTENT_TYPE: [415, 'unsupported_media_type'],
+};
 
 /**
  * Fastify's own request errors (bad JSON, 413, 415, ...) as problems with details of our own wording;
  * anything else, whatever `statusCode` it carries (user code's errors among them), is a logged 500 that
  * tells nothing.
  */
-export function answerError(
-  error: unknown,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  bodyLimit: number,
-): FastifyReply {
+export function answerError(error: unknown, request: FastifyRequest, reply: FastifyReply, bodyLimit: number): FastifyReply {
   if (error instanceof HttpProblem) return send(reply, error.toProblem());
-  const code =
-    isRecord(error) && typeof error["code"] === "string" ? error["code"] : "";
+  const code = isRecord(error) && typeof error['code'] === 'string' ? error['code'] : '';
   const known = CODES[code];
   if (known) {
     const [status, name] = known;
@@ -292,12 +210,12 @@ export function answerError(
       status === 413
         ? `The request body is larger than ${bodyLimit} bytes.`
         : status === 415
-          ? `Send the body as application/json in UTF-8 (got ${String(request.headers["content-type"] ?? "none")}).`
-          : code.endsWith("JSON_BODY")
-            ? "The request body is not valid JSON."
-            : "The request is malformed.";
+          ? `Send the body as application/json in UTF-8 (got ${String(request.headers['content-type'] ?? 'none')}).`
+          : code.endsWith('JSON_BODY')
+            ? 'The request body is not valid JSON.'
+            : 'The request is malformed.';
     return send(reply, problem(status, name, detail));
   }
-  request.log.error({ err: error }, "request failed");
+  request.log.error({ err: error }, 'request failed');
   return send(reply, INTERNAL);
 }

@@ -2,13 +2,13 @@
  * Rate limits over @fastify/rate-limit: the API-wide limit and each collection's, counted per principal
  * (per client IP when anonymous), in memory or in Redis.
  */
-import rateLimitPlugin from "@fastify/rate-limit";
-import type { FastifyInstance, FastifyRequest } from "fastify";
-import { limitKeyOf } from "./client-address.js";
-import type { ApiSpec, LimitSpec, RouteSpec } from "./spec.js";
-import { bounded } from "./idempotency.js";
-import { stateOf } from "./state.js";
-import type { RedisClient } from "./types.js";
+import rateLimitPlugin from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { limitKeyOf } from './client-address.js';
+import type { ApiSpec, LimitSpec, RouteSpec } from './spec.js';
+import { bounded } from './idempotency.js';
+import { stateOf } from './state.js';
+import type { RedisClient } from './types.js';
 
 /** Where counters live: in Redis (bounded by `timeout` ms per check; past it the request is let through), or in memory. */
 export interface CounterStore {
@@ -39,51 +39,25 @@ export interface Limiters {
 export const MEMORY_COUNTERS = 100_000;
 
 /** Registers the rate-limit plugin in `scope` and creates the API's limiters; none when `enabled` is false. */
-export async function createLimiters(
-  scope: FastifyInstance,
-  spec: ApiSpec,
-  enabled: boolean,
-  store: CounterStore | null,
-): Promise<Limiters> {
+export async function createLimiters(scope: FastifyInstance, spec: ApiSpec, enabled: boolean, store: CounterStore | null): Promise<Limiters> {
   const byCollection = new Map<string, Limiter>();
   const transitionLimits = (r: RouteSpec) =>
-    Object.entries(r.collection.lifecycle?.transitions ?? {}).flatMap(
-      ([name, t]) =>
-        t.rateLimit === null
-          ? []
-          : [[`${r.collection.key}:${name}`, t.rateLimit] as const],
+    Object.entries(r.collection.lifecycle?.transitions ?? {}).flatMap(([name, t]) =>
+      t.rateLimit === null ? [] : [[`${r.collection.key}:${name}`, t.rateLimit] as const],
     );
   const declared =
-    spec.rateLimit !== null ||
-    spec.versions.some((v) =>
-      v.routes.some(
-        (r) =>
-          r.collection.rateLimit !== null || transitionLimits(r).length > 0,
-      ),
-    );
+    spec.rateLimit !== null || spec.versions.some((v) => v.routes.some((r) => r.collection.rateLimit !== null || transitionLimits(r).length > 0));
   if (!enabled || !declared) return { api: null, byCollection };
   await scope.register(rateLimitPlugin, {
     global: false,
     ...(store ? { redis: store.redis, nameSpace: `${store.prefix}rl:` } : {}),
   });
   const timeout = store?.timeout ?? null;
-  const api = spec.rateLimit
-    ? createLimiter(scope, spec.rateLimit, "api", timeout)
-    : null;
+  const api = spec.rateLimit ? createLimiter(scope, spec.rateLimit, 'api', timeout) : null;
   for (const route of spec.versions.flatMap((v) => v.routes)) {
     if (route.collection.rateLimit && !byCollection.has(route.collection.key))
-      byCollection.set(
-        route.collection.key,
-        createLimiter(
-          scope,
-          route.collection.rateLimit,
-          route.collection.key,
-          timeout,
-        ),
-      );
-    for (const [name, limit] of transitionLimits(route))
-      if (!byCollection.has(name))
-        byCollection.set(name, createLimiter(scope, limit, name, timeout));
+      byCollection.set(route.collection.key, createLimiter(scope, route.collection.rateLimit, route.collection.key, timeout));
+    for (const [name, limit] of transitionLimits(route)) if (!byCollection.has(name)) byCollection.set(name, createLimiter(scope, limit, name, timeout));
   }
   return { api, byCollection };
 }
@@ -93,15 +67,10 @@ export async function createLimiters(
  * `timeout`, a counter store that fails or does not answer in time lets the request through (fails open):
  * an outage of the store must not stall or refuse every request.
  */
-function createLimiter(
-  scope: FastifyInstance,
-  limit: LimitSpec,
-  name: string,
-  timeout: number | null,
-): Limiter {
+function createLimiter(scope: FastifyInstance, limit: LimitSpec, name: string, timeout: number | null): Limiter {
   // Each limiter keeps its own counters in memory (the plugin's `child` store), sized by `cache`, which the
   // plugin reads from these options although its types leave it out (it is ignored with Redis).
-  const options: Parameters<FastifyInstance["createRateLimit"]>[0] & {
+  const options: Parameters<FastifyInstance['createRateLimit']>[0] & {
     readonly cache: number;
   } = {
     max: limit.max,
@@ -110,7 +79,7 @@ function createLimiter(
     skipOnError: true,
     keyGenerator: (request) => {
       const principal = stateOf(request).principal;
-      return `${name}:${principal ? "p:" + principal.id : "ip:" + limitKeyOf(request.ip)}`;
+      return `${name}:${principal ? 'p:' + principal.id : 'ip:' + limitKeyOf(request.ip)}`;
     },
   };
   const check = scope.createRateLimit(options);
@@ -129,10 +98,7 @@ function createLimiter(
       try {
         r = await bounded(check(request), timeout);
       } catch (error) {
-        request.log.warn(
-          { err: error, limit: name },
-          "rate limit store unavailable; request let through",
-        );
+        request.log.warn({ err: error, limit: name }, 'rate limit store unavailable; request let through');
         return open;
       }
     }

@@ -3,35 +3,19 @@
  * principal, version, collection and target), and a retry with the same key and body gets the stored
  * answer again (`Idempotent-Replayed: true`); the same key with another body answers 422.
  */
-import type { FastifyReply, FastifyRequest } from "fastify";
-import type { Broken } from "./answer.js";
-import {
-  RedisUnavailable,
-  answerKeyOf,
-  fingerprintOf,
-  type Answer,
-  type Remembered,
-} from "./idempotency.js";
-import { timedOut } from "./invoke.js";
-import { HttpProblem, INTERNAL, problem, send } from "./problems.js";
-import { stateOf, type Mount } from "./state.js";
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Broken } from './answer.js';
+import { RedisUnavailable, answerKeyOf, fingerprintOf, type Answer, type Remembered } from './idempotency.js';
+import { timedOut } from './invoke.js';
+import { HttpProblem, INTERNAL, problem, send } from './problems.js';
+import { stateOf, type Mount } from './state.js';
 
 /** The key sent, null when there is none, or a reply already sent (400: a key over 255 characters). */
-export function idempotencyKeyOf(
-  request: FastifyRequest,
-  reply: FastifyReply,
-): string | null | FastifyReply {
-  const key = request.headers["idempotency-key"];
-  if (typeof key !== "string" || key.length === 0) return null;
+export function idempotencyKeyOf(request: FastifyRequest, reply: FastifyReply): string | null | FastifyReply {
+  const key = request.headers['idempotency-key'];
+  if (typeof key !== 'string' || key.length === 0) return null;
   if (key.length <= 255) return key;
-  return send(
-    reply,
-    problem(
-      400,
-      "invalid_idempotency_key",
-      "Idempotency-Key must be at most 255 characters.",
-    ),
-  );
+  return send(reply, problem(400, 'invalid_idempotency_key', 'Idempotency-Key must be at most 255 characters.'));
 }
 
 /**
@@ -52,65 +36,31 @@ export async function answerOnce(
   // key reused for another body is refused.
   const fingerprint = fingerprintOf(request.body);
   const principal = stateOf(request).principal;
-  const storeKey = answerKeyOf(
-    principal ? { principal: principal.id } : { address: request.ip },
-    scope,
-    key,
-  );
-  let remembered: Remembered | "timeout";
+  const storeKey = answerKeyOf(principal ? { principal: principal.id } : { address: request.ip }, scope, key);
+  let remembered: Remembered | 'timeout';
   try {
-    remembered = await withTimeout(
-      m.answers.remember(
-        storeKey,
-        fingerprint,
-        make,
-        performance.now() + timeout,
-      ),
-      timeout,
-    );
+    remembered = await withTimeout(m.answers.remember(storeKey, fingerprint, make, performance.now() + timeout), timeout);
   } catch (error) {
     if (!(error instanceof RedisUnavailable)) throw error;
-    request.log.error(
-      { err: error, source: "idempotency store" },
-      "Redis unavailable for an idempotent request",
-    );
-    reply.header("retry-after", 1);
-    return send(
-      reply,
-      problem(
-        503,
-        "unavailable",
-        "Idempotent requests are unavailable for a moment; retry with the same Idempotency-Key.",
-      ),
-    );
+    request.log.error({ err: error, source: 'idempotency store' }, 'Redis unavailable for an idempotent request');
+    reply.header('retry-after', 1);
+    return send(reply, problem(503, 'unavailable', 'Idempotent requests are unavailable for a moment; retry with the same Idempotency-Key.'));
   }
-  if (remembered === "timeout" || remembered.kind === "busy")
-    return timedOut(reply, timeout);
-  if (remembered.kind === "reused")
-    return send(
-      reply,
-      problem(
-        422,
-        "idempotency_key_reused",
-        "This Idempotency-Key was used with a different body; use a new key.",
-      ),
-    );
+  if (remembered === 'timeout' || remembered.kind === 'busy') return timedOut(reply, timeout);
+  if (remembered.kind === 'reused')
+    return send(reply, problem(422, 'idempotency_key_reused', 'This Idempotency-Key was used with a different body; use a new key.'));
   const { answer } = remembered;
   if (answer === null) return send(reply, INTERNAL);
-  if (remembered.replayed) reply.header("idempotent-replayed", "true");
+  if (remembered.replayed) reply.header('idempotent-replayed', 'true');
   return sendAnswer(reply, answer);
 }
 
 /** Sends an answer: its status, Location and ETag, and its body (problem+json from 400 on). */
 export function sendAnswer(reply: FastifyReply, answer: Answer): FastifyReply {
-  if (answer.location !== null) reply.header("location", answer.location);
+  if (answer.location !== null) reply.header('location', answer.location);
   // Answers stored before ETags existed have none.
-  if (typeof answer.etag === "string") reply.header("etag", answer.etag);
-  if (answer.status >= 400)
-    return reply
-      .code(answer.status)
-      .type("application/problem+json")
-      .send(answer.body);
+  if (typeof answer.etag === 'string') reply.header('etag', answer.etag);
+  if (answer.status >= 400) return reply.code(answer.status).type('application/problem+json').send(answer.body);
   return reply.code(answer.status).send(answer.body);
 }
 
@@ -130,7 +80,7 @@ export async function runForAnswer(
     value = await run();
   } catch (error) {
     if (!(error instanceof HttpProblem)) {
-      request.log.error({ err: error, source }, "handler failed");
+      request.log.error({ err: error, source }, 'handler failed');
       return null;
     }
     value = error;
@@ -143,7 +93,7 @@ export async function runForAnswer(
       body: value.toProblem(),
     };
   const answer = shape(value);
-  if (!("ok" in answer)) return answer;
+  if (!('ok' in answer)) return answer;
   request.log.error(
     {
       source: answer.source,
@@ -151,19 +101,16 @@ export async function runForAnswer(
       pointer: answer.pointer,
       detail: answer.detail,
     },
-    "answer breaks the response schema",
+    'answer breaks the response schema',
   );
   return null;
 }
 
 /** `promise`, or "timeout" after `ms` (the promise goes on; its result is dropped). */
-function withTimeout<T>(
-  promise: Promise<T>,
-  ms: number,
-): Promise<T | "timeout"> {
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<"timeout">((resolve) => {
-    timer = setTimeout(() => resolve("timeout"), ms);
+  const late = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), ms);
   });
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }

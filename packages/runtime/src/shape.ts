@@ -4,8 +4,8 @@
  * every value; without it, a key tree read once from the same schema removes them (and drops objects where
  * the schema has a plain value), checking nothing else.
  */
-import type { z } from "zod";
-import { isRecord } from "./guards.js";
+import type { z } from 'zod';
+import { isRecord } from './guards.js';
 
 /** Where an answer breaks the schema (a JSON pointer) and how. */
 export interface Failed {
@@ -21,9 +21,9 @@ export type Shaper = (value: unknown) => Shaped;
 
 /** The keys a response schema allows: an object's keys, an array's items, or a plain value. */
 export type Keep =
-  | { readonly kind: "object"; readonly keys: ReadonlyMap<string, Keep> }
-  | { readonly kind: "array"; readonly of: Keep }
-  | { readonly kind: "value" };
+  | { readonly kind: 'object'; readonly keys: ReadonlyMap<string, Keep> }
+  | { readonly kind: 'array'; readonly of: Keep }
+  | { readonly kind: 'value' };
 
 /** The parts of a zod schema's definition the key tree reads. */
 export interface Def {
@@ -41,23 +41,20 @@ export interface Def {
 
 /** Reads the key tree of a schema: wrappers (optional, nullable, default, ...) are looked through. */
 export function keepOf(def: Def): Keep {
-  if (def.type === "object" && def.shape) {
+  if (def.type === 'object' && def.shape) {
     const keys = new Map<string, Keep>();
-    for (const [key, member] of Object.entries(def.shape))
-      keys.set(key, keepOf(member.def));
-    return { kind: "object", keys };
+    for (const [key, member] of Object.entries(def.shape)) keys.set(key, keepOf(member.def));
+    return { kind: 'object', keys };
   }
-  if (def.type === "array" && def.element)
-    return { kind: "array", of: keepOf(def.element.def) };
+  if (def.type === 'array' && def.element) return { kind: 'array', of: keepOf(def.element.def) };
   const inner = def.innerType ?? def.in;
-  return inner ? keepOf(inner.def) : { kind: "value" };
+  return inner ? keepOf(inner.def) : { kind: 'value' };
 }
 
 function strip(value: unknown, keep: Keep): unknown {
   switch (keep.kind) {
-    case "object": {
-      if (!isRecord(value) || Array.isArray(value))
-        return typeof value === "object" && value !== null ? {} : value;
+    case 'object': {
+      if (!isRecord(value) || Array.isArray(value)) return typeof value === 'object' && value !== null ? {} : value;
       const out: Record<string, unknown> = {};
       for (const [key, inner] of keep.keys) {
         // Own keys only: a field may be called `constructor`.
@@ -67,38 +64,21 @@ function strip(value: unknown, keep: Keep): unknown {
       }
       return out;
     }
-    case "array":
-      return Array.isArray(value)
-        ? value.map((item) => strip(item, keep.of))
-        : typeof value === "object" && value !== null
-          ? []
-          : value;
-    case "value":
+    case 'array':
+      return Array.isArray(value) ? value.map((item) => strip(item, keep.of)) : typeof value === 'object' && value !== null ? [] : value;
+    case 'value':
       // Where the schema has a plain value, an object (with whatever it holds) never passes.
-      return typeof value === "object" && value !== null ? undefined : value;
+      return typeof value === 'object' && value !== null ? undefined : value;
   }
 }
 
-const escapePointer = (part: PropertyKey): string =>
-  String(part).replace(/~/g, "~0").replace(/\//g, "~1");
+const escapePointer = (part: PropertyKey): string => String(part).replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** The JSON pointer of a path, as a URI fragment (`#/shipping/zip`). */
-export const pointerOf = (path: readonly PropertyKey[]): string =>
-  "#" + path.map((p) => "/" + escapePointer(p)).join("");
+export const pointerOf = (path: readonly PropertyKey[]): string => '#' + path.map((p) => '/' + escapePointer(p)).join('');
 
 /** Schema kinds whose parsed output is their input: no defaults, transforms, coercions, unions or records. */
-const PLAIN = new Set([
-  "string",
-  "number",
-  "boolean",
-  "enum",
-  "literal",
-  "null",
-  "optional",
-  "nullable",
-  "object",
-  "array",
-]);
+const PLAIN = new Set(['string', 'number', 'boolean', 'enum', 'literal', 'null', 'optional', 'nullable', 'object', 'array']);
 
 /**
  * Whether zod's output for every value the schema accepts is, as JSON, what the key tree keeps of it
@@ -108,15 +88,11 @@ export function isPlain(schema: z.ZodType): boolean {
   const plain = (def: Def): boolean => {
     if (!PLAIN.has(def.type) || def.coerce === true) return false;
     // `.trim()`, `.toLowerCase()` and the like rewrite the value they check.
-    if (def.checks?.some((c) => c._zod.def.check === "overwrite")) return false;
+    if (def.checks?.some((c) => c._zod.def.check === 'overwrite')) return false;
     // A loose object's output keeps unknown keys; a strict one accepts none.
-    if (def.type === "object")
-      return (
-        (def.catchall === undefined || def.catchall.def.type === "never") &&
-        Object.values(def.shape ?? {}).every((m) => plain(m.def))
-      );
-    if (def.type === "array")
-      return def.element !== undefined && plain(def.element.def);
+    if (def.type === 'object')
+      return (def.catchall === undefined || def.catchall.def.type === 'never') && Object.values(def.shape ?? {}).every((m) => plain(m.def));
+    if (def.type === 'array') return def.element !== undefined && plain(def.element.def);
     const inner = def.innerType;
     return inner === undefined || plain(inner.def);
   };

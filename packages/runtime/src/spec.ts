@@ -2,10 +2,10 @@
  * The shape of the data a generated `routes.ts` holds: the API, its versions, and each collection's routes
  * with their schemas and migration plans. `mountApi` reads it.
  */
-import type { z } from "zod";
-import type { RUNTIME_CONTRACT } from "./contract.js";
-import type { CreateJwtVerifier } from "./jwt-claims.js";
-import type { OperationName } from "./types.js";
+import type { z } from 'zod';
+import type { RUNTIME_CONTRACT } from './contract.js';
+import type { CreateJwtVerifier } from './jwt-claims.js';
+import type { OperationName } from './types.js';
 
 /** A rate limit: `max` requests per `windowMs`. */
 export interface LimitSpec {
@@ -135,7 +135,7 @@ export interface VersionSpec {
 /** A derived event: the collection it is about and what happened (`transition`: into `state`). */
 export interface ResourceEventSpec {
   readonly collection: string;
-  readonly action: "created" | "updated" | "deleted" | "transition";
+  readonly action: 'created' | 'updated' | 'deleted' | 'transition';
   readonly state: string | null;
 }
 /** A custom event's payload in one version: its schema, and the fields that are not copies of the newest key. */
@@ -152,9 +152,7 @@ export interface WebhooksSpec {
   /** Derived events by type. */
   readonly resources: Readonly<Record<string, ResourceEventSpec>>;
   /** Custom events by type: the payload per version it exists in. */
-  readonly custom: Readonly<
-    Record<string, Readonly<Record<string, PayloadSpec>>>
-  >;
+  readonly custom: Readonly<Record<string, Readonly<Record<string, PayloadSpec>>>>;
 }
 /** The whole API as the routes see it. */
 export interface ApiSpec {
@@ -162,9 +160,9 @@ export interface ApiSpec {
   readonly contract: number;
   readonly name: string;
   readonly versioning:
-    | { readonly in: "path" }
+    | { readonly in: 'path' }
     | {
-        readonly in: "header";
+        readonly in: 'header';
         readonly header: string;
         /** The version of a request without the header (after `pinnedVersion`); absent: such a request is 400. */
         readonly default?: string;

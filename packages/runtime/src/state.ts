@@ -2,24 +2,18 @@
  * What the route modules share: the per-request state (the principal a gate found, the entry header
  * versioning chose), the gate/handle pair of a route, and the mounted API's resolved settings.
  */
-import type { FastifyReply, FastifyRequest } from "fastify";
-import type { Challenge } from "./auth.js";
-import type { Etagger } from "./etag.js";
-import type { FailureLimiter } from "./auth-failures.js";
-import type { AnyFn } from "./guards.js";
-import type { AnswerStore } from "./idempotency.js";
-import type { Hooks } from "./migrate.js";
-import type { JwtVerifier } from "./jwt-claims.js";
-import type { Limiter } from "./rate-limit.js";
-import type { ApiSpec, RouteSpec } from "./spec.js";
-import type { OutdatedValue } from "./older-data.js";
-import type {
-  Credential,
-  HandlerEvents,
-  Principal,
-  VersionSource,
-  VersionUse,
-} from "./types.js";
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Challenge } from './auth.js';
+import type { Etagger } from './etag.js';
+import type { FailureLimiter } from './auth-failures.js';
+import type { AnyFn } from './guards.js';
+import type { AnswerStore } from './idempotency.js';
+import type { Hooks } from './migrate.js';
+import type { JwtVerifier } from './jwt-claims.js';
+import type { Limiter } from './rate-limit.js';
+import type { ApiSpec, RouteSpec } from './spec.js';
+import type { OutdatedValue } from './older-data.js';
+import type { Credential, HandlerEvents, Principal, VersionSource, VersionUse } from './types.js';
 
 /** The version a request resolved to (header versioning), and how. */
 export interface Resolved {
@@ -37,7 +31,7 @@ export interface RequestState {
   authenticated: boolean;
 }
 /** The request decoration holding the state (registered by `mountApi`). */
-export const STATE = Symbol("restgen.state");
+export const STATE = Symbol('restgen.state');
 type WithState = FastifyRequest & { [STATE]: RequestState | null };
 /** The state of a request, allocated on first use. */
 export const stateOf = (request: FastifyRequest): RequestState => {
@@ -50,23 +44,15 @@ export const stateOf = (request: FastifyRequest): RequestState => {
   });
 };
 /** The principal a gate found, or null (also when no gate ran). */
-export const principalOf = (request: FastifyRequest): Principal | null =>
-  (request as WithState)[STATE]?.principal ?? null;
+export const principalOf = (request: FastifyRequest): Principal | null => (request as WithState)[STATE]?.principal ?? null;
 
 /** The version a request resolved to (header versioning), or null (path versioning, or not resolved). */
-export const resolvedOf = (request: FastifyRequest): Resolved | null =>
-  (request as WithState)[STATE]?.version ?? null;
+export const resolvedOf = (request: FastifyRequest): Resolved | null => (request as WithState)[STATE]?.version ?? null;
 
 /** Runs before the body is read; answering (returning the reply) ends the request there. */
-export type Gate = (
-  request: FastifyRequest,
-  reply: FastifyReply,
-) => Promise<FastifyReply | undefined>;
+export type Gate = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined>;
 /** Answers a request that passed its gate: at once (undefined, the reply sent), or by a promise. */
-export type Handle = (
-  request: FastifyRequest,
-  reply: FastifyReply,
-) => Promise<unknown> | undefined;
+export type Handle = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> | undefined;
 /** One route of one version. */
 export interface Entry {
   /** What runs before the body is read (lifecycle, credentials, limits); null when there is nothing to check. */
@@ -80,10 +66,7 @@ export interface Mount {
   readonly handlers: Readonly<Record<string, Readonly<Record<string, AnyFn>>>>;
   readonly hooks: Hooks;
   readonly answers: AnswerStore;
-  readonly authenticate: (
-    credential: Credential,
-    request: FastifyRequest,
-  ) => Promise<Principal | null>;
+  readonly authenticate: (credential: Credential, request: FastifyRequest) => Promise<Principal | null>;
   /** The clock of version lifecycles and idempotent answers (injectable). */
   readonly now: () => number;
   readonly apiKeyHeader: string | null;

@@ -4,7 +4,7 @@
  * claims them from the same table. The runtime knows nothing of the store: the transaction is whatever the
  * handler passes to `ctx.events.write(tx, resource)`, handed on to `addWith` untouched.
  */
-import type { Delivery, Outbox } from "./webhook-store.js";
+import type { Delivery, Outbox } from './webhook-store.js';
 
 /**
  * An {@link Outbox} that can also add deliveries within a transaction of the caller's store. `claim` must
@@ -22,5 +22,5 @@ export interface TransactionalOutbox extends Outbox {
 
 /** Whether an outbox adds deliveries within the handlers' transactions. */
 export function isTransactional(outbox: Outbox): outbox is TransactionalOutbox {
-  return typeof (outbox as { addWith?: unknown }).addWith === "function";
+  return typeof (outbox as { addWith?: unknown }).addWith === 'function';
 }

@@ -6,30 +6,19 @@
  * then the transition's handler moves it, and the answer is shaped, tagged and checked to be in the `to`
  * state. Sent with an Idempotency-Key, a transition runs once and a retry gets the same answer.
  */
-import type { FastifyRequest } from "fastify";
-import { createPresenter, reject, type Broken } from "./answer.js";
-import { createRequestParser } from "./checked-read.js";
-import { conditionOf, evaluate, preconditionsOf } from "./etag.js";
-import { isRecord } from "./guards.js";
-import type { Answer } from "./idempotency.js";
-import { answerFailure, invoke } from "./invoke.js";
-import { compileUp } from "./migrate.js";
-import {
-  HttpProblem,
-  InvalidTransition,
-  PreconditionFailed,
-  invalid,
-  send,
-} from "./problems.js";
-import {
-  answerOnce,
-  idempotencyKeyOf,
-  runForAnswer,
-  sendAnswer,
-} from "./replay.js";
-import type { RouteSpec, VersionSpec } from "./spec.js";
-import type { Handle, Mount } from "./state.js";
-import { contextOf, idOf, noSuchId } from "./handle.js";
+import type { FastifyRequest } from 'fastify';
+import { createPresenter, reject, type Broken } from './answer.js';
+import { createRequestParser } from './checked-read.js';
+import { conditionOf, evaluate, preconditionsOf } from './etag.js';
+import { isRecord } from './guards.js';
+import type { Answer } from './idempotency.js';
+import { answerFailure, invoke } from './invoke.js';
+import { compileUp } from './migrate.js';
+import { HttpProblem, InvalidTransition, PreconditionFailed, invalid, send } from './problems.js';
+import { answerOnce, idempotencyKeyOf, runForAnswer, sendAnswer } from './replay.js';
+import type { RouteSpec, VersionSpec } from './spec.js';
+import type { Handle, Mount } from './state.js';
+import { contextOf, idOf, noSuchId } from './handle.js';
 
 /** A problem as an answer. */
 const answerOf = (p: HttpProblem): Answer => ({
@@ -41,21 +30,13 @@ const answerOf = (p: HttpProblem): Answer => ({
 
 /** The state as `route`'s version shows it (a state added later shows as its fallback). */
 export function stateShown(route: RouteSpec, state: string): string {
-  const step =
-    route.stateField === null ? undefined : route.down[route.stateField];
-  const values = step !== undefined && "key" in step ? step.values : undefined;
-  return values !== undefined && Object.hasOwn(values, state)
-    ? values[state]!
-    : state;
+  const step = route.stateField === null ? undefined : route.down[route.stateField];
+  const values = step !== undefined && 'key' in step ? step.values : undefined;
+  return values !== undefined && Object.hasOwn(values, state) ? values[state]! : state;
 }
 
 /** The handler of transition `name` on `route` in `version`. */
-export function createTransitionHandle(
-  m: Mount,
-  version: VersionSpec,
-  route: RouteSpec,
-  name: string,
-): Handle {
+export function createTransitionHandle(m: Mount, version: VersionSpec, route: RouteSpec, name: string): Handle {
   const key = route.collection.key;
   const lifecycle = route.collection.lifecycle!;
   const { field } = lifecycle;
@@ -63,24 +44,21 @@ export function createTransitionHandle(
   const spec = route.transitions[name]!;
   const source = `handlers.${key}.${name}`;
   const fn = m.handlers[key]![name]!;
-  const get = m.handlers[key]!["get"]!;
+  const get = m.handlers[key]!['get']!;
   const etagOf = m.etags.get(key)!;
   const present = createPresenter(m, version, route, source);
   const up = spec.up === null ? null : compileUp(spec.up, m.hooks);
   const timeout = m.requestTimeout;
-  const list = (states: readonly string[]) =>
-    [...new Set(states.map((s) => stateShown(route, s)))].join(" or ");
+  const list = (states: readonly string[]) => [...new Set(states.map((s) => stateShown(route, s)))].join(' or ');
 
   /** 409: the transitions of this version open from `state`, which is shown as the version shows it. */
   const invalidTransition = (state: string): Answer => {
     const shown = stateShown(route, state);
-    const allowed = Object.keys(route.transitions).filter((t) =>
-      lifecycle.transitions[t]!.from.includes(state),
-    );
-    const open = allowed.length > 0 ? allowed.join(", ") : "none";
+    const allowed = Object.keys(route.transitions).filter((t) => lifecycle.transitions[t]!.from.includes(state));
+    const open = allowed.length > 0 ? allowed.join(', ') : 'none';
     const detail = `The resource is ${shown}, and ${name} starts from ${list(transition.from)}; from ${shown} it can take: ${open}.`;
     return answerOf(
-      new HttpProblem(409, "invalid_transition", detail, {
+      new HttpProblem(409, 'invalid_transition', detail, {
         state: shown,
         allowed,
       }),
@@ -88,11 +66,7 @@ export function createTransitionHandle(
   };
 
   /** Loads, checks and moves the resource; every outcome but a failure of user code is an answer. */
-  const attempt = async (
-    request: FastifyRequest,
-    id: string,
-    input: unknown,
-  ): Promise<Answer | Broken> => {
+  const attempt = async (request: FastifyRequest, id: string, input: unknown): Promise<Answer | Broken> => {
     const p = preconditionsOf(request);
     const load = async (): Promise<unknown> => {
       try {
@@ -103,21 +77,15 @@ export function createTransitionHandle(
       }
     };
     const current = await load();
-    if (current instanceof HttpProblem)
-      return answerOf(
-        current.status === 404 && p?.ifMatch
-          ? new PreconditionFailed()
-          : current,
-      );
-    if (!isRecord(current) || typeof current[field] !== "string")
+    if (current instanceof HttpProblem) return answerOf(current.status === 404 && p?.ifMatch ? new PreconditionFailed() : current);
+    if (!isRecord(current) || typeof current[field] !== 'string')
       return {
         ok: false,
         source: `handlers.${key}.get`,
         pointer: `#/${field}`,
-        detail: "the resource has no state",
+        detail: 'the resource has no state',
       };
-    if (p !== null && evaluate(p, etagOf(current), false) !== "pass")
-      return answerOf(new PreconditionFailed());
+    if (p !== null && evaluate(p, etagOf(current), false) !== 'pass') return answerOf(new PreconditionFailed());
     const state = current[field];
     if (!transition.from.includes(state)) return invalidTransition(state);
     const ctx = contextOf(m, request, version.name, conditionOf(p, etagOf));
@@ -131,27 +99,19 @@ export function createTransitionHandle(
     if (value instanceof InvalidTransition) {
       // The state moved after it was loaded: report the state it is in now.
       const now = value.state ?? (await load());
-      if (typeof now === "string") return invalidTransition(now);
-      if (isRecord(now) && typeof now[field] === "string")
-        return invalidTransition(now[field]);
+      if (typeof now === 'string') return invalidTransition(now);
+      if (isRecord(now) && typeof now[field] === 'string') return invalidTransition(now[field]);
     }
     // Gone since it was loaded (a concurrent delete won): the If-Match it passed no longer holds.
-    if (value instanceof HttpProblem)
-      return answerOf(
-        value.status === 404 && p?.ifMatch ? new PreconditionFailed() : value,
-      );
-    if (
-      m.validateResponses &&
-      isRecord(value) &&
-      value[field] !== transition.to
-    )
+    if (value instanceof HttpProblem) return answerOf(value.status === 404 && p?.ifMatch ? new PreconditionFailed() : value);
+    if (m.validateResponses && isRecord(value) && value[field] !== transition.to)
       return {
         ok: false,
         source,
         pointer: `#/${field}`,
         detail: `the transition leads to ${JSON.stringify(transition.to)}, the handler answered ${JSON.stringify(value[field])}`,
       };
-    const shown = present(value, "#", request.log);
+    const shown = present(value, '#', request.log);
     if (!shown.ok) return shown;
     return {
       status: 200,
@@ -168,21 +128,18 @@ export function createTransitionHandle(
     // An empty body reads as `{}`; any JSON value sent (null too) is checked as sent.
     const body = request.body === undefined ? {} : request.body;
     const parsed = parseInput(body);
-    if (!parsed.success) return invalid(reply, parsed.error, "body");
+    if (!parsed.success) return invalid(reply, parsed.error, 'body');
     const input = up === null ? parsed.data : up(parsed.data, true);
     const idempotencyKey = idempotencyKeyOf(request, reply);
     if (idempotencyKey === null) {
-      const outcome = await invoke(request, source, timeout, () =>
-        attempt(request, id, input),
-      );
-      if (outcome.kind !== "value")
-        return answerFailure(request, reply, source, outcome, timeout);
+      const outcome = await invoke(request, source, timeout, () => attempt(request, id, input));
+      if (outcome.kind !== 'value') return answerFailure(request, reply, source, outcome, timeout);
       const answer = outcome.value;
       if (answer instanceof HttpProblem) return send(reply, answer.toProblem());
-      if ("ok" in answer) return reject(request, reply, version.name, answer);
+      if ('ok' in answer) return reject(request, reply, version.name, answer);
       return sendAnswer(reply, answer);
     }
-    if (typeof idempotencyKey !== "string") return idempotencyKey;
+    if (typeof idempotencyKey !== 'string') return idempotencyKey;
     const make = () =>
       runForAnswer(
         request,
@@ -191,13 +148,6 @@ export function createTransitionHandle(
         () => attempt(request, id, input),
         (answer) => answer as Answer | Broken,
       );
-    return answerOnce(
-      m,
-      request,
-      reply,
-      idempotencyKey,
-      `${version.name}:${key}:${id}:${name}`,
-      make,
-    );
+    return answerOnce(m, request, reply, idempotencyKey, `${version.name}:${key}:${id}:${name}`, make);
   };
 }

@@ -2,16 +2,16 @@
  * The types a user of a generated server codes against: principals and credentials, the handler context,
  * pages and list queries, the handlers of a collection, and the options of `registerXApi`.
  */
-import type { FastifyRequest } from "fastify";
-import type { JwtOptions } from "./jwt-claims.js";
-import type { HttpProblem } from "./problems.js";
-import type { OutdatedValue } from "./older-data.js";
-import type { DispatchTiming } from "./webhook-dispatch.js";
-import type { EndpointStore, Outbox } from "./webhook-store.js";
+import type { FastifyRequest } from 'fastify';
+import type { JwtOptions } from './jwt-claims.js';
+import type { HttpProblem } from './problems.js';
+import type { OutdatedValue } from './older-data.js';
+import type { DispatchTiming } from './webhook-dispatch.js';
+import type { EndpointStore, Outbox } from './webhook-store.js';
 
 /** A value or a promise of it: handlers may be sync or async. */
 export type Awaitable<T> = T | Promise<T>;
-export type { OperationName } from "./operations.js";
+export type { OperationName } from './operations.js';
 
 /** Who is calling: `scopes` are checked against each operation's declared scopes. */
 export interface Principal {
@@ -22,7 +22,7 @@ export interface Principal {
 }
 /** A credential as sent: `Authorization: Bearer <token>` or the API key header. */
 export interface Credential {
-  readonly scheme: "bearer" | "apiKey";
+  readonly scheme: 'bearer' | 'apiKey';
   readonly token: string;
   /**
    * With `options.jwt`, the principal a verified bearer token stands for (`id` = `sub`, scopes from
@@ -119,11 +119,7 @@ export interface CollectionHandlers<T, C, R, P, Q> {
  * to be safe against a concurrent change, make the write conditional on the state (and on
  * `ctx.condition`), and answer `InvalidTransition` (409) when the state moved meanwhile.
  */
-export type TransitionHandler<R, I, A = R> = (
-  resource: R,
-  input: I,
-  ctx: HandlerContext,
-) => Awaitable<A | HttpProblem>;
+export type TransitionHandler<R, I, A = R> = (resource: R, input: I, ctx: HandlerContext) => Awaitable<A | HttpProblem>;
 
 /**
  * The Redis commands the server uses (an ioredis client fits): rate-limit counters, idempotent answers and
@@ -131,30 +127,12 @@ export type TransitionHandler<R, I, A = R> = (
  */
 export interface RedisClient {
   get(key: string): Promise<string | null>;
-  set(
-    key: string,
-    value: string,
-    mode: "PX",
-    milliseconds: number,
-  ): Promise<unknown>;
-  set(
-    key: string,
-    value: string,
-    mode: "PX",
-    milliseconds: number,
-    condition: "NX",
-  ): Promise<"OK" | null>;
+  set(key: string, value: string, mode: 'PX', milliseconds: number): Promise<unknown>;
+  set(key: string, value: string, mode: 'PX', milliseconds: number, condition: 'NX'): Promise<'OK' | null>;
   del(...keys: string[]): Promise<number>;
   /** Webhooks keep endpoints and the outbox in Redis with Lua scripts (required for them only). */
-  eval?(
-    script: string,
-    numKeys: number,
-    ...args: (string | number)[]
-  ): Promise<unknown>;
-  defineCommand(
-    name: string,
-    definition: { lua: string; numberOfKeys?: number },
-  ): void;
+  eval?(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
+  defineCommand(name: string, definition: { lua: string; numberOfKeys?: number }): void;
 }
 
 /** Where the API's OpenAPI documents are served, relative to each version (default `openapi.json`). */
@@ -195,7 +173,7 @@ export interface WebhookOptions extends DispatchTiming {
  * How a request's version was chosen: the versioning header (`header`), the principal's pin (`pinned`,
  * `options.pinnedVersion`), the API's `versioning.default` (`default`), or the path (`path` versioning).
  */
-export type VersionSource = "header" | "pinned" | "default" | "path";
+export type VersionSource = 'header' | 'pinned' | 'default' | 'path';
 
 /** One request that resolved a version and got past authentication: what `options.onVersionUse` receives. */
 export interface VersionUse {
@@ -223,10 +201,7 @@ export interface ServerOptions {
    * Resolves a credential to a principal; null answers 401 (`invalid_token`). With `jwt`, a bearer token
    * reaches it only once verified, with the principal it stands for in `credential.verified`.
    */
-  readonly authenticate?: (
-    credential: Credential,
-    request: FastifyRequest,
-  ) => Awaitable<Principal | null>;
+  readonly authenticate?: (credential: Credential, request: FastifyRequest) => Awaitable<Principal | null>;
   /**
    * Verify bearer tokens as JWT access tokens (jose): signature against the identity provider's JWKS (or a
    * key), `exp`, `nbf`, `iss`, `aud`, allowed algorithms. A token that fails answers 401 `invalid_token`
@@ -290,10 +265,7 @@ export interface ServerOptions {
    * `versioning.default`. Runs under `requestTimeout`; a value that names no version, or an error, answers 500
    * (logged with `source: "options.pinnedVersion"`). With path versioning it is a startup error.
    */
-  readonly pinnedVersion?: (
-    principal: Principal | null,
-    request: FastifyRequest,
-  ) => Awaitable<string | null | undefined>;
+  readonly pinnedVersion?: (principal: Principal | null, request: FastifyRequest) => Awaitable<string | null | undefined>;
   /**
    * Called once per request that resolved a version and got past authentication (the principal known, or an
    * anonymous request), before scopes, rate limits and the handler: usage per version, principal and operation.

@@ -5,23 +5,17 @@
  * checked (once: the gate then does not check it again); else the API's `versioning.default`; else 400
  * listing the versions. The version chosen is kept in the request's state, and echoed on the answer.
  */
-import type { FastifyReply, FastifyRequest } from "fastify";
-import { readCredential } from "./auth.js";
-import { authenticateRequest } from "./gate.js";
-import { answerFailure, invoke } from "./invoke.js";
-import {
-  HttpProblem,
-  internal,
-  problem,
-  send,
-  type Problem,
-} from "./problems.js";
-import type { HeaderVersions } from "./paths.js";
-import type { VersionSpec } from "./spec.js";
-import { stateOf, type Entry, type Mount } from "./state.js";
-import type { Principal, ServerOptions, VersionSource } from "./types.js";
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { readCredential } from './auth.js';
+import { authenticateRequest } from './gate.js';
+import { answerFailure, invoke } from './invoke.js';
+import { HttpProblem, internal, problem, send, type Problem } from './problems.js';
+import type { HeaderVersions } from './paths.js';
+import type { VersionSpec } from './spec.js';
+import { stateOf, type Entry, type Mount } from './state.js';
+import type { Principal, ServerOptions, VersionSource } from './types.js';
 
-const PINNED = "options.pinnedVersion";
+const PINNED = 'options.pinnedVersion';
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 /** How much of a refused header value a 400 quotes back. */
 const QUOTED = 64;
@@ -39,9 +33,7 @@ export function isDate(text: string): boolean {
  * the newest released version on or before it (a date after the newest released version names that one;
  * an unreleased version only by its exact name). Null when it names none.
  */
-export function createVersionNames(
-  versions: readonly VersionSpec[],
-): (value: string) => string | null {
+export function createVersionNames(versions: readonly VersionSpec[]): (value: string) => string | null {
   const names = new Set(versions.map((v) => v.name));
   const dated = versions.length > 0 && versions.every((v) => isDate(v.name));
   const released = versions
@@ -64,16 +56,10 @@ export function createVersionNames(
 export type VersionChoice = string | Entry;
 
 /** Chooses the version of a request (see the module comment); sync unless `pinnedVersion` has to be asked. */
-export type VersionResolver = (
-  request: FastifyRequest,
-  reply: FastifyReply,
-) => VersionChoice | Promise<VersionChoice>;
+export type VersionResolver = (request: FastifyRequest, reply: FastifyReply) => VersionChoice | Promise<VersionChoice>;
 
 /** An entry whose gate answers `body` at once. */
-export const answered = (
-  body: Problem,
-  headers: Readonly<Record<string, string>> = {},
-): Entry => ({
+export const answered = (body: Problem, headers: Readonly<Record<string, string>> = {}): Entry => ({
   gate: async (_request, reply) => send(reply.headers(headers), body),
   handle: async () => undefined,
 });
@@ -85,58 +71,31 @@ const ANSWERED: Entry = {
 };
 
 /** How an API versioned by `header` chooses versions, with its default and `options.pinnedVersion`. */
-export function createHeaderVersions(
-  m: Mount,
-  header: string,
-  fallback: string | null,
-  pin: ServerOptions["pinnedVersion"] | undefined,
-): HeaderVersions {
+export function createHeaderVersions(m: Mount, header: string, fallback: string | null, pin: ServerOptions['pinnedVersion'] | undefined): HeaderVersions {
   const lower = header.toLowerCase();
   const versions = m.spec.versions;
   const names = versions.map((v) => v.name);
   const named = createVersionNames(versions);
   const dated = names.every(isDate);
   const first = versions.find((v) => v.released)?.name;
-  const listed = `one of: ${names.join(", ")}${dated && first !== undefined ? `, or a date from ${first} on (the newest released version on or before it)` : ""}`;
+  const listed = `one of: ${names.join(', ')}${dated && first !== undefined ? `, or a date from ${first} on (the newest released version on or before it)` : ''}`;
   const missing = answered(
-    problem(
-      400,
-      "unknown_version",
-      `Send the ${header} header with ${listed}.`,
-      {
-        versions: names,
-      },
-    ),
+    problem(400, 'unknown_version', `Send the ${header} header with ${listed}.`, {
+      versions: names,
+    }),
   );
   const unknown = (value: string) => {
     const shown = value.length > QUOTED ? `${value.slice(0, QUOTED)}…` : value;
-    return answered(
-      problem(
-        400,
-        "unknown_version",
-        `${header} ${JSON.stringify(shown)} names no version of this API; send ${listed}.`,
-        { versions: names },
-      ),
-    );
+    return answered(problem(400, 'unknown_version', `${header} ${JSON.stringify(shown)} names no version of this API; send ${listed}.`, { versions: names }));
   };
-  const chose = (
-    request: FastifyRequest,
-    name: string,
-    requested: string | null,
-    source: VersionSource,
-  ): string => {
+  const chose = (request: FastifyRequest, name: string, requested: string | null, source: VersionSource): string => {
     stateOf(request).version = { name, requested, source };
     return name;
   };
-  const otherwise = (request: FastifyRequest): VersionChoice =>
-    fallback === null ? missing : chose(request, fallback, null, "default");
+  const otherwise = (request: FastifyRequest): VersionChoice => (fallback === null ? missing : chose(request, fallback, null, 'default'));
 
   /** Checks the credential (once), then asks `pinnedVersion` for the principal's version. */
-  const pinned = async (
-    ask: NonNullable<ServerOptions["pinnedVersion"]>,
-    request: FastifyRequest,
-    reply: FastifyReply,
-  ): Promise<VersionChoice> => {
+  const pinned = async (ask: NonNullable<ServerOptions['pinnedVersion']>, request: FastifyRequest, reply: FastifyReply): Promise<VersionChoice> => {
     let principal: Principal | null = null;
     const credential = readCredential(request, m.spec, m.apiKeyHeader);
     if (credential !== null) {
@@ -146,10 +105,8 @@ export function createHeaderVersions(
       state.principal = principal;
       state.authenticated = true;
     }
-    const outcome = await invoke(request, PINNED, m.requestTimeout, () =>
-      ask(principal, request),
-    );
-    if (outcome.kind !== "value") {
+    const outcome = await invoke(request, PINNED, m.requestTimeout, () => ask(principal, request));
+    if (outcome.kind !== 'value') {
       answerFailure(request, reply, PINNED, outcome, m.requestTimeout);
       return ANSWERED;
     }
@@ -159,32 +116,25 @@ export function createHeaderVersions(
       return ANSWERED;
     }
     if (value === null || value === undefined) return otherwise(request);
-    const name = typeof value === "string" ? named(value) : null;
+    const name = typeof value === 'string' ? named(value) : null;
     if (name === null) {
-      internal(
-        request,
-        reply,
-        { source: PINNED, value: String(value).slice(0, QUOTED) },
-        "pinnedVersion returned a value that names no version",
-      );
+      internal(request, reply, { source: PINNED, value: String(value).slice(0, QUOTED) }, 'pinnedVersion returned a value that names no version');
       return ANSWERED;
     }
-    return chose(request, name, value as string, "pinned");
+    return chose(request, name, value as string, 'pinned');
   };
 
   const resolve: VersionResolver = (request, reply) => {
     const value = request.headers[lower];
-    if (typeof value === "string") {
+    if (typeof value === 'string') {
       const name = named(value);
-      return name === null
-        ? unknown(value)
-        : chose(request, name, value, "header");
+      return name === null ? unknown(value) : chose(request, name, value, 'header');
     }
     return pin === undefined ? otherwise(request) : pinned(pin, request, reply);
   };
   const peek = (request: FastifyRequest): string | null => {
     const value = request.headers[lower];
-    return typeof value === "string" ? named(value) : fallback;
+    return typeof value === 'string' ? named(value) : fallback;
   };
   return { header, names, resolve, peek };
 }

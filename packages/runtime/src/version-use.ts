@@ -3,39 +3,30 @@
  * authentication, with the version, what asked for it (header, pin, default or path), the operation and the
  * principal. It is observation only: what it throws or rejects with is logged and changes nothing.
  */
-import type { FastifyRequest } from "fastify";
-import type { VersionSpec } from "./spec.js";
-import { deprecatedAt } from "./version-lifecycle.js";
-import { resolvedOf, type Mount } from "./state.js";
-import type { Principal, VersionUse } from "./types.js";
+import type { FastifyRequest } from 'fastify';
+import type { VersionSpec } from './spec.js';
+import { deprecatedAt } from './version-lifecycle.js';
+import { resolvedOf, type Mount } from './state.js';
+import type { Principal, VersionUse } from './types.js';
 
-const SOURCE = "options.onVersionUse";
+const SOURCE = 'options.onVersionUse';
 
 /** Reports a request of `operation` on `collection` in `version` by `principal`; null when nobody listens. */
-export type UseReporter = (
-  request: FastifyRequest,
-  principal: Principal | null,
-) => void;
+export type UseReporter = (request: FastifyRequest, principal: Principal | null) => void;
 
 /** The reporter of one route of `version`, or null without `options.onVersionUse`. */
-export function createUseReporter(
-  m: Mount,
-  version: VersionSpec,
-  collection: string,
-  operation: string,
-): UseReporter | null {
+export function createUseReporter(m: Mount, version: VersionSpec, collection: string, operation: string): UseReporter | null {
   const listener = m.onVersionUse;
   if (listener === null) return null;
   const since = deprecatedAt(version.deprecation);
-  const log = (request: FastifyRequest, err: unknown) =>
-    request.log.warn({ err, source: SOURCE }, "onVersionUse failed");
+  const log = (request: FastifyRequest, err: unknown) => request.log.warn({ err, source: SOURCE }, 'onVersionUse failed');
   return (request, principal) => {
     // Path versioning resolves nothing: the path names the version.
     const resolved = resolvedOf(request);
     const use: VersionUse = {
       version: version.name,
       requested: resolved === null ? version.name : resolved.requested,
-      source: resolved === null ? "path" : resolved.source,
+      source: resolved === null ? 'path' : resolved.source,
       collection,
       operation,
       principal: principal === null ? null : principal.id,
@@ -43,8 +34,7 @@ export function createUseReporter(
     };
     try {
       const returned = listener(use);
-      if (returned instanceof Promise)
-        returned.catch((err: unknown) => log(request, err));
+      if (returned instanceof Promise) returned.catch((err: unknown) => log(request, err));
     } catch (err) {
       log(request, err);
     }

@@ -6,22 +6,12 @@
  * side by side, at most `concurrency` at once and `endpointConcurrency` per endpoint; a slot that frees is
  * filled at once, so a receiver that never answers holds only its own slots, never another endpoint's.
  */
-import { post } from "./webhook-post.js";
-import { retryAfterOf } from "./webhook-retry-after.js";
-import { signaturesOf } from "./webhook-sign.js";
-import { MAX_ACTIVE_SECRETS } from "./webhook-limits.js";
-import type {
-  Claimed,
-  EndpointRecord,
-  EndpointStore,
-  Outbox,
-} from "./webhook-store.js";
-import {
-  guardedLookup,
-  RefusedAddress,
-  urlShapeProblem,
-  type Resolver,
-} from "./webhook-url.js";
+import { post } from './webhook-post.js';
+import { retryAfterOf } from './webhook-retry-after.js';
+import { signaturesOf } from './webhook-sign.js';
+import { MAX_ACTIVE_SECRETS } from './webhook-limits.js';
+import type { Claimed, EndpointRecord, EndpointStore, Outbox } from './webhook-store.js';
+import { guardedLookup, RefusedAddress, urlShapeProblem, type Resolver } from './webhook-url.js';
 
 /** How deliveries are timed (all in ms). */
 export interface DispatchTiming {
@@ -65,14 +55,12 @@ export interface WebhookDispatcher {
 }
 
 /** The default retry schedule (Standard Webhooks' reference schedule). */
-export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [
-  5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
-];
+export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 
 type Outcome =
-  | { readonly kind: "ok" }
-  | { readonly kind: "retry"; readonly reason: string; readonly after?: number }
-  | { readonly kind: "fail"; readonly reason: string };
+  | { readonly kind: 'ok' }
+  | { readonly kind: 'retry'; readonly reason: string; readonly after?: number }
+  | { readonly kind: 'fail'; readonly reason: string };
 
 /** Creates a dispatcher over an outbox and the endpoints. */
 export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
@@ -97,13 +85,10 @@ export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
   const attempt = async (d: Claimed): Promise<Outcome | null> => {
     const endpoint = await endpoints.get(d.endpoint);
     // Deleted or disabled meanwhile: nothing is delivered (documented).
-    if (endpoint === null || endpoint.status !== "enabled") return null;
+    if (endpoint === null || endpoint.status !== 'enabled') return null;
     // The name is looked up once, by the connection (`lookup`), which refuses private addresses.
-    const refused = urlShapeProblem(
-      endpoint.url,
-      parts.allowPrivateUrls === true,
-    );
-    if (refused !== null) return { kind: "retry", reason: refused };
+    const refused = urlShapeProblem(endpoint.url, parts.allowPrivateUrls === true);
+    if (refused !== null) return { kind: 'retry', reason: refused };
     const at = now();
     const timestamp = Math.floor(at / 1000);
     // At most the newest few: a record stored before rotations were bounded may hold many.
@@ -115,41 +100,34 @@ export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
       const response = await post(
         endpoint.url,
         {
-          "content-type": "application/json",
-          "user-agent": "restgen-webhooks",
-          "webhook-id": d.id,
-          "webhook-timestamp": String(timestamp),
-          "webhook-signature": signaturesOf(secrets, d.id, timestamp, d.body),
+          'content-type': 'application/json',
+          'user-agent': 'restgen-webhooks',
+          'webhook-id': d.id,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': signaturesOf(secrets, d.id, timestamp, d.body),
         },
         d.body,
         timeout,
         lookup,
       );
-      if (response.status >= 200 && response.status < 300)
-        return { kind: "ok" };
+      if (response.status >= 200 && response.status < 300) return { kind: 'ok' };
       const reason = `the endpoint answered ${response.status}`;
       if (response.status === 429) {
         const after = retryAfterOf(response.retryAfter, at, maxRetryAfter);
         return {
-          kind: "retry",
+          kind: 'retry',
           reason,
           ...(after !== undefined ? { after } : {}),
         };
       }
-      if (response.status >= 500 || response.status === 408)
-        return { kind: "retry", reason };
-      return { kind: "fail", reason };
+      if (response.status >= 500 || response.status === 408) return { kind: 'retry', reason };
+      return { kind: 'fail', reason };
     } catch (error) {
-      if (error instanceof RefusedAddress)
-        return { kind: "retry", reason: error.message };
-      const timedOut =
-        error instanceof Error &&
-        (error.name === "TimeoutError" || error.name === "AbortError");
+      if (error instanceof RefusedAddress) return { kind: 'retry', reason: error.message };
+      const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
       return {
-        kind: "retry",
-        reason: timedOut
-          ? `no answer within ${timeout} ms`
-          : "the connection failed",
+        kind: 'retry',
+        reason: timedOut ? `no answer within ${timeout} ms` : 'the connection failed',
       };
     }
   };
@@ -159,57 +137,41 @@ export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
    * one atomic update, so a change made meanwhile through the API (a rotated secret, new events, a delete)
    * is kept.
    */
-  const record = async (
-    endpointId: string,
-    failed: boolean,
-    reason: string,
-  ) => {
+  const record = async (endpointId: string, failed: boolean, reason: string) => {
     let disabled: EndpointRecord | null = null;
     await endpoints.update(endpointId, (e) => {
       disabled = null;
-      if (!failed)
-        return e.failedMessages === 0 ? e : { ...e, failedMessages: 0 };
+      if (!failed) return e.failedMessages === 0 ? e : { ...e, failedMessages: 0 };
       const failedMessages = e.failedMessages + 1;
-      if (failedMessages < disableAfter || e.status !== "enabled")
-        return { ...e, failedMessages };
+      if (failedMessages < disableAfter || e.status !== 'enabled') return { ...e, failedMessages };
       disabled = {
         ...e,
         failedMessages,
-        status: "disabled",
+        status: 'disabled',
         disabledReason: `${failedMessages} messages in a row failed every attempt (last: ${reason}); enable it again when the endpoint works`,
       };
       return disabled;
     });
     const e = disabled as EndpointRecord | null;
     if (e !== null)
-      parts.log?.warn(
-        { endpoint: e.id, url: e.url },
-        `webhook endpoint ${e.id} disabled: ${e.failedMessages} messages in a row failed every attempt`,
-      );
+      parts.log?.warn({ endpoint: e.id, url: e.url }, `webhook endpoint ${e.id} disabled: ${e.failedMessages} messages in a row failed every attempt`);
   };
 
   const deliver = async (d: Claimed) => {
     const outcome = await attempt(d);
-    if (outcome === null || outcome.kind === "ok") {
-      if (await outbox.complete(d))
-        if (outcome !== null) await record(d.endpoint, false, "");
+    if (outcome === null || outcome.kind === 'ok') {
+      if (await outbox.complete(d)) if (outcome !== null) await record(d.endpoint, false, '');
       return;
     }
     const made = d.attempts + 1;
-    if (outcome.kind === "retry" && made <= schedule.length) {
+    if (outcome.kind === 'retry' && made <= schedule.length) {
       const base = schedule[made - 1]!;
-      const wait =
-        outcome.after ??
-        Math.round(base * (1 + (Math.random() * 2 - 1) * jitter));
+      const wait = outcome.after ?? Math.round(base * (1 + (Math.random() * 2 - 1) * jitter));
       await outbox.retry(d, now() + wait);
       return;
     }
-    parts.log?.warn(
-      { webhookId: d.id, endpoint: d.endpoint, attempts: made },
-      `webhook ${d.id} given up: ${outcome.reason}`,
-    );
-    if (await outbox.complete(d))
-      await record(d.endpoint, true, outcome.reason);
+    parts.log?.warn({ webhookId: d.id, endpoint: d.endpoint, attempts: made }, `webhook ${d.id} given up: ${outcome.reason}`);
+    if (await outbox.complete(d)) await record(d.endpoint, true, outcome.reason);
   };
 
   /** The deliveries in flight, and when each endpoint's started (oldest first). */
@@ -220,12 +182,7 @@ export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
     const startedAt = now();
     started.set(d.endpoint, [...(started.get(d.endpoint) ?? []), startedAt]);
     const flight: Promise<void> = deliver(d)
-      .catch((error: unknown) =>
-        parts.log?.warn(
-          { err: error, webhookId: d.id },
-          "webhook delivery failed in the dispatcher",
-        ),
-      )
+      .catch((error: unknown) => parts.log?.warn({ err: error, webhookId: d.id }, 'webhook delivery failed in the dispatcher'))
       .finally(() => {
         flights.delete(flight);
         // This delivery's own start leaves (the oldest left still says how long the endpoint has been busy).
@@ -249,8 +206,7 @@ export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
     const slow = new Set<string>();
     for (const [endpoint, times] of started) {
       inFlight.set(endpoint, times.length);
-      if (times.length >= perEndpoint && at - times[0]! >= slowAfter)
-        slow.add(endpoint);
+      if (times.length >= perEndpoint && at - times[0]! >= slowAfter) slow.add(endpoint);
     }
     const claimed = await outbox.claim(at, free, lease, {
       perEndpoint,
@@ -278,9 +234,7 @@ export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
         if (launched.length > 0 && launched.length === free) again = true;
       } while (again && running);
     })()
-      .catch((error: unknown) =>
-        parts.log?.warn({ err: error }, "webhook outbox could not be read"),
-      )
+      .catch((error: unknown) => parts.log?.warn({ err: error }, 'webhook outbox could not be read'))
       .finally(() => {
         pumping = null;
       });

@@ -7,34 +7,21 @@
  * beyond a bound the request answers 400 with the pointer. Every change to a stored endpoint is one atomic
  * `update` of the store.
  */
-import { randomUUID } from "node:crypto";
-import { isRecord } from "./guards.js";
-import {
-  BadRequest,
-  BODY_RULES,
-  NotFound,
-  type BodyRules,
-  type ProblemIssue,
-} from "./problems.js";
-import type { HandlerContext, ListQuery, Page } from "./types.js";
-import { createSecret } from "./webhook-sign.js";
-import type { EndpointRecord, EndpointStore } from "./webhook-store.js";
-import {
-  DEFAULT_GRACE_SECONDS,
-  ENDPOINT_LIMITS,
-  MAX_ACTIVE_SECRETS,
-  MAX_GRACE_SECONDS,
-} from "./webhook-limits.js";
-import { urlProblem, type Resolver } from "./webhook-url.js";
+import { randomUUID } from 'node:crypto';
+import { isRecord } from './guards.js';
+import { BadRequest, BODY_RULES, NotFound, type BodyRules, type ProblemIssue } from './problems.js';
+import type { HandlerContext, ListQuery, Page } from './types.js';
+import { createSecret } from './webhook-sign.js';
+import type { EndpointRecord, EndpointStore } from './webhook-store.js';
+import { DEFAULT_GRACE_SECONDS, ENDPOINT_LIMITS, MAX_ACTIVE_SECRETS, MAX_GRACE_SECONDS } from './webhook-limits.js';
+import { urlProblem, type Resolver } from './webhook-url.js';
 
 export { DEFAULT_GRACE_SECONDS };
 
 /** The issues of text longer than its limit: `[field, value, limit]` for each field sent. */
-function tooLong(
-  fields: readonly (readonly [string, unknown, number])[],
-): ProblemIssue[] {
+function tooLong(fields: readonly (readonly [string, unknown, number])[]): ProblemIssue[] {
   return fields.flatMap(([name, value, max]) =>
-    typeof value === "string" && value.length > max
+    typeof value === 'string' && value.length > max
       ? [
           {
             pointer: `#/${name}`,
@@ -49,7 +36,7 @@ function tooLong(
 function refused(issues: readonly ProblemIssue[]): BadRequest | null {
   if (issues.length === 0) return null;
   const detail = issues.map((i) => `${i.pointer.slice(2)}: ${i.detail}`);
-  return new BadRequest(`${detail.join("; ")}.`, issues);
+  return new BadRequest(`${detail.join('; ')}.`, issues);
 }
 
 /** An endpoint as the API answers it (no secrets, unless just made). */
@@ -78,8 +65,7 @@ export interface EndpointHandlerParts {
 }
 
 /** An updated endpoint as the API answers it, or 404 when it is gone. */
-const answer = (e: EndpointRecord | null) =>
-  e === null ? new NotFound() : shown(e);
+const answer = (e: EndpointRecord | null) => (e === null ? new NotFound() : shown(e));
 
 /** The handlers of the webhook endpoints collection, by operation and transition name. */
 export function createEndpointHandlers(parts: EndpointHandlerParts) {
@@ -91,98 +77,68 @@ export function createEndpointHandlers(parts: EndpointHandlerParts) {
   ): Promise<{ sentences: string[]; errors: ProblemIssue[] }> => {
     // Every problem at once: a client that fixes the URL should not learn of a wrong event type only on its next try.
     const errors: ProblemIssue[] = tooLong([
-      ["url", body.url, ENDPOINT_LIMITS.url],
-      ["description", body.description, ENDPOINT_LIMITS.description],
+      ['url', body.url, ENDPOINT_LIMITS.url],
+      ['description', body.description, ENDPOINT_LIMITS.description],
     ]);
-    if (typeof body.url === "string" && body.url.length === 0)
-      errors.push({ pointer: "#/url", detail: "must not be empty" });
-    if (Array.isArray(body.events) && body.events.length === 0)
-      errors.push({ pointer: "#/events", detail: "at least 1 event type" });
-    if (
-      Array.isArray(body.events) &&
-      body.events.length > ENDPOINT_LIMITS.events
-    )
+    if (typeof body.url === 'string' && body.url.length === 0) errors.push({ pointer: '#/url', detail: 'must not be empty' });
+    if (Array.isArray(body.events) && body.events.length === 0) errors.push({ pointer: '#/events', detail: 'at least 1 event type' });
+    if (Array.isArray(body.events) && body.events.length > ENDPOINT_LIMITS.events)
       errors.push({
-        pointer: "#/events",
+        pointer: '#/events',
         detail: `at most ${ENDPOINT_LIMITS.events} event types (got ${body.events.length})`,
       });
     const sentences = errors.map((i) => `${i.pointer.slice(2)}: ${i.detail}.`);
-    if (
-      typeof body.url === "string" &&
-      !errors.some((i) => i.pointer === "#/url")
-    ) {
-      const rule = await urlProblem(
-        body.url,
-        parts.allowPrivateUrls,
-        parts.resolve,
-      );
+    if (typeof body.url === 'string' && !errors.some((i) => i.pointer === '#/url')) {
+      const rule = await urlProblem(body.url, parts.allowPrivateUrls, parts.resolve);
       if (rule !== null) {
         sentences.push(`url is refused: ${rule}.`);
-        errors.push({ pointer: "#/url", detail: rule });
+        errors.push({ pointer: '#/url', detail: rule });
       }
     }
     if (Array.isArray(body.events)) {
       const known = parts.versions[version] ?? [];
-      const unknown = body.events.filter(
-        (t) => typeof t !== "string" || !known.includes(t),
-      );
+      const unknown = body.events.filter((t) => typeof t !== 'string' || !known.includes(t));
       if (unknown.length > 0) {
         sentences.push(
-          `events: ${unknown.join(", ")} ${unknown.length === 1 ? "is not an event type" : "are not event types"} of ${version}; it has ${known.join(", ")}.`,
+          `events: ${unknown.join(', ')} ${unknown.length === 1 ? 'is not an event type' : 'are not event types'} of ${version}; it has ${known.join(', ')}.`,
         );
         errors.push({
-          pointer: "#/events",
-          detail: `unknown event types: ${unknown.join(", ")}`,
+          pointer: '#/events',
+          detail: `unknown event types: ${unknown.join(', ')}`,
         });
       }
     }
     return { sentences, errors };
   };
-  const check = async (
-    body: { url?: unknown; events?: unknown; description?: unknown },
-    version: string,
-  ): Promise<BadRequest | null> => {
+  const check = async (body: { url?: unknown; events?: unknown; description?: unknown }, version: string): Promise<BadRequest | null> => {
     const { sentences, errors } = await problemsOf(body, version);
-    return errors.length > 0
-      ? new BadRequest(sentences.join(" "), errors)
-      : null;
+    return errors.length > 0 ? new BadRequest(sentences.join(' '), errors) : null;
   };
   // A body its schema refuses is judged by these rules too: the address policy no schema can state.
-  const rules: BodyRules = async (body, version) =>
-    isRecord(body) ? (await problemsOf(body, version)).errors : [];
-  const load = async (id: string): Promise<EndpointRecord | NotFound> =>
-    (await store.get(id)) ?? new NotFound();
+  const rules: BodyRules = async (body, version) => (isRecord(body) ? (await problemsOf(body, version)).errors : []);
+  const load = async (id: string): Promise<EndpointRecord | NotFound> => (await store.get(id)) ?? new NotFound();
   return {
     [BODY_RULES]: rules,
-    async list(
-      query: ListQuery & Record<string, unknown>,
-    ): Promise<Page<Record<string, unknown>>> {
+    async list(query: ListQuery & Record<string, unknown>): Promise<Page<Record<string, unknown>>> {
       const all = await store.list();
-      const start =
-        query.cursor === undefined
-          ? 0
-          : Math.max(0, all.findIndex((e) => e.id === query.cursor) + 1);
+      const start = query.cursor === undefined ? 0 : Math.max(0, all.findIndex((e) => e.id === query.cursor) + 1);
       if (query.cursor !== undefined && start === 0)
-        throw new BadRequest("cursor names no endpoint.", [
+        throw new BadRequest('cursor names no endpoint.', [
           {
-            pointer: "#/cursor",
-            parameter: "cursor",
-            detail: "unknown cursor",
+            pointer: '#/cursor',
+            parameter: 'cursor',
+            detail: 'unknown cursor',
           },
         ]);
       const page = all.slice(start, start + query.limit);
-      const next =
-        start + query.limit < all.length ? page[page.length - 1]!.id : null;
+      const next = start + query.limit < all.length ? page[page.length - 1]!.id : null;
       return { data: page.map((e) => shown(e)), next_cursor: next };
     },
     async get(id: string) {
       const e = await load(id);
       return e instanceof NotFound ? e : shown(e);
     },
-    async create(
-      body: { url: string; events: string[]; description?: string },
-      ctx: HandlerContext,
-    ) {
+    async create(body: { url: string; events: string[]; description?: string }, ctx: HandlerContext) {
       const bad = await check(body, ctx.version);
       if (bad) return bad;
       const secret = createSecret();
@@ -190,10 +146,8 @@ export function createEndpointHandlers(parts: EndpointHandlerParts) {
         id: randomUUID(),
         url: body.url,
         events: [...new Set(body.events)],
-        ...(body.description !== undefined
-          ? { description: body.description }
-          : {}),
-        status: "enabled",
+        ...(body.description !== undefined ? { description: body.description } : {}),
+        status: 'enabled',
         disabledReason: null,
         version: ctx.version,
         createdAt: new Date(parts.now()).toISOString(),
@@ -203,10 +157,7 @@ export function createEndpointHandlers(parts: EndpointHandlerParts) {
       await store.put(record);
       return shown(record, secret);
     },
-    async update(
-      id: string,
-      patch: { url?: string; events?: string[]; description?: string },
-    ) {
+    async update(id: string, patch: { url?: string; events?: string[]; description?: string }) {
       const e = await load(id);
       if (e instanceof NotFound) return e;
       // The version an endpoint is pinned to never changes: checked against it before the atomic update.
@@ -216,12 +167,8 @@ export function createEndpointHandlers(parts: EndpointHandlerParts) {
         await store.update(id, (current) => ({
           ...current,
           ...(patch.url !== undefined ? { url: patch.url } : {}),
-          ...(patch.events !== undefined
-            ? { events: [...new Set(patch.events)] }
-            : {}),
-          ...(patch.description !== undefined
-            ? { description: patch.description }
-            : {}),
+          ...(patch.events !== undefined ? { events: [...new Set(patch.events)] } : {}),
+          ...(patch.description !== undefined ? { description: patch.description } : {}),
         })),
       );
     },
@@ -229,15 +176,13 @@ export function createEndpointHandlers(parts: EndpointHandlerParts) {
       return (await store.delete(id)) ? undefined : new NotFound();
     },
     async disable(resource: { id: string }, input: { reason?: string }) {
-      const bad = refused(
-        tooLong([["reason", input.reason, ENDPOINT_LIMITS.reason]]),
-      );
+      const bad = refused(tooLong([['reason', input.reason, ENDPOINT_LIMITS.reason]]));
       if (bad !== null) return bad;
       return answer(
         await store.update(resource.id, (current) => ({
           ...current,
-          status: "disabled",
-          disabledReason: input.reason ?? "disabled through the API",
+          status: 'disabled',
+          disabledReason: input.reason ?? 'disabled through the API',
         })),
       );
     },
@@ -245,34 +190,24 @@ export function createEndpointHandlers(parts: EndpointHandlerParts) {
       return answer(
         await store.update(resource.id, (current) => ({
           ...current,
-          status: "enabled",
+          status: 'enabled',
           disabledReason: null,
           failedMessages: 0,
         })),
       );
     },
-    async rotateSecret(
-      resource: { id: string },
-      input: { graceSeconds?: number },
-    ) {
+    async rotateSecret(resource: { id: string }, input: { graceSeconds?: number }) {
       const seconds = input.graceSeconds ?? DEFAULT_GRACE_SECONDS;
-      if (
-        !Number.isSafeInteger(seconds) ||
-        seconds < 0 ||
-        seconds > MAX_GRACE_SECONDS
-      )
-        return new BadRequest(
-          `graceSeconds must be a whole number of seconds from 0 to ${MAX_GRACE_SECONDS} (7 days).`,
-          [
-            {
-              pointer: "#/graceSeconds",
-              detail: `an integer from 0 to ${MAX_GRACE_SECONDS}`,
-            },
-          ],
-        );
+      if (!Number.isSafeInteger(seconds) || seconds < 0 || seconds > MAX_GRACE_SECONDS)
+        return new BadRequest(`graceSeconds must be a whole number of seconds from 0 to ${MAX_GRACE_SECONDS} (7 days).`, [
+          {
+            pointer: '#/graceSeconds',
+            detail: `an integer from 0 to ${MAX_GRACE_SECONDS}`,
+          },
+        ]);
       const grace = seconds * 1000;
       // The secret of the round that was written (a round lost to another writer makes a new one).
-      let secret = "";
+      let secret = '';
       const next = await store.update(resource.id, (current) => {
         const now = parts.now();
         secret = createSecret();

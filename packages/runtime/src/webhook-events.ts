@@ -6,22 +6,17 @@
  * With a transactional outbox, a handler writes its events in its own transaction (`ctx.events.write`,
  * `ctx.events.emit`): then an event exists if and only if the handler's change committed.
  */
-import { randomUUID } from "node:crypto";
-import { createPresenter } from "./answer.js";
-import { isRecord, type AnyFn } from "./guards.js";
-import { compileObjectDown } from "./migrate.js";
-import { HttpProblem } from "./problems.js";
-import { createShaper } from "./shape.js";
-import type { ApiSpec, RouteSpec, WebhooksSpec } from "./spec.js";
-import type { Mount } from "./state.js";
-import { isTransactional } from "./transactional-outbox.js";
-import type { HandlerContext, HandlerEvents } from "./types.js";
-import type {
-  Delivery,
-  EndpointRecord,
-  EndpointStore,
-  Outbox,
-} from "./webhook-store.js";
+import { randomUUID } from 'node:crypto';
+import { createPresenter } from './answer.js';
+import { isRecord, type AnyFn } from './guards.js';
+import { compileObjectDown } from './migrate.js';
+import { HttpProblem } from './problems.js';
+import { createShaper } from './shape.js';
+import type { ApiSpec, RouteSpec, WebhooksSpec } from './spec.js';
+import type { Mount } from './state.js';
+import { isTransactional } from './transactional-outbox.js';
+import type { HandlerContext, HandlerEvents } from './types.js';
+import type { Delivery, EndpointRecord, EndpointStore, Outbox } from './webhook-store.js';
 
 /** Renders an event's data (newest shape) for one version, or null when the version cannot show it. */
 type Render = (data: Record<string, unknown>) => unknown | null;
@@ -45,11 +40,7 @@ export interface EventSender {
 }
 
 /** The renderers of every event type, by type and version. */
-function renderers(
-  m: Mount,
-  webhooks: WebhooksSpec,
-  log: { warn(obj: object, msg: string): void },
-): Map<string, Map<string, Render>> {
+function renderers(m: Mount, webhooks: WebhooksSpec, log: { warn(obj: object, msg: string): void }): Map<string, Map<string, Render>> {
   const out = new Map<string, Map<string, Render>>();
   for (const version of m.spec.versions)
     for (const type of webhooks.versions[version.name] ?? []) {
@@ -57,13 +48,11 @@ function renderers(
       out.set(type, byVersion);
       const resource = webhooks.resources[type];
       if (resource) {
-        const route = version.routes.find(
-          (r) => r.collection.key === resource.collection,
-        );
+        const route = version.routes.find((r) => r.collection.key === resource.collection);
         if (!route) continue;
         const present = createPresenter(m, version, route, `event ${type}`);
         byVersion.set(version.name, (data) => {
-          const shown = present(data, "#", log);
+          const shown = present(data, '#', log);
           return shown.ok ? shown.value : null;
         });
         continue;
@@ -89,10 +78,8 @@ export function createEventSender(
   log: { warn(obj: object, msg: string): void },
 ): EventSender {
   const render = renderers(m, webhooks, log);
-  const enabled = async () =>
-    (await endpoints.list()).filter((e) => e.status === "enabled");
-  const subscribers = async (type: string) =>
-    (await enabled()).filter((e) => e.events.includes(type));
+  const enabled = async () => (await endpoints.list()).filter((e) => e.status === 'enabled');
+  const subscribers = async (type: string) => (await enabled()).filter((e) => e.events.includes(type));
   return {
     enabled,
     subscribers,
@@ -105,14 +92,11 @@ export function createEventSender(
         const shown = byVersion.get(e.version)?.(data);
         if (shown === undefined) continue;
         if (shown === null) {
-          log.warn(
-            { type, version: e.version, endpoint: e.id },
-            `event ${type} does not fit the ${e.version} payload schema; not sent to ${e.id}`,
-          );
+          log.warn({ type, version: e.version, endpoint: e.id }, `event ${type} does not fit the ${e.version} payload schema; not sent to ${e.id}`);
           continue;
         }
         deliveries.push({
-          id: `msg_${randomUUID().replace(/-/g, "")}`,
+          id: `msg_${randomUUID().replace(/-/g, '')}`,
           endpoint: e.id,
           type,
           body: JSON.stringify({ type, timestamp, data: shown }),
@@ -126,10 +110,7 @@ export function createEventSender(
 }
 
 /** The newest-version payload check of each custom event (what `ctx.emit` is given). */
-function emitChecks(
-  spec: ApiSpec,
-  webhooks: WebhooksSpec,
-): Map<string, (data: unknown) => Record<string, unknown>> {
+function emitChecks(spec: ApiSpec, webhooks: WebhooksSpec): Map<string, (data: unknown) => Record<string, unknown>> {
   const out = new Map<string, (data: unknown) => Record<string, unknown>>();
   for (const [type, byVersion] of Object.entries(webhooks.custom)) {
     const newest = [...spec.versions].reverse().find((v) => byVersion[v.name]);
@@ -139,7 +120,7 @@ function emitChecks(
       const parsed = schema.safeParse(data);
       if (!parsed.success)
         throw new TypeError(
-          `ctx.emit('${type}'): the data does not fit the payload of ${newest.name}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}`,
+          `ctx.emit('${type}'): the data does not fit the payload of ${newest.name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`,
         );
       return parsed.data as Record<string, unknown>;
     });
@@ -147,14 +128,7 @@ function emitChecks(
   return out;
 }
 
-const OPERATIONS: ReadonlySet<string> = new Set([
-  "list",
-  "get",
-  "create",
-  "replace",
-  "update",
-  "delete",
-]);
+const OPERATIONS: ReadonlySet<string> = new Set(['list', 'get', 'create', 'replace', 'update', 'delete']);
 
 /** The derived event a handler's success sends: by operation, and by the state a transition leads to. */
 interface CollectionEvents {
@@ -163,10 +137,7 @@ interface CollectionEvents {
   readonly stateField: string | null;
 }
 
-function eventsOfCollections(
-  webhooks: WebhooksSpec,
-  newest: ReadonlyMap<string, RouteSpec>,
-): Map<string, CollectionEvents> {
+function eventsOfCollections(webhooks: WebhooksSpec, newest: ReadonlyMap<string, RouteSpec>): Map<string, CollectionEvents> {
   const out = new Map<string, CollectionEvents>();
   for (const [type, r] of Object.entries(webhooks.resources)) {
     const c = out.get(r.collection) ?? {
@@ -175,10 +146,9 @@ function eventsOfCollections(
       stateField: newest.get(r.collection)?.collection.lifecycle?.field ?? null,
     };
     out.set(r.collection, c);
-    if (r.action === "created") c.byOp.set("create", type);
-    else if (r.action === "updated")
-      (c.byOp.set("update", type), c.byOp.set("replace", type));
-    else if (r.action === "deleted") c.byOp.set("delete", type);
+    if (r.action === 'created') c.byOp.set('create', type);
+    else if (r.action === 'updated') c.byOp.set('update', type), c.byOp.set('replace', type);
+    else if (r.action === 'deleted') c.byOp.set('delete', type);
     else if (r.state !== null) c.byState.set(r.state, type);
   }
   return out;
@@ -194,26 +164,14 @@ function eventsOfCollections(
  * loads the resource first (with the get handler), so its event carries the resource as it was when the
  * handler does not pass it; without a subscriber it loads nothing.
  */
-export function wrapForEvents(
-  m: Mount,
-  table: Record<string, Record<string, AnyFn>>,
-  webhooks: WebhooksSpec,
-  sender: EventSender,
-  outbox: Outbox,
-): void {
+export function wrapForEvents(m: Mount, table: Record<string, Record<string, AnyFn>>, webhooks: WebhooksSpec, sender: EventSender, outbox: Outbox): void {
   const checks = emitChecks(m.spec, webhooks);
   const transactional = isTransactional(outbox) ? outbox : null;
   /** The writer of deliveries through `tx`, or undefined (the outbox's own `add`) when it takes none. */
-  const through = (tx: unknown) =>
-    transactional === null
-      ? undefined
-      : (d: readonly Delivery[]) => transactional.addWith(tx, d);
+  const through = (tx: unknown) => (transactional === null ? undefined : (d: readonly Delivery[]) => transactional.addWith(tx, d));
   const custom = (type: string, data: unknown): Record<string, unknown> => {
     const check = checks.get(type);
-    if (!check)
-      throw new TypeError(
-        `ctx.emit('${type}'): no custom event has this type; declare it in defineApi({ events }).`,
-      );
+    if (!check) throw new TypeError(`ctx.emit('${type}'): no custom event has this type; declare it in defineApi({ events }).`);
     return check(data);
   };
   m.emit = async (type: string, data: unknown): Promise<void> => {
@@ -234,24 +192,19 @@ export function wrapForEvents(
       const isTransition = !OPERATIONS.has(op);
       if (isTransition ? c.byState.size === 0 : opEvent === undefined) continue;
       // A delete's event carries the resource as it was: loaded first, when someone subscribes.
-      const deleted = op === "delete" ? opEvent : undefined;
-      const load = deleted === undefined ? undefined : handlers["get"];
+      const deleted = op === 'delete' ? opEvent : undefined;
+      const load = deleted === undefined ? undefined : handlers['get'];
       /** The event of `subject`: the operation's, or the one of the state a transition led to. */
       const typeOf = (subject: unknown): string | undefined => {
         if (!isTransition) return opEvent;
-        const state =
-          c.stateField && isRecord(subject) ? subject[c.stateField] : undefined;
-        return typeof state === "string" ? c.byState.get(state) : undefined;
+        const state = c.stateField && isRecord(subject) ? subject[c.stateField] : undefined;
+        return typeof state === 'string' ? c.byState.get(state) : undefined;
       };
       handlers[op] = async (...args: unknown[]) => {
         const ctx = args[args.length - 1] as HandlerContext;
         const enabled = await sender.enabled();
-        const wanted = (type: string) =>
-          enabled.filter((e) => e.events.includes(type));
-        const before =
-          load && deleted !== undefined && wanted(deleted).length > 0
-            ? await load(args[0], ctx)
-            : undefined;
+        const wanted = (type: string) => enabled.filter((e) => e.events.includes(type));
+        const before = load && deleted !== undefined && wanted(deleted).length > 0 ? await load(args[0], ctx) : undefined;
         // What the handler passed to ctx.events.write, and whether it is written (in its transaction).
         const given: { resource?: object; written: boolean } = {
           written: false,
@@ -262,24 +215,17 @@ export function wrapForEvents(
             given.resource = resource;
             if (transactional === null) return;
             const type = typeOf(resource);
-            if (type !== undefined && isRecord(resource))
-              await sender.send(type, resource, wanted(type), through(tx));
+            if (type !== undefined && isRecord(resource)) await sender.send(type, resource, wanted(type), through(tx));
             given.written = true;
           },
         };
         args[args.length - 1] = { ...ctx, events: own };
         const result: unknown = await fn(...args);
         if (result instanceof HttpProblem || given.written) return result;
-        const subject = given.resource ?? (op === "delete" ? before : result);
+        const subject = given.resource ?? (op === 'delete' ? before : result);
         const type = typeOf(subject);
         const to = type === undefined ? [] : wanted(type);
-        if (
-          type !== undefined &&
-          to.length > 0 &&
-          isRecord(subject) &&
-          !(subject instanceof HttpProblem)
-        )
-          await sender.send(type, subject, to);
+        if (type !== undefined && to.length > 0 && isRecord(subject) && !(subject instanceof HttpProblem)) await sender.send(type, subject, to);
         return result;
       };
     }

@@ -3,9 +3,9 @@
  * given `lookup` (so the address connected to is one the lookup checked), within a timeout, following no
  * redirect and reading no response body.
  */
-import { request as httpRequest } from "node:http";
-import { request as httpsRequest } from "node:https";
-import type { LookupFunction } from "node:net";
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
 
 /** What a receiver answered: its status and `Retry-After` (its body is not read). */
 export interface Received {
@@ -26,20 +26,20 @@ export function post(
 ): Promise<Received> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
-    const send = target.protocol === "https:" ? httpsRequest : httpRequest;
+    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     const request = send(
       target,
       {
-        method: "POST",
+        method: 'POST',
         headers: {
           ...headers,
-          "content-length": String(Buffer.byteLength(body)),
+          'content-length': String(Buffer.byteLength(body)),
         },
         signal: AbortSignal.timeout(timeout),
         ...(lookup ? { lookup } : {}),
       },
       (response) => {
-        const retryAfter = response.headers["retry-after"];
+        const retryAfter = response.headers['retry-after'];
         resolve({
           status: response.statusCode ?? 0,
           retryAfter: retryAfter ?? null,
@@ -47,7 +47,7 @@ export function post(
         response.destroy();
       },
     );
-    request.on("error", reject);
+    request.on('error', reject);
     request.end(body);
   });
 }

@@ -5,26 +5,15 @@
  * {@link RedisUnavailable} within it (the route answers 503 with `Retry-After`), never a wait as long as the
  * client's own retries.
  */
-import { randomUUID } from "node:crypto";
-import { bounded, RedisUnavailable } from "./idempotency.js";
-import {
-  CLAIM_SCAN_MAX,
-  type Claimed,
-  type Delivery,
-  type EndpointRecord,
-  type EndpointStore,
-  type Outbox,
-} from "./webhook-store.js";
+import { randomUUID } from 'node:crypto';
+import { bounded, RedisUnavailable } from './idempotency.js';
+import { CLAIM_SCAN_MAX, type Claimed, type Delivery, type EndpointRecord, type EndpointStore, type Outbox } from './webhook-store.js';
 
 export { RedisUnavailable };
 
 /** The one Redis command the webhook stores need (an ioredis client has it). */
 export interface RedisEval {
-  eval(
-    script: string,
-    numKeys: number,
-    ...args: (string | number)[]
-  ): Promise<unknown>;
+  eval(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
 }
 
 /** The default bound on one Redis command of the webhook stores, in ms (the server passes `redisTimeout`). */
@@ -106,10 +95,7 @@ return 1`;
 /** The redis client as the stores use it; a client without `eval` is a startup error. */
 export function redisEvalOf(redis: object): RedisEval {
   const fn = (redis as { eval?: unknown }).eval;
-  if (typeof fn !== "function")
-    throw new Error(
-      "webhooks with redis need a client with eval(script, numKeys, ...args) (ioredis has it)",
-    );
+  if (typeof fn !== 'function') throw new Error('webhooks with redis need a client with eval(script, numKeys, ...args) (ioredis has it)');
   return redis as RedisEval;
 }
 
@@ -119,29 +105,19 @@ function boundedEval(redis: RedisEval, timeout: number): RedisEval {
 }
 
 /** Endpoints in one Redis hash, shared by every instance; each command bounded by `timeout` ms. */
-export function createRedisEndpoints(
-  client: RedisEval,
-  prefix: string,
-  timeout: number = DEFAULT_REDIS_TIMEOUT,
-): EndpointStore {
+export function createRedisEndpoints(client: RedisEval, prefix: string, timeout: number = DEFAULT_REDIS_TIMEOUT): EndpointStore {
   const redis = boundedEval(client, timeout);
   const key = `${prefix}wh:endpoints`;
-  const parse = (v: unknown): EndpointRecord | null =>
-    typeof v === "string" ? (JSON.parse(v) as EndpointRecord) : null;
+  const parse = (v: unknown): EndpointRecord | null => (typeof v === 'string' ? (JSON.parse(v) as EndpointRecord) : null);
   return {
     list: async () => {
       const all = (await redis.eval(ALL, 1, key)) as unknown[];
       return all
         .flatMap((v) => parse(v) ?? [])
-        .sort((a, b) =>
-          a.createdAt === b.createdAt
-            ? a.id.localeCompare(b.id)
-            : a.createdAt.localeCompare(b.createdAt),
-        );
+        .sort((a, b) => (a.createdAt === b.createdAt ? a.id.localeCompare(b.id) : a.createdAt.localeCompare(b.createdAt)));
     },
     get: async (id) => parse(await redis.eval(GET, 1, key, id)),
-    put: async (record) =>
-      void (await redis.eval(PUT, 1, key, record.id, JSON.stringify(record))),
+    put: async (record) => void (await redis.eval(PUT, 1, key, record.id, JSON.stringify(record))),
     update: async (id, change) => {
       for (let round = 0; round < SWAP_ROUNDS; round++) {
         const read = await redis.eval(GET, 1, key, id);
@@ -150,29 +126,18 @@ export function createRedisEndpoints(
         const next = change(current);
         if (next === current) return current;
         const text = JSON.stringify(next);
-        if ((await redis.eval(SWAP, 1, key, id, read as string, text)) === 1)
-          return next;
+        if ((await redis.eval(SWAP, 1, key, id, read as string, text)) === 1) return next;
       }
-      throw new Error(
-        `webhook endpoint ${id}: more than ${SWAP_ROUNDS} concurrent updates won over this one`,
-      );
+      throw new Error(`webhook endpoint ${id}: more than ${SWAP_ROUNDS} concurrent updates won over this one`);
     },
     delete: async (id) => (await redis.eval(DELETE, 1, key, id)) === 1,
   };
 }
 
 /** An outbox in Redis: a sorted set of due times, a hash of deliveries and a hash of lease tokens. */
-export function createRedisOutbox(
-  client: RedisEval,
-  prefix: string,
-  timeout: number = DEFAULT_REDIS_TIMEOUT,
-): Outbox {
+export function createRedisOutbox(client: RedisEval, prefix: string, timeout: number = DEFAULT_REDIS_TIMEOUT): Outbox {
   const redis = boundedEval(client, timeout);
-  const keys = [
-    `${prefix}wh:due`,
-    `${prefix}wh:deliveries`,
-    `${prefix}wh:leases`,
-  ];
+  const keys = [`${prefix}wh:due`, `${prefix}wh:deliveries`, `${prefix}wh:leases`];
   // The id and the endpoint first: the claim script reads the endpoint from the start of the text.
   const data = (d: Delivery) =>
     JSON.stringify({
@@ -190,13 +155,7 @@ export function createRedisOutbox(
       await redis.eval(ADD, 2, keys[1]!, keys[0]!, ...args);
     },
     claim: async (now, max, leaseMs, fairness) => {
-      const held = fairness
-        ? [...fairness.inFlight].flatMap(([endpoint, count]) => [
-            endpoint,
-            count,
-            fairness.slow.has(endpoint) ? 1 : 0,
-          ])
-        : [];
+      const held = fairness ? [...fairness.inFlight].flatMap(([endpoint, count]) => [endpoint, count, fairness.slow.has(endpoint) ? 1 : 0]) : [];
       const out = (await redis.eval(
         CLAIM,
         3,
@@ -218,17 +177,7 @@ export function createRedisOutbox(
         });
       return claimed;
     },
-    complete: async (c) =>
-      (await redis.eval(COMPLETE, 3, ...keys, c.id, c.lease)) === 1,
-    retry: async (c, dueAt) =>
-      (await redis.eval(
-        RETRY,
-        3,
-        ...keys,
-        c.id,
-        c.lease,
-        dueAt,
-        data({ ...c, attempts: c.attempts + 1, dueAt }),
-      )) === 1,
+    complete: async (c) => (await redis.eval(COMPLETE, 3, ...keys, c.id, c.lease)) === 1,
+    retry: async (c, dueAt) => (await redis.eval(RETRY, 3, ...keys, c.id, c.lease, dueAt, data({ ...c, attempts: c.attempts + 1, dueAt }))) === 1,
   };
 }

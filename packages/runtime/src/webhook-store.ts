@@ -5,8 +5,8 @@
  * that dies mid-delivery loses it and another instance delivers it after the lease expires; a completion
  * or retry counts only with the current lease token, so two instances never hold one delivery at once.
  */
-import { randomUUID } from "node:crypto";
-import { DueQueue, type Due } from "./due-queue.js";
+import { randomUUID } from 'node:crypto';
+import { DueQueue, type Due } from './due-queue.js';
 
 /** A webhook endpoint as stored (secrets and failure counts never leave the server). */
 export interface EndpointRecord {
@@ -14,7 +14,7 @@ export interface EndpointRecord {
   readonly url: string;
   readonly events: readonly string[];
   readonly description?: string;
-  readonly status: "enabled" | "disabled";
+  readonly status: 'enabled' | 'disabled';
   readonly disabledReason: string | null;
   readonly version: string;
   readonly createdAt: string;
@@ -38,10 +38,7 @@ export interface EndpointStore {
    * request or instance (a rotated secret, a delete) is never overwritten with an older copy; `change`
    * then runs again on the newer one. Null when there is no such endpoint (nothing is written).
    */
-  update(
-    id: string,
-    change: (current: EndpointRecord) => EndpointRecord,
-  ): Promise<EndpointRecord | null>;
+  update(id: string, change: (current: EndpointRecord) => EndpointRecord): Promise<EndpointRecord | null>;
   delete(id: string): Promise<boolean>;
 }
 
@@ -85,12 +82,7 @@ export interface Outbox {
    * Up to `max` deliveries due at `now`, each leased for `leaseMs`, shared out by `fairness` when given
    * (an outbox must honour it: the dispatcher's bounds per endpoint rest on it).
    */
-  claim(
-    now: number,
-    max: number,
-    leaseMs: number,
-    fairness?: Fairness,
-  ): Promise<Claimed[]>;
+  claim(now: number, max: number, leaseMs: number, fairness?: Fairness): Promise<Claimed[]>;
   /** Done (delivered, or given up): forgotten. False when the lease was lost. */
   complete(claimed: Claimed): Promise<boolean>;
   /** Tried again at `dueAt`. False when the lease was lost. */
@@ -101,12 +93,7 @@ export interface Outbox {
 export function createMemoryEndpoints(): EndpointStore {
   const byId = new Map<string, EndpointRecord>();
   return {
-    list: async () =>
-      [...byId.values()].sort((a, b) =>
-        a.createdAt === b.createdAt
-          ? a.id.localeCompare(b.id)
-          : a.createdAt.localeCompare(b.createdAt),
-      ),
+    list: async () => [...byId.values()].sort((a, b) => (a.createdAt === b.createdAt ? a.id.localeCompare(b.id) : a.createdAt.localeCompare(b.createdAt))),
     get: async (id) => byId.get(id) ?? null,
     put: async (record) => void byId.set(record.id, record),
     // Read, changed and written in one synchronous step: nothing runs in between.
@@ -155,7 +142,7 @@ export function createMemoryOutbox(): Outbox {
       const held = new Map(fairness?.inFlight);
       // Passed over: put back as they were once the claim is done (they stay due, in their order).
       const passed: Due[] = [];
-      for (let scanned = 0; claimed.length < max && scanned < CLAIM_SCAN_MAX;) {
+      for (let scanned = 0; claimed.length < max && scanned < CLAIM_SCAN_MAX; ) {
         const top = queue.peek();
         if (top === undefined || top.at > now) break;
         queue.pop();
@@ -215,4 +202,4 @@ export {
   createRedisOutbox,
   redisEvalOf,
   type RedisEval,
-} from "./webhook-redis.js";
+} from './webhook-redis.js';

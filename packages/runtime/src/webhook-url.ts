@@ -6,13 +6,13 @@
  * rebinding). Addresses are classified by ipaddr.js against the IANA special-purpose registries (see
  * {@link specialRangeOf}). `allowPrivateUrls` permits http and any address.
  */
-import { lookup } from "node:dns/promises";
-import { isIP, type LookupFunction } from "node:net";
-import ipaddr from "ipaddr.js";
+import { lookup } from 'node:dns/promises';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
-const GLOBAL_UNICAST = ipaddr.parseCIDR("2000::/3") as [ipaddr.IPv6, number];
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3') as [ipaddr.IPv6, number];
 // NAT64 well-known prefix (RFC 6052): translated to the IPv4 address it holds, judged as that address.
-const NAT64 = ipaddr.parseCIDR("64:ff9b::/96") as [ipaddr.IPv6, number];
+const NAT64 = ipaddr.parseCIDR('64:ff9b::/96') as [ipaddr.IPv6, number];
 
 /**
  * An IPv6 address, read from the WHATWG URL parser's canonical text: ipaddr.js reads a dotted tail as an
@@ -49,21 +49,21 @@ function translatedIPv4(v6: ipaddr.IPv6): ipaddr.IPv4 | null {
  */
 export function specialRangeOf(address: string): string | null {
   const family = isIP(address);
-  if (family === 0) return "invalid";
+  if (family === 0) return 'invalid';
   if (family === 4) {
     const range = ipaddr.IPv4.parse(address).range();
-    return range === "unicast" ? null : range;
+    return range === 'unicast' ? null : range;
   }
   const v6 = parseIPv6(address);
-  if (v6 === null) return "invalid";
+  if (v6 === null) return 'invalid';
   const v4 = translatedIPv4(v6);
   if (v4 !== null) {
     const range = v4.range();
-    return range === "unicast" ? null : `${range} (as ${v4.toString()})`;
+    return range === 'unicast' ? null : `${range} (as ${v4.toString()})`;
   }
   const range = v6.range();
-  if (range !== "unicast") return range;
-  return v6.match(GLOBAL_UNICAST) ? null : "not global unicast";
+  if (range !== 'unicast') return range;
+  return v6.match(GLOBAL_UNICAST) ? null : 'not global unicast';
 }
 
 /** Whether an IP address is one webhooks must not reach (anything but globally reachable unicast). */
@@ -75,14 +75,10 @@ export function isPrivateAddress(address: string): boolean {
 export type Resolver = (host: string) => Promise<readonly string[]>;
 
 /** The system resolver: every address the host has. */
-export const systemResolver: Resolver = async (host) =>
-  (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+export const systemResolver: Resolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 /** Why the addresses of `host` cannot receive webhooks, or null when every one is public. */
-function addressProblem(
-  host: string,
-  addresses: readonly string[],
-): string | null {
+function addressProblem(host: string, addresses: readonly string[]): string | null {
   if (addresses.length === 0) return `the host ${host} does not resolve`;
   for (const address of addresses) {
     const range = specialRangeOf(address);
@@ -96,33 +92,24 @@ function addressProblem(
  * Why a URL cannot receive webhooks by its text alone (not absolute, credentials, not https, a private IP
  * literal), or null: what a delivery checks before it connects, the connection's lookup checking the name.
  */
-export function urlShapeProblem(
-  text: string,
-  allowPrivate: boolean,
-): string | null {
+export function urlShapeProblem(text: string, allowPrivate: boolean): string | null {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    return "the URL is not an absolute URL";
+    return 'the URL is not an absolute URL';
   }
-  if (url.username !== "" || url.password !== "")
-    return "the URL must not carry credentials (user:password@)";
-  if (url.protocol !== "https:" && !(allowPrivate && url.protocol === "http:"))
-    return "the URL must use https";
+  if (url.username !== '' || url.password !== '') return 'the URL must not carry credentials (user:password@)';
+  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) return 'the URL must use https';
   const host = hostOf(url);
   return allowPrivate || isIP(host) === 0 ? null : addressProblem(host, [host]);
 }
 
 /** The host of a URL without the brackets of an IPv6 literal. */
-const hostOf = (url: URL): string => url.hostname.replace(/^\[|\]$/g, "");
+const hostOf = (url: URL): string => url.hostname.replace(/^\[|\]$/g, '');
 
 /** Why a URL cannot receive webhooks (the rule it breaks, its host looked up), or null when it can. */
-export async function urlProblem(
-  text: string,
-  allowPrivate: boolean,
-  resolve: Resolver = systemResolver,
-): Promise<string | null> {
+export async function urlProblem(text: string, allowPrivate: boolean, resolve: Resolver = systemResolver): Promise<string | null> {
   const shape = urlShapeProblem(text, allowPrivate);
   if (shape !== null || allowPrivate) return shape;
   const host = hostOf(new URL(text));
@@ -138,7 +125,7 @@ export async function urlProblem(
 
 /** A connection refused by {@link guardedLookup}: its message is the rule the address breaks. */
 export class RefusedAddress extends Error {
-  override readonly name = "RefusedAddress";
+  override readonly name = 'RefusedAddress';
 }
 
 /**
@@ -146,44 +133,24 @@ export class RefusedAddress extends Error {
  * addresses it checked (all public, or it fails with {@link RefusedAddress}), so the address connected to
  * is one that was checked. With `allowPrivate`, the system's lookup as it is.
  */
-export function guardedLookup(
-  allowPrivate: boolean,
-  resolve: Resolver = systemResolver,
-): LookupFunction | undefined {
+export function guardedLookup(allowPrivate: boolean, resolve: Resolver = systemResolver): LookupFunction | undefined {
   if (allowPrivate) return undefined;
   return (hostname, options, callback) => {
     resolve(hostname).then(
       (addresses) => {
         const refused = addressProblem(hostname, addresses);
         if (refused !== null) {
-          callback(new RefusedAddress(refused), "", 0);
+          callback(new RefusedAddress(refused), '', 0);
           return;
         }
         const all = addresses
           .map((address) => ({ address, family: isIP(address) }))
-          .filter(
-            (a) =>
-              a.family !== 0 &&
-              (options.family === undefined ||
-                options.family === 0 ||
-                options.family === a.family),
-          );
-        if (all.length === 0)
-          callback(
-            new RefusedAddress(`the host ${hostname} does not resolve`),
-            "",
-            0,
-          );
-        else if (options.all)
-          (callback as unknown as (e: null, a: typeof all) => void)(null, all);
+          .filter((a) => a.family !== 0 && (options.family === undefined || options.family === 0 || options.family === a.family));
+        if (all.length === 0) callback(new RefusedAddress(`the host ${hostname} does not resolve`), '', 0);
+        else if (options.all) (callback as unknown as (e: null, a: typeof all) => void)(null, all);
         else callback(null, all[0]!.address, all[0]!.family);
       },
-      () =>
-        callback(
-          new RefusedAddress(`the host ${hostname} does not resolve`),
-          "",
-          0,
-        ),
+      () => callback(new RefusedAddress(`the host ${hostname} does not resolve`), '', 0),
     );
   };
 }

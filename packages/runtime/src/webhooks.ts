@@ -4,30 +4,17 @@
  * started and stopped with the Fastify instance (`onReady`, `onClose`) unless `dispatch: false`, for a
  * separate worker made with `createWebhookDispatcher`.
  */
-import type { FastifyInstance } from "fastify";
-import { assertContract } from "./contract.js";
-import type { AnyFn } from "./guards.js";
-import type { ApiSpec, WebhooksSpec } from "./spec.js";
-import type { Mount } from "./state.js";
-import type { RedisClient, WebhookOptions } from "./types.js";
-import {
-  createDispatcher,
-  type WebhookDispatcher,
-} from "./webhook-dispatch.js";
-import { createEndpointHandlers } from "./webhook-endpoints.js";
-import { createEventSender, wrapForEvents } from "./webhook-events.js";
-import {
-  createRedisEndpoints,
-  createRedisOutbox,
-  DEFAULT_REDIS_TIMEOUT,
-  redisEvalOf,
-} from "./webhook-redis.js";
-import {
-  createMemoryEndpoints,
-  createMemoryOutbox,
-  type EndpointStore,
-  type Outbox,
-} from "./webhook-store.js";
+import type { FastifyInstance } from 'fastify';
+import { assertContract } from './contract.js';
+import type { AnyFn } from './guards.js';
+import type { ApiSpec, WebhooksSpec } from './spec.js';
+import type { Mount } from './state.js';
+import type { RedisClient, WebhookOptions } from './types.js';
+import { createDispatcher, type WebhookDispatcher } from './webhook-dispatch.js';
+import { createEndpointHandlers } from './webhook-endpoints.js';
+import { createEventSender, wrapForEvents } from './webhook-events.js';
+import { createRedisEndpoints, createRedisOutbox, DEFAULT_REDIS_TIMEOUT, redisEvalOf } from './webhook-redis.js';
+import { createMemoryEndpoints, createMemoryOutbox, type EndpointStore, type Outbox } from './webhook-store.js';
 
 /** The stores of one API: shared by every instance through Redis, or this process's memory. */
 export interface WebhookStores {
@@ -43,21 +30,12 @@ export function createWebhookStores(
   redis: RedisClient | undefined,
   prefix: string,
   timeout: number = DEFAULT_REDIS_TIMEOUT,
-  given: Pick<WebhookOptions, "outbox" | "endpoints"> = {},
+  given: Pick<WebhookOptions, 'outbox' | 'endpoints'> = {},
 ): WebhookStores {
-  const client =
-    redis && (!given.outbox || !given.endpoints) ? redisEvalOf(redis) : null;
+  const client = redis && (!given.outbox || !given.endpoints) ? redisEvalOf(redis) : null;
   return {
-    endpoints:
-      given.endpoints ??
-      (client
-        ? createRedisEndpoints(client, prefix, timeout)
-        : createMemoryEndpoints()),
-    outbox:
-      given.outbox ??
-      (client
-        ? createRedisOutbox(client, prefix, timeout)
-        : createMemoryOutbox()),
+    endpoints: given.endpoints ?? (client ? createRedisEndpoints(client, prefix, timeout) : createMemoryEndpoints()),
+    outbox: given.outbox ?? (client ? createRedisOutbox(client, prefix, timeout) : createMemoryOutbox()),
   };
 }
 
@@ -79,21 +57,11 @@ export interface DispatcherOptions extends WebhookOptions {
  * A dispatcher outside the API instances (they run with `webhooks: { dispatch: false }`), over the stores
  * they share: their Redis, or the `outbox` and `endpoints` they were given.
  */
-export function createWebhookDispatcherFor(
-  spec: ApiSpec,
-  options: DispatcherOptions,
-): WebhookDispatcher {
+export function createWebhookDispatcherFor(spec: ApiSpec, options: DispatcherOptions): WebhookDispatcher {
   assertContract(spec);
   if (!options.redis && (!options.outbox || !options.endpoints))
-    throw new Error(
-      "createWebhookDispatcher needs the stores the API instances share: redis, or both outbox and endpoints",
-    );
-  const stores = createWebhookStores(
-    options.redis,
-    options.redisPrefix ?? `restgen:${spec.name.toLowerCase()}:`,
-    options.redisTimeout,
-    options,
-  );
+    throw new Error('createWebhookDispatcher needs the stores the API instances share: redis, or both outbox and endpoints');
+  const stores = createWebhookStores(options.redis, options.redisPrefix ?? `restgen:${spec.name.toLowerCase()}:`, options.redisTimeout, options);
   return createDispatcher({
     ...options,
     ...stores,
@@ -102,12 +70,7 @@ export function createWebhookDispatcherFor(
 }
 
 /** The built-in handlers of the webhook endpoints collection over `stores`. */
-export function createBuiltinHandlers(
-  webhooks: WebhooksSpec,
-  stores: WebhookStores,
-  options: WebhookOptions,
-  now: () => number,
-): object {
+export function createBuiltinHandlers(webhooks: WebhooksSpec, stores: WebhookStores, options: WebhookOptions, now: () => number): object {
   return createEndpointHandlers({
     store: stores.endpoints,
     versions: webhooks.versions,
@@ -127,13 +90,7 @@ export function startWebhooks(
   options: WebhookOptions,
 ): void {
   const log = { warn: (obj: object, msg: string) => scope.log.warn(obj, msg) };
-  wrapForEvents(
-    m,
-    table,
-    webhooks,
-    createEventSender(m, webhooks, stores.endpoints, stores.outbox, log),
-    stores.outbox,
-  );
+  wrapForEvents(m, table, webhooks, createEventSender(m, webhooks, stores.endpoints, stores.outbox, log), stores.outbox);
   if (options.dispatch === false) return;
   const dispatcher = createDispatcher({
     ...options,
@@ -141,6 +98,6 @@ export function startWebhooks(
     allowPrivateUrls: options.allowPrivateUrls === true,
     log,
   });
-  scope.addHook("onReady", async () => dispatcher.start());
-  scope.addHook("onClose", async () => dispatcher.stop());
+  scope.addHook('onReady', async () => dispatcher.start());
+  scope.addHook('onClose', async () => dispatcher.stop());
 }

@@ -12,8 +12,8 @@ export interface Internals {
     readonly def: CheckedDef;
     readonly traits?: ReadonlySet<string>;
     readonly values?: ReadonlySet<unknown>;
-    readonly optin?: "optional" | "defaulted";
-    readonly optout?: "optional";
+    readonly optin?: 'optional' | 'defaulted';
+    readonly optout?: 'optional';
   };
 }
 /** A schema's or a check's definition (`_zod.def`), as far as it is read here. */
@@ -37,16 +37,7 @@ export interface CheckedDef {
 }
 
 /** String formats whose zod check is exactly a test of the format's `pattern`. */
-const PATTERN_FORMATS = new Set([
-  "uuid",
-  "guid",
-  "email",
-  "datetime",
-  "date",
-  "time",
-  "duration",
-  "regex",
-]);
+const PATTERN_FORMATS = new Set(['uuid', 'guid', 'email', 'datetime', 'date', 'time', 'duration', 'regex']);
 /** The bounds of zod's number formats (`z.int()` is `safeint`). */
 const NUMBER_FORMATS: Readonly<Record<string, readonly [number, number]>> = {
   safeint: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
@@ -71,15 +62,11 @@ export type Test<T> = (value: T) => boolean;
  * or counts only units.
  */
 export function lengthTest(c: CheckedDef): Test<string | unknown[]> | null {
-  const exact = (v: string | unknown[]) =>
-    typeof v !== "string" || !SURROGATE.test(v);
+  const exact = (v: string | unknown[]) => typeof v !== 'string' || !SURROGATE.test(v);
   const { maximum, minimum, length } = c;
-  if (c.check === "max_length" && typeof maximum === "number")
-    return (v) => v.length <= maximum;
-  if (c.check === "min_length" && typeof minimum === "number")
-    return (v) => v.length >= minimum && (v.length >= 2 * minimum || exact(v));
-  if (c.check === "length_equals" && typeof length === "number")
-    return (v) => v.length === length && exact(v);
+  if (c.check === 'max_length' && typeof maximum === 'number') return (v) => v.length <= maximum;
+  if (c.check === 'min_length' && typeof minimum === 'number') return (v) => v.length >= minimum && (v.length >= 2 * minimum || exact(v));
+  if (c.check === 'length_equals' && typeof length === 'number') return (v) => v.length === length && exact(v);
   return null;
 }
 
@@ -88,11 +75,7 @@ export function stringTest(c: CheckedDef): Test<string> | null {
   const length = lengthTest(c);
   if (length !== null) return length;
   const pattern = c.pattern;
-  if (
-    c.check === "string_format" &&
-    pattern instanceof RegExp &&
-    PATTERN_FORMATS.has(c.format ?? "")
-  )
+  if (c.check === 'string_format' && pattern instanceof RegExp && PATTERN_FORMATS.has(c.format ?? ''))
     return (v) => {
       pattern.lastIndex = 0;
       return pattern.test(v);
@@ -103,17 +86,12 @@ export function stringTest(c: CheckedDef): Test<string> | null {
 /** The test of one number check zod runs, or null when it is not one read here. */
 export function numberTest(c: CheckedDef): Test<number> | null {
   const bound = c.value;
-  if (c.check === "greater_than" && typeof bound === "number")
-    return c.inclusive ? (v) => v >= bound : (v) => v > bound;
-  if (c.check === "less_than" && typeof bound === "number")
-    return c.inclusive ? (v) => v <= bound : (v) => v < bound;
-  const range =
-    c.check === "number_format" ? NUMBER_FORMATS[c.format ?? ""] : undefined;
+  if (c.check === 'greater_than' && typeof bound === 'number') return c.inclusive ? (v) => v >= bound : (v) => v > bound;
+  if (c.check === 'less_than' && typeof bound === 'number') return c.inclusive ? (v) => v <= bound : (v) => v < bound;
+  const range = c.check === 'number_format' ? NUMBER_FORMATS[c.format ?? ''] : undefined;
   if (range === undefined) return null;
   const [min, max] = range;
-  return c.format === "float64"
-    ? (v) => v >= min && v <= max
-    : (v) => Number.isSafeInteger(v) && v >= min && v <= max;
+  return c.format === 'float64' ? (v) => v >= min && v <= max : (v) => Number.isSafeInteger(v) && v >= min && v <= max;
 }
 
 const pass = (): boolean => true;
@@ -131,28 +109,21 @@ function all<T>(tests: readonly Test<T>[]): Test<T> {
 }
 
 /** Tests of every check, or null when one is not read here. */
-export function testsOf<T>(
-  checks: readonly CheckedDef[],
-  read: (c: CheckedDef) => Test<T> | null,
-): Test<T> | null {
+export function testsOf<T>(checks: readonly CheckedDef[], read: (c: CheckedDef) => Test<T> | null): Test<T> | null {
   const tests = checks.map(read);
   return tests.every((t) => t !== null) ? all(tests as Test<T>[]) : null;
 }
 
 /** A value JSON writes as it is: a string, a boolean, null or a finite number. */
 export const isJsonScalar = (v: unknown): boolean =>
-  typeof v === "string" ||
-  typeof v === "boolean" ||
-  v === null ||
-  (typeof v === "number" && Number.isFinite(v));
+  typeof v === 'string' || typeof v === 'boolean' || v === null || (typeof v === 'number' && Number.isFinite(v));
 
 /** A character JSON writes as it is, and that means only itself in a pattern: ASCII, printable, no quote or backslash. */
-const isPlainChar = (c: string): boolean =>
-  c >= " " && c <= "~" && c !== '"' && c !== "\\";
+const isPlainChar = (c: string): boolean => c >= ' ' && c <= '~' && c !== '"' && c !== '\\';
 /** Characters a pattern may escape to mean the character itself. */
-const LITERAL_ESCAPES = new Set([..."-.+*?^$|()[]{}/:,"]);
+const LITERAL_ESCAPES = new Set([...'-.+*?^$|()[]{}/:,']);
 /** Character ranges whose every character JSON writes as it is. */
-const PLAIN_RANGES = ["09", "AZ", "az"];
+const PLAIN_RANGES = ['09', 'AZ', 'az'];
 
 /**
  * The end of the character class starting at `at` (`[`) of a pattern's source when every character it
@@ -160,26 +131,21 @@ const PLAIN_RANGES = ["09", "AZ", "az"];
  * escaped punctuation, and ranges within digits, upper or lower case letters.
  */
 function plainClassEnd(source: string, at: number): number {
-  if (source[at + 1] === "^" || source[at + 1] === "]") return -1;
+  if (source[at + 1] === '^' || source[at + 1] === ']') return -1;
   for (let i = at + 1; i < source.length; i++) {
     const c = source[i]!;
-    if (c === "]") return i;
-    if (c === "\\") {
-      const e = source[++i] ?? "";
-      if (e !== "d" && e !== "w" && !LITERAL_ESCAPES.has(e)) return -1;
+    if (c === ']') return i;
+    if (c === '\\') {
+      const e = source[++i] ?? '';
+      if (e !== 'd' && e !== 'w' && !LITERAL_ESCAPES.has(e)) return -1;
       // An escape that starts a range (`[\\--z]` holds the backslash): refused.
-      if (source[i + 1] === "-" && source[i + 2] !== "]") return -1;
+      if (source[i + 1] === '-' && source[i + 2] !== ']') return -1;
       continue;
     }
-    if (!isPlainChar(c) || c === "[") return -1;
-    if (
-      source[i + 1] === "-" &&
-      source[i + 2] !== undefined &&
-      source[i + 2] !== "]"
-    ) {
+    if (!isPlainChar(c) || c === '[') return -1;
+    if (source[i + 1] === '-' && source[i + 2] !== undefined && source[i + 2] !== ']') {
       const to = source[i + 2]!;
-      if (!PLAIN_RANGES.some(([a, b]) => a! <= c && to <= b! && c <= to))
-        return -1;
+      if (!PLAIN_RANGES.some(([a, b]) => a! <= c && to <= b! && c <= to)) return -1;
       i += 2;
     }
   }
@@ -197,28 +163,26 @@ function plainClassEnd(source: string, at: number): number {
 export function escapeFree(pattern: RegExp): boolean {
   if (/[msv]/.test(pattern.flags)) return false;
   const source = pattern.source;
-  if (!source.startsWith("^") || !source.endsWith("$")) return false;
+  if (!source.startsWith('^') || !source.endsWith('$')) return false;
   let depth = 0;
   const last = source.length - 1;
   for (let i = 1; i < last; i++) {
     const c = source[i]!;
-    if (c === "\\") {
-      const e = source[++i] ?? "";
-      if (i >= last || (e !== "d" && e !== "w" && !LITERAL_ESCAPES.has(e)))
-        return false;
-    } else if (c === "[") {
+    if (c === '\\') {
+      const e = source[++i] ?? '';
+      if (i >= last || (e !== 'd' && e !== 'w' && !LITERAL_ESCAPES.has(e))) return false;
+    } else if (c === '[') {
       i = plainClassEnd(source, i);
       if (i < 0 || i >= last) return false;
-    } else if (c === "(") {
+    } else if (c === '(') {
       depth++;
       // A group, capturing or not (`(?:`); named groups and lookarounds (`(?<`, `(?=`, `(?!`) are refused.
-      if (source[i + 1] === "?" && source[i + 2] !== ":") return false;
-    } else if (c === ")") {
+      if (source[i + 1] === '?' && source[i + 2] !== ':') return false;
+    } else if (c === ')') {
       if (--depth < 0) return false;
-    } else if (c === "|") {
+    } else if (c === '|') {
       if (depth === 0) return false;
-    } else if (c === "." || c === "^" || c === "$" || !isPlainChar(c))
-      return false;
+    } else if (c === '.' || c === '^' || c === '$' || !isPlainChar(c)) return false;
   }
   return depth === 0;
 }
