@@ -42,9 +42,9 @@ describe('DSL types', () => {
     });
     // @ts-expect-error the initial state must be a value of the field
     collection({ fields: { id: f.id(), status }, lifecycle: { field: 'status', initial: 'new', transitions: {} } });
-    // @ts-expect-error from names a state the field does not have
     collection({
       fields: { id: f.id(), status },
+      // @ts-expect-error from names a state the field does not have
       lifecycle: { field: 'status', initial: 'open', transitions: { pay: { from: ['open', 'payed'], to: 'paid' } } },
     });
     // @ts-expect-error from needs at least one state
