@@ -69,12 +69,7 @@ export function createCouponHandlers(pool: pg.Pool, cursors: Cursors): ShopHandl
     create: (body, ctx) =>
       inTransaction(pool, async (tx) => {
         const row = await tx
-          .query<CouponRow>(`INSERT INTO coupons (id, code, percent_off, valid_until) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`, [
-            randomUUID(),
-            body.code,
-            body.percentOff,
-            body.validUntil,
-          ])
+          .query<CouponRow>(`INSERT INTO coupons (id, code, percent_off, valid_until) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`, [randomUUID(), body.code, body.percentOff, body.validUntil])
           .then(only);
         const coupon = couponOf(row);
         await ctx.events.write(tx, coupon);

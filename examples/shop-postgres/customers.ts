@@ -75,17 +75,7 @@ export function createCustomerHandlers(pool: pg.Pool, cursors: Cursors): ShopHan
                       password = CASE WHEN $9 THEN password ELSE $8 END, revision = revision + 1
                 WHERE id = $1 AND revision = $2
             RETURNING ${COLUMNS}`,
-              [
-                id,
-                row.revision,
-                next.email,
-                next.name ?? null,
-                next.tier,
-                jsonb(next.shipping),
-                JSON.stringify(next.tags),
-                next.password ?? null,
-                next.password === undefined,
-              ],
+              [id, row.revision, next.email, next.name ?? null, next.tier, jsonb(next.shipping), JSON.stringify(next.tags), next.password ?? null, next.password === undefined],
             )
             .then(first);
         },
@@ -106,11 +96,7 @@ export function createCustomerHandlers(pool: pg.Pool, cursors: Cursors): ShopHan
       if (after instanceof HttpProblem) return after;
       // Column names come from the list above, never from the request; values are parameters.
       const where = filters.map(([column], i) => ` AND ${column} = $${i + 3}`).join('');
-      const { rows } = await pool.query<CustomerRow>(`SELECT ${COLUMNS} FROM customers WHERE seq > $1${where} ORDER BY seq LIMIT $2`, [
-        after,
-        query.limit + 1,
-        ...filters.map(([, value]) => value),
-      ]);
+      const { rows } = await pool.query<CustomerRow>(`SELECT ${COLUMNS} FROM customers WHERE seq > $1${where} ORDER BY seq LIMIT $2`, [after, query.limit + 1, ...filters.map(([, value]) => value)]);
       const page = rows.slice(0, query.limit);
       const last = page.at(-1);
       return { data: page.map(customerOf), next_cursor: rows.length > query.limit && last ? cursors.encode(last.seq, filters) : null };
@@ -128,16 +114,7 @@ export function createCustomerHandlers(pool: pg.Pool, cursors: Cursors): ShopHan
             `INSERT INTO customers (id, email, name, tier, password, shipping, tags, created_at)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
           RETURNING ${COLUMNS}`,
-            [
-              randomUUID(),
-              body.email,
-              body.name ?? null,
-              body.tier,
-              await passwordHash(body.password),
-              jsonb(body.shipping),
-              JSON.stringify(body.tags),
-              new Date(),
-            ],
+            [randomUUID(), body.email, body.name ?? null, body.tier, await passwordHash(body.password), jsonb(body.shipping), JSON.stringify(body.tags), new Date()],
           )
           .then(only);
         const customer = customerOf(row);
@@ -147,14 +124,7 @@ export function createCustomerHandlers(pool: pg.Pool, cursors: Cursors): ShopHan
 
     // A complete replacement: fields not sent are removed (the password too); id and createdAt stay.
     replace: (id, body, ctx) =>
-      write(id, ctx, async () => ({
-        email: body.email,
-        name: body.name,
-        tier: body.tier,
-        shipping: body.shipping,
-        tags: body.tags,
-        password: await passwordHash(body.password),
-      })),
+      write(id, ctx, async () => ({ email: body.email, name: body.name, tier: body.tier, shipping: body.shipping, tags: body.tags, password: await passwordHash(body.password) })),
 
     // Only the fields sent change, merged into the row read (which the write then requires unchanged).
     update: (id, patch, ctx) =>

@@ -32,11 +32,7 @@ export function createPostgresEndpoints(pool: pg.Pool): EndpointStore {
         if (row === null) return null;
         const next = change(row.record);
         if (next === row.record) return next;
-        const { rowCount } = await pool.query('UPDATE webhook_endpoints SET record = $3, revision = revision + 1 WHERE id = $1 AND revision = $2', [
-          id,
-          row.revision,
-          JSON.stringify(next),
-        ]);
+        const { rowCount } = await pool.query('UPDATE webhook_endpoints SET record = $3, revision = revision + 1 WHERE id = $1 AND revision = $2', [id, row.revision, JSON.stringify(next)]);
         if (rowCount === 1) return next;
       }
       throw new Error(`webhook endpoint ${id}: more than ${ROUNDS} concurrent updates won over this one`);

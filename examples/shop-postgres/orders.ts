@@ -86,11 +86,7 @@ export function createOrderHandlers(pool: pg.Pool, cursors: Cursors): ShopHandle
       if (after instanceof HttpProblem) return after;
       // Column names come from the list above, never from the request; values are parameters.
       const where = filters.map(([column], i) => ` AND ${column} = $${i + 3}`).join('');
-      const { rows } = await pool.query<OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE seq > $1${where} ORDER BY seq LIMIT $2`, [
-        after,
-        query.limit + 1,
-        ...filters.map(([, value]) => value),
-      ]);
+      const { rows } = await pool.query<OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE seq > $1${where} ORDER BY seq LIMIT $2`, [after, query.limit + 1, ...filters.map(([, value]) => value)]);
       const page = rows.slice(0, query.limit);
       const last = page.at(-1);
       return { data: page.map(orderOf), next_cursor: rows.length > query.limit && last ? cursors.encode(last.seq, filters) : null };

@@ -49,9 +49,7 @@ export function createPostgresOutbox(pool: pg.Pool): TransactionalOutbox {
     async claim(now, max, leaseMs, fairness) {
       const lease = randomUUID();
       const map = (rows: readonly OutboxRow[]) =>
-        rows.map(
-          (r): Claimed => ({ id: r.id, endpoint: r.endpoint, type: r.type, body: r.body, attempts: r.attempts, dueAt: Number(r.due_at), lease: r.lease }),
-        );
+        rows.map((r): Claimed => ({ id: r.id, endpoint: r.endpoint, type: r.type, body: r.body, attempts: r.attempts, dueAt: Number(r.due_at), lease: r.lease }));
       if (!fairness) {
         const { rows } = await pool.query<OutboxRow>(
           `UPDATE webhook_outbox SET due_at = $2::bigint + $3::bigint, lease = $4
@@ -102,11 +100,7 @@ export function createPostgresOutbox(pool: pg.Pool): TransactionalOutbox {
     },
 
     async retry(claimed, dueAt) {
-      const { rowCount } = await pool.query('UPDATE webhook_outbox SET attempts = attempts + 1, due_at = $3, lease = NULL WHERE id = $1 AND lease = $2', [
-        claimed.id,
-        claimed.lease,
-        dueAt,
-      ]);
+      const { rowCount } = await pool.query('UPDATE webhook_outbox SET attempts = attempts + 1, due_at = $3, lease = NULL WHERE id = $1 AND lease = $2', [claimed.id, claimed.lease, dueAt]);
       return rowCount === 1;
     },
   };
