@@ -190,6 +190,8 @@ describe.runIf(chromiumAvailable)('the docs site in chromium', () => {
     expect(await first.getAttribute('href')).toMatch(/reference\/diagnostics\.html#rg131$/);
     await first.click();
     await page.waitForURL(/diagnostics\.html#rg131$/);
+    // The router swaps the page in after the URL changes: wait for the heading to be shown (fails if it never is).
+    await page.locator('#rg131').waitFor({ state: 'visible', timeout: 15_000 });
     expect(await page.locator('#rg131').isVisible()).toBe(true);
     await page.close();
     expect(errors).toEqual([]);
