@@ -76,7 +76,7 @@ async function measure(target: Target, variant: Variant, seconds: number): Promi
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main(): Promise<void> {
-  const generated = await generate({ apiPath: path.join(root, 'bench/versions-api.ts'), outDir });
+  const generated = await generate({ apiPath: path.join(root, 'bench/versions-api/api.ts'), outDir });
   if (!generated.ok) throw new Error(`generate failed: ${JSON.stringify(generated.diagnostics)}`);
   buildRuntime();
   rmSync(jsDir, { recursive: true, force: true });
