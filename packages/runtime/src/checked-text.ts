@@ -7,7 +7,7 @@
  * `createWriter` puts both writers behind the shaper's contract.
  */
 import type { z } from 'zod';
-import { createStrippedText, membersOf, primitiveText, stringText, type Readers } from './json-text.js';
+import { createStrippedText, type Member, membersOf, primitiveText, stringText, type Readers } from './json-text.js';
 import { createShaper, type Failed } from './shape.js';
 import { checksOf, escapeFree, isJsonScalar, lengthTest, numberTest, stringTest, testsOf, type CheckedDef, type Internals } from './zod-checks.js';
 
@@ -117,6 +117,46 @@ function checkedObject(def: CheckedDef, readerOf: (key: string) => MemberReader 
     };
   });
   if (members.some((m) => m.write.check === null)) return null;
+  return compiledObject(members as readonly Member<MemberWrite>[]) ?? genericObject(members as readonly Member<MemberWrite>[]);
+}
+
+/** How one member of an object is read and checked. */
+interface MemberWrite {
+  readonly check: Checked;
+  readonly optional: boolean;
+  readonly read: MemberReader;
+}
+
+/**
+ * The object writer of `members` as code of its own, one statement per member (as fast-json-stringify
+ * compiles its serializers): every schema's writer is then a function V8 optimizes for that schema's values
+ * alone, where one shared loop serving every schema of a server sees every shape. Only the keys and names,
+ * written as JSON string literals, become code; checks and readers are passed in. Null where the platform
+ * refuses code from strings (`--disallow-code-generation-from-strings`): the generic writer does the same.
+ */
+function compiledObject(members: readonly Member<MemberWrite>[]): Checked | null {
+  const body = members.map(({ key, name, write }, i) => {
+    const literal = JSON.stringify(key);
+    const read =
+      write.read === null ? `read = value[${literal}];\n  if (read === undefined && !(${literal} in value)) read = ABSENT;` : `read = reads[${i}](value);`;
+    const absent = write.optional ? '' : 'return FAIL;';
+    return `  ${read}\n  if (read === ABSENT) {${absent}} else {\n    member = checks[${i}](read);\n    if (member === FAIL) return FAIL;\n    if (member !== undefined) text += (text === '' ? '{' : ',') + ${JSON.stringify(name)} + member;\n  }`;
+  });
+  const source = `return (value) => {\n  if (typeof value !== 'object' || value === null || Array.isArray(value)) return FAIL;\n  let text = '';\n  let read;\n  let member;\n${body.join('\n')}\n  return text === '' ? '{}' : text + '}';\n};`;
+  try {
+    return new Function('FAIL', 'ABSENT', 'checks', 'reads', source)(
+      FAIL,
+      ABSENT,
+      members.map((m) => m.write.check),
+      members.map((m) => m.write.read),
+    ) as Checked;
+  } catch {
+    return null;
+  }
+}
+
+/** The object writer of `members`, as one loop over them. */
+function genericObject(members: readonly Member<MemberWrite>[]): Checked {
   return (value) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return FAIL;
     const record = value as Record<string, unknown>;
