@@ -6,9 +6,10 @@
  * modifier that was edited.
  */
 import type { ApiAt, CollectionAt, FieldAt, MarkerAt, SourceRef } from '../model/ir.ts';
-import { stableJson, touchesOf, transitionOp, type FindingCollector, type RouteOp, type Touches } from './collector.ts';
+import { type Channels, channelsOf, collectionChannels, common, nestedChannels, only, responseRequired, routeOpsOf } from './channels.ts';
+import { stableJson, touchesOf, type FindingCollector, type RouteOp, type Touches } from './collector.ts';
 import { compareTypes, describeType, signatureOf } from './diff-types.ts';
-import { hintRename, type Removal, type Addition } from './rename-hints.ts';
+import { hintRename, reportMoves, type Removal, type Addition } from './rename-hints.ts';
 import { nameSimilarity, pairBest } from './similarity.ts';
 import type { RenameResolver } from './types.ts';
 
@@ -28,54 +29,6 @@ export interface FieldDiffContext {
   /** The version marker hints name; null when no declared version can carry one. */
   readonly markerVersion: string | null;
 }
-
-/**
- * The operations in which a field flows, per channel: `body` (create/replace/update bodies), `required`
- * (bodies where a required field must be sent: create and replace; for nested fields every body),
- * `query` (list filters) and `response` (every operation that answers the resource).
- */
-export interface Channels {
-  readonly body: readonly RouteOp[];
-  readonly required: readonly RouteOp[];
-  readonly query: readonly RouteOp[];
-  readonly response: readonly RouteOp[];
-}
-
-const only = (ops: readonly RouteOp[], allowed: readonly RouteOp[]) => ops.filter((op) => allowed.includes(op));
-
-/** The operations and transitions a collection offers. */
-const routeOpsOf = (c: CollectionAt): RouteOp[] => [...c.operations, ...(c.lifecycle?.transitions ?? []).map((t) => transitionOp(t.name))];
-
-/** The channels of a collection's top-level fields. */
-export function collectionChannels(c: CollectionAt): Channels {
-  return {
-    body: only(c.operations, ['create', 'replace', 'update']),
-    required: only(c.operations, ['create', 'replace']),
-    query: only(c.operations, ['list']),
-    // A transition answers the resource too.
-    response: [...only(c.operations, ['list', 'get', 'create', 'replace', 'update']), ...(c.lifecycle?.transitions ?? []).map((t) => transitionOp(t.name))],
-  };
-}
-
-function channelsOf(f: FieldAt, parent: Channels, top: boolean): Channels {
-  return {
-    body: f.readOnly ? [] : parent.body,
-    required: f.readOnly ? [] : parent.required,
-    query: top && f.filterable ? parent.query : [],
-    response: f.writeOnly ? [] : parent.response,
-  };
-}
-
-function nestedChannels(ch: Channels): Channels {
-  return { body: ch.body, required: ch.body, query: [], response: ch.response };
-}
-
-function common(a: Channels, b: Channels): Channels {
-  return { body: only(a.body, b.body), required: only(a.required, b.required), query: only(a.query, b.query), response: only(a.response, b.response) };
-}
-
-/** Required in responses: present unless optional without a default (the server fills defaults). */
-const responseRequired = (f: FieldAt) => !f.optional || f.default !== undefined;
 
 /** A field as a finding's before or after value. */
 function fieldValue(f: FieldAt): Record<string, unknown> {
@@ -382,7 +335,7 @@ export function compareCollectionFields(ctx: FieldDiffContext): void {
     true,
     after.collection.loc,
   );
-  reportMoves(ctx, differ.removals, differ.additions);
+  reportMoves(ctx.out, ctx.markerVersion, after.api.version.name, differ.removals, differ.additions);
 }
 
 /**
@@ -415,50 +368,4 @@ export function compareOutputFields(
 ): void {
   const channels: Channels = { body: [], required: [], query: [], response: [op] };
   new FieldDiffer(ctx).compareLists(before, after, path, channels, channels, false, loc);
-}
-
-/** Every field of an added or removed object, with its path: a field can move into an object added with it. */
-function flatten(entries: readonly (Removal | Addition)[]): (Removal | Addition)[] {
-  const out: (Removal | Addition)[] = [];
-  const walk = (e: Removal | Addition) => {
-    out.push(e);
-    let t = e.field.type;
-    while (t.kind === 'array') t = t.of;
-    if (t.kind === 'object')
-      for (const child of t.fields) walk({ ...e, path: `${e.path}.${e.field.name}${e.field.type.kind === 'array' ? '[]' : ''}`, field: child });
-  };
-  entries.forEach(walk);
-  return out;
-}
-
-/**
- * A field removed from one object and one of the same name and type added in an object inside it (or the
- * other way round) is probably a move. Markers cannot move a field, so the hint says how to keep older
- * versions whole.
- */
-function reportMoves(ctx: FieldDiffContext, removals: readonly Removal[], additions: readonly Addition[]): void {
-  const gone = flatten(removals);
-  const came = flatten(additions);
-  for (const r of gone)
-    for (const a of came) {
-      if (r.field.name !== a.field.name || signatureOf(r.field.type) !== signatureOf(a.field.type)) continue;
-      const inward = a.path.startsWith(`${r.path}.`);
-      const outward = r.path.startsWith(`${a.path}.`);
-      if (!inward && !outward) continue;
-      const from = `${r.path}.${r.field.name}`;
-      const to = `${a.path}.${a.field.name}`;
-      const v = ctx.markerVersion;
-      const marker = v
-        ? `keep ${from} in older versions with .removedIn('${v}'${r.field.optional ? '' : ', { fallback }'}) and add ${to} with .addedIn('${v}')`
-        : `add a version after ${ctx.after.api.version.name} to versions first, then keep ${from} there with .removedIn(<new version>) and add ${to} with .addedIn(<new version>)`;
-      ctx.out.add(
-        'possible-field-move',
-        to,
-        `${from} was removed and ${to} added with the same type: moved ${inward ? 'into' : 'out of'} a nested object? Clients must send and read it in its new place; ${marker}`,
-        { request: [...r.touches.request, ...a.touches.request], response: [...r.touches.response, ...a.touches.response] },
-        a.loc,
-        { aspect: 'path', before: from, after: to },
-        { marker, confidence: 'high' },
-      );
-    }
 }

@@ -1,11 +1,12 @@
 /**
  * @module The messages and markers of possible renames: a field renamed without `renamedFrom` (with or
- * without a type change), a collection renamed, an enum value renamed. A hint names only a version the API
+ * without a type change), a collection renamed, an enum value renamed, a field moved into or out of a nested
+ * object. A hint names only a version the API
  * declares; when none can carry the marker, it says to add one first.
  */
 import type { FieldAt, SourceRef } from '../model/ir.ts';
-import type { Touches } from './collector.ts';
-import { describeType } from './diff-types.ts';
+import type { FindingCollector, Touches } from './collector.ts';
+import { describeType, signatureOf } from './diff-types.ts';
 import type { Hint } from './types.ts';
 
 /** A field removed from the object at `path`, with the routes it flowed through and where to point. */
@@ -79,4 +80,56 @@ export function hintEnumRename(
     message: `${path}: enum value '${before}' was removed and '${after}' added: renamed? Clients sending '${before}' now fail and responses carry '${after}'; ${marker}`,
     hint: { marker, confidence },
   };
+}
+
+/** Every field of an added or removed object, with its path: a field can move into an object added with it. */
+function flatten(entries: readonly (Removal | Addition)[]): (Removal | Addition)[] {
+  const out: (Removal | Addition)[] = [];
+  const walk = (e: Removal | Addition) => {
+    out.push(e);
+    let t = e.field.type;
+    while (t.kind === 'array') t = t.of;
+    if (t.kind === 'object')
+      for (const child of t.fields) walk({ ...e, path: `${e.path}.${e.field.name}${e.field.type.kind === 'array' ? '[]' : ''}`, field: child });
+  };
+  entries.forEach(walk);
+  return out;
+}
+
+/**
+ * A field removed from one object and one of the same name and type added in an object inside it (or the
+ * other way round) is probably a move. Markers cannot move a field, so the hint says how to keep older
+ * versions whole.
+ */
+export function reportMoves(
+  out: FindingCollector,
+  markerVersion: string | null,
+  afterVersion: string,
+  removals: readonly Removal[],
+  additions: readonly Addition[],
+): void {
+  const gone = flatten(removals);
+  const came = flatten(additions);
+  for (const r of gone)
+    for (const a of came) {
+      if (r.field.name !== a.field.name || signatureOf(r.field.type) !== signatureOf(a.field.type)) continue;
+      const inward = a.path.startsWith(`${r.path}.`);
+      const outward = r.path.startsWith(`${a.path}.`);
+      if (!inward && !outward) continue;
+      const from = `${r.path}.${r.field.name}`;
+      const to = `${a.path}.${a.field.name}`;
+      const v = markerVersion;
+      const marker = v
+        ? `keep ${from} in older versions with .removedIn('${v}'${r.field.optional ? '' : ', { fallback }'}) and add ${to} with .addedIn('${v}')`
+        : `add a version after ${afterVersion} to versions first, then keep ${from} there with .removedIn(<new version>) and add ${to} with .addedIn(<new version>)`;
+      out.add(
+        'possible-field-move',
+        to,
+        `${from} was removed and ${to} added with the same type: moved ${inward ? 'into' : 'out of'} a nested object? Clients must send and read it in its new place; ${marker}`,
+        { request: [...r.touches.request, ...a.touches.request], response: [...r.touches.response, ...a.touches.response] },
+        a.loc,
+        { aspect: 'path', before: from, after: to },
+        { marker, confidence: 'high' },
+      );
+    }
 }

@@ -1,5 +1,6 @@
 /**
- * @module How versions are operated, as the DSL declares it: brownout windows and the `docs` page of each
+ * @module The versions as the DSL declares them: their names and dates (RG101-RG105, RG107), and how they
+ * are operated: brownout windows and the `docs` page of each
  * version (RG380-RG383), how clients select a version and which one a request without the header gets
  * (`versioning`, `default`: RG106, RG384, RG385), and date-named versions in date order (RG386). Each
  * mistake is reported at the property that holds it.
@@ -8,6 +9,25 @@ import { atPath, type DiagnosticBag } from './diagnostics.ts';
 import type { BrownoutIR, SourceRef, VersionIR, VersioningIR } from './ir.ts';
 import { isIsoDate } from './values.ts';
 import { HEADER_NAME } from './build-auth.ts';
+
+const VERSION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+// Version names become folder and file names next to these generated ones.
+const RESERVED_VERSION_NAMES = new Set(['server', 'client', 'openapi', 'runtime', 'collections', 'zod-helpers', 'changes.md', 'index', 'types', 'routes']);
+
+/** `versions` as written, after its shape was checked; the values themselves are still unchecked. */
+export type WrittenVersions = Readonly<
+  Record<
+    string,
+    | {
+        readonly released?: unknown;
+        readonly deprecated?: unknown;
+        readonly sunset?: unknown;
+        readonly brownouts?: readonly unknown[];
+        readonly docs?: unknown;
+      }
+    | undefined
+  >
+>;
 
 /** An ISO 8601 instant with an offset: `2026-06-01T10:00:00Z`, `2026-06-01T12:00:00.5+02:00`. */
 const INSTANT = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
@@ -192,5 +212,76 @@ export function checkDateOrder(versions: readonly VersionIR[], versioning: Versi
         `version ${v.name} is declared after ${before.name}: versions named by dates resolve a date sent in the ${versioning.header} header to the newest version on or before it, so declare them oldest first.`,
         atPath(apiRef, ['versions', v.name]),
       );
+  });
+}
+
+/** A date as text; a value of another kind keeps its text so that RG103 names it. */
+const asText = (x: unknown): string | undefined => (x === undefined ? undefined : typeof x === 'string' ? x : String(x));
+
+/**
+ * The versions as declared, in order: names that can become folder names (RG102, RG107), real dates
+ * (RG103) in order (RG104), released in order (RG105), with their brownouts and docs pages; RG101 when there
+ * are none and `reportEmpty`.
+ */
+export function versionsOf(written: WrittenVersions | undefined, d: DiagnosticBag, apiRef: SourceRef, reportEmpty: boolean): VersionIR[] {
+  const entries = Object.entries(written ?? {}).map(
+    ([name, v]) =>
+      [name, { released: asText(v?.released), deprecated: asText(v?.deprecated), sunset: asText(v?.sunset), brownouts: v?.brownouts, docs: v?.docs }] as const,
+  );
+  if (entries.length === 0 && reportEmpty)
+    d.error('RG101', `defineApi: versions is empty; declare at least one, e.g. versions: { v1: {} }.`, atPath(apiRef, ['versions']));
+  let seenUnreleased: string | undefined;
+  return entries.map(([name, v], index) => {
+    const ref = atPath(apiRef, ['versions', name]);
+    if (!VERSION_NAME.test(name))
+      d.error('RG102', `version "${name}" is not a valid version name; use letters, digits, '.', '_' or '-' (like v1 or 2026-01).`, ref);
+    else if (RESERVED_VERSION_NAMES.has(name.toLowerCase()))
+      d.error(
+        'RG107',
+        `version "${name}" would collide with generated files of the same name (${[...RESERVED_VERSION_NAMES].join(', ')} are taken); call it v1, v2, ... or by date.`,
+        ref,
+      );
+    for (const key of ['released', 'deprecated', 'sunset'] as const) {
+      const date = v[key];
+      if (date !== undefined && !isIsoDate(date))
+        d.error('RG103', `version ${name}: ${key} '${date}' is not a real date in YYYY-MM-DD form.`, atPath(apiRef, ['versions', name, key]));
+    }
+    const order = [
+      ['released', v.released],
+      ['deprecated', v.deprecated],
+      ['sunset', v.sunset],
+    ] as const;
+    for (let i = 0; i < order.length; i++)
+      for (let j = i + 1; j < order.length; j++) {
+        const [a, da] = order[i]!;
+        const [b, db] = order[j]!;
+        if (da && db && isIsoDate(da) && isIsoDate(db) && db < da)
+          d.error(
+            'RG104',
+            `version ${name}: ${b} (${db}) comes before ${a} (${da}); a version is released, then deprecated, then sunset.`,
+            atPath(apiRef, ['versions', name, b]),
+          );
+      }
+    if ((v.deprecated || v.sunset) && !v.released)
+      d.error('RG104', `version ${name} has a deprecated or sunset date but no released date; add released: 'YYYY-MM-DD'.`, ref);
+    if (!v.released) seenUnreleased ??= name;
+    else if (seenUnreleased)
+      d.error(
+        'RG105',
+        `version ${name} is released but the earlier version ${seenUnreleased} is not; versions are released in order, so release ${seenUnreleased} first or reorder them.`,
+        ref,
+      );
+    const brownouts = brownoutsOf(name, v.brownouts, v, d, apiRef);
+    const docs = docsOf(name, v.docs, d, apiRef);
+    return {
+      kind: 'version',
+      name,
+      index,
+      ...(v.released ? { released: v.released } : {}),
+      ...(v.deprecated ? { deprecated: v.deprecated } : {}),
+      ...(v.sunset ? { sunset: v.sunset } : {}),
+      ...(brownouts.length > 0 ? { brownouts } : {}),
+      ...(docs !== undefined ? { docs } : {}),
+    };
   });
 }

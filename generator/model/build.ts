@@ -4,7 +4,7 @@
  */
 import type { ApiDef, CollectionDef, OperationName } from '../dsl/defs.ts';
 import { buildAuth, type CheckedAuth } from './build-auth.ts';
-import { brownoutsOf, checkDateOrder, docsOf, versioningOf, type WrittenVersioning } from './build-versions.ts';
+import { checkDateOrder, versioningOf, versionsOf, type WrittenVersioning, type WrittenVersions } from './build-versions.ts';
 import { buildField, isIdentifier, knownMarkers, type FieldContext } from './build-field.ts';
 import { buildCollectionEvents, buildCustomEvents } from './build-events.ts';
 import { buildLifecycle, type CheckedLifecycle } from './build-lifecycle.ts';
@@ -14,23 +14,9 @@ import { collectionEntries, fieldEntries, reportSlips } from './check-builders.t
 import type { CollectionReuse } from './collection-reuse.ts';
 import { atPath, refOf, type DiagnosticBag } from './diagnostics.ts';
 import { API_OPTIONS, checkShape, closest, COLLECTION_OPTIONS, OPERATION_ENTRY } from './option-shapes.ts';
-import {
-  OPERATIONS,
-  takesCredentials,
-  type Rename,
-  type ApiIR,
-  type CollectionIR,
-  type OperationIR,
-  type RateLimitIR,
-  type SourceRef,
-  type VersionIR,
-} from './ir.ts';
-import { isIsoDate } from './values.ts';
+import { OPERATIONS, takesCredentials, type Rename, type ApiIR, type CollectionIR, type OperationIR, type RateLimitIR, type SourceRef } from './ir.ts';
 
-const VERSION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const PATH_SEGMENT = /^[a-z0-9][a-z0-9._~-]*$/;
-// Version names become folder and file names next to these generated ones.
-const RESERVED_VERSION_NAMES = new Set(['server', 'client', 'openapi', 'runtime', 'collections', 'zod-helpers', 'changes.md', 'index', 'types', 'routes']);
 const WINDOW = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
@@ -45,19 +31,7 @@ interface CheckedApi {
   readonly name?: unknown;
   readonly title?: string;
   readonly description?: string;
-  readonly versions?: Readonly<
-    Record<
-      string,
-      | {
-          readonly released?: unknown;
-          readonly deprecated?: unknown;
-          readonly sunset?: unknown;
-          readonly brownouts?: readonly unknown[];
-          readonly docs?: unknown;
-        }
-      | undefined
-    >
-  >;
+  readonly versions?: WrittenVersions;
   readonly versioning?: WrittenVersioning;
   readonly auth?: CheckedAuth;
   readonly rateLimit?: CheckedRateLimit;
@@ -107,72 +81,6 @@ function rateLimitOf(def: CheckedRateLimit | undefined, where: string, d: Diagno
 function scopeList(value: string | readonly string[] | undefined): string[] {
   if (value === undefined) return [];
   return typeof value === 'string' ? [value] : [...value];
-}
-
-/** A date as text; a value of another kind keeps its text so that RG103 names it. */
-const asText = (x: unknown): string | undefined => (x === undefined ? undefined : typeof x === 'string' ? x : String(x));
-
-function versionsOf(def: CheckedApi, d: DiagnosticBag, apiRef: SourceRef, reportEmpty: boolean): VersionIR[] {
-  const entries = Object.entries(def.versions ?? {}).map(
-    ([name, v]) =>
-      [name, { released: asText(v?.released), deprecated: asText(v?.deprecated), sunset: asText(v?.sunset), brownouts: v?.brownouts, docs: v?.docs }] as const,
-  );
-  if (entries.length === 0 && reportEmpty)
-    d.error('RG101', `defineApi: versions is empty; declare at least one, e.g. versions: { v1: {} }.`, atPath(apiRef, ['versions']));
-  let seenUnreleased: string | undefined;
-  return entries.map(([name, v], index) => {
-    const ref = atPath(apiRef, ['versions', name]);
-    if (!VERSION_NAME.test(name))
-      d.error('RG102', `version "${name}" is not a valid version name; use letters, digits, '.', '_' or '-' (like v1 or 2026-01).`, ref);
-    else if (RESERVED_VERSION_NAMES.has(name.toLowerCase()))
-      d.error(
-        'RG107',
-        `version "${name}" would collide with generated files of the same name (${[...RESERVED_VERSION_NAMES].join(', ')} are taken); call it v1, v2, ... or by date.`,
-        ref,
-      );
-    for (const key of ['released', 'deprecated', 'sunset'] as const) {
-      const date = v[key];
-      if (date !== undefined && !isIsoDate(date))
-        d.error('RG103', `version ${name}: ${key} '${date}' is not a real date in YYYY-MM-DD form.`, atPath(apiRef, ['versions', name, key]));
-    }
-    const order = [
-      ['released', v.released],
-      ['deprecated', v.deprecated],
-      ['sunset', v.sunset],
-    ] as const;
-    for (let i = 0; i < order.length; i++)
-      for (let j = i + 1; j < order.length; j++) {
-        const [a, da] = order[i]!;
-        const [b, db] = order[j]!;
-        if (da && db && isIsoDate(da) && isIsoDate(db) && db < da)
-          d.error(
-            'RG104',
-            `version ${name}: ${b} (${db}) comes before ${a} (${da}); a version is released, then deprecated, then sunset.`,
-            atPath(apiRef, ['versions', name, b]),
-          );
-      }
-    if ((v.deprecated || v.sunset) && !v.released)
-      d.error('RG104', `version ${name} has a deprecated or sunset date but no released date; add released: 'YYYY-MM-DD'.`, ref);
-    if (!v.released) seenUnreleased ??= name;
-    else if (seenUnreleased)
-      d.error(
-        'RG105',
-        `version ${name} is released but the earlier version ${seenUnreleased} is not; versions are released in order, so release ${seenUnreleased} first or reorder them.`,
-        ref,
-      );
-    const brownouts = brownoutsOf(name, v.brownouts, v, d, apiRef);
-    const docs = docsOf(name, v.docs, d, apiRef);
-    return {
-      kind: 'version',
-      name,
-      index,
-      ...(v.released ? { released: v.released } : {}),
-      ...(v.deprecated ? { deprecated: v.deprecated } : {}),
-      ...(v.sunset ? { sunset: v.sunset } : {}),
-      ...(brownouts.length > 0 ? { brownouts } : {}),
-      ...(docs !== undefined ? { docs } : {}),
-    };
-  });
 }
 
 /** An `operations` entry: an operation name, or `{ name, addedIn, removedIn }` (checked against its shape). */
@@ -402,7 +310,7 @@ export function buildApi(def: ApiDef, source: string, diagnostics: DiagnosticBag
     );
   // A versions value of the wrong kind was reported already (RG175); "versions is empty" would repeat it.
   const rawVersions = typeof def.options === 'object' && def.options !== null ? (def.options as { versions?: unknown }).versions : undefined;
-  const versions = versionsOf(api, diagnostics, apiRef, rawVersions === undefined || api.versions !== undefined);
+  const versions = versionsOf(api.versions, diagnostics, apiRef, rawVersions === undefined || api.versions !== undefined);
   const ctx: FieldContext = { versions: versions.map((v) => v.name), diagnostics, fallback: apiRef };
   const versioning = versioningOf(api.versioning, versions, diagnostics, apiRef);
   checkDateOrder(versions, versioning, diagnostics, apiRef);
