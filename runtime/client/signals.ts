@@ -45,10 +45,11 @@ export function untilAborted<T>(
   signal: AbortSignal,
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    signal.addEventListener("abort", () => reject(signal.reason));
-    signal.throwIfAborted();
-    // Not `resolve(promise)`: that would tie this promise to one that may never settle.
+    // Not `resolve(promise)`: that would tie this promise to one that may never settle. Attached first, so
+    // a rejection of `promise` after an abort is still handled.
     Promise.resolve(promise).then(resolve, reject);
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener("abort", () => reject(signal.reason));
   });
 }
 

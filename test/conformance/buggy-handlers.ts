@@ -2,7 +2,9 @@
  * @module Deliberately broken servers: each one the generated in-memory handlers (or server) with one realistic
  * mistake a team makes when it writes its own handlers on a database, and the checks that must catch it. A
  * handler that awaits `latency()` stands for a database round trip: long enough for concurrent requests to
- * read the same state before any of them writes.
+ * read the same state before any of them writes. It is counted in turns of the event loop, not in time: the
+ * conformance run and the server share this process, and each turn reads whatever requests have arrived, so
+ * a busy machine cannot let a write through before the concurrent reads.
  */
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -30,8 +32,10 @@ export interface Bug {
   readonly options?: object;
 }
 
-/** A database round trip. */
-const latency = () => new Promise<void>((resolve) => setTimeout(resolve, 50));
+/** A database round trip: 100 turns of the event loop, each of which reads the requests that have arrived. */
+async function latency(): Promise<void> {
+  for (let turn = 0; turn < 100; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
+}
 
 const call = (handlers: Handlers, collection: string, op: string, ...args: unknown[]): unknown => (handlers[collection]![op] as unknown as Fn)(...args);
 

@@ -12,6 +12,7 @@ describe('the performance page', () => {
     const page = read('docs/performance.md');
     for (const b of BENCHMARKS) {
       expect(page, b.id).toContain(`## ${b.title}`);
+      expect(page.indexOf(`<!-- bench:${b.id} -->`), b.id).toBeGreaterThanOrEqual(0);
       expect(page.indexOf(`<!-- bench:${b.id} -->`), b.id).toBeLessThan(page.indexOf(`<!-- /bench:${b.id} -->`));
     }
   });

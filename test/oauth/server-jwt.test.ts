@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { SignJWT, UnsecuredJWT, exportSPKI } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SHOP_MIGRATIONS, generateInto, importServer, registerOf, start, type Register, type Running, type ServerModule } from '../server/helpers.ts';
 import { AUDIENCE, ISSUER, makeKey, signToken, startJwks, type JwksServer, type TestKey } from './jwks-server.ts';
 
@@ -184,6 +184,28 @@ describe('an identity provider that cannot be reached', () => {
       flaky.failWith(null);
       expect((await api.call('GET', '/v2/customers', { token })).status).toBe(200);
     } finally {
+      await flaky.close();
+    }
+  });
+
+  it('asks a failing JWKS endpoint again at most once per cooldown, however many unknown kids arrive', async () => {
+    const flaky = await startJwks([keyA]);
+    try {
+      const api = await serve({ jwksUrl: flaky.url, jwksCooldown: 60_000, jwksMaxAge: 3_600_000 });
+      expect((await api.call('GET', '/v2/customers', { token: await signToken(keyA) })).status).toBe(200);
+      const loaded = flaky.fetches();
+      // The cooldown after the first load has passed (the clock moved on; only Date is faked, sockets are real).
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(Date.now() + 60_001);
+      flaky.failWith(500);
+      const unknown = await signToken(await makeKey('key-d', 'ES256'));
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) statuses.push((await api.call('GET', '/v2/customers', { token: unknown })).status);
+      // One refetch for the first unknown kid (it fails: 503); the rest wait out the cooldown (401).
+      expect(flaky.fetches()).toBe(loaded + 1);
+      expect(statuses).toEqual([503, 401, 401, 401, 401]);
+    } finally {
+      vi.useRealTimers();
       await flaky.close();
     }
   });

@@ -150,8 +150,10 @@ function compiledObject(members: readonly Member<MemberWrite>[]): Checked | null
       members.map((m) => m.write.check),
       members.map((m) => m.write.read),
     ) as Checked;
-  } catch {
-    return null;
+  } catch (error) {
+    // Refused code generation is an EvalError; anything else is a bug in the source above, and must show.
+    if (error instanceof EvalError) return null;
+    throw error;
   }
 }
 

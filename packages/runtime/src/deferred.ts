@@ -20,6 +20,6 @@ export function once<T>(make: () => T): () => T {
 
 /** A handle built by `make` on its first request (a build that throws answers that request 500, and is tried again on the next). */
 export function deferredHandle(make: () => Handle): Handle {
-  let handle: Handle | null = null;
-  return (request, reply) => (handle ??= make())(request, reply);
+  const handle = once(make);
+  return (request, reply) => handle()(request, reply);
 }

@@ -2,7 +2,7 @@
  * The fetch the JWKS is downloaded with: the body is read up to a byte cap and no further (a declared
  * `Content-Length` over the cap is refused before reading), and a key set with more keys than allowed is
  * refused, each with a {@link JwksRefused} the verifier reports as keys that cannot be had (503, logged).
- * Nothing of a refused body is kept. No jose here: `jwt.ts` hands this to jose as its `customFetch`.
+ * Nothing of a refused body is kept. No jose here: `jwt.ts` downloads the key set with it (`remoteKeys`).
  */
 
 /** A JWKS response refused for its size or its number of keys. */
@@ -51,7 +51,7 @@ function keyCount(text: string): number {
   }
 }
 
-/** A fetch for jose's `createRemoteJWKSet` that holds a JWKS to `caps`. */
+/** A fetch of a JWKS that holds it to `caps`. */
 export function createCappedFetch(caps: JwksCaps): (url: string, init: RequestInit) => Promise<Response> {
   return async (url, init) => {
     const response = await fetch(url, init);

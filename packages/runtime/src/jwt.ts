@@ -106,9 +106,13 @@ function remoteKeys(url: URL, options: JwtOptions): JWTVerifyGetKey {
   const maxAge = options.jwksMaxAge ?? 600_000;
   let local: JWTVerifyGetKey | null = null;
   let fetchedAt = -Infinity;
+  // The cooldown runs from the last attempt, failed or not: an unknown kid must not start a fetch per token
+  // while the identity provider is down.
+  let attemptedAt = -Infinity;
   let pending: Promise<void> | null = null;
   const reload = (): Promise<void> =>
     (pending ??= (async () => {
+      attemptedAt = Date.now();
       const response = await fetchCapped(url.href, {
         redirect: 'manual',
         signal: AbortSignal.timeout(timeout),
@@ -125,7 +129,7 @@ function remoteKeys(url: URL, options: JwtOptions): JWTVerifyGetKey {
     try {
       return await local!(header, token);
     } catch (error) {
-      if (!(error instanceof errors.JWKSNoMatchingKey) || Date.now() < fetchedAt + cooldown) throw error;
+      if (!(error instanceof errors.JWKSNoMatchingKey) || Date.now() < attemptedAt + cooldown) throw error;
       await reload();
       return local!(header, token);
     }

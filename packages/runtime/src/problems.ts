@@ -203,14 +203,14 @@ const CODES: Readonly<Record<string, readonly [status: number, code: string]>> =
 export function answerError(error: unknown, request: FastifyRequest, reply: FastifyReply, bodyLimit: number): FastifyReply {
   if (error instanceof HttpProblem) return send(reply, error.toProblem());
   const code = isRecord(error) && typeof error['code'] === 'string' ? error['code'] : '';
-  const known = CODES[code];
+  const known = Object.hasOwn(CODES, code) ? CODES[code] : undefined;
   if (known) {
     const [status, name] = known;
     const detail =
       status === 413
         ? `The request body is larger than ${bodyLimit} bytes.`
         : status === 415
-          ? `Send the body as application/json in UTF-8 (got ${String(request.headers['content-type'] ?? 'none')}).`
+          ? `Send the body as application/json in UTF-8 (got ${JSON.stringify(String(request.headers['content-type'] ?? 'none').slice(0, 100))}).`
           : code.endsWith('JSON_BODY')
             ? 'The request body is not valid JSON.'
             : 'The request is malformed.';
