@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import type { Diagnostic } from '../model/diagnostics.ts';
 import { nearestManifest } from './peers.ts';
+import { positionOf, type Position } from '../load/pinpoint.ts';
 
 /** What the nearest package.json says about the module kind of the files below it. */
 export interface ModuleScope {
@@ -36,11 +37,9 @@ export function moduleScopeOf(dir: string): ModuleScope {
 }
 
 /** 1-based line and column of the `"type"` key in `text`, else of the opening brace (where the key goes). */
-function typeKeyAt(text: string): { line: number; column: number } {
+function typeKeyAt(text: string): Position {
   const key = /"type"\s*:/.exec(text);
-  const index = key ? key.index : Math.max(0, text.indexOf('{'));
-  const before = text.slice(0, index).split('\n');
-  return { line: before.length, column: before[before.length - 1]!.length + 1 };
+  return positionOf(text, key ? key.index : Math.max(0, text.indexOf('{')));
 }
 
 /**

@@ -10,6 +10,7 @@ import { peersOf } from '../emit/parts.ts';
 import { satisfiesCaret } from './caret-range.ts';
 import { RUNTIME } from '../emit/runtime-package.ts';
 import type { Diagnostic } from '../model/diagnostics.ts';
+import { positionOf, type Position } from '../load/pinpoint.ts';
 
 const SECTIONS = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'] as const;
 
@@ -40,11 +41,8 @@ export function installSpec(name: string, range: string): string {
 }
 
 /** 1-based line and column of the `"dependencies"` key (where a missing package goes), else the file's start. */
-function dependenciesAt(text: string): { line: number; column: number } {
-  const index = text.indexOf('"dependencies"');
-  if (index < 0) return { line: 1, column: 1 };
-  const before = text.slice(0, index).split('\n');
-  return { line: before.length, column: before[before.length - 1]!.length + 1 };
+function dependenciesAt(text: string): Position {
+  return positionOf(text, Math.max(0, text.indexOf('"dependencies"')));
 }
 
 /**

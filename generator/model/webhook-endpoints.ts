@@ -7,22 +7,14 @@
 import type { CollectionDef, FieldDef, FieldKind } from '../dsl/defs.ts';
 import { EVENT_TYPE } from './build-events.ts';
 import type { ApiAt, CollectionAt, FieldAt, TransitionAt, TypeIR } from './ir.ts';
+// The limits the runtime's built-in handlers enforce: the schemas declare the same numbers.
+import { DEFAULT_GRACE_SECONDS, ENDPOINT_LIMITS, MAX_ACTIVE_SECRETS, MAX_GRACE_SECONDS } from '../../packages/runtime/src/webhook-limits.ts';
 
 /** The key and path segment of the webhook endpoints collection. */
 export const WEBHOOK_ENDPOINTS = 'webhook_endpoints';
 
 /** The scopes that guard the endpoints when the API has auth and `webhooks.scopes` says nothing. */
 export const DEFAULT_WEBHOOK_SCOPES = { read: 'webhooks:read', write: 'webhooks:write' } as const;
-
-/** Longest grace period of a rotated secret, in seconds (7 days). */
-export const MAX_GRACE_SECONDS = 604_800;
-
-/**
- * The most characters of each text field a request may send, and the most event types one endpoint takes:
- * the same numbers as `ENDPOINT_LIMITS` of `@restgen/runtime`, whose built-in handlers enforce them in every
- * version (a test keeps the two equal).
- */
-export const ENDPOINT_LIMITS = { url: 2_048, description: 500, reason: 500, events: 100 } as const;
 
 const field = (kind: FieldKind, more: Partial<FieldDef> = {}): { readonly def: FieldDef } => ({ def: { kind, markers: [], calls: {}, ...more } });
 
@@ -89,8 +81,7 @@ export function webhookEndpointsDef(example: string, scopes: CollectionDef['opti
             input: {
               graceSeconds: field('int', {
                 optional: true,
-                description:
-                  'How long the old secret keeps signing too (default 86400, at most 604800: 7 days). An endpoint holds at most 3 secrets: a rotation beyond that ends the oldest grace period at once.',
+                description: `How long the old secret keeps signing too (default ${DEFAULT_GRACE_SECONDS}, at most ${MAX_GRACE_SECONDS}: ${MAX_GRACE_SECONDS / 86_400} days). An endpoint holds at most ${MAX_ACTIVE_SECRETS} secrets: a rotation beyond that ends the oldest grace period at once.`,
               }),
             },
             description: 'Answers a new signing secret; deliveries carry signatures with both secrets until the grace period ends.',

@@ -2,7 +2,7 @@
  * @module The interface of the one cache around the pipeline's stages: a text computed from an input, kept under
  * the hash of what computed it and from what. Stages that are worth caching (rendering a file or one of its parts,
  * judging the lock, compiling a template) run through a {@link Memo}; the render cache (`render-cache.ts`) is its
- * only implementation on disk, and none at all is always correct (everything is computed).
+ * only implementation on disk.
  */
 
 /**
@@ -19,6 +19,3 @@ export type MemoHolds = 'file' | 'part' | 'fact';
  * the text depends on, besides restgen itself and its templates).
  */
 export type Memo = (kind: string, input: string, compute: () => string, holds?: MemoHolds) => string;
-
-/** No cache: everything is computed. */
-export const NO_MEMO: Memo = (_kind, _input, compute) => compute();

@@ -13,7 +13,7 @@ import {
   type OperationName,
   type RateLimitIR,
 } from '../../model/ir.ts';
-import { pascalCase, singularize } from '../../model/names.ts';
+import { pascalCase, singularize, withArticle } from '../../model/names.ts';
 import { schemaNamesOf } from './collection-schemas.ts';
 import { typeSchema, type FormatNames } from './field-schema.ts';
 import { compact, ref, type Json, type JsonObject } from './json.ts';
@@ -44,7 +44,7 @@ export function humanName(name: string): string {
 
 function summaryOf(c: CollectionAt, op: OperationName): string {
   const one = humanName(singularize(c.name));
-  const a = `${/^[aeiou]/i.test(one) ? 'an' : 'a'} ${one}`;
+  const a = withArticle(one);
   const summaries: { readonly [K in OperationName]: string } = {
     list: `List ${humanName(c.name)}`,
     get: `Get one ${one}`,

@@ -4,7 +4,7 @@
  * field's description (a table of the transitions) with the machine-readable `x-restgen-lifecycle`.
  */
 import type { ApiAt, CollectionAt, LifecycleAt, TransitionAt } from '../../model/ir.ts';
-import { singularize } from '../../model/names.ts';
+import { singularize, withArticle } from '../../model/names.ts';
 import { inputTypeName } from '../zod/emit-zod.ts';
 import { objectSchema, type FormatNames } from './field-schema.ts';
 import { compact, ref, type Json, type JsonObject } from './json.ts';
@@ -58,7 +58,7 @@ function errorKinds(api: ApiAt, c: CollectionAt, t: TransitionAt): ErrorKind[] {
 function operationOf(ctx: OperationContext, c: CollectionAt, lc: LifecycleAt, t: TransitionAt): JsonObject {
   const { api } = ctx;
   const one = humanName(singularize(c.name));
-  const a = `${/^[aeiou]/i.test(one) ? 'an' : 'a'} ${one}`;
+  const a = withArticle(one);
   const required = t.input.some((f) => !f.optional && !f.default);
   const limit = t.rateLimit ? ` Its own rate limit: ${t.rateLimit.limit} requests per ${t.rateLimit.window} per credential, besides the collection's.` : '';
   const description = [

@@ -50,12 +50,20 @@ export function emitServer(api: ApiIR, options: EmitOptions): OutputFile[] {
     fact: true,
   }));
   const input = assemblyInput(api);
-  const views = (texts: readonly string[]) =>
-    buildServerViews(
-      api,
-      ctx,
-      texts.map((t) => JSON.parse(t) as CollectionSummary),
-    );
+  // index, routes and types render from the same summaries: the views are built once for all three.
+  let built: { readonly texts: readonly string[]; readonly views: ReturnType<typeof buildServerViews> } | undefined;
+  const views = (texts: readonly string[]) => {
+    if (built?.texts.length !== texts.length || !texts.every((t, i) => t === built!.texts[i]))
+      built = {
+        texts,
+        views: buildServerViews(
+          api,
+          ctx,
+          texts.map((t) => JSON.parse(t) as CollectionSummary),
+        ),
+      };
+    return built.views;
+  };
   const spec = (name: string) => ({ path: `server/${name}.ts`, language: 'typescript', kind: `server ${name}`, input, parts }) as const;
   const files = [
     outputFile(spec('index'), (texts) => options.render('server/index', views(texts).index)),

@@ -7,6 +7,7 @@
 import { takesBearer, takesCredentials, type ApiIR, type VersionIR } from '../../model/ir.ts';
 import { pascalCase } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
+import { dayMs } from '../../model/build-versions.ts';
 import { e, t, type Expr, type Type } from '../../printer/ast.ts';
 import type { CollectionSummary, ServerContext } from './collection-view.ts';
 import { RUNTIME } from '../runtime-package.ts';
@@ -116,8 +117,6 @@ function aliases(api: ApiIR): Map<string, string> {
   }
   return out;
 }
-
-const dayMs = (date: string): number => Date.parse(`${date}T00:00:00Z`);
 
 /** The constant of the route table (`SHOP_API`). */
 export const specNameOf = (api: ApiIR): string => `${api.name.replace(/[^A-Za-z0-9]/g, '_').toUpperCase()}_API`;
