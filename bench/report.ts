@@ -128,7 +128,7 @@ export function emptyPerformancePage(): string {
     'benchmark replaces its own table with the figures of its last run, with the command that measures it alone and',
     'the machine it ran on. Peers are measured in the same run and given as ratios, because absolute times drift with a',
     "shared machine's load while ratios of the same run do not. CPU time (user + system, all threads) is the figure to",
-    'compare; wall time and peak resident memory are given beside it. Earlier runs are not kept here: git has them.',
+    'compare; wall time and peak resident memory are given beside it.',
     '',
     ...sections,
   ].join('\n');

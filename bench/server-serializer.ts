@@ -1,8 +1,9 @@
 /**
  * @module How to put the response guarantee on the wire, measured in process on the bench API's v3
- * `Order` (one resource with two extra keys a handler might add): zod's parse (strips unknown keys at
- * every depth and checks every value) + `JSON.stringify`; the key-tree strip of `validateResponses: false`
- * + `JSON.stringify`; fast-json-stringify compiled from the version's JSON Schema (what Fastify's response
+ * `Order` (one resource with two extra keys a handler might add): the runtime's checked writer (what the
+ * server answers with: checks every value and writes only declared keys, in one pass); its stripped writer
+ * (`validateResponses: false`); zod's parse (strips unknown keys at every depth and checks every value,
+ * the writer's fallback for schemas it does not read) + `JSON.stringify`; fast-json-stringify compiled from the version's JSON Schema (what Fastify's response
  * schemas use: strips by serializing only declared keys, checks nothing, coerces wrong types); and plain
  * `JSON.stringify` (no guarantee) as the floor. Prints operations per second.
  * Run: `npx jiti bench/server-serializer.ts` (after `npx jiti bench/server.ts` generated `.bench/server`).
@@ -11,6 +12,7 @@ import fastJson from 'fast-json-stringify';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { createWriter } from '../packages/runtime/src/checked-text.ts';
 import { createShaper } from '../packages/runtime/src/shape.ts';
 import { generate } from '../generator/pipeline/generate.ts';
 
@@ -36,12 +38,22 @@ const answer = {
 const validate = createShaper(V3.Order, true);
 const strip = createShaper(V3.Order, false);
 const compiled = fastJson(z.toJSONSchema(V3.Order, { io: 'output' }) as Parameters<typeof fastJson>[0]);
+const checkedWriter = createWriter(V3.Order, true);
+const strippedWriter = createWriter(V3.Order, false);
 const ways: Record<string, () => string> = {
-  'zod parse + JSON.stringify (validateResponses: true, the default)': () => {
+  'checked writer, one pass (validateResponses: true, the default)': () => {
+    const written = checkedWriter(answer);
+    return written.ok ? written.text : '';
+  },
+  'stripped writer, one pass (validateResponses: false)': () => {
+    const written = strippedWriter(answer);
+    return written.ok ? written.text : '';
+  },
+  "zod parse + JSON.stringify (the checked writer's fallback)": () => {
     const shaped = validate(answer);
     return shaped.ok ? JSON.stringify(shaped.value) : '';
   },
-  'key-tree strip + JSON.stringify (validateResponses: false)': () => {
+  'key-tree strip + JSON.stringify': () => {
     const shaped = strip(answer);
     return shaped.ok ? JSON.stringify(shaped.value) : '';
   },
@@ -59,7 +71,14 @@ function opsPerSecond(fn: () => string, ms = 1000): number {
 
 console.log('response shaping, one v3 Order with 2 extra keys, in process (median of 3 runs of 1 s)\n');
 console.log('| way | ops/s | checks values | strips at every depth |\n|---|---|---|---|');
-const checks: Record<string, string> = { 'zod parse': 'yes', 'key-tree': 'no', 'fast-json': 'no (coerces)', 'JSON.stringify': 'no' };
+const checks: Record<string, string> = {
+  'checked writer': 'yes',
+  'stripped writer': 'no',
+  'zod parse': 'yes',
+  'key-tree': 'no',
+  'fast-json': 'no (coerces)',
+  'JSON.stringify': 'no',
+};
 for (const [name, fn] of Object.entries(ways)) {
   const runs = [opsPerSecond(fn), opsPerSecond(fn), opsPerSecond(fn)].sort((a, b) => a - b);
   const key = Object.keys(checks).find((k) => name.startsWith(k))!;

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The restgen command: runs the compiled CLI from dist/ (built by `npm run build`, and by npm itself on
-// `npm ci`, `npm pack` and `npm publish` through the `prepare` script).
+// The restgen command: runs the compiled CLI from dist/ (built by `npm run build`, and by npm on `npm pack` and
+// `npm publish` through the `prepack` script).
 let cli;
 try {
   cli = await import('../dist/cli.js');

@@ -1,8 +1,8 @@
 /**
  * What restgen leaves in a user's repository for a 5-collection library-style API (books, authors,
  * members, loans with a lifecycle, branches; two versions; bearer auth; fixtures/library-api.ts): at most
- * 3,000 lines of TypeScript in all its parts, now that the server runtime is a package and the client gets
- * only the runtime modules it uses. An API without events, lifecycles or JWT gets no code for them: no
+ * 3,000 lines of TypeScript in all its parts: the server runtime is a package, and the client gets only the
+ * runtime modules it uses. An API without events, lifecycles or JWT gets no code for them: no
  * webhook, transition or OAuth module in its client, and no import of one (nor of the JWT verifier) in its
  * client or server. The library's client runs (a path that is not the collection's name, a transition)
  * against a loopback server, and type-checks on its own.
