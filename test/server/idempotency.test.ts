@@ -42,6 +42,10 @@ describe('Idempotency-Key on create', () => {
     expect(retry.status).toBe(201);
     expect(retry.body).toEqual(first.body);
     expect(retry.headers.get('location')).toBe(first.headers.get('location'));
+    // The same representation: its ETag, its type, and its bytes (the text written once, not written again).
+    expect(retry.headers.get('etag')).toBe(first.headers.get('etag'));
+    expect(retry.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(retry.headers.get('content-length')).toBe(first.headers.get('content-length'));
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(creates).toBe(1);
     expect((await server.call('GET', '/v3/customers?email=once%40example.com')).body.data).toHaveLength(1);

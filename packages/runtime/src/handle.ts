@@ -146,12 +146,12 @@ export function createHandle(m: Mount, version: VersionSpec, route: RouteSpec, o
       };
     return { text: shown.text, location, etag: tag(value, shown.text) };
   };
-  /** The answer of a create sent with an Idempotency-Key (kept as an object, sent again on a retry). */
+  /** The answer of a create sent with an Idempotency-Key (kept as its text, sent again on a retry). */
   const created = (value: unknown, request: FastifyRequest): Answer | Broken => {
     const made = createdAnswer(value, request);
     if ('ok' in made) return made;
     const { location, etag, text } = made;
-    return { status: 201, location, etag, body: JSON.parse(text) };
+    return { status: 201, location, etag, text };
   };
 
   /** Calls the handler and answers with its resource (or problem) at `status`, tagged with its ETag (and Location on a create). */

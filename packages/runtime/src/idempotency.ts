@@ -12,7 +12,10 @@ export interface Answer {
   readonly location: string | null;
   /** The ETag of the resource answered (null for a problem). */
   readonly etag?: string | null;
-  readonly body: unknown;
+  /** The body as a value (a problem, a transition's resource, an answer stored by an earlier runtime). */
+  readonly body?: unknown;
+  /** The body as the JSON text the checked writer wrote (a create's resource): sent and stored as it is. */
+  readonly text?: string;
 }
 
 /**

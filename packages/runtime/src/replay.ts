@@ -61,6 +61,8 @@ export function sendAnswer(reply: FastifyReply, answer: Answer): FastifyReply {
   // Answers stored before ETags existed have none.
   if (typeof answer.etag === 'string') reply.header('etag', answer.etag);
   if (answer.status >= 400) return reply.code(answer.status).type('application/problem+json').send(answer.body);
+  // A create's text goes out as written, as the route without an Idempotency-Key sends it.
+  if (answer.text !== undefined) return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.text);
   return reply.code(answer.status).send(answer.body);
 }
 
