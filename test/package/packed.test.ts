@@ -11,11 +11,12 @@
  * real HTTP. Needs the npm registry (npm's cache is reused).
  */
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listFiles } from '../helpers/temp-api.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const run = promisify(execFile);
@@ -270,16 +271,9 @@ describe('the packed artifact in a fresh project', () => {
     for (const name of names) await sh(path.join(app, 'node_modules/.bin/restgen'), ['generate', 'api.ts'], path.join(app, 'examples', name));
     for (const name of names) {
       const committed = path.join(ROOT, 'examples', name, 'generated');
-      const files = readdirSync(committed, { recursive: true, encoding: 'utf8' })
-        .filter((f) => statSync(path.join(committed, f)).isFile())
-        .sort();
+      const files = listFiles(committed);
       const ours = path.join(app, 'examples', name, 'generated');
-      expect(
-        readdirSync(ours, { recursive: true, encoding: 'utf8' })
-          .filter((f) => statSync(path.join(ours, f)).isFile())
-          .sort(),
-        name,
-      ).toEqual(files);
+      expect(listFiles(ours), name).toEqual(files);
       // Every generated file as committed; the inputs record also names the restgen code that wrote it (its identity),
       // which is the packed build here and the sources in the repository, so only its inputs and parts must agree.
       const record = (dir: string) => {
@@ -308,11 +302,7 @@ describe('the packed artifact in a fresh project', () => {
   it('another restgen version with the same output rewrites no file, and check still passes', async () => {
     const generated = path.join(app, 'generated');
     const snapshot = () =>
-      new Map(
-        readdirSync(generated, { recursive: true, encoding: 'utf8' })
-          .filter((f) => statSync(path.join(generated, f)).isFile())
-          .map((f) => [f, `${statSync(path.join(generated, f)).mtimeMs} ${readFileSync(path.join(generated, f), 'utf8')}`]),
-      );
+      new Map(listFiles(generated).map((f) => [f, `${statSync(path.join(generated, f)).mtimeMs} ${readFileSync(path.join(generated, f), 'utf8')}`]));
     const before = snapshot();
     const manifestFile = path.join(app, 'node_modules/restgen/package.json');
     const cli = path.join(app, 'node_modules/restgen/dist/cli.js');

@@ -5,6 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { isRecord } from './guards.js';
+import { pointerOf } from './shape.js';
 
 /** One issue of a failed validation: a JSON pointer (RFC 6901, as a URI fragment) and what is wrong. */
 export interface ProblemIssue {
@@ -116,8 +117,6 @@ export function send(reply: FastifyReply, body: Problem): FastifyReply {
   return reply.code(body.status).type('application/problem+json').send(body);
 }
 
-const escapePointer = (part: PropertyKey): string => String(part).replace(/~/g, '~0').replace(/\//g, '~1');
-
 /**
  * Whether `issue` is a required member that is absent. JSON has no `undefined`, so zod's "expected string,
  * received undefined" on a parsed body or query always means the member was left out: the client should read
@@ -132,7 +131,7 @@ function isMissing(issue: z.core.$ZodIssue): boolean {
 export function issuesOf(error: z.ZodError, where: 'body' | 'query'): ProblemIssue[] {
   const out: ProblemIssue[] = [];
   const add = (path: readonly PropertyKey[], detail: string) => {
-    const pointer = '#' + path.map((p) => '/' + escapePointer(p)).join('');
+    const pointer = pointerOf(path);
     out.push(where === 'query' && path.length > 0 ? { pointer, detail, parameter: String(path[0]) } : { pointer, detail });
   };
   for (const issue of error.issues) {
