@@ -142,11 +142,6 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       })),
       { files: [...plan.produced] },
     );
-  if (mode === 'check')
-    for (const r of plan.removals) {
-      plan.stale.push(r);
-      plan.staleReasons[r] = 'removed';
-    }
   const { written, lockChanged } = await writeStage(run, plan, model);
   cache.save(identity);
   recordRun(run, plan, model, written, lockChanged, proof.key);

@@ -38,7 +38,7 @@ export interface Plan {
   readonly writes: { path: string; content: Buffer[] }[];
   /** Generated files no longer produced (generate removes them; check reports them). */
   readonly removals: readonly string[];
-  /** Check: files that are missing, edited or outdated, and why. */
+  /** Check: files that are missing, edited, outdated or no longer produced, and why. */
   readonly stale: string[];
   readonly staleReasons: Record<string, StaleReason>;
   /** Files in the way that are not restgen's. */
@@ -168,5 +168,11 @@ export async function planOutputs(
     recordEqualsBut(recorded, record);
   if (!onlyRestgenDiffers) await compare(copiedFile(INPUTS_FILE, inputsRecordText(record), 'json'));
   const removals = [...state.generated].filter((p) => !produced.has(p)).sort();
+  // Check reports a generated file no longer produced as stale (generate removes it).
+  if (mode === 'check')
+    for (const r of removals) {
+      stale.push(r);
+      staleReasons[r] = 'removed';
+    }
   return { produced, writes, removals, stale, staleReasons, conflicts, formatted, headersBehind, recordBehind, outputs, stampsBefore, apiInputs };
 }
