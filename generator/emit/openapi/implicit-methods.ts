@@ -5,6 +5,7 @@
  * and `OPTIONS` on every path (204 with `Allow`, before credentials and rate limits: it needs neither). And the
  * route that serves the document itself, `GET /<version>/openapi.json` (public).
  */
+import { allowOf } from '../../../packages/runtime/src/operations.ts';
 import { compact, type Json, type JsonObject } from './json.ts';
 
 /** A response without its body: what a `HEAD` answers for the `GET` response `response` (a `$ref` stays as it is). */
@@ -35,9 +36,8 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 function optionsOf(item: JsonObject): JsonObject {
   const declared = METHODS.filter((m) => m in item);
   const first = declared.map((m) => item[m] as JsonObject).find((op) => typeof op['operationId'] === 'string');
-  const allow = [...declared.map((m) => m.toUpperCase()), ...('get' in item ? ['HEAD'] : []), 'OPTIONS'];
-  // The order the server's Allow lists them in.
-  const order = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+  // What the server's Allow says, from the same function.
+  const allow = allowOf(new Set(declared.map((m) => m.toUpperCase())));
   return compact({
     operationId: first ? `${String(first['operationId'])}Options` : undefined,
     summary: 'The methods this path accepts',
@@ -49,7 +49,7 @@ function optionsOf(item: JsonObject): JsonObject {
         headers: {
           Allow: {
             description: 'The methods this path accepts.',
-            schema: { type: 'string', example: allow.sort((a, b) => order.indexOf(a) - order.indexOf(b)).join(', ') },
+            schema: { type: 'string', example: allow },
           },
         },
       },

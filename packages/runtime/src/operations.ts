@@ -78,3 +78,10 @@ export const OPERATION_FACTS: {
     access: 'write',
   },
 };
+
+/** Every method a served path answers, in the order its `Allow` header lists them. */
+export const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+/** The `Allow` header of a path that declares `methods`: HEAD wherever GET is, OPTIONS always. */
+export const allowOf = (methods: ReadonlySet<string>): string =>
+  ALL_METHODS.filter((x) => methods.has(x) || (x === 'HEAD' && methods.has('GET')) || x === 'OPTIONS').join(', ');

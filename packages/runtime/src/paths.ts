@@ -6,11 +6,10 @@
  * `/orders/{id}:cancel` (AIP-136): an unknown custom method answers 404.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ALL_METHODS, allowOf } from './operations.js';
 import { problem, send } from './problems.js';
 import { resolvedOf, stateOf, type Entry, type Gate, type Handle } from './state.js';
 import { answered, type VersionResolver } from './version-select.js';
-
-const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 /**
  * The router URL of a transition of the item path `/orders/{id}`. find-my-way reads `:id::cancel` as one
@@ -57,10 +56,6 @@ export class PathIndex {
     return item ? item(request) : null;
   }
 }
-
-/** The `Allow` header of a path that declares `methods`. */
-const allowOf = (methods: ReadonlySet<string>): string =>
-  ALL_METHODS.filter((x) => methods.has(x) || (x === 'HEAD' && methods.has('GET')) || x === 'OPTIONS').join(', ');
 
 /** What one method of a path runs: its gate (null: nothing to check) and its handle. */
 interface MethodRoute {
