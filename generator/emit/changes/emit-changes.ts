@@ -34,7 +34,8 @@ export const emitChanges = (api: ApiIR, options: Pick<EmitOptions, 'sourcePath' 
       path: 'UPGRADING.md',
       language: 'markdown',
       kind: 'upgrading',
-      // The guide compares released versions only: a change to an unreleased version leaves it as it is.
+      // The guide compares released versions only: a change to what an unreleased version serves leaves it as it
+      // is (its name and dates are still part of the input: they are in the versions list).
       input: JSON.stringify([
         api.title,
         options.sourcePath,
