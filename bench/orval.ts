@@ -6,10 +6,11 @@
  * >= 22.18; it runs on Node 20, but its engine warning must not reach restgen's users).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { measure, type Sample } from './measure.ts';
+import { moveAside } from './restgen-paths.ts';
 
 const PEERS = fileURLToPath(new URL('./peers/', import.meta.url));
 
@@ -48,9 +49,10 @@ function writeConfig(dir: string, openapi: string): string {
   return file;
 }
 
-/** Median of `runs` cold orval runs on `openapi` (the output folder emptied before each), working in `dir`. */
-export function measureOrval(openapi: string, dir: string, runs: number): Sample {
+/** Median of `runs` cold orval runs on `openapi` (the output folder moved aside before each), working in `dir`. */
+export function measureOrval(openapi: string, dir: string, runs: number, trash: string): Sample {
   const bin = ensureOrval();
   const config = writeConfig(dir, openapi);
-  return measure(runs, () => rmSync(path.join(dir, 'out'), { recursive: true, force: true }), { args: [bin, '--config', config], cwd: dir });
+  // Prepared as restgen's cold runs are (see `moveAside`).
+  return measure(runs, () => moveAside(path.join(dir, 'out'), trash), { args: [bin, '--config', config], cwd: dir });
 }

@@ -7,7 +7,7 @@
  * removed for the cold and no-cache paths.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { measure, measureOnce, type RunSpec, type Sample } from './measure.ts';
@@ -48,6 +48,29 @@ export interface SizeRun {
   readonly floor: Sample;
 }
 
+/**
+ * Moves `target` (a folder an earlier run wrote) into `trash` instead of deleting it, when it exists. Deleting
+ * thousands of files right before a measured run charges that run for the deletion: ext4 skips inodes freed in
+ * the last minutes when it creates files (`recently_deleted`), which made the creates of a cold generation cost up
+ * to ten times the creates of the same files in a quiet folder. A real cold run (a fresh clone, an emptied output
+ * folder some time ago) does not follow its own mass deletion; the bench deletes the trash after every
+ * measurement ({@link emptyTrash}). Every measured tool is prepared this way.
+ */
+export function moveAside(target: string, trash: string): void {
+  if (!existsSync(target)) return;
+  mkdirSync(trash, { recursive: true });
+  renameSync(target, path.join(trash, `${path.basename(target)}-${process.pid}-${++moved}`));
+}
+let moved = 0;
+
+/** The trash folder of the bench under `workRoot` (see {@link moveAside}). */
+export const trashOf = (workRoot: string): string => path.join(workRoot, 'trash');
+
+/** Deletes what {@link moveAside} moved into `trash`: only once nothing is being measured any more. */
+export function emptyTrash(trash: string): void {
+  rmSync(trash, { recursive: true, force: true });
+}
+
 /** Writes every file under `from` into one blob (and an index of paths and lengths), for {@link FLOOR}. */
 export function packFloor(from: string, blobFile: string, indexFile: string): void {
   const files: [string, number][] = [];
@@ -74,7 +97,8 @@ export function packFloor(from: string, blobFile: string, indexFile: string): vo
  */
 export async function benchRestgen(collections: number, runs: number, workRoot: string): Promise<SizeRun> {
   const dir = path.join(workRoot, `n${collections}`);
-  rmSync(dir, { recursive: true, force: true });
+  const trash = trashOf(workRoot);
+  moveAside(dir, trash);
   mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
   const api = path.join(dir, 'api.ts');
   const cache = path.join(dir, 'node_modules/.cache/restgen');
@@ -84,10 +108,10 @@ export async function benchRestgen(collections: number, runs: number, workRoot: 
   const upToDate = /^up to date/m;
   // Warm-up: jiti's transform cache of restgen's own sources, as every run of a user's build after the first has it.
   measureOnce(restgen('generate', written));
-  const dropCache = () => rmSync(cache, { recursive: true, force: true });
+  const dropCache = () => moveAside(cache, trash);
   let variant = 0;
   const paths = {
-    'cold generate': measure(runs, () => (dropCache(), rmSync(path.join(dir, 'generated'), { recursive: true, force: true })), restgen('generate', written)),
+    'cold generate': measure(runs, () => (dropCache(), moveAside(path.join(dir, 'generated'), trash)), restgen('generate', written)),
     'one field changed': measure(runs, () => writeFileSync(api, syntheticApi(collections, ++variant)), restgen('generate', written)),
     'nothing changed': measure(runs, () => undefined, restgen('generate', upToDate)),
     'check (up to date)': measure(runs, () => undefined, restgen('check', upToDate)),
@@ -98,8 +122,8 @@ export async function benchRestgen(collections: number, runs: number, workRoot: 
   const generated = path.join(dir, 'generated');
   const [blob, index, floorOut] = ['floor.blob', 'floor-index.json', 'floor-out'].map((name) => path.join(dir, name));
   packFloor(generated, blob!, index!);
-  const floor = measure(runs, () => rmSync(floorOut!, { recursive: true, force: true }), { args: [FLOOR, api, blob!, index!, floorOut!], cwd: dir });
-  rmSync(floorOut!, { recursive: true, force: true });
+  const floor = measure(runs, () => moveAside(floorOut!, trash), { args: [FLOOR, api, blob!, index!, floorOut!], cwd: dir });
+  moveAside(floorOut!, trash);
   const bytes = Number(execFileSync('du', ['-sb', generated]).toString().split('\t')[0]);
   const files = execFileSync('find', [generated, '-type', 'f']).toString().trim().split('\n').length;
   return {

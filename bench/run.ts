@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { benchDiff } from './diff.ts';
 import { measureOrval, orvalVersion } from './orval.ts';
 import { buildReport, formatReport, machineLine, withBenchmark, type BenchmarkId, type SizeResult } from './report.ts';
-import { benchRestgen } from './restgen-paths.ts';
+import { benchRestgen, emptyTrash, trashOf } from './restgen-paths.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const WORK = path.join(ROOT, '.bench');
@@ -58,10 +58,11 @@ async function main(): Promise<void> {
   for (const collections of SIZES) {
     console.error(`bench: ${collections} collections...`);
     const { dir, openapi, ...run } = await benchRestgen(collections, RUNS, WORK);
-    const orval = PEERS ? measureOrval(openapi, path.join(dir, 'orval'), RUNS) : undefined;
+    const orval = PEERS ? measureOrval(openapi, path.join(dir, 'orval'), RUNS, trashOf(WORK)) : undefined;
     const diffMs = benchDiff({ collections }).medianMs;
     sizes.push({ ...run, ...(orval ? { orval } : {}), diffMs });
   }
+  emptyTrash(trashOf(WORK));
   const report = buildReport(sizes, RUNS, PEERS ? orvalVersion() : 'not run', loadAtStart);
   writeFileSync(path.join(WORK, 'bench-results.json'), `${JSON.stringify(report, null, 2)}\n`);
   const generation = formatReport(report);
