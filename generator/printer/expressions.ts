@@ -14,21 +14,36 @@ type Doc = builders.Doc;
 const { breakParent, conditionalGroup, fill, group, hardline, ifBreak, indent, indentIfBreak, join, line, lineSuffixBoundary, softline } = builders;
 const { canBreak, willBreak } = utils;
 
-/** The document of an expression. */
-export function printExpr(node: Expr): Doc {
+/** A leaf expression (a name, a literal, raw source): the same text in every layout. */
+export type Leaf = Extract<Expr, { k: 'id' | 'raw' | 'str' | 'num' | 'lit' | 'regex' }>;
+
+/** The text of a leaf expression. */
+export function leafText(node: Leaf): string {
   switch (node.k) {
     case 'id':
       return node.name;
     case 'raw':
+    case 'lit':
       return node.text;
     case 'str':
       return quoteString(node.value);
     case 'num':
       return printNumber(node.value);
-    case 'lit':
-      return node.text;
     case 'regex':
       return `/${node.pattern}/${node.flags}`;
+  }
+}
+
+/** The document of an expression. */
+export function printExpr(node: Expr): Doc {
+  switch (node.k) {
+    case 'id':
+    case 'raw':
+    case 'str':
+    case 'num':
+    case 'lit':
+    case 'regex':
+      return leafText(node);
     case 'member':
       return [printExpr(node.object), '.', node.name];
     case 'index':
@@ -195,78 +210,100 @@ function printCall(node: Call): PrintedCall {
   return printed;
 }
 
-interface Link {
-  readonly node: Expr;
-  readonly printed: Doc;
-}
-
 const isFactory = (name: string): boolean => /^[A-Z]|^[$_]+$/.test(name);
 
-function printMemberChain(node: Call): PrintedCall {
-  // Flatten `a.b(x).c(y)` into [a, .b, (x), .c, (y)].
-  const links: Link[] = [];
+/**
+ * A member chain as prettier groups it: `a.b(x).c(y)` flattened into its links ([a, .b, (x), .c, (y)]: the
+ * head, member accesses and call tails), then cut into groups (the first: the head with its calls and
+ * the member accesses before the last one; then one group per member access and its calls). `merged`: the
+ * second group stays on the first group's line (a short or factory-like head). Shared by the document
+ * printer and the flat printer (`flat.ts`).
+ */
+export interface ChainShape {
+  readonly groups: readonly (readonly Expr[])[];
+  readonly merged: boolean;
+  /** The chain's calls, in order. */
+  readonly calls: readonly Call[];
+  /** More groups than prettier keeps on one line without trying the broken layout (2, or 3 when merged). */
+  readonly long: boolean;
+}
+
+export function chainShape(node: Call): ChainShape {
+  const links: Expr[] = [];
   let at: Expr = node;
   for (;;) {
     if (isCall(at) && (isMemberish(at.callee) || isCall(at.callee))) {
-      links.unshift({ node: at, printed: callTail(at) });
+      links.unshift(at);
       at = at.callee;
-    } else if (at.k === 'member') {
-      links.unshift({ node: at, printed: ['.', at.name] });
-      at = at.object;
-    } else if (at.k === 'index') {
-      links.unshift({ node: at, printed: printIndex(at.key) });
+    } else if (at.k === 'member' || at.k === 'index') {
+      links.unshift(at);
       at = at.object;
     } else {
-      links.unshift({ node: at, printed: printExpr(at) });
+      links.unshift(at);
       break;
     }
   }
-  // The first group: the head and its calls, then member accesses but the last one.
-  const groups: Link[][] = [];
-  let current: Link[] = [links[0]!];
+  const groups: Expr[][] = [];
+  let current: Expr[] = [links[0]!];
   let i = 1;
-  for (; i < links.length && isCall(links[i]!.node); i++) current.push(links[i]!);
-  if (!isCall(links[0]!.node)) for (; i + 1 < links.length && isMemberish(links[i]!.node) && isMemberish(links[i + 1]!.node); i++) current.push(links[i]!);
+  for (; i < links.length && isCall(links[i]!); i++) current.push(links[i]!);
+  if (!isCall(links[0]!)) for (; i + 1 < links.length && isMemberish(links[i]!) && isMemberish(links[i + 1]!); i++) current.push(links[i]!);
   groups.push(current);
   current = [];
   let seenCall = false;
   for (; i < links.length; i++) {
     const link = links[i]!;
-    if (seenCall && isMemberish(link.node)) {
+    if (seenCall && isMemberish(link)) {
       groups.push(current);
       current = [];
       seenCall = false;
     }
-    if (isCall(link.node)) seenCall = true;
+    if (isCall(link)) seenCall = true;
     current.push(link);
   }
   if (current.length > 0) groups.push(current);
-
   const first = groups[0]!;
   const shouldNotWrap = (): boolean => {
-    const hasComputed = groups[1]?.[0]?.node.k === 'index';
+    const hasComputed = groups[1]?.[0]?.k === 'index';
     if (first.length === 1) {
-      const head = first[0]!.node;
+      const head = first[0]!;
       return head.k === 'id' && (isFactory(head.name) || hasComputed);
     }
-    const lastOfFirst = first[first.length - 1]!.node;
+    const lastOfFirst = first[first.length - 1]!;
     return lastOfFirst.k === 'member' && (isFactory(lastOfFirst.name) || hasComputed);
   };
-  const shouldMerge = groups.length >= 2 && shouldNotWrap();
-  const printGroup = (g: readonly Link[]): Doc => g.map((l) => l.printed);
-  const printedGroups = groups.map(printGroup);
-  const oneLine: Doc = printedGroups;
-  const cutoff = shouldMerge ? 3 : 2;
-  if (groups.length <= cutoff) return { doc: group(oneLine), memberChain: false };
+  const merged = groups.length >= 2 && shouldNotWrap();
+  return { groups, merged, calls: links.filter(isCall), long: groups.length > (merged ? 3 : 2) };
+}
 
-  const rest = groups.slice(shouldMerge ? 2 : 1);
-  const expanded: Doc = [printGroup(first), shouldMerge ? printGroup(groups[1]!) : '', indent([hardline, join(hardline, rest.map(printGroup))])];
-  const calls = links.map((l) => l.node).filter(isCall);
-  const lastGroupNode = groups[groups.length - 1]!.at(-1)!.node;
+/**
+ * Whether a long chain (see {@link ChainShape}) is broken one call per line whatever its width: more than two
+ * calls and an argument that is not simple.
+ */
+export const breaksAlways = (shape: ChainShape): boolean => shape.calls.length > 2 && shape.calls.some((c) => !c.args.every((a) => isSimpleArg(a)));
+
+/** The first link of the chain prints as an expression; the others as `.name`, `["key"]` or a call's tail. */
+function printLink(link: Expr, index: number): Doc {
+  if (index === 0) return printExpr(link);
+  if (link.k === 'member') return ['.', link.name];
+  if (link.k === 'index') return printIndex(link.key);
+  return callTail(link as Call);
+}
+
+function printMemberChain(node: Call): PrintedCall {
+  const shape = chainShape(node);
+  const { groups, merged } = shape;
+  let index = 0;
+  const printedGroups: Doc[] = groups.map((g) => g.map((link) => printLink(link, index++)));
+  const oneLine: Doc = printedGroups;
+  if (!shape.long) return { doc: group(oneLine), memberChain: false };
+
+  const rest = printedGroups.slice(merged ? 2 : 1);
+  const expanded: Doc = [printedGroups[0]!, merged ? printedGroups[1]! : '', indent([hardline, join(hardline, rest)])];
+  const lastGroupNode = groups[groups.length - 1]!.at(-1)!;
   const lastBreaksAfterFunctions =
-    isCall(lastGroupNode) && willBreak(printedGroups[printedGroups.length - 1]!) && calls.slice(0, -1).some((c) => c.args.some((a) => a.k === 'arrow'));
-  if ((calls.length > 2 && calls.some((c) => !c.args.every((a) => isSimpleArg(a)))) || printedGroups.slice(0, -1).some(willBreak) || lastBreaksAfterFunctions)
-    return { doc: group(expanded), memberChain: true };
+    isCall(lastGroupNode) && willBreak(printedGroups[printedGroups.length - 1]!) && shape.calls.slice(0, -1).some((c) => c.args.some((a) => a.k === 'arrow'));
+  if (breaksAlways(shape) || printedGroups.slice(0, -1).some(willBreak) || lastBreaksAfterFunctions) return { doc: group(expanded), memberChain: true };
   return { doc: [willBreak(oneLine) ? breakParent : '', conditionalGroup([oneLine, expanded])], memberChain: true };
 }
 

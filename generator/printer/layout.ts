@@ -9,8 +9,8 @@
  */
 import { builders, printer } from 'prettier/doc';
 import { isType, type Node } from './ast.ts';
-import { printAssignment } from './expressions.ts';
-import { printExpr } from './expressions.ts';
+import { printAssignment, printExpr } from './expressions.ts';
+import { flatNode } from './flat.ts';
 import { printType } from './types.ts';
 
 type Doc = builders.Doc;
@@ -31,6 +31,12 @@ export class Marks {
 }
 
 /** The flat text of a document (every group on one line), or undefined when it must break. */
+export function flatText(doc: Doc): string | undefined {
+  const out: string[] = [];
+  return flat(doc, out) ? out.join('') : undefined;
+}
+
+/** Appends the flat text of a document to `out`; false when it must break. */
 function flat(doc: Doc, out: string[]): boolean {
   if (typeof doc === 'string') {
     out.push(doc);
@@ -63,14 +69,18 @@ function flat(doc: Doc, out: string[]): boolean {
   }
 }
 
+/** True when `text`, flat at `indent`, is how prettier prints it: it fits, measured as prettier measures it. */
+const fitsFlat = (text: string, indent: number): boolean =>
+  // Wide characters count twice in prettier's measure: only ASCII takes the shortcut.
+  indent + text.length <= PRINT_WIDTH && /^[\x20-\x7e]*$/.test(text);
+
 /** Prints `doc` as a line indented by `indent` columns (continuation lines relative to it). */
 export function printLine(doc: Doc, indent: number): string {
   const whole = group(doc);
   const out: string[] = [];
   if (flat(whole, out)) {
     const text = out.join('');
-    // Wide characters count twice in prettier's measure: only ASCII takes the shortcut.
-    if (indent + text.length <= PRINT_WIDTH && /^[\x20-\x7e]*$/.test(text)) return ' '.repeat(indent) + text;
+    if (fitsFlat(text, indent)) return ' '.repeat(indent) + text;
   }
   const printed = printer.printDocToString([' '.repeat(indent), align(indent, whole)], { printWidth: PRINT_WIDTH, tabWidth: 2, useTabs: false }).formatted;
   return printed;
@@ -108,6 +118,23 @@ function lineDoc(text: string, nodes: readonly Node[]): Doc {
   return parts;
 }
 
+/**
+ * A rendered line with every marker replaced by its node on one line (see `flat.ts`), or undefined when a node
+ * must break. On one line the layouts of ` = ` and `key: ` print what the template wrote around the node.
+ */
+function flatLine(text: string, nodes: readonly Node[]): string | undefined {
+  let out = '';
+  let at = 0;
+  for (let open = text.indexOf(OPEN); open >= 0; open = text.indexOf(OPEN, at)) {
+    const close = text.indexOf(CLOSE, open);
+    const node = flatNode(nodes[Number(text.slice(open + 1, close))]!);
+    if (node === undefined) return undefined;
+    out += text.slice(at, open) + node;
+    at = close + 1;
+  }
+  return out + text.slice(at);
+}
+
 /** Lays out every line of `rendered` that holds markers; see the module comment. */
 export function layOut(rendered: string, marks: Marks): string {
   const text = marks.nodes.length > 0 ? layOutMarkers(rendered, marks.nodes) : rendered;
@@ -125,7 +152,10 @@ function layOutMarkers(rendered: string, nodes: readonly Node[]): string {
     out.push(rendered.slice(done, lineStart));
     const line = rendered.slice(lineStart, lineEnd);
     const indent = line.length - line.trimStart().length;
-    out.push(printLine(lineDoc(line.slice(indent), nodes), indent));
+    const body = line.slice(indent);
+    // A line that fits is its text on one line: its document is built only when the line breaks.
+    const oneLine = flatLine(body, nodes);
+    out.push(oneLine !== undefined && fitsFlat(oneLine, indent) ? ' '.repeat(indent) + oneLine : printLine(lineDoc(body, nodes), indent));
     done = lineEnd;
     at = lineEnd;
   }
