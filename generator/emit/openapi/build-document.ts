@@ -175,9 +175,10 @@ function printPart(part: CollectionPart): string {
   const printed =
     (depth: number) =>
     ([key, value]: [string, Json]): [string, number, string[]] => {
-      const text = printJsonAt(value as JsonObject, depth);
+      const refs = new Set<string>();
+      const text = printJsonAt(value as JsonObject, depth, refs);
       texts.push(text);
-      return [key, text.length, [...refsIn(value, new Set())]];
+      return [key, text.length, [...refs]];
     };
   // `paths` members sit at depth 2 of the document, `components.schemas` members at depth 3.
   const header: PartHeader = {

@@ -36,22 +36,24 @@ const lineBreak = (depth: number): string => (breaks[depth] ??= `\n${'  '.repeat
 
 /**
  * Appends `value` printed at `depth`, starting at `column`, followed on its line by `tail` characters, to
- * `out`. Pieces are collected and joined once: concatenating megabytes piece by piece would build a rope of
- * millions of nodes first.
+ * `out`, and every `$ref` it holds to `refs`. Pieces are collected and joined once: concatenating megabytes
+ * piece by piece would build a rope of millions of nodes first.
  */
-function print(value: Json, depth: number, column: number, tail: number, out: string[]): void {
+function print(value: Json, depth: number, column: number, tail: number, out: string[], refs: Set<string> | undefined): void {
   if (value === null || typeof value !== 'object') {
     out.push(JSON.stringify(value));
     return;
   }
   if (value instanceof PrintedJson) {
     out.push(value.text);
+    if (refs) for (const r of value.refs) refs.add(r);
     return;
   }
   const inner = lineBreak(depth + 1);
   const width = 2 * (depth + 1);
   if (Array.isArray(value)) {
     const items = value as readonly Json[];
+    // A flat array holds no object with members, so no `$ref`.
     const oneLine = mustBreak(items) ? undefined : flat(items);
     if (oneLine !== undefined && column + oneLine.length + tail <= WIDTH) {
       out.push(oneLine);
@@ -61,7 +63,7 @@ function print(value: Json, depth: number, column: number, tail: number, out: st
     items.forEach((item, i) => {
       const last = i === items.length - 1;
       out.push(inner);
-      print(item, depth + 1, width, last ? 0 : 1, out);
+      print(item, depth + 1, width, last ? 0 : 1, out, refs);
       if (!last) out.push(',');
     });
     out.push(lineBreak(depth), ']');
@@ -77,7 +79,9 @@ function print(value: Json, depth: number, column: number, tail: number, out: st
     const last = i === keys.length - 1;
     const prefix = `${JSON.stringify(key)}: `;
     out.push(inner, prefix);
-    print((value as JsonObject)[key]!, depth + 1, width + prefix.length, last ? 0 : 1, out);
+    const member = (value as JsonObject)[key]!;
+    if (refs && key === '$ref' && typeof member === 'string') refs.add(member);
+    print(member, depth + 1, width + prefix.length, last ? 0 : 1, out, refs);
     if (!last) out.push(',');
   });
   out.push(lineBreak(depth), '}');
@@ -85,18 +89,19 @@ function print(value: Json, depth: number, column: number, tail: number, out: st
 
 /**
  * A non-empty object printed as it is printed as a member value at `depth` (an object's layout depends only
- * on its depth, not on the column it starts at), for a {@link PrintedJson}.
+ * on its depth, not on the column it starts at), for a {@link PrintedJson}; every `$ref` it holds is added to
+ * `refs`.
  */
-export function printJsonAt(value: JsonObject, depth: number): string {
+export function printJsonAt(value: JsonObject, depth: number, refs?: Set<string>): string {
   const out: string[] = [];
-  print(value, depth, 0, 0, out);
+  print(value, depth, 0, 0, out, refs);
   return out.join('');
 }
 
 /** The JSON text of a value, as prettier would format it, with a final newline. */
 export function printJson(value: Json): string {
   const out: string[] = [];
-  print(value, 0, 0, 0, out);
+  print(value, 0, 0, 0, out, undefined);
   out.push('\n');
   return out.join('');
 }
