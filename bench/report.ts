@@ -66,6 +66,7 @@ export function formatReport(report: BenchReport): string {
     `restgen bench: synthetic API, 12 fields per collection, 3 versions; whole processes (without NODE_EXTRA_CA_CERTS), median of ${report.runs}.`,
     `machine: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}; load average ${machine.load[0]} at the start, ${machine.load[1]} at the end.`,
     'Cells: wall / CPU (user+sys) / peak RSS. "--watch": per edit of one `generate --watch` process (median of its edits after a warm-up edit; wall from the edit to the run\'s last line, the watcher\'s 80 ms wait for the end of a burst included; peak RSS of the process over all its edits).',
+    'Cold runs (restgen, orval, the floor) start without the output an earlier run wrote: it is moved aside, not deleted, and deleted after the measurements (on ext4, creating files right after deleting thousands costs several times as much).',
     '',
   ];
   const head = sizes.map((s) => `${s.collections.toLocaleString('en')} collections (${s.files} files, ${(s.bytes / 1e6).toFixed(1)} MB)`);
