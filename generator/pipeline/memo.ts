@@ -9,8 +9,8 @@
  * What a memoised text is: `part` (the default), a piece output files are assembled from (an OpenAPI
  * document's collection, CHANGES.md's comparison of one collection), which a cache keeps for later runs even
  * when a run does not need it; `file`, a whole output file's text, which the file's header stands for once
- * written, so a cache keeps it only while runs use it; `fact`, a small answer that is no rendered text (a
- * collection's summary, the lock's verdict), kept like a part but not counted as a render.
+ * written, so a cache counts it as a render and never keeps it (nor looks it up); `fact`, a small answer that is
+ * no rendered text (a collection's summary, the lock's verdict), kept like a part but not counted as a render.
  */
 export type MemoHolds = 'file' | 'part' | 'fact';
 

@@ -10,12 +10,14 @@
  * missing, unreadable or corrupt cache only means rendering everything; what is rendered never depends on
  * the cache (the same key always renders the same text), so output stays deterministic.
  *
- * A whole file's text is kept only while runs use it (once written, the file's header stands for it). A
- * part other files are assembled from (an OpenAPI document's collection, CHANGES.md's comparison of one
- * collection) and a fact (a collection's server summary, a lock verdict, a template's precompiled code) are
- * kept even when a run does not use them: a file whose header proves it up to date is not rendered, yet its
- * parts are what the next change to it needs. An entry no run used for {@link KEEP_RUNS} saves is dropped,
- * so the cache does not grow with history.
+ * A whole file's text is never kept: once written, the file's header stands for it, and a file rendered again
+ * (deleted or edited by hand) is assembled from its parts or rendered from its view, which is what keeping it would
+ * have spared; keeping it cost writing every rendered file a second time (the megabytes of an OpenAPI document on
+ * every change to it). A part other files are assembled from (an OpenAPI document's collection, CHANGES.md's
+ * comparison of one collection) and a fact (a collection's server summary, a lock verdict, a template's
+ * precompiled code) are kept even when a run does not use them: a file whose header proves it up to date is not
+ * rendered, yet its parts are what the next change to it needs. An entry no run used for {@link KEEP_RUNS} saves
+ * is dropped, so the cache does not grow with history.
  *
  * Stored as a small index (`<name>.json`) and segments of texts (`<name>.<id>.seg`) the index points into: a
  * save appends what this run rendered as one new segment and rewrites only the index, so a change to one
@@ -33,7 +35,7 @@ import { writeAtomic } from '../write/output-folder.ts';
 import { removeQuietly, SegmentWriter, Segments, type Location } from './render-segments.ts';
 
 /** Bumped whenever the files' shape or the way keys are computed changes. */
-const FORMAT = 5;
+const FORMAT = 6;
 
 /** How many saves an entry survives unused. */
 export const KEEP_RUNS = 16;
@@ -68,8 +70,6 @@ export interface RenderCache {
    */
   save(identity: string): void;
 }
-
-const FILE = -1;
 
 /** A render cache's index as a run left it, held in memory by a resident process with the texts it decoded. */
 interface HeldIndex {
@@ -169,11 +169,6 @@ export function loadRenderCache(file: string, key: string, resident?: ResidentRe
       return undefined;
     }
   };
-  // A text computed while a whole file's text is computed is part of that file: it is not stored twice. A fact
-  // is its own (a template compiled while a file renders is the same template for every other file), and so is
-  // a part computed while a larger part is (a collection's comparison inside a version pair's: the next change
-  // to the pair needs it).
-  let depth = 0;
   // Counts of the facts: they do not show in `stats`, yet a new one makes the cache worth saving.
   const facts = { hits: 0, misses: 0 };
   /** The text of an entry this run used before and did not keep, from the segment it is in. */
@@ -187,7 +182,11 @@ export function loadRenderCache(file: string, key: string, resident?: ResidentRe
     }
   };
   const memo: Memo = (kind, input, compute, holds = 'part') => {
-    if (depth > 0 && holds !== 'fact') return compute();
+    // A whole file's text: rendered, never kept (see the module comment).
+    if (holds === 'file') {
+      stats.misses++;
+      return compute();
+    }
     const counts = holds === 'fact' ? facts : stats;
     const hash = memoKey(kind, input);
     const again = used.get(hash);
@@ -211,16 +210,10 @@ export function loadRenderCache(file: string, key: string, resident?: ResidentRe
       return text;
     }
     counts.misses++;
-    const inFile = holds === 'file' ? 1 : 0;
-    depth += inFile;
-    try {
-      const text = compute();
-      const fresh = holds === 'fact' ? undefined : stream(text);
-      used.set(hash, { holds, ...(fresh ? { fresh } : {}), ...(!fresh || resident ? { text } : {}) });
-      return text;
-    } finally {
-      depth -= inFile;
-    }
+    const text = compute();
+    const fresh = holds === 'fact' ? undefined : stream(text);
+    used.set(hash, { holds, ...(fresh ? { fresh } : {}), ...(!fresh || resident ? { text } : {}) });
+    return text;
   };
   /** Holds the index as `saved` left it (or as it was, when nothing was saved) with every text known of it. */
   const hold = (saved?: Omit<HeldIndex, 'file' | 'key' | 'texts'>): void => {
@@ -268,10 +261,10 @@ export function loadRenderCache(file: string, key: string, resident?: ResidentRe
       const kept: { hash: string; at?: Location; fresh?: readonly [number, number]; text?: string; used: number }[] = [];
       for (const [hash, entry] of used) {
         const where = entry.fresh ? { fresh: entry.fresh } : entry.at ? { at: entry.at } : { text: entry.text! };
-        kept.push({ hash, ...where, used: entry.holds === 'file' ? FILE : next });
+        kept.push({ hash, ...where, used: next });
       }
       for (const [hash, at] of stored)
-        if (!used.has(hash) && at[3] !== FILE && at[3] > next - KEEP_RUNS && at[1] + at[2] <= segments.size(at[0])) kept.push({ hash, at, used: at[3] });
+        if (!used.has(hash) && at[3] > next - KEEP_RUNS && at[1] + at[2] <= segments.size(at[0])) kept.push({ hash, at, used: at[3] });
       // Compact when the old segments hold mostly dead bytes, or are many: every live text moves to the new segment.
       const live = new Map<number, number>();
       for (const k of kept) if (k.at) live.set(k.at[0], (live.get(k.at[0]) ?? 0) + k.at[2]);

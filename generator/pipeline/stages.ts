@@ -4,7 +4,7 @@
  */
 import type { Part } from '../dsl/define-config.ts';
 import type { ApiDef } from '../dsl/defs.ts';
-import { COPY, fileInput, fileKey, type PartText } from '../emit/keyed-file.ts';
+import { COPY, fileKey, type PartText } from '../emit/keyed-file.ts';
 import { PART_NAMES } from '../emit/parts.ts';
 import type { OutputFile } from '../emit/types.ts';
 import type { Memo } from './memo.ts';
@@ -69,13 +69,12 @@ export function partThrough(memo: Memo): PartText {
 export const keyThrough = (file: OutputFile, memo: Memo): string => fileKey(file, partThrough(memo));
 
 /**
- * A file's text, rendered through the cache: its parts first (each kept on its own, so a file assembled from
- * hundreds of parts renders only the changed ones), then the file itself, keyed by its input and its parts.
+ * A file's text, rendered through the cache: its parts through it (each kept on its own, so a file assembled from
+ * hundreds of parts renders only the changed ones), then the file itself, which the cache counts and does not keep.
  */
 export function renderFile(file: OutputFile, memo: Memo): string {
-  // A copy's text is at hand: nothing to render, nothing worth keeping.
+  // A copy's text is at hand: nothing to render.
   if (file.kind === COPY) return file.content;
-  const textOf = partThrough(memo);
-  const texts = (file.parts ?? []).map(textOf);
-  return memo(file.kind, fileInput(file, textOf), () => file.render(texts), 'file');
+  const texts = (file.parts ?? []).map(partThrough(memo));
+  return memo(file.kind, file.input, () => file.render(texts), 'file');
 }

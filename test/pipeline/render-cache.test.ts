@@ -159,10 +159,11 @@ describe('the render cache', () => {
     const later = loadRenderCache(file, 'restgen-a');
     expect(later.memo('k', 'part a', render('a'))).toBe('text of a');
     expect(later.stats).toEqual({ hits: 1, misses: 0 });
-    // A whole file's text is kept only while runs use it: its header stands for it once it is written.
+    // A whole file's text is never kept (its header stands for it once it is written): rendered again, counted as a render.
     later.memo('k', 'whole file', render('file'), 'file');
     expect(later.stats).toEqual({ hits: 1, misses: 1 });
-    // The runs so far used it once more; KEEP_RUNS saves without it and it is gone, while part b stays.
+    expect(rendered.filter((r) => r === 'file')).toEqual(['file', 'file']);
+    // The runs so far used part a once more; KEEP_RUNS saves without it and it is gone, while part b stays.
     for (let run = 0; run < KEEP_RUNS; run++) {
       const cache = loadRenderCache(file, 'restgen-a');
       cache.memo('k', 'part b', render('b'));
