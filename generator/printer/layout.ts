@@ -9,6 +9,7 @@
  */
 import { builders, printer } from 'prettier/doc';
 import { isType, type Node } from './ast.ts';
+import { printDoc } from './doc-printer.ts';
 import { printAssignment, printExpr } from './expressions.ts';
 import { flatNode } from './flat.ts';
 import { printType } from './types.ts';
@@ -82,8 +83,9 @@ export function printLine(doc: Doc, indent: number): string {
     const text = out.join('');
     if (fitsFlat(text, indent)) return ' '.repeat(indent) + text;
   }
-  const printed = printer.printDocToString([' '.repeat(indent), align(indent, whole)], { printWidth: PRINT_WIDTH, tabWidth: 2, useTabs: false }).formatted;
-  return printed;
+  const root: Doc = [' '.repeat(indent), align(indent, whole)];
+  // prettier's printer, in fewer steps (see `doc-printer.ts`); prettier's own for a line it gives up on.
+  return printDoc(root) ?? printer.printDocToString(root, { printWidth: PRINT_WIDTH, tabWidth: 2, useTabs: false }).formatted;
 }
 
 const ASSIGNMENT = /^(.*\S)( =|:) $/s;
