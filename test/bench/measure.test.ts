@@ -3,12 +3,12 @@
  * it refuses a run that did not take the path being measured, and the report's growth ratios divide the
  * 1,000-collection figures by the 200-collection ones.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { measure, measureOnce, median } from '../../bench/measure.ts';
 import { buildReport, formatReport, type SizeResult } from '../../bench/report.ts';
-import { packFloor, RESTGEN_PATHS } from '../../bench/restgen-paths.ts';
+import { emptyTrash, moveAside, packFloor, RESTGEN_PATHS } from '../../bench/restgen-paths.ts';
 import { tempDir, writeFiles } from '../helpers/temp-api.ts';
 
 const tmp = tempDir('bench-measure');
@@ -85,6 +85,23 @@ describe('the physical floor', () => {
     const api = script('api.ts', 'export default {};\n');
     measureOnce({ args: [new URL('../../bench/floor.mjs', import.meta.url).pathname, api, blob!, index!, out!], cwd: tmp.dir });
     for (const [rel, text] of Object.entries(files)) expect(readFileSync(path.join(out!, rel), 'utf8')).toBe(text);
+  });
+});
+
+describe('preparing a cold run', () => {
+  it('moves the output of an earlier run aside whole, and deletes it only when the trash is emptied', () => {
+    const out = path.join(tmp.dir, 'cold', 'generated');
+    const trash = path.join(tmp.dir, 'cold', 'trash');
+    writeFiles(out, { 'a.ts': 'a\n', 'v1/b.ts': 'b\n' });
+    moveAside(out, trash);
+    expect(existsSync(out)).toBe(false);
+    const [moved] = readdirSync(trash);
+    expect(readFileSync(path.join(trash, moved!, 'v1/b.ts'), 'utf8')).toBe('b\n');
+    // Nothing there: nothing to move.
+    moveAside(out, trash);
+    expect(readdirSync(trash)).toEqual([moved]);
+    emptyTrash(trash);
+    expect(existsSync(trash)).toBe(false);
   });
 });
 
