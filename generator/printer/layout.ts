@@ -1,11 +1,12 @@
 /**
  * @module Lays out rendered templates: a template places a node with `{{fmt node}}`, which renders a
- * marker; once the template has rendered, every line holding markers is printed by prettier's own
- * document printer (`prettier/doc`, no parser and no formatter), with the line's text around the
- * markers and its indentation, exactly as prettier prints that statement. A node after ` = ` (or an
- * expression after `key: `) takes prettier's assignment layout. Lines without markers are the
- * template's own layout and stay as written, except that multi-line JSDoc comments are re-indented as
- * prettier re-indents them.
+ * marker; once the template has rendered, every line holding markers is printed exactly as prettier prints
+ * that statement, with the line's text around the markers and its indentation (no parser and no formatter):
+ * a line that fits in 80 columns is its nodes' flat text (`flat.ts`); a line that breaks is built as a prettier
+ * document and printed by prettier's algorithm (`doc-printer.ts`, or `prettier/doc`'s own printer for a line it
+ * gives up on). A node after ` = ` (or an expression after `key: `) takes prettier's assignment layout. Lines
+ * without markers are the template's own layout and stay as written, except that multi-line JSDoc comments are
+ * re-indented as prettier re-indents them.
  */
 import { builders, printer } from 'prettier/doc';
 import { isType, type Node } from './ast.ts';
