@@ -1,13 +1,15 @@
 // Renders the shop example's HTML diff report and saves a screenshot of it as docs/diff-report.png (for the
-// README), quantised with pngquant. Uses Debian's chromium (scripts/ensure-chromium.sh) through playwright-core, like the test does.
+// README), quantised with pngquant. Uses Debian's chromium (scripts/ensure-chromium.sh) through playwright-core, with the
+// browser tests' path and flags.
 //
-//   node scripts/diff-report-screenshot.mjs
+//   npx jiti scripts/diff-report-screenshot.ts
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../test/helpers/chromium.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'restgen-shot-'));
@@ -18,20 +20,10 @@ try {
     { cwd: root, encoding: 'utf8' },
   );
   writeFileSync(path.join(dir, 'report.html'), html);
-  const args = [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ];
   const context = await chromium.launchPersistentContext(path.join(dir, 'profile'), {
-    executablePath: '/usr/bin/chromium',
+    executablePath: CHROMIUM,
     headless: true,
-    args,
+    args: CHROMIUM_ARGS,
     viewport: { width: 1280, height: 1000 },
   });
   const page = await context.newPage();
