@@ -6,7 +6,7 @@
  * when longer and an argument is not simple), arrows, and the layouts of `=` and `key:`.
  */
 import { builders, utils } from 'prettier/doc';
-import type { Expr, Prop, Type } from './ast.ts';
+import { isType, type Expr, type Prop, type Type } from './ast.ts';
 import { printKey, printNumber, quoteString, textWidth } from './literals.ts';
 import { isBrokenUnion, printType, printTypeArgs } from './types.ts';
 
@@ -366,9 +366,9 @@ function chooseLayout(left: Doc, right: Expr, isProperty: boolean): Layout {
  * `left` is a declaration's head, or a printed key when `isProperty`.
  */
 export function printAssignment(left: Doc, op: string, right: Expr | Type, isProperty: boolean): Doc {
-  const rightDoc = isTypeNode(right) ? printType(right, 'alias') : printExpr(right);
+  const rightDoc = isType(right) ? printType(right, 'alias') : printExpr(right);
   // Prettier breaks after the operator for a union it does not hug; other types take the fluid layout.
-  const layout = isTypeNode(right) ? (isBrokenUnion(right) ? 'break-after-operator' : 'fluid') : chooseLayout(left, right, isProperty);
+  const layout = isType(right) ? (isBrokenUnion(right) ? 'break-after-operator' : 'fluid') : chooseLayout(left, right, isProperty);
   switch (layout) {
     case 'break-after-operator':
       return group([group(left), op, group(indent([line, rightDoc]))]);
@@ -379,18 +379,4 @@ export function printAssignment(left: Doc, op: string, right: Expr | Type, isPro
       return group([group(left), op, group(indent(line), { id }), lineSuffixBoundary, indentIfBreak(rightDoc, { groupId: id })]);
     }
   }
-}
-
-function isTypeNode(x: Expr | Type): x is Type {
-  return (
-    x.k === 'ref' ||
-    x.k === 'tstr' ||
-    x.k === 'union' ||
-    x.k === 'inter' ||
-    x.k === 'tlit' ||
-    x.k === 'tarr' ||
-    x.k === 'query' ||
-    x.k === 'mapped' ||
-    x.k === 'heritage'
-  );
 }

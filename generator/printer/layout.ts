@@ -32,59 +32,17 @@ export class Marks {
   }
 }
 
-/** The flat text of a document (every group on one line), or undefined when it must break. */
-export function flatText(doc: Doc): string | undefined {
-  const out: string[] = [];
-  return flat(doc, out) ? out.join('') : undefined;
-}
-
-/** Appends the flat text of a document to `out`; false when it must break. */
-function flat(doc: Doc, out: string[]): boolean {
-  if (typeof doc === 'string') {
-    out.push(doc);
-    return true;
-  }
-  if (Array.isArray(doc)) return doc.every((d) => flat(d, out));
-  switch (doc.type) {
-    case 'group':
-      if (doc.break) return false;
-      return flat(doc.expandedStates ? doc.expandedStates[0]! : doc.contents, out);
-    case 'indent':
-    case 'align':
-    case 'label':
-    case 'line-suffix':
-      return flat(doc.contents, out);
-    case 'indent-if-break':
-      return flat((doc as unknown as { contents: Doc }).contents, out);
-    case 'if-break':
-      return flat(doc.flatContents, out);
-    case 'fill':
-      return doc.parts.every((d) => flat(d, out));
-    case 'line':
-      if (doc.hard) return false;
-      if (!doc.soft) out.push(' ');
-      return true;
-    case 'break-parent':
-      return false;
-    default:
-      return true;
-  }
-}
-
 /** True when `text`, flat at `indent`, is how prettier prints it: it fits, measured as prettier measures it. */
 const fitsFlat = (text: string, indent: number): boolean =>
   // Wide characters count twice in prettier's measure: only ASCII takes the shortcut.
   indent + text.length <= PRINT_WIDTH && /^[\x20-\x7e]*$/.test(text);
 
-/** Prints `doc` as a line indented by `indent` columns (continuation lines relative to it). */
-export function printLine(doc: Doc, indent: number): string {
-  const whole = group(doc);
-  const out: string[] = [];
-  if (flat(whole, out)) {
-    const text = out.join('');
-    if (fitsFlat(text, indent)) return ' '.repeat(indent) + text;
-  }
-  const root: Doc = [' '.repeat(indent), align(indent, whole)];
+/**
+ * Prints `doc` as a line indented by `indent` columns (continuation lines relative to it), as prettier prints it:
+ * for a line that does not fit flat (its flat text was tried first, see {@link flatLine}).
+ */
+function printLine(doc: Doc, indent: number): string {
+  const root: Doc = [' '.repeat(indent), align(indent, group(doc))];
   // prettier's printer, in fewer steps (see `doc-printer.ts`); prettier's own for a line it gives up on.
   return printDoc(root) ?? printer.printDocToString(root, { printWidth: PRINT_WIDTH, tabWidth: 2, useTabs: false }).formatted;
 }

@@ -8,9 +8,54 @@ import { describe, expect, it } from 'vitest';
 import { e } from '../../generator/printer/ast.ts';
 import { printExpr } from '../../generator/printer/expressions.ts';
 import { flatNode } from '../../generator/printer/flat.ts';
-import { flatText, layOut, Marks } from '../../generator/printer/layout.ts';
+import type { builders } from 'prettier/doc';
+import { layOut, Marks } from '../../generator/printer/layout.ts';
 import { printType } from '../../generator/printer/types.ts';
 import { expr, type } from './printer-nodes.ts';
+
+type Doc = builders.Doc;
+
+/**
+ * The reference: a document's text with every group on one line, or undefined when it must break (a group broken
+ * by its own or a nested hard line or break).
+ */
+function flatText(doc: Doc): string | undefined {
+  const out: string[] = [];
+  return flat(doc, out) ? out.join('') : undefined;
+}
+
+/** Appends the flat text of a document to `out`; false when it must break. */
+function flat(doc: Doc, out: string[]): boolean {
+  if (typeof doc === 'string') {
+    out.push(doc);
+    return true;
+  }
+  if (Array.isArray(doc)) return doc.every((d) => flat(d, out));
+  switch (doc.type) {
+    case 'group':
+      if (doc.break) return false;
+      return flat(doc.expandedStates ? doc.expandedStates[0]! : doc.contents, out);
+    case 'indent':
+    case 'align':
+    case 'label':
+    case 'line-suffix':
+      return flat(doc.contents, out);
+    case 'indent-if-break':
+      return flat((doc as unknown as { contents: Doc }).contents, out);
+    case 'if-break':
+      return flat(doc.flatContents, out);
+    case 'fill':
+      return doc.parts.every((d) => flat(d, out));
+    case 'line':
+      if (doc.hard) return false;
+      if (!doc.soft) out.push(' ');
+      return true;
+    case 'break-parent':
+      return false;
+    default:
+      return true;
+  }
+}
 
 describe('the flat printer', () => {
   it("prints an expression as its document's flat text, and refuses exactly what must break", () => {
