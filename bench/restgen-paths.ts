@@ -51,7 +51,7 @@ export interface SizeRun {
 /**
  * Moves `target` (a folder an earlier run wrote) into `trash` instead of deleting it, when it exists. Deleting
  * thousands of files right before a measured run charges that run for the deletion: ext4 skips inodes freed in
- * the last minutes when it creates files (`recently_deleted`), which made the creates of a cold generation cost up
+ * the last minutes when it creates files (`recently_deleted`), which makes the creates of a cold generation cost up
  * to ten times the creates of the same files in a quiet folder. A real cold run (a fresh clone, an emptied output
  * folder some time ago) does not follow its own mass deletion; the bench deletes the trash after every
  * measurement ({@link emptyTrash}). Every measured tool is prepared this way.

@@ -11,8 +11,8 @@
  * the cache (the same key always renders the same text), so output stays deterministic.
  *
  * A whole file's text is never kept: once written, the file's header stands for it, and a file rendered again
- * (deleted or edited by hand) is assembled from its parts or rendered from its view, which is what keeping it would
- * have spared; keeping it cost writing every rendered file a second time (the megabytes of an OpenAPI document on
+ * (deleted or edited by hand) is assembled from its parts or rendered from its view, which is all that keeping it
+ * would spare; keeping it would write every rendered file a second time (the megabytes of an OpenAPI document on
  * every change to it). A part other files are assembled from (an OpenAPI document's collection, CHANGES.md's
  * comparison of one collection) and a fact (a collection's server summary, a lock verdict, a template's
  * precompiled code) are kept even when a run does not use them: a file whose header proves it up to date is not
