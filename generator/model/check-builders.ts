@@ -40,6 +40,8 @@ const KIND_MEMBERS: { readonly [M in 'min' | 'max' | 'pattern' | 'valueAddedIn']
   pattern: kindsWith((k) => k.pattern),
   valueAddedIn: kindsWith((k) => k.versionedValues),
 };
+/** {@link KIND_MEMBERS} as entries, listed once: every field of an API is checked against them. */
+const KIND_MEMBER_ENTRIES = Object.entries(KIND_MEMBERS) as [keyof typeof KIND_MEMBERS, readonly FieldKind[]][];
 
 /** How a message names a builder. */
 const builderOf = (kind: FieldKind): string => `f.${kind}()`;
@@ -50,7 +52,7 @@ const builderOf = (kind: FieldKind): string => `f.${kind}()`;
  */
 export function checkKindMembers(def: FieldDef, where: string, fallback: SourceRef, d: DiagnosticBag): ReadonlySet<string> {
   const allowed = new Set<string>();
-  for (const [member, kinds] of Object.entries(KIND_MEMBERS) as [keyof typeof KIND_MEMBERS, readonly FieldKind[]][]) {
+  for (const [member, kinds] of KIND_MEMBER_ENTRIES) {
     if (!(member in def.calls)) continue;
     if (kinds.includes(def.kind)) allowed.add(member);
     else

@@ -170,6 +170,11 @@ export function atPath(ref: SourceRef, path: readonly string[]): SourceRef {
 }
 
 function lazyRef(from: SourceRef | CallSite, path: readonly string[] | undefined): SourceRef {
+  // A frozen source (the stand-in site of a load without call sites, or a ref made from one) has a line that never
+  // changes: it is copied, and the copy frozen in turn. A getter costs a closure per ref, and a model built without
+  // call sites makes one for nearly every field; only a live call site resolves its line on demand.
+  if (Object.isFrozen(from))
+    return Object.freeze(path ? { file: from.file, line: from.line, member: from.member, path } : { file: from.file, line: from.line, member: from.member });
   // Two literals rather than a spread: refs are made for every field, and a spread copies through a temporary.
   return path
     ? {

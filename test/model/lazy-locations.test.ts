@@ -55,6 +55,20 @@ describe('call-site lines', () => {
     expect(sites.filter(resolved)).toEqual([]);
   });
 
+  it('of a load without call sites are plain data: no ref of the model carries a getter', async () => {
+    const api = path.join(tmp.dir, 'without-sites.ts');
+    writeFileSync(api, syntheticApi(20));
+    const model = await loadModel(api, { callSites: false });
+    expect(model.diagnostics).toEqual([]);
+    // The IR's refs and the stand-in sites they were made from; a getter per ref would be a closure per field.
+    const refs = callSites(model.ir);
+    expect(refs.length).toBeGreaterThan(20 * 12);
+    expect(refs.filter((ref) => !resolved(ref))).toEqual([]);
+    // Copied refs keep their line through a spread, as the getter refs of a load with call sites do.
+    const field = model.ir!.collections[0]!.fields[0]!;
+    expect({ ...atPath(field.loc, ['x']) }).toEqual({ ...field.loc, path: ['x'] });
+  });
+
   it('read as the line the builder was called on, through the IR and a property path alike', async () => {
     const dir = path.join(tmp.dir, 'lines');
     const source = [
