@@ -28,6 +28,8 @@ export interface RunSpec {
   readonly expectCode?: number;
   /** Output (stdout + stderr) the run must print, proving it took the path being measured. */
   readonly expectOutput?: RegExp;
+  /** Receives the output (stdout + stderr) of each successful run: figures the process prints of itself. */
+  readonly onOutput?: (output: string) => void;
 }
 
 /**
@@ -61,6 +63,7 @@ export function measureOnce(spec: RunSpec): Sample {
     );
   const usage = JSON.parse(readFileSync(usageFile, 'utf8')) as { userUs: number; systemUs: number; maxRssKiB: number };
   rmSync(usageFile, { force: true });
+  spec.onOutput?.(output);
   return { wallMs, cpuMs: (usage.userUs + usage.systemUs) / 1000, peakRssMiB: usage.maxRssKiB / 1024 };
 }
 

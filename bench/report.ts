@@ -8,6 +8,7 @@
 import os from 'node:os';
 import type { Sample } from './measure.ts';
 import { RESTGEN_PATHS, type SizeRun } from './restgen-paths.ts';
+import { breakdownRows } from './stages.ts';
 
 /** One size's measurements, restgen and orval. */
 export interface SizeResult extends Omit<SizeRun, 'dir' | 'openapi'> {
@@ -90,6 +91,14 @@ export function formatReport(report: BenchReport): string {
   }
   out.push(
     `| floor: node started, the API read, the same files and bytes written (mostly the kernel's file creation) | ${sizes.map((s) => cell(s.floor)).join(' | ')} |${growthCell('floor')}`,
+  );
+  out.push(
+    '',
+    'Where one field changed spends its time, per size (each figure the median of its own over the runs). CPU rows are user + system; the stages are wall time inside the run (`generate --debug`), which on this path is nearly all CPU.',
+    '',
+    `| one field changed | ${sizes.map((s) => `${s.collections.toLocaleString('en')} collections`).join(' | ')} |`,
+    `|---|${sizes.map(() => '---|').join('')}`,
+    ...breakdownRows(sizes.map((s) => s.oneField)),
   );
   out.push('', `in-process diff v1 → v2 (projection included), median: ${sizes.map((s) => `${s.collections}: ${s.diffMs} ms`).join(', ')}`);
   return out.join('\n');

@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { measure, measureOnce, type RunSpec, type Sample } from './measure.ts';
+import { breakdownOf, readRunFigures, type Breakdown, type RunFigures } from './stages.ts';
 import { syntheticApi } from './synthetic.ts';
 import { measureWatch } from './watch-edits.ts';
 
@@ -46,6 +47,8 @@ export interface SizeRun {
   readonly paths: { readonly [P in RestgenPath]: Sample };
   /** The issue's physical floor on this machine: a node process that reads the API and writes the same files and bytes. */
   readonly floor: Sample;
+  /** Where one field changed spends its time (from `generate --debug` and `node -e 0`). */
+  readonly oneField: Breakdown;
 }
 
 /**
@@ -104,6 +107,14 @@ export async function benchRestgen(collections: number, runs: number, workRoot: 
   const cache = path.join(dir, 'node_modules/.cache/restgen');
   writeFileSync(api, syntheticApi(collections));
   const restgen = (command: 'generate' | 'check', expectOutput: RegExp): RunSpec => ({ args: [BIN, command, 'api.ts'], cwd: dir, expectOutput });
+  // One field changed also says where its time goes: `--debug` prints the run's stages and CPU (and costs nothing more).
+  const oneFieldRuns: RunFigures[] = [];
+  const debugged: RunSpec = {
+    args: [BIN, 'generate', '--debug', 'api.ts'],
+    cwd: dir,
+    expectOutput: /\d+ written/,
+    onOutput: (out) => oneFieldRuns.push(readRunFigures(out)),
+  };
   const written = /\d+ written/;
   const upToDate = /^up to date/m;
   // Warm-up: jiti's transform cache of restgen's own sources, as every run of a user's build after the first has it.
@@ -112,11 +123,13 @@ export async function benchRestgen(collections: number, runs: number, workRoot: 
   let variant = 0;
   const paths = {
     'cold generate': measure(runs, () => (dropCache(), moveAside(path.join(dir, 'generated'), trash)), restgen('generate', written)),
-    'one field changed': measure(runs, () => writeFileSync(api, syntheticApi(collections, ++variant)), restgen('generate', written)),
+    'one field changed': measure(runs, () => writeFileSync(api, syntheticApi(collections, ++variant)), debugged),
     'nothing changed': measure(runs, () => undefined, restgen('generate', upToDate)),
     'check (up to date)': measure(runs, () => undefined, restgen('check', upToDate)),
     'check, no cache': measure(runs, dropCache, restgen('check', upToDate)),
   };
+  const nodeStart = measure(runs, () => undefined, { args: ['-e', '0'], cwd: dir });
+  const oneField = breakdownOf(oneFieldRuns, paths['one field changed'].cpuMs, nodeStart.cpuMs);
   const watch = await measureWatch(dir, collections, WATCH_EDITS);
   const watched: Sample = { wallMs: watch.medianWallMs, cpuMs: watch.medianCpuMs, peakRssMiB: watch.peakRssMiB };
   const generated = path.join(dir, 'generated');
@@ -134,5 +147,6 @@ export async function benchRestgen(collections: number, runs: number, workRoot: 
     bytes,
     paths: { ...paths, 'one field changed, --watch': watched },
     floor,
+    oneField,
   };
 }

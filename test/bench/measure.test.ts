@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { breakdownOf, breakdownRows, readRunFigures, STAGES, type Stage } from '../../bench/stages.ts';
 import { measure, measureOnce, median } from '../../bench/measure.ts';
 import { buildReport, formatReport, type SizeResult } from '../../bench/report.ts';
 import { emptyTrash, moveAside, packFloor, RESTGEN_PATHS } from '../../bench/restgen-paths.ts';
@@ -105,6 +106,8 @@ describe('preparing a cold run', () => {
   });
 });
 
+const NO_STAGES = Object.fromEntries(STAGES.map((s) => [s, 0])) as Record<Stage, number>;
+
 describe('the report', () => {
   const sample = (ms: number, mib: number) => ({ wallMs: ms, cpuMs: ms * 2, peakRssMiB: mib });
   const size = (collections: number, k: number): SizeResult => ({
@@ -114,6 +117,7 @@ describe('the report', () => {
     paths: Object.fromEntries(RESTGEN_PATHS.map((p) => [p, sample(1000 * k, 100 * k)])) as SizeResult['paths'],
     orval: sample(2000 * k, 200),
     floor: sample(100 * k, 40),
+    oneField: { processCpuMs: 400 * k, nodeStartCpuMs: 25, runCpuMs: 300 * k, stagesMs: { ...NO_STAGES, 'load, build, check': 100 * k, write: 20 * k } },
     diffMs: k,
   });
 
@@ -130,11 +134,42 @@ describe('the report', () => {
     expect(text).toContain(
       "| floor: node started, the API read, the same files and bytes written (mostly the kernel's file creation) | 0.05 s / 0.10 s / 40 MiB |",
     );
+    // Where one field changed spends its time: restgen's start-up is what the process spent outside Node's start-up and the run.
+    expect(text).toContain(
+      "| restgen's start-up and exit (its modules, the command line): the process's CPU less the run's and Node's | 25 ms | 175 ms | 975 ms |",
+    );
+    expect(text).toContain('| stage: load, build, check, wall | 50 ms | 200 ms | 1000 ms |');
+    expect(text).toContain('| stage: lock, wall | 0 ms | 0 ms | 0 ms |');
   });
 
   it('leaves out the growth column when 200 or 1,000 collections were not measured', () => {
     const report = buildReport([size(20, 1)], 1, 'not run', 1);
     expect(report.growth).toBeUndefined();
     expect(formatReport(report)).not.toContain('1,000 ÷ 200');
+  });
+});
+
+describe('where a one-field run spends its time', () => {
+  // What `generate --debug` prints of a one-field run (the line as restgen writes it).
+  const debugLine = (cpu: number, load: number) =>
+    `timings (ms): {"up-to-date check":10,"load, build, check":${load},"lock":37,"emit":32,"compare":53,"format CHANGES.md":16,"format client":4,"format openapi":29,"format server":8,"format v3":6,"format restgen-inputs.json":0,"write":37}; renders: {"hits":202,"misses":5}; cpu: ${cpu} ms; rss: 111 MiB; peak rss: 122 MiB\n6 written, 0 removed: 1426 files in generated (360 ms)\n`;
+
+  it("reads the run's stages (the format laps summed) and its CPU, and takes each figure's median", () => {
+    const runs = [debugLine(408, 126), debugLine(367, 115), debugLine(386, 130)].map(readRunFigures);
+    expect(runs[0]).toEqual({
+      stagesMs: { 'up-to-date check': 10, 'load, build, check': 126, lock: 37, emit: 32, compare: 53, 'render and format': 63, write: 37 },
+      runCpuMs: 408,
+    });
+    const breakdown = breakdownOf(runs, 470, 25);
+    expect(breakdown.runCpuMs).toBe(386);
+    expect(breakdown.stagesMs['load, build, check']).toBe(126);
+    expect(breakdownRows([breakdown])[2]).toBe(
+      "| restgen's start-up and exit (its modules, the command line): the process's CPU less the run's and Node's | 59 ms |",
+    );
+  });
+
+  it('refuses output without the line, and a stage it does not list', () => {
+    expect(() => readRunFigures('6 written, 0 removed')).toThrow(/no timings line/);
+    expect(() => readRunFigures('timings (ms): {"sing":3}; renders: {}; cpu: 5 ms')).toThrow(/does not list: sing/);
   });
 });
