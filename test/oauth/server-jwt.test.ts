@@ -43,6 +43,19 @@ async function serve(jwt: object = {}, options: object = {}): Promise<Running> {
 
 const challengeOf = (headers: Headers): string => headers.get('www-authenticate') ?? '';
 
+/**
+ * Runs `test` on a clock that `later(ms)` moves on without waiting: only Date is faked (the server, jose and the
+ * test read it), while sockets and timers stay real.
+ */
+async function onMovingClock(test: (later: (ms: number) => void) => Promise<void>): Promise<void> {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  try {
+    await test((ms) => vi.setSystemTime(Date.now() + ms));
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
 beforeAll(async () => {
   mod = await importServer(await generateInto('oauth-jwt'));
   register = registerOf(mod, 'Shop');
@@ -127,37 +140,39 @@ describe('JWT access tokens against a JWKS endpoint', () => {
     expect(api.errors).toEqual([]);
   });
 
-  it('remembers a verified token never past its exp: a token that expires is refused at once', async () => {
-    const token = await signToken(keyA, { exp: Math.floor(Date.now() / 1000) + 2 });
-    expect((await api.call('GET', '/v2/customers', { token })).status).toBe(200);
-    expect((await api.call('GET', '/v2/customers', { token })).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 2100));
-    const expired = await api.call('GET', '/v2/customers', { token });
-    expect(expired.status).toBe(401);
-    expect(challengeOf(expired.headers)).toContain('error_description="The access token expired."');
-  });
+  it('remembers a verified token never past its exp: a token that expires is refused at once', () =>
+    onMovingClock(async (later) => {
+      const token = await signToken(keyA, { exp: Math.floor(Date.now() / 1000) + 2 });
+      expect((await api.call('GET', '/v2/customers', { token })).status).toBe(200);
+      expect((await api.call('GET', '/v2/customers', { token })).status).toBe(200);
+      later(2100);
+      const expired = await api.call('GET', '/v2/customers', { token });
+      expect(expired.status).toBe(401);
+      expect(challengeOf(expired.headers)).toContain('error_description="The access token expired."');
+    }));
 
-  it('rejects an unknown kid until the cooldown passed, then refetches the rotated key set once', async () => {
-    const rotated = await signToken(keyB, { sub: 'bob' });
-    const unknown = await signToken(await makeKey('key-c', 'ES256'));
-    // Load the key set (a fetch may or may not be needed, depending on the tests before).
-    expect((await api.call('GET', '/v2/customers', { token: await signToken(keyA) })).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 450));
-    jwks.setKeys([keyA, keyB]);
-    const before = jwks.fetches();
-    expect((await api.call('GET', '/v2/customers', { token: rotated })).status).toBe(200);
-    expect(jwks.fetches()).toBe(before + 1);
-    // An unknown kid right after a fetch is refused without asking the endpoint again (rate-limited refetch).
-    const answers = await Promise.all(Array.from({ length: 5 }, () => api.call('GET', '/v2/customers', { token: unknown })));
-    expect(answers.map((a) => a.status)).toEqual([401, 401, 401, 401, 401]);
-    expect(challengeOf(answers[0]!.headers)).toContain('error_description="No signing key of the issuer matches the access token."');
-    expect(jwks.fetches()).toBe(before + 1);
-    // After the cooldown one more fetch is allowed for the unknown kid, however many requests carry it.
-    await new Promise((r) => setTimeout(r, 450));
-    await Promise.all(Array.from({ length: 5 }, () => api.call('GET', '/v2/customers', { token: unknown })));
-    expect(jwks.fetches()).toBe(before + 2);
-    jwks.setKeys([keyA]);
-  });
+  it('rejects an unknown kid until the cooldown passed, then refetches the rotated key set once', () =>
+    onMovingClock(async (later) => {
+      const rotated = await signToken(keyB, { sub: 'bob' });
+      const unknown = await signToken(await makeKey('key-c', 'ES256'));
+      // Load the key set (a fetch may or may not be needed, depending on the tests before).
+      expect((await api.call('GET', '/v2/customers', { token: await signToken(keyA) })).status).toBe(200);
+      later(450);
+      jwks.setKeys([keyA, keyB]);
+      const before = jwks.fetches();
+      expect((await api.call('GET', '/v2/customers', { token: rotated })).status).toBe(200);
+      expect(jwks.fetches()).toBe(before + 1);
+      // An unknown kid right after a fetch is refused without asking the endpoint again (rate-limited refetch).
+      const answers = await Promise.all(Array.from({ length: 5 }, () => api.call('GET', '/v2/customers', { token: unknown })));
+      expect(answers.map((a) => a.status)).toEqual([401, 401, 401, 401, 401]);
+      expect(challengeOf(answers[0]!.headers)).toContain('error_description="No signing key of the issuer matches the access token."');
+      expect(jwks.fetches()).toBe(before + 1);
+      // After the cooldown one more fetch is allowed for the unknown kid, however many requests carry it.
+      later(450);
+      await Promise.all(Array.from({ length: 5 }, () => api.call('GET', '/v2/customers', { token: unknown })));
+      expect(jwks.fetches()).toBe(before + 2);
+      jwks.setKeys([keyA]);
+    }));
 });
 
 describe('an identity provider that cannot be reached', () => {
@@ -191,21 +206,21 @@ describe('an identity provider that cannot be reached', () => {
   it('asks a failing JWKS endpoint again at most once per cooldown, however many unknown kids arrive', async () => {
     const flaky = await startJwks([keyA]);
     try {
-      const api = await serve({ jwksUrl: flaky.url, jwksCooldown: 60_000, jwksMaxAge: 3_600_000 });
-      expect((await api.call('GET', '/v2/customers', { token: await signToken(keyA) })).status).toBe(200);
-      const loaded = flaky.fetches();
-      // The cooldown after the first load has passed (the clock moved on; only Date is faked, sockets are real).
-      vi.useFakeTimers({ toFake: ['Date'] });
-      vi.setSystemTime(Date.now() + 60_001);
-      flaky.failWith(500);
-      const unknown = await signToken(await makeKey('key-d', 'ES256'));
-      const statuses: number[] = [];
-      for (let i = 0; i < 5; i++) statuses.push((await api.call('GET', '/v2/customers', { token: unknown })).status);
-      // One refetch for the first unknown kid (it fails: 503); the rest wait out the cooldown (401).
-      expect(flaky.fetches()).toBe(loaded + 1);
-      expect(statuses).toEqual([503, 401, 401, 401, 401]);
+      await onMovingClock(async (later) => {
+        const api = await serve({ jwksUrl: flaky.url, jwksCooldown: 60_000, jwksMaxAge: 3_600_000 });
+        expect((await api.call('GET', '/v2/customers', { token: await signToken(keyA) })).status).toBe(200);
+        const loaded = flaky.fetches();
+        // The cooldown after the first load has passed.
+        later(60_001);
+        flaky.failWith(500);
+        const unknown = await signToken(await makeKey('key-d', 'ES256'));
+        const statuses: number[] = [];
+        for (let i = 0; i < 5; i++) statuses.push((await api.call('GET', '/v2/customers', { token: unknown })).status);
+        // One refetch for the first unknown kid (it fails: 503); the rest wait out the cooldown (401).
+        expect(flaky.fetches()).toBe(loaded + 1);
+        expect(statuses).toEqual([503, 401, 401, 401, 401]);
+      });
     } finally {
-      vi.useRealTimers();
       await flaky.close();
     }
   });
