@@ -6,7 +6,7 @@
 import Fastify from 'fastify';
 import { execFileSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SHOP_MIGRATIONS, generateInto, importServer, registerOf, start, testAuthenticate, type Register, type Running, type ServerModule } from './helpers.ts';
 
 let mod: ServerModule;
@@ -22,30 +22,36 @@ afterAll(() => server.close());
 
 describe('rate limits in memory', () => {
   it('orders allow 20 requests per second per principal, then 429 with Retry-After; headers on every answer', async () => {
-    // Sent at once, so that all 21 fall in one 1-second window even on a busy machine.
-    const answers = await Promise.all(Array.from({ length: 21 }, () => server.call('GET', '/v3/orders', { token: 'limit-a' })));
-    const ok = answers.filter((a) => a.status === 200);
-    expect(ok).toHaveLength(20);
-    for (const a of ok) {
-      expect(a.headers.get('ratelimit-limit')).toBe('20');
-      expect(a.headers.get('ratelimit-policy')).toBe('20;w=1');
-    }
-    expect(ok.map((a) => Number(a.headers.get('ratelimit-remaining'))).sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => i));
-    const limited = answers.find((a) => a.status !== 200)!;
-    expect(limited.status).toBe(429);
-    expect(limited.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    expect(limited.body).toMatchObject({ code: 'rate_limited', status: 429 });
-    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect(limited.headers.get('ratelimit-remaining')).toBe('0');
+    // The limiter's windows follow Date, which stands still here (sockets and timers stay real): all 21 requests
+    // fall in one 1-second window however busy the machine, and the next window comes without waiting.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const answers = await Promise.all(Array.from({ length: 21 }, () => server.call('GET', '/v3/orders', { token: 'limit-a' })));
+      const ok = answers.filter((a) => a.status === 200);
+      expect(ok).toHaveLength(20);
+      for (const a of ok) {
+        expect(a.headers.get('ratelimit-limit')).toBe('20');
+        expect(a.headers.get('ratelimit-policy')).toBe('20;w=1');
+      }
+      expect(ok.map((a) => Number(a.headers.get('ratelimit-remaining'))).sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+      const limited = answers.find((a) => a.status !== 200)!;
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(limited.body).toMatchObject({ code: 'rate_limited', status: 429 });
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(limited.headers.get('ratelimit-remaining')).toBe('0');
 
-    // Another principal has its own counter; anonymous callers are counted per IP.
-    expect((await server.call('GET', '/v3/orders', { token: 'limit-b' })).status).toBe(200);
-    expect((await server.call('GET', '/v3/orders', { token: null })).headers.get('ratelimit-remaining')).toBe('19');
-    // The limit covers every version of the collection.
-    expect((await server.call('GET', '/v1/orders', { token: 'limit-a' })).status).toBe(429);
-    // After the window the principal may call again.
-    await new Promise((r) => setTimeout(r, 1100));
-    expect((await server.call('GET', '/v3/orders', { token: 'limit-a' })).status).toBe(200);
+      // Another principal has its own counter; anonymous callers are counted per IP.
+      expect((await server.call('GET', '/v3/orders', { token: 'limit-b' })).status).toBe(200);
+      expect((await server.call('GET', '/v3/orders', { token: null })).headers.get('ratelimit-remaining')).toBe('19');
+      // The limit covers every version of the collection.
+      expect((await server.call('GET', '/v1/orders', { token: 'limit-a' })).status).toBe(429);
+      // After the window the principal may call again.
+      vi.setSystemTime(Date.now() + 1100);
+      expect((await server.call('GET', '/v3/orders', { token: 'limit-a' })).status).toBe(200);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('anonymous callers are counted per IPv4 address or per IPv6 /64 network (rotating addresses inside one does not help)', async () => {
