@@ -90,8 +90,11 @@ export function settingsEntries(settings: ReadonlyMap<string, string>): Record<s
   return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-/** The inputs record in `outDir` as it stands (intact, restgen's), or undefined. */
-export function readRecordedInputs(outDir: string): InputsRecord | undefined {
+/**
+ * The inputs record in `outDir` as it stands (intact, restgen's), or undefined; `input` is its header's `in` hash
+ * (what a run record lists for it).
+ */
+export function readRecordedInputs(outDir: string): { readonly record: InputsRecord; readonly input: string } | undefined {
   const bytes = readOutputFile(outDir, INPUTS_FILE);
   const header = bytes === undefined ? undefined : readHeader(bytes);
   if (!header?.intact) return undefined;
@@ -99,7 +102,7 @@ export function readRecordedInputs(outDir: string): InputsRecord | undefined {
     const parsed = JSON.parse(bytes!.toString('utf8')) as (Partial<InputsRecord> & { 'x-restgen'?: unknown }) | null;
     if (typeof parsed?.identity !== 'string') return undefined;
     const { 'x-restgen': _header, ...record } = parsed;
-    return record as InputsRecord;
+    return { record: record as InputsRecord, input: header.hashes.input };
   } catch {
     return undefined;
   }

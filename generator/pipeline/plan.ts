@@ -94,7 +94,7 @@ export async function planOutputs(
   // Header `in` hashes name what a file was rendered from, not by which restgen: they prove a file up to date
   // only while the inputs record names this restgen. Under another one every file is rendered and compared.
   const recorded = readRecordedInputs(outDir);
-  const keysTrusted = recorded?.identity === identity;
+  const keysTrusted = recorded?.record.identity === identity;
   let headersBehind = 0;
   let recordBehind = false;
   /** Compares one output with the folder: written (or, in check mode, found stale) unless it is up to date. */
@@ -165,8 +165,12 @@ export async function planOutputs(
     stale.length === 0 &&
     [...state.generated].every((p) => produced.has(p)) &&
     recorded !== undefined &&
-    recordEqualsBut(recorded, record);
+    recordEqualsBut(recorded.record, record);
   if (!onlyRestgenDiffers) await compare(copiedFile(INPUTS_FILE, inputsRecordText(record), 'json'));
+  // Kept as the other restgen wrote it, yet compared like every other output: the run record lists it under the key
+  // its header holds, or the next run's up-to-date proof would find a generated file it does not know, and every
+  // run after an upgrade that changes no output would load the API again.
+  else outputs[INPUTS_FILE] = { input: recorded.input, language: 'json', settings: settingsByFolder.get(`.\0json`)! };
   const removals = [...state.generated].filter((p) => !produced.has(p)).sort();
   // Check reports a generated file no longer produced as stale (generate removes it).
   if (mode === 'check')

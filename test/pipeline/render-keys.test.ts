@@ -69,6 +69,10 @@ describe('render keys in file headers', () => {
     expect(check.formatted, 'every file rendered and compared').toBeGreaterThan(20);
     const again = await generate({ apiPath: p.api });
     expect(again).toMatchObject({ ok: true, written: [], removed: [] });
+    // The inputs record keeps naming the other restgen, yet this one compared every file: its run record says so,
+    // and the runs after it are answered without loading the API, as after any other complete run.
+    expect(readFileSync(recordFile, 'utf8')).toContain('"identity": "another-restgen"');
+    for (const mode of ['write', 'check'] as const) expect(await generate({ apiPath: p.api, mode })).toMatchObject({ ok: true, cached: true, written: [] });
   });
 
   it('without a cache, render only what a change reaches and find it stale', async () => {
