@@ -127,9 +127,14 @@ export async function planOutputs(
     const body = await run.formatter.format(renderFile(file, memo), abs, file.language, file.preformatted === true || exact);
     run.lap(`format ${file.path.split('/')[0]}`);
     formatted++;
+    // The bytes generate writes, header included; a file is rewritten even when only its header changes, so the bytes
+    // restgen writes never depend on the history of runs.
+    const content = headedBytes(file.language, body, sourcePath, input);
     if (mode === 'check') {
-      // The same text under another key (its inputs changed in ways that do not show in it, or another restgen
-      // wrote it): what the file says is right; only its header would change, so it is not stale.
+      // Byte for byte what generate would write (compared because another restgen wrote the keys): up to date.
+      if (existing !== undefined && sameBytes(existing, content)) return;
+      // The same text under another key (its inputs changed in ways that do not show in it): what the file says is
+      // right; only its header would change, so it is not stale.
       if (header?.intact && bodyMatches([body], header.hashes.output)) {
         headersBehind++;
         return;
@@ -138,8 +143,6 @@ export async function planOutputs(
       staleReasons[file.path] = existing === undefined ? 'missing' : header && !header.intact ? 'edited' : 'outdated';
       return;
     }
-    // Rewritten even when only the header changes: the bytes restgen writes never depend on the history of runs.
-    const content = headedBytes(file.language, body, sourcePath, input);
     if (existing === undefined || !sameBytes(existing, content)) writes.push({ path: file.path, content });
   };
   // The API's files, hashed once for the inputs record and the run record; the lock as it stands after this
