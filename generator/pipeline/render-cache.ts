@@ -35,7 +35,7 @@ import { writeAtomic } from '../write/output-folder.ts';
 import { removeQuietly, SegmentWriter, Segments, type Location } from './render-segments.ts';
 
 /** Bumped whenever the files' shape or the way keys are computed changes. */
-const FORMAT = 6;
+const FORMAT = 7;
 
 /** How many saves an entry survives unused. */
 export const KEEP_RUNS = 16;
@@ -107,7 +107,7 @@ function readIndex(file: string, key: string): IndexFile | undefined {
     if (index?.format !== FORMAT || index.key !== key || typeof index.generation !== 'number' || !Array.isArray(index.segments)) return undefined;
     if (typeof index.entries !== 'object' || index.entries === null) return undefined;
     const fits = (at: unknown) =>
-      Array.isArray(at) && at.length === 4 && at.every((n) => Number.isInteger(n)) && at[0] >= 0 && at[0] < index.segments!.length && at[1] >= 0 && at[2] >= 0;
+      Array.isArray(at) && at.length === 5 && at.every((n) => Number.isInteger(n)) && at[0] >= 0 && at[0] < index.segments!.length && at[1] >= 0 && at[2] >= 0;
     if (!Object.values(index.entries).every(fits) || !index.segments.every((s) => typeof s === 'string' && !s.includes('/'))) return undefined;
     return index as IndexFile;
   } catch {
@@ -137,10 +137,10 @@ export function loadRenderCache(file: string, key: string, resident?: ResidentRe
   const segments = new Segments(dir, index?.segments ?? []);
   /**
    * What this run used: a stored entry keeps its location; a computed one is appended to this run's segment as it
-   * is computed (`fresh`: offset and length there), its text kept only where it is needed again cheaply (a fact,
+   * is computed (`fresh`: offset, length and CRC-32 there), its text kept only where it is needed again cheaply (a fact,
    * or every text in a resident process) or where no segment could be opened (then the save writes it).
    */
-  const used = new Map<string, { text?: string; holds: MemoHolds; at?: Location; fresh?: readonly [number, number] }>();
+  const used = new Map<string, { text?: string; holds: MemoHolds; at?: Location; fresh?: readonly [number, number, number] }>();
   const stats = { hits: 0, misses: 0 };
   const next = generation + 1;
   const name = `${base}.${next}-${randomBytes(4).toString('hex')}.seg`;
@@ -159,7 +159,7 @@ export function loadRenderCache(file: string, key: string, resident?: ResidentRe
     return writer;
   };
   /** Appends a text to this run's segment; undefined when there is none or writing failed (then `broken`). */
-  const stream = (text: string | Buffer): readonly [number, number] | undefined => {
+  const stream = (text: string | Buffer): readonly [number, number, number] | undefined => {
     const out = broken ? null : segmentWriter();
     if (out === null) return undefined;
     try {
@@ -172,7 +172,7 @@ export function loadRenderCache(file: string, key: string, resident?: ResidentRe
   // Counts of the facts: they do not show in `stats`, yet a new one makes the cache worth saving.
   const facts = { hits: 0, misses: 0 };
   /** The text of an entry this run used before and did not keep, from the segment it is in. */
-  const readAgain = (entry: { at?: Location; fresh?: readonly [number, number] }): string | undefined => {
+  const readAgain = (entry: { at?: Location; fresh?: readonly [number, number, number] }): string | undefined => {
     if (!entry.fresh) return segments.read(entry.at!)?.toString('utf8');
     try {
       return writer!.read(entry.fresh[0], entry.fresh[1]);
@@ -258,7 +258,7 @@ export function loadRenderCache(file: string, key: string, resident?: ResidentRe
       };
       if (broken) return discard();
       // What this run used, then what an earlier run used recently enough; each with its location when it has one.
-      const kept: { hash: string; at?: Location; fresh?: readonly [number, number]; text?: string; used: number }[] = [];
+      const kept: { hash: string; at?: Location; fresh?: readonly [number, number, number]; text?: string; used: number }[] = [];
       for (const [hash, entry] of used) {
         const where = entry.fresh ? { fresh: entry.fresh } : entry.at ? { at: entry.at } : { text: entry.text! };
         kept.push({ hash, ...where, used: next });
@@ -277,12 +277,12 @@ export function loadRenderCache(file: string, key: string, resident?: ResidentRe
       const entries: Record<string, Location> = {};
       // Texts computed by this run are in its segment already; texts held (no segment could be written while the
       // run rendered) and, when compacting, the live texts of old segments are appended now.
-      const own: [number, number, number, number][] = [];
+      const own: [number, number, number, number, number][] = [];
       for (const k of kept) {
         if (k.at && !compact) {
           let s = segmentOf.get(k.at[0]);
           if (s === undefined) segmentOf.set(k.at[0], (s = names.push(segments.names[k.at[0]]!) - 1));
-          entries[k.hash] = [s, k.at[1], k.at[2], k.used];
+          entries[k.hash] = [s, k.at[1], k.at[2], k.used, k.at[4]];
           continue;
         }
         let place = k.fresh;
@@ -292,7 +292,7 @@ export function loadRenderCache(file: string, key: string, resident?: ResidentRe
           place = stream(data);
           if (place === undefined) continue;
         }
-        const at: [number, number, number, number] = [-1, place[0], place[1], k.used];
+        const at: [number, number, number, number, number] = [-1, place[0], place[1], k.used, place[2]];
         entries[k.hash] = at;
         own.push(at);
       }

@@ -1,13 +1,19 @@
 /**
  * @module The render cache's segment files (see `render-cache.ts`): texts one after the other, as UTF-8 bytes,
- * read by byte offset and length. {@link Segments} reads the segments an index names; {@link SegmentWriter}
- * writes a run's new segment while the run renders, and reads back what it wrote.
+ * read by byte offset and length and checked against the CRC-32 the index holds for them. {@link Segments} reads the
+ * segments an index names; {@link SegmentWriter} writes a run's new segment while the run renders, and reads back
+ * what it wrote.
  */
 import { closeSync, fstatSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { crc32 } from 'node:zlib';
 
-/** Where an entry's text is: segment (index into `segments`), byte offset, byte length, and the generation that last used it (-1: a file's text). */
-export type Location = readonly [number, number, number, number];
+/**
+ * Where an entry's text is: segment (index into `segments`), byte offset, byte length, the generation that last used
+ * it, and the CRC-32 of its bytes. A text is used only when its bytes still have that CRC: a segment changed on disk
+ * (a sync tool, a disk, a hand) would otherwise put its bytes into generated files.
+ */
+export type Location = readonly [number, number, number, number, number];
 
 /** The segments of one index, opened on first use; a missing or short segment only turns its entries into misses. */
 export class Segments {
@@ -37,13 +43,13 @@ export class Segments {
     return this.open(segment)?.size ?? 0;
   }
 
-  /** The bytes of `at`, or undefined when its segment is gone or too short. */
+  /** The bytes of `at`, or undefined when its segment is gone, too short, or holds other bytes there. */
   read(at: Location): Buffer | undefined {
-    const [segment, offset, length] = at;
+    const [segment, offset, length, , crc] = at;
     const open = this.open(segment);
     if (!open || offset + length > open.size) return undefined;
     const bytes = Buffer.allocUnsafe(length);
-    return readSync(open.fd, bytes, 0, length, offset) === length ? bytes : undefined;
+    return readSync(open.fd, bytes, 0, length, offset) === length && crc32(bytes) === crc ? bytes : undefined;
   }
 
   close(): void {
@@ -79,22 +85,23 @@ export class SegmentWriter {
     this.fd = openSync(file, 'w+');
   }
 
-  /** Appends a text; returns its byte offset and length. */
-  append(text: string | Buffer): readonly [number, number] {
+  /** Appends a text; returns its byte offset, its length in bytes and the CRC-32 of those bytes. */
+  append(text: string | Buffer): readonly [number, number, number] {
     const offset = this.size;
     if (typeof text !== 'string') {
       this.flush();
       writeSync(this.fd, text, 0, text.length, this.written);
       this.written += text.length;
       this.size += text.length;
-      return [offset, text.length];
+      return [offset, text.length, crc32(text)];
     }
     const length = Buffer.byteLength(text, 'utf8');
     this.pending.push(text);
     this.pendingChars += text.length;
     this.size += length;
     if (this.pendingChars >= 1 << 20) this.flush();
-    return [offset, length];
+    // zlib's CRC-32 of a string is that of its UTF-8 bytes.
+    return [offset, length, crc32(text)];
   }
 
   flush(): void {

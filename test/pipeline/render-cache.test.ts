@@ -62,6 +62,42 @@ describe('the render cache', () => {
     expect(loadRenderCache(file, 'restgen-a').memo('k', '{"a":1}', render)).toBe('text 6');
   });
 
+  it('never answers a text whose bytes changed on disk: a segment overwritten in place is a miss, and a run renders again', async () => {
+    const file = path.join(tmp.dir, 'overwritten', 'cache.json');
+    const first = loadRenderCache(file, 'restgen-a');
+    expect(first.memo('k', 'a', () => '{"part":"a"}')).toBe('{"part":"a"}');
+    expect(first.memo('k', 'b', () => '{"part":"b"}')).toBe('{"part":"b"}');
+    first.save('identity');
+    // The same length, other bytes (a sync tool, a disk, a hand): the locations still fit, the texts do not.
+    const index = JSON.parse(readFileSync(file, 'utf8')) as { segments: string[] };
+    const segment = path.join(path.dirname(file), index.segments[0]!);
+    writeFileSync(segment, readFileSync(segment, 'utf8').replace('"a"', '"x"'));
+    const again = loadRenderCache(file, 'restgen-a');
+    expect(again.memo('k', 'a', () => 'rendered again')).toBe('rendered again');
+    expect(again.memo('k', 'b', () => 'rendered again')).toBe('{"part":"b"}');
+
+    // A whole run over a cache whose every segment is garbage of the same size: no crash, and the bytes of a run
+    // without any cache.
+    const dir = path.join(tmp.dir, 'garbage');
+    writeFiles(dir, { 'api.ts': API() });
+    const apiPath = path.join(dir, 'api.ts');
+    const out = path.join(dir, 'generated');
+    expect((await generate({ apiPath })).ok).toBe(true);
+    const cacheDir = path.dirname(cacheFile(apiPath, out, undefined, '.render'));
+    const segments = readdirSync(cacheDir).filter((f) => f.endsWith('.seg'));
+    expect(segments.length).toBeGreaterThan(0);
+    for (const f of segments) writeFileSync(path.join(cacheDir, f), Buffer.alloc(statSync(path.join(cacheDir, f)).size, 0x7b));
+    writeFileSync(apiPath, API('f.string().max(500).nullable()'));
+    const changed = await generate({ apiPath });
+    expect(changed).toMatchObject({ ok: true, diagnostics: [] });
+    expect(changed.renders.hits, 'no text of a garbage segment is used').toBe(0);
+    const written = snapshot(out);
+    rmSync(cacheFile(apiPath, out, undefined, '.render'));
+    rmSync(out, { recursive: true });
+    expect((await generate({ apiPath })).renders.hits).toBe(0);
+    expect(snapshot(out)).toEqual(written);
+  });
+
   it('writes a text to its segment as it is rendered, reads it back when asked again, and holds texts where no segment can be written', () => {
     const dir = path.join(tmp.dir, 'streamed');
     const file = path.join(dir, 'cache.json');
