@@ -7,7 +7,7 @@
  */
 import os from 'node:os';
 import type { Sample } from './measure.ts';
-import { RESTGEN_PATHS, type SizeRun } from './restgen-paths.ts';
+import { QUICK_RUNS, RESTGEN_PATHS, type SizeRun } from './restgen-paths.ts';
 import { breakdownRows } from './stages.ts';
 
 /** One size's measurements, restgen and orval. */
@@ -64,7 +64,7 @@ export function buildReport(sizes: readonly SizeResult[], runs: number, orvalVer
 export function formatReport(report: BenchReport): string {
   const { machine, sizes } = report;
   const out: string[] = [
-    `restgen bench: synthetic API, 12 fields per collection, 3 versions; whole processes (without NODE_EXTRA_CA_CERTS), median of ${report.runs}.`,
+    `restgen bench: synthetic API, 12 fields per collection, 3 versions; whole processes (without NODE_EXTRA_CA_CERTS), median of ${report.runs} runs (of ${report.runs * QUICK_RUNS} for one field changed, nothing changed and check).`,
     `machine: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}; load average ${machine.load[0]} at the start, ${machine.load[1]} at the end.`,
     'Cells: wall / CPU (user+sys) / peak RSS. "--watch": per edit of one `generate --watch` process (median of its edits after a warm-up edit; wall from the edit to the run\'s last line, the watcher\'s 80 ms wait for the end of a burst included; peak RSS of the process over all its edits).',
     'Cold runs (restgen, orval, the floor) start without the output an earlier run wrote: it is moved aside, not deleted, and deleted after the measurements (on ext4, creating files right after deleting thousands costs several times as much).',
