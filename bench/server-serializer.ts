@@ -1,9 +1,9 @@
 /**
- * @module How to put the response guarantee on the wire, measured in process on the bench API's v3
- * `Order` (one resource with two extra keys a handler might add): the runtime's checked writer (what the
- * server answers with: checks every value and writes only declared keys, in one pass); its stripped writer
- * (`validateResponses: false`); zod's parse (strips unknown keys at every depth and checks every value,
- * the writer's fallback for schemas it does not read) + `JSON.stringify`; fast-json-stringify compiled from the version's JSON Schema (what Fastify's response
+ * @module How to put the response guarantee on the wire, measured in process on the bench API's v3 `Order` (one
+ * resource with two extra keys a handler might add): the runtime's checked writer (what the server answers with:
+ * checks every value and writes only declared keys, in one pass); its stripped writer (`validateResponses: false`);
+ * zod's parse (strips unknown keys at every depth and checks every value, the writer's fallback for schemas it does
+ * not read) + `JSON.stringify`; fast-json-stringify compiled from the version's JSON Schema (what Fastify's response
  * schemas use: strips by serializing only declared keys, checks nothing, coerces wrong types); and plain
  * `JSON.stringify` (no guarantee) as the floor. Prints operations per second.
  * Run: `npx jiti bench/server-serializer.ts` (after `npx jiti bench/server.ts` generated `.bench/server`).

@@ -32,7 +32,7 @@ import { memoKey } from '../emit/keyed-file.ts';
 import type { Memo, MemoHolds } from './memo.ts';
 import { stampOf, type Stamp } from './file-stamp.ts';
 import { writeAtomic } from '../write/output-folder.ts';
-import { removeQuietly, SegmentWriter, Segments, type Location } from './render-segments.ts';
+import { removeQuietly, SegmentWriter, Segments, type Appended, type Location } from './render-segments.ts';
 
 /** Bumped whenever the files' shape or the way keys are computed changes. */
 const FORMAT = 7;
@@ -137,10 +137,10 @@ export function loadRenderCache(file: string, key: string, resident?: ResidentRe
   const segments = new Segments(dir, index?.segments ?? []);
   /**
    * What this run used: a stored entry keeps its location; a computed one is appended to this run's segment as it
-   * is computed (`fresh`: offset, length and CRC-32 there), its text kept only where it is needed again cheaply (a fact,
-   * or every text in a resident process) or where no segment could be opened (then the save writes it).
+   * is computed (`fresh`: where it went there), its text kept only where it is needed again cheaply (a fact, or
+   * every text in a resident process) or where no segment could be opened (then the save writes it).
    */
-  const used = new Map<string, { text?: string; holds: MemoHolds; at?: Location; fresh?: readonly [number, number, number] }>();
+  const used = new Map<string, { text?: string; holds: MemoHolds; at?: Location; fresh?: Appended }>();
   const stats = { hits: 0, misses: 0 };
   const next = generation + 1;
   const name = `${base}.${next}-${randomBytes(4).toString('hex')}.seg`;
@@ -159,7 +159,7 @@ export function loadRenderCache(file: string, key: string, resident?: ResidentRe
     return writer;
   };
   /** Appends a text to this run's segment; undefined when there is none or writing failed (then `broken`). */
-  const stream = (text: string | Buffer): readonly [number, number, number] | undefined => {
+  const stream = (text: string | Buffer): Appended | undefined => {
     const out = broken ? null : segmentWriter();
     if (out === null) return undefined;
     try {
@@ -172,7 +172,7 @@ export function loadRenderCache(file: string, key: string, resident?: ResidentRe
   // Counts of the facts: they do not show in `stats`, yet a new one makes the cache worth saving.
   const facts = { hits: 0, misses: 0 };
   /** The text of an entry this run used before and did not keep, from the segment it is in. */
-  const readAgain = (entry: { at?: Location; fresh?: readonly [number, number, number] }): string | undefined => {
+  const readAgain = (entry: { at?: Location; fresh?: Appended }): string | undefined => {
     if (!entry.fresh) return segments.read(entry.at!)?.toString('utf8');
     try {
       return writer!.read(entry.fresh[0], entry.fresh[1]);
@@ -258,7 +258,7 @@ export function loadRenderCache(file: string, key: string, resident?: ResidentRe
       };
       if (broken) return discard();
       // What this run used, then what an earlier run used recently enough; each with its location when it has one.
-      const kept: { hash: string; at?: Location; fresh?: readonly [number, number, number]; text?: string; used: number }[] = [];
+      const kept: { hash: string; at?: Location; fresh?: Appended; text?: string; used: number }[] = [];
       for (const [hash, entry] of used) {
         const where = entry.fresh ? { fresh: entry.fresh } : entry.at ? { at: entry.at } : { text: entry.text! };
         kept.push({ hash, ...where, used: next });

@@ -8,7 +8,7 @@ import { closeSync, fstatSync, openSync, readSync, rmSync, writeSync } from 'nod
 import path from 'node:path';
 
 let zlibCrc32: ((data: string | Uint8Array) => number) | undefined;
-/** zlib's CRC-32, loaded on first use: node:zlib takes about 1.6 ms to load, which a run answered up to date never needs. */
+/** zlib's CRC-32, loaded on first use: a run answered up to date never reads a segment, nor loads node:zlib. */
 const crc32 = (data: string | Uint8Array): number => (zlibCrc32 ??= process.getBuiltinModule('node:zlib').crc32)(data);
 
 /**
@@ -17,6 +17,9 @@ const crc32 = (data: string | Uint8Array): number => (zlibCrc32 ??= process.getB
  * (a sync tool, a disk, a hand) would otherwise put its bytes into generated files.
  */
 export type Location = readonly [number, number, number, number, number];
+
+/** Where {@link SegmentWriter.append} put a text in its segment: byte offset, byte length, CRC-32 of the bytes. */
+export type Appended = readonly [number, number, number];
 
 /** The segments of one index, opened on first use; a missing or short segment only turns its entries into misses. */
 export class Segments {
@@ -89,7 +92,7 @@ export class SegmentWriter {
   }
 
   /** Appends a text; returns its byte offset, its length in bytes and the CRC-32 of those bytes. */
-  append(text: string | Buffer): readonly [number, number, number] {
+  append(text: string | Buffer): Appended {
     const offset = this.size;
     if (typeof text !== 'string') {
       this.flush();

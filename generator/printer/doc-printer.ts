@@ -43,6 +43,9 @@ interface Command {
 /** A text outside printable ASCII (prettier counts such a text's width by its characters' widths). */
 const NOT_ASCII = /[^\x20-\x7F]/;
 
+/** Whether prettier measures `text` by its length (printable ASCII), as this printer and the flat shortcut do. */
+export const measuredByLength = (text: string): boolean => !NOT_ASCII.test(text);
+
 class GiveUp extends Error {}
 
 const widthOf = (text: string): number => {

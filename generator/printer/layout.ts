@@ -10,7 +10,7 @@
  */
 import { builders, printer } from 'prettier/doc';
 import { isType, type Node } from './ast.ts';
-import { printDoc } from './doc-printer.ts';
+import { measuredByLength, printDoc } from './doc-printer.ts';
 import { printAssignment, printExpr } from './expressions.ts';
 import { flatNode } from './flat.ts';
 import { printType } from './types.ts';
@@ -35,7 +35,7 @@ export class Marks {
 /** True when `text`, flat at `indent`, is how prettier prints it: it fits, measured as prettier measures it. */
 const fitsFlat = (text: string, indent: number): boolean =>
   // Wide characters count twice in prettier's measure: only ASCII takes the shortcut.
-  indent + text.length <= PRINT_WIDTH && /^[\x20-\x7e]*$/.test(text);
+  indent + text.length <= PRINT_WIDTH && measuredByLength(text);
 
 /**
  * Prints `doc` as a line indented by `indent` columns (continuation lines relative to it), as prettier prints it:

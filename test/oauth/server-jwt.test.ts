@@ -7,7 +7,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { SignJWT, UnsecuredJWT, exportSPKI } from 'jose';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onMovingClock } from '../helpers/clock.ts';
 import { SHOP_MIGRATIONS, generateInto, importServer, registerOf, start, type Register, type Running, type ServerModule } from '../server/helpers.ts';
 import { AUDIENCE, ISSUER, makeKey, signToken, startJwks, type JwksServer, type TestKey } from './jwks-server.ts';
 
@@ -42,19 +43,6 @@ async function serve(jwt: object = {}, options: object = {}): Promise<Running> {
 }
 
 const challengeOf = (headers: Headers): string => headers.get('www-authenticate') ?? '';
-
-/**
- * Runs `test` on a clock that `later(ms)` moves on without waiting: only Date is faked (the server, jose and the
- * test read it), while sockets and timers stay real.
- */
-async function onMovingClock(test: (later: (ms: number) => void) => Promise<void>): Promise<void> {
-  vi.useFakeTimers({ toFake: ['Date'] });
-  try {
-    await test((ms) => vi.setSystemTime(Date.now() + ms));
-  } finally {
-    vi.useRealTimers();
-  }
-}
 
 beforeAll(async () => {
   mod = await importServer(await generateInto('oauth-jwt'));

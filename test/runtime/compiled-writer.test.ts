@@ -89,7 +89,6 @@ describe('the compiled object writer', () => {
       { numRuns: 300 },
     );
     // Both sides were really tried: a writer that refused everything, or accepted everything, fails here.
-    console.log(accepted, refused);
     expect(accepted).toBeGreaterThan(30);
     expect(refused).toBeGreaterThan(30);
   });

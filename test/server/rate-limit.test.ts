@@ -6,7 +6,8 @@
 import Fastify from 'fastify';
 import { execFileSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onMovingClock } from '../helpers/clock.ts';
 import { SHOP_MIGRATIONS, generateInto, importServer, registerOf, start, testAuthenticate, type Register, type Running, type ServerModule } from './helpers.ts';
 
 let mod: ServerModule;
@@ -22,10 +23,9 @@ afterAll(() => server.close());
 
 describe('rate limits in memory', () => {
   it('orders allow 20 requests per second per principal, then 429 with Retry-After; headers on every answer', async () => {
-    // The limiter's windows follow Date, which stands still here (sockets and timers stay real): all 21 requests
-    // fall in one 1-second window however busy the machine, and the next window comes without waiting.
-    vi.useFakeTimers({ toFake: ['Date'] });
-    try {
+    // The limiter's windows follow Date, which stands still here: all 21 requests fall in one 1-second window
+    // however busy the machine, and the next window comes without waiting.
+    await onMovingClock(async (later) => {
       const answers = await Promise.all(Array.from({ length: 21 }, () => server.call('GET', '/v3/orders', { token: 'limit-a' })));
       const ok = answers.filter((a) => a.status === 200);
       expect(ok).toHaveLength(20);
@@ -47,11 +47,9 @@ describe('rate limits in memory', () => {
       // The limit covers every version of the collection.
       expect((await server.call('GET', '/v1/orders', { token: 'limit-a' })).status).toBe(429);
       // After the window the principal may call again.
-      vi.setSystemTime(Date.now() + 1100);
+      later(1100);
       expect((await server.call('GET', '/v3/orders', { token: 'limit-a' })).status).toBe(200);
-    } finally {
-      vi.useRealTimers();
-    }
+    });
   });
 
   it('anonymous callers are counted per IPv4 address or per IPv6 /64 network (rotating addresses inside one does not help)', async () => {
