@@ -43,7 +43,10 @@ export function scopesOfClaims(claims: Readonly<Record<string, unknown>>): strin
 export interface JwtOptions {
   /** The identity provider's JWKS, e.g. `https://id.example.com/.well-known/jwks.json` (https; http only on loopback). */
   readonly jwksUrl?: string | URL;
-  /** One verification key instead of a JWKS: a public key (PEM text, JWK, KeyObject or CryptoKey), or a shared secret (bytes) with `algorithms: ["HS256"]`. */
+  /**
+   * One verification key instead of a JWKS: a public key (PEM text, JWK, KeyObject or CryptoKey), or a shared secret (bytes) with `algorithms: ["HS256"]`.
+   * Read at startup; of `algorithms`, only those the key can verify are accepted (a JWK's `alg` narrows them to that one), and a key that verifies none of them stops startup.
+   */
   readonly key?: string | webcrypto.JsonWebKey | KeyObject | webcrypto.CryptoKey | Uint8Array;
   /** The `iss` the tokens must carry (one of them). */
   readonly issuer: string | readonly string[];

@@ -1,8 +1,9 @@
 /**
  * `@restgen/runtime/jwt`: JWT access tokens verified with jose (the only module that imports it, so an API
  * that takes no bearer tokens never loads jose): signing keys from the identity provider's JWKS (cached, refetched
- * when a token names an unknown `kid`, at most once per cooldown) or one fixed key; only the allowed
- * algorithms (asymmetric by default, never `none`, never HS* with a JWKS); `exp`, `nbf`, `iss` and `aud`
+ * when a token names an unknown `kid`, at most once per cooldown) or one fixed key (read at startup, and
+ * offered to jose only with the allowed algorithms it can verify); only the allowed algorithms (asymmetric
+ * by default, never `none`, never HS* with a JWKS); `exp`, `nbf`, `iss` and `aud`
  * checked, `sub` a non-empty string, and the `typ` header when `requireType` asks. The JWKS download is
  * capped in bytes and keys (`jwt-fetch.ts`). A token that fails says why in words fit for
  * `error_description`, never with internals; keys that cannot be fetched (or are refused) are `unavailable`
@@ -10,7 +11,7 @@
  * `exp`).
  */
 import { createLocalJWKSet, errors, jwtVerify, type JWK, type JWTVerifyGetKey } from 'jose';
-import { createPublicKey, type KeyObject, type webcrypto } from 'node:crypto';
+import { createPublicKey, createSecretKey, KeyObject, type webcrypto } from 'node:crypto';
 import { createCappedFetch } from './jwt-fetch.js';
 import {
   DEFAULT_JWKS_MAX_BYTES,
@@ -36,6 +37,7 @@ const TOKEN_ERRORS: Readonly<Record<string, string>> = {
   [errors.JWSInvalid.code]: INVALID_JWT,
   [errors.JWTInvalid.code]: INVALID_JWT,
 };
+const FIXED_KEY_REFUSED = "The access token cannot be verified with this API's key.";
 const CLAIM_ERRORS: Readonly<Record<string, string>> = {
   iss: 'The access token was not issued by the expected issuer.',
   aud: 'The access token is not meant for this API.',
@@ -63,10 +65,7 @@ function isSecret(key: JwtOptions['key']): boolean {
 }
 
 /** Throws when the options cannot verify anything safely; runs once, at startup. */
-function checkOptions(options: JwtOptions, algorithms: readonly string[], api: string): void {
-  const fail = (why: string): never => {
-    throw new Error(`register${api}Api: options.jwt: ${why}`);
-  };
+function checkOptions(options: JwtOptions, algorithms: readonly string[], fail: (why: string) => never): void {
   if ((options.jwksUrl === undefined) === (options.key === undefined)) fail("give either jwksUrl (the identity provider's keys) or key.");
   // Options may come from plain JavaScript: nothing here is trusted to match its type.
   const listed = (v: unknown) => (typeof v === 'string' && v.length > 0) || (Array.isArray(v) && v.some((s) => typeof s === 'string' && s.length > 0));
@@ -136,11 +135,66 @@ function remoteKeys(url: URL, options: JwtOptions): JWTVerifyGetKey {
   };
 }
 
-/** The key (or key resolver) jose verifies with. */
-function keyOf(options: JwtOptions): JWTVerifyGetKey | JWK | KeyObject | webcrypto.CryptoKey | Uint8Array {
-  if (options.jwksUrl !== undefined) return remoteKeys(new URL(options.jwksUrl), options);
-  const key = options.key!;
-  return typeof key === 'string' ? createPublicKey(key) : (key as JWK | KeyObject | webcrypto.CryptoKey | Uint8Array);
+/**
+ * The one fixed key as a KeyObject, read once at startup (so a broken key stops the server there, not at the
+ * first request): PEM text (a public key or certificate), a JWK, a CryptoKey, a KeyObject, or a shared
+ * secret's bytes.
+ */
+function fixedKey(key: NonNullable<JwtOptions['key']>, fail: (why: string) => never): KeyObject {
+  try {
+    if (typeof key === 'string') return createPublicKey(key);
+    if (key instanceof KeyObject) return key;
+    if (key instanceof Uint8Array) return createSecretKey(key);
+    if ('type' in key && 'algorithm' in key) return KeyObject.from(key as webcrypto.CryptoKey);
+    const jwk = key as webcrypto.JsonWebKey;
+    if (jwk.kty === 'oct') return createSecretKey(Buffer.from(jwk.k ?? '', 'base64url'));
+    return createPublicKey({ key: jwk as JWK & { kty: string }, format: 'jwk' });
+  } catch (error) {
+    return fail(`key cannot be read as a verification key (${error instanceof Error ? error.message : String(error)}).`);
+  }
+}
+
+const EC_ALGORITHMS: Readonly<Record<string, string>> = { prime256v1: 'ES256', secp384r1: 'ES384', secp521r1: 'ES512' };
+
+/**
+ * The JWS algorithms `key` can verify. jose is given only these (of those allowed), so a token signed another
+ * way is refused by its header (401, "signing algorithm is not accepted") before the key is used: WebCrypto
+ * would otherwise throw a DataError for the mismatch, which no token should be able to turn into a 503.
+ */
+function algorithmsOf(key: KeyObject, jwkAlg: unknown): readonly string[] {
+  const byType: readonly string[] = (() => {
+    if (key.type === 'secret') return ['HS256', 'HS384', 'HS512'];
+    switch (key.asymmetricKeyType) {
+      case 'rsa':
+        return ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'];
+      case 'rsa-pss':
+        return ['PS256', 'PS384', 'PS512'];
+      case 'ec': {
+        const alg = EC_ALGORITHMS[key.asymmetricKeyDetails?.namedCurve ?? ''];
+        return alg === undefined ? [] : [alg];
+      }
+      case 'ed25519':
+        return ['EdDSA', 'Ed25519'];
+      default:
+        return [];
+    }
+  })();
+  // A JWK that names its algorithm is used for that one only (RFC 7517 section 4.4).
+  return typeof jwkAlg === 'string' ? byType.filter((a) => a === jwkAlg) : byType;
+}
+
+/** The key (or key resolver) jose verifies with, and the algorithms it is asked to accept. */
+function keyOf(options: JwtOptions, allowed: readonly string[], fail: (why: string) => never): { key: JWTVerifyGetKey | KeyObject; algorithms: string[] } {
+  if (options.jwksUrl !== undefined) return { key: remoteKeys(new URL(options.jwksUrl), options), algorithms: [...allowed] };
+  const key = fixedKey(options.key!, fail);
+  const jwkAlg = typeof options.key === 'object' && !(options.key instanceof Uint8Array) && 'kty' in options.key ? options.key.alg : undefined;
+  const verifiable = algorithmsOf(key, jwkAlg);
+  const algorithms = allowed.filter((a) => verifiable.includes(a));
+  if (algorithms.length === 0) {
+    const kind = key.type === 'secret' ? 'a shared secret' : `a ${key.asymmetricKeyType ?? 'unknown'} key`;
+    fail(`key (${kind}) verifies none of the allowed algorithms (${allowed.join(', ')}); it verifies ${verifiable.join(', ') || 'none restgen accepts'}.`);
+  }
+  return { key, algorithms };
 }
 
 /** How long a verified token is remembered at most, in ms, and how many tokens. */
@@ -184,14 +238,17 @@ function deepFreeze<T>(value: T): T {
 
 /** A verifier for `options`; throws at startup when the options are unsafe or incomplete. */
 export function createJwtVerifier(options: JwtOptions, api: string): JwtVerifier {
-  const algorithms = options.algorithms ?? DEFAULT_JWT_ALGORITHMS;
-  checkOptions(options, algorithms, api);
-  const key = keyOf(options);
+  const fail = (why: string): never => {
+    throw new Error(`register${api}Api: options.jwt: ${why}`);
+  };
+  const allowed = options.algorithms ?? DEFAULT_JWT_ALGORITHMS;
+  checkOptions(options, allowed, fail);
+  const { key, algorithms } = keyOf(options, allowed, fail);
   const list = (v: string | readonly string[]) => (typeof v === 'string' ? v : [...v]);
   const verifyOptions = {
     issuer: list(options.issuer),
     audience: list(options.audience),
-    algorithms: [...algorithms],
+    algorithms,
     clockTolerance: options.clockTolerance ?? 0,
     requiredClaims: ['exp', 'sub'],
     ...(options.requireType !== undefined ? { typ: options.requireType } : {}),
@@ -224,7 +281,9 @@ export function createJwtVerifier(options: JwtOptions, api: string): JwtVerifier
       return verdict;
     } catch (error) {
       const description = describeFailure(error, options.requireType);
-      return description === null ? { kind: 'unavailable', error } : { kind: 'invalid', description };
+      if (description !== null) return { kind: 'invalid', description };
+      // Only a key set that must be fetched can be unavailable; a fixed key that cannot verify the token refuses it.
+      return typeof key === 'function' ? { kind: 'unavailable', error } : { kind: 'invalid', description: FIXED_KEY_REFUSED };
     }
   };
 }
