@@ -8,7 +8,7 @@ import { Command, CommanderError } from 'commander';
 import { setFlagsFromString } from 'node:v8';
 import { restgenVersion } from '../package-root.ts';
 import type { CliIO } from './io.ts';
-import { colorEnabled } from './style.ts';
+import { colorEnabled, terminalText } from './style.ts';
 
 type Register = (program: Command, io: CliIO) => void;
 
@@ -90,13 +90,15 @@ export async function createProgram(io: CliIO, argv: readonly string[] = []): Pr
 export async function main(argv: readonly string[], overrides: Partial<CliIO> = {}): Promise<number> {
   let code = 0;
   const debug = argv.includes('--debug');
+  const color = colorEnabled(process.stderr, process.env, argv);
   const io: CliIO = {
     out: (t) => void process.stdout.write(t),
-    err: (t) => void process.stderr.write(t),
+    // Messages quote files and values a user (or an attacker) wrote: stderr gets them without control characters.
+    err: (t) => void process.stderr.write(terminalText(t, color)),
     cwd: process.cwd(),
     debug,
     quiet: argv.includes('--quiet') || argv.includes('-q'),
-    color: colorEnabled(process.stderr, process.env, argv),
+    color,
     ...overrides,
     exit: (c) => void (code = Math.max(code, c)),
   };

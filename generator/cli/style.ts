@@ -23,3 +23,16 @@ export function colorEnabled(stream: { readonly isTTY?: boolean }, env: Readonly
 export function paintOf(io: CliIO): Paint {
   return pc.createColors(io.color === true);
 }
+
+/** C0 and C1 control characters but tab and newline, and (kept when colours are on) colour sequences. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is what it is for.
+const CONTROLS = /\x1b\[[0-9;]*m|[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+
+/**
+ * `text` made safe for a terminal: control characters other than tab and newline are shown escaped (`\x1b`), so a
+ * file name, a lock file or an error quoted in a message cannot move the cursor, clear the screen, retitle the
+ * window or hide text. Colour sequences are kept when colours are on (restgen's own; a quoted one can only colour).
+ */
+export function terminalText(text: string, color: boolean): string {
+  return text.replace(CONTROLS, (m) => (m.length > 1 && color ? m : [...m].map((c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('')));
+}

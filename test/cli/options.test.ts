@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { colorEnabled } from '../../generator/cli/style.ts';
+import { colorEnabled, terminalText } from '../../generator/cli/style.ts';
 import { tempDir, writeFiles } from '../helpers/temp-api.ts';
 import { projectWithRestgen, ROOT, runCli } from './run-cli.ts';
 
@@ -147,6 +147,28 @@ describe('the command line', () => {
     expect(await run({})).not.toContain('\u001b[');
     expect(await run({ FORCE_COLOR: '1' })).toContain('\u001b[31m');
     expect(await run({ FORCE_COLOR: '1', NO_COLOR: '1' })).toContain('\u001b[31m');
+  });
+
+  it('prints what files and values say without their control characters: nothing quoted can drive the terminal', async () => {
+    const hostile = 'a\u001b]0;owned\u0007\u001b[2J\r\u009bb';
+    expect(terminalText(`x ${hostile}\n\ty`, false)).toBe('x a\\x1b]0;owned\\x07\\x1b[2J\\x0d\\x9bb\n\ty');
+    // With colours on, colour sequences (restgen's own) stay; nothing else does.
+    expect(terminalText('\u001b[31merror\u001b[39m \u001b[2J', true)).toBe('\u001b[31merror\u001b[39m \\x1b[2J');
+    // A lock file holding escape sequences, quoted by JSON.parse's message (RG181), as the real process prints it.
+    const dir = projectWithRestgen(path.join(tmp.dir, `p${++count}`), { 'api.ts': API(), 'restgen.lock.json': `\u001b]0;owned\u0007\u001b[2J` });
+    for (const color of [false, true]) {
+      const failed = await exec(process.execPath, [BIN, 'generate'], {
+        cwd: dir,
+        env: { PATH: process.env['PATH'] ?? '', FORCE_COLOR: color ? '1' : '0' },
+      }).then(
+        () => ({ stderr: '' }),
+        (e: { stderr: string }) => e,
+      );
+      expect(failed.stderr).toContain('RG181');
+      expect(failed.stderr).toContain('\\x1b]0;owned\\x07\\x1b[2J');
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: no control character may be left.
+      expect(failed.stderr.replace(/\u001b\[[0-9;]*m/g, '')).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    }
   });
 
   it('check says why each file is stale: edited by hand, missing, out of date, no longer generated', async () => {
