@@ -34,8 +34,8 @@ for version in "${VERSIONS[@]}"; do
     trap 'rm -rf "$tmp"' EXIT
     (cd "$tmp" && npm pack "node-$PLATFORM@$version" --silent --pack-destination "$tmp" >/dev/null)
     tar -xzf "$tmp"/node-"$PLATFORM"-"$version".tgz -C "$tmp"
-    rm -rf "$dir"
-    mv "$tmp/package" "$dir"
+    # Another run may have put it there meanwhile: theirs stays (it may be running), ours goes.
+    [[ -x "$dir/bin/node" ]] || { rm -rf "$dir"; mv -T "$tmp/package" "$dir" 2>/dev/null || [[ -x "$dir/bin/node" ]]; }
     rm -rf "$tmp"
     trap - EXIT
   fi

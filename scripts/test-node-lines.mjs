@@ -12,11 +12,12 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TESTS = [
   'test/cli/options.test.ts',
-  'test/oauth',
+  'test/oauth/server-jwt.test.ts',
+  'test/oauth/jwt-hardening.test.ts',
+  'test/oauth/client-credentials.test.ts',
   'test/runtime/jwt-verifier.test.ts',
   'test/client/e2e.test.ts',
   'test/webhooks/delivery.test.ts',
-  'test/smoke.test.ts',
 ];
 
 let lines;
@@ -26,8 +27,10 @@ try {
     .split('\n')
     .map((line) => line.split(' '));
 } catch {
-  console.error('test-node-lines: the other Node lines could not be fetched (scripts/ensure-node.sh above says why)');
-  process.exit(1);
+  // As with the other services the tests need: in CI a missing Node fails the run; elsewhere (offline) it is skipped, said.
+  const ci = process.env.CI === 'true';
+  console.error(`test-node-lines: the other Node lines could not be fetched (scripts/ensure-node.sh above says why)${ci ? '' : '; skipped outside CI'}`);
+  process.exit(ci ? 1 : 0);
 }
 
 let failed = 0;
