@@ -73,7 +73,10 @@ describe('createJwtVerifier with one fixed key', () => {
   it('reads the key as PEM, JWK, CryptoKey or KeyObject, and a JWK naming its alg verifies that one only', async () => {
     const rsa = await generateKeyPair('RS256', { extractable: true });
     const jwk = await exportJWK(rsa.publicKey);
-    for (const key of [await exportSPKI(rsa.publicKey), jwk, rsa.publicKey, KeyObject.from(rsa.publicKey)]) {
+    // A private key too (its public half verifies), as a KeyObject or a JWK with its private members.
+    const privateKey = KeyObject.from(rsa.privateKey);
+    const privateJwk = await exportJWK(rsa.privateKey);
+    for (const key of [await exportSPKI(rsa.publicKey), jwk, rsa.publicKey, KeyObject.from(rsa.publicKey), privateKey, privateJwk]) {
       const verify = createJwtVerifier({ key, ...claims }, 'shop');
       expect((await verify(await signed('RS256', rsa.privateKey))).kind).toBe('valid');
       expect((await verify(await signed('PS256', KeyObject.from(rsa.privateKey)))).kind).toBe('valid');
@@ -86,7 +89,7 @@ describe('createJwtVerifier with one fixed key', () => {
   it('refuses to start with a key that verifies none of the allowed algorithms, or that is not a key', async () => {
     const ed = await generateKeyPair('EdDSA');
     expect(() => createJwtVerifier({ key: ed.publicKey, algorithms: ['RS256', 'ES256'], ...claims }, 'Shop')).toThrow(
-      'registerShopApi: options.jwt: key (a ed25519 key) verifies none of the allowed algorithms (RS256, ES256); it verifies EdDSA, Ed25519.',
+      'registerShopApi: options.jwt: key (ed25519) verifies none of the allowed algorithms (RS256, ES256); it verifies EdDSA, Ed25519.',
     );
     expect(() => createJwtVerifier({ key: '-----BEGIN PUBLIC KEY-----\nnot a key\n-----END PUBLIC KEY-----\n', ...claims }, 'Shop')).toThrow(
       /^registerShopApi: options\.jwt: key cannot be read as a verification key \(/,

@@ -45,7 +45,7 @@ export interface JwtOptions {
   readonly jwksUrl?: string | URL;
   /**
    * One verification key instead of a JWKS: a public key (PEM text, JWK, KeyObject or CryptoKey), or a shared secret (bytes) with `algorithms: ["HS256"]`.
-   * Read at startup; of `algorithms`, only those the key can verify are accepted (a JWK's `alg` narrows them to that one), and a key that verifies none of them stops startup.
+   * Read at startup (a private key verifies with its public half); of `algorithms`, only those the key can verify are accepted (a JWK's `alg` narrows them to that one), and a key that verifies none of them stops startup.
    */
   readonly key?: string | webcrypto.JsonWebKey | KeyObject | webcrypto.CryptoKey | Uint8Array;
   /** The `iss` the tokens must carry (one of them). */

@@ -141,7 +141,7 @@ function remoteKeys(url: URL, options: JwtOptions): JWTVerifyGetKey {
  * secret's bytes.
  */
 function fixedKey(key: NonNullable<JwtOptions['key']>, fail: (why: string) => never): KeyObject {
-  try {
+  const read = (): KeyObject => {
     if (typeof key === 'string') return createPublicKey(key);
     if (key instanceof KeyObject) return key;
     if (key instanceof Uint8Array) return createSecretKey(key);
@@ -149,6 +149,11 @@ function fixedKey(key: NonNullable<JwtOptions['key']>, fail: (why: string) => ne
     const jwk = key as webcrypto.JsonWebKey;
     if (jwk.kty === 'oct') return createSecretKey(Buffer.from(jwk.k ?? '', 'base64url'));
     return createPublicKey({ key: jwk as JWK & { kty: string }, format: 'jwk' });
+  };
+  try {
+    const given = read();
+    // Given a private key, the server verifies with its public half (it never needs to sign).
+    return given.type === 'private' ? createPublicKey(given) : given;
   } catch (error) {
     return fail(`key cannot be read as a verification key (${error instanceof Error ? error.message : String(error)}).`);
   }
@@ -191,7 +196,7 @@ function keyOf(options: JwtOptions, allowed: readonly string[], fail: (why: stri
   const verifiable = algorithmsOf(key, jwkAlg);
   const algorithms = allowed.filter((a) => verifiable.includes(a));
   if (algorithms.length === 0) {
-    const kind = key.type === 'secret' ? 'a shared secret' : `a ${key.asymmetricKeyType ?? 'unknown'} key`;
+    const kind = key.type === 'secret' ? 'a shared secret' : (key.asymmetricKeyType ?? 'of an unknown type');
     fail(`key (${kind}) verifies none of the allowed algorithms (${allowed.join(', ')}); it verifies ${verifiable.join(', ') || 'none restgen accepts'}.`);
   }
   return { key, algorithms };
