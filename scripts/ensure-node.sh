@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes the other Node lines restgen supports available to the tests (scripts/test-node-lines.mjs runs part of the
+# Makes the other Node lines restgen supports available to the tests (scripts/test-node-lines.ts runs part of the
 # suite on each): users run restgen and the code it generates on Node 20.19+, 22 and 24, and the suite itself
 # runs on the Node that runs npm test.
 #

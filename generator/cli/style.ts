@@ -34,5 +34,6 @@ const CONTROLS = /\x1b\[[0-9;]*m|[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
  * window or hide text. Colour sequences are kept when colours are on (restgen's own; a quoted one can only colour).
  */
 export function terminalText(text: string, color: boolean): string {
-  return text.replace(CONTROLS, (m) => (m.length > 1 && color ? m : [...m].map((c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('')));
+  // A colour sequence is one escape character and printable text: with colours off, only its escape is shown escaped.
+  return text.replace(CONTROLS, (m) => (m.length > 1 && color ? m : `\\x${m.charCodeAt(0).toString(16).padStart(2, '0')}${m.slice(1)}`));
 }

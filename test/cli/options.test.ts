@@ -154,6 +154,7 @@ describe('the command line', () => {
     expect(terminalText(`x ${hostile}\n\ty`, false)).toBe('x a\\x1b]0;owned\\x07\\x1b[2J\\x0d\\x9bb\n\ty');
     // With colours on, colour sequences (restgen's own) stay; nothing else does.
     expect(terminalText('\u001b[31merror\u001b[39m \u001b[2J', true)).toBe('\u001b[31merror\u001b[39m \\x1b[2J');
+    expect(terminalText('\u001b[31merror\u001b[39m', false)).toBe('\\x1b[31merror\\x1b[39m');
     // A lock file holding escape sequences, quoted by JSON.parse's message (RG181), as the real process prints it.
     const dir = projectWithRestgen(path.join(tmp.dir, `p${++count}`), { 'api.ts': API(), 'restgen.lock.json': `\u001b]0;owned\u0007\u001b[2J` });
     for (const color of [false, true]) {

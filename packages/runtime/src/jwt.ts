@@ -37,6 +37,7 @@ const TOKEN_ERRORS: Readonly<Record<string, string>> = {
   [errors.JWSInvalid.code]: INVALID_JWT,
   [errors.JWTInvalid.code]: INVALID_JWT,
 };
+/** A token a fixed key refuses for a reason jose does not name (nothing is unavailable about a key held in memory). */
 const FIXED_KEY_REFUSED = "The access token cannot be verified with this API's key.";
 const CLAIM_ERRORS: Readonly<Record<string, string>> = {
   iss: 'The access token was not issued by the expected issuer.',
@@ -138,22 +139,23 @@ function remoteKeys(url: URL, options: JwtOptions): JWTVerifyGetKey {
 /**
  * The one fixed key as a KeyObject, read once at startup (so a broken key stops the server there, not at the
  * first request): PEM text (a public key or certificate), a JWK, a CryptoKey, a KeyObject, or a shared
- * secret's bytes.
+ * secret's bytes; with the algorithm a JWK names (`alg`), if it names one.
  */
-function fixedKey(key: NonNullable<JwtOptions['key']>, fail: (why: string) => never): KeyObject {
-  const read = (): KeyObject => {
-    if (typeof key === 'string') return createPublicKey(key);
-    if (key instanceof KeyObject) return key;
-    if (key instanceof Uint8Array) return createSecretKey(key);
-    if ('type' in key && 'algorithm' in key) return KeyObject.from(key as webcrypto.CryptoKey);
+function fixedKey(key: NonNullable<JwtOptions['key']>, fail: (why: string) => never): { key: KeyObject; jwkAlg?: string } {
+  const read = (): { key: KeyObject; jwkAlg?: string } => {
+    if (typeof key === 'string') return { key: createPublicKey(key) };
+    if (key instanceof KeyObject) return { key };
+    if (key instanceof Uint8Array) return { key: createSecretKey(key) };
+    if ('type' in key && 'algorithm' in key) return { key: KeyObject.from(key as webcrypto.CryptoKey) };
     const jwk = key as webcrypto.JsonWebKey;
-    if (jwk.kty === 'oct') return createSecretKey(Buffer.from(jwk.k ?? '', 'base64url'));
-    return createPublicKey({ key: jwk as JWK & { kty: string }, format: 'jwk' });
+    const fromJwk =
+      jwk.kty === 'oct' ? createSecretKey(Buffer.from(jwk.k ?? '', 'base64url')) : createPublicKey({ key: jwk as JWK & { kty: string }, format: 'jwk' });
+    return typeof jwk.alg === 'string' ? { key: fromJwk, jwkAlg: jwk.alg } : { key: fromJwk };
   };
   try {
     const given = read();
     // Given a private key, the server verifies with its public half (it never needs to sign).
-    return given.type === 'private' ? createPublicKey(given) : given;
+    return given.key.type === 'private' ? { ...given, key: createPublicKey(given.key) } : given;
   } catch (error) {
     return fail(`key cannot be read as a verification key (${error instanceof Error ? error.message : String(error)}).`);
   }
@@ -166,7 +168,7 @@ const EC_ALGORITHMS: Readonly<Record<string, string>> = { prime256v1: 'ES256', s
  * way is refused by its header (401, "signing algorithm is not accepted") before the key is used: WebCrypto
  * would otherwise throw a DataError for the mismatch, which no token should be able to turn into a 503.
  */
-function algorithmsOf(key: KeyObject, jwkAlg: unknown): readonly string[] {
+function algorithmsOf(key: KeyObject, jwkAlg: string | undefined): readonly string[] {
   const byType: readonly string[] = (() => {
     if (key.type === 'secret') return ['HS256', 'HS384', 'HS512'];
     switch (key.asymmetricKeyType) {
@@ -185,14 +187,13 @@ function algorithmsOf(key: KeyObject, jwkAlg: unknown): readonly string[] {
     }
   })();
   // A JWK that names its algorithm is used for that one only (RFC 7517 section 4.4).
-  return typeof jwkAlg === 'string' ? byType.filter((a) => a === jwkAlg) : byType;
+  return jwkAlg === undefined ? byType : byType.filter((a) => a === jwkAlg);
 }
 
 /** The key (or key resolver) jose verifies with, and the algorithms it is asked to accept. */
 function keyOf(options: JwtOptions, allowed: readonly string[], fail: (why: string) => never): { key: JWTVerifyGetKey | KeyObject; algorithms: string[] } {
   if (options.jwksUrl !== undefined) return { key: remoteKeys(new URL(options.jwksUrl), options), algorithms: [...allowed] };
-  const key = fixedKey(options.key!, fail);
-  const jwkAlg = typeof options.key === 'object' && !(options.key instanceof Uint8Array) && 'kty' in options.key ? options.key.alg : undefined;
+  const { key, jwkAlg } = fixedKey(options.key!, fail);
   const verifiable = algorithmsOf(key, jwkAlg);
   const algorithms = allowed.filter((a) => verifiable.includes(a));
   if (algorithms.length === 0) {

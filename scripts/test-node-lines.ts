@@ -20,7 +20,7 @@ const TESTS = [
   'test/webhooks/delivery.test.ts',
 ];
 
-let lines;
+let lines: string[][];
 try {
   lines = execFileSync('bash', [path.join(ROOT, 'scripts/ensure-node.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
     .trim()
@@ -28,16 +28,16 @@ try {
     .map((line) => line.split(' '));
 } catch {
   // As with the other services the tests need: in CI a missing Node fails the run; elsewhere (offline) it is skipped, said.
-  const ci = process.env.CI === 'true';
+  const ci = process.env['CI'] === 'true';
   console.error(`test-node-lines: the other Node lines could not be fetched (scripts/ensure-node.sh above says why)${ci ? '' : '; skipped outside CI'}`);
   process.exit(ci ? 1 : 0);
 }
 
 let failed = 0;
-for (const [dir, version] of lines) {
+for (const [dir, version] of lines as [string, string][]) {
   console.log(`\n  on Node ${version.slice(1)}: ${TESTS.join(' ')}`);
   // That Node first on PATH: vitest, and every node a test starts (process.execPath or by name), run on it.
-  const env = { ...process.env, PATH: `${path.join(dir, 'bin')}${path.delimiter}${process.env.PATH ?? ''}` };
+  const env = { ...process.env, PATH: `${path.join(dir, 'bin')}${path.delimiter}${process.env['PATH'] ?? ''}` };
   const run = spawnSync(path.join(dir, 'bin/node'), [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', ...TESTS], { cwd: ROOT, env, stdio: 'inherit' });
   if (run.status !== 0) failed++;
 }
