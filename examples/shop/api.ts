@@ -1,7 +1,8 @@
 /**
  * The example shop API: three versions of customers, orders (with a lifecycle: pay, ship, cancel, and
  * refund from v3) and coupons (whose writes need If-Match). Orders send events (created, updated, deleted,
- * cancelled) to webhook endpoints, each in the shape of the version the endpoint was created through.
+ * cancelled) to webhook endpoints, each in the shape of the version the endpoint was created through. Orders are
+ * readable without a token until v3.
  * Run `npm run example` to regenerate `examples/shop/generated/`.
  */
 import { collection, defineApi, f } from 'restgen';
@@ -72,7 +73,11 @@ export default defineApi({
       operations: ['list', 'get', 'create', 'update', 'delete'],
       scopes: { read: 'orders:read', write: 'orders:write' },
       rateLimit: { limit: 20, window: '1s' },
-      public: ['list', 'get'],
+      // Readable without a token in v1 and v2; v3 needs orders:read (a breaking change a new version may make).
+      public: [
+        { name: 'list', removedIn: 'v3' },
+        { name: 'get', removedIn: 'v3' },
+      ],
       events: ['created', 'updated', 'deleted', 'cancelled'],
       pagination: { defaultLimit: 20, maxLimit: 100 },
       lifecycle: {

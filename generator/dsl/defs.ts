@@ -134,7 +134,7 @@ export interface LifecycleDef<K extends string = string, S extends string = stri
 /** The six operations a collection can offer (their facts: the operations table of the runtime). */
 export type { OperationName } from '../../packages/runtime/src/operations.ts';
 
-/** An operation entry that exists only in some versions. */
+/** An operation entry that holds only in some versions (in `operations`: offered; in `public`: public). */
 export interface VersionedOperation {
   readonly name: OperationName;
   readonly addedIn?: string;
@@ -174,8 +174,11 @@ export interface CollectionOptions<F extends FieldsDef = FieldsDef, L = Lifecycl
   readonly operations?: readonly (OperationName | VersionedOperation)[];
   readonly scopes?: ScopesDef;
   readonly rateLimit?: RateLimitDef;
-  /** Operations that need no credential. */
-  readonly public?: readonly OperationName[];
+  /**
+   * Operations that need no credential. `{ name, addedIn, removedIn }` makes one public in some versions only:
+   * `{ name: 'list', removedIn: 'v3' }` needs a credential from v3 on (a breaking change a new version may make).
+   */
+  readonly public?: readonly (OperationName | VersionedOperation)[];
   readonly pagination?: PaginationDef;
   /** States and transitions: each transition is a custom method `POST /vN/<collection>/{id}:<transition>`. */
   readonly lifecycle?: L;

@@ -45,8 +45,8 @@ export interface LockComparison {
   readonly changed: boolean;
 }
 
-/** The marker (or fix) that makes a change properly, by rule. */
-function properWay(id: string, location: string, next: string): string {
+/** The marker (or fix) that makes a change properly, by rule; `collection`: the collection the change is in, if any. */
+function properWay(id: string, location: string, next: string, collection: string | undefined): string {
   const field = location.split('.').pop() ?? location;
   const rule = id.replace(/^(request|response)-/, '');
   const retype = `describe the old field with .typeChangedFrom('${next}', f.…) on ${field}`;
@@ -64,6 +64,7 @@ function properWay(id: string, location: string, next: string): string {
     'collection-renamed': `collection({...}).renamedFrom('<old name>', '${next}')`,
     'operation-removed': `list it as { name: '<operation>', removedIn: '${next}' } in operations`,
     'operation-added': `list it as { name: '<operation>', addedIn: '${next}' } in operations`,
+    'operation-no-longer-public': `keep it public until '${next}': list it as { name: '<operation>', removedIn: '${next}' } in public`,
     'version-removed': `keep the version until its sunset has passed, or set deprecated and sunset dates first`,
     'version-unreleased': `restore its released date`,
     'version-sunset-moved-earlier': `keep the announced sunset date`,
@@ -73,10 +74,12 @@ function properWay(id: string, location: string, next: string): string {
   };
   for (const r of ['field-type', 'field-format', 'field-became', 'field-no-longer', 'enum-value', 'bound-', 'pattern-', 'default-changed', 'field-deprecated'])
     if (rule.startsWith(r) && !table[rule]) return retype;
-  return (
-    table[rule] ??
-    `this setting is not versioned, so it cannot change in a released version; change it in '${next}' only by giving it its own collection, or run with --accept-breaking to record a deliberate break`
-  );
+  if (table[rule]) return table[rule];
+  // Not versioned: the setting holds in every version (of the API, or of its collection).
+  const unversioned = 'this setting is not versioned, so it cannot change while a released version has it; keep it as it is';
+  return collection === undefined
+    ? unversioned
+    : `${unversioned}, or serve the changed ${collection} as a new collection from '${next}' (the old one with .removedIn('${next}'), the new one with .addedIn('${next}') and the same path)`;
 }
 
 /**
@@ -102,7 +105,7 @@ function rg180(api: ApiIR, version: string, f: Finding, next: string, renameHint
   return {
     code: 'RG180',
     severity: 'error',
-    message: `${version} is released and frozen, but ${f.message} (${f.id}, breaking); make the change in a new version: ${renameHint ? `if this is a rename, write ${renameHint}; otherwise ` : ''}${properWay(f.id, f.location, next)}; or pass --accept-breaking to record a deliberate break.`,
+    message: `${version} is released and frozen, but ${f.message} (${f.id}, breaking); make the change in a new version: ${renameHint ? `if this is a rename, write ${renameHint}; otherwise ` : ''}${properWay(f.id, f.location, next, api.collections.find((c) => c.name === f.location.split('.')[0])?.name)}; or pass --accept-breaking to record a deliberate break.`,
     loc,
   };
 }

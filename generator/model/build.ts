@@ -83,48 +83,60 @@ function scopeList(value: string | readonly string[] | undefined): string[] {
   return typeof value === 'string' ? [value] : [...value];
 }
 
-/** An `operations` entry: an operation name, or `{ name, addedIn, removedIn }` (checked against its shape). */
+/** What an operation list is: the operations offered, or those of them that are public. */
+type OperationList = 'operations' | 'public';
+
+/** An `operations` or `public` entry: an operation name, or `{ name, addedIn, removedIn }` (checked against its shape). */
 function operationEntry(
   entry: unknown,
   index: number,
   where: string,
   ctx: FieldContext,
   ref: SourceRef,
+  list: OperationList,
 ): { name: unknown; addedIn?: unknown; removedIn?: unknown } | undefined {
   if (typeof entry === 'string') return { name: entry };
   if (typeof entry === 'object' && entry !== null && !Array.isArray(entry))
-    return checkShape(entry, OPERATION_ENTRY, where, ref, ctx.diagnostics, ['operations', String(index)]) as { name: unknown } | undefined;
+    return checkShape(entry, OPERATION_ENTRY, where, ref, ctx.diagnostics, [list, String(index)]) as { name: unknown } | undefined;
   ctx.diagnostics.error(
     'RG175',
-    `${where}: operations[${index}] must be an operation name or { name, addedIn, removedIn } (got ${describeValue(entry)}).`,
-    atPath(ref, ['operations', String(index)]),
+    `${where}: ${list}[${index}] must be an operation name or { name, addedIn, removedIn } (got ${describeValue(entry)}).`,
+    atPath(ref, [list, String(index)]),
   );
   return undefined;
 }
 
 /**
- * The operations written, and whether every entry was one (a misspelt entry is reported here once; the rules that
- * ask whether the collection offers an operation then stay quiet rather than blame the entry's neighbours).
+ * The operations written (in `operations`, or in `public`), and whether every entry was one (a misspelt entry is
+ * reported here once; the rules that ask whether the collection offers an operation then stay quiet rather than
+ * blame the entry's neighbours).
  */
-function operationsOf(written: readonly unknown[], where: string, ctx: FieldContext, ref: SourceRef): { ops: OperationIR[]; complete: boolean } {
+function operationsOf(
+  written: readonly unknown[],
+  where: string,
+  ctx: FieldContext,
+  ref: SourceRef,
+  list: OperationList = 'operations',
+): { ops: OperationIR[]; complete: boolean } {
   const ops: OperationIR[] = [];
   const before = ctx.diagnostics.errorCount;
   for (const [index, entry] of written.entries()) {
-    const op = operationEntry(entry, index, where, ctx, ref);
+    const op = operationEntry(entry, index, where, ctx, ref, list);
     if (!op) continue;
-    const oref = atPath(ref, ['operations']);
+    const oref = atPath(ref, [list]);
+    const inList = list === 'public' ? ' in public' : '';
     const name = op.name;
     if (typeof name !== 'string' || !(OPERATIONS as readonly string[]).includes(name)) {
       const guess = typeof name === 'string' ? closest(name, OPERATIONS) : undefined;
       ctx.diagnostics.error(
         'RG115',
-        `${where}: unknown operation '${String(name)}'${guess ? ` (did you mean '${guess}'?)` : ''}; the operations are ${OPERATIONS.join(', ')}.`,
+        `${where}: unknown operation '${String(name)}'${inList}${guess ? ` (did you mean '${guess}'?)` : ''}; the operations are ${OPERATIONS.join(', ')}.`,
         oref,
       );
       continue;
     }
     if (ops.some((o) => o.name === name)) {
-      ctx.diagnostics.error('RG116', `${where}: operation '${name}' is listed twice; keep one.`, oref);
+      ctx.diagnostics.error('RG116', `${where}: operation '${name}' is listed twice${inList}; keep one.`, oref);
       continue;
     }
     const known = (v: unknown): v is string => typeof v === 'string' && ctx.versions.includes(v);
@@ -132,7 +144,7 @@ function operationsOf(written: readonly unknown[], where: string, ctx: FieldCont
       if (v !== undefined && !known(v))
         ctx.diagnostics.error(
           'RG150',
-          `${where}: operation '${name}' names unknown version '${String(v)}'; the API declares ${ctx.versions.join(', ')}.`,
+          `${where}: operation '${name}'${inList} names unknown version '${String(v)}'; the API declares ${ctx.versions.join(', ')}.`,
           oref,
         );
     ops.push({
@@ -173,12 +185,12 @@ function collectionOf(name: string, def: CollectionDef, ctx: FieldContext, hasAu
   for (const extra of ids.slice(1))
     d.error('RG123', `${where}: ${extra.name} is a second f.id() field; a collection has exactly one (use f.ref() or f.uuid() for other ids).`, extra.loc);
   const { ops: operations, complete: operationsComplete } = operationsOf(o.operations ?? OPERATIONS, where, fctx, ref);
-  const publicOps = [...(o.public ?? [])];
+  const { ops: publicOps } = operationsOf(o.public ?? [], where, fctx, ref, 'public');
   for (const op of publicOps)
-    if (operationsComplete && !operations.some((x) => x.name === op))
+    if (operationsComplete && !operations.some((x) => x.name === op.name))
       d.error(
         'RG112',
-        `${where}: public lists '${op}', which the collection does not offer; add it to operations or remove it from public.`,
+        `${where}: public lists '${op.name}', which the collection does not offer; add it to operations or remove it from public.`,
         atPath(ref, ['public']),
       );
   const scopes = { read: scopeList(o.scopes?.read), write: scopeList(o.scopes?.write) };
@@ -242,7 +254,7 @@ function collectionOf(name: string, def: CollectionDef, ctx: FieldContext, hasAu
     operations,
     scopes,
     ...(rateLimit ? { rateLimit } : {}),
-    public: OPERATIONS.filter((op) => publicOps.includes(op as OperationName)),
+    public: publicOps,
     pagination: { defaultLimit, maxLimit },
     ...(lifecycle ? { lifecycle } : {}),
     requireIfMatch: o.requireIfMatch === true,

@@ -6,6 +6,7 @@
 import { atPath, type Diagnostic, type DiagnosticBag } from './diagnostics.ts';
 import type { ApiIR, CollectionIR, SourceRef } from './ir.ts';
 import { closest } from './option-shapes.ts';
+import { projectCollection } from './project.ts';
 
 /**
  * Reports RG303 at `loc` when the API declares OAuth 2.0 and `scope` is not one of its declared scopes.
@@ -27,9 +28,13 @@ export function checkScopeDeclared(api: ApiIR, scope: string, where: string, loc
   );
 }
 
-/** The scopes some operation of `c` requires: a public operation requires none; a transition its own, else the write ones. */
-function requiredScopes(c: CollectionIR): string[] {
-  const guarded = (names: readonly string[]) => c.operations.some((op) => names.includes(op.name) && !c.public.includes(op.name));
+/**
+ * The scopes some operation of `c` requires in some version: a public operation requires none (an operation public
+ * until a version requires its scopes from then on); a transition its own, else the write ones.
+ */
+function requiredScopes(versions: readonly string[], c: CollectionIR): string[] {
+  const projections = versions.flatMap((_, at) => projectCollection(versions, at, c) ?? []);
+  const guarded = (names: readonly string[]) => projections.some((p) => p.operations.some((op) => names.includes(op) && !p.public.includes(op)));
   const transitions = c.lifecycle?.transitions ?? [];
   return [
     ...(guarded(['list', 'get']) ? c.scopes.read : []),
@@ -47,7 +52,8 @@ function requiredScopes(c: CollectionIR): string[] {
 export function unusedScopes(api: ApiIR, apiPath: string): Diagnostic[] {
   const oauth2 = api.auth.oauth2;
   if (!oauth2) return [];
-  const required = new Set(api.collections.flatMap(requiredScopes));
+  const versions = api.versions.map((v) => v.name);
+  const required = new Set(api.collections.flatMap((c) => requiredScopes(versions, c)));
   // Located by the call and the path to the property (a model built without call sites has no lines).
   const at: SourceRef = { file: apiPath, line: 0, member: 'defineApi' };
   return oauth2.scopes

@@ -169,7 +169,8 @@ export interface CollectionIR {
   readonly operations: readonly OperationIR[];
   readonly scopes: { readonly read: readonly string[]; readonly write: readonly string[] };
   readonly rateLimit?: RateLimitIR;
-  readonly public: readonly OperationName[];
+  /** The operations that need no credential, each in the versions it names (all by default). */
+  readonly public: readonly OperationIR[];
   readonly pagination: { readonly defaultLimit: number; readonly maxLimit: number };
   readonly lifecycle?: LifecycleIR;
   /** Writes without `If-Match` answer 428. */

@@ -187,7 +187,7 @@ export function projectCollection(versions: readonly string[], at: number, c: Co
     operations,
     scopes: c.scopes,
     ...(c.rateLimit ? { rateLimit: c.rateLimit } : {}),
-    public: c.public.filter((op) => operations.includes(op)),
+    public: c.public.filter((op) => operations.includes(op.name) && existsAt(versions, at, op.addedIn, op.removedIn)).map((op) => op.name),
     pagination: c.pagination,
     ...(lifecycle ? { lifecycle } : {}),
     requireIfMatch: c.requireIfMatch,

@@ -97,7 +97,8 @@ describe('project()', () => {
           people: collection({
             fields: { id: f.id() },
             operations: ['get', 'list', { name: 'delete', addedIn: 'v2' }],
-            public: ['list'],
+            // Public in the versions each entry names, and only where the operation exists.
+            public: [{ name: 'list', removedIn: 'v2' }, { name: 'get', addedIn: 'v2' }, 'delete'],
           }).renamedFrom('persons', 'v2'),
         },
       }),
@@ -109,7 +110,12 @@ describe('project()', () => {
       operations: ['list', 'get'],
       public: ['list'],
     });
-    expect(project(ir, 'v2').collections[0]).toMatchObject({ name: 'people', path: 'people', operations: ['list', 'get', 'delete'] });
+    expect(project(ir, 'v2').collections[0]).toMatchObject({
+      name: 'people',
+      path: 'people',
+      operations: ['list', 'get', 'delete'],
+      public: ['get', 'delete'],
+    });
   });
 
   it('keeps the example in the order the user wrote, with auth, limits and lifecycle dates', async () => {
@@ -136,7 +142,8 @@ describe('project()', () => {
     expect(ir.rateLimit).toEqual({ limit: 100, window: '1m', windowMs: 60_000 });
     const orders = ir.collections.find((c) => c.name === 'orders')!;
     expect(orders.rateLimit?.windowMs).toBe(1000);
-    expect(orders.public).toEqual(['list', 'get']);
+    // Readable without a token until v3.
+    expect(['v1', 'v2', 'v3'].map((v) => project(ir, v).collections.find((c) => c.key === 'orders')!.public)).toEqual([['list', 'get'], ['list', 'get'], []]);
     expect(orders.scopes).toEqual({ read: ['orders:read'], write: ['orders:write'] });
     expect(
       project(ir, 'v2')

@@ -66,11 +66,25 @@ describe('credentials', () => {
   });
 
   it('public operations need no credential; the others of the same collection do', async () => {
-    expect((await server.call('GET', '/v3/orders', { token: null })).status).toBe(200);
-    expect((await server.call('GET', '/v3/orders/6f1c2f0e-8d0b-4b7a-9c39-3a3f0b7e2d11', { token: null })).status).toBe(404);
-    expect((await server.call('POST', '/v3/orders', { token: null, body: {} })).status).toBe(401);
+    expect((await server.call('GET', '/v2/orders', { token: null })).status).toBe(200);
+    expect((await server.call('GET', '/v2/orders/6f1c2f0e-8d0b-4b7a-9c39-3a3f0b7e2d11', { token: null })).status).toBe(404);
+    expect((await server.call('POST', '/v2/orders', { token: null, body: {} })).status).toBe(401);
     // A credential sent to a public operation is still checked.
-    expect((await server.call('GET', '/v3/orders', { token: 'bad' })).status).toBe(401);
+    expect((await server.call('GET', '/v2/orders', { token: 'bad' })).status).toBe(401);
+  });
+
+  it('an operation public until a version needs a credential and its read scope from that version on', async () => {
+    // The shop's orders are public until v3 (public: [{ name: 'list', removedIn: 'v3' }, ...]).
+    const v3 = await server.call('GET', '/v3/orders', { token: null });
+    expect(v3.status).toBe(401);
+    expect(v3.headers.get('www-authenticate')).toBe('Bearer realm="shop", ApiKey realm="shop", header="X-API-Key"');
+    expect((await server.call('GET', '/v3/orders/6f1c2f0e-8d0b-4b7a-9c39-3a3f0b7e2d11', { token: null })).status).toBe(401);
+    const writer = await server.call('GET', '/v3/orders', { token: 'writer' });
+    expect(writer.status).toBe(403);
+    expect(writer.body).toMatchObject({ code: 'insufficient_scope', scopes: ['orders:read'] });
+    expect((await server.call('GET', '/v3/orders', { token: 'reader' })).status).toBe(200);
+    // The same token reads v2, where the scope is not asked for.
+    expect((await server.call('GET', '/v2/orders', { token: 'writer' })).status).toBe(200);
   });
 });
 

@@ -62,12 +62,13 @@ export function registerOf(mod: ServerModule, api: string): Register {
 export const ALL_SCOPES = ['customers:read', 'customers:write', 'orders:read', 'orders:write'];
 
 /**
- * Test credentials: `bad` is rejected, `reader` has only read scopes, anything else is a principal of that
- * id with every scope.
+ * Test credentials: `bad` is rejected, `reader` has only read scopes, `writer` only write scopes, anything else is
+ * a principal of that id with every scope.
  */
 export function testAuthenticate({ token }: { token: string }): { id: string; scopes: string[] } | null {
   if (token === 'bad') return null;
   if (token === 'reader') return { id: token, scopes: ALL_SCOPES.filter((s) => s.endsWith(':read')) };
+  if (token === 'writer') return { id: token, scopes: ALL_SCOPES.filter((s) => s.endsWith(':write')) };
   return { id: token, scopes: ALL_SCOPES };
 }
 

@@ -41,9 +41,9 @@ describe('rate limits in memory', () => {
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(limited.headers.get('ratelimit-remaining')).toBe('0');
 
-      // Another principal has its own counter; anonymous callers are counted per IP.
+      // Another principal has its own counter; anonymous callers (orders are public until v3) are counted per IP.
       expect((await server.call('GET', '/v3/orders', { token: 'limit-b' })).status).toBe(200);
-      expect((await server.call('GET', '/v3/orders', { token: null })).headers.get('ratelimit-remaining')).toBe('19');
+      expect((await server.call('GET', '/v2/orders', { token: null })).headers.get('ratelimit-remaining')).toBe('19');
       // The limit covers every version of the collection.
       expect((await server.call('GET', '/v1/orders', { token: 'limit-a' })).status).toBe(429);
       // After the window the principal may call again.
@@ -58,7 +58,7 @@ describe('rate limits in memory', () => {
     await register(app, mod.createMemoryHandlers(), { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS });
     await app.listen({ port: 0, host: '127.0.0.1' });
     try {
-      const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/v3/orders`;
+      const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/v2/orders`;
       const from = (ip: string) => fetch(url, { headers: { 'x-forwarded-for': ip } }).then(async (r) => (await r.arrayBuffer(), r.status));
       // Sent at once, so that all 21 fall in one 1-second window even on a busy machine.
       const statuses = await Promise.all(Array.from({ length: 21 }, (_, i) => from(`2001:db8:5:1:${(i + 1).toString(16)}::1`)));

@@ -7,7 +7,7 @@
  */
 import type { Assign, MemorySpec } from '../../../packages/runtime/src/memory-store.ts';
 import type { CollectionSpec, LifecycleSpec, LimitSpec } from '../../../packages/runtime/src/spec.ts';
-import type { ApiIR, CollectionAt, CollectionIR, FieldAt, RateLimitIR, TransitionIR } from '../../model/ir.ts';
+import type { ApiIR, CollectionAt, CollectionIR, FieldAt, OperationName, RateLimitIR, TransitionIR } from '../../model/ir.ts';
 import { OPERATIONS } from '../../model/ir.ts';
 import { kindOf, sampleOf } from '../../model/kinds.ts';
 import { existsAt, shapeAt } from '../../model/project.ts';
@@ -207,9 +207,8 @@ function plansOf(
 /** What the assembling modules need to know of one collection: its module's view left out. */
 export type CollectionSummary = Omit<CollectionFiles, 'collection'>;
 
-/** The operations that need no credential: every one when the API takes none. */
-const publicOpsOf = (ctx: ServerContext, c: CollectionIR): readonly CollectionIR['public'][number][] =>
-  ctx.hasAuth ? c.public : OPERATIONS.filter((op) => c.operations.some((o) => o.name === op));
+/** The operations that need no credential in one version: every one when the API takes none. */
+const publicOpsOf = (ctx: ServerContext, cAt: CollectionAt): readonly OperationName[] => (ctx.hasAuth ? cAt.public : cAt.operations);
 
 /**
  * What the assembling modules need of a collection, without building its module's view (the migration plans
@@ -222,12 +221,15 @@ export function summarizeCollection(ctx: ServerContext, c: CollectionIR): Collec
 function summaryFrom(ctx: ServerContext, c: CollectionIR, { needs, plans }: ReturnType<typeof plansOf>): CollectionSummary {
   const hasMigrations = needs.list().length > 0;
   const hasTransitions = (c.lifecycle?.transitions.length ?? 0) > 0;
-  const publicOps = publicOpsOf(ctx, c);
+  const guarded = [...plans.keys()].some((at) => {
+    const cAt = ctx.projections[at]!.byKey.get(c.name)!;
+    return cAt.operations.some((op) => !cAt.public.includes(op));
+  });
   return {
     key: c.name,
     versions: [...plans.keys()].map((at) => ctx.versions[at]!),
     hasMigrations,
-    needsCredentials: ctx.hasAuth && (c.operations.some((op) => !publicOps.includes(op.name)) || hasTransitions),
+    needsCredentials: ctx.hasAuth && (guarded || hasTransitions),
     hasTransitions,
   };
 }
@@ -252,6 +254,7 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
         e.short('collection'),
         e.prop('path', e.str(cAt.path)),
         e.prop('operations', e.json(cAt.operations)),
+        e.prop('public', e.json(publicOpsOf(ctx, cAt))),
         e.prop('id', e.str(idOf(cAt))),
         e.prop('schemas', schemasOf(alias, cAt)),
         e.prop('up', e.json(plans.get(at)!.up)),
@@ -278,7 +281,6 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
   const resourceName = `${ctx.alias.get(versions[top]!)!}.${newest.typeName}`;
   const resource = t.ref(resourceName);
   const hooks = needs.list();
-  const publicOps = publicOpsOf(ctx, c);
   const ops = OPERATIONS.filter((op) => projections.some((p) => p.byKey.get(c.name)?.operations.includes(op)));
   const hookVersions = versions.filter((v) => hooks.some((h) => h.version === v));
   const readOnly = newest.fields.filter((f) => f.readOnly || f.type.kind === 'id');
@@ -298,8 +300,6 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
     ),
     spec: e.json({
       key: c.name,
-      // Without auth every operation is public: there is nothing to check a credential against.
-      public: publicOps,
       scopes: c.scopes,
       rateLimit: limitOf(c.rateLimit),
       hooks: hooks.map((h) => ({ id: h.id, members: [...h.members].sort(), why: hookDoc(versions, h) })),

@@ -71,7 +71,7 @@ export interface Authenticator {
  * nothing can accept them, or when `jwt` is given to an API that takes no bearer tokens.
  */
 export function createAuthenticator(spec: ApiSpec, options: ServerOptions): Authenticator {
-  const needsAuth = spec.versions.some((v) => v.routes.some((r) => r.operations.some((op) => !r.collection.public.includes(op))));
+  const needsAuth = spec.versions.some((v) => v.routes.some((r) => r.operations.some((op) => !r.public.includes(op))));
   if (options.jwt && !spec.bearer)
     throw new Error(
       `register${spec.name}Api: options.jwt verifies bearer tokens, but the API takes none; declare auth.oauth2 (or bearer) in the API, or remove options.jwt.`,

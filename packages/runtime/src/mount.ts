@@ -198,7 +198,7 @@ function limitersOf(m: Mount, collection: string, ...more: string[]): Limiter[] 
 function operationRule(m: Mount, route: RouteSpec, op: OperationName): GateRule {
   const c = route.collection;
   return {
-    isPublic: c.public.includes(op),
+    isPublic: route.public.includes(op),
     scopes: OPERATION_FACTS[op].access === 'read' ? c.scopes.read : c.scopes.write,
     limiters: limitersOf(m, c.key),
     requireIfMatch: c.requireIfMatch && OPERATION_FACTS[op].access === 'write' && OPERATION_FACTS[op].target === 'item',

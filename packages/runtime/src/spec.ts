@@ -66,7 +66,6 @@ export interface LifecycleSpec {
 /** Settings of one collection shared by its versions, and the hooks its version changes need. */
 export interface CollectionSpec {
   readonly key: string;
-  readonly public: readonly OperationName[];
   readonly scopes: {
     readonly read: readonly string[];
     readonly write: readonly string[];
@@ -87,6 +86,8 @@ export interface RouteSpec {
   readonly collection: CollectionSpec;
   readonly path: string;
   readonly operations: readonly OperationName[];
+  /** The operations that need no credential in this version (every one when the API takes no credential). */
+  readonly public: readonly OperationName[];
   /** The id field's name in this version. */
   readonly id: string;
   /** `response` is the resource as this version answers it: its keys are the fields of a response, in order. */
