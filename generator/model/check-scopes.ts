@@ -4,9 +4,9 @@
  * those). Without `oauth2`, scopes are the API's own role names and need no declaration.
  */
 import { atPath, type Diagnostic, type DiagnosticBag } from './diagnostics.ts';
-import type { ApiIR, CollectionIR, SourceRef } from './ir.ts';
+import type { ApiIR, CollectionAt, CollectionIR, SourceRef } from './ir.ts';
 import { closest } from './option-shapes.ts';
-import { projectCollection } from './project.ts';
+import { project } from './project.ts';
 
 /**
  * Reports RG303 at `loc` when the API declares OAuth 2.0 and `scope` is not one of its declared scopes.
@@ -29,11 +29,11 @@ export function checkScopeDeclared(api: ApiIR, scope: string, where: string, loc
 }
 
 /**
- * The scopes some operation of `c` requires in some version: a public operation requires none (an operation public
- * until a version requires its scopes from then on); a transition its own, else the write ones.
+ * The scopes some operation of `c` requires in some version (`projections`: `c` in each version that has it): a
+ * public operation requires none (an operation public until a version requires its scopes from then on); a
+ * transition its own, else the write ones.
  */
-function requiredScopes(versions: readonly string[], c: CollectionIR): string[] {
-  const projections = versions.flatMap((_, at) => projectCollection(versions, at, c) ?? []);
+function requiredScopes(c: CollectionIR, projections: readonly CollectionAt[]): string[] {
   const guarded = (names: readonly string[]) => projections.some((p) => p.operations.some((op) => names.includes(op) && !p.public.includes(op)));
   const transitions = c.lifecycle?.transitions ?? [];
   return [
@@ -52,8 +52,9 @@ function requiredScopes(versions: readonly string[], c: CollectionIR): string[] 
 export function unusedScopes(api: ApiIR, apiPath: string): Diagnostic[] {
   const oauth2 = api.auth.oauth2;
   if (!oauth2) return [];
-  const versions = api.versions.map((v) => v.name);
-  const required = new Set(api.collections.flatMap((c) => requiredScopes(versions, c)));
+  const projected = new Map<string, CollectionAt[]>();
+  for (const v of api.versions) for (const p of project(api, v.name).collections) projected.set(p.key, [...(projected.get(p.key) ?? []), p]);
+  const required = new Set(api.collections.flatMap((c) => requiredScopes(c, projected.get(c.name) ?? [])));
   // Located by the call and the path to the property (a model built without call sites has no lines).
   const at: SourceRef = { file: apiPath, line: 0, member: 'defineApi' };
   return oauth2.scopes
