@@ -18,6 +18,10 @@ export default defineConfig({
     // Generates the examples the tests share, once per run (test/helpers/shared-output.ts).
     globalSetup: ['test/global-setup.ts'],
     maxWorkers: Number(process.env['VITEST_MAX_WORKERS'] ?? 2),
+    // A worker runs its test files one after another in one module graph: the generator's modules are imported and
+    // compiled once per worker, not once per file (a third of the suite's time). So a test file restores what it
+    // changes outside itself: timers through test/helpers/clock.ts, spies with vi.restoreAllMocks, the environment.
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
