@@ -25,6 +25,12 @@ export function isPublic(api: ApiAt, c: CollectionAt, op: OperationName): boolea
 
 const list = (ops: readonly string[]) => ops.join(', ');
 
+/** ` with scope a, b` when `ops` of `c` need scopes (their access's), else nothing. */
+function scopesOf(c: CollectionAt, ops: readonly OperationName[]): string {
+  const scopes = [...new Set((['read', 'write'] as const).flatMap((access) => (ops.some((op) => ACCESS[access].includes(op)) ? c.scopes[access] : [])))];
+  return scopes.length === 0 ? '' : ` with scope${scopes.length === 1 ? '' : 's'} ${list(scopes)}`;
+}
+
 function rateOf(api: ApiAt, c: CollectionAt): RateLimitIR | undefined {
   return c.rateLimit ?? api.rateLimit;
 }
@@ -99,7 +105,7 @@ export function compareCollection(ctx: FieldDiffContext): void {
     out.add(
       'operation-no-longer-public',
       at,
-      `${at}: ${list(closed)} now need${closed.length === 1 ? 's' : ''} a credential`,
+      `${at}: ${list(closed)} now need${closed.length === 1 ? 's' : ''} a credential${scopesOf(a, closed)}`,
       request(closed),
       optionLoc(a, 'public'),
       publicOps,

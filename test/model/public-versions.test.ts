@@ -93,7 +93,7 @@ describe('the lock and public operations', () => {
     expect(more).toEqual([]);
     expect(refusal?.code).toBe('RG180');
     expect(refusal?.message).toBe(
-      "v1 is released and frozen, but agents: list now needs a credential (operation-no-longer-public, breaking); make the change in a new version: keep it public until 'v2': list it as { name: '<operation>', removedIn: 'v2' } in public; or pass --accept-breaking to record a deliberate break.",
+      "v1 is released and frozen, but agents: list now needs a credential with scope agents:read (operation-no-longer-public, breaking); make the change in a new version: keep it public until 'v2': list it as { name: '<operation>', removedIn: 'v2' } in public; or pass --accept-breaking to record a deliberate break.",
     );
   });
 
