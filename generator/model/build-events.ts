@@ -10,6 +10,7 @@ import type { BuiltLifecycle } from './build-lifecycle.ts';
 import type { CollectionEventIR, CustomEventIR, FieldIR, LifecycleIR, OperationIR, ResourceAction, SourceRef } from './ir.ts';
 import { pascalCase, singularize } from './names.ts';
 import { checkShape, OPERATION_ENTRY } from './option-shapes.ts';
+import { emptyRange } from './project.ts';
 
 /** A custom event's type: dot-separated lower-case words, at least two (`invoice.overdue`). */
 export const EVENT_TYPE = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
@@ -80,13 +81,18 @@ export function buildCollectionEvents(written: readonly unknown[], ctx: Collecti
       d.error('RG150', `${ctx.where}: event '${name}' ${member} '${String(v)}' names an unknown version; the API declares ${ctx.versions.join(', ')}.`, loc);
       return false;
     };
+    const addedIn = known(checked.addedIn, 'addedIn') ? checked.addedIn : undefined;
+    const removedIn = known(checked.removedIn, 'removedIn') ? checked.removedIn : undefined;
+    // An event sent in no version says nothing: a mistake in its versions.
+    const empty = emptyRange(ctx.versions, addedIn, removedIn);
+    if (empty) d.error(empty.code, `${ctx.where}: event '${name}' ${empty.text}.`, loc);
     out.push({
       kind: 'collection-event',
       name,
       action,
       type: `${prefix}.${name}`,
-      ...(known(checked.addedIn, 'addedIn') ? { addedIn: checked.addedIn } : {}),
-      ...(known(checked.removedIn, 'removedIn') ? { removedIn: checked.removedIn } : {}),
+      ...(addedIn !== undefined ? { addedIn } : {}),
+      ...(removedIn !== undefined ? { removedIn } : {}),
       loc,
     });
   }

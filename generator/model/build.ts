@@ -14,6 +14,7 @@ import { collectionEntries, fieldEntries, reportSlips } from './check-builders.t
 import type { CollectionReuse } from './collection-reuse.ts';
 import { atPath, refOf, type DiagnosticBag } from './diagnostics.ts';
 import { API_OPTIONS, checkShape, closest, COLLECTION_OPTIONS, OPERATION_ENTRY } from './option-shapes.ts';
+import { emptyRange } from './project.ts';
 import { OPERATIONS, takesCredentials, type Rename, type ApiIR, type CollectionIR, type OperationIR, type RateLimitIR, type SourceRef } from './ir.ts';
 
 const PATH_SEGMENT = /^[a-z0-9][a-z0-9._~-]*$/;
@@ -147,6 +148,9 @@ function operationsOf(
           `${where}: operation '${name}'${inList} names unknown version '${String(v)}'; the API declares ${ctx.versions.join(', ')}.`,
           oref,
         );
+    // An entry that holds in no version says nothing: a mistake in its versions.
+    const empty = emptyRange(ctx.versions, known(op.addedIn) ? op.addedIn : undefined, known(op.removedIn) ? op.removedIn : undefined);
+    if (empty) ctx.diagnostics.error(empty.code, `${where}: operation '${name}'${inList} ${empty.text}.`, oref);
     ops.push({
       kind: 'operation',
       name: name as OperationName,

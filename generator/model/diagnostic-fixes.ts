@@ -58,7 +58,8 @@ export const DIAGNOSTIC_FIXES: { readonly [C in DiagnosticCode]: string } = {
   RG159: 'Keep one marker of each kind per version on the field (or one `valueAddedIn` per value).',
   RG160: 'Put the marker on a version where the field exists both before and after the change.',
   RG162: 'Remove the markers from the old field given to `typeChangedFrom`: it describes the field as it was, without history.',
-  RG163: 'Remove the marker: the first version has nothing before it to change from.',
+  RG163:
+    'Remove the marker: the first version has nothing before it to change from. An operation, `public` entry or event removed in the first version holds in no version: leave the entry out, or remove it in a later version.',
   RG164: 'Put the marker on the object field that holds the nested one (`typeChangedFrom` with the complete old object), so the server can migrate it.',
   RG165: "Change the `fallback` of `madeRequiredIn` so that it meets the field's constraints in that version.",
   RG166: 'Keep either the `.default(...)` or the `madeRequiredIn` fallback: the default already fills creates sent to older versions.',

@@ -17,6 +17,20 @@ export function existsAt(versions: readonly string[], at: number, addedIn?: stri
   return at >= from && at < until;
 }
 
+/**
+ * Why an entry marked `addedIn`/`removedIn` (known versions) holds in no version, if it does not: RG163 when it is
+ * removed in the first version, RG151 when it is removed before it is added. The text follows the entry's name.
+ */
+export function emptyRange(versions: readonly string[], addedIn?: string, removedIn?: string): { code: 'RG151' | 'RG163'; text: string } | undefined {
+  if (removedIn === undefined) return undefined;
+  const until = versions.indexOf(removedIn);
+  if (until === 0)
+    return { code: 'RG163', text: `is removed in ${removedIn}, the first version, so it holds in no version; leave it out, or name a later version` };
+  if (addedIn !== undefined && until <= versions.indexOf(addedIn))
+    return { code: 'RG151', text: `is removed in ${removedIn} but only added in ${addedIn}; removedIn must name a later version` };
+  return undefined;
+}
+
 /** The name something had at version index `at`, given its newest name and its renames. */
 export function nameAt(versions: readonly string[], at: number, newest: string, renames: FieldIR['renames']): string {
   let name = newest;
