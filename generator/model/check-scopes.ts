@@ -53,7 +53,12 @@ export function unusedScopes(api: ApiIR, apiPath: string): Diagnostic[] {
   const oauth2 = api.auth.oauth2;
   if (!oauth2) return [];
   const projected = new Map<string, CollectionAt[]>();
-  for (const v of api.versions) for (const p of project(api, v.name).collections) projected.set(p.key, [...(projected.get(p.key) ?? []), p]);
+  for (const v of api.versions)
+    for (const p of project(api, v.name).collections) {
+      const known = projected.get(p.key);
+      if (known) known.push(p);
+      else projected.set(p.key, [p]);
+    }
   const required = new Set(api.collections.flatMap((c) => requiredScopes(c, projected.get(c.name) ?? [])));
   // Located by the call and the path to the property (a model built without call sites has no lines).
   const at: SourceRef = { file: apiPath, line: 0, member: 'defineApi' };
