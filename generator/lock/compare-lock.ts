@@ -65,6 +65,7 @@ function properWay(id: string, location: string, next: string, collection: strin
     'operation-removed': `list it as { name: '<operation>', removedIn: '${next}' } in operations`,
     'operation-added': `list it as { name: '<operation>', addedIn: '${next}' } in operations`,
     'operation-no-longer-public': `keep it public until '${next}': list it as { name: '<operation>', removedIn: '${next}' } in public`,
+    'event-removed': `keep sending it until '${next}': list it as { name: '<event>', removedIn: '${next}' } in the collection's events (a custom event: removedIn: '${next}')`,
     'version-removed': `keep the version until its sunset has passed, or set deprecated and sunset dates first`,
     'version-unreleased': `restore its released date`,
     'version-sunset-moved-earlier': `keep the announced sunset date`,

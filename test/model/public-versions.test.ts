@@ -138,3 +138,25 @@ describe('the lock and public operations', () => {
     expect(refusal?.message.match(/--accept-breaking/g)).toHaveLength(1);
   });
 });
+
+describe('the lock and events', () => {
+  it('removing an event from a released version names the entry that removes it from a new version', () => {
+    const api = (events: readonly unknown[]) =>
+      buildApi(
+        defineApi({
+          name: 'desk',
+          versions: { v1: { released: '2026-01-01' }, v2: {} },
+          collections: { agents: collection({ fields: { id: f.id() }, events: events as ['created'] }) },
+        }),
+        'api.ts',
+        new DiagnosticBag(),
+      );
+    const lock = compareWithLock(api(['created', 'deleted']), undefined).nextLock;
+    const messages = compareWithLock(api(['created']), lock).diagnostics.map((d) => d.message);
+    expect(messages).toEqual([
+      "v1 is released and frozen, but the agent.deleted event is no longer sent (event-removed, breaking); make the change in a new version: keep sending it until 'v2': list it as { name: '<event>', removedIn: 'v2' } in the collection's events (a custom event: removedIn: 'v2'); or pass --accept-breaking to record a deliberate break.",
+    ]);
+    // As the advice says: v1 keeps the event, v2 no longer sends it.
+    expect(compareWithLock(api(['created', { name: 'deleted', removedIn: 'v2' }]), lock).diagnostics).toEqual([]);
+  });
+});
