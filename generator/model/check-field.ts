@@ -5,7 +5,7 @@
  */
 import type { DiagnosticBag } from './diagnostics.ts';
 import type { ApiIR, EnumValueAdded, FieldIR, FieldShape, SourceRef } from './ir.ts';
-import { existsAt, shapeAt } from './project.ts';
+import { emptyRange, existsAt, shapeAt } from './project.ts';
 import { checkFieldValue } from './values.ts';
 
 /** What the whole-API rules need. */
@@ -28,12 +28,8 @@ export function checkField(ctx: Ctx, start: number, field: FieldIR, where: strin
   const { d, versions } = ctx;
   const idx = (v: string) => versions.indexOf(v);
   const first = alive[0];
-  if (field.addedIn && field.removedIn && idx(field.removedIn.version) <= idx(field.addedIn))
-    d.error(
-      'RG151',
-      `${where} is removed in ${field.removedIn.version} but only added in ${field.addedIn}; removedIn must name a later version than addedIn.`,
-      at(field, 'removedIn'),
-    );
+  const empty = emptyRange(versions, field.addedIn, field.removedIn?.version);
+  if (empty) d.error(empty.code, `${where} ${empty.text}.`, at(field, 'removedIn'));
   if (field.type.kind === 'id' && (field.addedIn || field.removedIn || field.renames.length || field.typeChanges.length || field.optionality.length))
     d.error('RG141', `${where}: the id field exists in every version unchanged; remove its version markers.`, field.loc);
   // A change "in version V" compares V with V-1, so the field must exist in both.

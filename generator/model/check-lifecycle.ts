@@ -8,7 +8,7 @@ import { checkField, checkNamesPerVersion, checkNestedChanges, type Ctx } from '
 import { isComplete } from './build-lifecycle.ts';
 import { atPath } from './diagnostics.ts';
 import type { CollectionIR, FieldIR, LifecycleIR, TransitionIR } from './ir.ts';
-import { enumValuesAt, existsAt, shapeAt } from './project.ts';
+import { emptyRange, enumValuesAt, existsAt, shapeAt } from './project.ts';
 
 /** Version indexes at which the collection exists. */
 function collectionLife(ctx: Ctx, c: CollectionIR): number[] {
@@ -48,13 +48,8 @@ function statesAt(ctx: Ctx, field: FieldIR, at: number): string[] {
 /** Each version the transition exists in must know its target state and at least one of its source states. */
 function checkTransitionStates(ctx: Ctx, c: CollectionIR, field: FieldIR, t: TransitionIR, life: readonly number[]): void {
   const where = `${c.name}:${t.name}`;
-  const idx = (v: string) => ctx.versions.indexOf(v);
-  if (t.addedIn && t.removedIn && idx(t.removedIn) <= idx(t.addedIn))
-    ctx.d.error(
-      'RG151',
-      `${where} is removed in ${t.removedIn} but only added in ${t.addedIn}; removedIn must name a later version than addedIn.`,
-      atPath(t.loc, [...(t.loc.path ?? []), 'removedIn']),
-    );
+  const empty = emptyRange(ctx.versions, t.addedIn, t.removedIn);
+  if (empty) ctx.d.error(empty.code, `${where} ${empty.text}.`, atPath(t.loc, [...(t.loc.path ?? []), 'removedIn']));
   const alive = life.filter((i) => existsAt(ctx.versions, i, t.addedIn, t.removedIn));
   const lacking = alive.filter((i) => {
     const states = statesAt(ctx, field, i);

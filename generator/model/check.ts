@@ -7,7 +7,7 @@ import { checkLifecycle } from './check-lifecycle.ts';
 import { checkCollectionScopes } from './check-scopes.ts';
 import type { DiagnosticBag } from './diagnostics.ts';
 import type { ApiIR, CollectionIR, FieldIR } from './ir.ts';
-import { existsAt, nameAt } from './project.ts';
+import { emptyRange, existsAt, nameAt } from './project.ts';
 
 /** Version indexes (in the whole API) at which a field of `c` exists. */
 function lifetime(ctx: Ctx, c: CollectionIR, field: FieldIR): number[] {
@@ -22,12 +22,9 @@ export function checkApi(api: ApiIR, d: DiagnosticBag): void {
   const ctx: Ctx = { api, versions, d, byName: new Map(api.collections.map((c) => [c.name, c])) };
   checkCollectionScopes(api, d);
   for (const c of api.collections) {
-    if (c.addedIn && c.removedIn && versions.indexOf(c.removedIn) <= versions.indexOf(c.addedIn))
-      d.error(
-        'RG151',
-        `${c.name} is removed in ${c.removedIn} but only added in ${c.addedIn}; removedIn must name a later version.`,
-        c.calls['removedIn'] ?? c.loc,
-      );
+    // A collection that exists in no version is a mistake in its versions (and has nothing to generate).
+    const emptyCollection = emptyRange(versions, c.addedIn, c.removedIn);
+    if (emptyCollection) d.error(emptyCollection.code, `${c.name} ${emptyCollection.text}.`, c.calls['removedIn'] ?? c.loc);
     for (const r of c.renames)
       if (
         !existsAt(versions, versions.indexOf(r.version) - 1, c.addedIn, c.removedIn) ||
@@ -48,8 +45,8 @@ export function checkApi(api: ApiIR, d: DiagnosticBag): void {
   }
   for (const e of api.events ?? []) {
     const where = `event ${e.type}`;
-    if (e.addedIn && e.removedIn && versions.indexOf(e.removedIn) <= versions.indexOf(e.addedIn))
-      d.error('RG151', `${where} is removed in ${e.removedIn} but only added in ${e.addedIn}; removedIn must name a later version.`, e.loc);
+    const emptyEvent = emptyRange(versions, e.addedIn, e.removedIn);
+    if (emptyEvent) d.error(emptyEvent.code, `${where} ${emptyEvent.text}.`, e.loc);
     const start = versions.findIndex((_, i) => existsAt(versions, i, e.addedIn, e.removedIn));
     for (const field of e.payload) {
       const alive = versions
