@@ -14,6 +14,8 @@ import Fastify, { type FastifyReply } from 'fastify';
 import { hash } from 'node:crypto';
 import path from 'node:path';
 import type { z } from 'zod';
+// Beside this file when it runs compiled, too (bench/server.ts and bench/versions.ts copy it).
+import { peakRssKiB } from './peak-rss.mjs';
 
 const outDir = process.argv[2]!;
 const variant = process.argv[3] as 'hand' | 'tagged' | 'contract' | 'generated' | 'novalidate';
@@ -142,6 +144,6 @@ else if (variant === 'contract') {
     });
 } else await server.registerBenchApi(app, { orders: { create, get, list } }, { validateResponses: variant === 'generated' });
 // The process's own CPU time and peak memory: the benchmark reads them before and after each run.
-app.get('/__usage', async () => ({ ...process.cpuUsage(), maxRssKiB: process.resourceUsage().maxRSS }));
+app.get('/__usage', async () => ({ ...process.cpuUsage(), maxRssKiB: peakRssKiB() }));
 await app.listen({ port: 0, host: '127.0.0.1' });
 process.stdout.write(`${(app.server.address() as { port: number }).port}\n`);

@@ -24,7 +24,7 @@
  */
 import autocannon from 'autocannon';
 import { spawn, spawnSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -139,6 +139,7 @@ async function main(): Promise<void> {
     rmSync(jsDir, { recursive: true, force: true });
     compileTree(outDir, path.join(jsDir, 'generated'));
     writeFileSync(path.join(jsDir, 'server-target.js'), compileFile(path.join(root, 'bench/server-target.ts')));
+    copyFileSync(path.join(root, 'bench/peak-rss.mjs'), path.join(jsDir, 'peak-rss.mjs'));
   }
   const targets = {} as Record<Variant, Target>;
   for (const v of VARIANTS) targets[v] = await startTarget(v);

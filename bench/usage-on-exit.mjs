@@ -3,11 +3,12 @@
 // RESTGEN_BENCH_USAGE. Node has no getrusage(RUSAGE_CHILDREN), so the measured process reports itself;
 // plain JavaScript so that it needs no loader and works the same for restgen's sources, its dist and orval.
 import { writeFileSync } from 'node:fs';
+import { peakRssKiB } from './peak-rss.mjs';
 
 const target = process.env.RESTGEN_BENCH_USAGE;
 if (target) {
   process.on('exit', () => {
     const usage = process.resourceUsage();
-    writeFileSync(target, JSON.stringify({ userUs: usage.userCPUTime, systemUs: usage.systemCPUTime, maxRssKiB: usage.maxRSS }));
+    writeFileSync(target, JSON.stringify({ userUs: usage.userCPUTime, systemUs: usage.systemCPUTime, maxRssKiB: peakRssKiB() }));
   });
 }

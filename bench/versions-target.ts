@@ -6,6 +6,8 @@
  */
 import Fastify from 'fastify';
 import path from 'node:path';
+// Beside this file when it runs compiled, too (bench/server.ts and bench/versions.ts copy it).
+import { peakRssKiB } from './peak-rss.mjs';
 
 const outDir = process.argv[2]!;
 const ext = process.argv[3] ?? 'js';
@@ -30,6 +32,6 @@ await server.registerVersionbenchApi(
   },
 );
 // The process's own CPU time: the benchmark reads it before and after each run.
-app.get('/__usage', async () => ({ ...process.cpuUsage(), maxRssKiB: process.resourceUsage().maxRSS }));
+app.get('/__usage', async () => ({ ...process.cpuUsage(), maxRssKiB: peakRssKiB() }));
 await app.listen({ port: 0, host: '127.0.0.1' });
 process.stdout.write(`${(app.server.address() as { port: number }).port}\n`);

@@ -47,6 +47,14 @@ describe('measureOnce', () => {
     expect(i.peakRssMiB).toBeLessThan(150);
   });
 
+  it("reports the child's own peak memory, not what the measuring process held when it started the child", () => {
+    // On Linux, getrusage's maxrss of a process started by fork and exec includes the forked copy of its parent.
+    const held = Buffer.alloc(256 * 2 ** 20, 1);
+    const nothing = measureOnce({ args: [script('nothing-again.mjs', '')], cwd: tmp.dir });
+    expect(held[0]).toBe(1);
+    expect(nothing.peakRssMiB).toBeLessThan(150);
+  });
+
   it('throws, with the output, on an unexpected exit code or output', () => {
     const failing = script('failing.mjs', `console.error('broken on purpose'); process.exitCode = 3;`);
     expect(() => measureOnce({ args: [failing], cwd: tmp.dir })).toThrow(/exited 3 \(expected 0\):\nbroken on purpose/);

@@ -2,7 +2,7 @@
  * @module `restgen generate` and `restgen check`.
  */
 import type { Command } from 'commander';
-import { statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { commonJsOutput } from '../../config/module-scope.ts';
 import type { Finding } from '../../diff/types.ts';
@@ -64,7 +64,16 @@ function pipelineOptions(run: ResolvedRun) {
 function usageSince(cpu: NodeJS.CpuUsage): string {
   const spent = process.cpuUsage(cpu);
   const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
-  return `cpu: ${Math.round((spent.user + spent.system) / 1000)} ms; rss: ${mib(process.memoryUsage.rss())} MiB; peak rss: ${mib(process.resourceUsage().maxRSS * 1024)} MiB`;
+  return `cpu: ${Math.round((spent.user + spent.system) / 1000)} ms; rss: ${mib(process.memoryUsage.rss())} MiB; peak rss: ${mib(peakRssKiB() * 1024)} MiB`;
+}
+
+/**
+ * This process's peak resident memory in KiB: Linux's VmHWM. getrusage's maxrss counts, in a process started by
+ * fork and exec, what its parent held (a build tool or test runner that runs restgen); elsewhere it is what there is.
+ */
+function peakRssKiB(): number {
+  const hwm = /^VmHWM:\s+(\d+) kB$/m.exec(existsSync('/proc/self/status') ? readFileSync('/proc/self/status', 'utf8') : '');
+  return hwm ? Number(hwm[1]) : process.resourceUsage().maxRSS;
 }
 
 async function runGenerate(run: ResolvedRun, flags: Flags, io: CliIO, session: GenerateSession | undefined): Promise<void> {
