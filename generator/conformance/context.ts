@@ -15,6 +15,9 @@ export class Stopped extends Error {}
 /** Thrown to skip a check, with the reason. */
 export class Skipped extends Error {}
 
+/** Why a check the deadline interrupted is skipped. */
+const DEADLINE = 'the run deadline passed while it ran';
+
 /** A record a check created. */
 export interface Made {
   readonly id: string;
@@ -115,12 +118,15 @@ export function createContext(session: Session, v: VersionScope, c: CollectionAt
   const label = options.label ?? { version: v.name, collection: c.name };
   const api = session.client(v, c, check, label);
   const idField = c.fields.find((f) => f.type.kind === 'id')?.name ?? 'id';
-  const fail = (operation: string, message: string, exchange?: Exchange) =>
+  const fail = (operation: string, message: string, exchange?: Exchange) => {
+    // What a check saw after the deadline stopped its requests is no verdict on the server.
+    if (exchange?.problem === 'deadline') throw new Skipped(DEADLINE);
     session.results.fail(label.version, label.collection, check, {
       operation,
       message,
       ...(exchange ? { request: exchange.request, answer: exchange.answer } : {}),
     });
+  };
   const stop = (operation: string, message: string, exchange?: Exchange): never => {
     fail(operation, message, exchange);
     throw new Stopped(message);
@@ -141,7 +147,10 @@ export function createContext(session: Session, v: VersionScope, c: CollectionAt
     },
     expect(exchange, statuses, doing) {
       const answer = exchange.answer;
-      if (answer === null) throw new Stopped(`no answer while ${doing}`);
+      if (answer === null) {
+        if (exchange.problem === 'deadline') throw new Skipped(DEADLINE);
+        throw new Stopped(`no answer while ${doing}`);
+      }
       if (!statuses.includes(answer.status))
         stop(operationOf(exchange), `${doing}: answered ${answer.status}, expected ${statuses.join(' or ')}${credentialHint(answer.status)}`, exchange);
       return answer;

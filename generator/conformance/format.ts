@@ -6,7 +6,20 @@
  */
 import { escapeXml } from '../report/format-junit.ts';
 import { shownHeaders } from './http.ts';
-import { CHECKS, type CheckResult, type ConformanceReport, type Failure } from './types.ts';
+import { CHECKS, type CheckResult, type ConformanceReport, type Failure, type Verdict } from './types.ts';
+
+/** C0 control characters but tab and newline, DEL, and C1 control characters. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is what it is for.
+const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+
+/**
+ * `text` with every control character but tab and newline shown escaped (`\x1b`). The reports quote the server
+ * (bodies, headers, ids, values): escaped, nothing it sends can retitle or clear a terminal, move its cursor or
+ * overwrite a line of a CI log, in any format.
+ */
+export function printable(text: string): string {
+  return text.replace(CONTROLS, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
 
 /** The formats `restgen conformance --format` accepts. */
 export const FORMATS = ['text', 'json', 'junit'] as const;
@@ -15,6 +28,12 @@ export type Format = (typeof FORMATS)[number];
 
 /** The version of the JSON report's shape; bumped only when a member changes meaning or is removed. */
 export const REPORT_FORMAT_VERSION = 1;
+
+/** How a run ended: incomplete when it could not complete (whatever else it found), else failed or passed. */
+export function verdictOf(report: ConformanceReport): Verdict {
+  if (report.incomplete.length > 0) return 'incomplete';
+  return report.results.some((r) => r.status === 'failed') ? 'failed' : 'passed';
+}
 
 /** The counts of a report. */
 export function summaryOf(report: ConformanceReport): { checks: number; passed: number; failed: number; skipped: number } {
@@ -26,7 +45,15 @@ function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 3)}...`;
 }
 
-const json = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+/** A value as JSON text (a string as it is); a value nested too deeply for JSON.stringify says so instead. */
+function json(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return '(nested too deeply to print)';
+  }
+}
 
 /** A failure's request and answer, as indented lines. */
 function exchangeLines(f: Failure, indent: string): string[] {
@@ -65,7 +92,8 @@ export function formatText(report: ConformanceReport): string {
     '',
     `${s.checks} checks: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped; ${report.requests} requests; ${report.leftovers.length} record${report.leftovers.length === 1 ? '' : 's'} left behind`,
   );
-  return lines.join('\n') + '\n';
+  if (report.incomplete.length > 0) lines.push('the run did not complete:', ...report.incomplete.map((i) => `  ${i.message}`));
+  return printable(lines.join('\n') + '\n');
 }
 
 /** The report as JSON (two-space indented, trailing newline). */
@@ -77,11 +105,13 @@ export function formatJson(report: ConformanceReport): string {
     url: report.url,
     versions: report.versions,
     concurrency: report.concurrency,
-    summary: { ...s, requests: report.requests, leftovers: report.leftovers.length },
+    summary: { ...s, requests: report.requests, leftovers: report.leftovers.length, complete: report.incomplete.length === 0 },
     results: report.results.map((r) => ({ ...r, description: CHECKS[r.check] })),
     leftovers: report.leftovers,
+    incomplete: report.incomplete,
   };
-  return JSON.stringify(data, null, 2) + '\n';
+  // JSON.stringify escapes C0 characters but leaves DEL and C1 as they are: escaped too, the data stays the same.
+  return JSON.stringify(data, null, 2).replace(/[\x7f-\x9f]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`) + '\n';
 }
 
 function attrs(values: Readonly<Record<string, string | number>>): string {
@@ -115,8 +145,14 @@ export function formatJunit(report: ConformanceReport): string {
     const skipped = results.filter((r) => r.status === 'skipped').length;
     return `  <testsuite${attrs({ name: `${version} ${collection}`, tests: results.length, failures: failed, errors: 0, skipped })}>\n${cases.join('\n')}\n  </testsuite>`;
   });
-  const root = `<testsuites${attrs({ name: `restgen conformance ${report.api}`, tests: s.checks, failures: s.failed, errors: 0, skipped: s.skipped })}>`;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${root}\n${suites.join('\n')}\n</testsuites>\n`;
+  // A run that could not complete is an error of the whole run (JUnit's errors: what kept tests from running).
+  const root = `<testsuites${attrs({ name: `restgen conformance ${report.api}`, tests: s.checks, failures: s.failed, errors: report.incomplete.length, skipped: s.skipped })}>`;
+  const incomplete =
+    report.incomplete.length === 0
+      ? ''
+      : `  <testsuite${attrs({ name: 'the run', tests: 1, failures: 0, errors: 1, skipped: 0 })}>\n    <testcase${attrs({ classname: 'restgen.conformance.run', name: 'complete' })}>\n      <error${attrs({ message: 'the run did not complete', type: 'incomplete' })}>${escapeXml(report.incomplete.map((i) => i.message).join('\n'))}</error>\n    </testcase>\n  </testsuite>\n`;
+  // XML 1.0 allows no C0 control character but tab and newline: escaped, the document stays well-formed.
+  return printable(`<?xml version="1.0" encoding="UTF-8"?>\n${root}\n${suites.join('\n')}\n${incomplete}</testsuites>\n`);
 }
 
 /** The report in `format`. */

@@ -4,6 +4,7 @@
  * answer that show it.
  */
 export { runConformance, isChecked, collectionNames, type RunOutcome } from './runner.ts';
-export { formatReport, formatText, formatJson, formatJunit, summaryOf, FORMATS, REPORT_FORMAT_VERSION, type Format } from './format.ts';
+export { formatReport, formatText, formatJson, formatJunit, printable, summaryOf, verdictOf, FORMATS, REPORT_FORMAT_VERSION, type Format } from './format.ts';
+export { REAL_CLOCK } from './http.ts';
 export { explain, type Move } from './checks/explain.ts';
 export * from './types.ts';

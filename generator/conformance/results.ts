@@ -3,7 +3,25 @@
  * wrong passes), skipped with a reason, or failed by each failure recorded against it. Kept in the order the
  * checks ran.
  */
-import type { CheckId, CheckResult, Failure } from './types.ts';
+import type { AnswerRecord, CheckId, CheckResult, Failure } from './types.ts';
+
+/** The largest answer body a failure keeps as it came; a larger one is kept shortened, so failures hold little memory. */
+export const KEPT_BODY = 64 * 1024;
+/** How much of a larger body is kept. */
+const EXCERPT = 1024;
+
+/** `answer` as a failure keeps it: a body over {@link KEPT_BODY} bytes becomes a text of its start. */
+export function kept(answer: AnswerRecord | null | undefined): AnswerRecord | null | undefined {
+  if (!answer || answer.size === undefined || answer.size <= KEPT_BODY) return answer;
+  let text: string;
+  try {
+    text = typeof answer.body === 'string' ? answer.body.slice(0, EXCERPT) : (JSON.stringify(answer.body) ?? '').slice(0, EXCERPT);
+  } catch {
+    // Nested too deeply to print.
+    text = '';
+  }
+  return { ...answer, body: `${text}... (${answer.size} bytes in all; the report keeps the first ${EXCERPT} characters)` };
+}
 
 interface Entry {
   check: CheckId;
@@ -40,7 +58,7 @@ export class Results {
     const index = failures.findIndex((f) => f.operation === failure.operation && f.message === failure.message);
     const seen = failures[index];
     if (seen) failures[index] = { ...seen, repeats: (seen.repeats ?? 0) + 1 };
-    else failures.push(failure);
+    else failures.push(failure.answer ? { ...failure, answer: kept(failure.answer) } : failure);
   }
 
   /** Every result so far. A check with failures failed even if it was also skipped later. */

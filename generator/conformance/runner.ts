@@ -8,9 +8,9 @@ import type { ApiIR, CollectionAt, FieldAt } from '../model/ir.ts';
 import { DEFINITIONS, checkVersions } from './checks/index.ts';
 import { createContext } from './context.ts';
 import { guarded } from './guard.ts';
-import { createHttp, type Http } from './http.ts';
+import { createHttp, REAL_CLOCK, sizeText, type Http } from './http.ts';
 import { Session } from './session.ts';
-import { CHECK_IDS, DEFAULTS, type ConformanceOptions, type ConformanceReport } from './types.ts';
+import { ATTEMPTS, BOUNDS, CHECK_IDS, DEFAULTS, type ConformanceOptions, type ConformanceReport, type Incomplete } from './types.ts';
 import { createValues } from './values.ts';
 
 /** What a run came to: a report, or a server it could not reach at all. */
@@ -38,32 +38,85 @@ export function isChecked(ir: ApiIR, c: CollectionAt, only: readonly string[] | 
   return only === undefined || only.length === 0 || collectionNames(ir, c.key).some((n) => only.includes(n));
 }
 
+/** The options of a run with every default filled in. */
+type Settled = Required<Omit<ConformanceOptions, 'seed' | 'headers' | 'versions' | 'only'>> & ConformanceOptions;
+
 /** Runs every check against the server at `options.url`. `progress` hears a line per collection. */
 export async function runConformance(ir: ApiIR, options: ConformanceOptions, progress: (line: string) => void = () => {}): Promise<RunOutcome> {
+  const settled: Settled = { ...DEFAULTS, clock: REAL_CLOCK, ...options };
   const http = createHttp({
-    url: options.url,
-    headers: options.headers ?? [],
-    maxWait: options.maxWait ?? DEFAULTS.maxWait,
-    timeout: options.timeout ?? DEFAULTS.timeout,
-    sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    url: settled.url,
+    headers: settled.headers ?? [],
+    maxWait: settled.maxWait,
+    maxTotalWait: settled.maxTotalWait,
+    timeout: settled.timeout,
+    maxBody: settled.maxBody,
+    deadline: settled.clock.now() + settled.deadline,
+    clock: settled.clock,
   });
   try {
-    return await runWith(ir, options, http, progress);
+    return await runWith(ir, settled, http, progress);
   } finally {
     http.close();
   }
 }
 
-async function runWith(ir: ApiIR, options: ConformanceOptions, http: Http, progress: (line: string) => void): Promise<RunOutcome> {
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const seconds = (ms: number) => `${ms / 1000} s`;
+
+/** Why the run could not complete, as the report says it. */
+function incompleteOf(http: Http, options: Settled, stoppedAt: string | undefined): Incomplete[] {
+  const p = http.problems;
+  const out: Incomplete[] = [];
+  if (p.timeout > 0)
+    out.push({
+      reason: 'timeout',
+      count: p.timeout,
+      message: `${plural(p.timeout, 'request')} got no complete answer within ${seconds(options.timeout)} (--timeout)`,
+    });
+  if (p.oversize > 0)
+    out.push({
+      reason: 'oversize',
+      count: p.oversize,
+      message: `${plural(p.oversize, 'answer')} had a body larger than ${sizeText(options.maxBody)}, which was not read on (--max-body)`,
+    });
+  if (p.connection > 0)
+    out.push({
+      reason: 'connection',
+      count: p.connection,
+      message: `${plural(p.connection, 'request')} failed: the connection was refused, reset or closed before the answer was complete`,
+    });
+  if (p['rate-limited'] > 0)
+    out.push({
+      reason: 'rate-limited',
+      count: p['rate-limited'],
+      message: `${plural(p['rate-limited'], 'request')} still answered 429 when the waiting allowed was spent (${seconds(options.maxWait)} per answer with --max-wait, ${seconds(options.maxTotalWait)} in all with --max-total-wait, ${ATTEMPTS} attempts); give the server limits that fit a run`,
+    });
+  if (stoppedAt !== undefined)
+    out.push({
+      reason: 'deadline',
+      count: 1,
+      message: `the run deadline of ${seconds(options.deadline)} (--deadline) passed at ${stoppedAt}: it and the checks after it did not run`,
+    });
+  return out;
+}
+
+async function runWith(ir: ApiIR, options: Settled, http: Http, progress: (line: string) => void): Promise<RunOutcome> {
   const versions = ir.versions.map((v) => v.name).filter((v) => !options.versions?.length || options.versions.includes(v));
-  const concurrency = options.concurrency ?? DEFAULTS.concurrency;
-  const session = new Session(ir, http, createValues(options.seed ?? Math.floor(Math.random() * 2 ** 31)), concurrency);
+  const session = new Session(ir, http, createValues(options.seed ?? Math.floor(Math.random() * 2 ** 31)), options.concurrency);
   const first = session.scope(versions[0]!);
   const probe = await http.send({ method: 'GET', path: `${first.prefix}/${first.api.collections[0]?.path ?? ''}`, headers: first.headers });
-  if (probe.answer === null) return { kind: 'unreachable', message: `cannot reach ${options.url}: ${probe.error ?? 'no answer'}` };
+  // Without an answer to the first request there is nothing to check (each later request would wait as long).
+  if (probe.answer === null)
+    return {
+      kind: 'unreachable',
+      message:
+        probe.problem === 'connection' ? `cannot reach ${options.url}: ${probe.error}` : `${options.url} gave no answer to the first request: ${probe.error}`,
+    };
 
+  let stoppedAt: string | undefined;
   const live: string[] = [];
-  for (const version of versions) {
+  run: for (const version of versions) {
     const v = session.scope(version);
     const collections = v.api.collections.filter((x) => isChecked(ir, x, options.only));
     // A version past its sunset answers 410 to everything: nothing of it can be checked, and that is no failure.
@@ -83,24 +136,43 @@ async function runWith(ir: ApiIR, options: ConformanceOptions, http: Http, progr
         // A check that does not apply (an operation or a feature the collection lacks) is no result at all.
         const ctx = createContext(session, v, c, id);
         if (definition.needs.some((op) => !c.operations.includes(op)) || definition.applies?.(ctx) !== undefined) continue;
+        if (http.expired) {
+          stoppedAt = `${version} ${c.name} ${id}`;
+          break run;
+        }
         await guarded(session, { version, collection: c.name }, id, () => definition.run(ctx));
       }
     }
     await session.cleanup();
   }
 
-  if (live.length >= 2) {
+  if (stoppedAt === undefined && live.length >= 2) {
     const oldest = session.scope(live[0]!);
     const newest = session.scope(live.at(-1)!);
     for (const c of newest.api.collections.filter((x) => isChecked(ir, x, options.only) && oldest.api.collections.some((o) => o.key === x.key))) {
+      if (http.expired) {
+        stoppedAt = `${oldest.name} → ${newest.name} ${c.name} versions`;
+        break;
+      }
       progress(`${oldest.name} → ${newest.name} ${c.name}`);
       await checkVersions(session, oldest, newest, c.key);
     }
-    await session.cleanup();
   }
+  // Past the deadline the records made are still deleted, within a grace of their own.
+  if (http.expired) http.extend(options.clock.now() + BOUNDS.cleanup.default);
+  await session.cleanup();
 
   return {
     kind: 'report',
-    report: { api: ir.title, url: options.url, versions, concurrency, results: session.results.list(), requests: http.sent, leftovers: session.leftovers },
+    report: {
+      api: ir.title,
+      url: options.url,
+      versions,
+      concurrency: options.concurrency,
+      results: session.results.list(),
+      requests: http.sent,
+      leftovers: session.leftovers,
+      incomplete: incompleteOf(http, options, stoppedAt),
+    },
   };
 }

@@ -77,6 +77,8 @@ export class Session {
   observe(target: Target, exchange: Exchange, check: CheckId, label: { readonly version: string; readonly collection: string }): void {
     const { v, c, operation } = target;
     const answer = exchange.answer;
+    // A request the deadline stopped says nothing about the server: the check it was part of is skipped.
+    if (exchange.problem === 'deadline') return;
     if (answer === null) {
       this.results.fail(label.version, label.collection, check, {
         operation,

@@ -50,15 +50,26 @@ export interface AnswerRecord {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: unknown;
+  /** The body's size in bytes, as it came (a report keeps a large body shortened). */
+  readonly size?: number;
 }
 
-/** One request and what came of it: an answer, or the transport error that stopped it. */
+/**
+ * Why a request has no (usable) answer: it took longer than the bound (`timeout`), its answer passed the size cap
+ * (`oversize`), the connection failed (`connection`), or the run's deadline passed before or while it was sent
+ * (`deadline`).
+ */
+export type TransportProblem = 'timeout' | 'oversize' | 'connection' | 'deadline';
+
+/** One request and what came of it: an answer, or the transport problem that stopped it. */
 export interface Exchange {
   /** The operation it was (`create`, ..., `:pay`), when a collection's client sent it. */
   readonly operation?: string;
   readonly request: RequestRecord;
   readonly answer: AnswerRecord | null;
   readonly error?: string;
+  /** Why there is no answer (set exactly when `answer` is null). */
+  readonly problem?: TransportProblem;
 }
 
 /** One way the server broke a check. */
@@ -92,6 +103,19 @@ export interface Leftover {
   readonly reason: string;
 }
 
+/**
+ * Why a run could not complete, by kind: requests without a usable answer (timed out, an answer over the size
+ * cap, a failed connection), requests still answered 429 when the waiting allowed was spent, and the deadline.
+ */
+export type IncompleteReason = 'timeout' | 'oversize' | 'connection' | 'rate-limited' | 'deadline';
+
+/** One reason a run could not complete: how many requests it hit, and a sentence saying so and what to change. */
+export interface Incomplete {
+  readonly reason: IncompleteReason;
+  readonly count: number;
+  readonly message: string;
+}
+
 /** The outcome of a run. */
 export interface ConformanceReport {
   readonly api: string;
@@ -102,7 +126,52 @@ export interface ConformanceReport {
   /** HTTP requests sent (retries after 429 included). */
   readonly requests: number;
   readonly leftovers: readonly Leftover[];
+  /** Why the run could not complete; empty when it did (its verdicts then cover every check that applies). */
+  readonly incomplete: readonly Incomplete[];
 }
+
+/** How a run waits and keeps time; tests inject one that moves on without waiting. Times in milliseconds. */
+export interface Clock {
+  now(): number;
+  /** Resolves after `ms`. */
+  sleep(ms: number): Promise<void>;
+  /** Calls `fn` after `ms`; the returned function cancels it. */
+  after(ms: number, fn: () => void): () => void;
+}
+
+/**
+ * The bounds of a run: each with its default, the command-line option that sets it, and what it bounds. Every
+ * request, every answer and the whole run are bounded, so a server that trickles, floods or rate-limits without
+ * end cannot hold a run (or its memory) forever. The reference page is generated from this table.
+ */
+export const BOUNDS = {
+  timeout: { default: 10_000, unit: 'ms', option: '--timeout <seconds>', bounds: 'one request, from sending it to the last byte of its answer' },
+  maxBody: {
+    default: 16 * 1024 * 1024,
+    unit: 'bytes',
+    option: '--max-body <MiB>',
+    bounds: 'the body of one answer; the run stops reading a larger one and reports it',
+  },
+  maxWait: { default: 60_000, unit: 'ms', option: '--max-wait <seconds>', bounds: "the wait one 429's Retry-After may ask for before the request is retried" },
+  maxTotalWait: { default: 600_000, unit: 'ms', option: '--max-total-wait <seconds>', bounds: 'all the waiting on 429 answers of a run, together' },
+  deadline: {
+    default: 1_800_000,
+    unit: 'ms',
+    option: '--deadline <seconds>',
+    bounds: 'the checks of a run; a check the deadline interrupts, and the checks after it, do not run',
+  },
+  cleanup: {
+    default: 60_000,
+    unit: 'ms',
+    option: null,
+    bounds: 'deleting the records a run made, once the deadline has passed',
+  },
+} as const satisfies Readonly<
+  Record<string, { readonly default: number; readonly unit: 'ms' | 'bytes'; readonly option: string | null; readonly bounds: string }>
+>;
+
+/** Attempts of one request that answers 429, the first included. */
+export const ATTEMPTS = 6;
 
 /** What a run is asked to do. Times are in milliseconds. */
 export interface ConformanceOptions {
@@ -118,13 +187,41 @@ export interface ConformanceOptions {
   readonly concurrency?: number;
   /** The longest wait a 429's Retry-After may ask for before the request is retried (default 60 000). */
   readonly maxWait?: number;
-  /** How long one request may take (default 10 000). */
+  /** All the waiting on 429 answers of the run together (default 600 000); a 429 past it is not waited out. */
+  readonly maxTotalWait?: number;
+  /** How long one request may take, from sending it to the last byte of its answer (default 10 000). */
   readonly timeout?: number;
+  /** The largest answer body read, in bytes (default 16 MiB); a larger one is reported, and not read on. */
+  readonly maxBody?: number;
+  /** How long the checks may take together (default 1 800 000); the cleanup after it gets at most a minute more. */
+  readonly deadline?: number;
   /** Makes the run's generated values reproducible (default: random). */
   readonly seed?: number;
-  /** Waits `ms` (tests inject one that does not). */
-  readonly sleep?: (ms: number) => Promise<void>;
+  /** The clock the run waits and keeps time with (tests inject one that does not wait). */
+  readonly clock?: Clock;
 }
 
 /** Defaults of {@link ConformanceOptions}. */
-export const DEFAULTS = { concurrency: 5, maxWait: 60_000, timeout: 10_000 } as const;
+export const DEFAULTS = {
+  concurrency: 5,
+  maxWait: BOUNDS.maxWait.default,
+  maxTotalWait: BOUNDS.maxTotalWait.default,
+  timeout: BOUNDS.timeout.default,
+  maxBody: BOUNDS.maxBody.default,
+  deadline: BOUNDS.deadline.default,
+} as const;
+
+/** The exit code of `restgen conformance` for each way a run can end, with what it means (the reference's table). */
+export const EXIT_CODES = {
+  passed: { code: 0, means: 'every check that ran holds, and the run completed (skipped checks and records left behind do not count)' },
+  failed: { code: 1, means: 'a check failed: the server answered, and broke the contract' },
+  usage: { code: 2, means: 'a usage error: a missing or malformed option, an unknown version or collection, an API module with errors' },
+  incomplete: {
+    code: 3,
+    means:
+      'the run could not complete: the server could not be reached, a request got no complete answer (timeout, answer over the size cap, broken connection), 429 answers outlasted the waiting allowed, or the deadline passed; also when a check failed besides',
+  },
+} as const satisfies Readonly<Record<string, { readonly code: number; readonly means: string }>>;
+
+/** How a run ended, as its exit code names it. */
+export type Verdict = Exclude<keyof typeof EXIT_CODES, 'usage'>;
