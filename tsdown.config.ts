@@ -1,7 +1,8 @@
 /**
- * @module The build: restgen's TypeScript sources compiled to `dist/` with tsdown (rolldown). Two bundles:
- * `index` is what a user's `api.ts` and `restgen.config.ts` import (the DSL and `defineConfig`, with one
- * bundled `.d.ts`), and `cli` is the command line, whose commands and heavy stages are split into chunks
+ * @module The build: restgen's TypeScript sources compiled to `dist/` with tsdown (rolldown). Two bundles: the
+ * declared entries with their bundled `.d.ts` files, `index` (what a user's `api.ts` and `restgen.config.ts` import:
+ * the DSL and `defineConfig`) and `contract` (`restgen/contract`: an API's contract as data, which
+ * `@restgen/conformance` reads); and `cli`, the command line, whose commands and heavy stages are split into chunks
  * loaded on demand. Every npm dependency stays an import, resolved from the user's installation.
  */
 import { defineConfig } from 'tsdown';
@@ -21,6 +22,11 @@ const common = {
 } as const;
 
 export default defineConfig([
+  // One file: the DSL finds the user's frame in a stack by leaving out the frames of its own folder.
   { ...common, entry: { index: 'generator/dsl/index.ts' }, dts: true, clean: true },
-  { ...common, entry: { cli: 'generator/cli/main.ts' }, dts: false, clean: false },
+  // Its chunks (loaded on demand: the module loader and the checks) in a folder of their own: the CLI's build writes
+  // chunks of the same names.
+  { ...common, entry: { contract: 'generator/conformance/contract.ts' }, dts: true, clean: false, outputOptions: { chunkFileNames: 'contract/[name].js' } },
+  // `restgen conformance` loads @restgen/conformance where it is installed; it is never part of restgen's build.
+  { ...common, entry: { cli: 'generator/cli/main.ts' }, dts: false, clean: false, deps: { neverBundle: ['@restgen/conformance'] } },
 ]);

@@ -4,13 +4,13 @@
  * run (`ConformanceOptions` and its JSDoc).
  */
 import { fileURLToPath } from 'node:url';
-import { ATTEMPTS, BOUNDS, CHECKS, EXIT_CODES } from '../../generator/conformance/types.ts';
-import { KEPT_BODY } from '../../generator/conformance/results.ts';
+import { ATTEMPTS, BOUNDS, CHECKS, EXIT_CODES } from '../../packages/conformance/src/types.ts';
+import { KEPT_BODY } from '../../packages/conformance/src/results.ts';
 import { code, generatedHeader, table } from './markdown.ts';
 import { typeSection } from './type-tables.ts';
 import { openSources, readType } from './typescript-members.ts';
 
-const TYPES = fileURLToPath(new URL('../../generator/conformance/types.ts', import.meta.url));
+const TYPES = fileURLToPath(new URL('../../packages/conformance/src/types.ts', import.meta.url));
 
 /** A default as a reader says it: `10 s`, `30 min`, `16 MiB`. */
 export function amount(value: number, unit: 'ms' | 'bytes'): string {

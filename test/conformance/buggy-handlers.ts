@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { HttpProblem, PreconditionFailed, createMemoryCollection, type HandlerContext, type MemorySpec } from '@restgen/runtime';
 import type { ApiIR } from '../../generator/model/ir.ts';
-import type { CheckId } from '../../generator/conformance/index.ts';
+import type { CheckId } from '@restgen/conformance';
 import { SHOP_MIGRATIONS } from '../server/helpers.ts';
 import type { Handlers } from './helpers.ts';
 

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatJson, formatJunit, formatText, type Clock } from '../../generator/conformance/index.ts';
+import { formatJson, formatJunit, formatText, runConformance, type Clock } from '@restgen/conformance';
 import { runCli } from '../cli/run-cli.ts';
 import { HEADER_API } from '../server/helpers.ts';
 import { conform, failureLines, loadExample, stopAll, type Example } from './helpers.ts';
@@ -45,6 +45,29 @@ function virtualClock(start = 0): Clock & { slept: number[]; time: number } {
   return clock;
 }
 
+/**
+ * A clock whose request bounds run out only when the test says so (`expire()`: every request in flight is then past
+ * its bound), so a test shows a request cut off by its bound without waiting for it, and no other request of a busy
+ * machine can be cut off by mistake.
+ */
+function manualTimers(): Clock & { expire(): void } {
+  const pending = new Set<() => void>();
+  return {
+    now: () => 0,
+    sleep: async () => {},
+    after(_ms, fn) {
+      pending.add(fn);
+      return () => pending.delete(fn);
+    },
+    expire() {
+      // On the next turn: the request in flight has registered its bound by then.
+      setImmediate(() => {
+        for (const fn of [...pending]) fn();
+      });
+    },
+  };
+}
+
 /** A raw HTTP server on 127.0.0.1 that answers every request with `answer`. */
 async function rawServer(answer: Parameters<typeof createServer>[1]): Promise<string> {
   const server = createServer(answer);
@@ -58,38 +81,47 @@ const isItem = (url: string) => /^\/(notes|labels)\/[0-9a-f-]{36}$/.test(url.spl
 
 describe('each request is bounded as a whole', () => {
   it('a server that trickles its answer a byte at a time is cut off after --timeout, and the run ends', async () => {
+    const clock = manualTimers();
+    let bytes = 0;
     const url = await rawServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.write('{');
-      // One byte now and then, forever: an idle timeout would never fire.
-      const timer = setInterval(() => response.write(' '), 20);
+      // One byte now and then, forever: an idle timeout would never fire. The bound runs out after a few.
+      const timer = setInterval(() => {
+        response.write(' ');
+        if (++bytes === 5) clock.expire();
+      }, 5);
       response.on('close', () => clearInterval(timer));
     });
-    const outcome = await import('../../generator/conformance/index.ts').then((m) =>
-      m.runConformance(notes.ir, { url, timeout: 300, seed: 1, versions: ['2025-06'], only: ['labels'] }),
-    );
-    expect(outcome).toEqual({ kind: 'unreachable', message: `${url} gave no answer to the first request: no complete answer within 0.3 s (--timeout)` });
+    const outcome = await runConformance(notes.contract, { url, clock, seed: 1, versions: ['2025-06'], only: ['labels'] });
+    expect(outcome).toEqual({ kind: 'unreachable', message: `${url} gave no answer to the first request: no complete answer within 10 s (--timeout)` });
   });
 
   it('a get that trickles fails its check as a timeout, the run completes the rest and says it is incomplete', async () => {
+    const clock = manualTimers();
     let trickled = 0;
     const server = await notes.start({
       mount: (app) =>
         app.addHook('onRequest', async (request, reply) => {
-          // The first get of a record trickles; the rest of the run meets a well-behaved server.
+          // The first get of a record trickles (a sequential request: the only one in flight when the bound runs
+          // out); the rest of the run meets a well-behaved server.
           if (request.method !== 'GET' || !isItem(request.url) || trickled++ > 0) return;
           const body = new Readable({ read() {} });
-          const timer = setInterval(() => body.push(' '), 20);
+          let bytes = 0;
+          const timer = setInterval(() => {
+            body.push(' ');
+            if (++bytes === 5) clock.expire();
+          }, 5);
           body.on('close', () => clearInterval(timer));
           return reply.type('application/json').send(body);
         }),
     });
-    const report = await conform(notes.ir, server.url, { timeout: 300, versions: ['2025-06'], only: ['labels'] });
+    const report = await conform(notes.contract, server.url, { clock, timeout: 2000, versions: ['2025-06'], only: ['labels'] });
     const roundTrip = report.results.find((r) => r.check === 'round-trip')!;
     expect(roundTrip.status).toBe('failed');
-    expect(roundTrip.failures[0]!.message).toBe('no answer: no complete answer within 0.3 s (--timeout)');
+    expect(roundTrip.failures[0]!.message).toBe('no answer: no complete answer within 2 s (--timeout)');
     expect(report.incomplete.map((i) => i.reason)).toEqual(['timeout']);
-    expect(report.incomplete[0]!.message).toBe('1 request got no complete answer within 0.3 s (--timeout)');
+    expect(report.incomplete[0]!.message).toBe('1 request got no complete answer within 2 s (--timeout)');
     expect(report.leftovers).toEqual([]);
   });
 });
@@ -115,7 +147,7 @@ describe('answers are read up to a size cap', () => {
             return reply.type('application/json').send(body);
           }),
       });
-      const report = await conform(notes.ir, server.url, { maxBody: 1024 * 1024, versions: ['2025-06'], only: ['labels'] });
+      const report = await conform(notes.contract, server.url, { maxBody: 1024 * 1024, versions: ['2025-06'], only: ['labels'] });
       const roundTrip = report.results.find((r) => r.check === 'round-trip')!;
       expect(roundTrip.failures[0]!.message).toBe("no answer: the answer's body is larger than 1 MiB (the cap; --max-body)");
       expect(report.incomplete.map((i) => i.reason)).toEqual(['oversize']);
@@ -155,7 +187,7 @@ describe('429 to everything', () => {
       response.end('{"type":"about:blank","title":"Too Many Requests","status":429}');
     });
     const clock = virtualClock();
-    const report = await conform(notes.ir, url, { clock, maxWait: 60_000, maxTotalWait: 10_000, versions: ['2025-06'], only: ['labels'] });
+    const report = await conform(notes.contract, url, { clock, maxWait: 60_000, maxTotalWait: 10_000, versions: ['2025-06'], only: ['labels'] });
     const waited = clock.slept.reduce((a, b) => a + b, 0);
     expect(waited).toBeLessThanOrEqual(10_000);
     expect(waited).toBeGreaterThan(0);
@@ -177,7 +209,7 @@ describe('the run deadline', () => {
           if (++requests === 40) clock.time += 61_000;
         }),
     });
-    const report = await conform(notes.ir, server.url, { clock, deadline: 60_000, versions: ['2025-06'] });
+    const report = await conform(notes.contract, server.url, { clock, deadline: 60_000, versions: ['2025-06'] });
     expect(failureLines(report)).toBe('');
     expect(report.incomplete).toEqual([
       expect.objectContaining({ reason: 'deadline', count: 1, message: expect.stringMatching(/^the run deadline of 60 s \(--deadline\) passed at 2025-06 /) }),
@@ -199,7 +231,7 @@ describe('escape sequences from the server', () => {
           if (request.method === 'GET' && isItem(request.url)) return reply.code(200).type('text/plain').send(HOSTILE);
         }),
     });
-    const report = await conform(notes.ir, server.url, { versions: ['2025-06'], only: ['labels'] });
+    const report = await conform(notes.contract, server.url, { versions: ['2025-06'], only: ['labels'] });
     expect(report.results.find((r) => r.check === 'round-trip')!.status).toBe('failed');
     // biome-ignore lint/suspicious/noControlCharactersInRegex: what must not be there.
     const controls = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;

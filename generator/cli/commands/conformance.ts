@@ -8,6 +8,7 @@
 import { Option, type Command } from 'commander';
 import { closest } from '../../model/option-shapes.ts';
 import type { ApiIR } from '../../model/ir.ts';
+import { loadConformancePackage } from '../../conformance/load-package.ts';
 import { loadModel } from '../../pipeline/generate.ts';
 import { info, type CliIO } from '../io.ts';
 import { terminalText } from '../style.ts';
@@ -33,7 +34,9 @@ interface ConformanceFlags {
 /** A problem with the command line: one line, exit 2. */
 class UsageError extends Error {}
 
+/** The formats of `@restgen/conformance`'s reports (a test keeps them in step with the package's). */
 const FORMATS = ['text', 'json', 'junit'] as const;
+type Format = (typeof FORMATS)[number];
 /** A header field name (RFC 9110 token). */
 const HEADER = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*(.*?)[ \t]*$/;
 
@@ -111,11 +114,14 @@ async function runConformanceCommand(apiArg: string | undefined, flags: Conforma
   const ir = model.ir;
   const versions = versionsOf(ir, flags.version);
   const only = onlyOf(ir, flags.only, versions);
-  // The engine (ajv, fast-check) is loaded only when a run starts.
-  const { runConformance, formatReport, summaryOf, verdictOf, EXIT_CODES } = await import('../../conformance/index.ts');
+  // The engine is a package of its own (with ajv and fast-check), loaded only when a run starts.
+  const loaded = await loadConformancePackage(run.apiPath);
+  if (!loaded.ok) throw new UsageError(loaded.message);
+  const { runConformance, formatReport, summaryOf, verdictOf, EXIT_CODES } = loaded.mod;
+  const { contractOf } = await import('../../conformance/contract.ts');
   info(io, `restgen conformance: checking ${url} against ${ir.title}; it creates records of its own and deletes them again\n`);
   const outcome = await runConformance(
-    ir,
+    contractOf(ir),
     {
       url,
       headers,
@@ -136,7 +142,7 @@ async function runConformanceCommand(apiArg: string | undefined, flags: Conforma
     return io.exit(EXIT_CODES.incomplete.code);
   }
   // The report quotes the server: a terminal gets it without control characters, whatever the format escapes.
-  io.out(terminalText(formatReport(outcome.report, flags.format as (typeof FORMATS)[number]), false));
+  io.out(terminalText(formatReport(outcome.report, flags.format as Format), false));
   const failed = summaryOf(outcome.report).failed;
   if (failed > 0 && flags.format !== 'text') io.err(`restgen conformance: ${failed} check${failed === 1 ? '' : 's'} failed.\n`);
   if (outcome.report.incomplete.length > 0 && flags.format !== 'text')

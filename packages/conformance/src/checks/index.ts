@@ -3,18 +3,18 @@
  * (`observed`), and the one that spans versions. Keyed by {@link CheckId}, so a check without its place here
  * does not compile.
  */
-import type { CheckId } from '../types.ts';
-import { etag, ifMatchDelete, ifMatchRequired, ifMatchUpdate, ifNoneMatch } from './conditional.ts';
-import { deleteCheck, readOnlyAssigned, replaceComplete, roundTrip, updatePartial } from './crud.ts';
-import type { CheckDefinition } from './definition.ts';
-import { filters } from './filters.ts';
-import { idempotentCreate } from './idempotency.ts';
-import { cursorTampered, pagination, paginationConcurrent } from './pagination.ts';
-import { transitions, transitionsConcurrent } from './transitions.ts';
-import { unique } from './unique.ts';
+import type { CheckId } from '../types.js';
+import { etag, ifMatchDelete, ifMatchRequired, ifMatchUpdate, ifNoneMatch } from './conditional.js';
+import { deleteCheck, readOnlyAssigned, replaceComplete, roundTrip, updatePartial } from './crud.js';
+import type { CheckDefinition } from './definition.js';
+import { filters } from './filters.js';
+import { idempotentCreate } from './idempotency.js';
+import { cursorTampered, pagination, paginationConcurrent } from './pagination.js';
+import { transitions, transitionsConcurrent } from './transitions.js';
+import { unique } from './unique.js';
 
-export type { CheckDefinition } from './definition.ts';
-export { checkVersions } from './versions.ts';
+export type { CheckDefinition } from './definition.js';
+export { checkVersions } from './versions.js';
 
 /** How each check runs. */
 export const DEFINITIONS: { readonly [K in CheckId]: CheckDefinition | 'observed' | 'across-versions' } = {

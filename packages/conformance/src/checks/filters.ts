@@ -4,12 +4,12 @@
  * filterable ref, the list is narrowed to the run's own parent as well (unless that ref is the field tested),
  * so a shared database does not have to be walked.
  */
-import type { FieldAt } from '../../model/ir.ts';
-import { sameValue, show } from '../compare.ts';
-import type { CheckContext, Made } from '../context.ts';
-import type { CheckDefinition } from './definition.ts';
-import { filterableKind, narrowingField, walk } from './helpers.ts';
-import { pathsFrom, reach, shownState } from './lifecycle.ts';
+import type { FieldAt } from 'restgen/contract';
+import { sameValue, show } from '../compare.js';
+import type { CheckContext, Made } from '../context.js';
+import type { CheckDefinition } from './definition.js';
+import { filterableKind, narrowingField, walk } from './helpers.js';
+import { pathsFrom, reach, shownState } from './lifecycle.js';
 
 /** Two records that differ in `field`, and the value of each. */
 interface Pair {

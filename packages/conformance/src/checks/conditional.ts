@@ -3,12 +3,12 @@
  * If-Match answers 412 and changes nothing; If-None-Match answers 304; a collection that requires If-Match
  * answers 428 without it; N concurrent writes or deletes with one If-Match: exactly one succeeds.
  */
-import { operationOf, type CollectionClient } from '../client.ts';
-import type { CheckContext } from '../context.ts';
-import type { Exchange } from '../types.ts';
-import type { CheckDefinition } from './definition.ts';
-import { changeableField, changed, statusesOf } from './helpers.ts';
-import { inputOf } from './lifecycle.ts';
+import { operationOf, successOf, type CollectionClient } from '../client.js';
+import type { CheckContext } from '../context.js';
+import type { Exchange } from '../types.js';
+import type { CheckDefinition } from './definition.js';
+import { changeableField, changed, statusesOf } from './helpers.js';
+import { inputOf } from './lifecycle.js';
 
 /** A write that changes `resource` (update, else replace, else a transition open from its state); undefined when none can. */
 async function changeOf(
@@ -19,12 +19,12 @@ async function changeOf(
   const field = changeableField(ctx);
   if (field && ctx.c.operations.includes('update')) {
     const patch = { [field.name]: changed(ctx, field, resource[field.name]) };
-    ctx.ensureValid('PATCH', `${ctx.v.prefix}/${ctx.c.path}/{id}`, patch);
+    ctx.ensureValid('update', patch);
     return (api, ifMatch) => api.update(id, patch, ifMatch ? { ifMatch } : {});
   }
   if (field && ctx.c.operations.includes('replace')) {
     const body = await ctx.body('all', { [field.name]: changed(ctx, field, resource[field.name]) });
-    ctx.ensureValid('PUT', `${ctx.v.prefix}/${ctx.c.path}/{id}`, body);
+    ctx.ensureValid('replace', body);
     return (api, ifMatch) => api.replace(id, body, ifMatch ? { ifMatch } : {});
   }
   const lc = ctx.c.lifecycle;
@@ -43,7 +43,7 @@ export const etag: CheckDefinition = {
     const made = await ctx.create();
     const first = await ctx.api.get(made.id);
     const tag = etagOf(first);
-    ctx.expect(first, [200], 'reading the new resource');
+    ctx.succeeded(first, 'reading the new resource');
     if (tag === undefined) return ctx.stop('get', 'get answered no ETag', first);
     if (made.etag !== undefined && made.etag !== tag)
       ctx.fail('get', `create answered ETag ${made.etag}, a get right after it ${tag}: the resource did not change`, first);
@@ -52,11 +52,11 @@ export const etag: CheckDefinition = {
     const change = await changeOf(ctx, ctx.resource(first, 'reading the new resource'));
     if (!change) return;
     const written = await change(ctx.api);
-    ctx.expect(written, [200], 'changing the resource');
+    ctx.succeeded(written, 'changing the resource');
     const after = etagOf(written);
     if (after === tag) ctx.fail(operationOf(written), `the resource changed, but the ETag is still ${tag}`, written);
     const read = await ctx.api.get(made.id);
-    ctx.expect(read, [200], 'reading the changed resource');
+    ctx.succeeded(read, 'reading the changed resource');
     if (etagOf(read) !== after) ctx.fail('get', `the write answered ETag ${after ?? '(none)'}, a get right after it ${etagOf(read) ?? '(none)'}`, read);
     if (etagOf(read) === tag) ctx.fail('get', `after a change, get still answers the old ETag ${tag}`, read);
     // A write conditional on the old ETag must fail, and leave the resource as it was.
@@ -77,7 +77,7 @@ export const ifNoneMatch: CheckDefinition = {
   async run(ctx) {
     const made = await ctx.create();
     const first = await ctx.api.get(made.id);
-    ctx.expect(first, [200], 'reading the new resource');
+    ctx.succeeded(first, 'reading the new resource');
     const tag = etagOf(first) ?? ctx.stop('get', 'get answered no ETag', first);
     const cached = await ctx.api.get(made.id, { headers: { 'if-none-match': tag } });
     if (cached.answer?.status !== 304)
@@ -85,7 +85,7 @@ export const ifNoneMatch: CheckDefinition = {
     else if (etagOf(cached) !== tag) ctx.fail('get', `the 304 answer carries ETag ${etagOf(cached) ?? '(none)'}, not ${tag}`, cached);
     const change = await changeOf(ctx, ctx.resource(first, 'reading the new resource'));
     if (!change) return;
-    ctx.expect(await change(ctx.api), [200], 'changing the resource');
+    ctx.succeeded(await change(ctx.api), 'changing the resource');
     const fresh = await ctx.api.get(made.id, { headers: { 'if-none-match': tag } });
     if (fresh.answer?.status !== 200)
       ctx.fail(
@@ -145,17 +145,17 @@ export const ifMatchUpdate: CheckDefinition = {
   async run(ctx) {
     const made = await ctx.create();
     const read = await ctx.api.get(made.id);
-    ctx.expect(read, [200], 'reading the new resource');
+    ctx.succeeded(read, 'reading the new resource');
     const tag = etagOf(read) ?? ctx.stop('get', 'get answered no ETag', read);
     const resource = ctx.resource(read, 'reading the new resource');
     const writes: ((api: CollectionClient, ifMatch?: string) => Promise<Exchange>)[] = [];
     for (let i = 0; i < ctx.concurrency; i++) writes.push((await changeOf(ctx, resource)) ?? ctx.skip('no write can change the resource'));
     await ctx.warm(made.id);
     const answers = await Promise.all(writes.map((write) => write(ctx.api, tag)));
-    const winner = oneWinner(ctx, answers, [200], 'writes');
+    const winner = oneWinner(ctx, answers, [successOf('update')], 'writes');
     if (!winner) return;
     const after = await ctx.api.get(made.id);
-    ctx.expect(after, [200], 'reading the resource after the writes');
+    ctx.succeeded(after, 'reading the resource after the writes');
     if (etagOf(after) !== etagOf(winner))
       ctx.fail('get', `the stored resource (ETag ${etagOf(after) ?? ''}) is not what the successful write answered (ETag ${etagOf(winner) ?? ''})`, after);
   },
@@ -171,7 +171,7 @@ export const ifMatchDelete: CheckDefinition = {
   async run(ctx) {
     const made = await ctx.create();
     const read = await ctx.api.get(made.id);
-    ctx.expect(read, [200], 'reading the new resource');
+    ctx.succeeded(read, 'reading the new resource');
     const tag = etagOf(read) ?? ctx.stop('get', 'get answered no ETag', read);
     const change = await changeOf(ctx, ctx.resource(read, 'reading the new resource'));
     const deletes = change ? ctx.concurrency - 1 : ctx.concurrency;
@@ -180,7 +180,7 @@ export const ifMatchDelete: CheckDefinition = {
       ...Array.from({ length: deletes }, () => ctx.api.remove(made.id, { ifMatch: tag })),
       ...(change ? [change(ctx.api, tag)] : []),
     ]);
-    const winner = oneWinner(ctx, answers, [204, 200], change ? `deletes and a write` : 'deletes');
+    const winner = oneWinner(ctx, answers, [successOf('delete'), successOf('update')], change ? `deletes and a write` : 'deletes');
     if (!winner) return;
     const after = await ctx.api.get(made.id);
     if (winner.request.method === 'DELETE' && after.answer?.status !== 404)

@@ -1,15 +1,12 @@
 /**
- * @module What each version documents, as the OpenAPI documents `restgen generate` writes (built here from the
- * same IR by the same emitter, so the judge is the published contract, not a copy of it): the statuses of
- * every operation, the content type and JSON Schema of each answer's body (checked with ajv, draft 2020-12),
- * and the headers. Request bodies the run generates are checked against the same document before they are
- * sent, so a value the run could not make valid is never blamed on the server.
+ * @module What each version documents: the OpenAPI document `restgen generate` writes for it, as the contract
+ * carries it (so the judge is the published contract, not a copy of it): the statuses of every operation, the
+ * content type and JSON Schema of each answer's body (checked with ajv, draft 2020-12), and the headers. Request
+ * bodies the run generates are checked against the same document before they are sent, so a value the run could
+ * not make valid is never blamed on the server.
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import { buildOpenApiDocument } from '../emit/openapi/build-document.ts';
-import { printJson } from '../emit/openapi/print-json.ts';
-import type { ApiAt } from '../model/ir.ts';
-import type { Exchange } from './types.ts';
+import type { Exchange } from './types.js';
 
 /** Headers a documented answer always carries; any other documented header is checked only when present. */
 const ALWAYS_SENT = new Set(['etag', 'location', 'deprecation', 'sunset', 'retry-after']);
@@ -39,21 +36,21 @@ function errorsText(errors: readonly ErrorObject[] | null | undefined, max = 4):
 /** The media type of a Content-Type header, lowercased, without parameters. */
 const mediaOf = (type: string | undefined): string => (type ?? '').split(';')[0]!.trim().toLowerCase();
 
-// A projection is built once per API (see `project`), so a process that runs several checks of one API (tests,
-// a watch) compiles each version's schemas once.
-const documents = new WeakMap<ApiAt, VersionDocument>();
+// A contract is built once per API, so a process that runs several checks of one API (tests, a watch) compiles
+// each version's schemas once.
+const documents = new WeakMap<object, VersionDocument>();
+let ids = 0;
 
-/** The document of `api` (one version), with validators; built once per projection. */
-export function createVersionDocument(api: ApiAt): VersionDocument {
-  let document = documents.get(api);
-  if (!document) documents.set(api, (document = buildVersionDocument(api)));
+/** The validators of `source` (one version's OpenAPI document); compiled once per document. */
+export function createVersionDocument(source: Readonly<Record<string, unknown>>): VersionDocument {
+  let document = documents.get(source);
+  if (!document) documents.set(source, (document = buildVersionDocument(source)));
   return document;
 }
 
-function buildVersionDocument(api: ApiAt): VersionDocument {
-  const doc = JSON.parse(printJson(buildOpenApiDocument(api))) as Json;
+function buildVersionDocument(doc: Readonly<Record<string, unknown>>): VersionDocument {
   const components = (doc['components'] ?? {}) as Record<string, Json | undefined>;
-  const id = `urn:restgen:conformance:${encodeURIComponent(api.version.name)}`;
+  const id = `urn:restgen:conformance:${++ids}`;
   // Refs point into the document; the schemas are registered under `$defs` of one schema with an id, so a
   // compiled body schema resolves them there.
   const rewrite = (schema: unknown): unknown => JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', `"${id}#/$defs/`)) as unknown;

@@ -3,10 +3,9 @@
  * (with this version's transitions), a record brought into a state, valid transition inputs, and states as
  * the version shows them (a state added later shows as its fallback).
  */
-import type { TransitionAt } from '../../model/ir.ts';
-import { enumValueShownAt } from '../../model/project.ts';
-import type { CheckContext } from '../context.ts';
-import { bodyOf } from '../context.ts';
+import type { TransitionAt } from 'restgen/contract';
+import type { CheckContext } from '../context.js';
+import { bodyOf } from '../context.js';
 
 /** The transitions that lead from the initial state to each state the version can reach, shortest first. */
 export function pathsFrom(ctx: CheckContext): Map<string, readonly TransitionAt[]> {
@@ -26,10 +25,7 @@ export function pathsFrom(ctx: CheckContext): Map<string, readonly TransitionAt[
 
 /** A state as the version shows it. */
 export function shownState(ctx: CheckContext, state: string): string {
-  const versions = ctx.ir.versions.map((v) => v.name);
-  const collection = ctx.ir.collections.find((c) => c.name === ctx.c.key);
-  const field = collection?.fields.find((f) => f.name === ctx.c.lifecycle?.key);
-  return field?.type.kind === 'enum' ? enumValueShownAt(versions, ctx.v.api.version.index, field.type, state) : state;
+  return ctx.v.contract.states[ctx.c.key]?.[state] ?? state;
 }
 
 /** A valid input of transition `t` (its refs made first). */
@@ -37,7 +33,7 @@ export async function inputOf(ctx: CheckContext, t: TransitionAt): Promise<Recor
   const refs = new Map<string, string>();
   for (const f of t.input) if (f.type.kind === 'ref') refs.set(f.type.collection, await ctx.parent(f.type.collection));
   const input = bodyOf(ctx.values, t.input, 'all', (key) => refs.get(key) ?? '');
-  ctx.ensureValid('POST', `${ctx.v.prefix}/${ctx.c.path}/{id}:${t.name}`, input);
+  ctx.ensureValid(`:${t.name}`, input);
   return input;
 }
 
@@ -53,7 +49,7 @@ export async function reach(
   let etag = made.etag;
   for (const t of path) {
     const moved = await ctx.api.transition(made.id, t.name, await inputOf(ctx, t));
-    etag = ctx.expect(moved, [200], `moving a new record to ${state} (${path.map((p) => `:${p.name}`).join(', ')})`).headers['etag'];
+    etag = ctx.succeeded(moved, `moving a new record to ${state} (${path.map((p) => `:${p.name}`).join(', ')})`).headers['etag'];
   }
   return { id: made.id, etag };
 }

@@ -3,10 +3,10 @@
  * skip or a value the run cannot make (skipped, with the reason), or an unexpected error (a failure saying the
  * check could not finish, so one broken answer does not end the whole run).
  */
-import type { Session } from './session.ts';
-import { Skipped, Stopped } from './context.ts';
-import type { CheckId } from './types.ts';
-import { NoValue } from './values.ts';
+import type { Session } from './session.js';
+import { Skipped, Stopped } from './context.js';
+import type { CheckId } from './types.js';
+import { NoValue } from './values.js';
 
 /** Runs `body` as check `check`, reported under `label`. */
 export async function guarded(

@@ -3,6 +3,9 @@
  * asked to do, what it records of each exchange, and the report every format prints.
  */
 
+/** The format of restgen's contract (`restgen/contract`) this package reads; restgen refuses a package that reads another. */
+export const CONTRACT_FORMAT = 1;
+
 /**
  * Every check, in the order a run performs them, with the sentence the reports and the docs use. Keyed by
  * id: a check added here without a definition in `checks/index.ts` does not compile.

@@ -4,15 +4,15 @@
  * some sequential order of them would (N copies of one transition: one succeeds; two transitions that each
  * rule the other out: one of them succeeds).
  */
-import type { TransitionAt } from '../../model/ir.ts';
-import { operationOf } from '../client.ts';
-import { show } from '../compare.ts';
-import type { CheckContext } from '../context.ts';
-import type { Exchange } from '../types.ts';
-import type { CheckDefinition } from './definition.ts';
-import { explain } from './explain.ts';
-import { statusesOf } from './helpers.ts';
-import { inputOf, pathsFrom, reach, shownState } from './lifecycle.ts';
+import type { TransitionAt } from 'restgen/contract';
+import { operationOf } from '../client.js';
+import { show } from '../compare.js';
+import type { CheckContext } from '../context.js';
+import type { Exchange } from '../types.js';
+import type { CheckDefinition } from './definition.js';
+import { explain } from './explain.js';
+import { statusesOf } from './helpers.js';
+import { inputOf, pathsFrom, reach, shownState } from './lifecycle.js';
 
 const stateOf = (ctx: CheckContext, exchange: Exchange): unknown => {
   const body = exchange.answer?.body;
@@ -22,7 +22,7 @@ const stateOf = (ctx: CheckContext, exchange: Exchange): unknown => {
 async function currentState(ctx: CheckContext, id: string): Promise<unknown> {
   if (!ctx.c.operations.includes('get')) return undefined;
   const got = await ctx.api.get(id);
-  ctx.expect(got, [200], 'reading the record after its transitions');
+  ctx.succeeded(got, 'reading the record after its transitions');
   return stateOf(ctx, got);
 }
 
@@ -40,7 +40,7 @@ export const transitions: CheckDefinition = {
       if (from !== undefined) {
         const record = await reach(ctx, from);
         const moved = await ctx.api.transition(record.id, t.name, await inputOf(ctx, t));
-        ctx.expect(moved, [200], `:${t.name} from ${from}`);
+        ctx.succeeded(moved, `:${t.name} from ${from}`);
         const to = shownState(ctx, t.to);
         if (stateOf(ctx, moved) !== to)
           ctx.fail(`:${t.name}`, `:${t.name} from ${from} answered the record in ${show(stateOf(ctx, moved))}; expected ${to}`, moved);

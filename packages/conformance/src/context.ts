@@ -4,11 +4,11 @@
  * refs point to are created first (through the same version when it has them), and every body is checked
  * against the version's document before it is sent.
  */
-import type { ApiIR, CollectionAt, FieldAt, TypeIR } from '../model/ir.ts';
-import { operationOf, type CollectionClient, type VersionScope } from './client.ts';
-import type { Session } from './session.ts';
-import type { AnswerRecord, CheckId, Exchange } from './types.ts';
-import { NoValue, type RefIds, type Values } from './values.ts';
+import type { ApiIR, CollectionAt, FieldAt, TypeIR } from 'restgen/contract';
+import { operationOf, routeOf, successOf, type CollectionClient, type Operation, type VersionScope } from './client.js';
+import type { Session } from './session.js';
+import type { AnswerRecord, CheckId, Exchange } from './types.js';
+import { NoValue, type RefIds, type Values } from './values.js';
 
 /** Thrown to end a check whose failure is recorded. */
 export class Stopped extends Error {}
@@ -49,6 +49,8 @@ export interface CheckContext {
   skip(reason: string): never;
   /** The answer, when its status is one of `statuses`; otherwise the check stops, saying what was being done. */
   expect(exchange: Exchange, statuses: readonly number[], doing: string): AnswerRecord;
+  /** The answer, when it has the success status of the exchange's operation (the operations table's); else as `expect`. */
+  succeeded(exchange: Exchange, doing: string): AnswerRecord;
   /** The answer's body as a resource (an object), or the check stops. */
   resource(exchange: Exchange, doing: string): Record<string, unknown>;
   /** A valid body for create or replace (refs created first); `overrides` replace generated values. */
@@ -58,7 +60,7 @@ export interface CheckContext {
   /** The id of a record of `collection` (newest name) for a ref: shared per version, or a new one. */
   parent(collection: string, fresh?: boolean): Promise<string>;
   /** Checks a body the run made against the document before sending it (skips the check when it is invalid). */
-  ensureValid(method: string, template: string, body: unknown): void;
+  ensureValid(operation: Operation, body: unknown): void;
   /** The client of another collection or version, its exchanges counted for this check. */
   clientOf(v: VersionScope, c: CollectionAt): CollectionClient;
   /**
@@ -155,6 +157,9 @@ export function createContext(session: Session, v: VersionScope, c: CollectionAt
         stop(operationOf(exchange), `${doing}: answered ${answer.status}, expected ${statuses.join(' or ')}${credentialHint(answer.status)}`, exchange);
       return answer;
     },
+    succeeded(exchange, doing) {
+      return ctx.expect(exchange, [successOf(operationOf(exchange))], doing);
+    },
     resource(exchange, doing) {
       const body = exchange.answer?.body;
       if (!isObject(body)) return stop(operationOf(exchange), `${doing}: the answer has no resource in its body`, exchange);
@@ -171,10 +176,10 @@ export function createContext(session: Session, v: VersionScope, c: CollectionAt
       // A unique value another client took meanwhile answers 409: a fresh body is tried (the run's values rarely collide).
       for (let attempt = 0; ; attempt++) {
         const sent = await ctx.body(fields, overrides);
-        ctx.ensureValid('POST', `${v.prefix}/${c.path}`, sent);
+        ctx.ensureValid('create', sent);
         const exchange = await api.create(sent);
         if (exchange.answer?.status === 409 && attempt < 2 && c.fields.some((f) => f.unique)) continue;
-        ctx.expect(exchange, [201], `creating a ${c.name} record`);
+        ctx.succeeded(exchange, `creating a ${c.name} record`);
         const resource = ctx.resource(exchange, `creating a ${c.name} record`);
         const id = resource[idField];
         if (typeof id !== 'string') return stop('create', `the created resource has no ${idField}`, exchange);
@@ -199,7 +204,8 @@ export function createContext(session: Session, v: VersionScope, c: CollectionAt
       if (!fresh) session.parents.set(key, made.id);
       return made.id;
     },
-    ensureValid(method, template, body) {
+    ensureValid(operation, body) {
+      const { method, template } = routeOf(v, c, operation);
       const problems = v.doc.requestProblems(method, template, body);
       if (problems.length > 0) ctx.skip(`the run could not make a valid body for ${method} ${template}: ${problems.join('; ')}`);
     },

@@ -4,13 +4,13 @@
  * back through the oldest with only that change (renamed and retyped fields included: the migration hooks must
  * undo each other); and a record created through the newest reads the same through the oldest.
  */
-import type { CollectionAt, FieldAt } from '../../model/ir.ts';
-import type { VersionScope } from '../client.ts';
-import { sameValue, show } from '../compare.ts';
-import { createContext } from '../context.ts';
-import { guarded } from '../guard.ts';
-import type { Session } from '../session.ts';
-import { changeableField, changed, echoedFields, keptFields } from './helpers.ts';
+import type { CollectionAt, FieldAt } from 'restgen/contract';
+import { methodOf, type VersionScope } from '../client.js';
+import { sameValue, show } from '../compare.js';
+import { createContext } from '../context.js';
+import { guarded } from '../guard.js';
+import type { Session } from '../session.js';
+import { changeableField, changed, echoedFields, keptFields } from './helpers.js';
 
 /** A field in the oldest and the newest version. */
 interface Pair {
@@ -53,11 +53,11 @@ export async function checkVersions(session: Session, oldest: VersionScope, newe
     // Oldest → newest.
     const made = await old.create();
     const readNew = await now.api.get(made.id);
-    now.expect(readNew, [200], `reading through ${newest.name} a record created through ${oldest.name}`);
+    now.succeeded(readNew, `reading through ${newest.name} a record created through ${oldest.name}`);
     const diff = compare(pairs, made.resource, 'old', now.resource(readNew, 'reading it'));
     if (diff.length > 0) now.fail('get', `created through ${oldest.name}, read through ${newest.name}: ${diff.join('; ')}`, readNew);
     const readOld = await old.api.get(made.id);
-    old.expect(readOld, [200], `reading it through ${oldest.name}`);
+    old.succeeded(readOld, `reading it through ${oldest.name}`);
     const before = old.resource(readOld, 'reading it');
     if (readOld.answer?.headers['etag'] !== readNew.answer?.headers['etag'])
       now.fail(
@@ -77,10 +77,10 @@ export async function checkVersions(session: Session, oldest: VersionScope, newe
       const pair = writable.find((p) => p.now === field)!;
       const value = changed(now, field, now.resource(readNew, 'reading it')[field.name]);
       const patch = { [field.name]: value };
-      now.ensureValid('PATCH', `${newest.prefix}/${cNew.path}/{id}`, patch);
-      now.expect(await now.api.update(made.id, patch), [200], `updating ${field.name} through ${newest.name}`);
+      now.ensureValid('update', patch);
+      now.succeeded(await now.api.update(made.id, patch), `updating ${field.name} through ${newest.name}`);
       const back = await old.api.get(made.id);
-      old.expect(back, [200], `reading it through ${oldest.name} after the update`);
+      old.succeeded(back, `reading it through ${oldest.name} after the update`);
       const after = old.resource(back, 'reading it');
       // What was sent through the oldest version must read back as sent (retyped fields through both hooks);
       // the id and the state as they were.
@@ -94,12 +94,12 @@ export async function checkVersions(session: Session, oldest: VersionScope, newe
       ];
       if (!sameValue(pair.old.type, value, after[pair.old.name]))
         wrong.unshift(`${pair.old.name} is ${show(after[pair.old.name])}, not the ${show(value)} written through ${newest.name}`);
-      if (wrong.length > 0) old.fail('get', `after PATCH ${JSON.stringify(patch)} through ${newest.name}, ${oldest.name} reads: ${wrong.join('; ')}`, back);
+      if (wrong.length > 0) old.fail('get', `after ${methodOf('update')} ${JSON.stringify(patch)} through ${newest.name}, ${oldest.name} reads: ${wrong.join('; ')}`, back);
     }
     // Newest → oldest.
     const fresh = await now.create();
     const readBack = await old.api.get(fresh.id);
-    old.expect(readBack, [200], `reading through ${oldest.name} a record created through ${newest.name}`);
+    old.succeeded(readBack, `reading through ${oldest.name} a record created through ${newest.name}`);
     const diffBack = compare(pairs, fresh.resource, 'now', old.resource(readBack, 'reading it'));
     if (diffBack.length > 0) old.fail('get', `created through ${newest.name}, read through ${oldest.name}: ${diffBack.join('; ')}`, readBack);
   });

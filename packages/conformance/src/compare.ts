@@ -3,7 +3,7 @@
  * date-time in another notation of the same instant (`...00Z` and `...00.000Z`) is not blamed, and nested
  * objects are compared field by field.
  */
-import type { FieldAt, TypeIR } from '../model/ir.ts';
+import type { FieldAt, TypeIR } from 'restgen/contract';
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 

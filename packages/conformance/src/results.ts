@@ -3,7 +3,7 @@
  * wrong passes), skipped with a reason, or failed by each failure recorded against it. Kept in the order the
  * checks ran.
  */
-import type { AnswerRecord, CheckId, CheckResult, Failure } from './types.ts';
+import type { AnswerRecord, CheckId, CheckResult, Failure } from './types.js';
 
 /** The largest answer body a failure keeps as it came; a larger one is kept shortened, so failures hold little memory. */
 export const KEPT_BODY = 64 * 1024;

@@ -2,15 +2,15 @@
  * @module Idempotent creates: N concurrent creates with one Idempotency-Key and one body make one resource
  * (every answer 201 with its id); the key sent again with another body answers 422.
  */
-import type { CheckDefinition } from './definition.ts';
-import { statusesOf } from './helpers.ts';
+import type { CheckDefinition } from './definition.js';
+import { statusesOf } from './helpers.js';
 
 /** One Idempotency-Key, N concurrent creates: one resource. */
 export const idempotentCreate: CheckDefinition = {
   needs: ['create'],
   async run(ctx) {
     const body = await ctx.body('all');
-    ctx.ensureValid('POST', `${ctx.v.prefix}/${ctx.c.path}`, body);
+    ctx.ensureValid('create', body);
     const key = ctx.values.token();
     const headers = { 'idempotency-key': key };
     await ctx.warm();

@@ -2,11 +2,12 @@
  * @module The checks of single writes: create → get → list round trip, read-only fields assigned, an update
  * that changes only what it sends, a replace that leaves nothing behind, a delete that deletes.
  */
-import { differences, sameValue, show } from '../compare.ts';
-import type { CheckContext } from '../context.ts';
-import { isRequiredInput } from '../context.ts';
-import type { CheckDefinition } from './definition.ts';
-import { changeableField, changed, echoedFields, findInList, keptFields, shownFields } from './helpers.ts';
+import { methodOf } from '../client.js';
+import { differences, sameValue, show } from '../compare.js';
+import type { CheckContext } from '../context.js';
+import { isRequiredInput } from '../context.js';
+import type { CheckDefinition } from './definition.js';
+import { changeableField, changed, echoedFields, findInList, keptFields, shownFields } from './helpers.js';
 
 const has = (ctx: CheckContext, ...ops: readonly string[]) => ops.every((op) => (ctx.c.operations as readonly string[]).includes(op));
 
@@ -26,7 +27,7 @@ export const roundTrip: CheckDefinition = {
     if (sent.length > 0) ctx.fail('create', `the created resource is not what was sent: ${sent.join('; ')}`, made.exchange);
     if (has(ctx, 'get')) {
       const got = await ctx.api.get(made.id);
-      ctx.expect(got, [200], 'reading the new resource');
+      ctx.succeeded(got, 'reading the new resource');
       const diff = differences(shownFields(ctx), made.resource, ctx.resource(got, 'reading the new resource'));
       if (diff.length > 0) ctx.fail('get', `get answers the new resource differently from create: ${diff.join('; ')}`, got);
     }
@@ -67,7 +68,7 @@ export const readOnlyAssigned: CheckDefinition = {
       );
     if (has(ctx, 'get')) {
       const got = await ctx.api.get(made.id);
-      ctx.expect(got, [200], 'reading the new resource');
+      ctx.succeeded(got, 'reading the new resource');
       const later = missing(ctx.resource(got, 'reading the new resource'));
       if (later.length > 0) ctx.fail('get', `the stored resource lacks read-only ${later.join(', ')}`, got);
     }
@@ -82,23 +83,23 @@ export const updatePartial: CheckDefinition = {
     const made = await ctx.create();
     const value = changed(ctx, field, made.resource[field.name]);
     const patch = { [field.name]: value };
-    ctx.ensureValid('PATCH', `${ctx.v.prefix}/${ctx.c.path}/{id}`, patch);
+    ctx.ensureValid('update', patch);
     const judge = (resource: Readonly<Record<string, unknown>>, operation: string, exchange: Parameters<CheckContext['fail']>[2]) => {
       if (!sameValue(field.type, value, resource[field.name]))
-        ctx.fail(operation, `PATCH ${JSON.stringify(patch)} did not change ${field.name} (${show(resource[field.name])})`, exchange);
+        ctx.fail(operation, `${methodOf('update')} ${JSON.stringify(patch)} did not change ${field.name} (${show(resource[field.name])})`, exchange);
       const others = differences(
         keptFields(ctx).filter((f) => f.name !== field.name),
         made.resource,
         resource,
       );
-      if (others.length > 0) ctx.fail(operation, `PATCH ${JSON.stringify(patch)} also changed fields it did not send: ${others.join('; ')}`, exchange);
+      if (others.length > 0) ctx.fail(operation, `${methodOf('update')} ${JSON.stringify(patch)} also changed fields it did not send: ${others.join('; ')}`, exchange);
     };
     const updated = await ctx.api.update(made.id, patch);
-    ctx.expect(updated, [200], 'updating one field');
+    ctx.succeeded(updated, 'updating one field');
     judge(ctx.resource(updated, 'updating one field'), 'update', updated);
     if (has(ctx, 'get')) {
       const got = await ctx.api.get(made.id);
-      ctx.expect(got, [200], 'reading the updated resource');
+      ctx.succeeded(got, 'reading the updated resource');
       judge(ctx.resource(got, 'reading the updated resource'), 'get', got);
     }
   },
@@ -113,26 +114,26 @@ export const replaceComplete: CheckDefinition = {
     const field = changeableField(ctx, required);
     const overrides = field ? { [field.name]: changed(ctx, field, made.resource[field.name]) } : {};
     const body = await ctx.body('required', overrides);
-    ctx.ensureValid('PUT', `${ctx.v.prefix}/${ctx.c.path}/{id}`, body);
+    ctx.ensureValid('replace', body);
     const judge = (resource: Readonly<Record<string, unknown>>, operation: string, exchange: Parameters<CheckContext['fail']>[2]) => {
       const wrong: string[] = [];
       for (const f of echoedFields(ctx)) {
         const actual = resource[f.name];
         if (f.name in body) {
-          if (!sameValue(f.type, body[f.name], actual)) wrong.push(`${f.name} is ${show(actual)}, but the PUT sent ${show(body[f.name])}`);
+          if (!sameValue(f.type, body[f.name], actual)) wrong.push(`${f.name} is ${show(actual)}, but the ${methodOf('replace')} sent ${show(body[f.name])}`);
         } else if (f.default !== undefined) {
           if (!sameValue(f.type, f.default.value, actual))
-            wrong.push(`${f.name} is ${show(actual)}, not its default ${show(f.default.value)} (the PUT did not send it)`);
-        } else if (actual !== undefined && actual !== null) wrong.push(`${f.name} is still ${show(actual)} (the PUT did not send it)`);
+            wrong.push(`${f.name} is ${show(actual)}, not its default ${show(f.default.value)} (the ${methodOf('replace')} did not send it)`);
+        } else if (actual !== undefined && actual !== null) wrong.push(`${f.name} is still ${show(actual)} (the ${methodOf('replace')} did not send it)`);
       }
-      if (wrong.length > 0) ctx.fail(operation, `PUT with only the required fields left the old resource behind: ${wrong.join('; ')}`, exchange);
+      if (wrong.length > 0) ctx.fail(operation, `${methodOf('replace')} with only the required fields left the old resource behind: ${wrong.join('; ')}`, exchange);
     };
     const replaced = await ctx.api.replace(made.id, body);
-    ctx.expect(replaced, [200], 'replacing the resource');
+    ctx.succeeded(replaced, 'replacing the resource');
     judge(ctx.resource(replaced, 'replacing the resource'), 'replace', replaced);
     if (has(ctx, 'get')) {
       const got = await ctx.api.get(made.id);
-      ctx.expect(got, [200], 'reading the replaced resource');
+      ctx.succeeded(got, 'reading the replaced resource');
       judge(ctx.resource(got, 'reading the replaced resource'), 'get', got);
     }
   },
@@ -144,7 +145,7 @@ export const deleteCheck: CheckDefinition = {
   async run(ctx) {
     const made = await ctx.create();
     const removed = await ctx.api.remove(made.id);
-    ctx.expect(removed, [204, 200], 'deleting the resource');
+    ctx.succeeded(removed, 'deleting the resource');
     if (has(ctx, 'get')) {
       const got = await ctx.api.get(made.id);
       if (got.answer?.status !== 404)

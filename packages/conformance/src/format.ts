@@ -4,9 +4,8 @@
  * (the whole report, with a `formatVersion`), and `junit` for CI test reports (one `<testsuite>` per version
  * and collection, one `<testcase>` per check), as `restgen diff` writes them.
  */
-import { escapeXml } from '../report/format-junit.ts';
-import { shownHeaders } from './http.ts';
-import { CHECKS, type CheckResult, type ConformanceReport, type Failure, type Verdict } from './types.ts';
+import { shownHeaders } from './http.js';
+import { CHECKS, type CheckResult, type ConformanceReport, type Failure, type Verdict } from './types.js';
 
 /** C0 control characters but tab and newline, DEL, and C1 control characters. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is what it is for.
@@ -19,6 +18,20 @@ const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
  */
 export function printable(text: string): string {
   return text.replace(CONTROLS, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+/**
+ * Text for an XML document: control characters shown escaped (XML 1.0 allows none but tab and newline), what XML
+ * cannot hold at all (a lone surrogate) left out, and markup characters as entities.
+ */
+function escapeXml(text: string): string {
+  return printable(text)
+    .replace(/[^\t\n\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
 }
 
 /** The formats `restgen conformance --format` accepts. */
@@ -151,8 +164,7 @@ export function formatJunit(report: ConformanceReport): string {
     report.incomplete.length === 0
       ? ''
       : `  <testsuite${attrs({ name: 'the run', tests: 1, failures: 0, errors: 1, skipped: 0 })}>\n    <testcase${attrs({ classname: 'restgen.conformance.run', name: 'complete' })}>\n      <error${attrs({ message: 'the run did not complete', type: 'incomplete' })}>${escapeXml(report.incomplete.map((i) => i.message).join('\n'))}</error>\n    </testcase>\n  </testsuite>\n`;
-  // XML 1.0 allows no C0 control character but tab and newline: escaped, the document stays well-formed.
-  return printable(`<?xml version="1.0" encoding="UTF-8"?>\n${root}\n${suites.join('\n')}\n${incomplete}</testsuites>\n`);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${root}\n${suites.join('\n')}\n${incomplete}</testsuites>\n`;
 }
 
 /** The report in `format`. */

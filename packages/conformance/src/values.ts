@@ -6,7 +6,7 @@
  * field's `.example()`.
  */
 import fc from 'fast-check';
-import type { FieldAt, TypeIR, TypeKind } from '../model/ir.ts';
+import type { FieldAt, TypeIR, TypeKind } from 'restgen/contract';
 
 /** The id of a record of the named collection (newest name) that the run created. */
 export type RefIds = (collection: string) => string;

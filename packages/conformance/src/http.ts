@@ -8,7 +8,7 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { ATTEMPTS, type AnswerRecord, type Clock, type Exchange, type RequestRecord, type TransportProblem } from './types.ts';
+import { ATTEMPTS, type AnswerRecord, type Clock, type Exchange, type RequestRecord, type TransportProblem } from './types.js';
 
 /** A request, relative to the base URL. */
 export interface HttpRequest {

@@ -1,8 +1,8 @@
 /**
  * @module The shape of a check that runs on one collection of one version.
  */
-import type { OperationName } from '../../model/ir.ts';
-import type { CheckContext } from '../context.ts';
+import type { OperationName } from 'restgen/contract';
+import type { CheckContext } from '../context.js';
 
 /** A check on one collection of one version. */
 export interface CheckDefinition {

@@ -2,9 +2,9 @@
  * @module What several checks need: which fields a write may not touch, the field an update changes, the
  * filter that narrows a list to the run's own records, and walking a list page by page.
  */
-import type { FieldAt } from '../../model/ir.ts';
-import type { CheckContext } from '../context.ts';
-import type { Exchange } from '../types.ts';
+import type { FieldAt } from 'restgen/contract';
+import type { CheckContext } from '../context.js';
+import type { Exchange } from '../types.js';
 
 /** A page-walk's bound when the list cannot be narrowed to the run's records. */
 export const MAX_PAGES = 200;
@@ -100,7 +100,7 @@ export async function walk(
   for (let page = 0; page < maxPages; page++) {
     const exchange = await ctx.api.list({ ...query, limit: String(limit), ...(cursor !== null ? { cursor } : {}) });
     pages.push(exchange);
-    ctx.expect(exchange, [200], `listing page ${page + 1}`);
+    ctx.succeeded(exchange, `listing page ${page + 1}`);
     const body = exchange.answer?.body;
     const data = isObject(body) ? body['data'] : undefined;
     const next = isObject(body) ? body['next_cursor'] : undefined;

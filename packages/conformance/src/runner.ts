@@ -4,14 +4,15 @@
  * then the versions check between the oldest and the newest selected version. Nothing here touches the
  * process: the command prints the report and decides the exit code.
  */
-import type { ApiIR, CollectionAt, FieldAt } from '../model/ir.ts';
-import { DEFINITIONS, checkVersions } from './checks/index.ts';
-import { createContext } from './context.ts';
-import { guarded } from './guard.ts';
-import { createHttp, REAL_CLOCK, sizeText, type Http } from './http.ts';
-import { Session } from './session.ts';
-import { ATTEMPTS, BOUNDS, CHECK_IDS, DEFAULTS, type ConformanceOptions, type ConformanceReport, type Incomplete } from './types.ts';
-import { createValues } from './values.ts';
+import { CONTRACT_FORMAT } from './types.js';
+import type { ApiIR, CollectionAt, ConformanceContract, FieldAt } from 'restgen/contract';
+import { DEFINITIONS, checkVersions } from './checks/index.js';
+import { createContext } from './context.js';
+import { guarded } from './guard.js';
+import { createHttp, REAL_CLOCK, sizeText, type Http } from './http.js';
+import { Session } from './session.js';
+import { ATTEMPTS, BOUNDS, CHECK_IDS, DEFAULTS, type ConformanceOptions, type ConformanceReport, type Incomplete } from './types.js';
+import { createValues } from './values.js';
 
 /** What a run came to: a report, or a server it could not reach at all. */
 export type RunOutcome = { readonly kind: 'report'; readonly report: ConformanceReport } | { readonly kind: 'unreachable'; readonly message: string };
@@ -41,8 +42,19 @@ export function isChecked(ir: ApiIR, c: CollectionAt, only: readonly string[] | 
 /** The options of a run with every default filled in. */
 type Settled = Required<Omit<ConformanceOptions, 'seed' | 'headers' | 'versions' | 'only'>> & ConformanceOptions;
 
-/** Runs every check against the server at `options.url`. `progress` hears a line per collection. */
-export async function runConformance(ir: ApiIR, options: ConformanceOptions, progress: (line: string) => void = () => {}): Promise<RunOutcome> {
+/**
+ * Runs every check of `contract` (from restgen's `loadContract`) against the server at `options.url`. `progress`
+ * hears a line per collection.
+ */
+export async function runConformance(
+  contract: ConformanceContract,
+  options: ConformanceOptions,
+  progress: (line: string) => void = () => {},
+): Promise<RunOutcome> {
+  if (contract.format !== CONTRACT_FORMAT)
+    throw new Error(
+      `@restgen/conformance reads contract format ${CONTRACT_FORMAT}, but this restgen wrote format ${String(contract.format)}: install the @restgen/conformance that goes with your restgen`,
+    );
   const settled: Settled = { ...DEFAULTS, clock: REAL_CLOCK, ...options };
   const http = createHttp({
     url: settled.url,
@@ -55,7 +67,7 @@ export async function runConformance(ir: ApiIR, options: ConformanceOptions, pro
     clock: settled.clock,
   });
   try {
-    return await runWith(ir, settled, http, progress);
+    return await runWith(contract, settled, http, progress);
   } finally {
     http.close();
   }
@@ -101,9 +113,10 @@ function incompleteOf(http: Http, options: Settled, stoppedAt: string | undefine
   return out;
 }
 
-async function runWith(ir: ApiIR, options: Settled, http: Http, progress: (line: string) => void): Promise<RunOutcome> {
+async function runWith(contract: ConformanceContract, options: Settled, http: Http, progress: (line: string) => void): Promise<RunOutcome> {
+  const ir = contract.ir;
   const versions = ir.versions.map((v) => v.name).filter((v) => !options.versions?.length || options.versions.includes(v));
-  const session = new Session(ir, http, createValues(options.seed ?? Math.floor(Math.random() * 2 ** 31)), options.concurrency);
+  const session = new Session(contract, http, createValues(options.seed ?? Math.floor(Math.random() * 2 ** 31)), options.concurrency);
   const first = session.scope(versions[0]!);
   const probe = await http.send({ method: 'GET', path: `${first.prefix}/${first.api.collections[0]?.path ?? ''}`, headers: first.headers });
   // Without an answer to the first request there is nothing to check (each later request would wait as long).

@@ -4,14 +4,13 @@
  * makes is judged here: against the version's document (`documented-answers`), for write-only fields
  * (`write-only-hidden`), and, when it created something, remembered for the cleanup.
  */
-import type { ApiIR, CollectionAt } from '../model/ir.ts';
-import { project } from '../model/project.ts';
-import { createClient, type CollectionClient, type Target, type VersionScope } from './client.ts';
-import { createVersionDocument } from './documents.ts';
-import type { Http } from './http.ts';
-import { Results } from './results.ts';
-import type { Values } from './values.ts';
-import type { CheckId, Exchange, Leftover } from './types.ts';
+import type { ApiIR, CollectionAt, ConformanceContract } from 'restgen/contract';
+import { createClient, type CollectionClient, type Target, type VersionScope } from './client.js';
+import { createVersionDocument } from './documents.js';
+import type { Http } from './http.js';
+import { Results } from './results.js';
+import type { Values } from './values.js';
+import type { CheckId, Exchange, Leftover } from './types.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -46,20 +45,33 @@ export class Session {
   /** Records made for refs to point to, by version and collection (newest name). */
   readonly parents = new Map<string, string>();
 
+  /** The checked model of the API. */
+  readonly ir: ApiIR;
+
   constructor(
-    readonly ir: ApiIR,
+    readonly contract: ConformanceContract,
     readonly http: Http,
     readonly values: Values,
     readonly concurrency: number,
-  ) {}
+  ) {
+    this.ir = contract.ir;
+  }
 
-  /** The version as the run calls it (its document built once). */
+  /** The version as the run calls it (its document's validators compiled once). */
   scope(version: string): VersionScope {
     let scope = this.#scopes.get(version);
     if (!scope) {
-      const api = project(this.ir, version);
+      const contract = this.contract.versions.find((x) => x.name === version);
+      if (!contract) throw new Error(`the contract has no version ${version}`);
       const header = this.ir.versioning.in === 'header' ? { [this.ir.versioning.header.toLowerCase()]: version } : {};
-      scope = { name: version, api, doc: createVersionDocument(api), prefix: this.ir.versioning.in === 'path' ? `/${version}` : '', headers: header };
+      scope = {
+        name: version,
+        api: contract.api,
+        contract,
+        doc: createVersionDocument(contract.document),
+        prefix: this.ir.versioning.in === 'path' ? `/${version}` : '',
+        headers: header,
+      };
       this.#scopes.set(version, scope);
     }
     return scope;
