@@ -24,9 +24,13 @@ const common = {
 export default defineConfig([
   // One file: the DSL finds the user's frame in a stack by leaving out the frames of its own folder.
   { ...common, entry: { index: 'generator/dsl/index.ts' }, dts: true, clean: true },
-  // Its chunks (loaded on demand: the module loader and the checks) in a folder of their own: the CLI's build writes
-  // chunks of the same names.
-  { ...common, entry: { contract: 'generator/conformance/contract.ts' }, dts: true, clean: false, outputOptions: { chunkFileNames: 'contract/[name].js' } },
-  // `restgen conformance` loads @restgen/conformance where it is installed; it is never part of restgen's build.
-  { ...common, entry: { cli: 'generator/cli/main.ts' }, dts: false, clean: false, deps: { neverBundle: ['@restgen/conformance'] } },
+  // The command line and restgen/contract share their chunks (the model, the OpenAPI emitter, the module loader):
+  // the commands and heavy stages load on demand. The package @restgen/conformance is found where it is installed.
+  {
+    ...common,
+    entry: { cli: 'generator/cli/main.ts', contract: 'generator/conformance/contract.ts' },
+    dts: true,
+    clean: false,
+    deps: { neverBundle: ['@restgen/conformance'] },
+  },
 ]);
