@@ -43,6 +43,10 @@ export interface CheckContext {
   readonly concurrency: number;
   /** The name of the id field. */
   readonly idField: string;
+  /** Whether the server converts `field`'s values in this version with a stand-in hook (`restgen serve`): not compared. */
+  stoodIn(field: FieldAt): boolean;
+  /** What a create or replace that leaves `field` out stores, as the contract says (a fill of the migrations), if anything. */
+  omitted(field: FieldAt): { readonly value: unknown } | undefined;
   fail(operation: string, message: string, exchange?: Exchange): void;
   /** Records a failure and ends the check. */
   stop(operation: string, message: string, exchange?: Exchange): never;
@@ -142,6 +146,11 @@ export function createContext(session: Session, v: VersionScope, c: CollectionAt
     values: session.values,
     concurrency: session.concurrency,
     idField,
+    stoodIn: (f) => session.stoodIn(v.name, c.key, f.key),
+    omitted(f) {
+      const fills = v.contract.omitted[c.key];
+      return fills !== undefined && Object.hasOwn(fills, f.key) ? { value: fills[f.key] } : undefined;
+    },
     fail,
     stop,
     skip(reason) {

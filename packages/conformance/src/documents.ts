@@ -6,6 +6,7 @@
  * not make valid is never blamed on the server.
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { undeclaredKeys } from './declared.js';
 import type { Exchange } from './types.js';
 
 /** Headers a documented answer always carries; any other documented header is checked only when present. */
@@ -23,6 +24,10 @@ export interface VersionDocument {
   judge(method: string, template: string, exchange: Exchange): string[];
   /** What is wrong with a JSON body the run is about to send to `method template`. */
   requestProblems(method: string, template: string, body: unknown): string[];
+  /** The pointers of keys a successful JSON answer to `method template` carries that its schema does not declare. */
+  undeclared(method: string, template: string, exchange: Exchange): string[];
+  /** The schemas of the top-level members of the JSON body `method template` takes, resolved (empty without one). */
+  requestMembers(method: string, template: string): ReadonlyMap<string, Readonly<Record<string, unknown>>>;
 }
 
 function errorsText(errors: readonly ErrorObject[] | null | undefined, max = 4): string {
@@ -72,6 +77,7 @@ function buildVersionDocument(doc: Readonly<Record<string, unknown>>): VersionDo
     const [, section, name] = /^#\/components\/([^/]+)\/(.+)$/.exec(ref) ?? [];
     return section && name ? resolve(components[section]?.[name]) : undefined;
   };
+  const requestSchemaOf = (op: Json | undefined): unknown => resolve(resolve(resolve(op?.['requestBody'])?.['content'])?.['application/json'])?.['schema'];
   const operationOf = (method: string, template: string): Json | undefined => {
     const paths = doc['paths'] as Record<string, Json | undefined>;
     return resolve(paths[template]?.[method.toLowerCase()]);
@@ -118,10 +124,22 @@ function buildVersionDocument(doc: Readonly<Record<string, unknown>>): VersionDo
     },
     requestProblems(method, template, body) {
       const op = operationOf(method, template);
-      const schema = resolve(resolve(resolve(op?.['requestBody'])?.['content'])?.['application/json'])?.['schema'];
+      const schema = requestSchemaOf(op);
       if (schema === undefined) return op ? [] : [`the document has no ${method} ${template}`];
       const validate = validator(schema);
       return validate(body) ? [] : [errorsText(validate.errors)];
+    },
+    undeclared(method, template, exchange) {
+      const answer = exchange.answer;
+      if (!answer || answer.status < 200 || answer.status > 299 || answer.body === undefined || typeof answer.body === 'string') return [];
+      const response = resolve(resolve(operationOf(method, template)?.['responses'])?.[String(answer.status)]);
+      const schema = resolve(resolve(response?.['content'])?.[mediaOf(answer.headers['content-type'])])?.['schema'];
+      return schema === undefined ? [] : undeclaredKeys(schema, answer.body, resolve);
+    },
+    requestMembers(method, template) {
+      const schema = resolve(requestSchemaOf(operationOf(method, template)));
+      const properties = resolve(schema?.['properties']) ?? {};
+      return new Map(Object.entries(properties).flatMap(([name, member]) => (resolve(member) ? [[name, resolve(member)!] as const] : [])));
     },
   };
 }

@@ -89,6 +89,10 @@ function exchangeLines(f: Failure, indent: string): string[] {
 export function formatText(report: ConformanceReport): string {
   const s = summaryOf(report);
   const lines = [`restgen conformance: ${report.api} at ${report.url} (${report.versions.join(', ')})`];
+  if (report.standIns.length > 0)
+    lines.push(
+      `note: the server runs restgen serve's stand-in migration hooks (${report.standIns.join(', ')}): the fields they convert were not compared in the versions before them, whose values are the stand-ins' guesses, not your hooks'`,
+    );
   for (const r of report.results.filter((x) => x.status === 'failed'))
     for (const f of r.failures)
       lines.push(
@@ -122,6 +126,7 @@ export function formatJson(report: ConformanceReport): string {
     results: report.results.map((r) => ({ ...r, description: CHECKS[r.check] })),
     leftovers: report.leftovers,
     incomplete: report.incomplete,
+    standIns: report.standIns,
   };
   // JSON.stringify escapes C0 characters but leaves DEL and C1 as they are: escaped too, the data stays the same.
   return JSON.stringify(data, null, 2).replace(/[\x7f-\x9f]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`) + '\n';

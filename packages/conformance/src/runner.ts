@@ -11,7 +11,7 @@ import { createContext } from './context.js';
 import { guarded } from './guard.js';
 import { createHttp, REAL_CLOCK, sizeText, type Http } from './http.js';
 import { Session } from './session.js';
-import { ATTEMPTS, BOUNDS, CHECK_IDS, DEFAULTS, type ConformanceOptions, type ConformanceReport, type Incomplete } from './types.js';
+import { ATTEMPTS, BOUNDS, CHECK_IDS, DEFAULTS, STAND_IN_HEADER, type ConformanceOptions, type ConformanceReport, type Incomplete } from './types.js';
 import { createValues } from './values.js';
 
 /** What a run came to: a report, or a server it could not reach at all. */
@@ -127,6 +127,9 @@ async function runWith(contract: ConformanceContract, options: Settled, http: Ht
         probe.problem === 'connection' ? `cannot reach ${options.url}: ${probe.error}` : `${options.url} gave no answer to the first request: ${probe.error}`,
     };
 
+  // `restgen serve` names its stand-in migration hooks on every answer.
+  const standIns = probe.answer.headers[STAND_IN_HEADER];
+  session.standIns = standIns === undefined ? [] : standIns.split(',').map((id) => id.trim()).filter((id) => id !== '');
   let stoppedAt: string | undefined;
   const live: string[] = [];
   run: for (const version of versions) {
@@ -142,6 +145,7 @@ async function runWith(contract: ConformanceContract, options: Settled, http: Ht
       }
       progress(`${version} ${c.name}`);
       session.results.ran(version, c.name, 'documented-answers');
+      session.results.ran(version, c.name, 'declared-fields');
       if (hasWriteOnly(c.fields)) session.results.ran(version, c.name, 'write-only-hidden');
       for (const id of CHECK_IDS) {
         const definition = DEFINITIONS[id];
@@ -186,6 +190,7 @@ async function runWith(contract: ConformanceContract, options: Settled, http: Ht
       requests: http.sent,
       leftovers: session.leftovers,
       incomplete: incompleteOf(http, options, stoppedAt),
+      standIns: session.standIns,
     },
   };
 }

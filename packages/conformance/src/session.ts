@@ -44,6 +44,8 @@ export class Session {
   readonly leftovers: Leftover[] = [];
   /** Records made for refs to point to, by version and collection (newest name). */
   readonly parents = new Map<string, string>();
+  /** The stand-in hooks the server names (`restgen serve`), by id `<version>.<collection>.<field>`. */
+  standIns: readonly string[] = [];
 
   /** The checked model of the API. */
   readonly ir: ApiIR;
@@ -55,6 +57,20 @@ export class Session {
     readonly concurrency: number,
   ) {
     this.ir = contract.ir;
+  }
+
+  /**
+   * Whether the values of field `field` (newest name) of collection `collection` in `version` pass through a stand-in
+   * hook of the server: one of a later version. A run does not compare them: they are the stand-in's guesses.
+   */
+  stoodIn(version: string, collection: string, field: string): boolean {
+    const order = this.ir.versions.map((v) => v.name);
+    return this.standIns.some((id) => {
+      // Collection and field names hold no dot; the version is the rest.
+      const parts = id.split('.');
+      const [c, f] = parts.slice(-2);
+      return c === collection && f === field && order.indexOf(version) < order.indexOf(parts.slice(0, -2).join('.'));
+    });
   }
 
   /** The version as the run calls it (its document's validators compiled once). */
@@ -102,17 +118,27 @@ export class Session {
     }
     for (const problem of v.doc.judge(target.method, target.template, exchange))
       this.results.fail(v.name, c.name, 'documented-answers', { operation, message: problem, request: exchange.request, answer });
+    let hidden: string[] = [];
     if (answer.status >= 200 && answer.status < 300 && c.fields.some((f) => f.writeOnly || f.type.kind === 'object' || f.type.kind === 'array')) {
       const items = operation === 'list' && isObject(answer.body) && Array.isArray(answer.body['data']) ? answer.body['data'] : [answer.body];
-      const pointers = items.flatMap((item, i) => writeOnlyPointers(c.fields, item, operation === 'list' ? `#/data/${i}` : '#'));
-      if (pointers.length > 0)
+      hidden = items.flatMap((item, i) => writeOnlyPointers(c.fields, item, operation === 'list' ? `#/data/${i}` : '#'));
+      if (hidden.length > 0)
         this.results.fail(v.name, c.name, 'write-only-hidden', {
           operation,
-          message: `the answer carries write-only ${pointers.join(', ')}`,
+          message: `the answer carries write-only ${hidden.join(', ')}`,
           request: exchange.request,
           answer,
         });
     }
+    // A write-only field is not declared by the answer either: write-only-hidden says so already.
+    const undeclared = v.doc.undeclared(target.method, target.template, exchange).filter((p) => !hidden.includes(p));
+    if (undeclared.length > 0)
+      this.results.fail(v.name, c.name, 'declared-fields', {
+        operation,
+        message: `the answer carries ${undeclared.length === 1 ? 'a field' : 'fields'} ${v.name} does not declare: ${undeclared.slice(0, 5).join(', ')}${undeclared.length > 5 ? `, and ${undeclared.length - 5} more` : ''} (send only what the contract declares: a column the API does not name stays in the database)`,
+        request: exchange.request,
+        answer,
+      });
     if (operation === 'create' && answer.status === 201 && isObject(answer.body)) {
       const id = answer.body[c.fields.find((f) => f.type.kind === 'id')?.name ?? 'id'];
       if (typeof id === 'string' && !this.#created.some((r) => r.key === c.key && r.id === id)) this.#created.push({ version: v.name, key: c.key, id });

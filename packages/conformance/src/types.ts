@@ -7,16 +7,25 @@
 export const CONTRACT_FORMAT = 1;
 
 /**
+ * The answer header by which `restgen serve` names its stand-in migration hooks (`<version>.<collection>.<field>`,
+ * comma-separated): the values of those fields in the versions before each hook's are serve's guesses, not a
+ * handler's, and a run does not compare them (restgen's serve sends the same name; a test keeps them equal).
+ */
+export const STAND_IN_HEADER = 'restgen-stand-in-hooks';
+
+/**
  * Every check, in the order a run performs them, with the sentence the reports and the docs use. Keyed by
  * id: a check added here without a definition in `checks/index.ts` does not compile.
  */
 export const CHECKS = {
   'documented-answers': "every answer's status, headers and body are what the version's OpenAPI document describes",
   'write-only-hidden': 'no answer carries a write-only field',
+  'declared-fields': 'every successful answer carries only the fields its version declares, at every depth',
   'round-trip': 'a created resource reads back the same through get and list',
   'read-only-assigned': 'the server assigns every read-only field on create',
   'update-partial': 'an update changes only the fields it sends',
   'replace-complete': 'a replace leaves no field of the old resource behind',
+  bounds: "a value at each bound the document declares for a field is accepted, stored and read back as sent",
   delete: 'a deleted resource answers 404',
   unique: 'a taken unique value answers 409',
   filters: 'a filtered list answers only matching resources',
@@ -131,6 +140,11 @@ export interface ConformanceReport {
   readonly leftovers: readonly Leftover[];
   /** Why the run could not complete; empty when it did (its verdicts then cover every check that applies). */
   readonly incomplete: readonly Incomplete[];
+  /**
+   * The stand-in migration hooks the server said it runs (`restgen serve`, {@link STAND_IN_HEADER}); the fields they
+   * convert were not compared in the versions before them. Empty against a server of your own.
+   */
+  readonly standIns: readonly string[];
 }
 
 /** How a run waits and keeps time; tests inject one that moves on without waiting. Times in milliseconds. */

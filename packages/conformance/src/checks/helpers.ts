@@ -14,17 +14,20 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 /** Kinds a query parameter can carry and a list can filter on. */
 const SCALAR = new Set(['string', 'int', 'number', 'boolean', 'enum', 'datetime', 'date', 'uuid', 'email', 'url', 'id', 'ref']);
 
+/** The fields whose values a check compares: all but those a stand-in hook of the server converts (`restgen serve`). */
+export const comparedFields = (ctx: CheckContext): FieldAt[] => ctx.c.fields.filter((f) => !ctx.stoodIn(f));
+
 /** The fields a response shows (write-only ones never). */
-export const shownFields = (ctx: CheckContext): FieldAt[] => ctx.c.fields.filter((f) => !f.writeOnly);
+export const shownFields = (ctx: CheckContext): FieldAt[] => comparedFields(ctx).filter((f) => !f.writeOnly);
 
 /** The fields a write must leave alone unless it sends them: read-write ones, the id and the lifecycle state (only transitions move it). */
 export function keptFields(ctx: CheckContext): FieldAt[] {
   const state = ctx.c.lifecycle?.field;
-  return ctx.c.fields.filter((f) => !f.writeOnly && (!f.readOnly || f.type.kind === 'id' || f.name === state));
+  return comparedFields(ctx).filter((f) => !f.writeOnly && (!f.readOnly || f.type.kind === 'id' || f.name === state));
 }
 
 /** Fields a request sends and a response shows the same: writable, not write-only, stored (not removed later). */
-export const echoedFields = (ctx: CheckContext): FieldAt[] => ctx.c.fields.filter((f) => !f.readOnly && !f.writeOnly && f.removedIn === undefined);
+export const echoedFields = (ctx: CheckContext): FieldAt[] => comparedFields(ctx).filter((f) => !f.readOnly && !f.writeOnly && f.removedIn === undefined);
 
 /** The field an update or replace changes: writable, shown, top-level, a plain kind; not a ref when another will do. */
 export function changeableField(ctx: CheckContext, candidates: readonly FieldAt[] = echoedFields(ctx)): FieldAt | undefined {

@@ -6,6 +6,7 @@
 import type { CheckId } from '../types.js';
 import { etag, ifMatchDelete, ifMatchRequired, ifMatchUpdate, ifNoneMatch } from './conditional.js';
 import { deleteCheck, readOnlyAssigned, replaceComplete, roundTrip, updatePartial } from './crud.js';
+import { bounds } from './bounds.js';
 import type { CheckDefinition } from './definition.js';
 import { filters } from './filters.js';
 import { idempotentCreate } from './idempotency.js';
@@ -20,10 +21,12 @@ export { checkVersions } from './versions.js';
 export const DEFINITIONS: { readonly [K in CheckId]: CheckDefinition | 'observed' | 'across-versions' } = {
   'documented-answers': 'observed',
   'write-only-hidden': 'observed',
+  'declared-fields': 'observed',
   'round-trip': roundTrip,
   'read-only-assigned': readOnlyAssigned,
   'update-partial': updatePartial,
   'replace-complete': replaceComplete,
+  bounds,
   delete: deleteCheck,
   unique,
   filters,

@@ -18,9 +18,9 @@ interface Pair {
   readonly now: FieldAt;
 }
 
-/** Fields both versions show with the same kind, by newest name. */
-function pairsOf(oldest: CollectionAt, newest: CollectionAt): Pair[] {
-  return oldest.fields.flatMap((old) => {
+/** Fields both versions show with the same kind, by newest name (but those a stand-in hook converts: `skip`). */
+function pairsOf(oldest: CollectionAt, newest: CollectionAt, skip: (old: FieldAt) => boolean): Pair[] {
+  return oldest.fields.filter((old) => !skip(old)).flatMap((old) => {
     const now = newest.fields.find((f) => f.key === old.key);
     // A field removed in a later version is not stored: both versions read it from a migration hook.
     return now && !old.writeOnly && !now.writeOnly && old.type.kind === now.type.kind && old.removedIn === undefined ? [{ old, now }] : [];
@@ -48,7 +48,7 @@ export async function checkVersions(session: Session, oldest: VersionScope, newe
   const now = createContext(session, newest, cNew, 'versions', { label });
   // Without create and get on both sides the check does not apply.
   if (!(['create', 'get'] as const).every((op) => cOld.operations.includes(op) && cNew.operations.includes(op))) return;
-  const pairs = pairsOf(cOld, cNew);
+  const pairs = pairsOf(cOld, cNew, (f) => old.stoodIn(f));
   await guarded(session, label, 'versions', async () => {
     // Oldest → newest.
     const made = await old.create();
