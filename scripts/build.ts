@@ -1,10 +1,11 @@
 /**
  * @module `npm run build`: restgen (`dist/`, `tsdown.config.ts`), `@restgen/runtime` (`packages/runtime/dist/`) and
  * `@restgen/conformance` (`packages/conformance/dist/`), each with its own config, through tsdown's API;
- * `jiti scripts/build.ts restgen` (or `runtime`, `conformance`) builds one (each package's `prepack`). tsdown's command line prints on every run under Node 20 that Node 20 is deprecated and that a later
- * tsdown drops it; restgen supports Node 20.19 and later, and pins a tsdown that builds on it, so the build says
- * nothing unless something is wrong. It runs from the repository's root whichever folder it is started in: tsdown
- * reads and compiles its config relative to the working folder.
+ * `jiti scripts/build.ts restgen` (or `runtime`, `conformance`) builds one (each package's `prepack`). tsdown's
+ * command line prints on every run under Node 20 that Node 20 is deprecated and that a later tsdown drops it;
+ * restgen supports Node 20.19 and later, and pins a tsdown that builds on it, so the build says nothing unless
+ * something is wrong. It runs from the repository's root whichever folder it is started in: tsdown reads and
+ * compiles its config relative to the working folder.
  */
 import { fileURLToPath } from 'node:url';
 

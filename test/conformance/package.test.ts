@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { CONTRACT_FORMAT } from '../../generator/conformance/contract.ts';
 import { CONFORMANCE_PACKAGE, loadConformancePackage } from '../../generator/conformance/load-package.ts';
-import { CONTRACT_FORMAT as READ_FORMAT } from '@restgen/conformance';
+import { BOUNDS, CONTRACT_FORMAT as READ_FORMAT, FORMATS } from '@restgen/conformance';
+import { loadProgram } from '../../scripts/docs/cli-page.ts';
 import { SHOP_API } from '../helpers/load-ir.ts';
 
 /** An import that finds no package, as Node words it. */
@@ -15,6 +16,21 @@ const missing = async (specifier: string): Promise<never> => {
     code: 'ERR_MODULE_NOT_FOUND',
   });
 };
+
+describe('the command and the package agree', () => {
+  it('the options of restgen conformance default to the bounds of the package, and name its formats', async () => {
+    // The command is registered without loading the package (help works without it), so it names them itself.
+    const command = (await loadProgram()).commands.find((c) => c.name() === 'conformance')!;
+    const defaults = Object.fromEntries(command.options.map((o) => [o.long, o.defaultValue as unknown]));
+    for (const bound of Object.values(BOUNDS)) {
+      if (bound.option === null) continue;
+      const flag = bound.option.split(' ')[0]!;
+      const unit = bound.unit === 'bytes' ? 1024 * 1024 : 1000;
+      expect(Number(defaults[flag]) * unit, flag).toBe(bound.default);
+    }
+    expect(command.options.find((o) => o.long === '--format')!.description).toContain(FORMATS.join(', '));
+  });
+});
 
 describe('loading @restgen/conformance', () => {
   it('reads the contract format restgen writes', () => {
