@@ -175,9 +175,13 @@ async function runWith(contract: ConformanceContract, options: Settled, http: Ht
       await checkVersions(session, oldest, newest, c.key);
     }
   }
-  // Past the deadline the records made are still deleted, within a grace of their own.
-  if (http.expired) http.extend(options.clock.now() + BOUNDS.cleanup.default);
+  // Past the deadline the records made are still deleted, within a grace of their own; what is left then is listed.
   await session.cleanup();
+  if (session.pending > 0) {
+    http.extend(options.clock.now() + BOUNDS.cleanup.default);
+    await session.cleanup();
+    session.abandon(`not deleted: the run deadline had passed, and the ${BOUNDS.cleanup.default / 1000} s after it too`);
+  }
 
   return {
     kind: 'report',

@@ -152,6 +152,8 @@ export class Session {
   async cleanup(): Promise<void> {
     const records = this.#created.splice(0).reverse();
     this.parents.clear();
+    // Deletes the deadline kept from being sent wait for the cleanup after it (which gets a grace of its own).
+    const later: Created[] = [];
     for (const r of records) {
       const versions = [r.version, ...this.ir.versions.map((x) => x.name).reverse()];
       const where = versions
@@ -164,6 +166,10 @@ export class Session {
       }
       const client = createClient(this.http, where.v, where.c, null);
       const exchange = await client.remove(r.id);
+      if (exchange.problem === 'deadline') {
+        later.push(r);
+        continue;
+      }
       let status = exchange.answer?.status;
       // With If-Match (where the collection requires it), a record a check deleted already answers 412.
       if (status === 412 && where.c.operations.includes('get')) status = (await client.get(r.id)).answer?.status;
@@ -174,5 +180,17 @@ export class Session {
           reason: exchange.answer ? `DELETE answered ${status}` : `DELETE failed: ${exchange.error ?? 'no answer'}`,
         });
     }
+    this.#created.unshift(...later.reverse());
+  }
+
+  /** Records the run made and has not deleted yet. */
+  get pending(): number {
+    return this.#created.length;
+  }
+
+  /** Lists every record not deleted yet as left behind, with `reason`. */
+  abandon(reason: string): void {
+    for (const r of this.#created.splice(0).reverse())
+      this.leftovers.push({ collection: this.scope(r.version).api.collections.find((x) => x.key === r.key)?.name ?? r.key, id: r.id, reason });
   }
 }
