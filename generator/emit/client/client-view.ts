@@ -21,7 +21,7 @@ export interface ObjectTypeView {
 }
 
 /** The view of `client/<version>/<collection>.ts`: one collection's types in one version. */
-export interface CollectionFileView {
+export interface ClientCollectionView {
   readonly title: string;
   readonly version: string;
   /** The collection's name, as the DSL spells it. */
@@ -113,7 +113,7 @@ export interface IndexVersionView {
 }
 
 /** The view of `client/index.ts`. */
-export interface IndexView {
+export interface ClientIndexView {
   readonly title: string;
   /** `ShopClient`. */
   readonly clientName: string;
@@ -166,7 +166,7 @@ export function versionDocLines(api: ApiIR, v: VersionIR): string[] {
 }
 
 /** The view of `client/<version>/<collection>.ts`: it reads only the API's title, the version's name and the collection. */
-export function buildCollectionFile(api: Pick<ApiIR, 'title'>, c: CollectionAt, version: string): CollectionFileView {
+export function buildCollectionFile(api: Pick<ApiIR, 'title'>, c: CollectionAt, version: string): ClientCollectionView {
   const t = c.typeName;
   const has = (op: CollectionAt['operations'][number]): boolean => c.operations.includes(op);
   const writes = has('create') || has('replace');
@@ -316,7 +316,7 @@ function webhookEvent(at: ApiAt, version: string): Type | null {
 }
 
 /** The view of the index module. */
-export function buildIndexView(api: ApiIR): IndexView {
+export function buildIndexView(api: ApiIR): ClientIndexView {
   const base = pascalCase(api.name);
   const features = clientFeatures(api);
   const { tokenUrl } = features;
@@ -372,8 +372,8 @@ export function buildIndexView(api: ApiIR): IndexView {
 declare module '../../templates/load-templates.ts' {
   /** The templates this module's views fill. */
   interface TemplateViews {
-    'client/collection': CollectionFileView;
-    'client/index': IndexView;
+    'client/collection': ClientCollectionView;
+    'client/index': ClientIndexView;
     'client/version': VersionFileView;
   }
 }

@@ -4,7 +4,7 @@
  * member first; nothing here depends on it.
  */
 import { buildWebhooks } from './webhooks.ts';
-import type { Part } from '../types.ts';
+import type { RenderPart } from '../types.ts';
 import { irHash } from '../ir-hash.ts';
 import type { ErrorKind } from './shared-components.ts';
 import type { ApiAt, CollectionAt, VersionIR } from '../../model/ir.ts';
@@ -216,7 +216,7 @@ function formatNamesOf(api: ApiAt): FormatNames {
  * Each collection's part of one version's document (its paths and schemas, printed), keyed by the collection and
  * what of the API it reads: a cache around the emit stage builds and prints only the parts of changed collections.
  */
-export function openApiParts(api: ApiAt): Part[] {
+export function openApiParts(api: ApiAt): RenderPart[] {
   const formats = formatNamesOf(api);
   // What a collection's part reads of the API besides the collection: the version and its settings, and the format names.
   const context = JSON.stringify([irHash({ ...api, collections: [], events: [] }), formats]);

@@ -8,7 +8,7 @@ import { limitKeyOf } from './client-address.js';
 import type { JwtVerifier } from './jwt-claims.js';
 import { problem, send } from './problems.js';
 import type { ApiSpec } from './spec.js';
-import type { Mount } from './state.js';
+import type { Challenge, Mount } from './state.js';
 import type { Credential, Principal, ServerOptions } from './types.js';
 
 const sha256 = (text: string): Buffer => createHash('sha256').update(text).digest();
@@ -39,9 +39,6 @@ export function readCredential(request: FastifyRequest, spec: ApiSpec, apiKeyHea
   if (typeof key === 'string' && key.length > 0) return { scheme: 'apiKey', token: key };
   return null;
 }
-
-/** The `WWW-Authenticate` value of a 401 or 403; `error` goes into the challenge of the scheme the client used. */
-export type Challenge = (scheme: Credential['scheme'] | null, error?: string) => string;
 
 /**
  * The challenges of the API's schemes, one per scheme (RFC 9110 section 11.6.1): `Bearer realm="shop"`

@@ -3,7 +3,6 @@
  * with their schemas and migration plans. `mountApi` reads it.
  */
 import type { z } from 'zod';
-import type { RUNTIME_CONTRACT } from './contract.js';
 import type { CreateJwtVerifier } from './jwt-claims.js';
 import type { OperationName } from './types.js';
 
@@ -157,7 +156,7 @@ export interface WebhooksSpec {
 }
 /** The whole API as the routes see it. */
 export interface ApiSpec {
-  /** The runtime contract the generated code was written against (must equal {@link RUNTIME_CONTRACT}). */
+  /** The runtime contract the generated code was written against (must equal `RUNTIME_CONTRACT`, `contract.ts`). */
   readonly contract: number;
   readonly name: string;
   readonly versioning:
