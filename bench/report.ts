@@ -112,7 +112,7 @@ export const BENCHMARKS = [
   { id: 'startup', title: 'Server start-up', command: 'npx jiti bench/startup.ts' },
   { id: 'versions', title: 'Version resolution', command: 'npx jiti bench/versions.ts' },
   { id: 'serializer', title: 'Response shaping', command: 'npx jiti bench/server-serializer.ts' },
-  { id: 'outbox', title: 'Memory outbox', command: 'node --expose-gc node_modules/jiti/lib/jiti-cli.mjs bench/outbox.ts' },
+  { id: 'outbox', title: 'Memory outbox', command: 'node --expose-gc node_modules/jiti/lib/jiti-cli.mjs packages/runtime/bench/outbox.ts' },
 ] as const;
 
 /** A benchmark's id on the performance page. */

@@ -3,7 +3,7 @@
  * Every def records where the user wrote it (`site`, and `calls` per modifier) so that diagnostics can
  * point at the exact builder call.
  */
-import type { OperationName } from '../../packages/runtime/src/operations.ts';
+import type { OperationName } from '@restgen/runtime/contract';
 
 /** Where a builder call was written: file, 1-based line, and the called member (for finding the column). */
 export interface CallSite {
@@ -132,7 +132,7 @@ export interface LifecycleDef<K extends string = string, S extends string = stri
 }
 
 /** The six operations a collection can offer (their facts: the operations table of the runtime). */
-export type { OperationName } from '../../packages/runtime/src/operations.ts';
+export type { OperationName } from '@restgen/runtime/contract';
 
 /** An operation entry that holds only in some versions (in `operations`: offered; in `public`: public). */
 export interface VersionedOperation {

@@ -11,7 +11,7 @@ export * from './ir-auth.ts';
 export type { OperationName } from '../dsl/defs.ts';
 
 /** The six operations, in the order they are always emitted, and the facts of each (method, path, body, status). */
-export { OPERATIONS, OPERATION_FACTS } from '../../packages/runtime/src/operations.ts';
+export { OPERATIONS, OPERATION_FACTS } from '@restgen/runtime/contract';
 
 /** Where something was written: file, line, the builder member called, and an optional property path into it. */
 export interface SourceRef {

@@ -24,10 +24,8 @@ const SERVER: readonly (readonly [string, readonly string[]])[] = [
   ['packages/runtime/src/otel.ts', ['VersionMetricsOptions']],
   ['packages/runtime/src/older-data.ts', ['OutdatedValue']],
   ['packages/runtime/src/memory-store.ts', ['MemoryOptions']],
-  [
-    'packages/runtime/src/types.ts',
-    ['Principal', 'Credential', 'HandlerContext', 'HandlerEvents', 'Condition', 'ListQuery', 'Page', 'CollectionHandlers', 'TransitionHandler'],
-  ],
+  ['packages/runtime/src/principal.ts', ['Principal']],
+  ['packages/runtime/src/types.ts', ['Credential', 'HandlerContext', 'HandlerEvents', 'Condition', 'ListQuery', 'Page', 'CollectionHandlers', 'TransitionHandler']],
 ];
 
 const CLIENT: readonly (readonly [string, readonly string[]])[] = [

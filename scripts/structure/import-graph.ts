@@ -115,6 +115,33 @@ function resolve(root: string, from: string, spec: string, aliases: ReadonlyMap<
   return existsSync(path.join(root, joined)) ? joined : undefined;
 }
 
+/** A relative import that reaches into a workspace package's folder from outside it. */
+export interface Crossing {
+  readonly from: string;
+  readonly spec: string;
+  /** The package's folder (`packages/runtime`). */
+  readonly into: string;
+}
+
+/**
+ * Every relative import in a module under `dirs` that reaches into a workspace package (`packages/<name>/...`) from
+ * outside that package: a package is read through the entries its `exports` declare (`@restgen/runtime/contract`),
+ * never by a path into its sources.
+ */
+export function packageCrossings(root: string, dirs: readonly string[]): Crossing[] {
+  const found: Crossing[] = [];
+  for (const file of dirs.flatMap((dir) => sourcesUnder(root, dir))) {
+    const own = /^packages\/[^/]+\//.exec(file)?.[0];
+    for (const spec of specifiersOf(file, readFileSync(path.join(root, file), 'utf8')).keys()) {
+      if (!spec.startsWith('.')) continue;
+      const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
+      const into = /^packages\/[^/]+\//.exec(target)?.[0];
+      if (into !== undefined && into !== own) found.push({ from: file, spec, into: into.slice(0, -1) });
+    }
+  }
+  return found;
+}
+
 /** The import graph of every module under `dirs` (relative to `root`); edges to modules outside them are dropped. */
 export function importGraph(root: string, dirs: readonly string[]): ImportGraph {
   const aliases = aliasesOf(root);

@@ -5,7 +5,7 @@
  * and `OPTIONS` on every path (204 with `Allow`, before credentials and rate limits: it needs neither). And the
  * route that serves the document itself, `GET /<version>/openapi.json` (public).
  */
-import { allowOf } from '../../../packages/runtime/src/operations.ts';
+import { allowOf } from '@restgen/runtime/contract';
 import { compact, type Json, type JsonObject } from './json.ts';
 
 /** A response without its body: what a `HEAD` answers for the `GET` response `response` (a `$ref` stays as it is). */

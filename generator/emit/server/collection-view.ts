@@ -5,8 +5,7 @@
  * module for every version: a field change usually changes the plans of every older version anyway, and
  * a module per version tripled the file headers and imports the formatter reads.)
  */
-import type { Assign, MemorySpec } from '../../../packages/runtime/src/memory-store.ts';
-import type { CollectionSpec, LifecycleSpec, LimitSpec } from '../../../packages/runtime/src/spec.ts';
+import type { Assign, CollectionSpec, LifecycleSpec, LimitSpec, MemorySpec } from '@restgen/runtime/contract';
 import type { ApiIR, CollectionAt, CollectionIR, FieldAt, OperationName, RateLimitIR, TransitionIR } from '../../model/ir.ts';
 import { OPERATIONS } from '../../model/ir.ts';
 import { kindOf, sampleOf } from '../../model/kinds.ts';

@@ -4,7 +4,7 @@
  * scope with problem+json errors.
  */
 import type { FastifyInstance } from 'fastify';
-import { assertContract } from './contract.js';
+import { assertContract } from './contract-check.js';
 import { createAuthenticator } from './auth.js';
 import { createFailureLimiter } from './auth-failures.js';
 import { useJsonBodies } from './body.js';
