@@ -107,6 +107,7 @@ export function formatReport(report: BenchReport): string {
 /** The benchmarks of the performance page, in page order: id, heading, and the command that measures it alone. */
 export const BENCHMARKS = [
   { id: 'generation', title: 'Generation', command: 'BENCH_ONLY_GENERATE=1 npm run bench' },
+  { id: 'documents', title: 'OpenAPI document size', command: 'npx jiti bench/documents.ts' },
   { id: 'client-size', title: 'Client bundle size', command: 'npx jiti bench/client-size.ts' },
   { id: 'server', title: 'Server throughput', command: 'npx jiti bench/server.ts' },
   { id: 'startup', title: 'Server start-up', command: 'npx jiti bench/startup.ts' },

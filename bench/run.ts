@@ -1,7 +1,7 @@
 /**
  * @module `npm run bench`: restgen on synthetic APIs of 20, 200 and 1,000 collections, every path a build
  * step runs, as whole processes (wall, CPU, peak RSS; medians), orval on the same API in the same run,
- * then the client-size, server, start-up, version-resolution and memory-outbox benchmarks. Prints each benchmark's Markdown table, writes it
+ * then the OpenAPI document size, client-size, server, start-up, version-resolution and memory-outbox benchmarks. Prints each benchmark's Markdown table, writes it
  * into the docs' performance page (`docs/performance.md`, each table between its markers, replacing the last run's)
  * and writes `.bench/bench-results.json`.
  *
@@ -76,6 +76,7 @@ async function main(): Promise<void> {
 
 /** The benchmarks that run as scripts of their own (paths from the repository's root), in page order, with the node flags they need. */
 const SCRIPTS: readonly [BenchmarkId, string, readonly string[]][] = [
+  ['documents', 'bench/documents.ts', []],
   ['client-size', 'bench/client-size.ts', []],
   ['server', 'bench/server.ts', []],
   ['startup', 'bench/startup.ts', []],

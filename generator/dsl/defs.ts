@@ -208,6 +208,23 @@ export interface CustomEventDef {
   readonly removedIn?: string;
 }
 
+/** A place the API is served, as the OpenAPI documents list it and the generated client defaults to it. */
+export interface ServerDef {
+  /** An absolute `http://` or `https://` URL, version paths appended (`https://api.example.com`). */
+  readonly url: string;
+  /** What it is (`Production`, `Sandbox`). */
+  readonly description?: string;
+}
+
+/** How the OpenAPI documents are written. */
+export interface OpenApiDef {
+  /**
+   * Also declare the methods the server answers on every path without an operation declaring them: `head` beside
+   * every `get` and `options` on every path (default false: the server answers them either way).
+   */
+  readonly implicitMethods?: boolean;
+}
+
 /** Who may manage webhook endpoints (`/vN/webhook_endpoints`). */
 export interface WebhooksDef {
   /** Default with auth: `{ read: 'webhooks:read', write: 'webhooks:write' }`. */

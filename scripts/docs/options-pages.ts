@@ -25,7 +25,10 @@ const SERVER: readonly (readonly [string, readonly string[]])[] = [
   ['packages/runtime/src/older-data.ts', ['OutdatedValue']],
   ['packages/runtime/src/memory-store.ts', ['MemoryOptions']],
   ['packages/runtime/src/principal.ts', ['Principal']],
-  ['packages/runtime/src/types.ts', ['Credential', 'HandlerContext', 'HandlerEvents', 'Condition', 'ListQuery', 'Page', 'CollectionHandlers', 'TransitionHandler']],
+  [
+    'packages/runtime/src/types.ts',
+    ['Credential', 'HandlerContext', 'HandlerEvents', 'Condition', 'ListQuery', 'Page', 'CollectionHandlers', 'TransitionHandler'],
+  ],
 ];
 
 const CLIENT: readonly (readonly [string, readonly string[]])[] = [

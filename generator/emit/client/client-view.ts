@@ -121,8 +121,14 @@ export interface ClientIndexView {
   readonly factoryName: string;
   /** `ShopClientOptions`. */
   readonly optionsName: string;
-  /** The options type (`ClientOptions`, or an `Omit<...>` of the schemes the API lacks). */
+  /** The options type (`ClientOptions`, or an `Omit<...>` of the schemes the API lacks; `baseUrl` optional with servers). */
   readonly optionsType: Type;
+  /** What the index imports of the options module: `{ Auth, ClientOptions, WithDefaultBaseUrl }` as it needs them. */
+  readonly optionsImports: Expr;
+  /** The first server the API declares, as a string literal (the default `baseUrl`), or false. */
+  readonly baseUrl: string | false;
+  /** `createTransport(options, API_KEY_HEADER, VERSION_HEADER)`, `baseUrl` defaulting to the first server. */
+  readonly transportCall: Expr;
   /** The header of API keys, as a string literal, or `null` when the API takes none. */
   readonly apiKeyHeader: string;
   /** The header that selects the version, as a string literal, or `null` when the version is a path prefix. */
@@ -315,6 +321,9 @@ function webhookEvent(at: ApiAt, version: string): Type | null {
   return events.length > 0 ? ty.union(events) : null;
 }
 
+/** The options of the index's example call, as written: `{ baseUrl: ..., bearer: TOKEN }`, or `{}`. */
+const exampleOptions = (members: string): string => (members === '' ? '{}' : `{ ${members} }`);
+
 /** The view of the index module. */
 export function buildIndexView(api: ApiIR): ClientIndexView {
   const base = pascalCase(api.name);
@@ -332,12 +341,22 @@ export function buildIndexView(api: ApiIR): ClientIndexView {
       : api.auth.apiKey
         ? ', apiKey: KEY'
         : '';
+  const options = omit.length > 0 ? ty.ref('Omit', [ty.ref('ClientOptions'), ty.union(omit.map(ty.str))]) : ty.ref('ClientOptions');
+  // With servers declared, `baseUrl` defaults to the first.
+  const servers = api.servers[0];
   return {
     title: api.title,
     clientName: `${base}Client`,
     factoryName: `create${base}Client`,
     optionsName: `${base}ClientOptions`,
-    optionsType: omit.length > 0 ? ty.ref('Omit', [ty.ref('ClientOptions'), ty.union(omit.map(ty.str))]) : ty.ref('ClientOptions'),
+    optionsType: servers ? ty.ref('WithDefaultBaseUrl', [options]) : options,
+    baseUrl: servers ? literal(servers.url) : false,
+    optionsImports: e.specifiers([...(tokenUrl ? ['Auth'] : []), 'ClientOptions', ...(servers ? ['WithDefaultBaseUrl'] : [])]),
+    transportCall: e.call('createTransport', [
+      servers ? e.obj([e.spread(e.id('options')), e.prop('baseUrl', e.raw('options.baseUrl ?? BASE_URL'))]) : e.id('options'),
+      e.id('API_KEY_HEADER'),
+      e.id('VERSION_HEADER'),
+    ]),
     factoryParams: e.params([`options: ${base}ClientOptions`]),
     apiKeyHeader: JSON.stringify(api.auth.apiKey?.header ?? null),
     versionHeader: JSON.stringify(api.versioning.in === 'header' ? api.versioning.header : null),
@@ -365,7 +384,12 @@ export function buildIndexView(api: ApiIR): ClientIndexView {
     }),
     versionClient: `create${base}${versionIdentifier(shown?.name ?? 'v1')}Client`,
     example:
-      shown && listed ? { options: `baseUrl: 'https://api.example.com'${credential}`, collection: `${accessor(shown.name)}${accessor(listed.name)}` } : false,
+      shown && listed
+        ? {
+            options: exampleOptions(servers ? credential.slice(2) : `baseUrl: 'https://api.example.com'${credential}`),
+            collection: `${accessor(shown.name)}${accessor(listed.name)}`,
+          }
+        : false,
   };
 }
 

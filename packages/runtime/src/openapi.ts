@@ -107,7 +107,10 @@ function documentEntry(version: VersionSpec, body: () => Promise<string>): Entry
   };
 }
 
-/** The document's text; with a prefix, a copy whose `servers[0].url` is the prefix (the paths are relative to it). */
+/**
+ * The document's text; with a prefix, a copy whose `servers[0].url` is the prefix (the paths are relative to it),
+ * unless the API declares its servers: absolute URLs where it is published, whose paths already hold any prefix.
+ */
 async function readDocument(owner: string, url: URL, prefix: string): Promise<string> {
   const file = fileOf(url);
   let text: string;
@@ -126,6 +129,7 @@ async function readDocument(owner: string, url: URL, prefix: string): Promise<st
   if (!isRecord(document)) throw new Error(`${owner}: the OpenAPI document ${file} is not an object; run \`restgen generate\` to rewrite it.`);
   const servers: unknown[] = Array.isArray(document['servers']) ? document['servers'] : [];
   const server = isRecord(servers[0]) ? servers[0] : {};
+  if (typeof server['url'] === 'string' && /^https?:\/\//.test(server['url'])) return text;
   return JSON.stringify({
     ...document,
     servers: [{ ...server, url: prefix }, ...servers.slice(1)],
