@@ -89,7 +89,7 @@ export interface VersionFileView {
   readonly collections: readonly CollectionView[];
   /** The `WebhookEvent` union of the events the version delivers, or null without events. */
   readonly webhookEvent: Type | null;
-  /** Whether a collection of the version has transitions (the version module imports `transitions.ts`, which registers their error). */
+  /** Whether a collection of the version has transitions (the version module hands `transitions.ts`'s errors to its namespace). */
   readonly transitions: boolean;
 }
 
@@ -285,6 +285,8 @@ export function buildVersionView(api: ApiIR, v: VersionIR): VersionFileView {
           ),
           true,
         ),
+        // A version with transitions gives their answers' error classes (imported, never registered on import).
+        ...(transitions ? [e.id('TRANSITION_ERRORS')] : []),
       ],
       [ty.ref(`${base}${id}Types`)],
     ),
