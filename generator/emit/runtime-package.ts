@@ -10,7 +10,7 @@ import { RUNTIME_CONTRACT } from '@restgen/runtime/contract';
 export const RUNTIME = {
   name: '@restgen/runtime',
   /** The range `generate` asks the user's project to install. */
-  range: '^0.2.0',
+  range: '^0.3.0',
   /** The contract of the runtime restgen was built with, written into every generated route table (`contract`). */
   contract: RUNTIME_CONTRACT,
 } as const;

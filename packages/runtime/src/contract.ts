@@ -11,7 +11,7 @@
  */
 
 /** The contract this runtime implements: generated route tables carry it as `contract`. */
-export const RUNTIME_CONTRACT = 2;
+export const RUNTIME_CONTRACT = 3;
 
 export { ALL_METHODS, allowOf, OPERATION_FACTS, OPERATIONS, type OperationFacts, type OperationName } from './operations.js';
 export { DEFAULT_GRACE_SECONDS, ENDPOINT_LIMITS, MAX_ACTIVE_SECRETS, MAX_GRACE_SECONDS } from './webhook-limits.js';
@@ -19,6 +19,7 @@ export type { Assign, MemorySpec } from './memory-store.js';
 export type {
   ApiSpec,
   BrownoutSpec,
+  CollectionRoutes,
   CollectionSpec,
   DownStep,
   HookSpec,
@@ -31,6 +32,7 @@ export type {
   TransitionRouteSpec,
   TransitionSpec,
   UpPlan,
+  VersionRoute,
   VersionSpec,
   WebhooksSpec,
 } from './spec.js';

@@ -10,13 +10,13 @@ import { open, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { isRecord } from './guards.js';
 import type { Placed } from './paths.js';
-import type { ApiSpec, VersionSpec } from './spec.js';
+import type { MountedSpec, VersionSpec } from './spec.js';
 import { INTERNAL, send } from './problems.js';
 import type { Entry } from './state.js';
 import type { ServerOptions } from './types.js';
 
 /** The routes of the documents (none when `option` is false); a missing or unreadable document is a startup error. */
-export async function placeDocuments(spec: ApiSpec, option: ServerOptions['openapi'], prefix: string): Promise<Placed[]> {
+export async function placeDocuments(spec: MountedSpec, option: ServerOptions['openapi'], prefix: string): Promise<Placed[]> {
   if (option === false) return [];
   const owner = `register${spec.name}Api`;
   const url = '/' + (option?.path ?? 'openapi.json').replace(/^\/+/, '');

@@ -5,7 +5,7 @@
 import rateLimitPlugin from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { limitKeyOf } from './client-address.js';
-import type { ApiSpec, LimitSpec, RouteSpec } from './spec.js';
+import type { MountedSpec, LimitSpec, RouteSpec } from './spec.js';
 import { bounded } from './idempotency.js';
 import { stateOf, type Limiter } from './state.js';
 import type { RedisClient } from './types.js';
@@ -30,7 +30,7 @@ export interface Limiters {
 export const MEMORY_COUNTERS = 100_000;
 
 /** Registers the rate-limit plugin in `scope` and creates the API's limiters; none when `enabled` is false. */
-export async function createLimiters(scope: FastifyInstance, spec: ApiSpec, enabled: boolean, store: CounterStore | null): Promise<Limiters> {
+export async function createLimiters(scope: FastifyInstance, spec: MountedSpec, enabled: boolean, store: CounterStore | null): Promise<Limiters> {
   const byCollection = new Map<string, Limiter>();
   const transitionLimits = (r: RouteSpec) =>
     Object.entries(r.collection.lifecycle?.transitions ?? {}).flatMap(([name, t]) =>

@@ -9,7 +9,7 @@ import type { AnyFn } from './guards.js';
 import type { AnswerStore } from './idempotency.js';
 import type { Hooks } from './migrate.js';
 import type { JwtVerifier } from './jwt-claims.js';
-import type { ApiSpec, RouteSpec } from './spec.js';
+import type { MountedSpec, RouteSpec } from './spec.js';
 import type { OutdatedValue } from './older-data.js';
 import type { Credential, HandlerEvents, Principal, VersionSource, VersionUse } from './types.js';
 
@@ -72,7 +72,7 @@ export interface Entry {
 
 /** The mounted API: its spec and everything `mountApi` resolved from the options. */
 export interface Mount {
-  readonly spec: ApiSpec;
+  readonly spec: MountedSpec;
   readonly handlers: Readonly<Record<string, Readonly<Record<string, AnyFn>>>>;
   readonly hooks: Hooks;
   readonly answers: AnswerStore;
