@@ -9,7 +9,7 @@
 import type { z } from 'zod';
 import type * as core from 'zod/v4/core';
 import { checksOf, isJsonScalar, lengthTest, numberTest, stringTest, testsOf } from './zod-checks.js';
-import { checkDefOf, schemaOf, type Schema } from './zod-internals.js';
+import { checkDefOf, isDefaulted, schemaOf, type Schema } from './zod-internals.js';
 
 /** What a reader gives for a value zod's parse may not accept. */
 export const FAIL: unique symbol = Symbol('fail');
@@ -69,8 +69,9 @@ function reader(schema: Schema, path: ReadonlySet<Schema>): Read {
     }
     case 'optional': {
       const inner = schemaOf(def.innerType);
-      // An exact optional refuses `undefined`; a default inside optional substitutes for it: zod's.
-      if (schema._zod.traits.has('$ZodExactOptional') || inner._zod.optin === 'defaulted') return zodValue(schema);
+      // An exact optional refuses `undefined`; an inner schema that takes absence itself (a default, which zod 4.0
+      // fills in through the optional and later releases do not) is zod's.
+      if (schema._zod.traits.has('$ZodExactOptional') || inner._zod.optin !== undefined) return zodValue(schema);
       const read = reader(inner, within);
       return (v) => (v === undefined ? undefined : read(v));
     }
@@ -126,6 +127,7 @@ function objectReader(def: core.$ZodObjectDef, within: ReadonlySet<Schema>): Rea
       key,
       read: reader(member, within),
       optin: member._zod.optin,
+      defaulted: isDefaulted(member),
       optional: member._zod.optout === 'optional',
     };
   });
@@ -134,14 +136,14 @@ function objectReader(def: core.$ZodObjectDef, within: ReadonlySet<Schema>): Rea
     const input = value as Record<string, unknown>;
     if (strict) for (const key in input) if (!known.has(key)) return FAIL;
     const out: Record<string, unknown> = {};
-    for (const { key, read, optin, optional } of members) {
+    for (const { key, read, optin, defaulted, optional } of members) {
       const present = key in input;
-      if (!present && optional && optin === 'optional') continue;
+      // An absent key is read as `undefined`: what the member makes of it (nothing, or a default) is what zod makes.
       const r = read(input[key]);
       // zod may overlook a failure on an absent key (an optional default): it decides that one.
       if (r === FAIL || (!present && optin === undefined)) return FAIL;
       if (r !== undefined) out[key] = r;
-      else if (present || (optin === 'defaulted' && !optional)) out[key] = undefined;
+      else if (present || (defaulted && !optional)) out[key] = undefined;
     }
     return out;
   };

@@ -28,5 +28,11 @@ export const schemaOf = (schema: core.$ZodType): Schema => schema as Schema;
 /** The definition of `schema`. */
 export const defOf = (schema: core.$ZodType): SchemaDef => schemaOf(schema)._zod.def;
 
+/**
+ * Whether an absent key of `schema` takes a default (`optin: 'defaulted'`, a rung later zod 4 releases added; zod
+ * 4.0 calls a default `optional` too, so there it is never true, and the readers take the default as 4.0 does).
+ */
+export const isDefaulted = (schema: Schema): boolean => (schema._zod.optin as string | undefined) === 'defaulted';
+
 /** The definition of `check`, one of the checks of a schema's `def.checks`. */
 export const checkDefOf = (check: core.$ZodCheck<never>): CheckDef => (check as Check)._zod.def;
