@@ -35,7 +35,7 @@ export type { Diagnostic } from '../model/diagnostics.ts';
 export const CONTRACT_FORMAT = 1;
 
 /** One version as the contract holds it. */
-export interface VersionContract {
+export interface ConformanceVersion {
   readonly name: string;
   /** The API as this version sees it. */
   readonly api: ApiAt;
@@ -56,14 +56,14 @@ export interface ConformanceContract {
   readonly format: typeof CONTRACT_FORMAT;
   readonly ir: ApiIR;
   /** Every version, oldest first. */
-  readonly versions: readonly VersionContract[];
+  readonly versions: readonly ConformanceVersion[];
 }
 
 /** The contract of `ir` (a checked model). */
 export function contractOf(ir: ApiIR): ConformanceContract {
   const names = ir.versions.map((v) => v.name);
   const top = names.length - 1;
-  const versions = names.map((name, at): VersionContract => {
+  const versions = names.map((name, at): ConformanceVersion => {
     const api = project(ir, name);
     const omitted: Record<string, Record<string, unknown>> = {};
     const states: Record<string, Record<string, string>> = {};

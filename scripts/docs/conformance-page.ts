@@ -4,8 +4,7 @@
  * run (`ConformanceOptions` and its JSDoc).
  */
 import { fileURLToPath } from 'node:url';
-import { ATTEMPTS, BOUNDS, CHECKS, EXIT_CODES } from '../../packages/conformance/src/types.ts';
-import { KEPT_BODY } from '../../packages/conformance/src/results.ts';
+import { ATTEMPTS, BOUNDS, CHECKS, EXIT_CODES, KEPT_BODY } from '@restgen/conformance';
 import { code, generatedHeader, table } from './markdown.ts';
 import { typeSection } from './type-tables.ts';
 import { openSources, readType } from './typescript-members.ts';

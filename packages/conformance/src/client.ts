@@ -4,8 +4,8 @@
  * check sends its own, or none on purpose). Every exchange goes to the observer, which judges it against the
  * version's document.
  */
-import { OPERATION_FACTS, type OperationName } from '@restgen/runtime';
-import type { ApiAt, CollectionAt, VersionContract } from 'restgen/contract';
+import { OPERATION_FACTS, type OperationName } from '@restgen/runtime/contract';
+import type { ApiAt, CollectionAt, ConformanceVersion } from 'restgen/contract';
 import type { VersionDocument } from './documents.js';
 import type { Http, HttpRequest } from './http.js';
 import type { Exchange } from './types.js';
@@ -15,7 +15,7 @@ export interface VersionScope {
   readonly name: string;
   readonly api: ApiAt;
   /** What the contract says of the version besides its projection (fills, shown states). */
-  readonly contract: VersionContract;
+  readonly contract: ConformanceVersion;
   readonly doc: VersionDocument;
   /** `/v2` with path versioning, empty with header versioning. */
   readonly prefix: string;

@@ -27,4 +27,5 @@ export {
   type Format,
 } from './format.js';
 export { REAL_CLOCK } from './http.js';
+export { KEPT_BODY } from './results.js';
 export * from './types.js';
