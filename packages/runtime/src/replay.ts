@@ -5,9 +5,11 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Broken } from './answer.js';
+import { logSafely } from './contain.js';
+import { isInstance } from './guards.js';
 import { RedisUnavailable, answerKeyOf, fingerprintOf, type Answer, type Remembered } from './idempotency.js';
 import { timedOut } from './invoke.js';
-import { HttpProblem, INTERNAL, problem, send } from './problems.js';
+import { INTERNAL, isProblem, problem, send } from './problems.js';
 import { stateOf, type Mount } from './state.js';
 
 /** The key sent, null when there is none, or a reply already sent (400: a key over 255 characters). */
@@ -41,8 +43,8 @@ export async function answerOnce(
   try {
     remembered = await withTimeout(m.answers.remember(storeKey, fingerprint, make, performance.now() + timeout), timeout);
   } catch (error) {
-    if (!(error instanceof RedisUnavailable)) throw error;
-    request.log.error({ err: error, source: 'idempotency store' }, 'Redis unavailable for an idempotent request');
+    if (!isInstance(error, RedisUnavailable)) throw error;
+    logSafely(request.log, 'error', { err: error, source: 'idempotency store' }, 'Redis unavailable for an idempotent request');
     reply.header('retry-after', 1);
     return send(reply, problem(503, 'unavailable', 'Idempotent requests are unavailable for a moment; retry with the same Idempotency-Key.'));
   }
@@ -81,13 +83,13 @@ export async function runForAnswer(
   try {
     value = await run();
   } catch (error) {
-    if (!(error instanceof HttpProblem)) {
-      request.log.error({ err: error, source }, 'handler failed');
+    if (!isProblem(error)) {
+      logSafely(request.log, 'error', { err: error, source }, 'handler failed');
       return null;
     }
     value = error;
   }
-  if (value instanceof HttpProblem)
+  if (isProblem(value))
     return {
       status: value.status,
       location: null,
