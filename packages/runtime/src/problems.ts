@@ -168,14 +168,15 @@ export const BODY_RULES: unique symbol = Symbol('restgen body rules');
 export type BodyRules = (body: unknown, version: string) => Promise<readonly ProblemIssue[]>;
 
 /**
- * `invalid`, with the issues the collection's body rules find besides the schema's (an issue at a pointer the
- * schema already reported, or below it, is not repeated).
+ * `invalid`, with the issues the collection's body rules find besides the schema's: a rule's issue at a pointer the
+ * schema reported takes the schema's place (it says more: the value sent, what is accepted instead); one above a
+ * pointer the schema reported is not added.
  */
 export async function invalidBody(reply: FastifyReply, error: z.ZodError, rules: BodyRules | undefined, body: unknown, version: string): Promise<FastifyReply> {
   if (rules === undefined) return invalid(reply, error, 'body');
-  const errors = issuesOf(error, 'body');
-  const covered = (pointer: string) => errors.some((e) => e.pointer === pointer || e.pointer.startsWith(`${pointer}/`));
-  const more = (await rules(body, version)).filter((i) => !covered(i.pointer));
+  const ruled = await rules(body, version);
+  const errors = issuesOf(error, 'body').filter((e) => !ruled.some((i) => i.pointer === e.pointer));
+  const more = ruled.filter((i) => !errors.some((e) => e.pointer.startsWith(`${i.pointer}/`)));
   const all = [...more, ...errors];
   return send(reply, problem(400, 'validation_failed', `The request body is invalid (${all.length} issue${all.length === 1 ? '' : 's'}).`, { errors: all }));
 }
