@@ -74,7 +74,8 @@ function operationOf(ctx: OperationContext, c: CollectionAt, lc: LifecycleAt, t:
   const limited = isRateLimited(api, c) || t.rateLimit !== undefined;
   // rotateSecret answers the webhook endpoint with its new signing secret.
   const answer = t.name === SECRET_ANSWERS.transition ? (withSecretName(c) ?? c.typeName) : c.typeName;
-  const ok = compact({ description: `The ${one}, now \`${t.to}\`.`, headers: successHeaders(api, c, ETAG, limited), content: jsonContent(answer) });
+  const headers = successHeaders(api, c, { ...ETAG, 'Idempotent-Replayed': ref('headers', 'IdempotentReplayed') }, limited);
+  const ok = compact({ description: `The ${one}, now \`${t.to}\`.`, headers, content: jsonContent(answer) });
   return compact({
     operationId: transitionOperationId(c, t),
     summary: `${sentence(t.name)} ${a} (${t.from.join(', ')} → ${t.to})`,

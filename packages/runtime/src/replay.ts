@@ -1,7 +1,7 @@
 /**
  * Answering a request sent with an `Idempotency-Key` once: creates and transitions run once per key (per
  * principal, version, collection and target), and a retry with the same key and body gets the stored
- * answer again (`Idempotent-Replayed: true`); the same key with another body answers 422.
+ * answer again (a success with `Idempotent-Replayed: true`); the same key with another body answers 422.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Broken } from './answer.js';
@@ -53,7 +53,10 @@ export async function answerOnce(
     return send(reply, problem(422, 'idempotency_key_reused', 'This Idempotency-Key was used with a different body; use a new key.'));
   const { answer } = remembered;
   if (answer === null) return send(reply, INTERNAL);
-  if (remembered.replayed) reply.header('idempotent-replayed', 'true');
+  // A replayed success says so: the client learns that its earlier attempt made the resource (or moved it). An error is
+  // answered again as it was, without the header, which the documents declare on successes only: the same problem
+  // means the same thing to a client, replayed or not.
+  if (remembered.replayed && answer.status < 400) reply.header('idempotent-replayed', 'true');
   return sendAnswer(reply, answer);
 }
 
