@@ -87,7 +87,8 @@ describe('Idempotency-Key on create', () => {
     expect(creates).toBe(2);
     expect(retry.headers.get('idempotent-replayed')).toBeNull();
     const doc = (await server.call('GET', '/v3/openapi.json')).body as { components: { responses: Record<string, { headers?: object }> } };
-    for (const [name, response] of Object.entries(doc.components.responses)) expect(Object.keys(response.headers ?? {}), name).not.toContain('Idempotent-Replayed');
+    for (const [name, response] of Object.entries(doc.components.responses))
+      expect(Object.keys(response.headers ?? {}), name).not.toContain('Idempotent-Replayed');
   });
 
   it("replays a transition's answer with Idempotent-Replayed, which the document declares there", async () => {
