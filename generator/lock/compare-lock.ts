@@ -265,8 +265,9 @@ export function compareWithLock(api: ApiIR, lock: LockFile | undefined, options:
   const ordered: Record<string, VersionContract> = {};
   for (const v of api.versions) if (next[v.name]) ordered[v.name] = next[v.name]!;
   for (const [name, c] of Object.entries(next)) ordered[name] ??= c;
-  // Accepted breaks stay recorded while their version is; sorted so the lock's bytes depend only on them.
-  const keep = [...accepted.values()].filter((a) => a.version in ordered || !api.versions.some((v) => v.name === a.version));
+  // Accepted breaks stay recorded while their version is in the lock (a version removed from it, deliberately or after
+  // its sunset, takes its entries with it: nothing is left to judge); sorted so the lock's bytes depend only on them.
+  const keep = [...accepted.values()].filter((a) => a.version in ordered);
   keep.sort((a, b) => (a.version < b.version ? -1 : a.version > b.version ? 1 : a.fingerprint < b.fingerprint ? -1 : a.fingerprint > b.fingerprint ? 1 : 0));
   const nextLock: LockFile = { lockfileVersion: 1, api: api.name, versions: ordered, ...(keep.length ? { accepted: keep } : {}) };
   const changed = lock ? !keepsLock(lock, nextLock) && serializeLock(lock) !== serializeLock(nextLock) : Object.keys(ordered).length > 0;
