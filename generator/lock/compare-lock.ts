@@ -57,6 +57,7 @@ function properWay(id: string, location: string, next: string, collection: strin
     'field-renamed': `keep the old name in this version: .renamedFrom('<old name>', '${next}') on ${field}`,
     'required-field-added': `add it with .addedIn('${next}') and a .default(...)`,
     'optional-field-added': `add it with .addedIn('${next}')`,
+    'field-with-default-added': `add it with .addedIn('${next}')`,
     'required-field-removed': `remove it with .removedIn('${next}', { fallback: ... })`,
     'optional-field-removed': `remove it with .removedIn('${next}')`,
     'field-became-required': `.madeRequiredIn('${next}', { fallback: ... }) on ${field}`,
