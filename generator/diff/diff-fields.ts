@@ -155,7 +155,8 @@ class FieldDiffer {
       resetting.length > 0
         ? `${what} (required, default ${shown}): ${names.join(' or ')} that leaves it out resets it to ${shown}; a create that leaves it out gets it`
         : `${what} (default ${shown}): requests that leave it out get the default, and none of them overwrites a stored value with it`;
-    if (resetting.length > 0 || ch.response.length > 0) this.ctx.out.add('field-with-default-added', at, message, this.touches(resetting, ch.response), loc, change);
+    if (resetting.length > 0 || ch.response.length > 0)
+      this.ctx.out.add('field-with-default-added', at, message, this.touches(resetting, ch.response), loc, change);
     // Only in requests (write-only) and resetting nothing: a field requests may leave out.
     else this.ctx.out.add('optional-field-added', at, message, this.touches(ch.body, []), loc, change);
   }

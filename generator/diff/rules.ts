@@ -32,7 +32,11 @@ export const RULES = {
   'type-renamed': { request: W, response: W, summary: 'the generated type name of a collection changed (SDK only)' },
   'operation-removed': { request: B, response: B, summary: 'an operation was removed' },
   'operation-added': { request: S, response: S, summary: 'an operation was added' },
-  'required-field-added': { request: B, response: S, summary: 'a required field without a default was added: creates and replaces that leave it out are refused' },
+  'required-field-added': {
+    request: B,
+    response: S,
+    summary: 'a required field without a default was added: creates and replaces that leave it out are refused',
+  },
   'field-with-default-added': {
     request: B,
     response: S,

@@ -12,6 +12,7 @@ import type { ApiAt, ApiIR } from '../model/ir.ts';
 import { project } from '../model/project.ts';
 import { irHash, projectionHash } from '../emit/ir-hash.ts';
 import type { Part } from '../emit/types.ts';
+import { madeRequiredFallbacks, withReadBack } from './read-back.ts';
 
 /** One finding as CHANGES.md shows it. */
 export interface FindingView {
@@ -119,7 +120,8 @@ function versionPairs(api: ApiIR): [string, string][] {
 export function changesParts(api: ApiIR): Part[] {
   // What a collection's comparison reads of its version besides the collection itself.
   const sideKey = (at: ApiAt) => irHash({ version: at.version, versioning: at.versioning, auth: at.auth, rateLimit: at.rateLimit ?? null });
-  const versions = irHash(api.versions);
+  // The notes on what older clients read back name fallbacks that the projections do not all hold.
+  const versions = `${irHash(api.versions)} ${irHash(madeRequiredFallbacks(api))}`;
   return versionPairs(api).map(([from, to]): Part => {
     const [b, a] = [project(api, from), project(api, to)];
     const comparisons = () => collectionComparisons(b, a, { match: 'key' });
@@ -138,7 +140,7 @@ export function changesParts(api: ApiIR): Part[] {
       compute: (texts) => {
         const recorded = texts.map((text) => JSON.parse(text) as RecordedChange[]);
         const findings = diffApis(b, a, { match: 'key' }, recorded);
-        return JSON.stringify(pairView(api, reportOf(from, to, findings, [{ from, to, version: to }], versionsOf(api))));
+        return JSON.stringify(pairView(api, withReadBack(api, reportOf(from, to, findings, [{ from, to, version: to }], versionsOf(api)))));
       },
     };
   });
@@ -148,7 +150,7 @@ export function changesParts(api: ApiIR): Part[] {
 export function buildChangesView(api: ApiIR, sourcePath: string, parts?: readonly string[]): ChangesView {
   const pairs = versionPairs(api).map(([from, to], i): PairView => {
     const text = parts?.[i];
-    return text !== undefined ? (JSON.parse(text) as PairView) : pairView(api, diffVersions(api, from, to));
+    return text !== undefined ? (JSON.parse(text) as PairView) : pairView(api, withReadBack(api, diffVersions(api, from, to)));
   });
   return {
     title: api.title,

@@ -150,13 +150,19 @@ describe('compareWithLock', () => {
     const tightened = compareWithLock(apiWith({ x: f.string().max(50) }, { versions: both }), lock, { acceptBreaking: true, today: '2026-04-01' }).nextLock;
     expect(tightened.accepted?.map((a) => a.version)).toEqual(['v1', 'v2']);
     // v1 removed before its sunset, accepted deliberately.
-    const removed = compareWithLock(apiWith({ x: f.string().max(50) }, { versions: { v2: both.v2 } }), tightened, { acceptBreaking: true, today: '2026-04-02' });
+    const removed = compareWithLock(apiWith({ x: f.string().max(50) }, { versions: { v2: both.v2 } }), tightened, {
+      acceptBreaking: true,
+      today: '2026-04-02',
+    });
     expect(removed.diagnostics).toEqual([]);
     expect(removed.findings.map((x) => [x.id, x.version, Boolean(x.accepted)])).toEqual([['version-removed', 'v1', true]]);
     expect(Object.keys(removed.nextLock.versions)).toEqual(['v2']);
     expect(removed.nextLock.accepted?.map((a) => [a.version, a.id])).toEqual([['v2', 'request-bound-tightened']]);
     // And once it is the lock, nothing is left to judge.
-    expect(compareWithLock(apiWith({ x: f.string().max(50) }, { versions: { v2: both.v2 } }), removed.nextLock)).toMatchObject({ diagnostics: [], changed: false });
+    expect(compareWithLock(apiWith({ x: f.string().max(50) }, { versions: { v2: both.v2 } }), removed.nextLock)).toMatchObject({
+      diagnostics: [],
+      changed: false,
+    });
   });
 });
 

@@ -23,7 +23,9 @@ describe('field added', () => {
     const found = diffEdit(apiWith({}), apiWith({ x: f.string().default('a') }));
     expect(summary(found)).toEqual(one('request-field-with-default-added', 'breaking'));
     expect(found[0]!.affects.routes).toEqual(['PUT /v1/items/{id}']);
-    expect(found[0]!.message).toBe('items.x was added (required, default "a"): a replace that leaves it out resets it to "a"; a create that leaves it out gets it');
+    expect(found[0]!.message).toBe(
+      'items.x was added (required, default "a"): a replace that leaves it out resets it to "a"; a create that leaves it out gets it',
+    );
   });
   it('with a default, in a collection without replace whose create accepts the omission: nothing breaks (safe)', () => {
     const shape = { collection: { operations: ['list', 'get', 'create', 'update', 'delete'] as const } };

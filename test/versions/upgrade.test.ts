@@ -54,7 +54,11 @@ describe('buildUpgradeGuide', () => {
     ]);
     // overdraftLimit, added with a default: a create that leaves it out gets it; a replace that leaves it out resets it.
     expect(target('accounts.replace').steps).toContainEqual(
-      expect.objectContaining({ id: 'request-field-with-default-added', location: 'accounts.overdraftLimit', changes: ['field: — → int, required, default 0'] }),
+      expect.objectContaining({
+        id: 'request-field-with-default-added',
+        location: 'accounts.overdraftLimit',
+        changes: ['field: — → int, required, default 0'],
+      }),
     );
     // A read answers the new field: nothing to do for it there (the field is only a request-side break).
     expect(target('accounts.get').steps.map((s) => s.id)).toEqual(['field-renamed']);
