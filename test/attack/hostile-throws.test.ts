@@ -78,6 +78,19 @@ describe('listeners: what they throw or reject with changes nothing', () => {
   });
   const startLedger = (options: object) =>
     start((app) => registerOf(ledger, 'Ledger')(app, ledger.createMemoryHandlers(), { apiKeys: KEYS, rateLimit: false, ...options }), 'warn');
+  /** One list of accounts in 2025-01-15 on a ledger started with `options`: its answer, what reached the process, the onVersionUse log lines. */
+  const listAccounts = async (options: object) => {
+    const server = await startLedger(options);
+    try {
+      let answer: Awaited<ReturnType<Running['call']>> | undefined;
+      const failures = await processFailures(async () => {
+        answer = await server.call('GET', '/accounts', { token: null, headers: { 'x-api-key': 'key-old', 'ledger-version': '2025-01-15' } });
+      });
+      return { answer: answer!, failures, lines: logged(server, 'onVersionUse failed') };
+    } finally {
+      await server.close();
+    }
+  };
 
   describe.each(CASES)('onVersionUse with %s', (_, value) => {
     it.each([
@@ -98,34 +111,18 @@ describe('listeners: what they throw or reject with changes nothing', () => {
         }),
       ],
     ])('%s: the answer is the same, the failure logged', async (_, onVersionUse) => {
-      const server = await startLedger({ onVersionUse });
-      try {
-        let answer: Awaited<ReturnType<Running['call']>> | undefined;
-        const failures = await processFailures(async () => {
-          answer = await server.call('GET', '/accounts', { token: null, headers: { 'x-api-key': 'key-old', 'ledger-version': '2025-01-15' } });
-        });
-        expect(failures).toEqual([]);
-        expect(answer!.status).toBe(200);
-        expect(answer!.headers.get('ledger-version')).toBe('2025-01-15');
-        expect(logged(server, 'onVersionUse failed')).toEqual([expect.objectContaining({ level: 40, source: 'options.onVersionUse', err: expect.anything() })]);
-      } finally {
-        await server.close();
-      }
+      const { answer, failures, lines } = await listAccounts({ onVersionUse });
+      expect(failures).toEqual([]);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('ledger-version')).toBe('2025-01-15');
+      expect(lines).toEqual([expect.objectContaining({ level: 40, source: 'options.onVersionUse', err: expect.anything() })]);
     });
   });
 
   it.each(CASES)('onVersionUse that returns %s: the answer is the same', async (_, value) => {
-    const server = await startLedger({ onVersionUse: () => value() });
-    try {
-      let answer: Awaited<ReturnType<Running['call']>> | undefined;
-      const failures = await processFailures(async () => {
-        answer = await server.call('GET', '/accounts', { token: null, headers: { 'x-api-key': 'key-old', 'ledger-version': '2025-01-15' } });
-      });
-      expect(failures).toEqual([]);
-      expect(answer!.status).toBe(200);
-    } finally {
-      await server.close();
-    }
+    const { answer, failures } = await listAccounts({ onVersionUse: () => value() });
+    expect(failures).toEqual([]);
+    expect(answer.status).toBe(200);
   });
 
   it.each(CASES)('pinnedVersion that throws, rejects with or returns %s answers 500, logged', async (_, value) => {
