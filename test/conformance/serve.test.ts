@@ -47,7 +47,7 @@ describe('conformance against restgen serve', () => {
     expect(SERVE_HEADER).toBe(STAND_IN_HEADER);
   });
 
-  it("passes every check of the shop, and says that serve's stand-in hooks were there", async () => {
+  it("passes every check of the shop's orders, and says that serve's stand-in hooks were there", async () => {
     const { served: shop, err } = await serve(SHOP_API);
     expect(err()).toContain('v3.orders.reference: values converted between the types, and left out where they do not convert');
     // v1's reference is a number; v3's a text of a pattern no number matches: left out, not a 500.
@@ -64,11 +64,13 @@ describe('conformance against restgen serve', () => {
     expect(order.status).toBe(201);
     expect(order.headers.get(STAND_IN_HEADER)).toBe('v3.customers.name, v2.orders.note, v3.orders.reference');
 
-    // serve keeps the shop's rate limits (100 requests a minute): the run waits out its 429s on a clock that moves
-    // Date (which the limiter reads) instead of waiting.
+    // Orders carry two of the three stand-ins (and the reference that answered 500); the memory handlers' test runs
+    // every collection. serve keeps the shop's rate limits (100 requests a minute): the run waits out its 429s on a
+    // clock that moves Date (which the limiter reads) instead of waiting.
     const contract = await contractOf(SHOP_API);
     const report = await onMovingClock((later) =>
       conform(contract, shop.url, {
+        only: ['orders'],
         maxTotalWait: 3_600_000,
         clock: {
           ...REAL_CLOCK,
