@@ -22,7 +22,7 @@ export function amount(value: number, unit: 'ms' | 'bytes'): string {
 export function conformancePage(): string {
   const project = openSources([TYPES]);
   return [
-    generatedHeader('the tables of generator/conformance (CHECKS, BOUNDS, EXIT_CODES) and ConformanceOptions'),
+    generatedHeader('the tables of @restgen/conformance (CHECKS, BOUNDS, EXIT_CODES) and ConformanceOptions'),
     '# Conformance',
     '',
     'What `restgen conformance` checks, how far a run goes before it stops, and what its exit codes mean. How to run it,',
