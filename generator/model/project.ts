@@ -193,8 +193,8 @@ export function projectCollection(versions: readonly string[], at: number, c: Co
     path: c.explicitPath ? c.path : name,
     typeName: pascalCase(c.singular !== undefined && name === c.name ? c.singular : singularize(name)),
     ...(c.description !== undefined ? { description: c.description } : {}),
-    // Projected on first read: a run that knows this projection's hash from the render cache (an unchanged
-    // collection) never reads its fields. Enumerable, so JSON and spreads see it as a plain property.
+    // Projected on first read (a collection's name and operations are often all that is asked). Enumerable, so JSON,
+    // spreads and the cache's hash of renderer data see it as a plain property.
     get fields(): FieldAt[] {
       return (fields ??= projectFields(versions, at, c.fields));
     },

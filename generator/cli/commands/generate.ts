@@ -9,7 +9,6 @@ import type { Finding } from '../../diff/types.ts';
 import { missingPeers, runtimeMismatch } from '../../config/peers.ts';
 import { generate, type StaleReason } from '../../pipeline/generate.ts';
 import type { GenerateSession } from '../../pipeline/session.ts';
-import { INPUTS_FILE } from '../../pipeline/inputs-record.ts';
 import { info, type CliIO } from '../io.ts';
 import { reportDiagnostics } from '../report.ts';
 import { resolveRun, type ResolvedRun, type RunFlags } from '../run-options.ts';
@@ -125,11 +124,6 @@ async function runCheck(run: ResolvedRun, io: CliIO): Promise<void> {
     return io.exit(1);
   }
   info(io, `${p.green('up to date')}: ${result.files.length} files in ${rel(io, result.outDir)}\n`);
-  if (result.recordBehind)
-    info(
-      io,
-      `  note: ${rel(io, path.join(result.outDir, INPUTS_FILE))} is behind its inputs (an edit that no output shows); restgen generate refreshes it, so that check in a fresh clone stays fast.\n`,
-    );
 }
 
 /** The options `generate` and `check` share. */

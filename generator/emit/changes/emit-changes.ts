@@ -2,50 +2,68 @@
  * @module The CHANGES.md emitter: the version diff report between consecutive versions, for reviewers
  * and for client authors migrating from one version to the next; and UPGRADING.md, the upgrade guide
  * between consecutive released versions. Regenerated with everything else, so a pull request shows how
- * the changelog moved.
+ * the changelog moved. Both are composed of comparisons of one collection each, so a change compares again only
+ * the collections it reached.
  */
-import type { EmitOptions, OutputFile } from '../types.ts';
-import type { ApiIR } from '../../model/ir.ts';
+import { collectionComparisons, diffApis, type RecordedChange } from '../../diff/diff-apis.ts';
+import { reportOf, versionsOf, withEvents } from '../../diff/diff-history.ts';
+import type { DiffReport, VersionInfo } from '../../diff/types.ts';
+import type { ApiAt, ApiIR } from '../../model/ir.ts';
 import { project } from '../../model/project.ts';
-import { irHash, projectionHash } from '../ir-hash.ts';
-import { outputFile } from '../keyed-file.ts';
-import { buildChangesView, changesParts } from '../../report/changes-view.ts';
-import { buildUpgradingView } from '../../report/upgrading-view.ts';
+import { buildChangesView, pairView, versionPairs, type PairView } from '../../report/changes-view.ts';
+import { buildUpgradingView, releasedPairs } from '../../report/upgrading-view.ts';
+import { oneCollection, outputFile } from '../file.ts';
+import { renderer, type EmitOptions, type OutputFile, type RenderUse } from '../types.ts';
 
-/**
- * Emits `CHANGES.md`, keyed by every version's projection and assembled from the comparisons of its collections
- * (see `changesParts`), and `UPGRADING.md`, keyed by the released versions' projections.
- */
+/** Two sides of a comparison: each a version's projection (of one collection, or of the whole API). */
+interface Sides {
+  readonly before: ApiAt;
+  readonly after: ApiAt;
+}
+
+/** The changes of one collection between two versions, from each version with only that collection. */
+const COMPARISON = renderer('changes collection', ({ before, after }: Sides) =>
+  JSON.stringify(collectionComparisons(before, after, { match: 'key' })[0]!.compare()),
+);
+
+/** The report comparing two versions, each paired collection's comparison through `use`. */
+function reportOfPair({ before, after }: Sides, versions: readonly VersionInfo[], use: RenderUse): DiffReport {
+  const recorded = collectionComparisons(before, after, { match: 'key' }).map(
+    (c) =>
+      JSON.parse(
+        use.call(COMPARISON, { before: oneCollection(before, c.before.collection), after: oneCollection(after, c.after.collection) }),
+      ) as RecordedChange[],
+  );
+  const [from, to] = [before.version.name, after.version.name];
+  return withEvents(reportOf(from, to, diffApis(before, after, { match: 'key' }, recorded), [{ from, to, version: to }], versions), after);
+}
+
+/** CHANGES.md's section of one pair of consecutive versions. */
+const PAIR = renderer('changes pair', (data: Sides & { readonly versions: readonly VersionInfo[] }, use) =>
+  JSON.stringify(pairView(data.before, data.after, reportOfPair(data, data.versions, use))),
+);
+
+/** What CHANGES.md and UPGRADING.md are generated from. */
+interface ChangesData {
+  readonly api: ApiIR;
+  readonly sourcePath: string;
+}
+
+const sides = (api: ApiIR, [from, to]: [string, string]): Sides => ({ before: project(api, from), after: project(api, to) });
+
+const CHANGES = renderer('changes', ({ api, sourcePath }: ChangesData, use) => {
+  const versions = versionsOf(api);
+  const pairs = versionPairs(api).map((pair) => JSON.parse(use.call(PAIR, { ...sides(api, pair), versions })) as PairView);
+  return use.template('changes/changes', buildChangesView(api, sourcePath, pairs));
+});
+
+const UPGRADING = renderer('upgrading', ({ api, sourcePath }: ChangesData, use) => {
+  const reports = releasedPairs(api).map((pair) => reportOfPair(sides(api, pair), versionsOf(api), use));
+  return use.template('changes/upgrading', buildUpgradingView(api, sourcePath, reports));
+});
+
+/** Emits `CHANGES.md` and `UPGRADING.md`; both are laid out as prettier lays them out (test/diff/changes.test.ts, test/golden). */
 export const emitChanges = (api: ApiIR, options: Pick<EmitOptions, 'sourcePath' | 'render'>): OutputFile[] => [
-  outputFile(
-    {
-      path: 'CHANGES.md',
-      language: 'markdown',
-      kind: 'changes',
-      input: JSON.stringify([api.title, options.sourcePath, irHash(api.versions), api.versions.map((v) => projectionHash(project(api, v.name)))]),
-      parts: changesParts(api),
-      // Tables are laid out as prettier lays them out; test/diff/changes.test.ts compares the two.
-      preformatted: true,
-    },
-    (parts) => options.render('changes/changes', buildChangesView(api, options.sourcePath, parts)),
-  ),
-  outputFile(
-    {
-      path: 'UPGRADING.md',
-      language: 'markdown',
-      kind: 'upgrading',
-      // The guide compares released versions only: a change to what an unreleased version serves leaves it as it
-      // is (its name and dates are still part of the input: they are in the versions list).
-      input: JSON.stringify([
-        api.title,
-        options.sourcePath,
-        irHash(api.versions),
-        api.versioning,
-        api.versions.filter((v) => v.released).map((v) => projectionHash(project(api, v.name))),
-      ]),
-      // Laid out as prettier lays it out; test/golden/prettier-exact.test.ts compares the two.
-      preformatted: true,
-    },
-    () => options.render('changes/upgrading', buildUpgradingView(api, options.sourcePath)),
-  ),
+  outputFile('CHANGES.md', CHANGES, { api, sourcePath: options.sourcePath }, options.render, { language: 'markdown', preformatted: true }),
+  outputFile('UPGRADING.md', UPGRADING, { api, sourcePath: options.sourcePath }, options.render, { language: 'markdown', preformatted: true }),
 ];
