@@ -10,7 +10,7 @@ import type { OutputFile, RenderUse } from '../emit/types.ts';
 import type { ApiIR } from '../model/ir.ts';
 import type { Render } from '../templates/load-templates.ts';
 import type { Cache } from './cache.ts';
-import { digest, hashOf } from './digest.ts';
+import { digest, hashOf, type Recall } from './digest.ts';
 
 /** The emitted files and the templates they render with. */
 export interface Emitted {
@@ -41,11 +41,18 @@ export async function emitWith(ir: ApiIR, sourcePath: string, templatesDir: stri
   return { files: files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), template: render };
 }
 
+/** The hash of derived data (see `digest.ts`) through `cache`: by what it was computed from, once it is known. */
+export const recallThrough =
+  (cache: Cache): Recall =>
+  (recipe, compute) =>
+    cache.memo(hashOf('content', recipe), compute);
+
 /** The key of `file`'s text: its renderer and its data. */
-export const keyOf = (file: OutputFile): string => hashOf(file.renderer.name, digest(file.data));
+export const keyOf = (file: OutputFile, recall?: Recall): string => hashOf(file.renderer.name, digest(file.data, recall));
 
 /** Renders `file` with every piece it is composed of through `cache` (the file's own text is not kept: see `cache.ts`). */
 export function renderThrough(file: OutputFile, template: Render, cache: Cache): string {
-  const use: RenderUse = { template, call: (r, data) => cache.memo(hashOf(r.name, digest(data)), () => r.render(data, use)) };
+  const recall = recallThrough(cache);
+  const use: RenderUse = { template, call: (r, data) => cache.memo(hashOf(r.name, digest(data, recall)), () => r.render(data, use)) };
   return file.renderer.render(file.data, use);
 }

@@ -14,6 +14,7 @@ import { project } from '../model/project.ts';
 import { bytesIfPresent } from '../write/output-folder.ts';
 import type { Cache, InputRecord } from './cache.ts';
 import { contentHash, digest, hashOf } from './digest.ts';
+import { recallThrough } from './emit.ts';
 import type { GenerateResult, Run } from './run.ts';
 import { stampOf } from './stamps.ts';
 
@@ -106,7 +107,10 @@ export async function modelStage(run: Run, cache: Cache): Promise<JudgedModel | 
 function judgeQuietly(ir: ApiIR, lockHash: string, run: Run, cache: Cache, judge: () => LockComparison | GenerateResult): LockComparison | GenerateResult {
   const { acceptBreaking, acceptReason, severity, today } = run.options;
   const versions = ir.versions.map((v) => ({ version: v, at: v.released ? project(ir, v.name) : null }));
-  const key = hashOf('lock verdict', digest({ lockHash, name: ir.name, versions, options: { acceptBreaking, acceptReason, severity, today } }));
+  const key = hashOf(
+    'lock verdict',
+    digest({ lockHash, name: ir.name, versions, options: { acceptBreaking, acceptReason, severity, today } }, recallThrough(cache)),
+  );
   let outcome: LockComparison | GenerateResult | undefined;
   const verdict = cache.memo(key, () => {
     outcome = judge();

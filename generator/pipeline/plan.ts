@@ -10,7 +10,7 @@ import { headedBytes, readHeader } from '../format/header.ts';
 import { ownFiles, readOutputFile, sameBytes, statOutput } from '../write/output-folder.ts';
 import type { Cache, OutputRecord } from './cache.ts';
 import { hashOf } from './digest.ts';
-import { keyOf, renderThrough, type Emitted } from './emit.ts';
+import { keyOf, recallThrough, renderThrough, type Emitted } from './emit.ts';
 import type { Run, StaleReason } from './run.ts';
 import { stampFromStats, trusted } from './stamps.ts';
 
@@ -52,11 +52,12 @@ export async function planOutputs(run: Run, { files, template }: Emitted, cache:
   // restgen's own templates lay files out exactly as prettier prints them with its defaults; a user's template
   // override comes with no such promise, so its files are formatted.
   const exact = options.templatesDir === undefined;
+  const recall = recallThrough(cache);
   // One file at a time, let go before the next: a large API never holds every rendered file at once.
   for (const file of files) {
     const dir = path.posix.dirname(file.path);
     const settingsKey = (settings[`${dir}\0${file.language}`] ??= await run.settingsOf(path.join(outDir, dir), file.language));
-    const key = hashOf(keyOf(file), settingsKey);
+    const key = hashOf(keyOf(file, recall), settingsKey);
     const before = recorded(file.path);
     if (before?.key === key) {
       outputs[file.path] = before;

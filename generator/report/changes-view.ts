@@ -99,12 +99,7 @@ export function pairView(before: ApiAt, after: ApiAt, report: DiffReport): PairV
   };
 }
 
-/** The consecutive pairs of versions CHANGES.md compares, oldest first. */
-export function versionPairs(api: ApiIR): [string, string][] {
-  return api.versions.slice(1).map((v, i) => [api.versions[i]!.name, v.name]);
-}
-
-/** The view of CHANGES.md for `api`; `pairs`: the section of each of {@link versionPairs}, in order. */
+/** The view of CHANGES.md for `api`; `pairs`: the section of each consecutive pair of versions, in order. */
 export function buildChangesView(api: ApiIR, sourcePath: string, pairs: readonly PairView[]): ChangesView {
   return {
     title: api.title,

@@ -82,13 +82,7 @@ function titleOf(t: UpgradeTarget): string {
   return t.kind === 'event' ? `Event \`${t.name}\`` : `\`${t.name}\` (${routes})`;
 }
 
-/** The consecutive pairs of released versions UPGRADING.md compares, oldest first. */
-export function releasedPairs(api: ApiIR): [string, string][] {
-  const released = api.versions.filter((v) => v.released !== undefined);
-  return released.slice(1).map((v, i) => [released[i]!.name, v.name]);
-}
-
-/** The view of UPGRADING.md for `api`; `reports`: the comparison of each of {@link releasedPairs}, in order. */
+/** The view of UPGRADING.md for `api`; `reports`: the comparison of each consecutive pair of released versions, in order. */
 export function buildUpgradingView(api: ApiIR, sourcePath: string, reports: readonly DiffReport[]): UpgradingView {
   const guide = reports.length > 0 ? buildUpgradeGuide(combineReports(reports)) : [];
   return {

@@ -8,10 +8,10 @@
 import { collectionComparisons, diffApis, type RecordedChange } from '../../diff/diff-apis.ts';
 import { reportOf, versionsOf, withEvents } from '../../diff/diff-history.ts';
 import type { DiffReport, VersionInfo } from '../../diff/types.ts';
-import type { ApiAt, ApiIR } from '../../model/ir.ts';
+import type { ApiAt, ApiIR, VersionIR } from '../../model/ir.ts';
 import { project } from '../../model/project.ts';
-import { buildChangesView, pairView, versionPairs, type PairView } from '../../report/changes-view.ts';
-import { buildUpgradingView, releasedPairs } from '../../report/upgrading-view.ts';
+import { buildChangesView, pairView, type PairView } from '../../report/changes-view.ts';
+import { buildUpgradingView } from '../../report/upgrading-view.ts';
 import { oneCollection, outputFile } from '../file.ts';
 import { renderer, type EmitOptions, type OutputFile, type RenderUse } from '../types.ts';
 
@@ -43,27 +43,42 @@ const PAIR = renderer('changes pair', (data: Sides & { readonly versions: readon
   JSON.stringify(pairView(data.before, data.after, reportOfPair(data, data.versions, use))),
 );
 
-/** What CHANGES.md and UPGRADING.md are generated from. */
+/**
+ * What CHANGES.md and UPGRADING.md are generated from: the API's settings (its collections left out), the versions'
+ * projections they compare (UPGRADING.md: the released ones only, so an edit of the version being developed leaves
+ * it alone), and the API module's path.
+ */
 interface ChangesData {
   readonly api: ApiIR;
+  readonly projections: readonly ApiAt[];
   readonly sourcePath: string;
 }
 
-const sides = (api: ApiIR, [from, to]: [string, string]): Sides => ({ before: project(api, from), after: project(api, to) });
+/** Each consecutive pair of `projections`. */
+const pairsOf = (projections: readonly ApiAt[]): Sides[] => projections.slice(1).map((after, i) => ({ before: projections[i]!, after }));
 
-const CHANGES = renderer('changes', ({ api, sourcePath }: ChangesData, use) => {
+const CHANGES = renderer('changes', ({ api, projections, sourcePath }: ChangesData, use) => {
   const versions = versionsOf(api);
-  const pairs = versionPairs(api).map((pair) => JSON.parse(use.call(PAIR, { ...sides(api, pair), versions })) as PairView);
+  const pairs = pairsOf(projections).map((pair) => JSON.parse(use.call(PAIR, { ...pair, versions })) as PairView);
   return use.template('changes/changes', buildChangesView(api, sourcePath, pairs));
 });
 
-const UPGRADING = renderer('upgrading', ({ api, sourcePath }: ChangesData, use) => {
-  const reports = releasedPairs(api).map((pair) => reportOfPair(sides(api, pair), versionsOf(api), use));
+const UPGRADING = renderer('upgrading', ({ api, projections, sourcePath }: ChangesData, use) => {
+  const reports = pairsOf(projections).map((pair) => reportOfPair(pair, versionsOf(api), use));
   return use.template('changes/upgrading', buildUpgradingView(api, sourcePath, reports));
 });
 
 /** Emits `CHANGES.md` and `UPGRADING.md`; both are laid out as prettier lays them out (test/diff/changes.test.ts, test/golden). */
-export const emitChanges = (api: ApiIR, options: Pick<EmitOptions, 'sourcePath' | 'render'>): OutputFile[] => [
-  outputFile('CHANGES.md', CHANGES, { api, sourcePath: options.sourcePath }, options.render, { language: 'markdown', preformatted: true }),
-  outputFile('UPGRADING.md', UPGRADING, { api, sourcePath: options.sourcePath }, options.render, { language: 'markdown', preformatted: true }),
-];
+export const emitChanges = (api: ApiIR, options: Pick<EmitOptions, 'sourcePath' | 'render'>): OutputFile[] => {
+  const settings: ApiIR = { ...api, collections: [] };
+  const data = (versions: readonly VersionIR[]): ChangesData => ({
+    api: settings,
+    projections: versions.map((v) => project(api, v.name)),
+    sourcePath: options.sourcePath,
+  });
+  const format = { language: 'markdown', preformatted: true } as const;
+  return [
+    outputFile('CHANGES.md', CHANGES, data(api.versions), options.render, format),
+    outputFile('UPGRADING.md', UPGRADING, data(api.versions.filter((v) => v.released !== undefined)), options.render, format),
+  ];
+};
