@@ -24,14 +24,16 @@ const noTemplates: Render = (name) => {
 
 /** `r` applied to `data` at `path`; `template` is what its `content` renders templates with. */
 export function outputFile<D>(path: string, r: Renderer<D>, data: D, template: Render = noTemplates, format: FileFormat = {}): OutputFile<D> {
+  let text: string | undefined;
   return {
     path,
     language: format.language ?? 'typescript',
     ...(format.preformatted ? { preformatted: true } : {}),
     renderer: r,
     data,
+    // Rendered on first read, and never when no one reads it.
     get content(): string {
-      return r.render(data, uncached(template));
+      return (text ??= r.render(data, uncached(template)));
     },
   };
 }

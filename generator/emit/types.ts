@@ -55,7 +55,7 @@ export interface OutputFile<D = unknown> {
   readonly renderer: Renderer<D>;
   /** Plain data (no functions, maps, class instances): everything the file is generated from. */
   readonly data: D;
-  /** The text, rendered without any cache (on each read). */
+  /** The text, rendered without any cache (on first read). */
   readonly content: string;
 }
 
