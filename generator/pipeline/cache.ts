@@ -10,9 +10,10 @@
  * starts empty. A missing, foreign, truncated or corrupt cache only costs speed: nothing read from it is used
  * unless it checks out, and what is rendered never depends on it.
  *
- * Texts are stored in pack files beside the index (`<name>.json`): each run appends what it computed to one new
- * pack, so a one-field change neither reads nor rewrites the megabytes it did not touch. An entry no run used for
- * {@link KEEP_RUNS} saves is dropped; when packs are many or mostly dead, the live texts move into the new one.
+ * The record is `<name>.json`, all an up-to-date run reads. Texts are stored in pack files indexed by
+ * `<name>.texts.json`: each run appends what it computed to one new pack, so a one-field change neither reads nor
+ * rewrites the megabytes it did not touch. An entry no run used for {@link KEEP_RUNS} saves is dropped; when packs are
+ * many or mostly dead, the live texts move into the new one.
  */
 import { hash, randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
@@ -21,8 +22,8 @@ import path from 'node:path';
 import { writeAtomic } from '../write/output-folder.ts';
 import type { Stamp } from './stamps.ts';
 
-/** Bumped whenever the files' shape or the way keys are computed changes (3 was an earlier restgen's record). */
-const FORMAT = 4;
+/** Bumped whenever the files' shape or the way keys are computed changes (3 and 4 were earlier shapes of the record). */
+const FORMAT = 5;
 /** How many saves an unused text survives. */
 const KEEP_RUNS = 16;
 /** More packs than this, or more dead bytes than live ones (beyond 4 MiB), and a save compacts them. */
@@ -56,11 +57,16 @@ export interface RunRecord {
 /** Where a text is: pack (index into `packs`), byte offset, byte length, CRC-32 of the bytes, last save that used it. */
 type Entry = [number, number, number, number, number];
 
-interface IndexFile {
+interface RecordFile {
+  readonly format: typeof FORMAT;
+  readonly key: string;
+  readonly record: RunRecord;
+}
+
+interface TextsFile {
   readonly format: typeof FORMAT;
   readonly key: string;
   readonly generation: number;
-  readonly record: RunRecord | null;
   readonly packs: readonly string[];
   readonly entries: Readonly<Record<string, Entry>>;
 }
@@ -83,17 +89,26 @@ let zlibCrc32: ((data: string | Uint8Array) => number) | undefined;
 /** zlib's CRC-32 (of a string: of its UTF-8 bytes), loaded on first use: an up-to-date run never needs it. */
 const crc32 = (data: string | Uint8Array): number => (zlibCrc32 ??= process.getBuiltinModule('node:zlib').crc32)(data);
 
-function readIndex(file: string, key: string): (IndexFile & { readonly at: bigint }) | undefined {
+/** The file `file` holds for `key` (and when it was written), if it is of this format and key; else undefined. */
+function readOf<T extends { readonly format: number; readonly key: string }>(
+  file: string,
+  key: string,
+  fits: (data: T) => boolean,
+): (T & { at: bigint }) | undefined {
   try {
     const at = statSync(file, { bigint: true }).mtimeNs;
-    const index = JSON.parse(readFileSync(file, 'utf8')) as IndexFile;
-    const fits = (e: unknown) => Array.isArray(e) && e.length === 5 && e.every(Number.isInteger) && e[0] >= 0 && e[0] < index.packs.length;
-    if (index.format !== FORMAT || index.key !== key || !Array.isArray(index.packs) || !Object.values(index.entries).every(fits)) return undefined;
-    return { ...index, at };
+    const data = JSON.parse(readFileSync(file, 'utf8')) as T;
+    return data.format === FORMAT && data.key === key && fits(data) ? { ...data, at } : undefined;
   } catch {
     // No cache yet, or one that cannot be read: everything is rendered.
     return undefined;
   }
+}
+
+/** Whether a texts index names packs and entries that point into them. */
+function texts(index: TextsFile): boolean {
+  const fits = (e: unknown) => Array.isArray(e) && e.length === 5 && e.every(Number.isInteger) && e[0] >= 0 && e[0] < index.packs.length;
+  return Array.isArray(index.packs) && Number.isInteger(index.generation) && Object.values(index.entries).every(fits);
 }
 
 /**
@@ -122,20 +137,26 @@ function removeQuietly(file: string): void {
   }
 }
 
-/** The cache at `file` for `key`; `newest`: the newest time of restgen's own files (a record older than it is not used). */
+/** The cache at `file` for `key`; `newest`: the newest time of restgen's own files (a cache older than it is not used). */
 export function openCache(file: string, key: string, newest: bigint): Cache {
   const dir = path.dirname(file);
   const base = path.basename(file, '.json');
-  const read = readIndex(file, key);
-  const index = read && read.at > newest ? read : undefined;
-  const generation = (index?.generation ?? 0) + 1;
-  const packs = index?.packs ?? [];
-  const stored = new Map(Object.entries(index?.entries ?? {}));
+  const indexFile = path.join(dir, `${base}.texts.json`);
+  const saved = readOf<RecordFile>(file, key, (r) => typeof r.record === 'object' && r.record !== null);
+  const last = saved && saved.at > newest ? saved : undefined;
+  // Read when a text is first asked for: an up-to-date run reads the record alone.
+  let index: TextsFile | undefined;
+  let stored: Map<string, Entry> | undefined;
+  const storedTexts = (): Map<string, Entry> => {
+    if (stored) return stored;
+    const read = readOf<TextsFile>(indexFile, key, texts);
+    index = read && read.at > newest ? read : undefined;
+    return (stored = new Map(Object.entries(index?.entries ?? {})));
+  };
   const fds = new Map<number, number | null>();
   /** What this run used: stored entries keep their place, new texts are in this run's pack (`at`: offset, length, CRC). */
   const used = new Map<string, { entry?: Entry; at?: [number, number, number] }>();
-  const name = `${base}.${generation}-${randomBytes(4).toString('hex')}.pack`;
-  let pack: { fd: number; size: number; pending: string[]; written: number } | null | undefined;
+  let pack: { name: string; fd: number; size: number; pending: string[]; written: number } | null | undefined;
   const stats = { hits: 0, misses: 0 };
 
   /** The text at `offset` in the file `fd` holds, if its bytes are still what was written there. */
@@ -148,7 +169,7 @@ export function openCache(file: string, key: string, newest: bigint): Cache {
     let fd = fds.get(p);
     if (fd === undefined) {
       try {
-        fd = openSync(path.join(dir, packs[p]!), 'r');
+        fd = openSync(path.join(dir, index!.packs[p]!), 'r');
       } catch {
         // Removed by a concurrent save: its texts are rendered again.
         fd = null;
@@ -168,7 +189,8 @@ export function openCache(file: string, key: string, newest: bigint): Cache {
     if (pack === undefined)
       try {
         mkdirSync(dir, { recursive: true });
-        pack = { fd: openSync(path.join(dir, name), 'w+'), size: 0, pending: [], written: 0 };
+        const name = `${base}.${(index?.generation ?? 0) + 1}-${randomBytes(4).toString('hex')}.pack`;
+        pack = { name, fd: openSync(path.join(dir, name), 'w+'), size: 0, pending: [], written: 0 };
       } catch {
         pack = null;
       }
@@ -190,12 +212,51 @@ export function openCache(file: string, key: string, newest: bigint): Cache {
     if (pack) closeSync(pack.fd);
   };
 
+  /** Writes the texts index for what this run used and kept (see the module comment). */
+  const saveTexts = (): void => {
+    const packs = index?.packs ?? [];
+    const generation = (index?.generation ?? 0) + 1;
+    flush();
+    // Used now, or recently enough; their texts stay where they are unless the packs are compacted.
+    const kept: [string, { entry?: Entry; at?: [number, number, number] }][] = [...used].filter(([, u]) => u.entry || u.at);
+    for (const [k, entry] of storedTexts()) if (!used.has(k) && entry[4] > generation - KEEP_RUNS) kept.push([k, { entry }]);
+    const live = kept.reduce((n, [, u]) => n + (u.entry?.[2] ?? 0), 0);
+    const total = new Set(kept.flatMap(([, u]) => (u.entry ? [u.entry[0]] : []))).size;
+    const deadBytes = packs.reduce((n, p) => n + (statSync(path.join(dir, p), { throwIfNoEntry: false })?.size ?? 0), 0) - live;
+    const compact = total >= MAX_PACKS || deadBytes > live + (4 << 20);
+    const names: string[] = [];
+    const entries: Record<string, Entry> = {};
+    const packOf = new Map<number, number>();
+    for (const [k, u] of kept) {
+      const last = used.has(k) ? generation : u.entry![4];
+      if (u.entry && !compact) {
+        if (!packOf.has(u.entry[0])) packOf.set(u.entry[0], names.push(packs[u.entry[0]]!) - 1);
+        entries[k] = [packOf.get(u.entry[0])!, u.entry[1], u.entry[2], u.entry[3], last];
+        continue;
+      }
+      const text = u.entry ? textOf(u) : undefined;
+      const at = u.at ?? (text === undefined ? undefined : append(text));
+      if (at) entries[k] = [-1, ...at, last];
+    }
+    flush();
+    if (pack) {
+      const own = names.push(pack.name) - 1;
+      for (const e of Object.values(entries)) if (e[0] === -1) e[0] = own;
+    }
+    // Atomic: two runs saving at once never write into one file; the last rename wins, whole.
+    writeAtomic(indexFile, JSON.stringify({ format: FORMAT, key, generation, packs: names, entries } satisfies TextsFile));
+    // Packs the new index does not name are garbage (compacted, another key's, a lost race's), and so are an
+    // earlier restgen's render cache files.
+    for (const f of readdirSync(dir))
+      if (f.startsWith(`${base}.`) && /\.(?:pack|seg|render\.json)$/.test(f) && !names.includes(f)) removeQuietly(path.join(dir, f));
+  };
+
   return {
-    record: index?.record ?? undefined,
-    recordedAt: index?.at ?? 0n,
+    record: last?.record,
+    recordedAt: last?.at ?? 0n,
     stats,
     memo(k, compute) {
-      const known = used.get(k) ?? (stored.has(k) ? { entry: stored.get(k)! } : undefined);
+      const known = used.get(k) ?? (storedTexts().has(k) ? { entry: stored!.get(k)! } : undefined);
       const text = known && textOf(known);
       if (text !== undefined) {
         stats.hits++;
@@ -210,43 +271,11 @@ export function openCache(file: string, key: string, newest: bigint): Cache {
     },
     save(record) {
       try {
-        flush();
-        // Used now, or recently enough; their texts stay where they are unless the packs are compacted.
-        const kept: [string, { entry?: Entry; at?: [number, number, number] }][] = [...used].filter(([, u]) => u.entry || u.at);
-        for (const [k, entry] of stored) if (!used.has(k) && entry[4] > generation - KEEP_RUNS) kept.push([k, { entry }]);
-        const live = kept.reduce((n, [, u]) => n + (u.entry?.[2] ?? 0), 0);
-        const total = new Set(kept.flatMap(([, u]) => (u.entry ? [u.entry[0]] : []))).size;
-        const deadBytes = packs.reduce((n, p) => n + (statSync(path.join(dir, p), { throwIfNoEntry: false })?.size ?? 0), 0) - live;
-        const compact = total >= MAX_PACKS || deadBytes > live + (4 << 20);
-        const names: string[] = [];
-        const entries: Record<string, Entry> = {};
-        const packOf = new Map<number, number>();
-        for (const [k, u] of kept) {
-          const last = used.has(k) ? generation : u.entry![4];
-          if (u.entry && !compact) {
-            if (!packOf.has(u.entry[0])) packOf.set(u.entry[0], names.push(packs[u.entry[0]]!) - 1);
-            entries[k] = [packOf.get(u.entry[0])!, u.entry[1], u.entry[2], u.entry[3], last];
-            continue;
-          }
-          const text = u.entry ? textOf(u) : undefined;
-          const at = u.at ?? (text === undefined ? undefined : append(text));
-          if (at) entries[k] = [-1, ...at, last];
-        }
-        flush();
-        if (pack) {
-          const own = names.push(name) - 1;
-          for (const e of Object.values(entries)) if (e[0] === -1) e[0] = own;
-        }
-        const saved: IndexFile = { format: FORMAT, key, generation, record: record ?? index?.record ?? null, packs: names, entries };
-        // Atomic: two runs saving at once never write into one file; the last rename wins, whole.
-        writeAtomic(file, JSON.stringify(saved));
-        // Packs the new index does not name are garbage (compacted, another key's, a lost race's), and so are an
-        // earlier restgen's render cache files.
-        for (const f of readdirSync(dir))
-          if (f.startsWith(`${base}.`) && /\.(?:pack|seg|render\.json)$/.test(f) && !names.includes(f)) removeQuietly(path.join(dir, f));
+        if (used.size > 0) saveTexts();
+        if (record) writeAtomic(file, JSON.stringify({ format: FORMAT, key, record } satisfies RecordFile));
       } catch {
         // Read-only node_modules or a full disk: the cache is an optimisation, the run itself succeeded.
-        removeQuietly(path.join(dir, name));
+        if (pack) removeQuietly(path.join(dir, pack.name));
       } finally {
         close();
       }
