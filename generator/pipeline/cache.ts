@@ -108,7 +108,9 @@ function readOf<T extends { readonly format: number; readonly key: string }>(
 /** Whether a texts index names packs and entries that point into them. */
 function texts(index: TextsFile): boolean {
   const fits = (e: unknown) => Array.isArray(e) && e.length === 5 && e.every(Number.isInteger) && e[0] >= 0 && e[0] < index.packs.length;
-  return Array.isArray(index.packs) && Number.isInteger(index.generation) && Object.values(index.entries).every(fits);
+  // Pack names are files beside the index, never a path elsewhere.
+  const named = (p: unknown) => typeof p === 'string' && p.endsWith('.pack') && !/[\\/]/.test(p);
+  return Array.isArray(index.packs) && index.packs.every(named) && Number.isInteger(index.generation) && Object.values(index.entries).every(fits);
 }
 
 /**

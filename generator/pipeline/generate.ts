@@ -26,8 +26,14 @@ export const emitAll: typeof import('./emit.ts').emitAll = async (...args) => (a
 /** `loadModel` of `model.ts`, loaded on demand. */
 export const loadModel: typeof import('./model.ts').loadModel = async (...args) => (await import('./model.ts')).loadModel(...args);
 
-/** Where the code that runs is: `dist/` when built (an install, `bin/restgen.js`), else the sources (a test, a script). */
-const CODE = fileURLToPath(import.meta.url).includes(`${path.sep}dist${path.sep}`) ? 'dist' : 'generator';
+/**
+ * restgen's own folders that decide what it generates: the code that runs (`dist/` when built, as installed or run by
+ * `bin/restgen.js`, which bundles what it takes of the runtime package; else the sources, as tests and scripts run
+ * them), the templates and the runtime copied into the output.
+ */
+const OWN = fileURLToPath(import.meta.url).includes(`${path.sep}dist${path.sep}`)
+  ? ['dist', 'templates', 'runtime']
+  : ['generator', 'packages/runtime/src', 'templates', 'runtime'];
 
 /**
  * The cache's key: restgen itself and the template overrides (their files' stamps, and the newest time among them:
@@ -35,7 +41,7 @@ const CODE = fileURLToPath(import.meta.url).includes(`${path.sep}dist${path.sep}
  * is written besides the API's files.
  */
 function cacheKey(run: Run): { readonly key: string; readonly newest: bigint } {
-  const own = treeStamp([CODE, 'templates', 'runtime'].map((part) => path.join(PACKAGE_ROOT, part)));
+  const own = treeStamp(OWN.map((part) => path.join(PACKAGE_ROOT, part)));
   const overrides = run.options.templatesDir === undefined ? undefined : treeStamp([path.resolve(run.options.templatesDir)]);
   const options = JSON.stringify([run.parts, run.sourcePath, run.options.severity ?? null, run.options.templatesDir ?? null]);
   const newest = overrides && overrides.newest > own.newest ? overrides.newest : own.newest;
