@@ -15,11 +15,12 @@ import { PACKAGE_ROOT } from '../package-root.ts';
 import { unusableOutput } from '../write/output-folder.ts';
 import { cacheFile, openCache, type Cache, type RunRecord } from './cache.ts';
 import { hashOf } from './digest.ts';
-import { startRun, type GenerateOptions, type GenerateResult, type Run } from './run.ts';
+import type { GenerateOptions, GenerateResult } from './generate-types.ts';
+import { startRun, type Run } from './run.ts';
 import { stampOf, treeStamp } from './stamps.ts';
 import { proveUpToDate } from './up-to-date.ts';
 
-export type { GenerateOptions, GenerateResult, StaleReason } from './run.ts';
+export type { GenerateOptions, GenerateResult, StaleReason } from './generate-types.ts';
 
 /** `emitAll` of `emit.ts`, loaded on demand (a run the proof answers loads neither it nor the emitters). */
 export const emitAll: typeof import('./emit.ts').emitAll = async (...args) => (await import('./emit.ts')).emitAll(...args);

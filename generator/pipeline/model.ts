@@ -15,7 +15,8 @@ import { bytesIfPresent } from '../write/output-folder.ts';
 import type { Cache, InputRecord } from './cache.ts';
 import { contentHash, digest, hashOf } from './digest.ts';
 import { recallThrough } from './emit.ts';
-import type { GenerateResult, Run } from './run.ts';
+import type { GenerateResult } from './generate-types.ts';
+import type { Run } from './run.ts';
 import { stampOf } from './stamps.ts';
 
 /**

@@ -11,7 +11,8 @@ import { ownFiles, readOutputFile, sameBytes, statOutput } from '../write/output
 import type { Cache, OutputRecord } from './cache.ts';
 import { hashOf } from './digest.ts';
 import { keyOf, recallThrough, renderThrough, type Emitted } from './emit.ts';
-import type { Run, StaleReason } from './run.ts';
+import type { StaleReason } from './generate-types.ts';
+import type { Run } from './run.ts';
 import { stampFromStats, trusted } from './stamps.ts';
 
 /** What the plan stage found. */

@@ -160,7 +160,8 @@ function buildCollectionPart(api: ApiAt, formats: FormatNames, c: CollectionAt):
   const req = endpointRequestView(api, c);
   const schemas = buildCollectionSchemas(c, formats, req);
   addLifecycleSchemas(api, req, schemas, formats);
-  return { paths: withImplicitMethods({ ...buildCollectionPaths(ctx, c), ...buildTransitionPaths(ctx, c) }), schemas, errors: ctx.usedErrors };
+  const paths = { ...buildCollectionPaths(ctx, c), ...buildTransitionPaths(ctx, c) };
+  return { paths: api.openapi.implicitMethods ? withImplicitMethods(paths) : paths, schemas, errors: ctx.usedErrors };
 }
 
 /**
@@ -199,6 +200,12 @@ function readPart(text: string): CollectionPart {
   const schemas = placed(header.schemas);
   if (at !== text.length) throw new Error('internal error: a cached OpenAPI part is not as long as its header says');
   return { paths, schemas, errors: new Map(header.errors) };
+}
+
+/** The document's `servers`: those the API declares, else `/` (the host serving the document). */
+function serversOf(api: ApiAt): JsonObject[] {
+  if (api.servers.length === 0) return [{ url: '/', description: 'The host serving this API.' }];
+  return api.servers.map((s) => compact({ url: s.url, description: s.description }));
 }
 
 /** The shared format schemas' names in one version's document (renamed where a collection's type takes one). */
@@ -245,7 +252,11 @@ export function buildOpenApiDocument(api: ApiAt, parts?: readonly string[]): Jso
   });
   const lifecycle = variantOf(api);
   // The document's route answers with the version's headers too (Deprecation, Sunset, Link, the echoed version).
-  paths[`${pathPrefix(api)}/openapi.json`] = documentPath(api.versioning.in === 'header' ? [ref('parameters', 'ApiVersion')] : [], lifecycleHeaders(api));
+  paths[`${pathPrefix(api)}/openapi.json`] = documentPath(
+    api.versioning.in === 'header' ? [ref('parameters', 'ApiVersion')] : [],
+    lifecycleHeaders(api),
+    api.openapi.implicitMethods,
+  );
   const webhooks = buildWebhooks(api, formats);
   const problem = freeName('Problem', taken);
   if (ctx.usedErrors.size > 0) schemas[problem] = buildProblemSchema();
@@ -263,7 +274,7 @@ export function buildOpenApiDocument(api: ApiAt, parts?: readonly string[]): Jso
     openapi: '3.1.1',
     info: infoOf(api),
     externalDocs: api.version.docs ? { description: `How to move off ${api.version.name}.`, url: api.version.docs } : undefined,
-    servers: [{ url: '/', description: 'The host serving this API.' }],
+    servers: serversOf(api),
     tags: api.collections.map((c) => tagOf(api, c)),
     paths,
     webhooks: webhooks ? sortedKeys(webhooks) : undefined,
