@@ -1,16 +1,15 @@
 /**
- * The up-to-date cache answers from file stamps: an unchanged project is confirmed without reading a single
- * output file and without asking the formatter, while every kind of change is still found (edits that keep
- * the size and put the modification time back, touched files, new or changed prettier configuration, a
- * changed restgen in either layout).
+ * The up-to-date proof answers from the last run's record by file stamps: an unchanged project is confirmed without
+ * reading a single output file and without asking the formatter, while every kind of change is still found (edits
+ * that keep the size and put the modification time back, touched files, new or changed prettier configuration, a
+ * changed restgen or template override).
  */
 import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { createPrettierFormatter, type Formatter } from '../../generator/format/formatter.ts';
-import { stampOf, trusted } from '../../generator/pipeline/file-stamp.ts';
 import { generate } from '../../generator/pipeline/generate.ts';
-import { restgenStamp } from '../../generator/pipeline/run-cache.ts';
+import { stampOf, treeStamp, trusted } from '../../generator/pipeline/stamps.ts';
 import { filesRead } from '../helpers/fs-reads.ts';
 import { tempDir, writeFiles } from '../helpers/temp-api.ts';
 
@@ -32,6 +31,7 @@ function countingFormatter(): Formatter & { asked: number } {
     asked: 0,
     refresh: () => inner.refresh(),
     format: inner.format.bind(inner),
+    configFiles: inner.configFiles.bind(inner),
     settingsKey: (abs: string, language: Parameters<Formatter['settingsKey']>[1]) => {
       counting.asked++;
       return inner.settingsKey(abs, language);
@@ -55,13 +55,24 @@ function project(name: string): { dir: string; out: string; api: string } {
 /** Waits past the file system's clock tick, so that stamps taken now are older than the next record. */
 const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
 
+/**
+ * Generates, then lets the record settle: a file written in the same clock tick as the record cannot be vouched for
+ * by its stamp (a change in that tick would keep it), so the next run reads it once and records it anew (as git does
+ * with "racily clean" files). After that, no output needs to be read.
+ */
+async function generated(p: { api: string }): Promise<void> {
+  expect((await generate({ apiPath: p.api })).written.length).toBeGreaterThan(10);
+  await tick();
+  expect(await generate({ apiPath: p.api, mode: 'check' })).toMatchObject({ ok: true, cached: true });
+  await tick();
+}
+
 afterEach(() => vi.restoreAllMocks());
 
 describe('the up-to-date cache', () => {
   it('confirms an unchanged project without reading any output file or asking the formatter', async () => {
     const p = project('unchanged');
-    expect((await generate({ apiPath: p.api })).written.length).toBeGreaterThan(10);
-    await tick();
+    await generated(p);
     const formatter = countingFormatter();
     const { result, reads } = await readsUnder(p.out, () => generate({ apiPath: p.api, mode: 'check', formatter }));
     expect(result).toMatchObject({ ok: true, cached: true, stale: [] });
@@ -85,7 +96,7 @@ describe('the up-to-date cache', () => {
 
   it('reads a touched but unchanged file once, then trusts its new stamp', async () => {
     const p = project('touched');
-    await generate({ apiPath: p.api });
+    await generated(p);
     const file = path.join(p.out, 'v2/notes.ts');
     const earlier = new Date(Date.now() - 5000);
     utimesSync(file, earlier, earlier);
@@ -134,8 +145,7 @@ describe('the up-to-date cache', () => {
 describe('a run after a change', () => {
   it('reads none of the outputs the previous run recorded and nobody touched since', async () => {
     const p = project('one-change');
-    await generate({ apiPath: p.api });
-    await tick();
+    await generated(p);
     writeFileSync(p.api, API.replace('max(10)', 'max(20)'));
     const { result, reads } = await readsUnder(p.out, () => generate({ apiPath: p.api }));
     expect(result.written).toContain('v2/notes.ts');
@@ -146,24 +156,37 @@ describe('a run after a change', () => {
   });
 });
 
-describe("restgen's own stamp", () => {
-  it('covers a packed install (dist, templates, runtime) as well as the sources', async () => {
-    const root = path.join(tmp.dir, 'packed');
-    writeFiles(root, { 'package.json': '{ "name": "restgen", "version": "1.0.0" }\n', 'dist/cli.js': 'export {};\n', 'templates/zod/schemas.hbs': 'x\n' });
-    const first = restgenStamp(root);
-    expect(restgenStamp(root).stamp).toBe(first.stamp);
+describe('a tree stamp (restgen itself, template overrides)', () => {
+  it('changes when a file below changes, appears or goes, and knows the newest time', async () => {
+    const root = path.join(tmp.dir, 'tree');
+    writeFiles(root, { 'templates/zod/schemas.hbs': 'x\n', 'runtime/client/errors.ts': 'export {};\n' });
+    const dirs = ['templates', 'runtime', 'dist'].map((d) => path.join(root, d));
+    const first = treeStamp(dirs);
+    expect(treeStamp(dirs).stamp).toBe(first.stamp);
     await tick();
-    writeFiles(root, { 'runtime/client/errors.ts': 'export {};\n' });
-    const withRuntime = restgenStamp(root);
-    expect(withRuntime.stamp).not.toBe(first.stamp);
+    writeFiles(root, { 'runtime/client/errors.ts': 'export { }; \n' });
+    const edited = treeStamp(dirs);
+    expect(edited.stamp).not.toBe(first.stamp);
+    expect(edited.newest).toBeGreaterThan(first.newest);
+    mkdirSync(path.join(root, 'dist'));
+    writeFileSync(path.join(root, 'dist/cli.js'), 'export {};\n');
+    expect(treeStamp(dirs).stamp).toContain('cli.js');
+  });
+
+  it('of a template override is part of the proof: an edited override renders again', async () => {
+    const p = project('override');
+    const original = readFileSync(new URL('../../templates/zod/schemas.hbs', import.meta.url), 'utf8');
+    writeFiles(p.dir, { 'tpl/zod/schemas.hbs': `// one\n${original}` });
+    const templatesDir = path.join(p.dir, 'tpl');
+    await generate({ apiPath: p.api, templatesDir });
     await tick();
-    writeFiles(root, { 'dist/cli.js': 'export {}; \n' });
-    expect(restgenStamp(root).stamp).not.toBe(withRuntime.stamp);
-    expect(restgenStamp(root).newest).toBeGreaterThan(withRuntime.newest);
-    // The sources' layout: generator/ is part of it too.
-    mkdirSync(path.join(root, 'generator'));
-    writeFileSync(path.join(root, 'generator/index.ts'), 'export {};\n');
-    expect(restgenStamp(root).stamp).toContain('generator\0index.ts');
+    expect(await generate({ apiPath: p.api, templatesDir, mode: 'check' })).toMatchObject({ ok: true, cached: true });
+    writeFiles(p.dir, { 'tpl/zod/schemas.hbs': `// two\n${original}` });
+    expect(await generate({ apiPath: p.api, templatesDir, mode: 'check' })).toMatchObject({
+      ok: false,
+      cached: false,
+      stale: ['v1/schemas.ts', 'v2/schemas.ts'],
+    });
   });
 });
 
