@@ -4,7 +4,7 @@
  * that does not settle within the request timeout lets the request answer 503.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RedisUnavailable } from './idempotency.js';
+import { RedisUnavailable } from './redis-guard.js';
 import { HttpProblem, internal, problem, send } from './problems.js';
 
 /** What a call of user code came to. */

@@ -1,0 +1,93 @@
+/**
+ * The deliveries a dispatcher has in flight, and how its slots are shared so that receivers that hang or
+ * trickle cannot hold up a healthy one. An endpoint is **slow** while one of its attempts has been in flight
+ * for `slowAfter` or more, and for {@link SLOW_MEMORY} after an attempt of it timed out or took that long (an
+ * attempt that ends sooner clears it). Slow endpoints together hold at most half of `concurrency`: the
+ * deliveries of slow endpoints in flight beyond that half do not count against the others, whose share is
+ * therefore always at least the other half, and a claim leases at most what is left of the slow half to slow
+ * endpoints (their other due deliveries wait a poll, unwalked). A delivery that became slow while in flight
+ * may have been claimed when its endpoint was not, so more than `concurrency` can be in flight for a moment:
+ * at most `concurrency` plus half of it.
+ */
+import type { Fairness } from './webhook-store.js';
+
+/** How long an endpoint counts as slow after an attempt of it timed out or took `slowAfter` or more, in ms. */
+export const SLOW_MEMORY = 60_000;
+
+/** The dispatcher's limits. */
+export interface FlightLimits {
+  readonly concurrency: number;
+  readonly perEndpoint: number;
+  /** An attempt in flight this long (ms) makes its endpoint slow. */
+  readonly slowAfter: number;
+  /** How far a slow endpoint's deliveries beyond its share are put back (the poll interval), in ms. */
+  readonly deferBy: number;
+}
+
+/** What a claim may take now: how many deliveries, and how they are shared out. */
+export interface ClaimPlan {
+  readonly free: number;
+  readonly fairness: Fairness;
+}
+
+/** The deliveries in flight. */
+export interface Flights {
+  /** How many are in flight. */
+  readonly size: number;
+  /** A delivery of `endpoint` started at `at`. */
+  begin(endpoint: string, at: number): void;
+  /** The delivery of `endpoint` started at `startedAt` ended at `at`; `timedOut` when its attempt ran out of time. */
+  end(endpoint: string, startedAt: number, at: number, timedOut: boolean): void;
+  /** What a claim at `at` may take. */
+  plan(at: number): ClaimPlan;
+}
+
+/** An empty table of flights under `limits`. */
+export function createFlights(limits: FlightLimits): Flights {
+  const { concurrency, perEndpoint, slowAfter, deferBy } = limits;
+  const half = Math.max(1, Math.floor(concurrency / 2));
+  /** When each endpoint's deliveries in flight started, oldest first. */
+  const started = new Map<string, number[]>();
+  /** Until when an endpoint counts as slow after a slow attempt ended. */
+  const slowUntil = new Map<string, number>();
+  let size = 0;
+  return {
+    get size() {
+      return size;
+    },
+    begin(endpoint, at) {
+      size++;
+      const times = started.get(endpoint);
+      if (times === undefined) started.set(endpoint, [at]);
+      else times.push(at);
+    },
+    end(endpoint, startedAt, at, timedOut) {
+      size--;
+      const times = started.get(endpoint) ?? [];
+      const i = times.indexOf(startedAt);
+      if (i >= 0) times.splice(i, 1);
+      if (times.length === 0) started.delete(endpoint);
+      if (timedOut || at - startedAt >= slowAfter) slowUntil.set(endpoint, at + SLOW_MEMORY);
+      else slowUntil.delete(endpoint);
+    },
+    plan(at) {
+      const inFlight = new Map<string, number>();
+      const slow = new Set<string>();
+      let slowInFlight = 0;
+      for (const [endpoint, until] of slowUntil) {
+        if (until > at) slow.add(endpoint);
+        else slowUntil.delete(endpoint);
+      }
+      for (const [endpoint, times] of started) {
+        inFlight.set(endpoint, times.length);
+        if (at - times[0]! >= slowAfter) slow.add(endpoint);
+        if (slow.has(endpoint)) slowInFlight += times.length;
+      }
+      const healthyInFlight = size - slowInFlight;
+      return {
+        free: Math.max(0, concurrency - healthyInFlight - Math.min(slowInFlight, half)),
+        fairness: { perEndpoint, inFlight, slow, slowSlots: Math.max(0, half - slowInFlight), deferUntil: at + deferBy },
+      };
+    },
+  };
+}
