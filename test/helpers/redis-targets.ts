@@ -19,6 +19,8 @@ export type AnyRedis = Redis | Cluster;
 /** One deployment of Redis. */
 export interface RedisTarget {
   readonly name: 'single' | 'cluster';
+  /** Where it is: `redis://host:port`, or a cluster's nodes as `host:port,host:port,...`. */
+  readonly address: string;
   /** A new client (the test disconnects it); errors are swallowed, as a server's own client would log them. */
   client(): AnyRedis;
 }
@@ -60,13 +62,14 @@ export function redisTargets(): RedisTarget[] {
   if (url !== null)
     found.push({
       name: 'single',
+      address: url,
       client: () => {
         const client = new Redis(url);
         client.on('error', () => undefined);
         return client;
       },
     });
-  if (nodes !== null) found.push({ name: 'cluster', client: () => clusterClient(nodes) });
+  if (nodes !== null) found.push({ name: 'cluster', address: nodes, client: () => clusterClient(nodes) });
   targets = found;
   return found;
 }
