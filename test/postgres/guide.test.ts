@@ -19,7 +19,7 @@ describe('the real-database guide', () => {
         'examples/shop-postgres/db.ts',
         'examples/shop-postgres/orders.ts',
         'examples/shop-postgres/cursor.ts',
-        'examples/shop-postgres/outbox.ts',
+        'examples/shop-postgres/server.ts',
         'examples/shop-postgres/schema.sql',
       ]),
     );

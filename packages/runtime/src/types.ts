@@ -56,8 +56,8 @@ export interface HandlerEvents {
    * Writes, through `tx` (the handler's open transaction, before it commits), what this operation keeps of
    * `resource` (newest version): the event it sends — `created`, `updated` (replace and update), `deleted` (pass
    * the resource as it was), or the event of the state a transition leads to — and, with an `idempotency` store,
-   * the answer a retry with the same Idempotency-Key gets (pass the resource the handler answers). Does nothing
-   * it has no store for, so every write can call it. A handler that does not call it still sends its event and
+   * the answer a retry with the same Idempotency-Key gets (pass the resource the handler answers). What the server
+   * keeps elsewhere it does not write here, so every write can call it. A handler that does not call it still sends its event and
    * keeps its answer, written after it answered. It throws when another request with the same Idempotency-Key
    * committed first: let that through, so that the transaction rolls back (the request answers the first one's
    * answer).
