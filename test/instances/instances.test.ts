@@ -4,7 +4,8 @@
  * - the API's global limit of 100 requests per minute holds across them (count-based: exactly 100 of 200 pass);
  * - concurrent creates with one Idempotency-Key, spread over the instances, create exactly one order;
  * - an instance killed (SIGKILL) between the handler's commit and its answer leaves a committed answer: the retry,
- *   through the proxy to another instance, replays it, and no order exists twice;
+ *   through the proxy to another instance, replays it, and no order exists twice; killed before the commit, it
+ *   leaves nothing, and the retry creates the order once;
  * - every webhook event is delivered at least once while an instance is killed and started again, duplicates only
  *   of deliveries it held when it died.
  * CI runs bounded counts; `INSTANCES_SCALE=full` runs the counts the issue names (1,000 concurrent requests, 100
@@ -109,6 +110,19 @@ describe.runIf(requirePostgres(serverUrl) && cluster !== undefined)(`${INSTANCES
     },
     FULL ? 1_800_000 : 120_000,
   );
+
+  it('a kill -9 before the commit leaves nothing: the retry creates the order, once', async () => {
+    await instances.restart(0, { KILL_AT: 'before-commit' });
+    const body = { customer_id: customer, product_id: 999, quantity: 1 };
+    const key = { 'idempotency-key': 'crash-before' };
+    expect(await call(instances.children[0]!.url, 'POST', '/v3/orders', body, key)).toBe('connection lost');
+    expect(await instances.children[0]!.exited).toBe('SIGKILL');
+    expect(await count('SELECT count(*) AS n FROM orders WHERE product_id = 999')).toBe(0);
+    const retried = await callUntilAnswered(instances.proxy.url, 'POST', '/v3/orders', body, key);
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+    expect(await count('SELECT count(*) AS n FROM orders WHERE product_id = 999')).toBe(1);
+  }, 120_000);
 
   it('a global limit of 100 requests per minute holds across the instances: 100 of 200 pass', async () => {
     // The instances start again with the API's declared limits (they would have refused most requests above).

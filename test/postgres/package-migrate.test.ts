@@ -51,6 +51,20 @@ describe.runIf(requirePostgres(serverUrl))("@restgen/postgres's migration", () =
     expect(rows.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
   });
 
+  it("lays out restgen_events as Debezium's outbox event router reads it by default", async () => {
+    const { rows } = await db.pool.query<{ column_name: string; data_type: string; is_nullable: string }>(
+      "SELECT column_name, data_type, is_nullable FROM information_schema.columns WHERE table_name = 'restgen_events' ORDER BY ordinal_position",
+    );
+    expect(rows.map((r) => [r.column_name, r.data_type, r.is_nullable])).toEqual([
+      ['id', 'uuid', 'NO'],
+      ['aggregatetype', 'character varying', 'NO'],
+      ['aggregateid', 'character varying', 'NO'],
+      ['type', 'character varying', 'NO'],
+      ['payload', 'jsonb', 'YES'],
+      ['timestamp', 'timestamp with time zone', 'NO'],
+    ]);
+  });
+
   it('refuses a database a newer @restgen/postgres migrated, changing nothing', async () => {
     await db.pool.query("INSERT INTO restgen_schema_version (version, description) VALUES ($1, 'from the future')", [LATEST_VERSION + 1]);
     try {
