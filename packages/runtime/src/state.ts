@@ -55,6 +55,9 @@ export const stateOf = (request: FastifyRequest): RequestState => {
 /** The principal a gate found, or null (also when no gate ran). */
 export const principalOf = (request: FastifyRequest): Principal | null => (request as WithState)[STATE]?.principal ?? null;
 
+/** What became of the events of a request's change when the outbox refused them (see {@link RequestState.events}), or null. */
+export const deferralOf = (request: FastifyRequest): RequestState['events'] => (request as WithState)[STATE]?.events ?? null;
+
 /** The answer recorder of a request (see {@link RequestState.recordAnswer}), or null. */
 export const recorderOf = (request: FastifyRequest): RequestState['recordAnswer'] => (request as WithState)[STATE]?.recordAnswer ?? null;
 

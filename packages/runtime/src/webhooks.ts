@@ -9,7 +9,7 @@ import { assertContract } from './contract.js';
 import type { AnyFn } from './guards.js';
 import { createRedisGuard, defaultRedisPrefix, hasHashTag, isClusterClient, legacyRedisPrefix, type RedisGuard } from './redis-guard.js';
 import type { ApiSpec, WebhooksSpec } from './spec.js';
-import { stateOf, type Mount } from './state.js';
+import { deferralOf, type Mount } from './state.js';
 import type { RedisClient, WebhookOptions } from './types.js';
 import { createDeferredEvents } from './webhook-deferred.js';
 import { createDispatcher, type WebhookDispatcher } from './webhook-dispatch.js';
@@ -106,7 +106,10 @@ export function createWebhookDispatcherFor(spec: ApiSpec, options: DispatcherOpt
 async function reportMoved(move: () => Promise<number>, log: DispatcherOptions['log']): Promise<void> {
   try {
     const moved = await move();
-    if (moved > 0) (log?.info ?? log?.warn)?.({ moved }, `moved ${moved} webhook endpoints and deliveries from the Redis keys of an older runtime`);
+    const said = `moved ${moved} webhook endpoints and deliveries from the Redis keys of an older runtime`;
+    // Called as methods: a logger such as pino's needs its `this`.
+    if (moved > 0 && log?.info) log.info({ moved }, said);
+    else if (moved > 0) log?.warn({ moved }, said);
   } catch (error) {
     log?.warn({ err: error }, 'could not move the webhook keys of an older runtime; the next start tries again');
   }
@@ -144,7 +147,7 @@ export function startWebhooks(
   const deferred = createDeferredEvents(stores.outbox, log);
   wrapForEvents(m, table, webhooks, createEventSender(m, webhooks, stores.endpoints, stores.outbox, log), stores.outbox, deferred);
   scope.addHook('onSend', async (request, reply) => {
-    const events = stateOf(request).events;
+    const events = deferralOf(request);
     if (events !== null) reply.header('webhook-events', events);
   });
   const { moveLegacyKeys } = stores;
