@@ -3,9 +3,10 @@
  * real single Redis and in a real Redis Cluster. One hanging endpoint holds at most its own slots
  * (`endpointConcurrency`), and the healthy endpoint receives every one of its messages while every attempt to the
  * hanging endpoint still hangs (their `attemptTimeout` is longer than the test). Ten that hang or trickle their
- * headers, whose deliveries come first, take every slot of the dispatcher; once their attempts count as slow (on
- * the test's clock, moved past `SLOW_AFTER`), they hold at most half of the slots, and the healthy endpoint receives
- * all 15 of its messages while every one of their attempts still hangs. Judged by what the receiver saw, never by
+ * headers, whose deliveries (three each) come first, take every slot of the dispatcher, one each (a claim goes
+ * breadth first); once their attempts count as slow (on the test's clock, moved past `SLOW_AFTER`), they hold at most
+ * half of the slots, and the healthy endpoint receives all 15 of its messages while every one of their attempts
+ * still hangs. Judged by what the receiver saw, never by
  * the wall clock; the time it takes is measured by the bench.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -112,7 +113,7 @@ describe.each(Object.keys(outboxes))('ten hanging or trickling receivers beside 
     for (const [i, path] of slowPaths.entries()) await endpoints.put(endpoint(`slow-${i}`, receiver.url + path));
     await endpoints.put(endpoint('healthy', receiver.url + ok));
     const outbox = await outboxes[kind]!();
-    // The slow endpoints' messages came first: 3 each, then the healthy endpoint's 15.
+    // The slow endpoints' messages came first, 3 each, one endpoint's after another's; then the healthy endpoint's 15.
     await outbox.add([
       ...slowPaths.flatMap((_, i) =>
         Array.from({ length: PER_ENDPOINT }, (_, n) => ({
@@ -121,7 +122,7 @@ describe.each(Object.keys(outboxes))('ten hanging or trickling receivers beside 
           type: 'order.created',
           body: '{}',
           attempts: 0,
-          dueAt: n,
+          dueAt: i * PER_ENDPOINT + n,
         })),
       ),
       ...Array.from({ length: MESSAGES }, (_, n) => ({

@@ -11,7 +11,7 @@
 import { post } from './webhook-post.js';
 import { retryAfterOf } from './webhook-retry-after.js';
 import { signaturesOf } from './webhook-sign.js';
-import { createFlights } from './webhook-flights.js';
+import { claimBreadthFirst, createFlights } from './webhook-flights.js';
 import { MAX_ACTIVE_SECRETS } from './webhook-limits.js';
 import type { Claimed, EndpointRecord, EndpointStore, Outbox } from './webhook-store.js';
 import { guardedLookup, RefusedAddress, urlShapeProblem, type Resolver } from './webhook-url.js';
@@ -220,10 +220,9 @@ export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
   /** Claims what the free slots take, shared out per endpoint, and starts delivering it. */
   const claimFree = async (): Promise<Promise<void>[]> => {
     const at = now();
-    const { free, fairness } = flights.plan(at);
-    if (free <= 0) return [];
-    const claimed = await outbox.claim(at, free, lease, fairness);
-    return claimed.map(launch);
+    const plan = flights.plan(at);
+    if (plan.free <= 0) return [];
+    return (await claimBreadthFirst(outbox, at, lease, plan)).map(launch);
   };
 
   let pumping: Promise<void> | null = null;

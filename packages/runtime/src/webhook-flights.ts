@@ -4,12 +4,13 @@
  * for `slowAfter` or more, and for {@link SLOW_MEMORY} after an attempt of it timed out or took that long (an
  * attempt that ends sooner clears it). Slow endpoints together hold at most half of `concurrency`: the
  * deliveries of slow endpoints in flight beyond that half do not count against the others, whose share is
- * therefore always at least the other half, and a claim leases at most what is left of the slow half to slow
- * endpoints (their other due deliveries wait a poll, unwalked). A delivery that became slow while in flight
- * may have been claimed when its endpoint was not, so more than `concurrency` can be in flight for a moment:
- * at most `concurrency` plus half of it.
+ * therefore the other half, and a claim leases at most what is left of the slow half to slow endpoints (their
+ * other due deliveries wait a poll, unwalked). A delivery that became slow while in flight may have been claimed
+ * when its endpoint was not, so more than `concurrency` can be in flight: never more than `concurrency` plus
+ * half of it. A claim goes breadth first ({@link claimBreadthFirst}): every due endpoint gets a delivery before
+ * any gets a second, so deliveries of many endpoints that came first cannot take a whole claim.
  */
-import type { Fairness } from './webhook-store.js';
+import type { Claimed, Fairness, Outbox } from './webhook-store.js';
 
 /** How long an endpoint counts as slow after an attempt of it timed out or took `slowAfter` or more, in ms. */
 export const SLOW_MEMORY = 60_000;
@@ -85,9 +86,32 @@ export function createFlights(limits: FlightLimits): Flights {
       }
       const healthyInFlight = size - slowInFlight;
       return {
-        free: Math.max(0, concurrency - healthyInFlight - Math.min(slowInFlight, half)),
+        free: Math.max(0, Math.min(concurrency - healthyInFlight - Math.min(slowInFlight, half), concurrency + half - size)),
         fairness: { perEndpoint, inFlight, slow, slowSlots: Math.max(0, half - slowInFlight), deferUntil: at + deferBy },
       };
     },
   };
+}
+
+/**
+ * Claims up to `plan.free` deliveries due at `at` from `outbox`, breadth first: a claim that lets each endpoint
+ * hold one delivery more than it has, then one that lets it hold two, up to the plan's `perEndpoint`. A round stops
+ * when the slots are full, or when it found nothing and no endpoint holds as many as it allowed (no later round
+ * could find more).
+ */
+export async function claimBreadthFirst(outbox: Outbox, at: number, leaseMs: number, plan: ClaimPlan): Promise<Claimed[]> {
+  const { fairness } = plan;
+  const held = new Map(fairness.inFlight);
+  const claimed: Claimed[] = [];
+  let slowSlots = fairness.slowSlots;
+  for (let level = 1; level <= fairness.perEndpoint && claimed.length < plan.free; level++) {
+    const round = await outbox.claim(at, plan.free - claimed.length, leaseMs, { ...fairness, perEndpoint: level, inFlight: held, slowSlots });
+    for (const d of round) {
+      held.set(d.endpoint, (held.get(d.endpoint) ?? 0) + 1);
+      if (fairness.slow.has(d.endpoint)) slowSlots--;
+    }
+    claimed.push(...round);
+    if (round.length === 0 && ![...held.values()].some((n) => n >= level)) break;
+  }
+  return claimed;
 }
