@@ -48,8 +48,8 @@ describe.each(['single', 'cluster'] as const)('Redis (%s)', (kind) => {
     };
     const prefix = `attack:{${process.pid}-${Date.now()}}:`;
     const servers = [
-      await startVault(mod, slow(), { redis: await client(), redisPrefix: prefix }),
-      await startVault(mod, slow(), { redis: await client(), redisPrefix: prefix }),
+      await startVault(mod, slow(), { redis: await client(), redisPrefix: prefix, redisTimeout: 2_000 }),
+      await startVault(mod, slow(), { redis: await client(), redisPrefix: prefix, redisTimeout: 2_000 }),
     ];
     try {
       const answers = await Promise.all(

@@ -116,7 +116,15 @@ describe.each(redisTargets())('rate limits in Redis ($name), shared by two insta
     const prefix = testPrefix('rate-limit');
     const servers = await Promise.all(
       clients.map((redis) =>
-        start((app) => register(app, mod.createMemoryHandlers(), { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS, redis, redisPrefix: prefix })),
+        start((app) =>
+          register(app, mod.createMemoryHandlers(), {
+            authenticate: testAuthenticate,
+            migrations: SHOP_MIGRATIONS,
+            redis,
+            redisPrefix: prefix,
+            redisTimeout: 2_000,
+          }),
+        ),
       ),
     );
     try {

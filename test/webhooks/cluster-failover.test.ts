@@ -92,6 +92,8 @@ describe('webhooks on a Redis Cluster through a failover', () => {
             migrations: SHOP_MIGRATIONS,
             rateLimit: false,
             redis: client,
+            // A loaded machine must not turn a slow command into a 503 before the failover.
+            redisTimeout: 2_000,
             webhooks: { allowPrivateUrls: true, pollInterval: 20, attemptTimeout: 2_000, retrySchedule: [200, 400, 800, 1_600], jitter: 0 },
           }),
         ),

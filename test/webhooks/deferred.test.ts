@@ -35,7 +35,7 @@ describe('an outbox that fails after the change was stored', () => {
         rateLimit: false,
         // Endpoints in memory (readable while Redis is frozen), the outbox in Redis.
         redis: client,
-        redisTimeout: 200,
+        redisTimeout: 1_000,
         webhooks: { endpoints: createMemoryEndpoints(), allowPrivateUrls: true, pollInterval: 20 },
       }),
     );

@@ -64,6 +64,7 @@ describe('a single Redis written by an older runtime', () => {
         migrations: SHOP_MIGRATIONS,
         rateLimit: false,
         redis: client(),
+        redisTimeout: 2_000,
         webhooks: { allowPrivateUrls: true, pollInterval: 20 },
       }),
     );

@@ -39,6 +39,8 @@ describe.each(redisTargets())('webhooks on Redis ($name)', (target: RedisTarget)
         rateLimit: false,
         redis: redisClient,
         redisPrefix: prefix,
+        // A loaded machine must not turn a slow command into a 503: these tests are not about outages.
+        redisTimeout: 2_000,
         webhooks: { allowPrivateUrls: true, pollInterval: 20, retrySchedule: [100], jitter: 0, attemptTimeout: 2000 },
       }),
     );
@@ -97,6 +99,7 @@ describe.each(redisTargets())('webhooks on Redis ($name)', (target: RedisTarget)
           migrations: SHOP_MIGRATIONS,
           redis: redisClient,
           redisPrefix: prefix,
+          redisTimeout: 2_000,
           webhooks: { allowPrivateUrls: true, dispatch: false },
         }),
       ),
@@ -116,6 +119,7 @@ describe.each(redisTargets())('webhooks on Redis ($name)', (target: RedisTarget)
     const worker = (mod['createWebhookDispatcher'] as (o: object) => { runOnce(): Promise<number> })({
       redis: await client(),
       redisPrefix: prefix,
+      redisTimeout: 2_000,
       allowPrivateUrls: true,
       now: () => now,
     });
