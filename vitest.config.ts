@@ -10,6 +10,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^@restgen\/runtime$/, replacement: `${runtimeSource}index.ts` },
+      { find: /^@restgen\/runtime\/contract$/, replacement: `${runtimeSource}contract.ts` },
       { find: /^@restgen\/runtime\/jwt$/, replacement: `${runtimeSource}jwt.ts` },
       { find: /^@restgen\/runtime\/otel$/, replacement: `${runtimeSource}otel.ts` },
       { find: /^@restgen\/postgres$/, replacement: `${postgresSource}index.ts` },

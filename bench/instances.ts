@@ -7,8 +7,6 @@
  *   (in-memory handlers) whose idempotent answers, webhook endpoints and outbox live in Redis, under creates that
  *   each carry a new Idempotency-Key and send an event; requests per second, latency, and the server process's CPU
  *   time per request, single Redis and cluster measured in alternating rounds.
- * - Fair delivery in wall-clock time: with 10 receivers that hang or trickle whose deliveries come first, how long
- *   after their creation a healthy endpoint has received its 15 messages (default dispatcher settings).
  * Prints Markdown. Run: `npx jiti bench/instances.ts`; `BENCH_SECONDS` (default 5) and `BENCH_ROUNDS` (default 3).
  */
 import autocannon, { type Request as LoadRequest } from 'autocannon';
@@ -17,15 +15,11 @@ import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createDispatcher } from '../packages/runtime/src/webhook-dispatch.ts';
-import { createSecret } from '../packages/runtime/src/webhook-sign.ts';
-import { createMemoryEndpoints, createMemoryOutbox } from '../packages/runtime/src/webhook-store.ts';
 import { createSchema } from '../examples/shop-postgres/schema.ts';
 import { bundleForNode } from '../test/helpers/bundle-node.ts';
 import { redisTargets } from '../test/helpers/redis-targets.ts';
 import { startInstances } from '../test/instances/harness.ts';
 import { createTestDatabase, postgresUrl } from '../test/postgres/database.ts';
-import { startReceiver } from '../test/webhooks/receiver.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
@@ -132,47 +126,6 @@ async function redisCost(): Promise<string[]> {
   ];
 }
 
-/** Milliseconds from their creation until a healthy endpoint received its 15 messages beside 10 slow receivers. */
-async function fairness(): Promise<number> {
-  console.error('instances bench: fair delivery...');
-  const receiver = await startReceiver();
-  const endpoints = createMemoryEndpoints();
-  const outbox = createMemoryOutbox();
-  const record = (id: string, url: string) => ({
-    id,
-    url,
-    events: ['order.created'],
-    status: 'enabled' as const,
-    disabledReason: null,
-    version: 'v1',
-    createdAt: new Date(0).toISOString(),
-    secrets: [{ secret: createSecret(), expiresAt: null }],
-    failedMessages: 0,
-  });
-  for (let i = 0; i < 10; i++) {
-    receiver.answer(`/slow-${i}`, () => (i % 2 === 0 ? 'hang' : 'trickle'));
-    await endpoints.put(record(`slow-${i}`, `${receiver.url}/slow-${i}`));
-  }
-  await endpoints.put(record('healthy', `${receiver.url}/ok`));
-  const dispatcher = createDispatcher({ outbox, endpoints, allowPrivateUrls: true });
-  const created = Date.now();
-  await outbox.add([
-    ...Array.from({ length: 10 }, (_, i) =>
-      Array.from({ length: 3 }, (_, n) => ({ id: `s${i}-${n}`, endpoint: `slow-${i}`, type: 'order.created', body: '{}', attempts: 0, dueAt: created })),
-    ).flat(),
-    ...Array.from({ length: 15 }, (_, n) => ({ id: `ok-${n}`, endpoint: 'healthy', type: 'order.created', body: '{}', attempts: 0, dueAt: created + 1 })),
-  ]);
-  dispatcher.start();
-  try {
-    await receiver.waitFor('/ok', 15, 60_000);
-    return Date.now() - created;
-  } finally {
-    for (let i = 0; i < 10; i++) receiver.release(`/slow-${i}`);
-    await dispatcher.stop();
-    await receiver.close();
-  }
-}
-
 const lines = [
   `instances bench: autocannon on loopback, ${ROUNDS} rounds x ${SECONDS} s, medians; every process on this machine's ${os.availableParallelism()} cores (the instances, PostgreSQL, Redis, the proxy and the load generator share them).`,
   '',
@@ -183,7 +136,5 @@ const lines = [
   'Cost of a Redis Cluster: creates with a new Idempotency-Key each, every one sending an event (answer marker, answer, endpoints read and outbox write in Redis), 10 connections:',
   '',
   ...(await redisCost()),
-  '',
-  `Fair delivery: beside 10 receivers that hang or trickle (their 30 deliveries due first, default settings: concurrency 10, 3 per endpoint), a healthy endpoint received its 15 messages ${((await fairness()) / 1000).toFixed(2)} s after their creation.`,
 ];
 console.log(lines.join('\n'));

@@ -15,7 +15,7 @@ const SERVER: readonly (readonly [string, readonly string[]])[] = [
   ['packages/runtime/src/types.ts', ['ServerOptions', 'AuthFailureLimit', 'OpenApiOptions', 'WebhookOptions']],
   ['packages/runtime/src/webhook-dispatch.ts', ['DispatchTiming']],
   ['packages/runtime/src/jwt-claims.ts', ['JwtOptions']],
-  ['packages/runtime/src/types.ts', ['RedisClient']],
+  ['packages/runtime/src/redis-client.ts', ['RedisClient']],
   ['packages/runtime/src/webhooks.ts', ['DispatcherOptions']],
   ['packages/runtime/src/webhook-dispatch.ts', ['WebhookDispatcher']],
   ['packages/runtime/src/webhook-store.ts', ['Outbox', 'Delivery', 'Claimed', 'Fairness', 'EndpointStore', 'EndpointRecord']],
@@ -25,9 +25,10 @@ const SERVER: readonly (readonly [string, readonly string[]])[] = [
   ['packages/runtime/src/otel.ts', ['VersionMetricsOptions']],
   ['packages/runtime/src/older-data.ts', ['OutdatedValue']],
   ['packages/runtime/src/memory-store.ts', ['MemoryOptions']],
+  ['packages/runtime/src/principal.ts', ['Principal']],
   [
     'packages/runtime/src/types.ts',
-    ['Principal', 'Credential', 'HandlerContext', 'HandlerEvents', 'Condition', 'ListQuery', 'Page', 'CollectionHandlers', 'TransitionHandler'],
+    ['Credential', 'HandlerContext', 'HandlerEvents', 'Condition', 'ListQuery', 'Page', 'CollectionHandlers', 'TransitionHandler'],
   ],
 ];
 

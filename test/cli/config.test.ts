@@ -220,7 +220,7 @@ const cases: Case[] = [
     file: 'node_modules/@restgen/runtime/package.json',
     at: '{',
     line: 1,
-    says: 'the generated server needs @restgen/runtime ^0.3.0 (runtime contract 2), but 0.0.9 is installed (contract 0), and the server would refuse to start; install the right one with: npm install @restgen/runtime@^0.3.0',
+    says: 'the generated server needs @restgen/runtime ^0.3.0 (runtime contract 3), but 0.0.9 is installed (contract 0), and the server would refuse to start; install the right one with: npm install @restgen/runtime@^0.3.0',
     severity: 'warning',
   },
   {

@@ -30,6 +30,7 @@ export async function bundleForNode(entry: string, name: string): Promise<string
     external: isPackage,
     resolve: {
       alias: {
+        '@restgen/runtime/contract': path.join(RUNTIME, 'contract.ts'),
         '@restgen/runtime/jwt': path.join(RUNTIME, 'jwt.ts'),
         '@restgen/runtime': path.join(RUNTIME, 'index.ts'),
         '@restgen/postgres': path.join(POSTGRES, 'index.ts'),

@@ -1,19 +1,14 @@
 /**
- * `packages/runtime/src/webhook-store.ts` as source, in memory and on a real Redis shared by two clients (two
- * instances), a single Redis and a Redis Cluster: an endpoint's update is atomic. Concurrent updates all count, and a change another writer makes
+ * `packages/runtime/src/webhook-store.ts` and `webhook-redis.ts` as source, in memory and on a real Redis shared by two
+ * clients (two instances), a single Redis and a Redis Cluster: an endpoint's update is atomic. Concurrent updates all count, and a change another writer makes
  * between an update's read and its write (a rotated secret, a delete) is kept: the update runs again on the
  * newer copy, and a deleted endpoint is not brought back. The dispatcher counts failures and the API rotates
  * secrets through this update, so neither can undo the other.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { redisTargets, testPrefix, type RedisTarget } from '../helpers/redis-targets.ts';
-import {
-  createMemoryEndpoints,
-  createRedisEndpoints,
-  type EndpointRecord,
-  type EndpointStore,
-  type RedisEval,
-} from '../../packages/runtime/src/webhook-store.ts';
+import { createRedisEndpoints, type RedisEval } from '../../packages/runtime/src/webhook-redis.ts';
+import { createMemoryEndpoints, type EndpointRecord, type EndpointStore } from '../../packages/runtime/src/webhook-store.ts';
 
 const endpoint = (id: string): EndpointRecord => ({
   id,

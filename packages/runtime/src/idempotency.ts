@@ -5,7 +5,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { RedisGuard } from './redis-guard.js';
-import type { RedisClient } from './types.js';
+import type { RedisClient } from './redis-client.js';
 
 /** A remembered answer. */
 export interface Answer {

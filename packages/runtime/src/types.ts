@@ -4,6 +4,8 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { JwtOptions } from './jwt-claims.js';
+import type { Principal } from './principal.js';
+import type { RedisClient } from './redis-client.js';
 import type { HttpProblem } from './problems.js';
 import type { OutdatedValue } from './older-data.js';
 import type { IdempotencyStore } from './idempotency-store.js';
@@ -13,14 +15,9 @@ import type { EndpointStore, Outbox } from './webhook-store.js';
 /** A value or a promise of it: handlers may be sync or async. */
 export type Awaitable<T> = T | Promise<T>;
 export type { OperationName } from './operations.js';
+export type { Principal } from './principal.js';
+export type { RedisClient } from './redis-client.js';
 
-/** Who is calling: `scopes` are checked against each operation's declared scopes. */
-export interface Principal {
-  readonly id: string;
-  readonly scopes: readonly string[];
-  /** The verified claims of the caller's JWT access token (with `options.jwt`). */
-  readonly claims?: Readonly<Record<string, unknown>>;
-}
 /** A credential as sent: `Authorization: Bearer <token>` or the API key header. */
 export interface Credential {
   readonly scheme: 'bearer' | 'apiKey';
@@ -125,21 +122,6 @@ export interface CollectionHandlers<T, C, R, P, Q> {
  * `ctx.condition`), and answer `InvalidTransition` (409) when the state moved meanwhile.
  */
 export type TransitionHandler<R, I, A = R> = (resource: R, input: I, ctx: HandlerContext) => Awaitable<A | HttpProblem>;
-
-/**
- * The Redis commands the server uses (an ioredis `Redis` or `Cluster` fits): rate-limit counters, idempotent
- * answers and their in-progress markers, webhook endpoints and the outbox. Every command is bounded by
- * `redisTimeout`, whatever the client's own settings.
- */
-export interface RedisClient {
-  get(key: string): Promise<string | null>;
-  set(key: string, value: string, mode: 'PX', milliseconds: number): Promise<unknown>;
-  set(key: string, value: string, mode: 'PX', milliseconds: number, condition: 'NX'): Promise<'OK' | null>;
-  del(...keys: string[]): Promise<number>;
-  /** Webhooks keep endpoints and the outbox in Redis with Lua scripts (required for them only). */
-  eval?(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
-  defineCommand(name: string, definition: { lua: string; numberOfKeys?: number }): void;
-}
 
 /** Where the API's OpenAPI documents are served, relative to each version (default `openapi.json`). */
 export interface OpenApiOptions {

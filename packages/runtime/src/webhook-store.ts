@@ -202,10 +202,3 @@ export function createMemoryOutbox(): Outbox {
     },
   };
 }
-
-export {
-  createRedisEndpoints,
-  createRedisOutbox,
-  redisEvalOf,
-  type RedisEval,
-} from './webhook-redis.js';
