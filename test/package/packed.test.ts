@@ -20,6 +20,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listFiles } from '../helpers/temp-api.ts';
 import { createTestDatabase, postgresUrl, requirePostgres, type TestDatabase } from '../postgres/database.ts';
+import { PG_USAGE } from './pg-usage.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const run = promisify(execFile);
@@ -129,39 +130,6 @@ const customer: { email: string } | undefined = (await shop.v3.customers.list())
 const notes = createNotesClient({ baseUrl: 'http://127.0.0.1:1' });
 const ledger = createLedgerClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k' });
 console.log(customer, notes, ledger);
-`;
-
-/** A server on the generated code that keeps its idempotent answers and webhooks in PostgreSQL (`@restgen/postgres`). */
-const PG_USAGE = `import Fastify from 'fastify';
-import pg from 'pg';
-import { createPostgresEndpoints, createPostgresIdempotency, createPostgresOutbox, migrate } from '@restgen/postgres';
-import { createMemoryHandlers, registerTodoApi } from './generated/server/index.js';
-
-const pool = new pg.Pool({ connectionString: process.argv[2] });
-const migrated = await migrate(pool);
-const app = Fastify();
-await registerTodoApi(app, createMemoryHandlers(), {
-  authenticate: async () => ({ id: 'u1', scopes: ['tasks:read', 'tasks:write'] }),
-  idempotency: createPostgresIdempotency(pool),
-  webhooks: { outbox: createPostgresOutbox(pool), endpoints: createPostgresEndpoints(pool) },
-});
-await app.listen({ port: 0, host: '127.0.0.1' });
-const address = app.server.address();
-if (address === null || typeof address === 'string') throw new Error('not listening on a port');
-const create = () =>
-  fetch(\`http://127.0.0.1:\${address.port}/v1/tasks\`, {
-    method: 'POST',
-    headers: { authorization: 'Bearer secret', 'content-type': 'application/json', 'idempotency-key': 'once' },
-    body: JSON.stringify({ name: 'Only once' }),
-  });
-const first = await create();
-const again = await create();
-const firstBody = (await first.json()) as { id: string };
-const againBody = (await again.json()) as { id: string };
-const kept = await pool.query('SELECT count(*)::int AS n FROM restgen_idempotency');
-console.log(JSON.stringify({ migratedTo: migrated.to, applied: migrated.applied.length, statuses: [first.status, again.status], sameId: firstBody.id === againBody.id, replayed: again.headers.get('idempotent-replayed'), kept: kept.rows[0] }));
-await app.close();
-await pool.end();
 `;
 
 const BAD_API = `import { collection, defineApi, f } from 'restgen';
