@@ -50,7 +50,11 @@ export class IdempotencyConflict extends Error {
 
 /** Whether `error` is, or was caused by, an {@link IdempotencyConflict} (a handler may wrap what it catches). */
 export function isIdempotencyConflict(error: unknown): boolean {
-  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) if (e instanceof IdempotencyConflict) return true;
+  try {
+    for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) if (e instanceof IdempotencyConflict) return true;
+  } catch {
+    // A thrown value whose prototype or `cause` throws when read (a hostile getter, a revoked Proxy) is not ours.
+  }
   return false;
 }
 

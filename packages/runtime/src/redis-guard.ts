@@ -7,10 +7,19 @@
  * script error, a wrong type) is that command's failure only.
  */
 
+/** `: <message>` of an Error, or nothing (a value whose prototype or message throws when read gives nothing). */
+function reasonOf(cause: unknown): string {
+  try {
+    return cause instanceof Error ? `: ${String(cause.message)}` : '';
+  } catch {
+    return '';
+  }
+}
+
 /** A Redis command that failed or did not answer within the bound. */
 export class RedisUnavailable extends Error {
   constructor(cause: unknown) {
-    super(`Redis did not answer${cause instanceof Error ? `: ${cause.message}` : ''}`, { cause });
+    super(`Redis did not answer${reasonOf(cause)}`, { cause });
     this.name = 'RedisUnavailable';
   }
 }
@@ -29,10 +38,15 @@ const AWAY_REPLIES = /^(CLUSTERDOWN|TRYAGAIN|MASTERDOWN|LOADING)\b/;
 
 /** Whether `error` says Redis is away (rather than that Redis refused this one command). */
 function meansAway(error: unknown): boolean {
-  if (!(error instanceof Error)) return true;
-  // ioredis names the errors Redis replies with ReplyError; anything else is the connection's.
-  if (error.name !== 'ReplyError') return true;
-  return AWAY_REPLIES.test(error.message);
+  try {
+    if (!(error instanceof Error)) return true;
+    // ioredis names the errors Redis replies with ReplyError; anything else is the connection's.
+    if (error.name !== 'ReplyError') return true;
+    return AWAY_REPLIES.test(error.message);
+  } catch {
+    // A client of the user's that throws a value whose prototype or properties throw when read: not a reply.
+    return true;
+  }
 }
 
 /**

@@ -1,14 +1,16 @@
 /**
  * Answering a request sent with an `Idempotency-Key` once: creates and transitions run once per key (per
  * principal, version, collection and target), and a retry with the same key and body gets the stored
- * answer again (`Idempotent-Replayed: true`); the same key with another body answers 422.
+ * answer again (a success with `Idempotent-Replayed: true`); the same key with another body answers 422.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Broken } from './answer.js';
+import { logSafely } from './contain.js';
+import { isInstance } from './guards.js';
 import { answerKeyOf, fingerprintOf, type Answer, type RecordAnswer, type Remembered } from './idempotency.js';
 import { isIdempotencyConflict } from './idempotency-store.js';
 import { timedOut } from './invoke.js';
-import { HttpProblem, INTERNAL, problem, send } from './problems.js';
+import { INTERNAL, isProblem, problem, send } from './problems.js';
 import { RedisUnavailable } from './redis-guard.js';
 import { stateOf, type Mount } from './state.js';
 
@@ -60,8 +62,8 @@ export async function answerOnce(
   try {
     remembered = await withTimeout(m.answers.remember(storeKey, fingerprint, run, performance.now() + timeout), timeout);
   } catch (error) {
-    if (!(error instanceof RedisUnavailable)) throw error;
-    request.log.error({ err: error, source: 'idempotency store' }, 'Redis unavailable for an idempotent request');
+    if (!isInstance(error, RedisUnavailable)) throw error;
+    logSafely(request.log, 'error', { err: error, source: 'idempotency store' }, 'Redis unavailable for an idempotent request');
     reply.header('retry-after', 1);
     return send(reply, problem(503, 'unavailable', 'Idempotent requests are unavailable for a moment; retry with the same Idempotency-Key.'));
   }
@@ -71,7 +73,10 @@ export async function answerOnce(
   const { answer } = remembered;
   if (answer === null) return send(reply, INTERNAL);
   if (!recorded && !remembered.replayed && answer.status < 400 && stateOf(request).recordAnswer !== null) warnUnrecorded(m, request, scope);
-  if (remembered.replayed) reply.header('idempotent-replayed', 'true');
+  // A replayed success says so: the client learns that its earlier attempt made the resource (or moved it). An error is
+  // answered again as it was, without the header, which the documents declare on successes only: the same problem
+  // means the same thing to a client, replayed or not.
+  if (remembered.replayed && answer.status < 400) reply.header('idempotent-replayed', 'true');
   return sendAnswer(reply, answer);
 }
 
@@ -103,13 +108,13 @@ export async function runForAnswer(
   } catch (error) {
     // Another request with the key committed first: not a failure, the store answers with its answer.
     if (isIdempotencyConflict(error)) return null;
-    if (!(error instanceof HttpProblem)) {
-      request.log.error({ err: error, source }, 'handler failed');
+    if (!isProblem(error)) {
+      logSafely(request.log, 'error', { err: error, source }, 'handler failed');
       return null;
     }
     value = error;
   }
-  if (value instanceof HttpProblem)
+  if (isProblem(value))
     return {
       status: value.status,
       location: null,

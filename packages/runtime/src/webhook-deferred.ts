@@ -6,6 +6,7 @@
  * {@link DEFERRED_MAX} waiting, more are logged as lost at once; when the server stops, one last try is made
  * and whatever is still waiting is logged as lost (with each message's id, endpoint and type).
  */
+import { logSafely } from './contain.js';
 import type { Delivery, Outbox } from './webhook-store.js';
 
 /** The most deliveries one process holds for a later try. */
@@ -70,11 +71,15 @@ export function createDeferredEvents(outbox: Outbox, log: DeferredLog, max = DEF
     },
     hold(deliveries, cause) {
       if (waiting.length + deliveries.length > max) {
-        for (const d of deliveries) log.error({ ...described(d), err: cause }, `webhook ${d.id} lost: the outbox failed and ${max} deliveries already wait`);
+        // What the outbox threw is a store's (user code): logged as what can be read of it.
+        for (const d of deliveries)
+          logSafely(log, 'error', { ...described(d), err: cause }, `webhook ${d.id} lost: the outbox failed and ${max} deliveries already wait`);
         return 'lost';
       }
       waiting.push(...deliveries);
-      log.warn(
+      logSafely(
+        log,
+        'warn',
         { err: cause, deliveries: deliveries.length },
         'the outbox failed after the change was stored; its webhook deliveries wait in memory for another try',
       );
@@ -91,7 +96,8 @@ export function createDeferredEvents(outbox: Outbox, log: DeferredLog, max = DEF
       try {
         await outbox.add(batch);
       } catch (error) {
-        for (const d of batch) log.error({ ...described(d), err: error }, `webhook ${d.id} lost: the outbox still failed when the server stopped`);
+        for (const d of batch)
+          logSafely(log, 'error', { ...described(d), err: error }, `webhook ${d.id} lost: the outbox still failed when the server stopped`);
       }
     },
   };

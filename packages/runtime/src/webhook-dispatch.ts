@@ -8,6 +8,7 @@
  * that frees is filled at once, and endpoints that hang or trickle share at most half of the slots
  * (`webhook-flights.ts`), so a healthy endpoint's messages flow at its own pace whatever the others do.
  */
+import { logSafely } from './contain.js';
 import { post } from './webhook-post.js';
 import { retryAfterOf } from './webhook-retry-after.js';
 import { signaturesOf } from './webhook-sign.js';
@@ -205,7 +206,7 @@ export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
       .then((late) => {
         timedOut = late;
       })
-      .catch((error: unknown) => parts.log?.warn({ err: error, webhookId: d.id }, 'webhook delivery failed in the dispatcher'))
+      .catch((error: unknown) => logSafely(parts.log, 'warn', { err: error, webhookId: d.id }, 'webhook delivery failed in the dispatcher'))
       .finally(() => {
         clearTimeout(wake);
         inFlight.delete(flight);
@@ -222,7 +223,11 @@ export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
     const at = now();
     const plan = flights.plan(at);
     if (plan.free <= 0) return [];
-    return (await claimBreadthFirst(outbox, at, lease, plan)).map(launch);
+    const { claimed, failed } = await claimBreadthFirst(outbox, at, lease, plan);
+    const launched = claimed.map(launch);
+    // What was leased before a round failed is on its way; the failure is reported as a failed claim.
+    if (failed !== null) throw failed.cause;
+    return launched;
   };
 
   let pumping: Promise<void> | null = null;
@@ -242,7 +247,7 @@ export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
         if (launched.length > 0 && launched.length === free) again = true;
       } while (again && running);
     })()
-      .catch((error: unknown) => parts.log?.warn({ err: error }, 'webhook outbox could not be read'))
+      .catch((error: unknown) => logSafely(parts.log, 'warn', { err: error }, 'webhook outbox could not be read'))
       .finally(() => {
         pumping = null;
       });

@@ -93,19 +93,33 @@ export function createFlights(limits: FlightLimits): Flights {
   };
 }
 
+/** What a claim took, and why it stopped early when a round of it failed after earlier rounds took deliveries. */
+export interface ClaimedRounds {
+  readonly claimed: readonly Claimed[];
+  /** The failure of a later round (the deliveries of the earlier ones are leased: deliver them), or null. */
+  readonly failed: { readonly cause: unknown } | null;
+}
+
 /**
  * Claims up to `plan.free` deliveries due at `at` from `outbox`, breadth first: a claim that lets each endpoint
  * hold one delivery more than it has, then one that lets it hold two, up to the plan's `perEndpoint`. A round stops
  * when the slots are full, or when it found nothing and no endpoint holds as many as it allowed (no later round
- * could find more).
+ * could find more). A first round that fails throws; a later one that fails ends the claim with what the earlier
+ * rounds leased, which must still be delivered (else they would wait out their lease).
  */
-export async function claimBreadthFirst(outbox: Outbox, at: number, leaseMs: number, plan: ClaimPlan): Promise<Claimed[]> {
+export async function claimBreadthFirst(outbox: Outbox, at: number, leaseMs: number, plan: ClaimPlan): Promise<ClaimedRounds> {
   const { fairness } = plan;
   const held = new Map(fairness.inFlight);
   const claimed: Claimed[] = [];
   let slowSlots = fairness.slowSlots;
   for (let level = 1; level <= fairness.perEndpoint && claimed.length < plan.free; level++) {
-    const round = await outbox.claim(at, plan.free - claimed.length, leaseMs, { ...fairness, perEndpoint: level, inFlight: held, slowSlots });
+    let round: Claimed[];
+    try {
+      round = await outbox.claim(at, plan.free - claimed.length, leaseMs, { ...fairness, perEndpoint: level, inFlight: held, slowSlots });
+    } catch (cause) {
+      if (claimed.length === 0) throw cause;
+      return { claimed, failed: { cause } };
+    }
     for (const d of round) {
       held.set(d.endpoint, (held.get(d.endpoint) ?? 0) + 1);
       if (fairness.slow.has(d.endpoint)) slowSlots--;
@@ -113,5 +127,5 @@ export async function claimBreadthFirst(outbox: Outbox, at: number, leaseMs: num
     claimed.push(...round);
     if (round.length === 0 && ![...held.values()].some((n) => n >= level)) break;
   }
-  return claimed;
+  return { claimed, failed: null };
 }

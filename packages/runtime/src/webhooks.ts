@@ -4,6 +4,7 @@
  * started and stopped with the Fastify instance (`onReady`, `onClose`) unless `dispatch: false`, for a
  * separate worker made with `createWebhookDispatcher`.
  */
+import { logSafely } from './contain.js';
 import type { FastifyInstance } from 'fastify';
 import { assertContract } from './contract-check.js';
 import type { AnyFn } from './guards.js';
@@ -111,7 +112,7 @@ async function reportMoved(move: () => Promise<number>, log: DispatcherOptions['
     if (moved > 0 && log?.info) log.info({ moved }, said);
     else if (moved > 0) log?.warn({ moved }, said);
   } catch (error) {
-    log?.warn({ err: error }, 'could not move the webhook keys of an older runtime; the next start tries again');
+    logSafely(log, 'warn', { err: error }, 'could not move the webhook keys of an older runtime; the next start tries again');
   }
 }
 
