@@ -117,6 +117,8 @@ export const BENCHMARKS = [
   { id: 'versions', title: 'Version resolution', command: 'npx jiti bench/versions.ts' },
   { id: 'serializer', title: 'Response shaping', command: 'npx jiti bench/server-serializer.ts' },
   { id: 'outbox', title: 'Memory outbox', command: 'node --expose-gc node_modules/jiti/lib/jiti-cli.mjs packages/runtime/bench/outbox.ts' },
+  { id: 'instances', title: 'Several instances', command: 'npx jiti bench/instances.ts' },
+  { id: 'fairness', title: 'Fair webhook delivery', command: 'npx jiti packages/runtime/bench/fairness.ts' },
 ] as const;
 
 /** A benchmark's id on the performance page. */

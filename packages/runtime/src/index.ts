@@ -50,8 +50,17 @@ export {
 } from './webhook-store.js';
 export {
   isTransactional,
+  type OutboxEvent,
   type TransactionalOutbox,
 } from './transactional-outbox.js';
+export {
+  IdempotencyConflict,
+  isIdempotencyConflict,
+  type IdempotencyRecord,
+  type IdempotencyStore,
+} from './idempotency-store.js';
+export type { Answer as IdempotentAnswer } from './idempotency.js';
+export { defaultRedisPrefix, hasHashTag, RedisUnavailable } from './redis-guard.js';
 export type { OutdatedValue } from './older-data.js';
 export {
   BadRequest,

@@ -4,7 +4,9 @@
  * is rendered once per subscribed endpoint, in the shape of the version the endpoint is pinned to
  * (migrated down by the same plans and hooks as answers), so a separate dispatcher needs no handlers.
  * With a transactional outbox, a handler writes its events in its own transaction (`ctx.events.write`,
- * `ctx.events.emit`): then an event exists if and only if the handler's change committed.
+ * `ctx.events.emit`): then an event exists if and only if the handler's change committed. An event written
+ * after the handler answered whose outbox write fails is held in memory for another try (`webhook-deferred.ts`):
+ * the change exists, so the request still answers its success, and a response header says so.
  */
 import { randomUUID } from 'node:crypto';
 import { createPresenter } from './answer.js';
@@ -14,8 +16,10 @@ import { isProblem } from './problems.js';
 import { createShaper } from './shape.js';
 import type { MountedSpec, RouteSpec, WebhooksSpec } from './spec.js';
 import type { Mount } from './state.js';
-import { isTransactional } from './transactional-outbox.js';
+import { stateOf } from './state.js';
+import { isTransactional, type OutboxEvent } from './transactional-outbox.js';
 import type { HandlerContext, HandlerEvents } from './types.js';
+import type { DeferredEvents } from './webhook-deferred.js';
 import type { Delivery, EndpointRecord, EndpointStore, Outbox } from './webhook-store.js';
 
 /** Renders an event's data (newest shape) for one version, or null when the version cannot show it. */
@@ -37,6 +41,12 @@ export interface EventSender {
     endpoints?: readonly EndpointRecord[],
     add?: (deliveries: readonly Delivery[]) => Promise<void>,
   ): Promise<void>;
+  /**
+   * The event of `type` with `data` (newest shape) as the newest version that has it shows it, once, for an
+   * outbox that keeps every event (`addEventWith`); null when no version can show it. `aggregateId` is the
+   * resource's id (a derived event), else the event's own id is used.
+   */
+  event(type: string, data: Record<string, unknown>, aggregateId?: string): OutboxEvent | null;
 }
 
 /** The renderers of every event type, by type and version. */
@@ -80,9 +90,22 @@ export function createEventSender(
   const render = renderers(m, webhooks, log);
   const enabled = async () => (await endpoints.list()).filter((e) => e.status === 'enabled');
   const subscribers = async (type: string) => (await enabled()).filter((e) => e.events.includes(type));
+  // The newest version that shows each type (versions are oldest first, so the last one set wins).
+  const newest = new Map<string, Render>();
+  for (const [type, byVersion] of render)
+    for (const version of m.spec.versions) {
+      const shown = byVersion.get(version.name);
+      if (shown) newest.set(type, shown);
+    }
   return {
     enabled,
     subscribers,
+    event(type, data, aggregateId) {
+      const payload = newest.get(type)?.(data);
+      if (payload === undefined || payload === null) return null;
+      const id = randomUUID();
+      return { id, type, aggregateType: type.split('.')[0]!, aggregateId: aggregateId ?? id, payload, timestamp: new Date(m.now()).toISOString() };
+    },
     async send(type, data, to, add = (d) => outbox.add(d)) {
       const byVersion = render.get(type);
       if (!byVersion) return;
@@ -160,15 +183,29 @@ function eventsOfCollections(webhooks: WebhooksSpec, newest: ReadonlyMap<string,
  * The endpoints are read before the handler runs, so a store that cannot be reached (Redis away: 503) fails
  * the request before anything changed. A wrapped handler that calls `ctx.events.write(tx, resource)` writes
  * its event through `tx` when the outbox is transactional (and nothing after it answers); otherwise the event
- * is written after it answered, of the resource it passed or answered. A delete whose event has a subscriber
- * loads the resource first (with the get handler), so its event carries the resource as it was when the
- * handler does not pass it; without a subscriber it loads nothing.
+ * is written after it answered, of the resource it passed or answered, and an outbox that fails then has the
+ * deliveries held in `deferred` (the change exists: the request answers its success). A delete whose event has
+ * a subscriber loads the resource first (with the get handler), so its event carries the resource as it was
+ * when the handler does not pass it; without a subscriber it loads nothing.
  */
-export function wrapForEvents(m: Mount, table: Record<string, Record<string, AnyFn>>, webhooks: WebhooksSpec, sender: EventSender, outbox: Outbox): void {
+export function wrapForEvents(
+  m: Mount,
+  table: Record<string, Record<string, AnyFn>>,
+  webhooks: WebhooksSpec,
+  sender: EventSender,
+  outbox: Outbox,
+  deferred: DeferredEvents,
+): void {
   const checks = emitChecks(m.spec, webhooks);
   const transactional = isTransactional(outbox) ? outbox : null;
   /** The writer of deliveries through `tx`, or undefined (the outbox's own `add`) when it takes none. */
   const through = (tx: unknown) => (transactional === null ? undefined : (d: readonly Delivery[]) => transactional.addWith(tx, d));
+  /** Keeps the event once through `tx`, when the outbox keeps every event (`addEventWith`). */
+  const keep = async (tx: unknown, type: string, data: Record<string, unknown>, aggregateId?: string) => {
+    if (!transactional?.addEventWith) return;
+    const event = sender.event(type, data, aggregateId);
+    if (event !== null) await transactional.addEventWith(tx, event);
+  };
   const custom = (type: string, data: unknown): Record<string, unknown> => {
     const check = checks.get(type);
     if (!check) throw new TypeError(`ctx.emit('${type}'): no custom event has this type; declare it in defineApi({ events }).`);
@@ -180,13 +217,16 @@ export function wrapForEvents(m: Mount, table: Record<string, Record<string, Any
   m.events = {
     write: async () => undefined,
     emit: async (tx, type, data) => {
-      await sender.send(type, custom(type, data), undefined, through(tx));
+      const checked = custom(type, data);
+      await sender.send(type, checked, undefined, through(tx));
+      await keep(tx, type, checked);
     },
   };
   const events = eventsOfCollections(webhooks, m.newest);
   for (const [key, handlers] of Object.entries(table)) {
     const c = events.get(key);
     if (key === webhooks.collection || c === undefined) continue;
+    const idField = m.newest.get(key)?.id;
     for (const [op, fn] of Object.entries(handlers)) {
       const opEvent = c.byOp.get(op);
       const isTransition = !OPERATIONS.has(op);
@@ -213,10 +253,17 @@ export function wrapForEvents(m: Mount, table: Record<string, Record<string, Any
           emit: ctx.events.emit,
           write: async (tx, resource) => {
             given.resource = resource;
-            if (transactional === null) return;
-            const type = typeOf(resource);
-            if (type !== undefined && isRecord(resource)) await sender.send(type, resource, wanted(type), through(tx));
-            given.written = true;
+            if (transactional !== null) {
+              const type = typeOf(resource);
+              if (type !== undefined && isRecord(resource)) {
+                await sender.send(type, resource, wanted(type), through(tx));
+                const id = idField === undefined ? undefined : resource[idField];
+                await keep(tx, type, resource, typeof id === 'string' ? id : undefined);
+              }
+              given.written = true;
+            }
+            // What the context itself writes through tx (the answer to an Idempotency-Key).
+            await ctx.events.write(tx, resource);
           },
         };
         args[args.length - 1] = { ...ctx, events: own };
@@ -225,7 +272,13 @@ export function wrapForEvents(m: Mount, table: Record<string, Record<string, Any
         const subject = given.resource ?? (op === 'delete' ? before : result);
         const type = typeOf(subject);
         const to = type === undefined ? [] : wanted(type);
-        if (type !== undefined && to.length > 0 && isRecord(subject) && !isProblem(subject)) await sender.send(type, subject, to);
+        if (type !== undefined && to.length > 0 && isRecord(subject) && !isProblem(subject))
+          await sender.send(type, subject, to, (d) =>
+            outbox.add(d).catch((error: unknown) => {
+              // The change is stored: answer it, and keep its deliveries for another try (or log them as lost).
+              stateOf(ctx.request).events = deferred.hold(d, error);
+            }),
+          );
         return result;
       };
     }
