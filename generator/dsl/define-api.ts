@@ -28,6 +28,11 @@ export interface ApiOptions<V extends string> {
   readonly events?: Readonly<Record<string, CustomEventDef>>;
   /** Who may manage webhook endpoints (they exist when the API declares any event). */
   readonly webhooks?: WebhooksDef;
+  /**
+   * `false`: generate no MCP server (`generated/mcp/`), so agents get no tools for this API. Default: one MCP server
+   * per version, its tools derived from the contract.
+   */
+  readonly mcp?: boolean;
 }
 
 /**

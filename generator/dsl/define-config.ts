@@ -6,7 +6,7 @@
 import { captureCallSite } from './call-site.ts';
 
 /** The parts restgen generates, each into its own place in the output folder. */
-export type Part = 'zod' | 'server' | 'client' | 'openapi' | 'changes';
+export type Part = 'zod' | 'server' | 'client' | 'openapi' | 'mcp' | 'changes';
 
 /** The level of a diff finding. */
 export type FindingLevel = 'breaking' | 'warning' | 'safe';

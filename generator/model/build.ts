@@ -45,6 +45,7 @@ interface CheckedApi {
     >
   >;
   readonly webhooks?: { readonly scopes?: { readonly read?: string | readonly string[]; readonly write?: string | readonly string[] } };
+  readonly mcp?: boolean;
 }
 
 /** `collection`'s options after {@link COLLECTION_OPTIONS} checked their shape. */
@@ -350,6 +351,7 @@ export function buildApi(def: ApiDef, source: string, diagnostics: DiagnosticBag
     auth,
     ...(rateLimit ? { rateLimit } : {}),
     ...eventsOf(api, collections, ctx, hasAuth),
+    ...(api.mcp === false ? { mcp: false as const } : {}),
     source,
     loc: apiRef,
   };

@@ -132,4 +132,6 @@ export const DIAGNOSTIC_FIXES: { readonly [C in DiagnosticCode]: string } = {
   RG384: "Name a declared, released version in `versioning.default` (or `'latest'`, once a version is released).",
   RG385: "Remove `versioning.default`: with path versioning the version is in every path; or switch to `versioning: { in: 'header' }`.",
   RG386: 'Declare date-named versions oldest first, so that a date resolves to the newest version on or before it.',
+  RG390:
+    "Shorten the collection's name (its `path` keeps the URL) or the transition's, so that `<collection>_<operation>` has at most 64 characters; or set `mcp: false` in `defineApi`.",
 };

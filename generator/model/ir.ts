@@ -257,6 +257,8 @@ export interface ApiIR {
   readonly collections: readonly CollectionIR[];
   /** Events with their own payload, in the order written. */
   readonly events?: readonly CustomEventIR[];
+  /** Set when `defineApi({ mcp: false })` asks for no MCP server. */
+  readonly mcp?: false;
   /** The API module's path. */
   readonly source: string;
   /** Where `defineApi` was called (findings about versions, auth and rate limits point into it). */

@@ -68,7 +68,7 @@ describe('the inputs record', () => {
     const record = JSON.parse(text) as { parts: string; inputs: Record<string, string>; settings: Record<string, string> };
     // restgen's own files are its identity's: only the user's files are listed.
     expect(Object.keys(record.inputs)).toEqual(['../api.ts', '../fields.ts', '../restgen.lock.json']);
-    expect(record.parts).toBe('zod client openapi server changes');
+    expect(record.parts).toBe('zod client openapi server mcp changes');
     expect(record.settings['v1:typescript']).toBe('defaults');
   });
 

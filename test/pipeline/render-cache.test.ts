@@ -279,11 +279,12 @@ describe('the render cache', () => {
     // One field of one collection, in the one version that has it.
     writeFileSync(apiPath, API('f.string().max(500).nullable()'));
     const one = await generate({ apiPath });
-    // Three files show the change; two more are reached by it without showing it (the server's module of the
+    // Four files show the change; two more are reached by it without showing it (the server's module of the
     // collection, CHANGES.md): only their headers' render keys change. The inputs record lists both changes.
     expect([...one.written].sort()).toEqual([
       'CHANGES.md',
       'client/v3/notes.ts',
+      'mcp/tools/v3/notes.ts',
       'openapi/v3.json',
       'restgen-inputs.json',
       'server/collections/notes.ts',

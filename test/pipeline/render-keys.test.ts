@@ -88,7 +88,7 @@ describe('render keys in file headers', () => {
     const check = await generate({ apiPath: p.api, mode: 'check' });
     expect(check.ok).toBe(false);
     // The client's types do not show a maximum length: its module is rendered, found the same, and not stale.
-    expect(check.stale).toEqual(['openapi/v2.json', 'v2/notes.ts']);
+    expect(check.stale).toEqual(['mcp/tools/v2/notes.ts', 'openapi/v2.json', 'v2/notes.ts']);
     expect(check.staleReasons['v2/notes.ts']).toBe('outdated');
     // The files of the changed collection (and those naming it as a whole), not the rest of the API.
     expect(check.formatted).toBeGreaterThanOrEqual(3);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { commonJsOutput } from '../../config/module-scope.ts';
 import type { Finding } from '../../diff/types.ts';
 import { unusedScopes } from '../../model/check-scopes.ts';
+import { longToolNames } from '../../model/check-tools.ts';
 import { missingPeers, runtimeMismatch } from '../../config/peers.ts';
 import { generate, type StaleReason } from '../../pipeline/generate.ts';
 import { createGenerateSession, type GenerateSession } from '../../pipeline/session.ts';
@@ -88,7 +89,7 @@ async function runGenerate(run: ResolvedRun, flags: Flags, io: CliIO, session: G
     ...(session ? { session } : {}),
   });
   if (await reportDiagnostics(result.diagnostics, io)) return io.exit(2);
-  const model = result.ir ? unusedScopes(result.ir, run.apiPath) : [];
+  const model = result.ir ? [...unusedScopes(result.ir, run.apiPath), ...(run.parts.includes('mcp') ? longToolNames(result.ir, run.apiPath) : [])] : [];
   await reportDiagnostics(
     [...model, ...commonJsOutput(result.outDir), ...missingPeers(result.outDir, run.parts), ...runtimeMismatch(result.outDir, run.parts)],
     io,

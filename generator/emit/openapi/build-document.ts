@@ -80,7 +80,8 @@ function tagOf(api: ApiAt, c: CollectionAt): JsonObject {
   return { name: c.name, description: parts.filter(Boolean).join(' ') };
 }
 
-function sharedParameters(api: ApiAt, formats: FormatNames): Record<string, JsonObject> {
+/** The shared parameters every version's document may use, by component name (all but the version header). */
+export function commonParameters(formats: FormatNames): Record<string, JsonObject> {
   const out: Record<string, JsonObject> = {
     Id: { name: 'id', in: 'path', required: true, description: 'The id of the resource.', schema: formatRef('uuid', formats) },
     Cursor: {
@@ -112,6 +113,11 @@ function sharedParameters(api: ApiAt, formats: FormatNames): Record<string, Json
     description: 'The ETag of a copy the client holds (or `*`): the request answers 304 Not Modified while the resource still has it.',
     schema: { type: 'string' },
   };
+  return out;
+}
+
+function sharedParameters(api: ApiAt, formats: FormatNames): Record<string, JsonObject> {
+  const out = commonParameters(formats);
   if (api.versioning.in === 'header') {
     const fallback = api.versioning.default;
     const without =
@@ -161,6 +167,33 @@ function buildCollectionPart(api: ApiAt, formats: FormatNames, c: CollectionAt):
   const schemas = buildCollectionSchemas(c, formats, req);
   addLifecycleSchemas(api, req, schemas, formats);
   return { paths: withImplicitMethods({ ...buildCollectionPaths(ctx, c), ...buildTransitionPaths(ctx, c) }), schemas, errors: ctx.usedErrors };
+}
+
+/** One collection's part of a version's document as plain JSON, with the shared parameters and format schemas it refers to. */
+export interface CollectionDocument {
+  readonly paths: Readonly<Record<string, JsonObject>>;
+  readonly schemas: Readonly<Record<string, JsonObject>>;
+  /** The shared parameters (`Id`, `Cursor`, `IfMatch`, ...), by component name. */
+  readonly parameters: Readonly<Record<string, JsonObject>>;
+  /** The shared format schemas' component names in this document. */
+  readonly formats: FormatNames;
+}
+
+const plainObjects = (map: Record<string, Json>): Record<string, JsonObject> => {
+  const out: Record<string, JsonObject> = {};
+  for (const [key, value] of Object.entries(map))
+    if (value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof PrintedJson)) out[key] = value as JsonObject;
+  return out;
+};
+
+/**
+ * One collection's paths and schemas exactly as its version's OpenAPI document holds them (built here, not read back
+ * from print), for what is derived from the document: the MCP tools' schemas.
+ */
+export function collectionDocument(api: ApiAt, c: CollectionAt): CollectionDocument {
+  const formats = formatNamesOf(api);
+  const part = buildCollectionPart(api, formats, c);
+  return { paths: plainObjects(part.paths), schemas: plainObjects(part.schemas), parameters: sharedParameters(api, formats), formats };
 }
 
 /**
@@ -218,14 +251,18 @@ function formatNamesOf(api: ApiAt): FormatNames {
  */
 export function openApiParts(api: ApiAt): Part[] {
   const formats = formatNamesOf(api);
-  // What a collection's part reads of the API besides the collection: the version and its settings, and the format names.
-  const context = JSON.stringify([irHash({ ...api, collections: [], events: [] }), formats]);
-  return api.collections.map((c) => ({
-    kind: 'openapi collection',
-    // The built-in webhook endpoints collection also reads the version's event types (its request view).
-    input: `${context}\0${irHash(c)}${c.builtin ? `\0${irHash(endpointRequestView(api, c))}` : ''}`,
-    compute: () => printPart(buildCollectionPart(api, formats, c)),
-  }));
+  const inputs = collectionInputs(api);
+  return api.collections.map((c, i) => ({ kind: 'openapi collection', input: inputs[i]!, compute: () => printPart(buildCollectionPart(api, formats, c)) }));
+}
+
+/**
+ * Everything each collection's part of the version's document reads, as text, in collection order: the version and
+ * its settings, the format names and the collection; a file derived from a part alone may be keyed by it.
+ */
+export function collectionInputs(api: ApiAt): string[] {
+  const context = JSON.stringify([irHash({ ...api, collections: [], events: [] }), formatNamesOf(api)]);
+  // The built-in webhook endpoints collection also reads the version's event types (its request view).
+  return api.collections.map((c) => `${context}\0${irHash(c)}${c.builtin ? `\0${irHash(endpointRequestView(api, c))}` : ''}`);
 }
 
 /**
