@@ -1,6 +1,6 @@
 /**
  * @module The view model of CHANGES.md: per pair of consecutive versions, the counts per level and the
- * findings grouped by collection (API-wide changes first), each with its routes and client methods.
+ * findings grouped by collection (API-wide changes first), each with its routes, client methods and MCP tools.
  * Everything the template shows is decided here; the template only lays it out.
  */
 import { markdownTable } from './markdown-table.ts';
@@ -23,6 +23,8 @@ export interface FindingView {
   /** Inline code list of routes, or false when none. */
   readonly routes: string | false;
   readonly client: string | false;
+  /** Inline code list of the MCP tools, or false when none. */
+  readonly mcp: string | false;
 }
 
 /** Findings of one collection (or of the API as a whole). */
@@ -72,6 +74,7 @@ function findingView(f: Finding): FindingView {
     message: escapeMarkdown(f.message),
     routes: codeList(f.affects.routes),
     client: codeList(f.affects.client),
+    mcp: codeList(f.affects.mcp),
   };
 }
 
@@ -120,12 +123,14 @@ export function changesParts(api: ApiIR): Part[] {
   // What a collection's comparison reads of its version besides the collection itself.
   const sideKey = (at: ApiAt) => irHash({ version: at.version, versioning: at.versioning, auth: at.auth, rateLimit: at.rateLimit ?? null });
   const versions = irHash(api.versions);
+  const mcp = api.mcp !== false;
   return versionPairs(api).map(([from, to]): Part => {
     const [b, a] = [project(api, from), project(api, to)];
     const comparisons = () => collectionComparisons(b, a, { match: 'key' });
     return {
       kind: 'changes pair',
-      input: `${projectionHash(b)} ${projectionHash(a)} ${versions}`,
+      // Whether the API has an MCP server decides whether findings name its tools.
+      input: `${projectionHash(b)} ${projectionHash(a)} ${versions}${mcp ? '' : ' no-mcp'}`,
       // Listed only when the pair is compared: a cache that holds the pair never asks.
       get parts(): Part[] {
         const sides = `${sideKey(b)} ${sideKey(a)}`;
@@ -137,7 +142,7 @@ export function changesParts(api: ApiIR): Part[] {
       },
       compute: (texts) => {
         const recorded = texts.map((text) => JSON.parse(text) as RecordedChange[]);
-        const findings = diffApis(b, a, { match: 'key' }, recorded);
+        const findings = diffApis(b, a, { match: 'key', mcp }, recorded);
         return JSON.stringify(pairView(api, reportOf(from, to, findings, [{ from, to, version: to }], versionsOf(api))));
       },
     };

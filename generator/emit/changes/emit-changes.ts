@@ -22,7 +22,13 @@ export const emitChanges = (api: ApiIR, options: Pick<EmitOptions, 'sourcePath' 
       path: 'CHANGES.md',
       language: 'markdown',
       kind: 'changes',
-      input: JSON.stringify([api.title, options.sourcePath, irHash(api.versions), api.versions.map((v) => projectionHash(project(api, v.name)))]),
+      input: JSON.stringify([
+        api.title,
+        options.sourcePath,
+        irHash(api.versions),
+        api.versions.map((v) => projectionHash(project(api, v.name))),
+        api.mcp !== false,
+      ]),
       parts: changesParts(api),
       // Tables are laid out as prettier lays them out; test/diff/changes.test.ts compares the two.
       preformatted: true,
