@@ -32,7 +32,8 @@ export interface RestgenConfig {
   readonly templates?: string;
   /**
    * The parts to generate (default: all). A part that needs another brings it along: `server` imports the
-   * zod schemas and serves the OpenAPI documents, so it adds `zod` and `openapi`.
+   * zod schemas and serves the OpenAPI documents, so it adds `zod` and `openapi`; `mcp` calls the API through
+   * the client, so it adds `client`.
    */
   readonly generate?: readonly Part[];
   /** Settings of `restgen diff`. */
