@@ -139,7 +139,10 @@ function withRunOptions(command: Command): Command {
     .argument('[api]', 'the API module (default: api in restgen.config.ts, else api.ts)')
     .option('--out <dir>', 'output folder (default: generated/ beside the module)')
     .option('--templates <dir>', "a folder of templates overriding restgen's by name")
-    .option('--parts <list>', 'only these parts, comma-separated: zod, client, openapi, server, mcp, changes (server brings zod and openapi, mcp brings client)')
+    .option(
+      '--parts <list>',
+      'only these parts, comma-separated: zod, client, openapi, server, mcp, changes (server brings zod and openapi, mcp brings client)',
+    )
     .option('--config <file>', 'the config file (default: restgen.config.ts in the working folder, when there is one)');
 }
 

@@ -116,9 +116,11 @@ export function buildToolsFile(api: ApiAt, c: CollectionAt): ToolsFileView {
     const hints = toolHints(c, target);
     const scopes = toolScopes(api, c, target);
     const call = target.kind === 'operation' ? e.prop('op', e.str(target.op)) : e.prop('transition', e.str(target.transition.name));
+    // A transition's title without the document's `(open → paid)`: the description says where it moves.
+    const title = target.kind === 'operation' ? schemas.summary : `${sentence(target.transition.name)} ${withArticle(humanName(singularize(c.name)))}`;
     return e.obj([
       e.prop('name', e.str(toolNameOf(c, target))),
-      e.prop('title', e.str(schemas.summary)),
+      e.prop('title', e.str(title)),
       e.prop('description', e.str(descriptionOf(c, target, schemas.summary, scopes))),
       e.prop('inputSchema', schemaSource(schemas.input, resolve)),
       ...(schemas.output ? [e.prop('outputSchema', schemaSource(schemas.output, resolve))] : []),

@@ -161,7 +161,19 @@ interface CollectionPart {
   readonly errors: OperationContext['usedErrors'];
 }
 
+// A collection's part is read by the OpenAPI emitter and by the MCP emitter (its tools' schemas): built once per
+// projection (the formats are the version's own, so the projections decide everything), and never changed after.
+const builtParts = new WeakMap<ApiAt, WeakMap<CollectionAt, CollectionPart>>();
+
 function buildCollectionPart(api: ApiAt, formats: FormatNames, c: CollectionAt): CollectionPart {
+  let parts = builtParts.get(api);
+  if (!parts) builtParts.set(api, (parts = new WeakMap()));
+  let part = parts.get(c);
+  if (!part) parts.set(c, (part = buildPartOf(api, formats, c)));
+  return part;
+}
+
+function buildPartOf(api: ApiAt, formats: FormatNames, c: CollectionAt): CollectionPart {
   const ctx: OperationContext = { api, formats, usedErrors: new Map() };
   const req = endpointRequestView(api, c);
   const schemas = buildCollectionSchemas(c, formats, req);
