@@ -148,7 +148,8 @@ export function failed(error: unknown, hasBody: boolean): CallToolResult {
   const problem = error.problem ?? {};
   const errors = issuesOf(problem["errors"], hasBody);
   const detail = problem["detail"];
-  const code = problem["code"];
+  // A token endpoint's refusal names its OAuth error (`invalid_client`) where an API's problem has its code.
+  const code = problem["code"] ?? problem["error"];
   return refused({
     ...problem,
     status: error.status,

@@ -14,7 +14,13 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { callTool } from "./calls.js";
-import { FAILURE_SCHEMA, MAX_ISSUES, refused, type Issue } from "./results.js";
+import {
+  FAILURE_SCHEMA,
+  MAX_ISSUES,
+  failed,
+  refused,
+  type Issue,
+} from "./results.js";
 import type { ToolSpec, VersionInfo } from "./tools.js";
 
 /** The scopes a credential was granted, or null when they are not known (then every tool is listed). */
@@ -96,9 +102,11 @@ function issuesOf(validate: ValidateFunction): Issue[] {
     const detail =
       e.keyword === "required"
         ? "is required"
-        : e.keyword === "additionalProperties"
-          ? "is not an argument of this tool"
-          : (e.message ?? "is invalid");
+        : e.keyword !== "additionalProperties"
+          ? (e.message ?? "is invalid")
+          : e.instancePath === ""
+            ? "is not an argument of this tool"
+            : "is not a field here (unknown fields are refused)";
     return { pointer: `#${at}`, detail };
   });
 }
@@ -147,7 +155,13 @@ export function createToolServer(options: ToolServerOptions): Server {
     const spec = byName.get(name);
     if (!spec)
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-    const granted = await scopes();
+    let granted: readonly string[] | null;
+    try {
+      granted = await scopes();
+    } catch (error) {
+      // No token to learn them from (the token endpoint refused or did not answer): the call could not be made.
+      return failed(error, false);
+    }
     if (!allows(granted, spec))
       throw new McpError(
         ErrorCode.InvalidParams,

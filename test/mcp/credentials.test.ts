@@ -16,13 +16,13 @@ import { importMcp, inMemory, overStdio, startShop, type McpModule, type World }
 
 const LEDGER_API = new URL('../../examples/ledger/api.ts', import.meta.url).pathname;
 
-/** A token endpoint that answers `answer` and counts the requests. */
-async function tokenEndpoint(answer: Record<string, unknown>): Promise<{ url: string; requests: () => number; close: () => Promise<void> }> {
+/** A token endpoint that answers `answer` (with `status`) and counts the requests. */
+async function tokenEndpoint(answer: Record<string, unknown>, status = 200): Promise<{ url: string; requests: () => number; close: () => Promise<void> }> {
   let requests = 0;
   const server: Server = createServer((request, response) => {
     requests++;
     request.resume();
-    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+    response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -66,6 +66,21 @@ describe('OAuth 2.0 client credentials', () => {
       await agent.close();
       // One token, fetched once, serves the listing and the call.
       expect(provider.requests()).toBe(1);
+    } finally {
+      await provider.close();
+    }
+  });
+
+  it('say why when the token endpoint refuses the client: a call is a structured failure, a listing an error', async () => {
+    const provider = await tokenEndpoint({ error: 'invalid_client', error_description: 'Unknown client' }, 401);
+    try {
+      const auth = client.clientCredentials({ clientId: 'agent', clientSecret: 'wrong', tokenUrl: provider.url });
+      const agent = await inMemory(mcp, { version: 'v2', baseUrl: shop.url, auth });
+      const call = await agent.callTool({ name: 'customers_list', arguments: {} });
+      expect(call.isError).toBe(true);
+      expect(call.structuredContent).toMatchObject({ status: 401, code: 'invalid_client', detail: expect.stringContaining('Unknown client') });
+      await expect(agent.listTools()).rejects.toThrow(/invalid_client/);
+      await agent.close();
     } finally {
       await provider.close();
     }

@@ -237,7 +237,8 @@ describe('client credentials', () => {
 
   it('says which scopes its token carries: those granted, else those asked for, else none known; fetching one token', async () => {
     reset();
-    const scopesOf = (credentials: object) => client.clientCredentials({ clientId: 'svc', clientSecret: 's3cr%t+/', tokenUrl, ...credentials })({ baseUrl }).scopes!();
+    const scopesOf = (credentials: object) =>
+      client.clientCredentials({ clientId: 'svc', clientSecret: 's3cr%t+/', tokenUrl, ...credentials })({ baseUrl }).scopes!();
     // The endpoint answers the scopes asked for (RFC 6749 section 5.1).
     expect(await scopesOf({ scopes: ['notes:read'] })).toEqual(['notes:read']);
     expect(await scopesOf({})).toBeNull();
