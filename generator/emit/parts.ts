@@ -27,7 +27,7 @@ export interface PartInfo {
 
 const ZOD = '^4.0.0';
 /** The official MCP SDK: its low-level `Server`, the stdio and Streamable HTTP transports, its JSON Schema validator. */
-const MCP_SDK = '^1.32.0';
+const MCP_SDK = '^1.32.2';
 const top = (file: string): string => file.split('/')[0] ?? '';
 
 /** Every part. Version folders (`v1/`, ...) hold the zod schemas; the other parts have a folder or file of their own. */

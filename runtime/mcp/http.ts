@@ -27,6 +27,9 @@ export interface FastifyApp {
   }): unknown;
 }
 
+/** What makes a request's server options: from its headers, typically the caller's credential. */
+export type OptionsOf<O> = (request: IncomingMessage) => O | Promise<O>;
+
 /** Where and how the MCP endpoint answers. */
 export interface HttpMountOptions {
   /** The route, `/mcp` by default. */

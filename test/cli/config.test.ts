@@ -258,7 +258,7 @@ describe('config and command-line diagnostics', () => {
       name: 'shop',
       type: 'module',
       dependencies: { zod: '^4.0.0', '@restgen/runtime': '^0.2.0' },
-      devDependencies: { fastify: '^5.0.0', '@fastify/rate-limit': '^11.0.0', jose: '^6.0.1', '@modelcontextprotocol/sdk': '^1.32.0', ajv: '^8.17.1' },
+      devDependencies: { fastify: '^5.0.0', '@fastify/rate-limit': '^11.0.0', jose: '^6.0.1', '@modelcontextprotocol/sdk': '^1.32.2', ajv: '^8.17.1' },
     };
     const dir = project({ 'package.json': JSON.stringify(manifest, null, 2) });
     const r = await runCli(dir, ['generate']);

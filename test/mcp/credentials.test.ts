@@ -115,7 +115,7 @@ describe('a read-only credential of the ledger example', () => {
   });
   afterAll(() => ledger.close());
 
-  it('lists no tool that writes, in any version, given its scopes (scopes, or API_SCOPES on stdio)', async () => {
+  it('lists no tool that writes, in any version, given its scopes (scopes, or API_SCOPES on stdio)', { timeout: 120_000 }, async () => {
     const ledgerMcp = await importMcp(out);
     for (const version of ledgerMcp.VERSIONS) {
       const agent = await inMemory(ledgerMcp, { version, baseUrl: ledger.url, auth: { apiKey: 'key-r' }, scopes: ['ledger:read'] });

@@ -172,7 +172,8 @@ async function compare(version: string, transport: 'http' | 'stdio'): Promise<vo
 }
 
 describe('every tool answers what the generated client answers for the same input', () => {
-  it.each(['v1', 'v2', 'v3'])('over Streamable HTTP, %s', (version) => compare(version, 'http'));
+  it.each(['v1', 'v2', 'v3'])('over Streamable HTTP, %s', { timeout: 60_000 }, (version) => compare(version, 'http'));
 
-  it('over stdio, v2, as a desktop host runs it', () => compare('v2', 'stdio'));
+  // A process of its own, its TypeScript compiled as it starts.
+  it('over stdio, v2, as a desktop host runs it', { timeout: 120_000 }, () => compare('v2', 'stdio'));
 });

@@ -84,7 +84,7 @@ describe('the stdio entry', () => {
     });
   });
 
-  it('exits with status 2 and the problems on stderr, writing nothing on stdout', () => {
+  it('exits with status 2 and the problems on stderr, writing nothing on stdout', { timeout: 120_000 }, () => {
     const out = sharedOutput(SHOP_API)!;
     const run = spawnSync(process.execPath, ['--import', 'jiti/register', path.join(out, 'mcp/stdio.ts')], {
       cwd: out,

@@ -33,12 +33,14 @@ export interface McpIndexView {
   readonly versionType: string;
   readonly versionUnion: Type;
   readonly versionList: Expr;
-  /** The newest released version (the newest one when none is released), as a string literal. */
-  readonly defaultVersion: string;
+  /** The newest released version (the newest one when none is released). */
+  readonly defaultVersion: Expr;
   /** `ShopMcpOptions`. */
   readonly optionsName: string;
-  /** `ShopClientOptions`. */
-  readonly clientOptions: string;
+  /** `Omit<ShopClientOptions, "baseUrl" | ...>`: the client options it passes on. */
+  readonly clientType: Type;
+  /** `(options: ShopMcpOptions)`. */
+  readonly params: Expr;
   /** The credentials the API takes, as `auth` accepts them, or false when it takes none. */
   readonly authType: Type | false;
   /** The API offers the OAuth 2.0 client credentials flow: `auth` may fetch its own tokens (and learn their scopes). */
@@ -56,7 +58,8 @@ export interface McpVersionFileView {
   readonly title: string;
   readonly version: string;
   readonly docLines: readonly string[];
-  readonly collections: readonly { readonly alias: string; readonly module: string }[];
+  /** Each collection's module, as a string literal, and what the version imports of it (`{ tools as $orders }`). */
+  readonly collections: readonly { readonly imports: Expr; readonly module: string }[];
   /** The version as its server describes it (`VersionInfo`). */
   readonly info: Expr;
   /** `[...$customers, ...$orders]`. */
@@ -81,9 +84,11 @@ export interface McpHttpView {
   readonly title: string;
   /** `registerShopMcp`. */
   readonly registerName: string;
-  /** `ShopMcpOptions`, and the mount's options (`ShopMcpMountOptions`). */
-  readonly optionsName: string;
+  /** The mount's options (`ShopMcpMountOptions`), and the type of their `options` (`OptionsOf<ShopMcpOptions>`). */
   readonly mountOptionsName: string;
+  readonly optionsType: Type;
+  /** `(app: FastifyApp, mount: ShopMcpMountOptions)`. */
+  readonly params: Expr;
   /** The header of API keys, as a string literal, or false. */
   readonly apiKeyHeader: string | false;
   readonly bearer: boolean;
@@ -137,9 +142,10 @@ export function buildMcpIndexView(api: ApiIR): McpIndexView {
     versionType: `${base}Version`,
     versionUnion: ty.union(api.versions.map((v) => ty.str(v.name))),
     versionList: e.arr(api.versions.map((v) => e.str(v.name))),
-    defaultVersion: literal(shown),
+    defaultVersion: e.str(shown),
     optionsName: `${base}McpOptions`,
-    clientOptions: `${base}ClientOptions`,
+    clientType: ty.ref('Omit', [ty.ref(`${base}ClientOptions`), ty.union(['baseUrl', 'auth', 'bearer', 'apiKey'].map(ty.str))]),
+    params: e.params([`options: ${base}McpOptions`]),
     authType: credentials.length > 0 ? ty.union(credentials) : false,
     tokenAuth,
     api: e.obj([e.prop('name', e.str(api.name)), e.prop('title', e.str(api.title))]),
@@ -165,12 +171,16 @@ export function buildMcpVersionView(api: ApiIR, at: ApiAt): McpVersionFileView {
   const v = at.version;
   const dates = (['released', 'deprecated', 'sunset', 'docs'] as const).flatMap((key) => (v[key] !== undefined ? [e.prop(key, e.str(v[key]!))] : []));
   const info = e.obj([e.prop('name', e.str(v.name)), ...dates]);
-  const collections = at.collections.map((c) => ({ alias: `$${c.name}`, module: literal(`./${v.name}/${c.name}.js`) }));
+  const collections = at.collections.map((c) => ({
+    alias: `$${c.name}`,
+    imports: e.specifiers([`tools as $${c.name}`]),
+    module: literal(`./${v.name}/${c.name}.js`),
+  }));
   return {
     title: api.title,
     version: v.name,
     docLines: versionDocLines(api, v),
-    collections,
+    collections: collections.map(({ imports, module }) => ({ imports, module })),
     info,
     tools: e.arr(collections.map((c) => e.raw(`...${c.alias}`))),
   };
@@ -203,8 +213,9 @@ export function buildMcpHttpView(api: ApiIR): McpHttpView {
   return {
     title: api.title,
     registerName: `register${base}Mcp`,
-    optionsName: `${base}McpOptions`,
     mountOptionsName: `${base}McpMountOptions`,
+    optionsType: ty.ref('OptionsOf', [ty.ref(`${base}McpOptions`)]),
+    params: e.params(['app: FastifyApp', `mount: ${base}McpMountOptions`]),
     apiKeyHeader: api.auth.apiKey ? literal(api.auth.apiKey.header.toLowerCase()) : false,
     bearer: takesBearer(api.auth),
     credentials: takesCredentials(api.auth),
