@@ -5,6 +5,7 @@
  * public operations of the version), never from an HTTP method or a hand-written tag. The MCP emitter writes them,
  * the diff names them among what a change affects, and the lock judges every input they are derived from.
  */
+import type { OperationFacts } from '@restgen/runtime/contract';
 import { OPERATION_FACTS, OPERATIONS, takesCredentials, type ApiAt, type CollectionAt, type LifecycleAt, type OperationName, type TransitionAt } from './ir.ts';
 
 /** What a tool calls: an operation of the collection, or one of its lifecycle transitions. */
@@ -40,17 +41,19 @@ const READ: OperationHints = { readOnlyHint: true, destructiveHint: false, idemp
 const OVERWRITE: OperationHints = { readOnlyHint: false, destructiveHint: true, idempotentHint: true };
 
 /**
- * Each operation's hints. A create repeats without effect only when it takes an `Idempotency-Key` (the tool then
- * sends one derived from its arguments, so a repeat is answered the first resource); a replace or an update sets the
- * same values again, and a second delete finds nothing to delete.
+ * Each operation's hints, from its facts in the operations table. A create repeats without effect only when it takes
+ * an `Idempotency-Key` (the tool then sends one derived from its arguments, so a repeat is answered the first
+ * resource); a replace or an update sets the same values again, and a second delete finds nothing to delete. The
+ * facts are read when a tool is made, not when this module loads: a loader that imports modules concurrently (jiti,
+ * as the docs build runs it) may not have the operations table yet.
  */
-const OPERATION_HINTS: { readonly [K in OperationName]: OperationHints } = {
-  list: READ,
-  get: READ,
-  create: { readOnlyHint: false, destructiveHint: false, idempotentHint: OPERATION_FACTS.create.idempotencyKey },
-  replace: OVERWRITE,
-  update: OVERWRITE,
-  delete: OVERWRITE,
+const OPERATION_HINTS: { readonly [K in OperationName]: (facts: OperationFacts) => OperationHints } = {
+  list: () => READ,
+  get: () => READ,
+  create: (facts) => ({ readOnlyHint: false, destructiveHint: false, idempotentHint: facts.idempotencyKey }),
+  replace: () => OVERWRITE,
+  update: () => OVERWRITE,
+  delete: () => OVERWRITE,
 };
 
 /**
@@ -59,7 +62,7 @@ const OPERATION_HINTS: { readonly [K in OperationName]: OperationHints } = {
  * repeat is refused (409 `invalid_transition`) and changes nothing.
  */
 export function toolHints(c: CollectionAt, target: ToolTarget): ToolHints {
-  if (target.kind === 'operation') return { ...OPERATION_HINTS[target.op], openWorldHint: false };
+  if (target.kind === 'operation') return { ...OPERATION_HINTS[target.op](OPERATION_FACTS[target.op]), openWorldHint: false };
   const t = target.transition;
   const terminal = c.lifecycle !== undefined && terminalStates(c.lifecycle).has(t.to);
   return { readOnlyHint: false, destructiveHint: terminal, idempotentHint: !t.from.includes(t.to), openWorldHint: false };

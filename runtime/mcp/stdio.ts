@@ -10,6 +10,8 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 export interface StdioSettings<V extends string> {
   /** The API's title, for messages. */
   readonly title: string;
+  /** What `API_BASE_URL` defaults to: the first server the API declares (without one, it is required). */
+  readonly defaultBaseUrl?: string;
   readonly versions: readonly V[];
   /** The version `API_VERSION` defaults to: the newest released one. */
   readonly defaultVersion: V;
@@ -30,9 +32,10 @@ export interface StdioOptions<V extends string> {
 }
 
 /**
- * Reads `API_BASE_URL` (required: where the API is), `API_VERSION` (one of the versions; default: the newest
- * released), `API_KEY` or `API_TOKEN` (the credential, at most one), and `API_SCOPES` (the credential's scopes,
- * separated by spaces or commas: only the tools they allow are listed). Answers the options, or every problem found.
+ * Reads `API_BASE_URL` (where the API is; required unless the API declares a server), `API_VERSION` (one of the
+ * versions; default: the newest released), `API_KEY` or `API_TOKEN` (the credential, at most one), and `API_SCOPES`
+ * (the credential's scopes, separated by spaces or commas: only the tools they allow are listed). Answers the
+ * options, or every problem found.
  */
 export function stdioOptions<V extends string>(
   env: Readonly<Record<string, string | undefined>>,
@@ -45,7 +48,7 @@ export function stdioOptions<V extends string>(
     const v = env[name]?.trim();
     return v ? v : undefined;
   };
-  const baseUrl = value("API_BASE_URL");
+  const baseUrl = value("API_BASE_URL") ?? settings.defaultBaseUrl;
   if (baseUrl === undefined)
     problems.push(
       `API_BASE_URL is not set: set it to where ${settings.title} is served (https://api.example.com).`,

@@ -115,6 +115,22 @@ describe('a read-only credential of the ledger example', () => {
   });
   afterAll(() => ledger.close());
 
+  it('calls the first server the API declares when given no baseUrl', async () => {
+    const ledgerMcp = await importMcp(out);
+    const asked: string[] = [];
+    // The client's own fetch sees where a call goes, and takes it to the running server instead.
+    const fetch = (url: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      const href = String(url);
+      asked.push(href);
+      return globalThis.fetch(href.replace('https://api.ledger.example', ledger.url), init);
+    };
+    const agent = await inMemory(ledgerMcp, { version: '2025-09-01', auth: { apiKey: 'key-r' }, client: { fetch, maxRetries: 0 } });
+    const page = await agent.callTool({ name: 'accounts_list', arguments: { limit: 1 } });
+    await agent.close();
+    expect(page.structuredContent).toEqual({ data: [], next_cursor: null });
+    expect(asked).toEqual(['https://api.ledger.example/accounts?limit=1']);
+  });
+
   it('lists no tool that writes, in any version, given its scopes (scopes, or API_SCOPES on stdio)', { timeout: 120_000 }, async () => {
     const ledgerMcp = await importMcp(out);
     for (const version of ledgerMcp.VERSIONS) {

@@ -71,6 +71,12 @@ describe('the stdio entry', () => {
     });
   });
 
+  it('defaults API_BASE_URL to the first server the API declares, and takes the environment over it', () => {
+    const declared = { ...settings, defaultBaseUrl: 'https://api.shop.example.com' };
+    expect(stdioOptions({}, declared)).toEqual({ options: { version: 'v2', baseUrl: 'https://api.shop.example.com' } });
+    expect(stdioOptions({ API_BASE_URL: 'http://127.0.0.1:3000' }, declared)).toEqual({ options: { version: 'v2', baseUrl: 'http://127.0.0.1:3000' } });
+  });
+
   it('says every problem with the environment at once', () => {
     expect(stdioOptions({ API_VERSION: 'v9', API_KEY: 'k', API_TOKEN: 't' }, settings)).toEqual({
       problems: [

@@ -51,6 +51,10 @@ export interface McpIndexView {
   readonly servers: Expr;
   /** The usage example's options. */
   readonly example: string;
+  /** The first server the API declares (the default `baseUrl`), or false when it declares none. */
+  readonly defaultBaseUrl: string | false;
+  /** The client's options: `{ ...client, baseUrl }`, the declared server when none is given. */
+  readonly settings: Expr;
 }
 
 /** The view of `mcp/tools/<version>.ts`. */
@@ -69,6 +73,8 @@ export interface McpVersionFileView {
 /** The view of `mcp/stdio.ts`. */
 export interface McpStdioView {
   readonly title: string;
+  /** The first server the API declares (what `API_BASE_URL` defaults to), or false. */
+  readonly defaultBaseUrl: string | false;
   /** `StdioSettings` of the API. */
   readonly settings: Expr;
   readonly versions: string;
@@ -116,6 +122,7 @@ export function defaultVersionOf(api: ApiIR): string {
 export function buildMcpIndexView(api: ApiIR): McpIndexView {
   const base = pascalCase(api.name);
   const tokenAuth = api.auth.oauth2?.flows.some((f) => f.kind === 'clientCredentials') ?? false;
+  const server = api.servers[0];
   const credentials: Type[] = [
     ...(api.auth.apiKey ? [ty.lit([ty.prop('apiKey', ty.ref('Credential'), false, true)])] : []),
     ...(takesBearer(api.auth) ? [ty.lit([ty.prop('bearer', ty.ref('Credential'), false, true)])] : []),
@@ -162,7 +169,10 @@ export function buildMcpIndexView(api: ApiIR): McpIndexView {
       ),
       true,
     ),
-    example: [`version: ${literal(shown)}`, 'baseUrl: "https://api.example.com"', ...(credential ? [credential] : [])].join(', '),
+    // With a declared server, the example leaves baseUrl to its default.
+    example: [`version: ${literal(shown)}`, ...(server ? [] : ['baseUrl: "https://api.example.com"']), ...(credential ? [credential] : [])].join(', '),
+    defaultBaseUrl: server ? server.url : false,
+    settings: e.obj([e.spread(e.id('client')), server ? e.prop('baseUrl', e.raw(`baseUrl ?? ${literal(server.url)}`)) : e.short('baseUrl')]),
   };
 }
 
@@ -190,10 +200,13 @@ export function buildMcpVersionView(api: ApiIR, at: ApiAt): McpVersionFileView {
 export function buildMcpStdioView(api: ApiIR): McpStdioView {
   const apiKey = api.auth.apiKey !== undefined;
   const bearer = takesBearer(api.auth);
+  const server = api.servers[0];
   return {
     title: api.title,
+    defaultBaseUrl: server ? server.url : false,
     settings: e.obj([
       e.prop('title', e.str(api.title)),
+      ...(server ? [e.prop('defaultBaseUrl', e.str(server.url))] : []),
       e.prop('versions', e.id('VERSIONS')),
       e.prop('defaultVersion', e.id('DEFAULT_VERSION')),
       e.prop('apiKey', e.json(apiKey)),

@@ -68,6 +68,7 @@ export {
 export type {
   ApiSpec,
   BrownoutSpec,
+  CollectionRoutes,
   CollectionSpec,
   DownStep,
   HookSpec,
@@ -80,6 +81,7 @@ export type {
   TransitionRouteSpec,
   TransitionSpec,
   UpPlan,
+  VersionRoute,
   VersionSpec,
   WebhooksSpec,
 } from './spec.js';
