@@ -12,6 +12,7 @@ import { outputFile } from '../keyed-file.ts';
 import { buildChangesView } from '../../report/changes-view.ts';
 import { changesParts } from './changes-parts.ts';
 import { buildUpgradingView } from '../../report/upgrading-view.ts';
+import { madeRequiredFallbacks } from '../../report/read-back.ts';
 
 /**
  * Emits `CHANGES.md`, keyed by every version's projection and assembled from the comparisons of its collections
@@ -23,11 +24,14 @@ export const emitChanges = (api: ApiIR, options: Pick<EmitOptions, 'sourcePath' 
       path: 'CHANGES.md',
       language: 'markdown',
       kind: 'changes',
+      // The fallbacks of fields made required: the notes on what older clients read back name them; whether the
+      // report names MCP tools.
       input: JSON.stringify([
         api.title,
         options.sourcePath,
         irHash(api.versions),
         api.versions.map((v) => projectionHash(project(api, v.name))),
+        irHash(madeRequiredFallbacks(api)),
         api.mcp !== false,
       ]),
       parts: changesParts(api),
@@ -49,6 +53,7 @@ export const emitChanges = (api: ApiIR, options: Pick<EmitOptions, 'sourcePath' 
         irHash(api.versions),
         api.versioning,
         api.versions.filter((v) => v.released).map((v) => projectionHash(project(api, v.name))),
+        irHash(madeRequiredFallbacks(api)),
       ]),
       // Laid out as prettier lays it out; test/golden/prettier-exact.test.ts compares the two.
       preformatted: true,
