@@ -1,5 +1,5 @@
 /**
- * @module A warning (RG395) for each MCP tool whose name MCP hosts would refuse: longer than 64 characters (Claude's
+ * @module A warning (RG400) for each MCP tool whose name MCP hosts would refuse: longer than 64 characters (Claude's
  * and OpenAI's tool names are `^[A-Za-z0-9_-]{1,64}$`). Reported by `generate` beside the other warnings about what it
  * wrote, only when it writes the MCP server.
  */
@@ -34,7 +34,7 @@ export function longToolNames(api: ApiIR, apiPath: string): Diagnostic[] {
       if (longest.length <= MAX_TOOL_NAME) return [];
       return [
         {
-          code: 'RG395',
+          code: 'RG400',
           severity: 'warning',
           message: `${c.name}: the MCP tool ${longest} has ${longest.length} characters, and MCP hosts take at most ${MAX_TOOL_NAME}; give the ${what} a shorter name (a collection's path: '...' keeps its URL), or leave MCP out with mcp: false.`,
           loc,

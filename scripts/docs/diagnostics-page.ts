@@ -22,9 +22,9 @@ const GROUPS: readonly { readonly title: string; readonly from: number; readonly
   { title: 'OAuth 2.0', from: 300, to: 319 },
   { title: 'Lifecycles', from: 320, to: 349 },
   { title: 'Events and webhooks', from: 350, to: 389 },
-  { title: 'Servers', from: 390, to: 394 },
-  { title: 'MCP tools', from: 395, to: 399 },
-  { title: 'Other', from: 400, to: 999 },
+  { title: 'Servers', from: 390, to: 399 },
+  { title: 'MCP tools', from: 400, to: 409 },
+  { title: 'Other', from: 410, to: 999 },
 ];
 
 const number = (code: string): number => Number(code.slice(2));

@@ -1,5 +1,5 @@
 /**
- * Tool names MCP hosts would refuse (longer than 64 characters) are a warning (RG395) at the builder that names them,
+ * Tool names MCP hosts would refuse (longer than 64 characters) are a warning (RG400) at the builder that names them,
  * with what to do; generate still writes everything, and says nothing about an API without an MCP server.
  */
 import path from 'node:path';
@@ -27,12 +27,12 @@ export default defineApi({
 const tmp = tempDir('tool-names');
 afterAll(tmp.cleanup);
 
-describe('RG395', () => {
+describe('RG400', () => {
   it('warns of every tool name longer than 64 characters, where it is written', async () => {
     const dir = projectWithRestgen(path.join(tmp.dir, 'long'), { 'api.ts': API('') });
     const r = await runCli(dir, ['generate']);
     expect(r.code, r.err).toBe(0);
-    const warnings = r.err.split('\n').filter((l) => l.includes('RG395'));
+    const warnings = r.err.split('\n').filter((l) => l.includes('RG400'));
     // replace and the transition are over 64 characters; list, get, create, update and delete are not.
     expect(warnings).toHaveLength(2);
     expect(warnings[0]).toContain(`api.ts:${lineOf(API(''), `${LONG}: collection(`)}:`);
@@ -46,6 +46,6 @@ describe('RG395', () => {
     const dir = projectWithRestgen(path.join(tmp.dir, 'off'), { 'api.ts': API('\n  mcp: false,') });
     const r = await runCli(dir, ['generate']);
     expect(r.code, r.err).toBe(0);
-    expect(r.err).not.toContain('RG395');
+    expect(r.err).not.toContain('RG400');
   });
 });
