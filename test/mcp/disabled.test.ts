@@ -56,9 +56,9 @@ describe('mcp: false', () => {
     const [withMcp, without] = [listFiles(on.dir), listFiles(off.dir)];
     expect(without.filter((f) => f.startsWith('mcp/'))).toEqual([]);
     expect(withMcp.filter((f) => !f.startsWith('mcp/'))).toEqual(without);
-    // The same files but the report, which names MCP tools only when there are some, and the inputs record.
+    // The same files but the report, which names MCP tools only when there are some.
     const differ = without.filter((f) => readFileSync(path.join(on.dir, f), 'utf8') !== readFileSync(path.join(off.dir, f), 'utf8'));
-    expect(differ).toEqual(['CHANGES.md', 'restgen-inputs.json']);
+    expect(differ).toEqual(['CHANGES.md']);
     expect(readFileSync(path.join(on.dir, 'CHANGES.md'), 'utf8')).toContain('MCP tools: `notes_list`');
     expect(readFileSync(path.join(off.dir, 'CHANGES.md'), 'utf8')).not.toMatch(/MCP/);
     // The SDK and ajv are asked for only by an API that has an MCP server.

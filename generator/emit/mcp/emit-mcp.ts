@@ -5,18 +5,26 @@
  * collection `mcp/tools/<version>/<collection>.ts` with that collection's tools. Nothing when the API says
  * `mcp: false`. The tools call the API through the generated client, which this part therefore needs.
  */
+import type { ApiAt } from '../../model/ir.ts';
 import { project } from '../../model/project.ts';
-import { outputFile, templateFile } from '../keyed-file.ts';
-import { collectionInputs } from '../openapi/build-document.ts';
+import { oneCollection, outputFile, templateFile } from '../file.ts';
+import { formatNamesOf } from '../openapi/build-document.ts';
+import type { FormatNames } from '../openapi/field-schema.ts';
 import { runtimeFiles } from '../runtime-files.ts';
-import type { Emitter, OutputFile } from '../types.ts';
+import { renderer, type Emitter, type OutputFile } from '../types.ts';
 import { buildMcpSchemasView, buildMcpHttpView, buildMcpIndexView, buildMcpStdioView, buildMcpVersionView } from './mcp-view.ts';
 import { buildToolsFile } from './tools-view.ts';
 
-/**
- * Emits the MCP server into `mcp/`. A collection's tools file is keyed by what its part of the version's OpenAPI
- * document reads (its schemas come from there), so a change to one collection renders one file per version.
- */
+/** What a collection's tools are generated from: its version with only that collection, and the version's format names. */
+interface ToolsData {
+  readonly api: ApiAt;
+  readonly formats: FormatNames;
+}
+
+/** A collection's tools, from its part of the version's OpenAPI document (see `tools-view.ts`). */
+const TOOLS = renderer('mcp tools', ({ api, formats }: ToolsData, use) => use.template('mcp/tools', buildToolsFile(api, api.collections[0]!, formats)));
+
+/** Emits the MCP server into `mcp/`; a collection's tools file reads that collection alone of its version. */
 export const emitMcp: Emitter = (api, options) => {
   if (api.mcp === false) return [];
   const files: OutputFile[] = [
@@ -29,11 +37,8 @@ export const emitMcp: Emitter = (api, options) => {
   for (const v of api.versions) {
     const at = project(api, v.name);
     files.push(templateFile(`mcp/tools/${v.name}.ts`, 'mcp/version', buildMcpVersionView(api, at), options.render));
-    const inputs = collectionInputs(at);
-    at.collections.forEach((c, i) => {
-      const spec = { path: `mcp/tools/${v.name}/${c.name}.ts`, language: 'typescript', kind: 'mcp tools', input: inputs[i]! } as const;
-      files.push(outputFile(spec, () => options.render('mcp/tools', buildToolsFile(at, c))));
-    });
+    const formats = formatNamesOf(at);
+    for (const c of at.collections) files.push(outputFile(`mcp/tools/${v.name}/${c.name}.ts`, TOOLS, { api: oneCollection(at, c), formats }, options.render));
   }
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 };

@@ -8,7 +8,7 @@ import { terminalStates, toolHints, toolNameOf, toolScopes, toolTargets, type To
 import { capitalized, singularize, withArticle } from '../../model/names.ts';
 import { e, type Expr } from '../../printer/ast.ts';
 import { collectionDocument, type CollectionDocument } from '../openapi/build-document.ts';
-import { buildFormatSchema, type FormatKind } from '../openapi/field-schema.ts';
+import { buildFormatSchema, type FormatKind, type FormatNames } from '../openapi/field-schema.ts';
 import { humanName } from '../openapi/operations.ts';
 import { schemaSource, type RefTarget } from './schema-source.ts';
 import { SHARED_REF, sharedArgumentSchemas, type SharedArgument } from './shared-arguments.ts';
@@ -107,9 +107,12 @@ function constants(doc: CollectionDocument): { resolve: (ref: string) => RefTarg
   return { resolve, declared, shared: () => shared };
 }
 
-/** The view of one collection's tools in version `api`. */
-export function buildToolsFile(api: ApiAt, c: CollectionAt): ToolsFileView {
-  const doc = collectionDocument(api, c);
+/**
+ * The view of one collection's tools in version `api`; `formats` are the version's format names when `api` holds
+ * only `c` (by default, `api`'s own).
+ */
+export function buildToolsFile(api: ApiAt, c: CollectionAt, formats?: FormatNames): ToolsFileView {
+  const doc = collectionDocument(api, c, formats);
   const { resolve, declared, shared } = constants(doc);
   const tools = toolTargets(c).map((target): Expr => {
     const schemas = toolSchemas(doc, api, c, target);

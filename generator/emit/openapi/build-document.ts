@@ -4,8 +4,8 @@
  * member first; nothing here depends on it.
  */
 import { buildWebhooks } from './webhooks.ts';
-import type { RenderPart } from '../types.ts';
-import { irHash } from '../ir-hash.ts';
+import { oneCollection } from '../file.ts';
+import { renderer, type RenderUse } from '../types.ts';
 import type { ErrorKind } from './shared-components.ts';
 import type { ApiAt, CollectionAt, VersionIR } from '../../model/ir.ts';
 import { buildCollectionSchemas } from './collection-schemas.ts';
@@ -161,19 +161,7 @@ interface CollectionPart {
   readonly errors: OperationContext['usedErrors'];
 }
 
-// A collection's part is read by the OpenAPI emitter and by the MCP emitter (its tools' schemas): built once per
-// projection (the formats are the version's own, so the projections decide everything), and never changed after.
-const builtParts = new WeakMap<ApiAt, WeakMap<CollectionAt, CollectionPart>>();
-
 function buildCollectionPart(api: ApiAt, formats: FormatNames, c: CollectionAt): CollectionPart {
-  let parts = builtParts.get(api);
-  if (!parts) builtParts.set(api, (parts = new WeakMap()));
-  let part = parts.get(c);
-  if (!part) parts.set(c, (part = buildPartOf(api, formats, c)));
-  return part;
-}
-
-function buildPartOf(api: ApiAt, formats: FormatNames, c: CollectionAt): CollectionPart {
   const ctx: OperationContext = { api, formats, usedErrors: new Map() };
   const req = endpointRequestView(api, c);
   const schemas = buildCollectionSchemas(c, formats, req);
@@ -201,16 +189,16 @@ const plainObjects = (map: Record<string, Json>): Record<string, JsonObject> => 
 
 /**
  * One collection's paths and schemas exactly as its version's OpenAPI document holds them (built here, not read back
- * from print), for what is derived from the document: the MCP tools' schemas.
+ * from print), for what is derived from the document: the MCP tools' schemas. `formats` are the names the whole
+ * version's document gives the format schemas ({@link formatNamesOf}); `api` may then hold `c` alone.
  */
-export function collectionDocument(api: ApiAt, c: CollectionAt): CollectionDocument {
-  const formats = formatNamesOf(api);
+export function collectionDocument(api: ApiAt, c: CollectionAt, formats: FormatNames = formatNamesOf(api)): CollectionDocument {
   const part = buildCollectionPart(api, formats, c);
   return { paths: plainObjects(part.paths), schemas: plainObjects(part.schemas), parameters: sharedParameters(api, formats), formats };
 }
 
 /**
- * A collection's part as text for the render cache: a one-line JSON header (each path and schema's key, the length
+ * A collection's part as text for the cache: a one-line JSON header (each path and schema's key, the length
  * of its printed JSON and its `$ref`s; the error responses), then every printed JSON, one after the other. The
  * printed texts are not escaped into a JSON string: a document's parts are megabytes, read on every change.
  */
@@ -254,7 +242,7 @@ function serversOf(api: ApiAt): JsonObject[] {
 }
 
 /** The shared format schemas' names in one version's document (renamed where a collection's type takes one). */
-function formatNamesOf(api: ApiAt): FormatNames {
+export function formatNamesOf(api: ApiAt): FormatNames {
   const taken = collectionSchemaNames(api);
   return {
     datetime: freeName(FORMAT_NAMES.datetime, taken),
@@ -264,24 +252,18 @@ function formatNamesOf(api: ApiAt): FormatNames {
   };
 }
 
-/**
- * Each collection's part of one version's document (its paths and schemas, printed), keyed by the collection and
- * what of the API it reads: a cache around the emit stage builds and prints only the parts of changed collections.
- */
-export function openApiParts(api: ApiAt): RenderPart[] {
-  const formats = formatNamesOf(api);
-  const inputs = collectionInputs(api);
-  return api.collections.map((c, i) => ({ kind: 'openapi collection', input: inputs[i]!, compute: () => printPart(buildCollectionPart(api, formats, c)) }));
+/** What a collection's part of a document is built from: its version with only that collection, and the format names. */
+interface PartData {
+  readonly api: ApiAt;
+  readonly formats: FormatNames;
 }
 
-/**
- * Everything each collection's part of the version's document reads, as text, in collection order: the version and
- * its settings, the format names and the collection; a file derived from a part alone may be keyed by it.
- */
-export function collectionInputs(api: ApiAt): string[] {
-  const context = JSON.stringify([irHash({ ...api, collections: [], events: [] }), formatNamesOf(api)]);
-  // The built-in webhook endpoints collection also reads the version's event types (its request view).
-  return api.collections.map((c) => `${context}\0${irHash(c)}${c.builtin ? `\0${irHash(endpointRequestView(api, c))}` : ''}`);
+const PART = renderer('openapi collection', ({ api, formats }: PartData) => printPart(buildCollectionPart(api, formats, api.collections[0]!)));
+
+/** Each collection's part of one version's document (its paths and schemas, printed), through `use`. */
+export function openApiParts(api: ApiAt, use: RenderUse): string[] {
+  const formats = formatNamesOf(api);
+  return api.collections.map((c) => use.call(PART, { api: oneCollection(api, c), formats }));
 }
 
 /**
