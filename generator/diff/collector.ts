@@ -5,8 +5,9 @@
  */
 import { hash } from 'node:crypto';
 import { OPERATION_FACTS, OPERATIONS, type ApiAt, type CollectionAt, type OperationName, type SourceRef } from '../model/ir.ts';
+import { toolName } from '../model/mcp-tools.ts';
 import { RULES, verdictOf, type RuleName } from './rules.ts';
-import { LEVELS, type Change, type Finding, type Hint } from './types.ts';
+import { LEVELS, type Change, type DiffOptions, type Finding, type Hint } from './types.ts';
 
 /** An operation, or a lifecycle transition as `:<name>` (its custom method). */
 export type RouteOp = OperationName | `:${string}` | `@${string}`;
@@ -17,10 +18,12 @@ export const eventOp = (type: string): RouteOp => `@${type}`;
 /** The route op of a transition. */
 export const transitionOp = (name: string): RouteOp => `:${name}`;
 
-/** One route a change touches, with the generated client method that calls it. */
+/** One route a change touches, with the generated client method and the MCP tool that call it. */
 export interface Touch {
   readonly route: string;
   readonly client: string;
+  /** The MCP tool (`orders_create`), or null: a webhook event. */
+  readonly mcp: string | null;
   readonly path: string;
   readonly op: RouteOp;
 }
@@ -34,13 +37,16 @@ export interface Touches {
 /** The touches of operations and transitions `ops` of collection `c` as version `api` serves it. */
 export function touchesOf(api: ApiAt, c: CollectionAt, ops: readonly RouteOp[]): Touch[] {
   const prefix = api.versioning.in === 'path' ? `/${api.version.name}` : '';
+  const tool = (member: string): string => toolName(c.name, member);
   return ops.map((op) => {
     const base = `${prefix}/${c.path}`;
-    if (op.startsWith('@')) return { route: `WEBHOOK ${op.slice(1)}`, client: `${api.version.name}.WebhookEvent`, path: `webhooks/${op.slice(1)}`, op };
-    if (op.startsWith(':')) return { route: `POST ${base}/{id}${op}`, client: `${api.version.name}.${c.name}.${op.slice(1)}`, path: base, op };
+    if (op.startsWith('@'))
+      return { route: `WEBHOOK ${op.slice(1)}`, client: `${api.version.name}.WebhookEvent`, mcp: null, path: `webhooks/${op.slice(1)}`, op };
+    if (op.startsWith(':'))
+      return { route: `POST ${base}/{id}${op}`, client: `${api.version.name}.${c.name}.${op.slice(1)}`, mcp: tool(op.slice(1)), path: base, op };
     const { method, target } = OPERATION_FACTS[op as OperationName];
     const member = target === 'item';
-    return { route: `${method} ${base}${member ? '/{id}' : ''}`, client: `${api.version.name}.${c.name}.${op}`, path: base, op };
+    return { route: `${method} ${base}${member ? '/{id}' : ''}`, client: `${api.version.name}.${c.name}.${op}`, mcp: tool(op), path: base, op };
   });
 }
 
@@ -99,7 +105,11 @@ function sortTouches(touches: Iterable<Touch>): Touch[] {
 export class FindingCollector {
   private readonly drafts = new Map<string, Draft>();
 
-  constructor(private readonly version: string) {}
+  /** `tools`: the API has an MCP server, whose tools findings name (see {@link DiffOptions.mcp}). */
+  constructor(
+    private readonly version: string,
+    private readonly tools = true,
+  ) {}
 
   /**
    * Records a change of `rule` at `location`: what changed (`change`, with before and after values) and
@@ -146,7 +156,11 @@ export class FindingCollector {
         location: d.location,
         direction: verdict.request && verdict.response ? 'both' : verdict.request ? 'request' : 'response',
         message: d.messages.join('; '),
-        affects: { routes: touched.map((t) => t.route), client: touched.map((t) => t.client) },
+        affects: {
+          routes: touched.map((t) => t.route),
+          client: touched.map((t) => t.client),
+          mcp: this.tools ? touched.flatMap((t) => (t.mcp === null ? [] : [t.mcp])) : [],
+        },
         changes: d.changes,
         fingerprint: fingerprintOf(verdict.id, this.version, d.location, d.changes),
         ...(d.loc ? { loc: d.loc } : {}),

@@ -168,7 +168,7 @@ function contextOf(after: ApiAt, options: DiffOptions, out: FindingCollector) {
  * may keep what one found and hand it back (`recorded`) for sides that did not change.
  */
 export function collectionComparisons(before: ApiAt, after: ApiAt, options: DiffOptions = {}): CollectionComparison[] {
-  const ctx = contextOf(after, options, new FindingCollector(after.version.name));
+  const ctx = contextOf(after, options, new FindingCollector(after.version.name, options.mcp !== false));
   return pairCollections(before, after, ctx.match).pairs.map(([b, a]) => {
     const sides = { before: { api: before, collection: b }, after: { api: after, collection: a } };
     return {
@@ -191,7 +191,7 @@ export function collectionComparisons(before: ApiAt, after: ApiAt, options: Diff
  * @example diffApis(project(api, 'v1'), project(api, 'v2'), {})
  */
 export function diffApis(before: ApiAt, after: ApiAt, options: DiffOptions = {}, recorded?: readonly (readonly RecordedChange[])[]): Finding[] {
-  const out = new FindingCollector(after.version.name);
+  const out = new FindingCollector(after.version.name, options.mcp !== false);
   const ctx = contextOf(after, options, out);
   const { match, markerVersion } = ctx;
   compareApiLevel(out, before, after);

@@ -53,7 +53,8 @@ export function reportOf(
 /** Compares two versions of one API: the migration notes from `from` to `to`. */
 export function diffVersions(api: ApiIR, from: string, to: string, options: DiffOptions = {}): DiffReport {
   const after = project(api, to);
-  return withEvents(reportOf(from, to, diffApis(project(api, from), after, { match: 'key', ...options }), [{ from, to, version: to }], versionsOf(api)), after);
+  const findings = diffApis(project(api, from), after, { match: 'key', mcp: api.mcp !== false, ...options });
+  return withEvents(reportOf(from, to, findings, [{ from, to, version: to }], versionsOf(api)), after);
 }
 
 /** Every pair of consecutive versions, oldest first. */
@@ -120,7 +121,7 @@ export function diffHistory(base: ApiIR | undefined, head: ApiIR, options: DiffO
     comparisons.push({ from, to, version: v.name });
     let changes: Finding[];
     if (!headNames.includes(v.name)) {
-      const out = new FindingCollector(v.name);
+      const out = new FindingCollector(v.name, head.mcp !== false);
       const at = project(base!, v.name);
       const t = at.collections.flatMap((c) => touchesOf(at, c, c.operations));
       const passed = Boolean(v.deprecated) && sunsetPassed(v.sunset, options.today);
@@ -136,14 +137,20 @@ export function diffHistory(base: ApiIR | undefined, head: ApiIR, options: DiffO
         { aspect: 'version', before: v.name },
       );
       changes = out.findings();
-    } else changes = diffApis(project(base!, v.name), project(head, v.name), { match: 'name', ...rest, markerVersion: markerVersionFor(head, v.name) });
+    } else
+      changes = diffApis(project(base!, v.name), project(head, v.name), {
+        match: 'name',
+        mcp: head.mcp !== false,
+        ...rest,
+        markerVersion: markerVersionFor(head, v.name),
+      });
     // Only a released version is a promise to clients; anything else may still change freely.
     findings.push(...(v.released ? changes : changes.map((f) => ({ ...f, unreleased: true }))));
   }
   for (const v of head.versions) {
     if (base?.versions.some((x) => x.name === v.name)) continue;
     comparisons.push({ from, to, version: v.name });
-    const out = new FindingCollector(v.name);
+    const out = new FindingCollector(v.name, head.mcp !== false);
     const at = project(head, v.name);
     const t = at.collections.flatMap((c) => touchesOf(at, c, c.operations));
     out.add(

@@ -19,6 +19,8 @@ export interface Affects {
   readonly routes: readonly string[];
   /** `version.collection.method`, e.g. `v2.orders.create`. */
   readonly client: readonly string[];
+  /** The tools of the version's MCP server, e.g. `orders_create` (none when the API has no MCP server). */
+  readonly mcp: readonly string[];
 }
 
 /** One thing that changed at a finding's location, with its values on both sides (absent = did not exist). */
@@ -127,6 +129,8 @@ export interface DiffOptions {
    * `null`: no declared version can carry the marker (hints then say to add a version first).
    */
   readonly markerVersion?: string | null;
+  /** Whether the API has an MCP server (default true): findings then name the tools a change affects (`affects.mcp`). */
+  readonly mcp?: boolean;
 }
 
 /** Severity overrides: a finding id (or a rule name, covering both its sides) mapped to a level, or `off` to drop it. */

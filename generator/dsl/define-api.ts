@@ -36,6 +36,11 @@ export interface ApiOptions<V extends string> {
   readonly servers?: readonly ServerDef[];
   /** How the OpenAPI documents are written: `{ implicitMethods: true }` also declares HEAD and OPTIONS. */
   readonly openapi?: OpenApiDef;
+  /**
+   * `false`: generate no MCP server (`generated/mcp/`), so agents get no tools for this API. Default: one MCP server
+   * per version, its tools derived from the contract.
+   */
+  readonly mcp?: boolean;
 }
 
 /**

@@ -6,7 +6,7 @@
 import { captureCallSite } from './call-site.ts';
 
 /** The parts restgen generates, each into its own place in the output folder. */
-export type Part = 'zod' | 'server' | 'client' | 'openapi' | 'changes';
+export type Part = 'zod' | 'server' | 'client' | 'openapi' | 'mcp' | 'changes';
 
 /** The level of a diff finding. */
 export type FindingLevel = 'breaking' | 'warning' | 'safe';
@@ -32,7 +32,8 @@ export interface RestgenConfig {
   readonly templates?: string;
   /**
    * The parts to generate (default: all). A part that needs another brings it along: `server` imports the
-   * zod schemas and serves the OpenAPI documents, so it adds `zod` and `openapi`.
+   * zod schemas and serves the OpenAPI documents, so it adds `zod` and `openapi`; `mcp` calls the API through
+   * the client, so it adds `client`.
    */
   readonly generate?: readonly Part[];
   /** Settings of `restgen diff`. */

@@ -17,7 +17,8 @@ export interface PartInfo {
   readonly peers: Readonly<Record<string, string>>;
   /**
    * Peers that only one output file imports, and only for some APIs, with that file: jose is imported (through
-   * `@restgen/runtime/jwt`) by `server/routes.ts` when the API takes bearer tokens.
+   * `@restgen/runtime/jwt`) by `server/routes.ts` when the API takes bearer tokens; the MCP SDK by
+   * `mcp/runtime/server.ts` unless the API has no MCP server.
    */
   readonly peersImportedBy?: Readonly<Record<string, { readonly file: string; readonly from: string }>>;
   /** Whether a file of the output folder (relative POSIX path) is this part's. */
@@ -25,6 +26,8 @@ export interface PartInfo {
 }
 
 const ZOD = '^4.0.0';
+/** The official MCP SDK: its low-level `Server`, the stdio and Streamable HTTP transports, its JSON Schema validator. */
+const MCP_SDK = '^1.32.2';
 const top = (file: string): string => file.split('/')[0] ?? '';
 
 /** Every part. Version folders (`v1/`, ...) hold the zod schemas; the other parts have a folder or file of their own. */
@@ -33,7 +36,7 @@ export const PARTS: { readonly [P in Part]: PartInfo } = {
     summary: 'zod schemas and types per version (vN/, zod-helpers.ts)',
     needs: [],
     peers: { zod: ZOD },
-    owns: (file) => !['server', 'client', 'openapi', 'CHANGES.md', 'UPGRADING.md'].includes(top(file)),
+    owns: (file) => !['server', 'client', 'openapi', 'mcp', 'CHANGES.md', 'UPGRADING.md'].includes(top(file)),
   },
   server: {
     summary: 'Fastify routes for every version, migrations, auth, rate limits, in-memory handlers (server/)',
@@ -54,6 +57,18 @@ export const PARTS: { readonly [P in Part]: PartInfo } = {
     peers: {},
     owns: (file) => top(file) === 'openapi',
   },
+  mcp: {
+    summary: 'an MCP server per version, its tools derived from the contract, calling the API through the client (mcp/)',
+    needs: ['client'],
+    // ajv (which the SDK depends on too) checks a call's arguments against the tool's JSON Schema 2020-12.
+    peers: { '@modelcontextprotocol/sdk': MCP_SDK, ajv: '^8.17.1' },
+    // An API with `mcp: false` has no MCP server, and needs neither.
+    peersImportedBy: {
+      '@modelcontextprotocol/sdk': { file: 'mcp/runtime/server.ts', from: '@modelcontextprotocol/sdk/server/index.js' },
+      ajv: { file: 'mcp/runtime/server.ts', from: 'ajv/dist/2020.js' },
+    },
+    owns: (file) => top(file) === 'mcp',
+  },
   changes: {
     summary: 'the version diff report (CHANGES.md) and the upgrade guide (UPGRADING.md)',
     needs: [],
@@ -63,7 +78,7 @@ export const PARTS: { readonly [P in Part]: PartInfo } = {
 };
 
 /** Every part, in the order they are listed and generated. */
-export const PART_NAMES: readonly Part[] = ['zod', 'client', 'openapi', 'server', 'changes'];
+export const PART_NAMES: readonly Part[] = ['zod', 'client', 'openapi', 'server', 'mcp', 'changes'];
 
 /** True for a part's name. */
 export function isPart(name: unknown): name is Part {

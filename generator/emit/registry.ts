@@ -5,6 +5,7 @@
 import type { Part } from '../dsl/define-config.ts';
 import { emitChanges } from './changes/emit-changes.ts';
 import { emitClient } from './client/emit-client.ts';
+import { emitMcp } from './mcp/emit-mcp.ts';
 import { emitOpenApi } from './openapi/emit-openapi.ts';
 import { PART_NAMES } from './parts.ts';
 import { emitServer } from './server/emit-server.ts';
@@ -16,6 +17,7 @@ const EMIT: { readonly [P in Part]: Emitter } = {
   client: emitClient,
   openapi: emitOpenApi,
   server: emitServer,
+  mcp: emitMcp,
   changes: emitChanges,
 };
 

@@ -203,7 +203,7 @@ export function compareWithLock(api: ApiIR, lock: LockFile | undefined, options:
     if (!version) {
       const v = contract.version;
       const passed = Boolean(v.deprecated) && sunsetPassed(v.sunset, options.today);
-      const out = new FindingCollector(name);
+      const out = new FindingCollector(name, api.mcp !== false);
       const routes = allTouches(apiAtOfContract(api.name, contract, LOCK_FILE_NAME));
       const why = passed ? ` after its sunset (${v.sunset})` : v.sunset ? ` before its sunset (${v.sunset})` : ' although it was released';
       out.add(passed ? 'version-removed-after-sunset' : 'version-removed', name, `${name} was removed${why}`, { request: routes, response: routes });
@@ -230,6 +230,7 @@ export function compareWithLock(api: ApiIR, lock: LockFile | undefined, options:
     const marker = suggestNextVersion(api, name);
     const diffed = diffApis(apiAtOfContract(api.name, contract, LOCK_FILE_NAME), project(api, name), {
       match: 'name',
+      mcp: api.mcp !== false,
       markerVersion: marker,
       ...(options.today ? { today: options.today } : {}),
     });
@@ -251,7 +252,7 @@ export function compareWithLock(api: ApiIR, lock: LockFile | undefined, options:
   for (const v of api.versions) {
     if (!v.released || v.name in locked) continue;
     next[v.name] = contractOf(api, v.name);
-    const out = new FindingCollector(v.name);
+    const out = new FindingCollector(v.name, api.mcp !== false);
     const routes = allTouches(project(api, v.name));
     out.add('version-released', v.name, `${v.name} was released on ${v.released}; its contract is now locked`, { request: routes, response: routes });
     findings.push(...out.findings());

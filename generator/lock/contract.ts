@@ -23,6 +23,7 @@ import type {
 } from '../model/ir.ts';
 import { OAUTH_FLOWS } from '../model/ir.ts';
 import { project } from '../model/project.ts';
+import { WEBHOOK_ENDPOINTS } from '../model/webhook-endpoints.ts';
 
 /** A value type in a contract (nested fields are {@link FieldContract}s). */
 export type TypeContract = TypeIR<FieldContract>;
@@ -258,6 +259,8 @@ export function apiAtOfContract(apiName: string, contract: VersionContract, lock
       fields,
       requireIfMatch: requireIfMatch === true,
       ...(lifecycle ? { lifecycle: lifecycleAtOf(lifecycle, fields, loc) } : {}),
+      // The name is the built-in webhook endpoints' alone (RG360): what it serves besides its fields is restgen's own.
+      ...(c.name === WEBHOOK_ENDPOINTS ? { builtin: 'webhook-endpoints' as const } : {}),
     };
   });
   return {

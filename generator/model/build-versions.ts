@@ -12,7 +12,19 @@ import { HEADER_NAME } from './build-auth.ts';
 
 const VERSION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 // Version names become folder and file names next to these generated ones.
-const RESERVED_VERSION_NAMES = new Set(['server', 'client', 'openapi', 'runtime', 'collections', 'zod-helpers', 'changes.md', 'index', 'types', 'routes']);
+const RESERVED_VERSION_NAMES = new Set([
+  'server',
+  'client',
+  'openapi',
+  'mcp',
+  'runtime',
+  'collections',
+  'zod-helpers',
+  'changes.md',
+  'index',
+  'types',
+  'routes',
+]);
 
 /** `versions` as written, after its shape was checked; the values themselves are still unchecked. */
 export type WrittenVersions = Readonly<

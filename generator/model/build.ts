@@ -46,6 +46,7 @@ interface CheckedApi {
     >
   >;
   readonly webhooks?: { readonly scopes?: { readonly read?: string | readonly string[]; readonly write?: string | readonly string[] } };
+  readonly mcp?: boolean;
   readonly servers?: WrittenServers;
   readonly openapi?: { readonly implicitMethods?: boolean };
 }
@@ -359,6 +360,7 @@ export function buildApi(def: ApiDef, source: string, diagnostics: DiagnosticBag
     auth,
     ...(rateLimit ? { rateLimit } : {}),
     ...eventsOf(api, collections, ctx, hasAuth),
+    ...(api.mcp === false ? { mcp: false as const } : {}),
     servers,
     openapi: openApiOf(api.openapi),
     source,

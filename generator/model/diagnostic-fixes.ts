@@ -135,4 +135,6 @@ export const DIAGNOSTIC_FIXES: { readonly [C in DiagnosticCode]: string } = {
   RG390:
     "Write the server as an absolute `https://` (or `http://`) URL without user name, password, `?query` or `#fragment`, and without `{variables}` (`{ url: 'https://api.example.com' }`); version paths are appended to it.",
   RG391: 'List each server once, the one clients use by default first; leave `servers` out (not `[]`) to serve the documents from the host that serves them.',
+  RG400:
+    "Shorten the collection's name (its `path` keeps the URL) or the transition's, so that `<collection>_<operation>` has at most 64 characters; or set `mcp: false` in `defineApi`.",
 };

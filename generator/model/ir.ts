@@ -257,6 +257,8 @@ export interface ApiIR {
   readonly collections: readonly CollectionIR[];
   /** Events with their own payload, in the order written. */
   readonly events?: readonly CustomEventIR[];
+  /** Set when `defineApi({ mcp: false })` asks for no MCP server. */
+  readonly mcp?: false;
   /** Where the API is served, the default first; empty: not declared (the documents name `/`). */
   readonly servers: readonly ServerIR[];
   /** How the OpenAPI documents are written. */

@@ -46,6 +46,18 @@ function unwrap(node: Node | null | undefined): Node | undefined {
   return node;
 }
 
+/**
+ * The object a value is described by: the value itself, or for a builder call (`collection({...}).addedIn('v3')`) the
+ * first argument of the innermost call of the chain.
+ */
+function describedBy(node: Node | undefined): Node | undefined {
+  let call = node;
+  while (call?.type === 'CallExpression' && call.callee.type === 'MemberExpression' && call.callee.object.type === 'CallExpression') call = call.callee.object;
+  if (call?.type !== 'CallExpression') return node;
+  const first = call.arguments[0];
+  return first && first.type !== 'SpreadElement' ? unwrap(first as Expression) : undefined;
+}
+
 /** The key a property is written with, as text (`fields`, `'my-key'`, `1`). */
 function keyOf(key: Node): string | undefined {
   if (key.type === 'Identifier') return key.name;
@@ -79,7 +91,7 @@ function findPosition(file: Parsed, calls: readonly CallExpression[], ref: Sourc
     const property = object.properties.find((p) => p.type === 'Property' && keyOf(p.key) === key);
     if (property?.type !== 'Property') break;
     target = property;
-    object = unwrap(property.value);
+    object = describedBy(unwrap(property.value));
   }
   return positionOf(file.text, target.start);
 }

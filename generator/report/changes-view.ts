@@ -1,6 +1,6 @@
 /**
  * @module The view model of CHANGES.md: per pair of consecutive versions, the counts per level and the
- * findings grouped by collection (API-wide changes first), each with its routes and client methods.
+ * findings grouped by collection (API-wide changes first), each with its routes, client methods and MCP tools.
  * Everything the template shows is decided here; the template only lays it out.
  */
 import { markdownTable } from './markdown-table.ts';
@@ -18,6 +18,8 @@ export interface FindingView {
   /** Inline code list of routes, or false when none. */
   readonly routes: string | false;
   readonly client: string | false;
+  /** Inline code list of the MCP tools, or false when none. */
+  readonly mcp: string | false;
 }
 
 /** Findings of one collection (or of the API as a whole). */
@@ -67,6 +69,7 @@ function findingView(f: Finding): FindingView {
     message: escapeMarkdown(f.message),
     routes: codeList(f.affects.routes),
     client: codeList(f.affects.client),
+    mcp: codeList(f.affects.mcp),
   };
 }
 

@@ -42,6 +42,7 @@ interface FindingView {
   readonly fingerprint: string;
   readonly routes: readonly LinkView[];
   readonly client: readonly LinkView[];
+  readonly mcp: readonly LinkView[];
 }
 
 interface ComparisonView {
@@ -101,6 +102,7 @@ export interface HtmlReportView {
   readonly comparisons: readonly ComparisonView[];
   readonly routes: readonly IndexEntryView[];
   readonly client: readonly IndexEntryView[];
+  readonly mcp: readonly IndexEntryView[];
   /** The upgrade guide: one section per comparison of two released versions (none with `--base`). */
   readonly upgrade: readonly UpgradeSectionView[];
 }
@@ -138,6 +140,7 @@ function findingView(f: Finding, options: FormatOptions): FindingView {
     fingerprint: f.fingerprint,
     routes: f.affects.routes.map((r) => ({ href: `#${anchorOf('route', r)}`, text: escapeHtml(r) })),
     client: f.affects.client.map((c) => ({ href: `#${anchorOf('client', c)}`, text: escapeHtml(c) })),
+    mcp: f.affects.mcp.map((t) => ({ href: `#${anchorOf('mcp', t)}`, text: escapeHtml(t) })),
   };
 }
 
@@ -182,6 +185,7 @@ export function buildHtmlView(report: DiffReport, options: FormatOptions = {}): 
     }),
     routes: indexOf(report, 'route', (f) => f.affects.routes),
     client: indexOf(report, 'client', (f) => f.affects.client),
+    mcp: indexOf(report, 'mcp', (f) => f.affects.mcp),
     upgrade: buildUpgradeGuide(report).map(upgradeSectionView),
   };
 }

@@ -25,7 +25,7 @@ function findingJson(f: Finding, options: FormatOptions): Record<string, unknown
       ...(c.before !== undefined ? { before: c.before } : {}),
       ...(c.after !== undefined ? { after: c.after } : {}),
     })),
-    affects: { routes: f.affects.routes, client: f.affects.client },
+    affects: { routes: f.affects.routes, client: f.affects.client, mcp: f.affects.mcp },
     ...(source ? { source } : {}),
     ...(f.hint ? { hint: f.hint } : {}),
     ...(f.unreleased ? { unreleased: true } : {}),
@@ -145,7 +145,17 @@ export const REPORT_SCHEMA = {
           minItems: 1,
           items: { type: 'object', additionalProperties: false, required: ['aspect'], properties: { aspect: text, before: {}, after: {} } },
         },
-        affects: { type: 'object', additionalProperties: false, required: ['routes', 'client'], properties: { routes: strings, client: strings } },
+        affects: {
+          type: 'object',
+          description: 'What a change reaches, on the sides that decided its level.',
+          additionalProperties: false,
+          required: ['routes', 'client', 'mcp'],
+          properties: {
+            routes: { ...strings, description: 'METHOD /path, e.g. POST /v2/orders.' },
+            client: { ...strings, description: 'Methods of the generated client, version.collection.method: v2.orders.create.' },
+            mcp: { ...strings, description: "Tools of the version's MCP server, collection_operation: orders_create (none when the API has no MCP server)." },
+          },
+        },
         source: {
           type: 'object',
           description: 'The builder call that made the change.',

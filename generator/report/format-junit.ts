@@ -35,6 +35,7 @@ function details(f: Finding, options: FormatOptions): string {
     ...(at ? [`at: ${at.file}:${at.line}:${at.column}`] : []),
     ...(f.hint ? [`hint: ${f.hint.marker}`] : []),
     ...(f.affects.routes.length ? [`routes: ${f.affects.routes.join(', ')}`, `client: ${f.affects.client.join(', ')}`] : []),
+    ...(f.affects.mcp.length ? [`MCP tools: ${f.affects.mcp.join(', ')}`] : []),
     ...flagsOf(f),
     `fingerprint: ${f.fingerprint}`,
   ].join('\n');

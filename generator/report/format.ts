@@ -45,6 +45,7 @@ export function formatText(report: DiffReport, options: FormatOptions = {}): str
     if (at) lines.push(`         at ${at.file}:${at.line}:${at.column}`);
     if (f.hint) lines.push(`         hint (${f.hint.confidence} confidence): ${f.hint.marker}`);
     if (f.affects.routes.length) lines.push(`         routes: ${some(f.affects.routes, max)}`, `         client: ${some(f.affects.client, max)}`);
+    if (f.affects.mcp.length) lines.push(`         MCP tools: ${some(f.affects.mcp, max)}`);
   }
   if (report.findings.length === 0) lines.push('no changes');
   return lines.join('\n') + '\n';
@@ -65,13 +66,17 @@ export function formatMarkdown(report: DiffReport, options: FormatOptions = {}):
     `| ${s.breaking} | ${s.warning} | ${s.safe} |`,
   ];
   if (report.findings.length) {
-    lines.push('', '| level | version | location | change | id | routes | client | fingerprint |', '| --- | --- | --- | --- | --- | --- | --- | --- |');
+    lines.push(
+      '',
+      '| level | version | location | change | id | routes | client | MCP tools | fingerprint |',
+      '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    );
     for (const f of report.findings) {
       const level = f.level === 'breaking' && gates(f) ? '**breaking**' : f.level;
       const flags = flagsOf(f);
       const change = `${f.message} (${f.direction})${flags.length ? ` _${flags.join('; ')}_` : ''}${f.hint ? ` Hint: ${f.hint.marker}` : ''}`;
       lines.push(
-        `| ${level} | ${f.version} | ${code(f.location)} | ${cell(change)} | ${code(f.id)} | ${cell(some(f.affects.routes.map(code), max))} | ${cell(some(f.affects.client.map(code), max))} | ${code(f.fingerprint)} |`,
+        `| ${level} | ${f.version} | ${code(f.location)} | ${cell(change)} | ${code(f.id)} | ${cell(some(f.affects.routes.map(code), max))} | ${cell(some(f.affects.client.map(code), max))} | ${cell(some(f.affects.mcp.map(code), max))} | ${code(f.fingerprint)} |`,
       );
     }
   }

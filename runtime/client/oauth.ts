@@ -44,6 +44,11 @@ export interface TokenSource {
   invalidate(token: string): void;
   /** Whether `token` is one of the last few this source handed out. */
   issued(token: string): boolean;
+  /**
+   * The scopes granted with the current token (fetched when none is held): the token endpoint's `scope`, else those
+   * asked for (RFC 6749 section 5.1), else null (not known).
+   */
+  scopes(signal?: AbortSignal): Promise<readonly string[] | null>;
 }
 
 /**
@@ -69,6 +74,7 @@ export function clientCredentials(
     );
     return {
       bearer: () => tokens.get(),
+      scopes: () => tokens.scopes(),
       fetch: async (url, init) => {
         const response = await send(url, init);
         const sent = init.headers.get("authorization")?.slice(7);
@@ -94,6 +100,7 @@ export function clientCredentials(
 
 interface Held {
   readonly token: string;
+  readonly scopes: readonly string[] | null;
   /** When to stop using it (ms since the epoch), or Infinity when the endpoint gave no lifetime. */
   readonly refreshAt: number;
 }
@@ -238,24 +245,38 @@ export function createTokenSource(
     const ms =
       typeof lifetime === "number" && lifetime > 0 ? lifetime * 1000 : null;
     const early = Math.min(credentials.refreshBefore ?? 30_000, (ms ?? 0) / 2);
-    held = { token, refreshAt: ms === null ? Infinity : started + ms - early };
+    const granted = answer["scope"];
+    const scopes =
+      typeof granted === "string"
+        ? granted.split(" ").filter(Boolean)
+        : (credentials.scopes ?? null);
+    held = {
+      token,
+      scopes,
+      refreshAt: ms === null ? Infinity : started + ms - early,
+    };
     recent.unshift(token);
     recent.length = Math.min(recent.length, 4);
     return token;
   };
 
+  const get = (signal?: AbortSignal): Promise<string> => {
+    if (held !== null && now() < held.refreshAt)
+      return Promise.resolve(held.token);
+    pending ??= request().finally(() => {
+      pending = null;
+    });
+    return signal ? untilAborted(pending, signal) : pending;
+  };
   return {
-    get(signal) {
-      if (held !== null && now() < held.refreshAt)
-        return Promise.resolve(held.token);
-      pending ??= request().finally(() => {
-        pending = null;
-      });
-      return signal ? untilAborted(pending, signal) : pending;
-    },
+    get,
     invalidate(token) {
       if (held?.token === token) held = null;
     },
     issued: (token) => recent.includes(token),
+    async scopes(signal) {
+      const token = await get(signal);
+      return held?.token === token ? held.scopes : null;
+    },
   };
 }

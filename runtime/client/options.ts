@@ -47,9 +47,17 @@ export interface AttemptEvent {
  * Access tokens the client obtains itself: `clientCredentials({ ... })` of an API with that OAuth 2.0 flow.
  * Given the client's options, it answers the `bearer` and `fetch` (which renews a refused token) to use.
  */
-export type Auth = (
-  options: ClientOptions,
-) => Required<Pick<ClientOptions, "bearer" | "fetch">>;
+export type Auth = (options: ClientOptions) => AuthGrant;
+
+/** What an {@link Auth} gives a client: the credential and `fetch` to use, and the scopes its tokens carry. */
+export interface AuthGrant {
+  /** The access token of each attempt (fetched, kept and renewed before it expires). */
+  bearer: Credential;
+  /** The client's `fetch`, which renews a token the API refused and sends the request again, once. */
+  fetch: Fetch;
+  /** The scopes granted with the tokens, or null when not known (an MCP server lists its tools by them). */
+  scopes?: () => Promise<readonly string[] | null>;
+}
 
 /** Options of the client; every one but `baseUrl` can be overridden per request. */
 export interface ClientOptions {

@@ -21,8 +21,10 @@ const GROUPS: readonly { readonly title: string; readonly from: number; readonly
   { title: 'The config file and the project', from: 210, to: 299 },
   { title: 'OAuth 2.0', from: 300, to: 319 },
   { title: 'Lifecycles', from: 320, to: 349 },
-  { title: 'Events and webhooks', from: 350, to: 399 },
-  { title: 'Other', from: 400, to: 999 },
+  { title: 'Events and webhooks', from: 350, to: 389 },
+  { title: 'Servers', from: 390, to: 399 },
+  { title: 'MCP tools', from: 400, to: 409 },
+  { title: 'Other', from: 410, to: 999 },
 ];
 
 const number = (code: string): number => Number(code.slice(2));
@@ -45,7 +47,7 @@ export function diagnosticsPage(): string {
     '1 error; nothing was written.',
     '```',
     '',
-    `${codes.length} codes. Most are errors; RG215 and RG219 are warnings (the files are written, the exit status stays 0).`,
+    `${codes.length} codes. Most are errors; RG215, RG219 and those marked (warning) are warnings (the files are written, the exit status stays 0).`,
     '',
   ];
   let rest = codes;

@@ -33,7 +33,7 @@ const SERVER: readonly (readonly [string, readonly string[]])[] = [
 ];
 
 const CLIENT: readonly (readonly [string, readonly string[]])[] = [
-  ['runtime/client/options.ts', ['ClientOptions', 'RequestOptions', 'AttemptEvent', 'Credential', 'Fetch', 'Auth']],
+  ['runtime/client/options.ts', ['ClientOptions', 'RequestOptions', 'AttemptEvent', 'Credential', 'Fetch', 'Auth', 'AuthGrant']],
   ['runtime/client/oauth.ts', ['ClientCredentials']],
   ['runtime/client/webhooks.ts', ['VerifyOptions']],
 ];

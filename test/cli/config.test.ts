@@ -65,7 +65,7 @@ describe('the config file', () => {
     expect((await runCli(dir, ['generate', '--parts', 'client'])).code).toBe(0);
     const all = await runCli(dir, ['generate']);
     expect(all.err).not.toContain('up to date');
-    expect(tops(path.join(dir, 'generated'))).toEqual(['CHANGES.md', 'UPGRADING.md', 'client', 'openapi', 'server', 'v1', 'v2', 'zod-helpers.ts']);
+    expect(tops(path.join(dir, 'generated'))).toEqual(['CHANGES.md', 'UPGRADING.md', 'client', 'mcp', 'openapi', 'server', 'v1', 'v2', 'zod-helpers.ts']);
     expect((await runCli(dir, ['check', '--parts', 'client'])).err).toContain('(no longer generated)');
     const back = await runCli(dir, ['generate', '--parts', 'client']);
     expect(back.err).toContain('removed generated/server/index.ts');
@@ -247,7 +247,7 @@ describe('config and command-line diagnostics', () => {
       name: 'shop',
       type: 'module',
       dependencies: { zod: '^4.0.0', '@restgen/runtime': '^0.3.0' },
-      devDependencies: { fastify: '^5.0.0', '@fastify/rate-limit': '^11.0.0', jose: '^6.0.1' },
+      devDependencies: { fastify: '^5.0.0', '@fastify/rate-limit': '^11.0.0', jose: '^6.0.1', '@modelcontextprotocol/sdk': '^1.32.2', ajv: '^8.17.1' },
     };
     const dir = project({ 'package.json': JSON.stringify(manifest, null, 2) });
     const r = await runCli(dir, ['generate']);

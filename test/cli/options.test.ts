@@ -192,7 +192,7 @@ describe('the command line', () => {
     const slips: [string[], string][] = [
       [['generate', '--out', 'notes.txt'], 'restgen generate: --out notes.txt is a file, not a folder'],
       [['check', '--templates', 'tpl'], 'restgen check: --templates tpl does not exist'],
-      [['generate', '--parts', ''], 'restgen generate: --parts needs one or more of zod, client, openapi, server, changes'],
+      [['generate', '--parts', ''], 'restgen generate: --parts needs one or more of zod, client, openapi, server, mcp, changes'],
       [['generate', 'src'], 'src:1:1: error RG001 this is a folder, not a module; pass the API module inside it, e.g. src/api.ts.'],
       [['serve', '--port', 'http'], 'restgen serve: --port must be a whole number from 0 to 65535 (got http)'],
     ];

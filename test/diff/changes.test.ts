@@ -31,6 +31,7 @@ describe('CHANGES.md', () => {
     expect(text).toContain('### orders');
     expect(text).toMatch(/\*\*breaking\*\* `orders\.quantity`: orders\.qty was renamed to quantity \(`field-renamed`/);
     expect(text).toContain('Client: `v2.orders.list`');
+    expect(text).toContain('MCP tools: `orders_list`');
   });
   it('leaves the emitter exactly as prettier formats it (so the writer may skip prettier)', async () => {
     const single = irOf(

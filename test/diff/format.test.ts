@@ -40,7 +40,7 @@ describe('json', () => {
       direction: 'both',
       message: 'orders.qty was renamed to quantity',
       changes: [{ aspect: 'name', before: 'qty', after: 'quantity' }],
-      affects: { routes: ['GET /v2/orders/{id}', 'POST /v2/orders'], client: ['v2.orders.get', 'v2.orders.create'] },
+      affects: { routes: ['GET /v2/orders/{id}', 'POST /v2/orders'], client: ['v2.orders.get', 'v2.orders.create'], mcp: ['orders_get', 'orders_create'] },
       source: { file: 'test/diff/format.test.ts', line: loc.line, column: 1 },
       fails: true,
       fingerprint: report.findings[0]!.fingerprint,
@@ -78,7 +78,7 @@ describe('text and markdown', () => {
     expect(md).toContain('| 1 | 0 | 1 |');
     const fingerprint = report.findings[0]!.fingerprint;
     expect(md).toContain(
-      `| **breaking** | v2 | \`orders.quantity\` | orders.qty was renamed to quantity (both) | \`field-renamed\` | \`GET /v2/orders/{id}\`, \`POST /v2/orders\` | \`v2.orders.get\`, \`v2.orders.create\` | \`${fingerprint}\` |`,
+      `| **breaking** | v2 | \`orders.quantity\` | orders.qty was renamed to quantity (both) | \`field-renamed\` | \`GET /v2/orders/{id}\`, \`POST /v2/orders\` | \`v2.orders.get\`, \`v2.orders.create\` | \`orders_get\`, \`orders_create\` | \`${fingerprint}\` |`,
     );
   });
   it('formatReport dispatches by name', () => {

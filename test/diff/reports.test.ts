@@ -163,14 +163,15 @@ describe('JUnit XML', () => {
 });
 
 describe('Markdown', () => {
-  it('lists client methods and fingerprints', async () => {
+  it('lists client methods, MCP tools and fingerprints', async () => {
     const r = await diff([SHOP_API, '--from', 'v1', '--to', 'v2', '--format', 'md']);
     const json = JSON.parse((await diff([SHOP_API, '--from', 'v1', '--to', 'v2', '--format', 'json'])).out) as {
       findings: { id: string; fingerprint: string }[];
     };
-    expect(r.out).toContain('| routes | client | fingerprint |');
+    expect(r.out).toContain('| routes | client | MCP tools | fingerprint |');
     const renamed = r.out.split('\n').find((l) => l.includes('`field-renamed`'))!;
     expect(renamed).toContain('`v2.orders.create`');
+    expect(renamed).toContain('`orders_create`');
     expect(renamed).toContain(`\`${json.findings.find((x) => x.id === 'field-renamed')!.fingerprint}\``);
   });
 });

@@ -39,7 +39,7 @@ describe('event types', () => {
   it('removed: breaking, naming the webhook; added: safe', () => {
     const removed = diffEdit(api(['created', 'closed']), api(['created']));
     expect(summary(removed)).toEqual([{ id: 'event-removed', level: 'breaking', location: 'webhooks.item.closed' }]);
-    expect(removed[0]!.affects).toEqual({ routes: ['WEBHOOK item.closed'], client: ['v1.WebhookEvent'] });
+    expect(removed[0]!.affects).toEqual({ routes: ['WEBHOOK item.closed'], client: ['v1.WebhookEvent'], mcp: [] });
     expect(removed[0]!.direction).toBe('response');
     const added = diffEdit(api(['created']), api(['created', 'updated']));
     expect(summary(added)).toEqual([{ id: 'event-added', level: 'safe', location: 'webhooks.item.updated' }]);

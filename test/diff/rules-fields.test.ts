@@ -114,6 +114,7 @@ describe('requiredness', () => {
     expect(required!.direction).toBe('request');
     expect(required!.affects.routes).toEqual(['POST /v1/items', 'PUT /v1/items/{id}']);
     expect(required!.affects.client).toEqual(['v1.items.create', 'v1.items.replace']);
+    expect(required!.affects.mcp).toEqual(['items_create', 'items_replace']);
     const [retyped] = diffField(f.int(), f.string());
     expect(retyped!.direction).toBe('both');
     expect(retyped!.affects.routes).toEqual(['GET /v1/items', 'GET /v1/items/{id}', 'POST /v1/items', 'PUT /v1/items/{id}', 'PATCH /v1/items/{id}']);

@@ -38,7 +38,7 @@ describe('transitions', () => {
     const more = withLifecycle({ reopen: { from: ['cancelled'], to: 'open' } });
     const added = diffEdit(base, more);
     expect(summary(added)).toEqual([{ id: 'transition-added', level: 'safe', location: 'items:reopen' }]);
-    expect(added[0]!.affects).toEqual({ routes: ['POST /v1/items/{id}:reopen'], client: ['v1.items.reopen'] });
+    expect(added[0]!.affects).toEqual({ routes: ['POST /v1/items/{id}:reopen'], client: ['v1.items.reopen'], mcp: ['items_reopen'] });
     const removed = diffEdit(more, base);
     expect(summary(removed)).toEqual([{ id: 'transition-removed', level: 'breaking', location: 'items:reopen' }]);
     expect(removed[0]!.direction).toBe('both');

@@ -33,7 +33,8 @@ describe.each(EXAMPLES)('golden files of %s', (apiPath) => {
     expect(changed, 'golden files out of date (run with UPDATE_GOLDEN=1)').toEqual([]);
   });
 
-  it("are formatted by babel-ts exactly as by prettier's default typescript parser", async () => {
+  // Prettier twice over every file, the MCP server's tool tables included: some seconds on a loaded machine.
+  it("are formatted by babel-ts exactly as by prettier's default typescript parser", { timeout: 120_000 }, async () => {
     // Compared on the unformatted emitter output: prettier is not always idempotent on its own output.
     const files = await emitAll(await loadIr(apiPath), '../api.ts');
     const differing: string[] = [];

@@ -44,7 +44,7 @@ describe('every rendered file is exactly what prettier prints', () => {
   const tmp = tempDir('exact');
   afterAll(tmp.cleanup);
 
-  it.each([SHOP_API, HEADER_API, LEDGER_API, EVENTS_API])('for %s: TypeScript, JSON and Markdown', async (apiPath) => {
+  it.each([SHOP_API, HEADER_API, LEDGER_API, EVENTS_API])('for %s: TypeScript, JSON and Markdown', { timeout: 120_000 }, async (apiPath) => {
     const files = await emitAll(await loadIr(apiPath), '../api.ts');
     expect(files.filter((f) => f.language === 'typescript').length).toBeGreaterThan(20);
     if (apiPath === EVENTS_API) expect(files.find((f) => f.path === 'server/events.ts')?.content).toContain('z.object(');

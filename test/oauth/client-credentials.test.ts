@@ -2,8 +2,8 @@
  * The generated client fetching its own access tokens (OAuth 2.0 client credentials) from a real token
  * endpoint on loopback, calling the generated server on loopback: one token request for 50 concurrent calls,
  * the token renewed before it expires, renewed once and retried when the API answers `invalid_token`, typed
- * errors for `invalid_client`, the secret sent only to the token endpoint (HTTP Basic), and the token URL
- * the API declares used by default.
+ * errors for `invalid_client`, the secret sent only to the token endpoint (HTTP Basic), the token URL the API
+ * declares used by default, and the scopes its token carries.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -17,7 +17,7 @@ import { tempDir, writeFiles } from '../helpers/temp-api.ts';
 /** What the tests use of the generated client. */
 interface ClientModule {
   createNotesClient(options: object): { v1: { notes: { list(): Promise<{ data: unknown[] }>; create(body: object): Promise<{ id: string }> } } };
-  clientCredentials(credentials: object): unknown;
+  clientCredentials(credentials: object): (options: object) => { scopes?: () => Promise<readonly string[] | null> };
   AuthenticationError: new (...args: never[]) => Error & { status: number; oauthError: string | null };
 }
 interface ServerModule {
@@ -233,5 +233,15 @@ describe('client credentials', () => {
     expect(calls).toBe(1);
     expect(apiHeaders[0]!['authorization']).toBe('Bearer manual');
     expect(() => client.createNotesClient({ baseUrl, bearer: 'x', auth: client.clientCredentials({ clientId: 'a', clientSecret: 'b' }) })).toThrow('not both');
+  });
+
+  it('says which scopes its token carries: those granted, else those asked for, else none known; fetching one token', async () => {
+    reset();
+    const scopesOf = (credentials: object) =>
+      client.clientCredentials({ clientId: 'svc', clientSecret: 's3cr%t+/', tokenUrl, ...credentials })({ baseUrl }).scopes!();
+    // The endpoint answers the scopes asked for (RFC 6749 section 5.1).
+    expect(await scopesOf({ scopes: ['notes:read'] })).toEqual(['notes:read']);
+    expect(await scopesOf({})).toBeNull();
+    expect(endpoint.requests).toHaveLength(2);
   });
 });

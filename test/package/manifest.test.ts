@@ -26,9 +26,11 @@ describe('package.json', () => {
       for (const [name, range] of Object.entries(PARTS[part].peers)) expect(manifest['peerDependencies']![name], `${part}: ${name}`).toBe(range);
   });
 
-  it('marks a peer optional exactly when only the server imports it', () => {
+  it('marks a peer optional exactly when only the server or the MCP server imports it', () => {
     const optional = Object.keys(manifest['peerDependenciesMeta'] ?? {}).sort();
-    const serverOnly = Object.keys(peersOf(PART_NAMES)).filter((name) => PART_NAMES.every((p) => p === 'server' || !(name in PARTS[p].peers)));
+    const servers = new Set<string>(['server', 'mcp']);
+    const serverOnly = Object.keys(peersOf(PART_NAMES)).filter((name) => PART_NAMES.every((p) => servers.has(p) || !(name in PARTS[p].peers)));
+    expect(serverOnly).toContain('@modelcontextprotocol/sdk');
     expect(optional).toEqual(serverOnly.sort());
     expect(Object.values(manifest['peerDependenciesMeta'] ?? {})).toEqual(serverOnly.map(() => ({ optional: true })));
   });
@@ -50,7 +52,9 @@ describe('package.json', () => {
 
   it('keeps the runtime small: no package of the generated code, exact versions, no install scripts', () => {
     const deps = manifest['dependencies'] as Record<string, string>;
-    for (const name of Object.keys(peersOf(PART_NAMES))) expect(deps[name], name).toBeUndefined();
+    // ajv: restgen checks answers against JSON Schema with it itself (conformance); the MCP server checks arguments.
+    const shared = new Set(['ajv']);
+    for (const name of Object.keys(peersOf(PART_NAMES))) if (!shared.has(name)) expect(deps[name], name).toBeUndefined();
     for (const [name, version] of Object.entries(deps)) expect(version, name).toMatch(/^\d+\.\d+\.\d+$/);
     const scripted = Object.entries(lock.packages).filter(([key, p]) => key !== '' && p.hasInstallScript && !p.dev);
     expect(scripted.map(([key]) => key)).toEqual([]);
@@ -63,7 +67,7 @@ describe('package.json', () => {
       './package.json': './package.json',
     });
     expect(manifest['bin']).toEqual({ restgen: './bin/restgen.js' });
-    expect(manifest['files']).toEqual(['bin/', 'dist/', 'templates/', 'docs/diff-report.png', 'runtime/client/', 'runtime/zod/']);
+    expect(manifest['files']).toEqual(['bin/', 'dist/', 'templates/', 'docs/diff-report.png', 'runtime/client/', 'runtime/mcp/', 'runtime/zod/']);
     expect(manifest['scripts']!['prepare'], 'no install-time script').toBeUndefined();
     expect(manifest['engines']).toEqual({ node: '>=20.19' });
     expect(readFileSync(path.join(ROOT, 'bin/restgen.js'), 'utf8')).toContain("import('../dist/cli.js')");

@@ -1,16 +1,16 @@
 /**
  * The packed artifact, as a new user meets it: `npm pack`, install the tarball into a fresh project outside
- * this repository (with fastify, @fastify/rate-limit and zod at the oldest versions restgen's peer ranges
- * allow, and typescript and @types/node, from the registry),
+ * this repository (with fastify, @fastify/rate-limit, zod, the MCP SDK and ajv at the oldest versions restgen's peer
+ * ranges allow, and typescript and @types/node, from the registry),
  * `restgen init`, generate, type-check the user's `api.ts` and config (no @types/node), the generated code
  * and code that uses it under the strictest common settings in both module modes with `skipLibCheck` off,
  * check that the DSL's typed errors still appear, build and deploy the server with its `openapi/` folder,
  * run `restgen check`; generate this repository's example APIs (shop, header-versioning, ledger) from the tarball
  * exactly as committed and type-check them with code using them; in a second fresh folder `npm init -y`, `restgen init`, `restgen generate` and the project's
  * strict `tsc`; then drop the dev dependencies (restgen included) and run the server with the generated client over
- * real HTTP. `@restgen/postgres` is installed beside them (with `pg` at the floor of its range): its bin migrates a
- * fresh database on the PostgreSQL the tests use, and the built server keeps its idempotent answers there. Needs the
- * npm registry (npm's cache is reused).
+ * real HTTP, and its MCP server with the SDK's client. `@restgen/postgres` is installed beside them (with `pg` at the
+ * floor of its range): its bin migrates a fresh database on the PostgreSQL the tests use, and the built server keeps its
+ * idempotent answers there. Needs the npm registry (npm's cache is reused).
  */
 import { execFile, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -85,7 +85,10 @@ const STRICT = {
 const MODES = { nodenext: { module: 'nodenext', moduleResolution: 'nodenext' }, bundler: { module: 'esnext', moduleResolution: 'bundler' } } as const;
 
 const USAGE = `import Fastify from 'fastify';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createTodoClient } from './generated/client/index.js';
+import { createMcpServer } from './generated/mcp/index.js';
 import { createMemoryHandlers, registerTodoApi } from './generated/server/index.js';
 
 const app = Fastify();
@@ -101,7 +104,15 @@ const created = await todo.v1.tasks.create({ name: 'Write the README' });
 const later = await todo.v2.tasks.get(created.id);
 const anonymous = await fetch(\`\${baseUrl}/v2/tasks\`);
 const openapi = await fetch(\`\${baseUrl}/v2/openapi.json\`);
-console.log(JSON.stringify({ created, later, anonymous: anonymous.status, openapi: openapi.status }));
+// The MCP server of v2, through the SDK's own client.
+const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+await createMcpServer({ version: 'v2', baseUrl, auth: { bearer: 'secret' } }).connect(serverSide);
+const agent = new Client({ name: 'packed', version: '1.0.0' });
+await agent.connect(clientSide);
+const tools = (await agent.listTools()).tools.map((t) => t.name);
+const listed = await agent.callTool({ name: 'tasks_list', arguments: { limit: 1 } });
+await agent.close();
+console.log(JSON.stringify({ created, later, anonymous: anonymous.status, openapi: openapi.status, tools, listed: listed.structuredContent }));
 await app.close();
 `;
 
@@ -192,6 +203,8 @@ beforeAll(async () => {
       '@fastify/rate-limit': floor('@fastify/rate-limit'),
       jose: floor('jose'),
       zod: floor('zod'),
+      '@modelcontextprotocol/sdk': floor('@modelcontextprotocol/sdk'),
+      ajv: floor('ajv'),
     },
     devDependencies: {
       restgen: `file:${path.join(work, tarball.filename)}`,
@@ -458,11 +471,20 @@ process.stdout.write(String(app.server.address().port) + '\\n');
     await sh('npm', ['prune', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error']);
     expect(() => readFileSync(path.join(app, 'node_modules/restgen/package.json'))).toThrow();
     const { stdout } = await sh(process.execPath, ['build/usage.js']);
-    const result = JSON.parse(stdout) as { created: Record<string, unknown>; later: Record<string, unknown>; anonymous: number; openapi: number };
+    const result = JSON.parse(stdout) as {
+      created: Record<string, unknown>;
+      later: Record<string, unknown>;
+      anonymous: number;
+      openapi: number;
+      tools: string[];
+      listed: { data: Record<string, unknown>[] };
+    };
     expect(result.created).toMatchObject({ name: 'Write the README', done: false });
     expect(result.created).not.toHaveProperty('title');
     expect(result.later).toMatchObject({ id: result.created['id'], title: 'Write the README', done: false });
     expect(result.anonymous).toBe(401);
     expect(result.openapi).toBe(200);
+    expect(result.tools).toEqual(expect.arrayContaining(['tasks_list', 'tasks_get', 'tasks_create']));
+    expect(result.listed.data).toEqual([result.later]);
   }, 60_000);
 });

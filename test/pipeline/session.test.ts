@@ -144,7 +144,7 @@ async function step(api: Api, ok = true): Promise<GenerateResult> {
 }
 
 describe('a generate session', () => {
-  it('writes, after every edit of a scripted sequence, exactly what a fresh run writes', async () => {
+  it('writes, after every edit of a scripted sequence, exactly what a fresh run writes', { timeout: 120_000 }, async () => {
     let api = START;
     const first = await step(api);
     expect(first.written.length).toBeGreaterThan(20);

@@ -85,7 +85,7 @@ async function exampleSchemas(): Promise<[string, z.ZodType][]> {
     if (!fs.existsSync(generated)) continue;
     for (const version of fs.readdirSync(generated)) {
       const dir = path.join(generated, version);
-      if (!fs.statSync(dir).isDirectory() || ['server', 'client', 'openapi'].includes(version)) continue;
+      if (!fs.statSync(dir).isDirectory() || ['server', 'client', 'openapi', 'mcp'].includes(version)) continue;
       for (const file of fs.readdirSync(dir)) {
         if (file === 'schemas.ts') continue;
         const module = (await import(path.join(dir, file))) as Record<string, unknown>;

@@ -6,6 +6,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { commonJsOutput } from '../../load/module-scope.ts';
 import type { Finding } from '../../diff/types.ts';
+import type { Diagnostic } from '../../model/diagnostics.ts';
+import type { ApiIR } from '../../model/ir.ts';
 import { missingPeers, runtimeMismatch } from '../../config/peers.ts';
 import { generate, type StaleReason } from '../../pipeline/generate.ts';
 import type { GenerateSession } from '../../pipeline/session.ts';
@@ -74,6 +76,14 @@ function peakRssKiB(): number {
   return hwm ? Number(hwm[1]) : process.resourceUsage().maxRSS;
 }
 
+/** The warnings of a generated model: scopes no operation requires, and (with the mcp part) tool names hosts refuse. */
+async function modelWarnings(api: ApiIR, run: ResolvedRun): Promise<Diagnostic[]> {
+  // Loaded only by runs that built a model: the up-to-date proof answers without them.
+  const { unusedScopes } = await import('../../model/check-scopes.ts');
+  const { longToolNames } = await import('../../model/check-tools.ts');
+  return [...unusedScopes(api, run.apiPath), ...(run.parts.includes('mcp') ? longToolNames(api, run.apiPath) : [])];
+}
+
 async function runGenerate(run: ResolvedRun, flags: Flags, io: CliIO, session: GenerateSession | undefined): Promise<void> {
   const started = performance.now();
   const cpu = process.cpuUsage();
@@ -86,8 +96,8 @@ async function runGenerate(run: ResolvedRun, flags: Flags, io: CliIO, session: G
     ...(session ? { session } : {}),
   });
   if (await reportDiagnostics(result.diagnostics, io)) return io.exit(2);
-  // A run the up-to-date proof answered has no model (and its scopes were reported when it was generated).
-  const model = result.ir ? (await import('../../model/check-scopes.ts')).unusedScopes(result.ir, run.apiPath) : [];
+  // A run the up-to-date proof answered has no model (and its scopes and tool names were reported when it was generated).
+  const model = result.ir ? await modelWarnings(result.ir, run) : [];
   await reportDiagnostics(
     [...model, ...commonJsOutput(result.outDir), ...missingPeers(result.outDir, run.parts), ...runtimeMismatch(result.outDir, run.parts)],
     io,
@@ -132,7 +142,10 @@ function withRunOptions(command: Command): Command {
     .argument('[api]', 'the API module (default: api in restgen.config.ts, else api.ts)')
     .option('--out <dir>', 'output folder (default: generated/ beside the module)')
     .option('--templates <dir>', "a folder of templates overriding restgen's by name")
-    .option('--parts <list>', 'only these parts, comma-separated: zod, client, openapi, server, changes (server brings zod and openapi)')
+    .option(
+      '--parts <list>',
+      'only these parts, comma-separated: zod, client, openapi, server, mcp, changes (server brings zod and openapi, mcp brings client)',
+    )
     .option('--config <file>', 'the config file (default: restgen.config.ts in the working folder, when there is one)');
 }
 

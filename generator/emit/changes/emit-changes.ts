@@ -27,17 +27,21 @@ const COMPARISON = renderer('changes collection', ({ before, after }: Sides) =>
   JSON.stringify(collectionComparisons(before, after, { match: 'key' })[0]!.compare()),
 );
 
-/** What a report of two versions reads of the API besides them: its versions, and what the read-back notes need. */
+/**
+ * What a report of two versions reads of the API besides them: its versions, what the read-back notes need, and
+ * whether the API has an MCP server (its findings then name the tools a change affects).
+ */
 interface History {
   readonly versions: readonly VersionInfo[];
   readonly readBack: ReadBackFacts;
+  readonly mcp: boolean;
 }
 
 /**
  * The report comparing two versions, each paired collection's comparison through `use`; a change made with a
  * fallback says what older clients read back.
  */
-function reportOfPair({ before, after }: Sides, { versions, readBack }: History, use: RenderUse): DiffReport {
+function reportOfPair({ before, after }: Sides, { versions, readBack, mcp }: History, use: RenderUse): DiffReport {
   const recorded = collectionComparisons(before, after, { match: 'key' }).map(
     (c) =>
       JSON.parse(
@@ -45,7 +49,7 @@ function reportOfPair({ before, after }: Sides, { versions, readBack }: History,
       ) as RecordedChange[],
   );
   const [from, to] = [before.version.name, after.version.name];
-  const report = withEvents(reportOf(from, to, diffApis(before, after, { match: 'key' }, recorded), [{ from, to, version: to }], versions), after);
+  const report = withEvents(reportOf(from, to, diffApis(before, after, { match: 'key', mcp }, recorded), [{ from, to, version: to }], versions), after);
   return withReadBack(before, after, readBack, report);
 }
 
@@ -68,13 +72,13 @@ interface ChangesData {
 const pairsOf = (projections: readonly ApiAt[]): Sides[] => projections.slice(1).map((after, i) => ({ before: projections[i]!, after }));
 
 const CHANGES = renderer('changes', ({ api, projections, readBack, sourcePath }: ChangesData, use) => {
-  const history: History = { versions: versionsOf(api), readBack };
+  const history: History = { versions: versionsOf(api), readBack, mcp: api.mcp !== false };
   const pairs = pairsOf(projections).map((pair) => JSON.parse(use.call(PAIR, { ...pair, ...history })) as PairView);
   return use.template('changes/changes', buildChangesView(api, sourcePath, pairs));
 });
 
 const UPGRADING = renderer('upgrading', ({ api, projections, readBack, sourcePath }: ChangesData, use) => {
-  const history: History = { versions: versionsOf(api), readBack };
+  const history: History = { versions: versionsOf(api), readBack, mcp: api.mcp !== false };
   const reports = pairsOf(projections).map((pair) => reportOfPair(pair, history, use));
   return use.template('changes/upgrading', buildUpgradingView(api, sourcePath, reports));
 });

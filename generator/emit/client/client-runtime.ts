@@ -69,7 +69,12 @@ export const RUNTIME_EXPORTS: readonly RuntimeExport[] = [
   },
   { module: 'promises', values: [], types: ['ApiPromise', 'ListParams', 'Page', 'PagePromise', 'WithResponse'], feature: null },
   { module: 'etags', values: ['etagOf'], types: [], feature: null },
-  { module: 'options', values: [], types: ['AttemptEvent', 'Auth', 'ClientOptions', 'Credential', 'Fetch', 'FetchInit', 'RequestOptions'], feature: null },
+  {
+    module: 'options',
+    values: [],
+    types: ['AttemptEvent', 'Auth', 'AuthGrant', 'ClientOptions', 'Credential', 'Fetch', 'FetchInit', 'RequestOptions'],
+    feature: null,
+  },
   { module: 'transitions', values: ['InvalidTransitionError'], types: [], feature: 'lifecycle' },
   {
     module: 'webhooks',

@@ -80,7 +80,8 @@ function tagOf(api: ApiAt, c: CollectionAt): JsonObject {
   return { name: c.name, description: parts.filter(Boolean).join(' ') };
 }
 
-function sharedParameters(api: ApiAt, formats: FormatNames): Record<string, JsonObject> {
+/** The shared parameters every version's document may use, by component name (all but the version header). */
+export function commonParameters(formats: FormatNames): Record<string, JsonObject> {
   const out: Record<string, JsonObject> = {
     Id: { name: 'id', in: 'path', required: true, description: 'The id of the resource.', schema: formatRef('uuid', formats) },
     Cursor: {
@@ -112,6 +113,11 @@ function sharedParameters(api: ApiAt, formats: FormatNames): Record<string, Json
     description: 'The ETag of a copy the client holds (or `*`): the request answers 304 Not Modified while the resource still has it.',
     schema: { type: 'string' },
   };
+  return out;
+}
+
+function sharedParameters(api: ApiAt, formats: FormatNames): Record<string, JsonObject> {
+  const out = commonParameters(formats);
   if (api.versioning.in === 'header') {
     const fallback = api.versioning.default;
     const without =
@@ -164,6 +170,33 @@ function buildCollectionPart(api: ApiAt, formats: FormatNames, c: CollectionAt):
   return { paths: api.openapi.implicitMethods ? withImplicitMethods(paths) : paths, schemas, errors: ctx.usedErrors };
 }
 
+/** One collection's part of a version's document as plain JSON, with the shared parameters and format schemas it refers to. */
+export interface CollectionDocument {
+  readonly paths: Readonly<Record<string, JsonObject>>;
+  readonly schemas: Readonly<Record<string, JsonObject>>;
+  /** The shared parameters (`Id`, `Cursor`, `IfMatch`, ...), by component name. */
+  readonly parameters: Readonly<Record<string, JsonObject>>;
+  /** The shared format schemas' component names in this document. */
+  readonly formats: FormatNames;
+}
+
+const plainObjects = (map: Record<string, Json>): Record<string, JsonObject> => {
+  const out: Record<string, JsonObject> = {};
+  for (const [key, value] of Object.entries(map))
+    if (value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof PrintedJson)) out[key] = value as JsonObject;
+  return out;
+};
+
+/**
+ * One collection's paths and schemas exactly as its version's OpenAPI document holds them (built here, not read back
+ * from print), for what is derived from the document: the MCP tools' schemas. `formats` are the names the whole
+ * version's document gives the format schemas ({@link formatNamesOf}); `api` may then hold `c` alone.
+ */
+export function collectionDocument(api: ApiAt, c: CollectionAt, formats: FormatNames = formatNamesOf(api)): CollectionDocument {
+  const part = buildCollectionPart(api, formats, c);
+  return { paths: plainObjects(part.paths), schemas: plainObjects(part.schemas), parameters: sharedParameters(api, formats), formats };
+}
+
 /**
  * A collection's part as text for the cache: a one-line JSON header (each path and schema's key, the length
  * of its printed JSON and its `$ref`s; the error responses), then every printed JSON, one after the other. The
@@ -209,7 +242,7 @@ function serversOf(api: ApiAt): JsonObject[] {
 }
 
 /** The shared format schemas' names in one version's document (renamed where a collection's type takes one). */
-function formatNamesOf(api: ApiAt): FormatNames {
+export function formatNamesOf(api: ApiAt): FormatNames {
   const taken = collectionSchemaNames(api);
   return {
     datetime: freeName(FORMAT_NAMES.datetime, taken),

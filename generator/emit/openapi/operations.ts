@@ -101,7 +101,7 @@ function errorKinds(api: ApiAt, c: CollectionAt, op: OperationName): ErrorKind[]
   // A credential sent to a public operation must still be valid.
   if (takesCredentials(api.auth)) kinds.push('Unauthorized');
   if (!isPublic(api, c, op) && scopesOf(c, op).length > 0) kinds.push('Forbidden');
-  if (op === 'create') kinds.push('IdempotencyKeyReused');
+  if (OPERATION_FACTS[op].idempotencyKey) kinds.push('IdempotencyKeyReused');
   if (byId) kinds.push('NotFound', 'PreconditionFailed');
   if (body && unique) kinds.push('Conflict');
   kinds.push(...retiredKinds(api));
@@ -252,7 +252,8 @@ function operationOf(ctx: OperationContext, c: CollectionAt, op: OperationName):
   const names = schemaNamesOf(c);
   const responses = { ...successResponses(api, c, op), ...errorResponses(ctx, c, errorKinds(api, c, op)) };
   const bodySchema = op === 'create' ? names.create : op === 'replace' ? names.replace : op === 'update' ? names.patch : undefined;
-  const parameters = op === 'list' ? listParameters(c, ctx.formats) : op === 'create' ? [ref('parameters', 'IdempotencyKey')] : conditionalParameters(c, op);
+  const keyed = OPERATION_FACTS[op].idempotencyKey ? [ref('parameters', 'IdempotencyKey')] : [];
+  const parameters = op === 'list' ? listParameters(c, ctx.formats) : [...keyed, ...conditionalParameters(c, op)];
   return compact({
     operationId: operationIdOf(c, op),
     summary: summaryOf(c, op),

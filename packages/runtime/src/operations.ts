@@ -23,6 +23,11 @@ export interface OperationFacts {
   readonly status: 200 | 201 | 204;
   /** The access its scopes are checked for. */
   readonly access: 'read' | 'write';
+  /**
+   * Whether it takes an `Idempotency-Key`: the server runs a request once per key and replays its answer to a
+   * repeat (lifecycle transitions take one too).
+   */
+  readonly idempotencyKey: boolean;
 }
 
 /** Every operation's facts. */
@@ -36,6 +41,7 @@ export const OPERATION_FACTS: {
     query: true,
     status: 200,
     access: 'read',
+    idempotencyKey: false,
   },
   get: {
     method: 'GET',
@@ -44,6 +50,7 @@ export const OPERATION_FACTS: {
     query: false,
     status: 200,
     access: 'read',
+    idempotencyKey: false,
   },
   create: {
     method: 'POST',
@@ -52,6 +59,7 @@ export const OPERATION_FACTS: {
     query: false,
     status: 201,
     access: 'write',
+    idempotencyKey: true,
   },
   replace: {
     method: 'PUT',
@@ -60,6 +68,7 @@ export const OPERATION_FACTS: {
     query: false,
     status: 200,
     access: 'write',
+    idempotencyKey: false,
   },
   update: {
     method: 'PATCH',
@@ -68,6 +77,7 @@ export const OPERATION_FACTS: {
     query: false,
     status: 200,
     access: 'write',
+    idempotencyKey: false,
   },
   delete: {
     method: 'DELETE',
@@ -76,6 +86,7 @@ export const OPERATION_FACTS: {
     query: false,
     status: 204,
     access: 'write',
+    idempotencyKey: false,
   },
 };
 
