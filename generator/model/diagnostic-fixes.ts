@@ -132,4 +132,12 @@ export const DIAGNOSTIC_FIXES: { readonly [C in DiagnosticCode]: string } = {
   RG384: "Name a declared, released version in `versioning.default` (or `'latest'`, once a version is released).",
   RG385: "Remove `versioning.default`: with path versioning the version is in every path; or switch to `versioning: { in: 'header' }`.",
   RG386: 'Declare date-named versions oldest first, so that a date resolves to the newest version on or before it.',
+  RG400:
+    "Give `f.file()` both options: `maxBytes`, a whole number of bytes of at least 1, and `types`, the media types an upload may have, each `type/subtype` in lower case without wildcards or parameters: `f.file({ maxBytes: 10_000_000, types: ['application/pdf'] })`.",
+  RG401:
+    'Declare a file field on the collection itself, not inside `f.object()` or `f.array()`, a transition input or an event payload: a file is uploaded as a part of its own and downloaded at `/vN/<collection>/{id}/<field>`.',
+  RG402:
+    'Remove the modifier: a file field takes `optional`, `nullable`, `description`, `deprecated`, `addedIn`, `removedIn`, `renamedFrom` and `madeRequiredIn`; it has no default, example or bounds, is never unique, filterable, read-only or write-only, and never changes type.',
+  RG403: "Offer the `get` operation in every version that has the file field: a download reads the resource's file through the get handler.",
+  RG404: "Write `formats: ['json', 'xml']` (JSON is always served; `xml` adds XML requests and answers), each format once.",
 };

@@ -101,7 +101,34 @@ const writers: Writers = {
     return compact({ type: 'array', items: t.itemsNullable ? withNull(items) : items, minItems: t.min, maxItems: t.max });
   },
   object: (t, mode, names) => objectSchema(t.fields, mode, names),
+  // A request sends the file's bytes as a multipart part (its media types are the part's `encoding`); an answer
+  // holds the file's metadata and the path to download it from.
+  file: (t, mode) => (mode === 'request' ? fileUploadSchema(t) : fileMetadataSchema(t)),
 };
+
+/** What a file field holds in a multipart body: the file's bytes. */
+export function fileUploadSchema(t: Extract<TypeIR<FieldAt>, { kind: 'file' }>): JsonObject {
+  return {
+    type: 'string',
+    contentMediaType: t.types.length === 1 ? t.types[0]! : 'application/octet-stream',
+    description: `The file's content: ${t.types.join(', ')}, at most ${t.maxBytes} bytes.`,
+  };
+}
+
+/** What a file field holds in an answer: the stored file's metadata and where to download it. */
+export function fileMetadataSchema(t: Extract<TypeIR<FieldAt>, { kind: 'file' }>): JsonObject {
+  return {
+    type: 'object',
+    properties: {
+      name: { type: 'string', description: 'The file name the upload gave.' },
+      type: { type: 'string', description: `Its media type (uploads take ${t.types.join(', ')}).` },
+      size: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: `Its size in bytes (uploads take at most ${t.maxBytes}).` },
+      sha256: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'The SHA-256 of its content, in lower-case hex.' },
+      href: { type: 'string', format: 'uri-reference', description: 'Where to download it (GET; Range requests are served).' },
+    },
+    required: ['name', 'type', 'size', 'sha256', 'href'],
+  };
+}
 
 /** The schema of a type, without the field's modifiers. */
 export function typeSchema(type: TypeIR<FieldAt>, mode: SchemaMode, formats: FormatNames): JsonObject {
