@@ -4,7 +4,8 @@
  * without it gets the version its principal is pinned to (the server's `pinnedVersion` option), else the
  * newest released version (`default: 'latest'`); every answer echoes the version that served it.
  * 2025-01-15 is deprecated, with a sunset, an hour of brownout to warn the clients still calling it and a page
- * on how to move off it; 2025-09-01 is the current version; 2026-03-01 is not released yet.
+ * on how to move off it; 2025-09-01 is the current version; 2026-03-01 is not released yet. It answers XML as
+ * well as JSON, by the `Accept` header, and reads XML bodies.
  */
 import { collection, defineApi, f } from 'restgen';
 
@@ -24,6 +25,8 @@ export default defineApi({
   },
   versioning: { in: 'header', header: 'Ledger-Version', default: 'latest' },
   auth: { apiKey: { header: 'X-API-Key' } },
+  // Accounting systems that speak XML send and read XML (Accept: application/xml); everyone else JSON.
+  formats: ['json', 'xml'],
   collections: {
     accounts: collection({
       fields: {

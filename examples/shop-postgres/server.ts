@@ -3,14 +3,14 @@
  * example (its generated server) on the PostgreSQL handlers, with webhook endpoints and the outbox in the same
  * database, and listens. Run it as a script:
  *
- *     DATABASE_URL=postgres://user:pass@127.0.0.1:5432/shop SHOP_API_KEY=secret \
+ *     DATABASE_URL=postgres://user:pass@127.0.0.1:5432/shop SHOP_API_KEY=secret FILES_DIR=./invoices \
  *       node --import jiti/register examples/shop-postgres/server.ts
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import type { ServerOptions, WebhookOptions } from '@restgen/runtime';
+import { createDiskFileStore, type FileStore, type ServerOptions, type WebhookOptions } from '@restgen/runtime';
 import { fastifyOptions, registerShopApi, type ShopCredentials, type ShopMigrations } from '../shop/generated/server/index.js';
 import { createPostgresEndpoints } from './endpoints.js';
 import { createPostgresHandlers, type PostgresHandlersOptions } from './handlers.js';
@@ -29,11 +29,13 @@ export const SHOP_MIGRATIONS: ShopMigrations = {
   },
 };
 
-/** What {@link startShopServer} takes: the pool, credentials, and any option of `registerShopApi`. */
-export type ShopServerOptions = Omit<ServerOptions, 'webhooks'> &
+/** What {@link startShopServer} takes: the pool, credentials, the file store of invoices, and any option of `registerShopApi`. */
+export type ShopServerOptions = Omit<ServerOptions, 'webhooks' | 'files'> &
   ShopCredentials &
   PostgresHandlersOptions & {
     readonly pool: pg.Pool;
+    /** Where invoice PDFs are kept (a shared store, such as S3, behind several instances). */
+    readonly files: FileStore;
     /** Webhook options; `outbox` and `endpoints` default to the database's tables. */
     readonly webhooks?: WebhookOptions;
     readonly host?: string;
@@ -80,6 +82,7 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
     const server = await startShopServer({
       pool,
       apiKeys: { [key]: { id: 'shop-admin', scopes } },
+      files: createDiskFileStore(process.env['FILES_DIR'] ?? 'shop-files'),
       port: Number(process.env['PORT'] ?? 3000),
       logger: { level: 'info' },
       ...(process.env['CURSOR_SECRET'] ? { cursorSecret: process.env['CURSOR_SECRET'] } : {}),

@@ -8,8 +8,11 @@ import { OPERATION_FACTS, OPERATIONS, type ApiAt, type CollectionAt, type Operat
 import { RULES, verdictOf, type RuleName } from './rules.ts';
 import { LEVELS, type Change, type Finding, type Hint } from './types.ts';
 
-/** An operation, or a lifecycle transition as `:<name>` (its custom method). */
-export type RouteOp = OperationName | `:${string}` | `@${string}`;
+/** An operation, a lifecycle transition as `:<name>` (its custom method), an event as `@<type>`, a file's download as `/<field>`. */
+export type RouteOp = OperationName | `:${string}` | `@${string}` | `/${string}`;
+
+/** The route op of the download of a file field. */
+export const downloadOp = (field: string): RouteOp => `/${field}`;
 
 /** The route op of a webhook event type (`@order.created`): the API sends it to subscribers. */
 export const eventOp = (type: string): RouteOp => `@${type}`;
@@ -38,6 +41,7 @@ export function touchesOf(api: ApiAt, c: CollectionAt, ops: readonly RouteOp[]):
     const base = `${prefix}/${c.path}`;
     if (op.startsWith('@')) return { route: `WEBHOOK ${op.slice(1)}`, client: `${api.version.name}.WebhookEvent`, path: `webhooks/${op.slice(1)}`, op };
     if (op.startsWith(':')) return { route: `POST ${base}/{id}${op}`, client: `${api.version.name}.${c.name}.${op.slice(1)}`, path: base, op };
+    if (op.startsWith('/')) return { route: `GET ${base}/{id}${op}`, client: `${api.version.name}.${c.name}.download`, path: base, op };
     const { method, target } = OPERATION_FACTS[op as OperationName];
     const member = target === 'item';
     return { route: `${method} ${base}${member ? '/{id}' : ''}`, client: `${api.version.name}.${c.name}.${op}`, path: base, op };

@@ -118,8 +118,9 @@ export interface FileOptions {
 /**
  * `f.file({...})`: uploaded as a part of a `multipart/form-data` body, stored by the server's `FileStore`,
  * answered as {@link FileValue} metadata and downloaded at `/vN/<collection>/{id}/<field>`. A file field has
- * no default, example or bounds, is not unique, filterable, read-only or write-only, and changes type in no
- * version (`typeChangedFrom`): the modifiers it has are these.
+ * no default, example or bounds, is not unique, filterable, read-only or write-only, changes type in no version
+ * (`typeChangedFrom`), and is not made optional in a version (older versions would require a file the server cannot
+ * make up): the modifiers it has are these.
  */
 export interface FileField extends AnyField {
   /** Phantom: the value type. Never set at run time. */
@@ -138,8 +139,6 @@ export interface FileField extends AnyField {
   removedIn(version: string, options?: { fallback: null }): this;
   /** Before `version` the field was called `oldName`. @example f.file({ maxBytes: 1e6, types: ['image/png'] }).renamedFrom('picture', 'v2') */
   renamedFrom(oldName: string, version: string): this;
-  /** Before `version` this optional field was required. @example f.file({ maxBytes: 1e6, types: ['image/png'] }).optional().madeOptionalIn('v2') */
-  madeOptionalIn(version: string): this;
   /** Before `version` this required field was optional. @example f.file({ maxBytes: 1e6, types: ['image/png'] }).madeRequiredIn('v2') */
   madeRequiredIn(version: string): this;
 }

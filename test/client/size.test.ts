@@ -17,10 +17,11 @@ import { rolldown } from 'rolldown';
 import { afterAll, describe, expect, it } from 'vitest';
 
 /**
- * min + gzip -9, in bytes, per entry: the apps below bundle to 3,478 and 3,539 (the target is 3.5 KiB, 3,584 B;
- * see docs/guide/client-bundles.md for the figures).
+ * min + gzip -9, in bytes, per entry: the apps below bundle to 3,533 and 3,733 (the target is 3.5 KiB, 3,584 B, for
+ * the per-version entry; see docs/guide/client-bundles.md for the figures). The client of every version carries
+ * v3's upload and download methods (its orders have an invoice), the multipart encoder only when it is first used.
  */
-const BUDGET = { createShopV2Client: 3_500, createShopClient: 3_560 } as const;
+const BUDGET = { createShopV2Client: 3_540, createShopClient: 3_740 } as const;
 const CLIENT = new URL('../../examples/shop/generated/client/index.js', import.meta.url).pathname;
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'restgen-size-'));
@@ -75,8 +76,9 @@ describe('the client in a bundle', () => {
   });
 
   it('carries no OAuth, webhook verification or ETag helper unless the app imports it', async () => {
+    // The multipart encoder of uploads (v3's orders have an invoice) is a chunk of its own, loaded on the first upload.
     for (const code of await Promise.all(Object.values(APPS).map(bundle)))
-      for (const absent of ['client_credentials', 'webhook-signature', 'etagOf:', 'did not return']) expect(code).not.toContain(absent);
+      for (const absent of ['client_credentials', 'webhook-signature', 'etagOf:', 'did not return', 'form-data; name=']) expect(code).not.toContain(absent);
     // Imported, they come along.
     const opted = await bundle(
       [

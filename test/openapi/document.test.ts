@@ -94,6 +94,7 @@ describe('contents', () => {
       'getOrder',
       'updateOrder',
       'deleteOrder',
+      'downloadOrderInvoice',
       'payOrder',
       'shipOrder',
       'cancelOrder',

@@ -91,7 +91,7 @@ await app.close();
 /** Code using the examples' generated servers and clients, as their READMEs show it. */
 const EXAMPLES_USAGE = `import Fastify from 'fastify';
 import { createShopClient } from './shop/generated/client/index.js';
-import { createMemoryHandlers as shopMemory, registerShopApi, type ShopMigrations } from './shop/generated/server/index.js';
+import { createDiskFileStore, createMemoryHandlers as shopMemory, registerShopApi, type ShopMigrations } from './shop/generated/server/index.js';
 import { createNotesClient } from './header-versioning/generated/client/index.js';
 import { createMemoryHandlers as notesMemory, registerNotesApi } from './header-versioning/generated/server/index.js';
 import { createLedgerClient } from './ledger/generated/client/index.js';
@@ -105,7 +105,7 @@ const migrations: ShopMigrations = {
   },
 };
 const app = Fastify();
-await registerShopApi(app, shopMemory(), { authenticate: () => ({ id: 'u', scopes: ['orders:read'] }), migrations });
+await registerShopApi(app, shopMemory(), { authenticate: () => ({ id: 'u', scopes: ['orders:read'] }), migrations, files: createDiskFileStore('invoices') });
 await app.register(async (notes) => registerNotesApi(notes, notesMemory(), {}), { prefix: '/notes-api' });
 await app.register(async (ledger) => registerLedgerApi(ledger, ledgerMemory(), { apiKeys: { k: { id: 'acct-1', scopes: ['ledger:read'] } }, pinnedVersion: () => '2025-01-15' }), { prefix: '/ledger-api' });
 const shop = createShopClient({ baseUrl: 'http://127.0.0.1:1', bearer: 'token' });

@@ -10,8 +10,10 @@
 import type { Command } from 'commander';
 import type { FastifyInstance } from 'fastify';
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { installSpec, outputImports } from '../../config/peers.ts';
@@ -187,6 +189,11 @@ export async function serveApi(options: ServeOptions, io: CliIO): Promise<Served
   const { migrations, stands } = createStandInMigrations(ir);
   const app = Fastify({ ...(mod['fastifyOptions'] as object), logger: { level: 'warn' } });
   const hasEvents = ir.collections.some((c) => c.builtin === 'webhook-endpoints');
+  // Uploaded files live in a folder of their own, removed when the server stops.
+  const filesDir = ir.collections.some((c) => c.fields.some((f) => f.type.kind === 'file'))
+    ? await mkdtemp(path.join(os.tmpdir(), 'restgen-serve-files-'))
+    : null;
+  if (filesDir !== null) app.addHook('onClose', () => rm(filesDir, { recursive: true, force: true }));
   type Seen = { scheme: string; token: string; verified?: unknown };
   await register(app, createMemoryHandlers(), {
     // With --jwt-dev bearer tokens pass only the real JWT verification; API keys are still all accepted.
@@ -195,6 +202,7 @@ export async function serveApi(options: ServeOptions, io: CliIO): Promise<Served
     migrations,
     // Trying webhooks locally means a receiver on this machine: serve allows http and private addresses.
     ...(hasEvents ? { webhooks: { allowPrivateUrls: true } } : {}),
+    ...(filesDir !== null ? { files: (mod['createDiskFileStore'] as (dir: string) => unknown)(filesDir) } : {}),
   });
   try {
     await app.listen({ port: options.port, host: options.host });
@@ -223,6 +231,7 @@ export async function serveApi(options: ServeOptions, io: CliIO): Promise<Served
       `--jwt-dev: tokens are verified as JWT access tokens (ES256, issuer ${dev.issuer}, audience ${dev.audience}); this one has every scope (${dev.scopes.join(' ') || 'none'}) and is valid for ${dev.hours} h:`,
       `  Authorization: Bearer ${dev.token}`,
     );
+  if (filesDir !== null) lines.push(`  files: uploads are kept in ${filesDir} until the server stops`);
   if (hasEvents)
     lines.push(
       '  webhooks: POST an endpoint to /<version>/webhook_endpoints; events are delivered from here, and http and private URLs are allowed (the server refuses them unless webhooks.allowPrivateUrls)',

@@ -123,7 +123,12 @@ export function fileMetadataSchema(t: Extract<TypeIR<FieldAt>, { kind: 'file' }>
       name: { type: 'string', description: 'The file name the upload gave.' },
       type: { type: 'string', description: `Its media type (uploads take ${t.types.join(', ')}).` },
       size: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: `Its size in bytes (uploads take at most ${t.maxBytes}).` },
-      sha256: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'The SHA-256 of its content, in lower-case hex.' },
+      sha256: {
+        type: 'string',
+        pattern: '^[0-9a-f]{64}$',
+        description: 'The SHA-256 of its content, in lower-case hex.',
+        examples: ['e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'],
+      },
       href: { type: 'string', format: 'uri-reference', description: 'Where to download it (GET; Range requests are served).' },
     },
     required: ['name', 'type', 'size', 'sha256', 'href'],
@@ -156,6 +161,12 @@ export interface PropertyOptions {
 
 /** The schema of a field as an object property: type, null, description, default, example, flags. */
 export function propertySchema(field: FieldAt, options: PropertyOptions): JsonObject {
+  if (field.type.kind === 'file' && options.mode === 'request')
+    return compact({
+      type: 'null',
+      description: [field.description, 'null removes the file; a file is sent as a part of a multipart/form-data body.'].filter(Boolean).join(' '),
+      deprecated: field.deprecated ? true : undefined,
+    });
   const base = typeSchema(field.type, options.mode, options.formats);
   const typed = field.nullable ? withNull(base) : base;
   return compact({
@@ -170,9 +181,14 @@ export function propertySchema(field: FieldAt, options: PropertyOptions): JsonOb
   });
 }
 
-/** True when a field is one key of an object in this mode (write-only fields are never answered, read-only never sent). */
+/**
+ * True when a field is one key of an object in this mode (write-only fields are never answered, read-only never
+ * sent, and a file is no member of a JSON body, but as `null` where it may be removed: it travels as a part of a
+ * multipart body).
+ */
 export function isMember(field: FieldAt, mode: SchemaMode): boolean {
-  return mode === 'response' ? !field.writeOnly : !field.readOnly;
+  // A nullable file is a member of a JSON body, as the null that removes it.
+  return mode === 'response' ? !field.writeOnly : !field.readOnly && (field.type.kind !== 'file' || field.nullable);
 }
 
 /** True when an object of this mode must carry the field (as `z.input` of the schema sees it). */

@@ -71,7 +71,7 @@ function operationOf(ctx: OperationContext, c: CollectionAt, lc: LifecycleAt, t:
     .join(' ');
   // Its own limit counts on top of the API's and the collection's: its answers carry RateLimit headers too.
   const limited = isRateLimited(api, c) || t.rateLimit !== undefined;
-  const ok = compact({ description: `The ${one}, now \`${t.to}\`.`, headers: successHeaders(api, c, ETAG, limited), content: jsonContent(c.typeName) });
+  const ok = compact({ description: `The ${one}, now \`${t.to}\`.`, headers: successHeaders(api, c, ETAG, limited), content: jsonContent(c.typeName, api) });
   return compact({
     operationId: transitionOperationId(c, t),
     summary: `${sentence(t.name)} ${a} (${t.from.join(', ')} → ${t.to})`,
@@ -79,7 +79,7 @@ function operationOf(ctx: OperationContext, c: CollectionAt, lc: LifecycleAt, t:
     tags: [c.name],
     deprecated: api.version.deprecated ? true : undefined,
     parameters: [ref('parameters', 'IdempotencyKey'), ref('parameters', c.requireIfMatch ? 'IfMatchRequired' : 'IfMatch')],
-    requestBody: { required, content: jsonContent(inputTypeName(c, t.name)) },
+    requestBody: { required, content: jsonContent(inputTypeName(c, t.name), api) },
     responses: { '200': ok, ...errorResponses(ctx, c, errorKinds(api, c, t), limited) },
     security: securityWith(api, hasNoAuth(api) ? null : t.scopes),
   });

@@ -6,12 +6,12 @@
  * a module per version tripled the file headers and imports the formatter reads.)
  */
 import type { Assign, MemorySpec } from '../../../packages/runtime/src/memory-store.ts';
-import type { CollectionSpec, LifecycleSpec, LimitSpec } from '../../../packages/runtime/src/spec.ts';
+import type { CollectionSpec, FileFieldSpec, LifecycleSpec, LimitSpec, XmlNames } from '../../../packages/runtime/src/spec.ts';
 import type { ApiIR, CollectionAt, CollectionIR, FieldAt, OperationName, RateLimitIR, TransitionIR } from '../../model/ir.ts';
 import { OPERATIONS } from '../../model/ir.ts';
 import { kindOf, sampleOf } from '../../model/kinds.ts';
 import { existsAt, shapeAt } from '../../model/project.ts';
-import { e, t, type Expr, type Type, type TypeMember } from '../../printer/ast.ts';
+import { e, t, type Expr, type Prop, type Type, type TypeMember } from '../../printer/ast.ts';
 import { printKey } from '../../printer/literals.ts';
 import { inputTypeName } from '../zod/emit-zod.ts';
 import { compactUp, planDown, planFieldsUp, planUp, HookNeeds, type HookNeed } from './migration-plan.ts';
@@ -145,6 +145,18 @@ function transitionType(ctx: ServerContext, c: CollectionIR, tr: TransitionIR, r
   return { name: tr.name, doc, handler: t.ref('$.TransitionHandler', [inStates(resource, field, tr.from), input, inStates(resource, field, [tr.to])]) };
 }
 
+/**
+ * The members of a version's route that only some collections have: its file fields by this version's names
+ * (newest name, limits), and the element names of XML answers in an API that answers XML.
+ */
+function routeExtras(ctx: ServerContext, cAt: CollectionAt): Prop[] {
+  const files = cAt.fields.flatMap((f) =>
+    f.type.kind === 'file' ? [[f.name, { key: f.key, maxBytes: f.type.maxBytes, types: f.type.types } satisfies FileFieldSpec] as const] : [],
+  );
+  const xml = ctx.api.formats?.includes('xml') ? { resource: lowerFirst(cAt.typeName), list: `${lowerFirst(cAt.typeName)}List` } : null;
+  return [...(files.length > 0 ? [e.prop('files', e.json(Object.fromEntries(files)))] : []), ...(xml ? [e.prop('xml', e.json(xml satisfies XmlNames))] : [])];
+}
+
 /** The schema that checks an operation's input, by the suffix of its name (`OrderCreate`). */
 const SCHEMA_OF = { create: 'Create', replace: 'Replace', update: 'Patch', list: 'ListQuery' } as const;
 
@@ -260,6 +272,7 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
         e.prop('up', e.json(plans.get(at)!.up)),
         e.prop('down', e.json(plans.get(at)!.down)),
         e.prop('stateField', e.json(cAt.lifecycle?.field ?? null)),
+        ...routeExtras(ctx, cAt),
         e.prop(
           'transitions',
           e.obj(
@@ -279,7 +292,9 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
 
   const newest = projections[top]!.byKey.get(c.name)!;
   const resourceName = `${ctx.alias.get(versions[top]!)!}.${newest.typeName}`;
-  const resource = t.ref(resourceName);
+  // Handlers keep a stored file (with its store key) where answers show its metadata and download path.
+  const fileFields = newest.fields.filter((f) => f.type.kind === 'file').map((f) => t.str(f.name));
+  const resource = fileFields.length > 0 ? t.ref('$.WithStoredFiles', [t.ref(resourceName), t.union(fileFields)]) : t.ref(resourceName);
   const hooks = needs.list();
   const ops = OPERATIONS.filter((op) => projections.some((p) => p.byKey.get(c.name)?.operations.includes(op)));
   const hookVersions = versions.filter((v) => hooks.some((h) => h.version === v));

@@ -9,6 +9,8 @@
  * data and types the runtime reads.
  */
 export { fastifyOptions } from './fastify-options.js';
+export { createDiskFileStore, type ByteRange, type FileContent, type FileInfo, type FileStore } from './file-store.js';
+export type { FileMetadata, StoredFile, WithStoredFiles } from './file-values.js';
 export { applyPatch, type PatchOf } from './patch.js';
 export {
   createMemoryCollection,
@@ -70,9 +72,12 @@ export type {
   BrownoutSpec,
   CollectionSpec,
   DownStep,
+  FileFieldSpec,
   HookSpec,
   LifecycleSpec,
   LimitSpec,
+  MultipartPlugin,
+  MultipartPluginOptions,
   NestedDown,
   PayloadSpec,
   ResourceEventSpec,
@@ -82,6 +87,7 @@ export type {
   UpPlan,
   VersionSpec,
   WebhooksSpec,
+  XmlNames,
 } from './spec.js';
 export type {
   AuthFailureLimit,

@@ -8,6 +8,7 @@ import type { Broken } from './answer.js';
 import { RedisUnavailable, answerKeyOf, fingerprintOf, type Answer, type Remembered } from './idempotency.js';
 import { timedOut } from './invoke.js';
 import { HttpProblem, INTERNAL, problem, send } from './problems.js';
+import { sendJsonText, sendProblem } from './representation.js';
 import { stateOf, type Mount } from './state.js';
 
 /** The key sent, null when there is none, or a reply already sent (400: a key over 255 characters). */
@@ -16,6 +17,14 @@ export function idempotencyKeyOf(request: FastifyRequest, reply: FastifyReply): 
   if (typeof key !== 'string' || key.length === 0) return null;
   if (key.length <= 255) return key;
   return send(reply, problem(400, 'invalid_idempotency_key', 'Idempotency-Key must be at most 255 characters.'));
+}
+
+/** What {@link answerOnce} compares and how it answers. */
+export interface ReplayOptions {
+  /** The body the fingerprint is of (default: the request's body as parsed): an XML body's value, an upload's fields and files' hashes. */
+  readonly body?: unknown;
+  /** The root element of the answer in XML, when the request negotiated XML. */
+  readonly root?: string | undefined;
 }
 
 /**
@@ -30,11 +39,12 @@ export async function answerOnce(
   key: string,
   scope: string,
   make: () => Promise<Answer | null>,
+  options: ReplayOptions = {},
 ): Promise<FastifyReply> {
   const timeout = m.requestTimeout;
   // The answer is kept with the fingerprint of the body it answered (key order does not matter), so a
   // key reused for another body is refused.
-  const fingerprint = fingerprintOf(request.body);
+  const fingerprint = fingerprintOf(Object.hasOwn(options, 'body') ? options.body : request.body);
   const principal = stateOf(request).principal;
   const storeKey = answerKeyOf(principal ? { principal: principal.id } : { address: request.ip }, scope, key);
   let remembered: Remembered | 'timeout';
@@ -52,18 +62,18 @@ export async function answerOnce(
   const { answer } = remembered;
   if (answer === null) return send(reply, INTERNAL);
   if (remembered.replayed) reply.header('idempotent-replayed', 'true');
-  return sendAnswer(reply, answer);
+  return sendAnswer(reply, answer, options.root);
 }
 
-/** Sends an answer: its status, Location and ETag, and its body (problem+json from 400 on). */
-export function sendAnswer(reply: FastifyReply, answer: Answer): FastifyReply {
+/** Sends an answer: its status, Location and ETag, and its body (a problem from 400 on), as JSON or (negotiated) XML under `root`. */
+export function sendAnswer(reply: FastifyReply, answer: Answer, root?: string): FastifyReply {
   if (answer.location !== null) reply.header('location', answer.location);
   // Answers stored before ETags existed have none.
   if (typeof answer.etag === 'string') reply.header('etag', answer.etag);
-  if (answer.status >= 400) return reply.code(answer.status).type('application/problem+json').send(answer.body);
+  if (answer.status >= 400) return sendProblem(reply, { ...(answer.body as object), status: answer.status });
   // A create's text goes out as written, as the route without an Idempotency-Key sends it.
-  if (answer.text !== undefined) return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.text);
-  return reply.code(answer.status).send(answer.body);
+  const text = answer.text ?? JSON.stringify(answer.body) ?? '';
+  return sendJsonText(reply.code(answer.status), text, root);
 }
 
 /**

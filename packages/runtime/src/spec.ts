@@ -2,6 +2,7 @@
  * The shape of the data a generated `routes.ts` holds: the API, its versions, and each collection's routes
  * with their schemas and migration plans. `mountApi` reads it.
  */
+import type { FastifyPluginAsync, FastifyPluginCallback } from 'fastify';
 import type { z } from 'zod';
 import type { RUNTIME_CONTRACT } from './contract.js';
 import type { CreateJwtVerifier } from './jwt-claims.js';
@@ -81,6 +82,21 @@ export interface TransitionRouteSpec {
   readonly input: z.ZodType;
   readonly up: UpPlan | null;
 }
+/** A file field of a route: its newest name (the key handlers keep it under) and its upload limits. */
+export interface FileFieldSpec {
+  readonly key: string;
+  /** The largest upload accepted, in bytes (413 past it). */
+  readonly maxBytes: number;
+  /** The media types an upload may have (415 for another, by the part's type and its leading bytes). */
+  readonly types: readonly string[];
+}
+/** The element names of a route's XML answers (RFC 9457 Appendix B names the problem's). */
+export interface XmlNames {
+  /** The root element of a resource (`order`). */
+  readonly resource: string;
+  /** The root element of a list page (`orderList`). */
+  readonly list: string;
+}
 /** One collection in one version. */
 export interface RouteSpec {
   readonly collection: CollectionSpec;
@@ -106,6 +122,10 @@ export interface RouteSpec {
   readonly stateField: string | null;
   /** The transitions this version offers, by name. */
   readonly transitions: Readonly<Record<string, TransitionRouteSpec>>;
+  /** The file fields of this version, by this version's names (absent: none); each is downloaded at `/{id}/<name>`. */
+  readonly files?: Readonly<Record<string, FileFieldSpec>>;
+  /** The element names of XML answers (absent: the API answers JSON only). */
+  readonly xml?: XmlNames;
 }
 /** A window `[start, end)` (ms since the epoch) in which a version answers 410 `version_brownout`. */
 export interface BrownoutSpec {
@@ -176,4 +196,24 @@ export interface ApiSpec {
   readonly versions: readonly VersionSpec[];
   /** Events and webhook endpoints; absent when the API declares no event. */
   readonly webhooks?: WebhooksSpec | null;
+  /** The formats of bodies and answers besides JSON (`['json', 'xml']`); absent: JSON only. */
+  readonly formats?: readonly ('json' | 'xml')[];
+  /** `@fastify/multipart` (its default export), given when a collection has a file field: it reads uploads part by part. */
+  readonly multipart?: MultipartPlugin;
 }
+
+/** The options `mountApi` registers `@fastify/multipart` with (a subset of its own). */
+export interface MultipartPluginOptions {
+  readonly limits: {
+    readonly fieldNameSize: number;
+    readonly fieldSize: number;
+    readonly fields: number;
+    readonly fileSize: number;
+    readonly files: number;
+    readonly parts: number;
+    readonly headerPairs: number;
+  };
+  readonly throwFileSizeLimit: boolean;
+}
+/** `@fastify/multipart`'s plugin, as far as `mountApi` calls it (its own types are the package's). */
+export type MultipartPlugin = FastifyPluginCallback<MultipartPluginOptions> | FastifyPluginAsync<MultipartPluginOptions>;

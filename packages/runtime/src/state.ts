@@ -6,6 +6,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Challenge } from './auth.js';
 import type { Etagger } from './etag.js';
 import type { FailureLimiter } from './auth-failures.js';
+import type { FileStore } from './file-store.js';
+import type { Format } from './negotiate.js';
 import type { AnyFn } from './guards.js';
 import type { AnswerStore } from './idempotency.js';
 import type { Hooks } from './migrate.js';
@@ -29,6 +31,10 @@ export interface RequestState {
   version: Resolved | null;
   /** The credential was checked before the version was resolved (for `pinnedVersion`): the gate does not check it again. */
   authenticated: boolean;
+  /** The format of the answers (APIs with XML negotiate it as a request arrives); null: `Accept` allows none (406). */
+  format: Format | null;
+  /** The XML media type answers carry when `format` is XML. */
+  xmlType: 'application/xml' | 'text/xml';
 }
 /** The request decoration holding the state (registered by `mountApi`). */
 export const STATE = Symbol('restgen.state');
@@ -41,7 +47,15 @@ export const stateOf = (request: FastifyRequest): RequestState => {
     entry: null,
     version: null,
     authenticated: false,
+    format: 'json',
+    xmlType: 'application/xml',
   });
+};
+
+/** The format of a request's answers; JSON where nothing negotiated one. */
+export const formatOfRequest = (request: FastifyRequest): Format | null => {
+  const state = (request as WithState)[STATE];
+  return state ? state.format : 'json';
 };
 /** The principal a gate found, or null (also when no gate ran). */
 export const principalOf = (request: FastifyRequest): Principal | null => (request as WithState)[STATE]?.principal ?? null;
@@ -99,4 +113,10 @@ export interface Mount {
   events: HandlerEvents;
   /** Reports each answered value stored under an older contract (`options.onOutdatedValue`). */
   readonly onOutdatedValue: ((report: OutdatedValue) => void) | undefined;
+  /** The formats the API answers in (JSON, and XML with `formats`). */
+  readonly formats: readonly Format[];
+  /** Where uploaded files are kept (`options.files`); null when the API has no file field. */
+  readonly files: FileStore | null;
+  /** The largest request body in bytes (`options.bodyLimit`): also the most text a multipart body's fields may hold. */
+  readonly bodyLimit: number;
 }
