@@ -5,6 +5,7 @@
  * does it (`transfers.ts`) is loaded on the first upload or download: an app that sends no file never loads it.
  * @module
  */
+import { TimeoutError } from "./failures.js";
 import type { RequestOptions } from "./options.js";
 import { apiPromise, type WithResponse } from "./promises.js";
 import type { Transport } from "./transport.js";
@@ -92,7 +93,9 @@ export function withFiles<R>(
           );
     }
     methods["download"] = (id: string, field: string, opts?: DownloadOptions) =>
-      load().then((m) => m.download(t, version, path, id, field, opts));
+      load().then((m) =>
+        m.download(t, TimeoutError, version, path, id, field, opts),
+      );
   }
   return namespace as R;
 }

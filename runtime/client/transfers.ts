@@ -10,6 +10,7 @@ import type {
   Upload,
   UploadStream,
 } from "./files.js";
+import type { TimeoutError } from "./failures.js";
 import type { RequestOptions } from "./options.js";
 import type { WithResponse } from "./promises.js";
 import type { Transport } from "./transport.js";
@@ -138,9 +139,14 @@ export function write(
   return send(...again).withResponse();
 }
 
-/** Downloads the file of `field` of the resource `id` of the collection at `path`: its bytes as a stream, and what its headers say. */
+/**
+ * Downloads the file of `field` of the resource `id` of the collection at `path`: its bytes as a stream, and what
+ * its headers say. `Timeout` is the client's `TimeoutError`, handed over so that this module, loaded on demand,
+ * shares no code with the rest of the client (a bundler would split the shared code into a chunk of its own).
+ */
 export async function download(
   t: Transport,
+  Timeout: typeof TimeoutError,
   version: string,
   path: string,
   id: string,
@@ -150,19 +156,43 @@ export async function download(
   // As every method of a resource: an id that names no resource is sent nowhere.
   if (/^\.{0,2}$/.test(id))
     throw new TypeError(`not an id: ${JSON.stringify(id)}`);
-  const { range, ...rest } = opts;
+  const { range, timeout = 6e4, signal, ...rest } = opts;
   const headers = range
     ? { ...rest.headers, range: `bytes=${range.start}-${range.end ?? ""}` }
     : rest.headers;
-  const { response } = await t(
-    "GET",
-    version,
-    `${path}/${encodeURIComponent(id)}/${field}`,
-    undefined,
-    { ...rest, ...(headers && { headers }) },
-    undefined,
-    true,
+  // The timeout covers the answer's headers (per attempt); the body is read at the caller's pace, until its
+  // `signal` aborts.
+  const attempt = new AbortController();
+  const abort = () => attempt.abort(signal?.reason);
+  if (signal?.aborted) abort();
+  signal?.addEventListener("abort", abort);
+  const what = `GET ${path}/${id}/${field}`;
+  const timer = setTimeout(
+    () =>
+      attempt.abort(
+        new Timeout(`Timed out after ${timeout} ms (${what})`, undefined),
+      ),
+    timeout,
   );
+  let response: Response;
+  try {
+    ({ response } = await t(
+      "GET",
+      version,
+      `${path}/${encodeURIComponent(id)}/${field}`,
+      undefined,
+      {
+        ...rest,
+        ...(headers && { headers }),
+        signal: attempt.signal,
+        timeout: Infinity,
+      },
+      undefined,
+      true,
+    ));
+  } finally {
+    clearTimeout(timer);
+  }
   const h = response.headers;
   const span = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(h.get("content-range") ?? "");
   return {

@@ -206,7 +206,8 @@ export function createTransport(
                 : null;
         if (!error) throw cause;
       } finally {
-        guard.abort();
+        // A download's body is read after the attempt, under the caller's signals.
+        if (error || !raw) guard.abort();
       }
       const retryInMs =
         error && attempt <= maxRetries ? retryDelay(error, attempt, o) : null;
