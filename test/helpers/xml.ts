@@ -23,13 +23,13 @@ type Node = string | { readonly [name: string]: Node | readonly Node[] };
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The element `node` as the JSON value shaped like `like`. */
-function valueOf(node: Node | readonly Node[] | undefined, like: unknown): unknown {
+function valueOfNode(node: Node | readonly Node[] | undefined, like: unknown): unknown {
   if (node === undefined) return undefined;
   if (isObject(node) && node['@xsi:nil'] === 'true') return null;
   if (Array.isArray(like)) {
     if (node === '') return [];
     const items = isObject(node) ? (node['i'] as readonly Node[] | undefined) : undefined;
-    return items === undefined ? node : items.map((item, i) => valueOf(item, like[i]));
+    return items === undefined ? node : items.map((item, i) => valueOfNode(item, like[i]));
   }
   if (isObject(like)) {
     if (node === '') return {};
@@ -39,7 +39,7 @@ function valueOf(node: Node | readonly Node[] | undefined, like: unknown): unkno
       if (name.startsWith('@')) continue;
       // The parser reads every <i> as an array's item; a member called `i` is one element.
       const one = name === 'i' && Array.isArray(child) && child.length === 1 ? (child[0] as Node) : (child as Node);
-      out[name] = valueOf(one, like[name]);
+      out[name] = valueOfNode(one, like[name]);
     }
     return out;
   }
@@ -54,5 +54,5 @@ export function fromIndependentXml(text: string, root: string, like?: unknown): 
   const parsed = parser.parse(text) as Record<string, Node>;
   const names = Object.keys(parsed);
   if (names.length !== 1 || names[0] !== root) throw new Error(`expected the root element <${root}>, got ${names.join(', ')}`);
-  return valueOf(parsed[root], like);
+  return valueOfNode(parsed[root], like);
 }
