@@ -113,6 +113,7 @@ export const BENCHMARKS = [
   { id: 'versions', title: 'Version resolution', command: 'npx jiti bench/versions.ts' },
   { id: 'serializer', title: 'Response shaping', command: 'npx jiti bench/server-serializer.ts' },
   { id: 'outbox', title: 'Memory outbox', command: 'node --expose-gc node_modules/jiti/lib/jiti-cli.mjs bench/outbox.ts' },
+  { id: 'uploads', title: 'File uploads', command: 'npx jiti bench/uploads.ts' },
 ] as const;
 
 /** A benchmark's id on the performance page. */

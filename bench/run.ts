@@ -1,7 +1,7 @@
 /**
  * @module `npm run bench`: restgen on synthetic APIs of 20, 200 and 1,000 collections, every path a build
  * step runs, as whole processes (wall, CPU, peak RSS; medians), orval on the same API in the same run,
- * then the client-size, server, start-up, version-resolution and memory-outbox benchmarks. Prints each benchmark's Markdown table, writes it
+ * then the client-size, server, start-up, version-resolution, memory-outbox and upload benchmarks. Prints each benchmark's Markdown table, writes it
  * into the docs' performance page (`docs/performance.md`, each table between its markers, replacing the last run's)
  * and writes `.bench/bench-results.json`.
  *
@@ -82,6 +82,7 @@ const SCRIPTS: readonly [BenchmarkId, string, readonly string[]][] = [
   ['versions', 'versions.ts', []],
   ['serializer', 'server-serializer.ts', []],
   ['outbox', 'outbox.ts', ['--expose-gc']],
+  ['uploads', 'uploads.ts', []],
 ];
 
 function runScripts(scripts: typeof SCRIPTS): void {

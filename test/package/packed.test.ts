@@ -1,6 +1,6 @@
 /**
  * The packed artifact, as a new user meets it: `npm pack`, install the tarball into a fresh project outside
- * this repository (with fastify, @fastify/rate-limit and zod at the oldest versions restgen's peer ranges
+ * this repository (with fastify, @fastify/rate-limit, @fastify/multipart and zod at the oldest versions restgen's peer ranges
  * allow, and typescript and @types/node, from the registry),
  * `restgen init`, generate, type-check the user's `api.ts` and config (no @types/node), the generated code
  * and code that uses it under the strictest common settings in both module modes with `skipLibCheck` off,
@@ -155,6 +155,8 @@ beforeAll(async () => {
       '@restgen/runtime': `file:${path.join(work, runtimeTarball.filename)}`,
       fastify: floor('fastify'),
       '@fastify/rate-limit': floor('@fastify/rate-limit'),
+      // The shop example's server reads uploads of its invoice file field.
+      '@fastify/multipart': floor('@fastify/multipart'),
       jose: floor('jose'),
       zod: floor('zod'),
     },
