@@ -77,7 +77,8 @@ function upload(base: string, size: number): Promise<{ id: string; sha256: strin
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const body = JSON.parse(Buffer.concat(chunks).toString()) as { id: string; scan?: { sha256: string; size: number } };
-        if (res.statusCode !== 201 || body.scan?.size !== size) return reject(new Error(`upload answered ${res.statusCode}: ${JSON.stringify(body).slice(0, 300)}`));
+        if (res.statusCode !== 201 || body.scan?.size !== size)
+          return reject(new Error(`upload answered ${res.statusCode}: ${JSON.stringify(body).slice(0, 300)}`));
         resolve({ id: body.id, sha256: body.scan.sha256, seconds: Number(process.hrtime.bigint() - started) / 1e9 });
       });
     });

@@ -20,7 +20,7 @@ import type {
   SourceRef,
   TypeIR,
   FieldShape,
-  Format,
+  WireFormat,
 } from '../model/ir.ts';
 import { OAUTH_FLOWS } from '../model/ir.ts';
 import { project } from '../model/project.ts';
@@ -79,7 +79,7 @@ export interface VersionContract {
   };
   readonly rateLimit?: RateLimitIR;
   /** The formats besides JSON (present only with XML; older locks have none). */
-  readonly formats?: readonly Format[];
+  readonly formats?: readonly WireFormat[];
   readonly collections: readonly CollectionContract[];
   /** The webhook event types the version sends (absent: none), by type. */
   readonly events?: readonly EventContract[];
@@ -277,5 +277,8 @@ export function apiAtOfContract(apiName: string, contract: VersionContract, lock
     ...(contract.formats ? { formats: contract.formats } : {}),
     collections,
     ...(contract.events ? { events: contract.events.map((e) => eventAtOf(e, loc)) } : {}),
+    // Where the API is served and how its documents are written are not part of a version's wire contract.
+    servers: [],
+    openapi: { implicitMethods: false },
   };
 }

@@ -8,6 +8,7 @@ import { checkDateOrder, versioningOf, versionsOf, type WrittenVersioning, type 
 import { buildField, isIdentifier, knownMarkers, type FieldContext } from './build-field.ts';
 import { buildCollectionEvents, buildCustomEvents } from './build-events.ts';
 import { buildLifecycle, type CheckedLifecycle } from './build-lifecycle.ts';
+import { openApiOf, serversOf, type WrittenServers } from './build-servers.ts';
 import { DEFAULT_WEBHOOK_SCOPES, WEBHOOK_ENDPOINTS, webhookEndpointsDef } from './webhook-endpoints.ts';
 import { describeValue } from '../dsl/arguments.ts';
 import { collectionEntries, fieldEntries, reportSlips } from './check-builders.ts';
@@ -18,7 +19,7 @@ import { emptyRange } from './project.ts';
 import {
   OPERATIONS,
   takesCredentials,
-  type Format,
+  type WireFormat,
   type Rename,
   type ApiIR,
   type CollectionIR,
@@ -56,6 +57,8 @@ interface CheckedApi {
     >
   >;
   readonly webhooks?: { readonly scopes?: { readonly read?: string | readonly string[]; readonly write?: string | readonly string[] } };
+  readonly servers?: WrittenServers;
+  readonly openapi?: { readonly implicitMethods?: boolean };
 }
 
 /** `collection`'s options after {@link COLLECTION_OPTIONS} checked their shape. */
@@ -322,7 +325,7 @@ function eventsOf(api: CheckedApi, built: CollectionIR[], ctx: FieldContext, has
 }
 
 /** `formats` as written: JSON and optionally XML, each once (RG404); undefined for JSON only. */
-function formatsOf(written: unknown, d: DiagnosticBag, at: SourceRef): readonly Format[] | undefined {
+function formatsOf(written: unknown, d: DiagnosticBag, at: SourceRef): readonly WireFormat[] | undefined {
   if (written === undefined) return undefined;
   const list = Array.isArray(written) ? (written as unknown[]) : [];
   const known = list.every((f) => f === 'json' || f === 'xml');
@@ -364,6 +367,7 @@ export function buildApi(def: ApiDef, source: string, diagnostics: DiagnosticBag
   const auth = buildAuth(api.auth ?? {}, diagnostics, apiRef);
   const hasAuth = takesCredentials(auth);
   const rateLimit = rateLimitOf(api.rateLimit, 'defineApi', diagnostics, atPath(apiRef, ['rateLimit']));
+  const servers = serversOf(api.servers, diagnostics, apiRef);
   const formats = formatsOf(api.formats, diagnostics, atPath(apiRef, ['formats']));
   const session = reuse?.start({ versions: ctx.versions, hasAuth, fallback: apiRef });
   const collections = collectionEntries(api.collections ?? {}, apiRef, diagnostics).map(([cname, c]) =>
@@ -383,6 +387,8 @@ export function buildApi(def: ApiDef, source: string, diagnostics: DiagnosticBag
     ...(rateLimit ? { rateLimit } : {}),
     ...(formats ? { formats } : {}),
     ...eventsOf(api, collections, ctx, hasAuth),
+    servers,
+    openapi: openApiOf(api.openapi),
     source,
     loc: apiRef,
   };

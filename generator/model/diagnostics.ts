@@ -107,6 +107,8 @@ export const DIAGNOSTIC_CODES = {
   RG384: 'versioning.default names an unknown or unreleased version',
   RG385: 'versioning.default with path versioning',
   RG386: 'date-named versions not declared in date order',
+  RG390: 'a server URL that is not an absolute http(s) URL',
+  RG391: 'servers empty, or a server listed twice',
   RG400: 'invalid f.file() options',
   RG401: 'a file field where files cannot be',
   RG402: 'a modifier or marker a file field cannot have',

@@ -11,7 +11,7 @@ export * from './ir-auth.ts';
 export type { OperationName } from '../dsl/defs.ts';
 
 /** The six operations, in the order they are always emitted, and the facts of each (method, path, body, status). */
-export { OPERATIONS, OPERATION_FACTS } from '../../packages/runtime/src/operations.ts';
+export { OPERATIONS, OPERATION_FACTS } from '@restgen/runtime/contract';
 
 /** Where something was written: file, line, the builder member called, and an optional property path into it. */
 export interface SourceRef {
@@ -252,7 +252,7 @@ export interface BrownoutIR {
 export type VersioningIR = { readonly in: 'path' } | { readonly in: 'header'; readonly header: string; readonly default?: string };
 
 /** A format requests and answers may have besides JSON: `xml` (the API's `formats` option). */
-export type Format = 'json' | 'xml';
+export type WireFormat = 'json' | 'xml';
 
 /** The whole API. */
 export interface ApiIR {
@@ -265,14 +265,30 @@ export interface ApiIR {
   readonly auth: AuthIR;
   readonly rateLimit?: RateLimitIR;
   /** The formats of bodies and answers, `['json', 'xml']`; absent: JSON only. */
-  readonly formats?: readonly Format[];
+  readonly formats?: readonly WireFormat[];
   readonly collections: readonly CollectionIR[];
   /** Events with their own payload, in the order written. */
   readonly events?: readonly CustomEventIR[];
+  /** Where the API is served, the default first; empty: not declared (the documents name `/`). */
+  readonly servers: readonly ServerIR[];
+  /** How the OpenAPI documents are written. */
+  readonly openapi: OpenApiIR;
   /** The API module's path. */
   readonly source: string;
   /** Where `defineApi` was called (findings about versions, auth and rate limits point into it). */
   readonly loc?: SourceRef;
+}
+
+/** A place the API is served (`defineApi({ servers })`): an absolute http(s) URL without a trailing slash. */
+export interface ServerIR {
+  readonly url: string;
+  readonly description?: string;
+}
+
+/** How the OpenAPI documents are written (`defineApi({ openapi })`). */
+export interface OpenApiIR {
+  /** Declare `head` beside every `get` and `options` on every path. */
+  readonly implicitMethods: boolean;
 }
 
 /** A field as one version sees it. `name` is its name in that version; `key` its newest name. */
@@ -362,10 +378,14 @@ export interface ApiAt {
   readonly auth: AuthIR;
   readonly rateLimit?: RateLimitIR;
   /** The formats of bodies and answers (see {@link ApiIR.formats}). */
-  readonly formats?: readonly Format[];
+  readonly formats?: readonly WireFormat[];
   readonly collections: readonly CollectionAt[];
   /** The event types this version delivers, derived ones (collection order) then custom ones. */
   readonly events?: readonly EventAt[];
+  /** Where the API is served (the same in every version). */
+  readonly servers: readonly ServerIR[];
+  /** How the OpenAPI documents are written. */
+  readonly openapi: OpenApiIR;
   /** Where `defineApi` was called. */
   readonly loc?: SourceRef;
 }

@@ -286,6 +286,8 @@ function projectVersion(api: ApiIR, version: string): ApiAt {
     ...(api.formats ? { formats: api.formats } : {}),
     collections,
     ...(events.length > 0 ? { events } : {}),
+    servers: api.servers,
+    openapi: api.openapi,
     ...(api.loc ? { loc: api.loc } : {}),
   };
 }

@@ -6,9 +6,16 @@
  * @module
  */
 import { TimeoutError } from "./failures.js";
-import type { RequestOptions } from "./options.js";
-import { apiPromise, type WithResponse } from "./promises.js";
+import { apiPromise } from "./promises.js";
+import type { Download, DownloadOptions, Send } from "./transfers.js";
 import type { Transport } from "./transport.js";
+
+export type {
+  Download,
+  DownloadOptions,
+  Upload,
+  UploadStream,
+} from "./transfers.js";
 
 /** A file as answers show it: its metadata and the path it is downloaded from. */
 export interface FileMetadata {
@@ -22,42 +29,6 @@ export interface FileMetadata {
   sha256: string;
   /** Where `download` fetches it from. */
   href: string;
-}
-
-/** Bytes that are not a `Blob`, with the name and type a part gives them. */
-export interface UploadStream {
-  stream: ReadableStream<Uint8Array>;
-  /** The file name sent (default `file`). */
-  name?: string;
-  /** The media type sent (default: none said; the server tells it by the leading bytes). */
-  type?: string;
-}
-
-/**
- * What a file field takes: a `Blob` or `File` (its type and name are sent), a `ReadableStream` of bytes, or
- * one with a name and type. A body with a stream is sent once: it is never retried.
- */
-export type Upload = Blob | ReadableStream<Uint8Array> | UploadStream;
-
-/** A downloaded file: its bytes as a stream (read them, or cancel it), and what the headers say of it. */
-export interface Download {
-  body: ReadableStream<Uint8Array>;
-  /** The file name (`Content-Disposition`), or null. */
-  name: string | null;
-  /** The media type. */
-  type: string;
-  /** The bytes this answer carries (`Content-Length`): the whole file, or the range. */
-  length: number;
-  /** The strong ETag of the file's content. */
-  etag: string | null;
-  /** The range this answer carries and the file's size (a 206), or null for the whole file. */
-  range: { start: number; end: number; size: number } | null;
-  response: Response;
-}
-
-/** Options of `download`: the request's, and a range of bytes (`end` included; without it, to the end). */
-export interface DownloadOptions extends RequestOptions {
-  range?: { start: number; end?: number };
 }
 
 /** The `download` method of a collection whose file fields are `F`. */
@@ -99,8 +70,3 @@ export function withFiles<R>(
   }
   return namespace as R;
 }
-
-/** A write method of the namespace: its promise, with the `Response` on request. */
-export type Send = (...args: unknown[]) => {
-  withResponse(): Promise<WithResponse<unknown>>;
-};

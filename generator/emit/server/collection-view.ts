@@ -5,13 +5,12 @@
  * module for every version: a field change usually changes the plans of every older version anyway, and
  * a module per version tripled the file headers and imports the formatter reads.)
  */
-import type { Assign, MemorySpec } from '../../../packages/runtime/src/memory-store.ts';
-import type { CollectionSpec, FileFieldSpec, LifecycleSpec, LimitSpec, XmlNames } from '../../../packages/runtime/src/spec.ts';
+import type { Assign, CollectionSpec, FileFieldSpec, LifecycleSpec, LimitSpec, MemorySpec, XmlNames } from '@restgen/runtime/contract';
 import type { ApiIR, CollectionAt, CollectionIR, FieldAt, OperationName, RateLimitIR, TransitionIR } from '../../model/ir.ts';
 import { OPERATIONS } from '../../model/ir.ts';
 import { kindOf, sampleOf } from '../../model/kinds.ts';
 import { existsAt, shapeAt } from '../../model/project.ts';
-import { e, t, type Expr, type Prop, type Type, type TypeMember } from '../../printer/ast.ts';
+import { e, t, type Expr, type Type, type TypeMember } from '../../printer/ast.ts';
 import { printKey } from '../../printer/literals.ts';
 import { inputTypeName } from '../zod/emit-zod.ts';
 import { compactUp, planDown, planFieldsUp, planUp, HookNeeds, type HookNeed } from './migration-plan.ts';
@@ -35,7 +34,7 @@ interface RouteView {
   readonly version: string;
   /** The version as a property key. */
   readonly key: string;
-  /** `{ collection, path, operations, id, schemas, up, down, stateField, transitions }`: the runtime's `RouteSpec`. */
+  /** `{ schemas, up?, down?, transitions?, ... }`: what the version has of its own (the runtime's `VersionRoute`). */
   readonly route: Expr;
 }
 
@@ -60,10 +59,10 @@ export interface CollectionFileView {
   readonly doc: string;
   readonly top: string;
   readonly imports: readonly { readonly alias: string; readonly path: string }[];
-  /** `{ readonly [V in "v1" | "v2"]: $.RouteSpec }`: the versions the collection exists in. */
+  /** `$.CollectionRoutes<"v1" | "v2">`: the versions the collection exists in. */
   readonly routesType: Type;
   readonly routes: readonly RouteView[];
-  /** `{ v1: { ...route }, ... }`: every version's route, one per line. */
+  /** The runtime's `CollectionRoutes`: what the versions share once, then each version's own, one per line. */
   readonly routesObject: Expr;
   /** The runtime's `CollectionSpec`, as a literal in the module. */
   readonly spec: Expr;
@@ -145,16 +144,18 @@ function transitionType(ctx: ServerContext, c: CollectionIR, tr: TransitionIR, r
   return { name: tr.name, doc, handler: t.ref('$.TransitionHandler', [inStates(resource, field, tr.from), input, inStates(resource, field, [tr.to])]) };
 }
 
-/**
- * The members of a version's route that only some collections have: its file fields by this version's names
- * (newest name, limits), and the element names of XML answers in an API that answers XML.
- */
-function routeExtras(ctx: ServerContext, cAt: CollectionAt): Prop[] {
-  const files = cAt.fields.flatMap((f) =>
-    f.type.kind === 'file' ? [[f.name, { key: f.key, maxBytes: f.type.maxBytes, types: f.type.types } satisfies FileFieldSpec] as const] : [],
+/** A version's file fields by this version's names (newest name, limits); `{}` without any. */
+function filesOf(cAt: CollectionAt): Record<string, FileFieldSpec> {
+  return Object.fromEntries(
+    cAt.fields.flatMap((f) =>
+      f.type.kind === 'file' ? [[f.name, { key: f.key, maxBytes: f.type.maxBytes, types: f.type.types } satisfies FileFieldSpec]] : [],
+    ),
   );
-  const xml = ctx.api.formats?.includes('xml') ? { resource: lowerFirst(cAt.typeName), list: `${lowerFirst(cAt.typeName)}List` } : null;
-  return [...(files.length > 0 ? [e.prop('files', e.json(Object.fromEntries(files)))] : []), ...(xml ? [e.prop('xml', e.json(xml satisfies XmlNames))] : [])];
+}
+
+/** The element names of a collection's XML answers, in an API that answers XML (else null). */
+function xmlNamesOf(ctx: ServerContext, cAt: CollectionAt): XmlNames | null {
+  return ctx.api.formats?.includes('xml') ? { resource: lowerFirst(cAt.typeName), list: `${lowerFirst(cAt.typeName)}List` } : null;
 }
 
 /** The schema that checks an operation's input, by the suffix of its name (`OrderCreate`). */
@@ -253,44 +254,58 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
   const { top, needs, plans } = planned;
   const imports: { alias: string; path: string }[] = [];
   const routes: RouteView[] = [];
+  const newestAt = projections[top]!.byKey.get(c.name)!;
+  // What every version shares is the newest version's; a version writes only what it has of its own.
+  const shared = {
+    path: newestAt.path,
+    operations: newestAt.operations,
+    public: publicOpsOf(ctx, newestAt),
+    id: idOf(newestAt),
+    stateField: newestAt.lifecycle?.field ?? null,
+    files: filesOf(newestAt),
+  };
+  const differs = (a: unknown, b: unknown): boolean => JSON.stringify(a) !== JSON.stringify(b);
   for (let at = 0; at < versions.length; at++) {
     const cAt = projections[at]!.byKey.get(c.name);
     if (!cAt) continue;
     const version = versions[at]!;
     const alias = ctx.alias.get(version)!;
     imports.push({ alias, path: `../../${version}/${cAt.name}.js` });
+    const { up, down } = plans.get(at)!;
+    const own = {
+      path: cAt.path,
+      operations: cAt.operations,
+      public: publicOpsOf(ctx, cAt),
+      id: idOf(cAt),
+      stateField: cAt.lifecycle?.field ?? null,
+      files: filesOf(cAt),
+    };
+    const transitions = (cAt.lifecycle?.transitions ?? []).map((tr) => {
+      const ir = c.lifecycle!.transitions.find((x) => x.name === tr.name)!;
+      // The newest version that offers the transition has the input its handler is typed with.
+      let last = at;
+      while (last + 1 <= top && existsAt(versions, last + 1, ir.addedIn, ir.removedIn)) last++;
+      const trUp = last === at ? null : compactUp(planFieldsUp(versions, ir.input, at, last, () => []));
+      const input = e.prop('input', e.path(`${alias}.${inputTypeName(cAt, tr.name)}`));
+      return e.prop(tr.name, e.obj(trUp === null ? [input] : [input, e.prop('up', e.json(trUp))]));
+    });
     routes.push({
       version,
       key: printKey(version),
       route: e.obj([
-        e.short('collection'),
-        e.prop('path', e.str(cAt.path)),
-        e.prop('operations', e.json(cAt.operations)),
-        e.prop('public', e.json(publicOpsOf(ctx, cAt))),
-        e.prop('id', e.str(idOf(cAt))),
         e.prop('schemas', schemasOf(alias, cAt)),
-        e.prop('up', e.json(plans.get(at)!.up)),
-        e.prop('down', e.json(plans.get(at)!.down)),
-        e.prop('stateField', e.json(cAt.lifecycle?.field ?? null)),
-        ...routeExtras(ctx, cAt),
-        e.prop(
-          'transitions',
-          e.obj(
-            (cAt.lifecycle?.transitions ?? []).map((tr) => {
-              const ir = c.lifecycle!.transitions.find((x) => x.name === tr.name)!;
-              // The newest version that offers the transition has the input its handler is typed with.
-              let last = at;
-              while (last + 1 <= top && existsAt(versions, last + 1, ir.addedIn, ir.removedIn)) last++;
-              const up = last === at ? null : compactUp(planFieldsUp(versions, ir.input, at, last, () => []));
-              return e.prop(tr.name, e.obj([e.prop('input', e.path(`${alias}.${inputTypeName(cAt, tr.name)}`)), e.prop('up', e.json(up))]));
-            }),
-          ),
-        ),
+        ...(up !== null ? [e.prop('up', e.json(up))] : []),
+        ...(Object.keys(down).length > 0 ? [e.prop('down', e.json(down))] : []),
+        ...(transitions.length > 0 ? [e.prop('transitions', e.obj(transitions))] : []),
+        ...(['path', 'operations', 'public', 'id', 'stateField', 'files'] as const)
+          .filter((k) => differs(own[k], shared[k]))
+          .map((k) => e.prop(k, e.json(own[k]))),
       ]),
     });
   }
 
   const newest = projections[top]!.byKey.get(c.name)!;
+  const xml = xmlNamesOf(ctx, newest);
   const resourceName = `${ctx.alias.get(versions[top]!)!}.${newest.typeName}`;
   // Handlers keep a stored file (with its store key) where answers show its metadata and download path.
   const fileFields = newest.fields.filter((f) => f.type.kind === 'file').map((f) => t.str(f.name));
@@ -307,10 +322,26 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
     doc: `${c.name} of the ${ctx.name} API: routes, store and handler types.${c.description ? ` ${c.description}` : ''}`,
     top: versions[top]!,
     imports,
-    routesType: t.mapped('V', t.union(routes.map((r) => t.str(r.version))), t.ref('$.RouteSpec'), true),
+    routesType: t.ref('$.CollectionRoutes', [t.union(routes.map((r) => t.str(r.version)))]),
     routes,
     routesObject: e.obj(
-      routes.map((r) => e.prop(r.version, r.route)),
+      [
+        e.short('collection'),
+        e.prop('path', e.str(shared.path)),
+        e.prop('operations', e.json(shared.operations)),
+        e.prop('public', e.json(shared.public)),
+        e.prop('id', e.str(shared.id)),
+        ...(shared.stateField !== null ? [e.prop('stateField', e.str(shared.stateField))] : []),
+        ...(Object.keys(shared.files).length > 0 ? [e.prop('files', e.json(shared.files))] : []),
+        ...(xml !== null ? [e.prop('xml', e.json(xml))] : []),
+        e.prop(
+          'versions',
+          e.obj(
+            routes.map((r) => e.prop(r.version, r.route)),
+            true,
+          ),
+        ),
+      ],
       true,
     ),
     spec: e.json({

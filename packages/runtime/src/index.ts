@@ -70,6 +70,7 @@ export {
 export type {
   ApiSpec,
   BrownoutSpec,
+  CollectionRoutes,
   CollectionSpec,
   DownStep,
   FileFieldSpec,
@@ -85,6 +86,7 @@ export type {
   TransitionRouteSpec,
   TransitionSpec,
   UpPlan,
+  VersionRoute,
   VersionSpec,
   WebhooksSpec,
   XmlNames,

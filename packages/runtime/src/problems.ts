@@ -5,8 +5,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { isRecord } from './guards.js';
-import { sendProblem } from './representation.js';
+import { formatOfRequest } from './answer-format.js';
 import { pointerOf } from './shape.js';
+import { problemXml } from './xml-write.js';
 
 /** One issue of a failed validation: a JSON pointer (RFC 6901, as a URI fragment) and what is wrong. */
 export interface ProblemIssue {
@@ -117,7 +118,8 @@ export class BadRequest extends HttpProblem {
 
 /** Answers with a problem body and its status, as `application/problem+json` (or `+xml`, when the request negotiated XML). */
 export function send(reply: FastifyReply, body: Problem): FastifyReply {
-  return sendProblem(reply, body);
+  if (formatOfRequest(reply.request) === 'xml') return reply.code(body.status).type('application/problem+xml; charset=utf-8').send(problemXml(body));
+  return reply.code(body.status).type('application/problem+json').send(body);
 }
 
 /**
@@ -127,7 +129,8 @@ export function send(reply: FastifyReply, body: Problem): FastifyReply {
  */
 function isMissing(issue: z.core.$ZodIssue): boolean {
   if (issue.code !== 'invalid_type') return false;
-  return 'input' in issue ? issue.input === undefined : / received undefined$/.test(issue.message);
+  // Later zod 4 releases keep the input on the issue; zod 4.0 only words it (typed for both).
+  return 'input' in issue ? issue.input === undefined : / received undefined$/.test((issue as z.core.$ZodIssueBase).message);
 }
 
 /** Every issue of a failed parse, each with a JSON pointer; unknown keys become one issue each. */

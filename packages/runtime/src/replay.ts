@@ -7,8 +7,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Broken } from './answer.js';
 import { RedisUnavailable, answerKeyOf, fingerprintOf, type Answer, type Remembered } from './idempotency.js';
 import { timedOut } from './invoke.js';
-import { HttpProblem, INTERNAL, problem, send } from './problems.js';
-import { sendJsonText, sendProblem } from './representation.js';
+import { HttpProblem, INTERNAL, problem, send, type Problem } from './problems.js';
+import { sendJsonText } from './representation.js';
 import { stateOf, type Mount } from './state.js';
 
 /** The key sent, null when there is none, or a reply already sent (400: a key over 255 characters). */
@@ -70,7 +70,7 @@ export function sendAnswer(reply: FastifyReply, answer: Answer, root?: string): 
   if (answer.location !== null) reply.header('location', answer.location);
   // Answers stored before ETags existed have none.
   if (typeof answer.etag === 'string') reply.header('etag', answer.etag);
-  if (answer.status >= 400) return sendProblem(reply, { ...(answer.body as object), status: answer.status });
+  if (answer.status >= 400) return send(reply, { ...(answer.body as Problem), status: answer.status });
   // A create's text goes out as written, as the route without an Idempotency-Key sends it.
   const text = answer.text ?? JSON.stringify(answer.body) ?? '';
   return sendJsonText(reply.code(answer.status), text, root);

@@ -6,9 +6,11 @@
  * whose `Accept` allows no format the API answers in.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { formatOfRequest, setAnswerFormat, xmlTypeOf } from './answer-format.js';
 import { mediaTypesOf, negotiate, xmlMediaType } from './negotiate.js';
-import { formatOfRequest, stateOf, type Mount } from './state.js';
-import { problemXml, xmlOfJsonText } from './xml-write.js';
+import { send } from './problems.js';
+import type { Mount } from './state.js';
+import { xmlOfJsonText } from './xml-write.js';
 
 /** What Fastify sends JSON as: a body sent as text keeps the content type an object would get. */
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -16,14 +18,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /** Sends an answer written as JSON text, or its XML when the request negotiated XML (`root`: the root element's name). */
 export function sendJsonText(reply: FastifyReply, text: string, root: string | undefined): FastifyReply {
   if (root !== undefined && formatOfRequest(reply.request) === 'xml')
-    return reply.type(`${stateOf(reply.request).xmlType}; charset=utf-8`).send(xmlOfJsonText(root, text));
+    return reply.type(`${xmlTypeOf(reply.request)}; charset=utf-8`).send(xmlOfJsonText(root, text));
   return reply.type(JSON_TYPE).send(text);
-}
-
-/** Sends a problem body with its status, as problem+json or (negotiated) problem+xml. */
-export function sendProblem(reply: FastifyReply, body: { readonly status: number }): FastifyReply {
-  if (formatOfRequest(reply.request) === 'xml') return reply.code(body.status).type('application/problem+xml; charset=utf-8').send(problemXml(body));
-  return reply.code(body.status).type('application/problem+json').send(body);
 }
 
 /**
@@ -33,22 +29,20 @@ export function sendProblem(reply: FastifyReply, body: { readonly status: number
 export function acceptable(m: Mount, request: FastifyRequest, reply: FastifyReply): boolean {
   const format = m.formats.length > 1 ? formatOfRequest(request) : negotiate(request.headers.accept, m.formats);
   if (format !== null) return true;
-  const state = stateOf(request);
-  state.format = 'json';
-  sendProblem(reply, {
+  setAnswerFormat(request, 'json');
+  send(reply, {
     type: 'about:blank',
     title: 'Not Acceptable',
     status: 406,
     detail: `This API answers ${mediaTypesOf(m.formats)}, which the Accept header does not allow.`,
     code: 'not_acceptable',
-  } as { status: number });
+  });
   return false;
 }
 
 /** The hook of an API with XML: each request's answer format, from its `Accept`. */
 export function negotiateFormat(m: Mount, request: FastifyRequest): void {
-  const state = stateOf(request);
   const accept = request.headers.accept;
-  state.format = negotiate(accept, m.formats);
-  if (state.format === 'xml') state.xmlType = xmlMediaType(accept);
+  const format = negotiate(accept, m.formats);
+  setAnswerFormat(request, format, format === 'xml' ? xmlMediaType(accept) : 'application/xml');
 }

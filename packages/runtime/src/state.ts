@@ -3,7 +3,6 @@
  * versioning chose), the gate/handle pair of a route, and the mounted API's resolved settings.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Challenge } from './auth.js';
 import type { Etagger } from './etag.js';
 import type { FailureLimiter } from './auth-failures.js';
 import type { FileStore } from './file-store.js';
@@ -12,10 +11,21 @@ import type { AnyFn } from './guards.js';
 import type { AnswerStore } from './idempotency.js';
 import type { Hooks } from './migrate.js';
 import type { JwtVerifier } from './jwt-claims.js';
-import type { Limiter } from './rate-limit.js';
-import type { ApiSpec, RouteSpec } from './spec.js';
+import type { MountedSpec, RouteSpec } from './spec.js';
 import type { OutdatedValue } from './older-data.js';
 import type { Credential, HandlerEvents, Principal, VersionSource, VersionUse } from './types.js';
+
+/** The `WWW-Authenticate` value of a 401 or 403; `error` goes into the challenge of the scheme the client used. */
+export type Challenge = (scheme: Credential['scheme'] | null, error?: string) => string;
+
+/** Counts a request against one limit; `reset` is in seconds. */
+export type Limiter = (request: FastifyRequest) => Promise<{
+  readonly exceeded: boolean;
+  readonly max: number;
+  readonly remaining: number;
+  readonly reset: number;
+  readonly policy: string;
+}>;
 
 /** The version a request resolved to (header versioning), and how. */
 export interface Resolved {
@@ -31,10 +41,6 @@ export interface RequestState {
   version: Resolved | null;
   /** The credential was checked before the version was resolved (for `pinnedVersion`): the gate does not check it again. */
   authenticated: boolean;
-  /** The format of the answers (APIs with XML negotiate it as a request arrives); null: `Accept` allows none (406). */
-  format: Format | null;
-  /** The XML media type answers carry when `format` is XML. */
-  xmlType: 'application/xml' | 'text/xml';
 }
 /** The request decoration holding the state (registered by `mountApi`). */
 export const STATE = Symbol('restgen.state');
@@ -47,16 +53,9 @@ export const stateOf = (request: FastifyRequest): RequestState => {
     entry: null,
     version: null,
     authenticated: false,
-    format: 'json',
-    xmlType: 'application/xml',
   });
 };
 
-/** The format of a request's answers; JSON where nothing negotiated one. */
-export const formatOfRequest = (request: FastifyRequest): Format | null => {
-  const state = (request as WithState)[STATE];
-  return state ? state.format : 'json';
-};
 /** The principal a gate found, or null (also when no gate ran). */
 export const principalOf = (request: FastifyRequest): Principal | null => (request as WithState)[STATE]?.principal ?? null;
 
@@ -76,7 +75,7 @@ export interface Entry {
 
 /** The mounted API: its spec and everything `mountApi` resolved from the options. */
 export interface Mount {
-  readonly spec: ApiSpec;
+  readonly spec: MountedSpec;
   readonly handlers: Readonly<Record<string, Readonly<Record<string, AnyFn>>>>;
   readonly hooks: Hooks;
   readonly answers: AnswerStore;

@@ -50,7 +50,7 @@ export function createTransitionHandle(m: Mount, version: VersionSpec, route: Ro
   const get = m.handlers[key]!['get']!;
   const etagOf = m.etags.get(key)!;
   const present = createPresenter(m, version, route, source);
-  const up = spec.up === null ? null : compileUp(spec.up, m.hooks);
+  const up = spec.up === null || spec.up === undefined ? null : compileUp(spec.up, m.hooks);
   const timeout = m.requestTimeout;
   const list = (states: readonly string[]) => [...new Set(states.map((s) => stateShown(route, s)))].join(' or ');
 

@@ -13,22 +13,13 @@
  *   but an array accepts.
  */
 import type { z } from 'zod';
+import type * as core from 'zod/v4/core';
 import { XmlElement } from './xml-read.js';
-import type { Internals } from './zod-checks.js';
-
-/** The parts of a zod schema's definition the mapping reads (zod 4's `_zod.def`). */
-interface Def {
-  readonly type: string;
-  readonly shape?: Readonly<Record<string, Internals>>;
-  readonly element?: Internals;
-  readonly innerType?: Internals;
-  readonly in?: Internals;
-}
+import { defOf } from './zod-internals.js';
 
 /** How the value of one element is read. */
 type Reader = (element: XmlElement) => unknown;
 
-const defOf = (schema: Internals): Def => schema._zod.def as Def;
 const BLANK = /^\s*$/;
 /** JSON's number grammar: what `JSON.parse` reads as a number. */
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
@@ -60,18 +51,18 @@ function add(out: Record<string, unknown>, name: string, value: unknown, seen?: 
 }
 
 /** The schema a wrapper (optional, nullable, default, readonly, pipe's input) stands for. */
-function unwrap(schema: Internals): Internals {
+function unwrap(schema: core.$ZodType): core.$ZodType {
   let at = schema;
   for (let i = 0; i < 32; i++) {
     const def = defOf(at);
-    const inner = def.innerType ?? (def.type === 'pipe' ? def.in : undefined);
+    const inner: core.$ZodType | undefined = 'innerType' in def ? def.innerType : def.type === 'pipe' ? def.in : undefined;
     if (inner === undefined) return at;
     at = inner;
   }
   return at;
 }
 
-function compile(schema: Internals, depth: number): Reader {
+function compile(schema: core.$ZodType, depth: number): Reader {
   // A schema nested deeper than any body may be (a recursive one) is read loosely.
   if (depth > 64) return loose;
   const target = unwrap(schema);
@@ -83,7 +74,7 @@ function compile(schema: Internals, depth: number): Reader {
   switch (def.type) {
     case 'object': {
       const members = new Map<string, Reader>();
-      const shape = def.shape ?? {};
+      const shape = def.shape;
       const memberOf = (name: string): Reader => {
         let read = members.get(name);
         if (read === undefined && Object.hasOwn(shape, name)) members.set(name, (read = compile(shape[name]!, depth + 1)));
@@ -98,7 +89,7 @@ function compile(schema: Internals, depth: number): Reader {
       });
     }
     case 'array': {
-      const item = def.element ? compile(def.element, depth + 1) : loose;
+      const item = compile(def.element, depth + 1);
       return nil((element) => (element.children.length === 0 && !BLANK.test(element.text) ? element.text : element.children.map(item)));
     }
     case 'number':
@@ -124,7 +115,7 @@ const READERS = new WeakMap<object, Reader>();
 /** The value of an XML body (its root element) for `schema`, as a JSON body with the same content would be. */
 export function valueOfXml(root: XmlElement, schema: z.ZodType): unknown {
   let read = READERS.get(schema);
-  if (read === undefined) READERS.set(schema, (read = compile(schema as unknown as Internals, 0)));
+  if (read === undefined) READERS.set(schema, (read = compile(schema, 0)));
   return read(root);
 }
 
