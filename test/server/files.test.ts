@@ -3,13 +3,18 @@
  * 1 KiB, an optional and nullable cover, and fields of every kind beside them) whose server keeps files in a disk
  * store of the test's own: multipart uploads with the same validation as JSON, the limits (413 at maxBytes + 1,
  * 415 by declared type and by leading bytes, 400 for a malformed body), a failed or interrupted upload that
- * leaves nothing stored, downloads (headers, HEAD, 304, Range 206 and 416), replaced and removed files deleted.
+ * leaves nothing stored, downloads (headers, HEAD, 304, Range 206 and 416), replaced and removed files deleted,
+ * and a 32 MiB upload that reaches the store as it arrives (what the server has read stays a few hundred KiB ahead of
+ * what the store has taken: nothing is buffered whole, counted in bytes rather than by a clock).
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { request as httpRequest } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { Readable } from 'node:stream';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { FileStore } from '@restgen/runtime';
 import { TMP, generateInto, importServer, registerOf, start, type Answer, type Running } from './helpers.ts';
 
 const API = `import { collection, defineApi, f } from 'restgen';
@@ -29,6 +34,7 @@ export default defineApi({
         labels: f.array(f.string()).max(3).default([]),
         scan: f.file({ maxBytes: 1024, types: ['application/pdf', 'image/png', 'text/csv'] }),
         cover: f.file({ maxBytes: 1024, types: ['image/png'] }).optional().nullable().addedIn('v2'),
+        recording: f.file({ maxBytes: 64 * 1024 * 1024, types: ['video/mp4'] }).optional().addedIn('v2'),
       },
       scopes: { read: 'docs:read', write: 'docs:write' },
     }),
@@ -54,15 +60,40 @@ beforeAll(async () => {
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'api.ts'), API);
   const mod = await importServer(await generateInto('files', path.join(dir, 'api.ts')));
-  const files = (mod['createDiskFileStore'] as (dir: string) => unknown)(store);
+  const disk = (mod['createDiskFileStore'] as (dir: string) => FileStore)(store);
+  // Recordings go to a sink that counts what it takes (the streaming test); everything else to the disk.
+  const files: FileStore = {
+    put: (key, content, info) => (key.startsWith('documents/recording/') ? sink(content) : disk.put(key, content, info)),
+    get: (key, range) => disk.get(key, range),
+    delete: (key) => disk.delete(key),
+  };
   const scopes = ['docs:read', 'docs:write'];
-  server = await start((app) =>
-    registerOf(mod, 'Archive')(app, mod.createMemoryHandlers(), {
+  server = await start(async (app) => {
+    app.addHook('onRequest', (request, _reply, done) => {
+      reading = { socket: request.raw.socket, before: request.raw.socket.bytesRead };
+      done();
+    });
+    await registerOf(mod, 'Archive')(app, mod.createMemoryHandlers(), {
       authenticate: ({ token }: { token: string }) => ({ id: token, scopes: token === 'reader' ? ['docs:read'] : scopes }),
       files,
-    }),
-  );
+    });
+  });
 });
+
+/** The socket of the latest request and the bytes it had read before the request's body. */
+let reading: { readonly socket: Socket; readonly before: number } | undefined;
+/** What the sink took, and the most the server had read of the request beyond it. */
+const sunk = { bytes: 0, mostAhead: 0 };
+
+/** A store's put that keeps nothing: it takes each chunk on the next turn of the event loop, counting how far the socket's reads ran ahead. */
+async function sink(content: Readable): Promise<void> {
+  const { socket, before } = reading!;
+  for await (const chunk of content) {
+    sunk.bytes += (chunk as Buffer).length;
+    sunk.mostAhead = Math.max(sunk.mostAhead, socket.bytesRead - before - sunk.bytes);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
 afterAll(async () => {
   await server.close();
   rmSync(store, { recursive: true, force: true });
@@ -260,6 +291,51 @@ describe('uploads', () => {
     await vi.waitFor(() => expect(stored()).toHaveLength(1), { timeout: 10_000, interval: 50 });
     const other = await create([...fields(), { name: 'scan', file: PDF(301), type: 'application/pdf' }], { 'idempotency-key': 'files-k1' });
     expect(other.status).toBe(422);
+  });
+});
+
+describe('streaming', () => {
+  it('takes a 32 MiB upload to the store as it arrives: the server reads at most a few hundred KiB ahead of the store', async () => {
+    const size = 32 * 1024 * 1024;
+    // An MP4's leading bytes (a ftyp box, brand isom), then a pattern: made as they are sent, never held whole here.
+    const block = Buffer.alloc(64 * 1024, 0x5a);
+    Buffer.from([0, 0, 0, 0x18, ...Buffer.from('ftypisom')]).copy(block);
+    const head = multipart([...fields(), { name: 'scan', file: PDF(100), type: 'application/pdf' }]).subarray(0, -`--${BOUNDARY}--\r\n`.length);
+    const fileHead = Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="recording"; filename="talk.mp4"\r\nContent-Type: video/mp4\r\n\r\n`);
+    const tail = Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
+    async function* body(): AsyncGenerator<Buffer> {
+      yield Buffer.concat([head, fileHead]);
+      for (let sent = 0; sent < size; sent += block.length) yield block.subarray(0, Math.min(block.length, size - sent));
+      yield tail;
+    }
+    const { port } = new URL(server.url);
+    const answer = await new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
+      const req = httpRequest({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/v2/documents',
+        headers: {
+          authorization: 'Bearer admin',
+          'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+          'content-length': head.length + fileHead.length + size + tail.length,
+        },
+      });
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) as Record<string, unknown> }));
+      });
+      req.on('error', reject);
+      Readable.from(body()).pipe(req);
+    });
+    expect(answer.status).toBe(201);
+    expect(answer.body['recording']).toMatchObject({ name: 'talk.mp4', type: 'video/mp4', size });
+    expect(sunk.bytes).toBe(size);
+    // Socket, HTTP parser, busboy, the counting and hashing stream: each holds a chunk or a stream's buffer. A
+    // server that buffered the upload would be megabytes ahead.
+    expect(sunk.mostAhead).toBeGreaterThan(0);
+    expect(sunk.mostAhead).toBeLessThan(2 * 1024 * 1024);
   });
 });
 
