@@ -63,7 +63,11 @@ beforeAll(async () => {
   const disk = (mod['createDiskFileStore'] as (dir: string) => FileStore)(store);
   // Recordings go to a sink that counts what it takes (the streaming test); everything else to the disk.
   const files: FileStore = {
-    put: (key, content, info) => (key.startsWith('documents/recording/') ? sink(content) : disk.put(key, content, info)),
+    put: (key, content, info) => {
+      // A store that cannot reach its bucket, whose error speaks of multipart uploads as S3's do.
+      if (storeDown) return Promise.reject(new Error('NoSuchUpload: the specified multipart upload does not exist'));
+      return key.startsWith('documents/recording/') ? sink(content) : disk.put(key, content, info);
+    },
     get: (key, range) => disk.get(key, range),
     delete: (key) => disk.delete(key),
   };
@@ -80,6 +84,8 @@ beforeAll(async () => {
   });
 });
 
+/** Whether the store's put fails. */
+let storeDown = false;
 /** The socket of the latest request and the bytes it had read before the request's body. */
 let reading: { readonly socket: Socket; readonly before: number } | undefined;
 /** What the sink took, and the most the server had read of the request beyond it. */
@@ -252,6 +258,38 @@ describe('uploads', () => {
     expect(stored()).toEqual([]);
   });
 
+  it('answers 413 for more than 1,000 parts, and for fields past the body limit', async () => {
+    const many = await create([...fields(), ...Array.from({ length: 1000 }, (_, i) => ({ name: `x${i}`, value: '1' }))]);
+    expect([many.status, many.body['code'], many.body['detail']]).toEqual([413, 'payload_too_large', 'The multipart body has too many parts.']);
+    const long = await create([
+      { name: 'title', value: 'x'.repeat(1_048_577) },
+      { name: 'scan', file: PDF(50), type: 'application/pdf' },
+    ]);
+    expect([long.status, long.body['code']]).toEqual([413, 'payload_too_large']);
+    // Several fields, none too large alone, together past the limit; the file before them is deleted again.
+    const spread = await create([
+      { name: 'scan', file: PDF(50), type: 'application/pdf' },
+      ...['title', 'a', 'b'].map((name) => ({ name, value: 'x'.repeat(400_000) })),
+    ]);
+    expect([spread.status, spread.body['detail']]).toEqual([413, 'The fields of the multipart body hold more than 1048576 bytes.']);
+    expect(stored()).toEqual([]);
+  });
+
+  it("answers 500 when the store fails, whatever its error says, and keeps nothing: the store's failure is not the client's", async () => {
+    storeDown = true;
+    try {
+      const failed = await create([...fields(), { name: 'scan', file: PDF(100), type: 'application/pdf' }]);
+      expect([failed.status, failed.body['code'], failed.body['detail']]).toEqual([
+        500,
+        'internal_error',
+        'The server failed to answer; the error has been logged.',
+      ]);
+    } finally {
+      storeDown = false;
+    }
+    expect(stored()).toEqual([]);
+  });
+
   it('takes JSON bodies without the file where none is required, and says where a required one is missing', async () => {
     const json = await server.call('POST', '/v2/documents', { body: { title: 'No scan', pages: 1 } });
     expect(json.status).toBe(400);
@@ -348,9 +386,17 @@ describe('replacing and removing files', () => {
     expect(replaced.status).toBe(200);
     expect(replaced.body['scan']).toMatchObject({ size: 200 });
     await vi.waitFor(() => expect(stored()).toHaveLength(2), { timeout: 10_000, interval: 50 });
+    // A replace sends every required field, the file too; the cover it leaves out is gone, and its content with it.
+    const put = await send('PUT', `/v2/documents/${id}`, multipart([...fields(), { name: 'scan', file: PDF(300), type: 'application/pdf' }]));
+    expect(put.status).toBe(200);
+    expect(put.body['scan']).toMatchObject({ size: 300 });
+    expect(put.body).not.toHaveProperty('cover');
+    await vi.waitFor(() => expect(stored()).toHaveLength(1), { timeout: 10_000, interval: 50 });
+    await send('PATCH', `/v2/documents/${id}`, multipart([{ name: 'cover', file: PNG, type: 'image/png' }]));
+    await vi.waitFor(() => expect(stored()).toHaveLength(2), { timeout: 10_000, interval: 50 });
     // JSON: null removes the cover; the scan stays.
     const removed = await server.call('PATCH', `/v2/documents/${id}`, { body: { cover: null, title: 'Renamed' } });
-    expect(removed.body).toMatchObject({ title: 'Renamed', cover: null, scan: { size: 200 } });
+    expect(removed.body).toMatchObject({ title: 'Renamed', cover: null, scan: { size: 300 } });
     await vi.waitFor(() => expect(stored()).toHaveLength(1), { timeout: 10_000, interval: 50 });
     expect((await send('DELETE', `/v2/documents/${id}`)).status).toBe(204);
     await vi.waitFor(() => expect(stored()).toEqual([]), { timeout: 10_000, interval: 50 });

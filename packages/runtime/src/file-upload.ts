@@ -15,7 +15,7 @@ import type { z } from 'zod';
 import type { FileStore } from './file-store.js';
 import { SNIFF_BYTES, hasSignature, sniff, sniffAmong } from './file-sniff.js';
 import { cleanFileName, uploaded, type StoredFile } from './file-values.js';
-import { problem, type Problem, type ProblemIssue } from './problems.js';
+import { INTERNAL, problem, type Problem, type ProblemIssue } from './problems.js';
 import type { FileFieldSpec, MultipartPluginOptions, RouteSpec } from './spec.js';
 import { XmlElement } from './xml-read.js';
 import { valueOfXml } from './xml-value.js';
@@ -45,6 +45,13 @@ export const isMultipart = (request: FastifyRequest): boolean => (request as Par
 class Refused extends Error {
   constructor(readonly problem: Problem) {
     super(problem.detail);
+  }
+}
+
+/** The file store's own failure: answered 500 (and logged), never read as the client's fault. */
+class StoreFailed extends Error {
+  constructor(readonly failure: unknown) {
+    super('the file store failed');
   }
 }
 
@@ -113,6 +120,9 @@ function problemOf(error: unknown): Problem | null {
   if (/multipart|boundary|part|form|header/i.test(message)) return problem(400, 'bad_request', `The multipart body is malformed (${message}).`);
   return null;
 }
+
+/** A request whose multipart body broke off or could not be read. */
+const MALFORMED = problem(400, 'bad_request', 'The multipart body is malformed or ended early.');
 
 /**
  * The bytes of one file part on their way to the store: counted (413 past `maxBytes`), hashed, and their
@@ -199,7 +209,13 @@ async function storeFile(store: FileStore, collection: string, field: string, sp
   const inspection = new Inspection(field, spec, declared);
   const name = cleanFileName(part.filename);
   const key = `${collection}/${spec.key}/${randomUUID()}`;
-  part.file.on('error', (error) => inspection.destroy(error));
+  // The request's own stream failing (a cut or malformed body) is the client's fault; the store failing is not.
+  const incoming: { broke: boolean; error?: unknown } = { broke: false };
+  part.file.on('error', (error) => {
+    incoming.broke = true;
+    incoming.error = error;
+    inspection.destroy(error);
+  });
   // Bytes flow before the store's put starts reading (it may create a folder first): a refusal then waits
   // for the store to see it (as the stream's own error), without crashing the process meanwhile.
   inspection.on('error', () => undefined);
@@ -209,14 +225,17 @@ async function storeFile(store: FileStore, collection: string, field: string, sp
     await store.put(key, inspection, { name, type: declared === 'application/octet-stream' ? (spec.types[0] ?? declared) : declared });
   } catch (error) {
     await store.delete(key).catch(() => undefined);
-    // The stream's own refusal (413, 415) wins over however the store reported the failed stream.
-    const cause = (inspection.errored as unknown) ?? error;
-    throw cause instanceof Refused ? cause : problemOf(cause) ? new Refused(problemOf(cause)!) : cause;
+    // The stream's own refusal (413, 415) wins over however the store reported the failed stream; a broken
+    // request is a 400; anything else is the store's failure (a 500, logged), whatever its message says.
+    const refusal = inspection.errored as unknown;
+    if (refusal instanceof Refused) throw refusal;
+    if (incoming.broke) throw new Refused(problemOf(incoming.error) ?? MALFORMED);
+    throw new StoreFailed(error);
   }
   // A store that resolved before reading every byte kept a truncated file: that is the store's failure.
   if (!inspection.readableEnded && !inspection.writableFinished) {
     await store.delete(key).catch(() => undefined);
-    throw new Error(`the file store resolved put(${key}) before reading the whole file`);
+    throw new StoreFailed(new Error(`the file store resolved put(${key}) before reading the whole file`));
   }
   return { ...file, type: inspection.type ?? declared, size: inspection.size, sha256: inspection.digest() };
 }
@@ -273,6 +292,7 @@ export async function readUpload(request: FastifyRequest, route: RouteSpec, sche
   } catch (error) {
     await Promise.all(stored.map((f) => store.delete(f.key).catch(() => undefined)));
     if (error instanceof Refused) return { ok: false, problem: error.problem };
+    if (error instanceof StoreFailed) return { ok: false, problem: INTERNAL, error: error.failure };
     const known = problemOf(error);
     if (known !== null) return { ok: false, problem: known };
     return { ok: false, problem: problem(500, 'internal_error', 'The server failed to answer; the error has been logged.'), error };
