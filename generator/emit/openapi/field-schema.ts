@@ -153,12 +153,16 @@ export interface PropertyOptions {
   readonly formats: FormatNames;
 }
 
+/** `text` after a field's own description (a sentence of its own), or alone. */
+export const afterDescription = (description: string | undefined, text: string): string =>
+  description === undefined ? text : `${description}${/[.!?]$/.test(description) ? '' : '.'} ${text}`;
+
 /** The schema of a field as an object property: type, null, description, default, example, flags. */
 export function propertySchema(field: FieldAt, options: PropertyOptions): JsonObject {
   if (field.type.kind === 'file' && options.mode === 'request')
     return compact({
       type: 'null',
-      description: [field.description, 'null removes the file; a file is sent as a part of a multipart/form-data body.'].filter(Boolean).join(' '),
+      description: afterDescription(field.description, 'null removes the file; a file is sent as a part of a multipart/form-data body.'),
       deprecated: field.deprecated ? true : undefined,
     });
   const base = typeSchema(field.type, options.mode, options.formats);

@@ -5,7 +5,7 @@
  */
 import type { ApiAt, CollectionAt, FieldAt } from '../../model/ir.ts';
 import { kindOf } from '../../model/kinds.ts';
-import { fileUploadSchema } from './field-schema.ts';
+import { afterDescription, fileUploadSchema } from './field-schema.ts';
 import { compact, ref, type Json, type JsonObject } from './json.ts';
 import { answersXml, withXmlMedia } from './xml.ts';
 
@@ -25,8 +25,11 @@ export const formNamesOf = (c: CollectionAt): { readonly create: string; readonl
 export function formSchemaOf(c: CollectionAt, json: JsonObject, partial: boolean): JsonObject {
   const files = fileFieldsOf(c);
   const properties: Record<string, Json> = { ...((json['properties'] as JsonObject | undefined) ?? {}) };
-  for (const f of files)
-    properties[f.name] = compact({ ...fileUploadSchema(f.type as Extract<FieldAt['type'], { kind: 'file' }>), description: f.description });
+  for (const f of files) {
+    const upload = fileUploadSchema(f.type as Extract<FieldAt['type'], { kind: 'file' }>);
+    // The field's own words first; the types and the size limit stay said either way.
+    properties[f.name] = { ...upload, description: afterDescription(f.description, String(upload['description'])) };
+  }
   const required = [...((json['required'] as readonly string[] | undefined) ?? []), ...(partial ? [] : files.filter((f) => !f.optional).map((f) => f.name))];
   return compact({
     ...json,
