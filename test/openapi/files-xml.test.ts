@@ -118,6 +118,8 @@ describe('XML in the ledger', () => {
     expect(at(schemas, 'AccountList', 'xml')).toEqual({ name: 'accountList' });
     expect(at(schemas, 'AccountList', 'properties', 'data', 'xml')).toEqual({ wrapped: true });
     expect(at(schemas, 'AccountList', 'properties', 'data', 'items', 'xml')).toEqual({ name: 'i' });
+    // What create answers of a webhook endpoint (its secret shown) is written as the endpoint is.
+    expect(at(schemas, 'WebhookEndpointWithSecret', 'xml')).toEqual({ name: 'webhookEndpoint' });
     expect(at(schemas, 'Problem', 'xml')).toEqual({ name: 'problem', namespace: 'urn:ietf:rfc:7807' });
     expect(at(schemas, 'Problem', 'properties', 'errors', 'items', 'xml')).toEqual({ name: 'i' });
   });

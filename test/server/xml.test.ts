@@ -19,7 +19,11 @@ const XML = { ...KEY, accept: 'application/xml' };
 beforeAll(async () => {
   const mod = await importServer(await generateInto('xml-ledger', LEDGER_API));
   ledger = await start((app) =>
-    registerOf(mod, 'Ledger')(app, mod.createMemoryHandlers(), { apiKeys: { k: { id: 'acct', scopes: ['ledger:read', 'ledger:write'] } } }),
+    registerOf(mod, 'Ledger')(app, mod.createMemoryHandlers(), {
+      apiKeys: { k: { id: 'acct', scopes: ['ledger:read', 'ledger:write', 'webhooks:read', 'webhooks:write'] } },
+      // An endpoint on this machine (nothing listens there: no delivery is awaited).
+      webhooks: { allowPrivateUrls: true },
+    }),
   );
   const shopMod = await importServer(await generateInto('xml-shop'));
   shop = await start((app) =>
@@ -88,6 +92,15 @@ describe('XML answers', () => {
     expect(xml.status).toBe(201);
     expect(xml.headers.get('location')).toMatch(/^\/accounts\/[0-9a-f-]{36}$/);
     expect(fromXml).toEqual({ ...(value as object), id: (fromXml as { id: string }).id, createdAt: (fromXml as { createdAt: string }).createdAt });
+  });
+
+  it('a webhook endpoint created in XML: the endpoint with its secret, under the root element the documents name', async () => {
+    const body = JSON.stringify({ url: 'http://127.0.0.1:9/ledger', events: ['account.created'] });
+    const created = await raw(ledger, 'POST', '/webhook_endpoints', { ...XML, 'content-type': 'application/json' }, body);
+    expect(created.status, created.text).toBe(201);
+    expect(created.text).toMatch(/^<\?xml[^>]*>\s*<webhookEndpoint[ >]/);
+    const read = fromIndependentXml(created.text, 'webhookEndpoint', { id: '', url: '', events: [''], secret: '' }) as Record<string, unknown>;
+    expect(read).toMatchObject({ url: 'http://127.0.0.1:9/ledger', events: ['account.created'], secret: expect.stringMatching(/^whsec_/) });
   });
 
   it('errors as application/problem+xml (RFC 9457 Appendix B), each one the JSON problem', async () => {

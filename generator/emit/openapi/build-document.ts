@@ -9,7 +9,7 @@ import { irHash } from '../ir-hash.ts';
 import type { ErrorKind } from './shared-components.ts';
 import type { ApiAt, CollectionAt, VersionIR } from '../../model/ir.ts';
 import { buildCollectionSchemas } from './collection-schemas.ts';
-import { endpointRequestView } from '../../model/webhook-endpoints.ts';
+import { endpointRequestView, withSecretName } from '../../model/webhook-endpoints.ts';
 import { buildFormatSchema, FORMAT_NAMES, formatRef, type FormatKind, type FormatNames } from './field-schema.ts';
 import { inputTypeName } from '../zod/emit-zod.ts';
 import { compact, PrintedJson, ref, sortedKeys, type Json, type JsonObject } from './json.ts';
@@ -180,9 +180,11 @@ function buildCollectionPart(api: ApiAt, formats: FormatNames, c: CollectionAt):
   const req = endpointRequestView(api, c);
   const built = buildCollectionSchemas(c, formats, req);
   addLifecycleSchemas(api, req, built, formats);
-  // XML writes every component but the multipart bodies: their roots named, their arrays wrapped.
+  // XML writes every component but the multipart bodies: their roots named, their arrays wrapped. The endpoint with
+  // its secret is written as the endpoint is (the root element names the resource, not the answer's type).
+  const rootOf = (name: string): string => (name === withSecretName(c) ? c.typeName : name);
   const schemas = answersXml(api)
-    ? Object.fromEntries(Object.entries(built).map(([name, schema]) => [name, name.endsWith('Form') ? schema : withXmlObjects(name, schema)]))
+    ? Object.fromEntries(Object.entries(built).map(([name, schema]) => [name, name.endsWith('Form') ? schema : withXmlObjects(rootOf(name), schema)]))
     : built;
   const paths = { ...buildCollectionPaths(ctx, c), ...buildDownloadPaths(ctx, c), ...buildTransitionPaths(ctx, c) };
   return { paths: api.openapi.implicitMethods ? withImplicitMethods(paths) : paths, schemas, errors: ctx.usedErrors };

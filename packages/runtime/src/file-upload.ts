@@ -15,6 +15,8 @@ import type { z } from 'zod';
 import type { FileStore } from './file-store.js';
 import { SNIFF_BYTES, hasSignature, sniff, sniffAmong } from './file-sniff.js';
 import { cleanFileName, uploaded, type StoredFile } from './file-values.js';
+import { logSafely } from './contain.js';
+import { isInstance } from './guards.js';
 import { INTERNAL, problem, type Problem, type ProblemIssue } from './problems.js';
 import type { FileFieldSpec, MultipartPluginOptions, RouteSpec } from './spec.js';
 import { XmlElement } from './xml-read.js';
@@ -222,19 +224,19 @@ async function storeFile(store: FileStore, collection: string, field: string, sp
   part.file.pipe(inspection);
   const file = { name, type: declared, size: 0, sha256: '', key };
   try {
-    await store.put(key, inspection, { name, type: declared === 'application/octet-stream' ? (spec.types[0] ?? declared) : declared });
+    await settled(() => store.put(key, inspection, { name, type: declared === 'application/octet-stream' ? (spec.types[0] ?? declared) : declared }));
   } catch (error) {
-    await store.delete(key).catch(() => undefined);
+    await removeQuietly(store, key);
     // The stream's own refusal (413, 415) wins over however the store reported the failed stream; a broken
     // request is a 400; anything else is the store's failure (a 500, logged), whatever its message says.
     const refusal = inspection.errored as unknown;
-    if (refusal instanceof Refused) throw refusal;
+    if (isInstance(refusal, Refused)) throw refusal;
     if (incoming.broke) throw new Refused(problemOf(incoming.error) ?? MALFORMED);
     throw new StoreFailed(error);
   }
   // A store that resolved before reading every byte kept a truncated file: that is the store's failure.
   if (!inspection.readableEnded && !inspection.writableFinished) {
-    await store.delete(key).catch(() => undefined);
+    await removeQuietly(store, key);
     throw new StoreFailed(new Error(`the file store resolved put(${key}) before reading the whole file`));
   }
   return { ...file, type: inspection.type ?? declared, size: inspection.size, sha256: inspection.digest() };
@@ -290,9 +292,9 @@ export async function readUpload(request: FastifyRequest, route: RouteSpec, sche
       }
     }
   } catch (error) {
-    await Promise.all(stored.map((f) => store.delete(f.key).catch(() => undefined)));
-    if (error instanceof Refused) return { ok: false, problem: error.problem };
-    if (error instanceof StoreFailed) return { ok: false, problem: INTERNAL, error: error.failure };
+    await Promise.all(stored.map((f) => removeQuietly(store, f.key)));
+    if (isInstance(error, Refused)) return { ok: false, problem: error.problem };
+    if (isInstance(error, StoreFailed)) return { ok: false, problem: INTERNAL, error: error.failure };
     const known = problemOf(error);
     if (known !== null) return { ok: false, problem: known };
     return { ok: false, problem: problem(500, 'internal_error', 'The server failed to answer; the error has been logged.'), error };
@@ -308,11 +310,23 @@ export async function readUpload(request: FastifyRequest, route: RouteSpec, sche
   return { ok: true, body, stored, issues, fingerprint };
 }
 
+/** What `call` resolves to, as a promise even when it throws at once or returns no promise (a store's method is user code). */
+const settled = (call: () => unknown): Promise<unknown> => Promise.resolve().then(call);
+
+/** Deletes what `key` holds, ignoring how the store fails (the upload's own failure is what is answered). */
+const removeQuietly = (store: FileStore, key: string): Promise<void> =>
+  settled(() => store.delete(key)).then(
+    () => undefined,
+    () => undefined,
+  );
+
 /** Deletes stored files (a failed request's, or content a write replaced), logging what the store refused. */
 export async function deleteFiles(store: FileStore, keys: readonly string[], request: FastifyRequest): Promise<void> {
   await Promise.all(
     keys.map((key) =>
-      store.delete(key).catch((error: unknown) => request.log.error({ err: error, source: 'options.files', key }, 'could not delete a stored file')),
+      settled(() => store.delete(key)).catch((error: unknown) =>
+        logSafely(request.log, 'error', { err: error, source: 'options.files', key }, 'could not delete a stored file'),
+      ),
     ),
   );
 }

@@ -104,11 +104,16 @@ export function createFileLinker(route: RouteSpec, base: string): (resource: unk
   };
 }
 
-/** The keys of the content a resource (newest version) refers to through its file fields. */
-export function fileKeysOf(files: readonly FileFieldSpec[], resource: unknown): string[] {
+/** The keys of the content a resource (newest version) refers to through its file fields; null when it cannot be read. */
+export function fileKeysOf(files: readonly FileFieldSpec[], resource: unknown): string[] | null {
   if (!isRecord(resource)) return [];
-  return files.flatMap((f) => {
-    const file = resource[f.key];
-    return isStoredFile(file) ? [file.key] : [];
-  });
+  try {
+    return files.flatMap((f) => {
+      const file = resource[f.key];
+      return isStoredFile(file) ? [file.key] : [];
+    });
+  } catch {
+    // A handler's value whose properties throw when read (a hostile getter, a Proxy).
+    return null;
+  }
 }

@@ -11,15 +11,22 @@ import type { FileStore } from './file-store.js';
 import { deleteFiles } from './file-upload.js';
 import { fileKeysOf, type StoredFile } from './file-values.js';
 import { invoke } from './invoke.js';
-import { HttpProblem } from './problems.js';
+import { isProblem } from './problems.js';
 import type { FileFieldSpec, RouteSpec } from './spec.js';
 import type { Mount } from './state.js';
 import type { HandlerContext } from './types.js';
 
 /** The file bookkeeping of one route's writes. */
 export interface FileWrites {
-  /** The keys the resource `id` refers to now, read through the get handler with `ctx` (none when it cannot be read). */
-  before(request: FastifyRequest, id: string, ctx: HandlerContext): Promise<readonly string[]>;
+  /**
+   * The keys the resource `id` refers to now, read through the get handler with `ctx` (none when it cannot be
+   * read), and the resource read (absent when the handler answered a problem or failed).
+   */
+  before(
+    request: FastifyRequest,
+    id: string,
+    ctx: HandlerContext,
+  ): Promise<{ readonly keys: readonly string[]; readonly resource?: { readonly value: unknown } }>;
   /**
    * Settles the files of a write when `result` (the handler's return) settles: on a problem or an error the
    * `uploaded` files are deleted; on success the `old` keys the answer no longer refers to.
@@ -35,9 +42,10 @@ export function createFileWrites(m: Mount, route: RouteSpec, store: FileStore | 
   const source = `handlers.${route.collection.key}.get`;
   return {
     async before(request, id, ctx) {
-      if (get === undefined) return [];
+      if (get === undefined) return { keys: [] };
       const outcome = await invoke(request, source, m.requestTimeout, () => get(id, ctx));
-      return outcome.kind === 'value' && !(outcome.value instanceof HttpProblem) ? fileKeysOf(fields, outcome.value) : [];
+      if (outcome.kind !== 'value' || isProblem(outcome.value)) return { keys: [] };
+      return { keys: fileKeysOf(fields, outcome.value) ?? [], resource: { value: outcome.value } };
     },
     settle(request, result, uploaded, old) {
       const failed = () =>
@@ -47,11 +55,13 @@ export function createFileWrites(m: Mount, route: RouteSpec, store: FileStore | 
           request,
         );
       void Promise.resolve(result).then((value) => {
-        if (value instanceof HttpProblem) return failed();
-        const kept = new Set(fileKeysOf(fields, value));
+        if (isProblem(value)) return failed();
+        // A resource that cannot be read (its properties throw) may hold what was uploaded: nothing is deleted.
+        const kept = fileKeysOf(fields, value);
+        if (kept === null) return undefined;
         return deleteFiles(
           store,
-          old.filter((key) => !kept.has(key)),
+          old.filter((key) => !kept.includes(key)),
           request,
         );
       }, failed);

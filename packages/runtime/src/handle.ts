@@ -9,18 +9,20 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { createTextPresenter, createUpMigration, reject, type Broken } from './answer.js';
 import { createRequestParser } from './checked-read.js';
+import { logSafely } from './contain.js';
 import { etagOfText, evaluate, preconditionsOf, type Preconditions } from './etag.js';
 import { isRecord } from './guards.js';
 import type { Answer } from './idempotency.js';
 import { answerFailure, invoke, whenSettled, type Outcome } from './invoke.js';
 import { createWriteGuard, preconditionFailed, writeProblem } from './load.js';
-import { BODY_RULES, HttpProblem, INTERNAL, invalid, invalidBody, issuesOf, problem, send, type BodyRules, type ProblemIssue } from './problems.js';
+import { BODY_RULES, INTERNAL, invalid, invalidBody, isProblem, issuesOf, problem, send, type BodyRules, type ProblemIssue } from './problems.js';
 import { answerOnce, idempotencyKeyOf, runForAnswer } from './replay.js';
 import { createFileWrites } from './file-writes.js';
 import { deleteFiles, isMultipart, readUpload } from './file-upload.js';
 import type { StoredFile } from './file-values.js';
 import { acceptable, sendJsonText } from './representation.js';
 import { isXmlBody, valueOfXml } from './xml-value.js';
+import { preload } from './preloaded.js';
 import { isPlain } from './shape.js';
 import type { RouteSpec, VersionSpec } from './spec.js';
 import { principalOf, type Handle, type Mount } from './state.js';
@@ -167,7 +169,7 @@ export function createHandle(m: Mount, version: VersionSpec, route: RouteSpec, o
   const answerOutcome = (request: FastifyRequest, reply: FastifyReply, status: number, outcome: Outcome<unknown>): FastifyReply => {
     if (outcome.kind !== 'value') return answerFailure(request, reply, source, outcome, timeout);
     const value = outcome.value;
-    if (value instanceof HttpProblem) return send(reply, (status === 201 ? value : writeProblem(request, value)).toProblem());
+    if (isProblem(value)) return send(reply, (status === 201 ? value : writeProblem(request, value)).toProblem());
     if (status === 201) {
       const made = createdAnswer(value, request);
       if ('ok' in made) return reject(request, reply, version.name, made);
@@ -187,7 +189,7 @@ export function createHandle(m: Mount, version: VersionSpec, route: RouteSpec, o
   const answerPage = (request: FastifyRequest, reply: FastifyReply, limit: number, outcome: Outcome<unknown>): FastifyReply => {
     if (outcome.kind !== 'value') return answerFailure(request, reply, source, outcome, timeout);
     const page = outcome.value;
-    if (page instanceof HttpProblem) return send(reply, page.toProblem());
+    if (isProblem(page)) return send(reply, page.toProblem());
     const data = isRecord(page) ? page['data'] : undefined;
     const next = isRecord(page) ? page['next_cursor'] : undefined;
     if (!Array.isArray(data))
@@ -226,7 +228,7 @@ export function createHandle(m: Mount, version: VersionSpec, route: RouteSpec, o
   const answerOne = (request: FastifyRequest, reply: FastifyReply, p: Preconditions | null, outcome: Outcome<unknown>): FastifyReply => {
     if (outcome.kind !== 'value') return answerFailure(request, reply, source, outcome, timeout);
     const value = outcome.value;
-    if (value instanceof HttpProblem) return value.status === 404 && p?.ifMatch ? preconditionFailed(reply) : send(reply, value.toProblem());
+    if (isProblem(value)) return value.status === 404 && p?.ifMatch ? preconditionFailed(reply) : send(reply, value.toProblem());
     const shown = present(value, '#', request.log);
     if (!shown.ok) return reject(request, reply, version.name, shown);
     const etag = tag(value, shown.text);
@@ -258,7 +260,7 @@ export function createHandle(m: Mount, version: VersionSpec, route: RouteSpec, o
     const read = await readUpload(request, route, schema, m.files, m.bodyLimit);
     if (!read.ok) {
       const failed = read.problem.status === 500;
-      if (failed) request.log.error({ err: read.error, source: 'options.files' }, 'an upload failed');
+      if (failed) logSafely(request.log, 'error', { err: read.error, source: 'options.files' }, 'an upload failed');
       // The rest of the body is not read: the connection closes after the answer.
       reply.header('connection', 'close');
       send(reply, failed ? INTERNAL : read.problem);
@@ -310,14 +312,17 @@ export function createHandle(m: Mount, version: VersionSpec, route: RouteSpec, o
         if (id === null) return noSuchId(request, reply, route.path);
         const guarded = await guard(request, reply, id, context(request));
         if (!guarded.ok) return reply;
-        const old = files === null ? [] : await files.before(request, id, context(request));
+        const read = files === null ? null : await files.before(request, id, context(request));
+        // The resource read for its files is the one the delete's event carries: the get handler runs once.
+        const ctx = context(request, guarded.condition);
+        if (read?.resource !== undefined) preload(ctx, read.resource.value);
         const outcome = await invoke(request, source, timeout, () => {
-          const result = fn(id, context(request, guarded.condition));
-          files?.settle(request, result, [], old);
+          const result = fn(id, ctx);
+          files?.settle(request, result, [], read?.keys ?? []);
           return result;
         });
         if (outcome.kind !== 'value') return answerFailure(request, reply, source, outcome, timeout);
-        if (outcome.value instanceof HttpProblem) return send(reply, writeProblem(request, outcome.value).toProblem());
+        if (isProblem(outcome.value)) return send(reply, writeProblem(request, outcome.value).toProblem());
         return reply.code(204).send();
       };
     case 'replace':
@@ -351,7 +356,7 @@ export function createHandle(m: Mount, version: VersionSpec, route: RouteSpec, o
         if (!body.ok) return (await drop(), reject(request, reply, version.name, body));
         const guarded = await guard(request, reply, id, context(request));
         if (!guarded.ok) return (await drop(), reply);
-        const old = files === null ? [] : await files.before(request, id, context(request));
+        const old = files === null ? [] : (await files.before(request, id, context(request))).keys;
         return answerWith(request, reply, 200, () => {
           const result = fn(id, body.value, context(request, guarded.condition));
           files?.settle(request, result, stored, old);

@@ -10,7 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { createPresenter } from './answer.js';
 import { isRecord, type AnyFn } from './guards.js';
 import { compileObjectDown } from './migrate.js';
-import { HttpProblem } from './problems.js';
+import { isProblem } from './problems.js';
+import { preloadedOf } from './preloaded.js';
 import { createShaper } from './shape.js';
 import type { MountedSpec, RouteSpec, WebhooksSpec } from './spec.js';
 import type { Mount } from './state.js';
@@ -154,6 +155,12 @@ function eventsOfCollections(webhooks: WebhooksSpec, newest: ReadonlyMap<string,
   return out;
 }
 
+/** The resource `id` as it is: what the route read already for this handler (a delete's files), else `load`ed. */
+async function loadOnce(load: AnyFn, id: unknown, ctx: HandlerContext): Promise<unknown> {
+  const read = preloadedOf(ctx);
+  return read === undefined ? load(id, ctx) : read.value;
+}
+
 /**
  * Gives handlers a working `ctx.emit` and `ctx.events` (custom events) and wraps the handlers that have a
  * derived event so that a success sends it; the others are left as they are (no wrapper, no endpoint read).
@@ -161,8 +168,9 @@ function eventsOfCollections(webhooks: WebhooksSpec, newest: ReadonlyMap<string,
  * the request before anything changed. A wrapped handler that calls `ctx.events.write(tx, resource)` writes
  * its event through `tx` when the outbox is transactional (and nothing after it answers); otherwise the event
  * is written after it answered, of the resource it passed or answered. A delete whose event has a subscriber
- * loads the resource first (with the get handler), so its event carries the resource as it was when the
- * handler does not pass it; without a subscriber it loads nothing.
+ * loads the resource first (with the get handler, or takes the read the route made for the resource's files),
+ * so its event carries the resource as it was when the handler does not pass it; without a subscriber it loads
+ * nothing.
  */
 export function wrapForEvents(m: Mount, table: Record<string, Record<string, AnyFn>>, webhooks: WebhooksSpec, sender: EventSender, outbox: Outbox): void {
   const checks = emitChecks(m.spec, webhooks);
@@ -204,7 +212,7 @@ export function wrapForEvents(m: Mount, table: Record<string, Record<string, Any
         const ctx = args[args.length - 1] as HandlerContext;
         const enabled = await sender.enabled();
         const wanted = (type: string) => enabled.filter((e) => e.events.includes(type));
-        const before = load && deleted !== undefined && wanted(deleted).length > 0 ? await load(args[0], ctx) : undefined;
+        const before = load && deleted !== undefined && wanted(deleted).length > 0 ? await loadOnce(load, args[0], ctx) : undefined;
         // What the handler passed to ctx.events.write, and whether it is written (in its transaction).
         const given: { resource?: object; written: boolean } = {
           written: false,
@@ -221,11 +229,11 @@ export function wrapForEvents(m: Mount, table: Record<string, Record<string, Any
         };
         args[args.length - 1] = { ...ctx, events: own };
         const result: unknown = await fn(...args);
-        if (result instanceof HttpProblem || given.written) return result;
+        if (isProblem(result) || given.written) return result;
         const subject = given.resource ?? (op === 'delete' ? before : result);
         const type = typeOf(subject);
         const to = type === undefined ? [] : wanted(type);
-        if (type !== undefined && to.length > 0 && isRecord(subject) && !(subject instanceof HttpProblem)) await sender.send(type, subject, to);
+        if (type !== undefined && to.length > 0 && isRecord(subject) && !isProblem(subject)) await sender.send(type, subject, to);
         return result;
       };
     }
