@@ -8,8 +8,11 @@
  */
 import Fastify from 'fastify';
 import { Cluster, Redis } from 'ioredis';
+import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { createMemoryHandlers, registerShopApi } from '../examples/shop/generated/server/index.ts';
+import os from 'node:os';
+import path from 'node:path';
+import { createDiskFileStore, createMemoryHandlers, registerShopApi } from '../examples/shop/generated/server/index.ts';
 
 const nodes = process.env['REDIS_NODES'];
 const redis = nodes
@@ -27,6 +30,8 @@ await registerShopApi(app, createMemoryHandlers(), {
     },
   },
   rateLimit: false,
+  // Orders hold an invoice since v3; the bench uploads none.
+  files: createDiskFileStore(mkdtempSync(path.join(os.tmpdir(), 'restgen-bench-files-'))),
   redis,
   redisPrefix: `bench:{${process.pid}}:`,
   webhooks: { allowPrivateUrls: true, dispatch: false },

@@ -119,6 +119,7 @@ export const BENCHMARKS = [
   { id: 'outbox', title: 'Memory outbox', command: 'node --expose-gc node_modules/jiti/lib/jiti-cli.mjs packages/runtime/bench/outbox.ts' },
   { id: 'instances', title: 'Several instances', command: 'npx jiti bench/instances.ts' },
   { id: 'fairness', title: 'Fair webhook delivery', command: 'npx jiti packages/runtime/bench/fairness.ts' },
+  { id: 'uploads', title: 'File uploads', command: 'npx jiti bench/uploads.ts' },
 ] as const;
 
 /** A benchmark's id on the performance page. */

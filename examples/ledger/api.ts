@@ -6,7 +6,7 @@
  * 2025-01-15 is deprecated, with a sunset, an hour of brownout to warn the clients still calling it and a page
  * on how to move off it; 2025-09-01 is the current version; 2026-03-01 is not released yet. It is served in
  * production and in a sandbox: the documents list both, and the generated client talks to production unless given
- * another `baseUrl`.
+ * another `baseUrl`. It answers XML as well as JSON, by the `Accept` header, and reads XML bodies.
  */
 import { collection, defineApi, f } from 'restgen';
 
@@ -30,6 +30,8 @@ export default defineApi({
     { url: 'https://sandbox.api.ledger.example', description: 'Sandbox: test keys, no real money' },
   ],
   auth: { apiKey: { header: 'X-API-Key' } },
+  // Accounting systems that speak XML send and read XML (Accept: application/xml); everyone else JSON.
+  formats: ['json', 'xml'],
   collections: {
     accounts: collection({
       fields: {

@@ -3,12 +3,13 @@
  * and ?customer_id= filters), update and delete conditional on the revision read (If-Match holds
  * atomically), and the transitions pay, ship, cancel and refund, whose UPDATE names the states they start
  * from besides the revision. Every write inserts its webhook event in its own transaction
- * (`ctx.events.write`): an event exists if and only if its change committed.
+ * (`ctx.events.write`): an event exists if and only if its change committed. The invoice is kept as the
+ * stored file the runtime hands over (a jsonb column); its content lives in the server's file store.
  */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import type { Order } from '../shop/generated/v3/orders.js';
-import { HttpProblem, InvalidTransition, NotFound, type HandlerContext, type ShopHandlers } from '../shop/generated/server/index.js';
+import type { Resource as Order } from '../shop/generated/server/collections/orders.js';
+import { HttpProblem, InvalidTransition, NotFound, type HandlerContext, type ShopHandlers, type StoredFile } from '../shop/generated/server/index.js';
 import type { Cursors, Filters } from './cursor.js';
 import { first, inTransaction, only, preconditions, writeIf } from './db.js';
 
@@ -24,10 +25,11 @@ interface OrderRow {
   readonly currency: Order['currency'];
   readonly reference: string | null;
   readonly gift_message: string | null;
+  readonly invoice: StoredFile | null;
   readonly status: Order['status'];
   readonly created_at: Date;
 }
-const COLUMNS = 'id, seq, revision, customer_id, product_id, quantity, currency, reference, gift_message, status, created_at';
+const COLUMNS = 'id, seq, revision, customer_id, product_id, quantity, currency, reference, gift_message, invoice, status, created_at';
 
 /** A bigint column's text as a number; one a number cannot hold exactly is an error, not a silently other id. */
 function safeInteger(text: string): number {
@@ -45,6 +47,7 @@ const orderOf = (row: OrderRow): Order => ({
   currency: row.currency,
   ...(row.reference === null ? {} : { reference: row.reference }),
   ...(row.gift_message === null ? {} : { giftMessage: row.gift_message }),
+  ...(row.invoice === null ? {} : { invoice: row.invoice }),
   status: row.status,
   createdAt: row.created_at.toISOString(),
 });
@@ -109,10 +112,20 @@ export function createOrderHandlers(pool: pg.Pool, cursors: Cursors): ShopHandle
       inTransaction(pool, async (tx) => {
         const row = await tx
           .query<OrderRow>(
-            `INSERT INTO orders (id, customer_id, product_id, quantity, currency, reference, gift_message, status, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, 'open', $8)
+            `INSERT INTO orders (id, customer_id, product_id, quantity, currency, reference, gift_message, invoice, status, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'open', $9)
           RETURNING ${COLUMNS}`,
-            [randomUUID(), body.customer_id, body.product_id, body.quantity, body.currency, body.reference ?? null, body.giftMessage ?? null, new Date()],
+            [
+              randomUUID(),
+              body.customer_id,
+              body.product_id,
+              body.quantity,
+              body.currency,
+              body.reference ?? null,
+              body.giftMessage ?? null,
+              body.invoice ?? null,
+              new Date(),
+            ],
           )
           .then(only);
         const order = orderOf(row);
@@ -132,7 +145,7 @@ export function createOrderHandlers(pool: pg.Pool, cursors: Cursors): ShopHandle
               .query<OrderRow>(
                 `UPDATE orders
                     SET customer_id = $3, product_id = $4, quantity = $5, currency = $6, reference = $7, gift_message = $8,
-                        revision = revision + 1
+                        invoice = $9, revision = revision + 1
                   WHERE id = $1 AND revision = $2
               RETURNING ${COLUMNS}`,
                 [
@@ -144,6 +157,8 @@ export function createOrderHandlers(pool: pg.Pool, cursors: Cursors): ShopHandle
                   patch.currency ?? current.currency,
                   patch.reference ?? current.reference ?? null,
                   patch.giftMessage ?? current.giftMessage ?? null,
+                  // null removes the invoice (the runtime then deletes its content); absent keeps it.
+                  patch.invoice === undefined ? (current.invoice ?? null) : patch.invoice,
                 ],
               )
               .then(first);

@@ -45,6 +45,8 @@ CREATE TABLE IF NOT EXISTS orders (
   status        text NOT NULL,
   created_at    timestamptz NOT NULL
 );
+-- The invoice (v3): the stored file's metadata and its key in the file store, as the runtime hands it over.
+ALTER TABLE orders ADD COLUMN IF NOT EXISTS invoice jsonb;
 CREATE INDEX IF NOT EXISTS orders_customer_seq ON orders (customer_id, seq);
 CREATE INDEX IF NOT EXISTS orders_status_seq ON orders (status, seq);
 -- A database made when product_id was an integer column: widened once (it refused ids the API allows).

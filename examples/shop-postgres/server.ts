@@ -3,7 +3,7 @@
  * example (its generated server) on the PostgreSQL handlers, with webhook endpoints, the outbox and the answers to
  * Idempotency-Keys in the same database (`@restgen/postgres`), and listens. Run it as a script:
  *
- *     DATABASE_URL=postgres://user:pass@127.0.0.1:5432/shop SHOP_API_KEY=secret \
+ *     DATABASE_URL=postgres://user:pass@127.0.0.1:5432/shop SHOP_API_KEY=secret FILES_DIR=./invoices \
  *       node --import jiti/register examples/shop-postgres/server.ts
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createPostgresEndpoints, createPostgresIdempotency, createPostgresOutbox } from '@restgen/postgres';
-import type { ServerOptions, WebhookOptions } from '@restgen/runtime';
+import { createDiskFileStore, type FileStore, type ServerOptions, type WebhookOptions } from '@restgen/runtime';
 import { fastifyOptions, registerShopApi, type ShopCredentials, type ShopMigrations } from '../shop/generated/server/index.js';
 import { createPostgresHandlers, type PostgresHandlersOptions } from './handlers.js';
 import { createSchema } from './schema.js';
@@ -29,13 +29,15 @@ export const SHOP_MIGRATIONS: ShopMigrations = {
 };
 
 /**
- * What {@link startShopServer} takes: the pool, credentials, and any option of `registerShopApi` (`idempotency`
- * defaults to the database's table).
+ * What {@link startShopServer} takes: the pool, credentials, the file store of invoices, and any option of
+ * `registerShopApi` (`idempotency` defaults to the database's table).
  */
-export type ShopServerOptions = Omit<ServerOptions, 'webhooks'> &
+export type ShopServerOptions = Omit<ServerOptions, 'webhooks' | 'files'> &
   ShopCredentials &
   PostgresHandlersOptions & {
     readonly pool: pg.Pool;
+    /** Where invoice PDFs are kept (a shared store, such as S3, behind several instances). */
+    readonly files: FileStore;
     /** Webhook options; `outbox` and `endpoints` default to the database's tables. */
     readonly webhooks?: WebhookOptions;
     readonly host?: string;
@@ -84,6 +86,7 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
     const server = await startShopServer({
       pool,
       apiKeys: { [key]: { id: 'shop-admin', scopes } },
+      files: createDiskFileStore(process.env['FILES_DIR'] ?? 'shop-files'),
       port: Number(process.env['PORT'] ?? 3000),
       logger: { level: 'info' },
       ...(process.env['CURSOR_SECRET'] ? { cursorSecret: process.env['CURSOR_SECRET'] } : {}),

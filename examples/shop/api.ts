@@ -1,6 +1,6 @@
 /**
  * The example shop API: three versions of customers, orders (with a lifecycle: pay, ship, cancel, and
- * refund from v3) and coupons (whose writes need If-Match). Orders send events (created, updated, deleted,
+ * refund from v3, and an invoice PDF uploaded from v3) and coupons (whose writes need If-Match). Orders send events (created, updated, deleted,
  * cancelled) to webhook endpoints, each in the shape of the version the endpoint was created through. Orders are
  * readable without a token until v3.
  * Run `npm run example` to regenerate `examples/shop/generated/`.
@@ -63,6 +63,7 @@ export default defineApi({
         currency: f.enum(['EUR', 'USD']).default('EUR').addedIn('v2'),
         reference: f.string().pattern(/^[A-Z]{2}-\d{4,16}$/).optional().typeChangedFrom('v3', f.int().min(0).optional()),
         giftMessage: f.string().max(200).optional().addedIn('v2'),
+        invoice: f.file({ maxBytes: 10_000_000, types: ['application/pdf'] }).optional().nullable().addedIn('v3').description('The invoice, once issued'),
         status: f
           .enum(['open', 'paid', 'shipped', 'cancelled', 'refunded'])
           .readOnly()

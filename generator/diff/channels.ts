@@ -4,7 +4,7 @@
  * the diff engine judges an operation by the same facts the routes, the OpenAPI documents and the runtime use.
  */
 import { OPERATION_FACTS, type CollectionAt, type FieldAt } from '../model/ir.ts';
-import { transitionOp, type RouteOp } from './collector.ts';
+import { downloadOp, transitionOp, type RouteOp } from './collector.ts';
 
 /**
  * The operations in which a field flows, per channel: `body` (create/replace/update bodies), `required`
@@ -21,8 +21,16 @@ export interface Channels {
 /** The routes of `ops` that are also in `allowed`. */
 export const only = (ops: readonly RouteOp[], allowed: readonly RouteOp[]): RouteOp[] => ops.filter((op) => allowed.includes(op));
 
-/** The operations and transitions a collection offers. */
-export const routeOpsOf = (c: CollectionAt): RouteOp[] => [...c.operations, ...(c.lifecycle?.transitions ?? []).map((t) => transitionOp(t.name))];
+/** The downloads of a collection's file fields (served where it offers get). */
+const downloadsOf = (c: CollectionAt): RouteOp[] =>
+  c.operations.includes('get') ? c.fields.filter((f) => f.type.kind === 'file').map((f) => downloadOp(f.name)) : [];
+
+/** The operations, transitions and downloads a collection offers. */
+export const routeOpsOf = (c: CollectionAt): RouteOp[] => [
+  ...c.operations,
+  ...(c.lifecycle?.transitions ?? []).map((t) => transitionOp(t.name)),
+  ...downloadsOf(c),
+];
 
 /** The channels of a collection's top-level fields. */
 export function collectionChannels(c: CollectionAt): Channels {
@@ -44,7 +52,8 @@ export function channelsOf(f: FieldAt, parent: Channels, top: boolean): Channels
     body: f.readOnly ? [] : parent.body,
     required: f.readOnly ? [] : parent.required,
     query: top && f.filterable ? parent.query : [],
-    response: f.writeOnly ? [] : parent.response,
+    // A file is also answered by its download.
+    response: f.writeOnly ? [] : top && f.type.kind === 'file' ? [...parent.response, downloadOp(f.name)] : parent.response,
   };
 }
 

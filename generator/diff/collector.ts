@@ -9,8 +9,11 @@ import { toolName } from '../model/mcp-tools.ts';
 import { RULES, verdictOf, type RuleName } from './rules.ts';
 import { LEVELS, type Change, type DiffOptions, type Finding, type Hint } from './types.ts';
 
-/** An operation, or a lifecycle transition as `:<name>` (its custom method). */
-export type RouteOp = OperationName | `:${string}` | `@${string}`;
+/** An operation, a lifecycle transition as `:<name>` (its custom method), an event as `@<type>`, a file's download as `/<field>`. */
+export type RouteOp = OperationName | `:${string}` | `@${string}` | `/${string}`;
+
+/** The route op of the download of a file field. */
+export const downloadOp = (field: string): RouteOp => `/${field}`;
 
 /** The route op of a webhook event type (`@order.created`): the API sends it to subscribers. */
 export const eventOp = (type: string): RouteOp => `@${type}`;
@@ -44,6 +47,7 @@ export function touchesOf(api: ApiAt, c: CollectionAt, ops: readonly RouteOp[]):
       return { route: `WEBHOOK ${op.slice(1)}`, client: `${api.version.name}.WebhookEvent`, mcp: null, path: `webhooks/${op.slice(1)}`, op };
     if (op.startsWith(':'))
       return { route: `POST ${base}/{id}${op}`, client: `${api.version.name}.${c.name}.${op.slice(1)}`, mcp: tool(op.slice(1)), path: base, op };
+    if (op.startsWith('/')) return { route: `GET ${base}/{id}${op}`, client: `${api.version.name}.${c.name}.download`, mcp: null, path: base, op };
     const { method, target } = OPERATION_FACTS[op as OperationName];
     const member = target === 'item';
     return { route: `${method} ${base}${member ? '/{id}' : ''}`, client: `${api.version.name}.${c.name}.${op}`, mcp: tool(op), path: base, op };

@@ -122,6 +122,31 @@ function compareApiLevel(out: FindingCollector, before: ApiAt, after: ApiAt): vo
       { aspect: 'versioning', before: label(vb), after: label(va) },
     );
   compareAuth(out, before, after, { request: guardedTouches(after), response: [] });
+  const formats = (api: ApiAt) => api.formats ?? ['json'];
+  for (const f of formats(after).filter((x) => !formats(before).includes(x)))
+    out.add(
+      'format-added',
+      'formats',
+      `bodies and answers may be ${f.toUpperCase()} too`,
+      { request: allTouches(after), response: allTouches(after) },
+      apiLoc(after, 'formats'),
+      {
+        aspect: 'formats',
+        after: f,
+      },
+    );
+  for (const f of formats(before).filter((x) => !formats(after).includes(x)))
+    out.add(
+      'format-removed',
+      'formats',
+      `bodies and answers are no longer served as ${f.toUpperCase()}`,
+      { request: allTouches(before), response: allTouches(before) },
+      apiLoc(after, 'formats'),
+      {
+        aspect: 'formats',
+        before: f,
+      },
+    );
 }
 
 /** The fields of a collection as comparable text: names and types, in name order. */

@@ -172,9 +172,35 @@ export function compareTypes(ctx: TypeComparison, b: T, a: T, path: string, touc
     }
     case 'object':
       return ctx.onObject(b.fields, (a as typeof b).fields, path);
+    case 'file':
+      return compareFiles(ctx, b, a as typeof b, path, touches);
     default:
       // Every other kind: its bounds, as the kinds table reads them (a kind without bounds has nothing to compare).
       return compareBounds(ctx, path, touches, b.kind, b as { min?: number; max?: number }, a as { min?: number; max?: number });
+  }
+}
+
+/**
+ * A file field's limits: `maxBytes` is a bound on uploads (lowered narrows requests, and files stored before may
+ * be larger), its `types` are an enum of media types (one removed narrows requests, stored files may have it).
+ */
+function compareFiles(ctx: TypeComparison, b: Extract<T, { kind: 'file' }>, a: Extract<T, { kind: 'file' }>, path: string, touches: Touches): void {
+  const loc = ctx.loc('file');
+  if (b.maxBytes !== a.maxBytes) {
+    const change = { aspect: 'maxBytes', before: b.maxBytes, after: a.maxBytes };
+    const lowered = a.maxBytes < b.maxBytes;
+    ctx.out.add(lowered ? 'file-max-bytes-lowered' : 'file-max-bytes-raised', path, `${path}: maxBytes ${b.maxBytes} → ${a.maxBytes}`, touches, loc, change);
+    if (lowered) reportStored(ctx, path, touches, `maxBytes ${b.maxBytes} → ${a.maxBytes}`, loc, change);
+  }
+  const added = a.types.filter((t) => !b.types.includes(t));
+  const removed = b.types.filter((t) => !a.types.includes(t));
+  const list = (ts: readonly string[]) => ts.map((t) => `'${t}'`).join(', ');
+  if (added.length > 0)
+    ctx.out.add('file-type-added', path, `${path}: takes ${list(added)} too`, touches, loc, { aspect: 'fileTypes', after: [...added].sort() });
+  if (removed.length > 0) {
+    const change = { aspect: 'fileTypes', before: [...removed].sort() };
+    ctx.out.add('file-type-removed', path, `${path}: no longer takes ${list(removed)}`, touches, loc, change);
+    reportStored(ctx, path, touches, `${list(removed)} no longer taken`, loc, change);
   }
 }
 

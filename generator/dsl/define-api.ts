@@ -23,6 +23,11 @@ export interface ApiOptions<V extends string> {
   readonly auth?: AuthDef;
   /** Requests per window per credential (per client IP when anonymous), for every collection. */
   readonly rateLimit?: RateLimitDef;
+  /**
+   * The formats of request bodies and answers: JSON always; `['json', 'xml']` also reads `application/xml`
+   * bodies and answers XML (problems as `application/problem+xml`) to clients whose `Accept` prefers it.
+   */
+  readonly formats?: readonly ('json' | 'xml')[];
   readonly collections: Readonly<Record<string, CollectionBuilder>>;
   /** Events with their own payload, by type (`'invoice.overdue'`); handlers send them with `ctx.emit`. */
   readonly events?: Readonly<Record<string, CustomEventDef>>;

@@ -41,7 +41,23 @@ export interface ArgumentSlip {
  * The kinds of field the DSL knows, one per builder of `f`. The model's kinds table (`model/kinds.ts`) holds
  * what each one means, and is checked against this list by the compiler.
  */
-export const FIELD_KINDS = ['string', 'int', 'number', 'boolean', 'enum', 'datetime', 'date', 'uuid', 'email', 'url', 'id', 'ref', 'array', 'object'] as const;
+export const FIELD_KINDS = [
+  'string',
+  'int',
+  'number',
+  'boolean',
+  'enum',
+  'datetime',
+  'date',
+  'uuid',
+  'email',
+  'url',
+  'id',
+  'ref',
+  'array',
+  'object',
+  'file',
+] as const;
 
 /** A kind of field (see {@link FIELD_KINDS}). */
 export type FieldKind = (typeof FIELD_KINDS)[number];
@@ -78,6 +94,10 @@ export interface FieldDef {
   readonly of?: FieldDef;
   readonly fields?: Readonly<Record<string, FieldDef>>;
   readonly ref?: string;
+  /** `f.file({ maxBytes })`: the largest upload accepted, in bytes. */
+  readonly maxBytes?: number;
+  /** `f.file({ types })`: the media types an upload may have. */
+  readonly types?: readonly string[];
   readonly optional?: boolean;
   readonly nullable?: boolean;
   readonly default?: { readonly value: unknown };

@@ -93,6 +93,56 @@ export interface ArrayField<T> extends FieldModifiers<T[]>, Bounded {}
 /** `f.object({...})`. */
 export type ObjectField<T> = FieldModifiers<T>;
 
+/** What a resource shows for a file field: the upload's metadata and where to download it. */
+export interface FileValue {
+  /** The file name the upload gave (directories and control characters removed). */
+  readonly name: string;
+  /** Its media type, one of the field's `types`. */
+  readonly type: string;
+  /** Its size in bytes. */
+  readonly size: number;
+  /** The SHA-256 of its content, lower-case hex. */
+  readonly sha256: string;
+  /** Where to download it: `/vN/<collection>/{id}/<field>`. */
+  readonly href: string;
+}
+
+/** The options of `f.file(...)`. */
+export interface FileOptions {
+  /** The largest upload accepted, in bytes (a whole number of at least 1); a larger one answers 413. */
+  readonly maxBytes: number;
+  /** The media types an upload may have (`'application/pdf'`), checked by the part's type and its leading bytes; another answers 415. */
+  readonly types: readonly [string, ...string[]];
+}
+
+/**
+ * `f.file({...})`: uploaded as a part of a `multipart/form-data` body, stored by the server's `FileStore`,
+ * answered as {@link FileValue} metadata and downloaded at `/vN/<collection>/{id}/<field>`. A file field has
+ * no default, example or bounds, is not unique, filterable, read-only or write-only, changes type in no version
+ * (`typeChangedFrom`), and is not made optional in a version (older versions would require a file the server cannot
+ * make up): the modifiers it has are these.
+ */
+export interface FileField extends AnyField {
+  /** Phantom: the value type. Never set at run time. */
+  readonly __value?: FileValue;
+  /** The resource may have no file (a create may leave the part out). @example f.file({ maxBytes: 1e6, types: ['image/png'] }).optional() */
+  optional(): this;
+  /** The file may be removed: an update that sends `null` for it deletes the stored file. @example f.file({ maxBytes: 1e6, types: ['image/png'] }).optional().nullable() */
+  nullable(): this;
+  /** Documentation, carried into OpenAPI and JSDoc. @example f.file({ maxBytes: 1e6, types: ['image/png'] }).description('The avatar') */
+  description(text: string): this;
+  /** Still served, but clients should stop using it. @example f.file({ maxBytes: 1e6, types: ['image/png'] }).deprecated() */
+  deprecated(): this;
+  /** The field exists from version `version` on. @example f.file({ maxBytes: 1e6, types: ['image/png'] }).optional().addedIn('v2') */
+  addedIn(version: string): this;
+  /** The field no longer exists from `version` on (an optional file field, or `{ fallback: null }` for a nullable one). @example f.file({ maxBytes: 1e6, types: ['image/png'] }).optional().removedIn('v3') */
+  removedIn(version: string, options?: { fallback: null }): this;
+  /** Before `version` the field was called `oldName`. @example f.file({ maxBytes: 1e6, types: ['image/png'] }).renamedFrom('picture', 'v2') */
+  renamedFrom(oldName: string, version: string): this;
+  /** Before `version` this required field was optional. @example f.file({ maxBytes: 1e6, types: ['image/png'] }).madeRequiredIn('v2') */
+  madeRequiredIn(version: string): this;
+}
+
 type ObjectValue<F extends Record<string, AnyField>> = { [K in keyof F]: ValueOf<F[K]> };
 
 /** What one modifier call changes: properties of the def, a marker, and slips of its arguments. */
@@ -316,6 +366,12 @@ export interface FieldBuilders {
   array<F extends AnyField>(of: F): ArrayField<ValueOf<F>>;
   /** A nested object. @example f.object({ street: f.string(), zip: f.string().pattern(/^\d{5}$/) }) */
   object<F extends Record<string, AnyField>>(fields: F): ObjectField<ObjectValue<F>>;
+  /**
+   * A file: uploaded in a `multipart/form-data` body, at most `maxBytes`, of one of `types`; answered as its
+   * metadata `{ name, type, size, sha256, href }` and downloaded at `GET /vN/<collection>/{id}/<field>`.
+   * @example f.file({ maxBytes: 10_000_000, types: ['application/pdf'] }).optional()
+   */
+  file(options: FileOptions): FileField;
 }
 
 /**
@@ -365,4 +421,22 @@ export const f: FieldBuilders = {
       const good = entries.filter(([, value]) => isFieldBuilder(value)) as [string, AnyField][];
       return { extra: { fields: Object.fromEntries(good.map(([k, v]) => [k, v.def])) }, slips };
     })) as unknown as FieldBuilders['object'],
+  file: (options: unknown, ...rest: unknown[]): FileField =>
+    start('file', [options, ...rest], 1, (site) => {
+      const o = isPlainObject(options) ? options : {};
+      const keys = Object.keys(o);
+      const known = keys.every((k) => k === 'maxBytes' || k === 'types');
+      const typesOk = Array.isArray(o['types']) && o['types'].every((t) => typeof t === 'string');
+      // A missing option is the model's to report (RG410, with the value it needs); a wrong kind is a slip here.
+      const ok = isPlainObject(options) && known && ['number', 'undefined'].includes(typeof o['maxBytes']) && (typesOk || o['types'] === undefined);
+      const expected = "options { maxBytes: number, types: string[] }, e.g. f.file({ maxBytes: 10_000_000, types: ['application/pdf'] })";
+      return {
+        // Whatever was readable is kept, so the model can still say what is wrong with the values themselves.
+        extra: {
+          ...(typeof o['maxBytes'] === 'number' ? { maxBytes: o['maxBytes'] } : {}),
+          ...(typesOk ? { types: [...(o['types'] as string[])] } : {}),
+        },
+        slips: [kindSlip('file', ok, options, expected, site)],
+      };
+    }) as unknown as FileField,
 };

@@ -17,8 +17,9 @@ export interface PartInfo {
   readonly peers: Readonly<Record<string, string>>;
   /**
    * Peers that only one output file imports, and only for some APIs, with that file: jose is imported (through
-   * `@restgen/runtime/jwt`) by `server/routes.ts` when the API takes bearer tokens; the MCP SDK by
-   * `mcp/runtime/server.ts` unless the API has no MCP server.
+   * `@restgen/runtime/jwt`) by `server/routes.ts` when the API takes bearer tokens, `@fastify/multipart` by the
+   * same file when a collection has a file field; the MCP SDK by `mcp/runtime/server.ts` unless the API has no MCP
+   * server.
    */
   readonly peersImportedBy?: Readonly<Record<string, { readonly file: string; readonly from: string }>>;
   /** Whether a file of the output folder (relative POSIX path) is this part's. */
@@ -41,8 +42,18 @@ export const PARTS: { readonly [P in Part]: PartInfo } = {
   server: {
     summary: 'Fastify routes for every version, migrations, auth, rate limits, in-memory handlers (server/)',
     needs: ['zod', 'openapi'],
-    peers: { [RUNTIME.name]: RUNTIME.range, fastify: '^5.1.0', '@fastify/rate-limit': '^10.3.0 || ^11.0.0', jose: '^6.0.1', zod: ZOD },
-    peersImportedBy: { jose: { file: 'server/routes.ts', from: `${RUNTIME.name}/jwt` } },
+    peers: {
+      [RUNTIME.name]: RUNTIME.range,
+      fastify: '^5.1.0',
+      '@fastify/multipart': '^10.0.0',
+      '@fastify/rate-limit': '^10.3.0 || ^11.0.0',
+      jose: '^6.0.1',
+      zod: ZOD,
+    },
+    peersImportedBy: {
+      jose: { file: 'server/routes.ts', from: `${RUNTIME.name}/jwt` },
+      '@fastify/multipart': { file: 'server/routes.ts', from: '@fastify/multipart' },
+    },
     owns: (file) => top(file) === 'server',
   },
   client: {

@@ -1,12 +1,12 @@
 /**
  * @module The TypeScript type of every scalar field kind, shared by the client's types and the server's
- * hook signatures (enums, arrays and objects are written by each emitter, by its own rules).
+ * hook signatures (enums, arrays, objects and files are written by each emitter, by its own rules).
  */
 import type { TypeKind } from '../model/ir.ts';
 import { t, type Type } from '../printer/ast.ts';
 
-/** The kinds whose TypeScript type does not depend on the field. */
-export type ScalarKind = Exclude<TypeKind, 'enum' | 'array' | 'object'>;
+/** The kinds whose TypeScript type does not depend on the field (a file's depends on the side of the wire). */
+export type ScalarKind = Exclude<TypeKind, 'enum' | 'array' | 'object' | 'file'>;
 
 const text = (): Type => t.ref('string');
 const numeric = (): Type => t.ref('number');

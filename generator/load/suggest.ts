@@ -25,6 +25,7 @@ const BUILDER_SET = {
   ref: 0,
   array: 0,
   object: 0,
+  file: 0,
 } as const satisfies Record<keyof FieldBuilders, 0>;
 
 const MODIFIER_SET = {

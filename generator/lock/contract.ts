@@ -20,6 +20,7 @@ import type {
   SourceRef,
   TypeIR,
   FieldShape,
+  WireFormat,
 } from '../model/ir.ts';
 import { OAUTH_FLOWS } from '../model/ir.ts';
 import { project } from '../model/project.ts';
@@ -78,6 +79,8 @@ export interface VersionContract {
     readonly oauth2?: { readonly flows: Readonly<Partial<Record<OAuthFlowKind, Omit<OAuthFlowIR, 'kind'>>>>; readonly scopes: readonly string[] };
   };
   readonly rateLimit?: RateLimitIR;
+  /** The formats besides JSON (present only with XML; older locks have none). */
+  readonly formats?: readonly WireFormat[];
   readonly collections: readonly CollectionContract[];
   /** The webhook event types the version sends (absent: none), by type. */
   readonly events?: readonly EventContract[];
@@ -116,6 +119,8 @@ function typeContract(t: TypeIR<FieldAt>): TypeContract {
       return { ...t, of: typeContract(t.of) };
     case 'enum':
       return { kind: 'enum', values: sorted(t.values) };
+    case 'file':
+      return { kind: 'file', maxBytes: t.maxBytes, types: sorted(t.types) };
     default:
       return t;
   }
@@ -189,6 +194,7 @@ export function contractOf(api: ApiIR, version: string): VersionContract {
       ...(at.auth.oauth2 ? { oauth2: oauth2Contract(at.auth.oauth2) } : {}),
     },
     ...rate(at.rateLimit),
+    ...(at.formats ? { formats: [...at.formats] } : {}),
     collections: byName(
       at.collections.map((c) => ({
         name: c.name,
@@ -271,6 +277,7 @@ export function apiAtOfContract(apiName: string, contract: VersionContract, lock
     versioning: contract.versioning,
     auth,
     ...(contract.rateLimit ? { rateLimit: contract.rateLimit } : {}),
+    ...(contract.formats ? { formats: contract.formats } : {}),
     collections,
     ...(contract.events ? { events: contract.events.map((e) => eventAtOf(e, loc)) } : {}),
     // Where the API is served and how its documents are written are not part of a version's wire contract.

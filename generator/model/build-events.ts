@@ -5,6 +5,7 @@
  */
 import { describeValue } from '../dsl/arguments.ts';
 import { buildField, type FieldContext } from './build-field.ts';
+import { refuseFile } from './check-file.ts';
 import { fieldEntries } from './check-builders.ts';
 import type { BuiltLifecycle } from './build-lifecycle.ts';
 import type { CollectionEventIR, CustomEventIR, FieldIR, LifecycleIR, OperationIR, ResourceAction, SourceRef } from './ir.ts';
@@ -215,7 +216,10 @@ export function buildCustomEvents(
     const payload = fieldEntries(e.payload ?? {}, where, apiRef, d, ['events', type, 'payload']).map(([name, def]) =>
       buildField(name, def, `${where}.${name}`, fctx),
     );
-    for (const f of payload) checkPayloadField(f, `${where}.${f.name}`, fctx);
+    for (const f of payload) {
+      checkPayloadField(f, `${where}.${f.name}`, fctx);
+      refuseFile(f, `${where}.${f.name}`, "an event's payload", loc, d);
+    }
     const known = (v: string | undefined, member: 'addedIn' | 'removedIn'): v is string => {
       if (v === undefined) return false;
       if (ctx.versions.includes(v)) return true;

@@ -4,6 +4,7 @@
  */
 import { FIELD_KINDS, type FieldDef, type MarkerDef } from '../dsl/defs.ts';
 import { checkKindMembers, reportSlips } from './check-builders.ts';
+import { checkFileModifiers, fileTypeOf, refuseFile } from './check-file.ts';
 import { refOf, type DiagnosticBag } from './diagnostics.ts';
 import type { EnumValueAdded, FieldIR, FieldShape, Rename, SourceRef, TypeIR } from './ir.ts';
 import { KINDS, kindOf } from './kinds.ts';
@@ -81,14 +82,18 @@ function typeOf(def: FieldDef, where: string, ctx: FieldContext, ref: SourceRef)
       const of = def.of;
       if (!of) return { kind: 'array', of: { kind: 'string' }, ...b };
       checkItem(of, `${where}[]`, ctx, ref);
+      refuseFile(of, `${where}[]`, 'an array', ref, d);
       // f.array(f.string().nullable()): the items may be null (the array itself is nullable with .nullable() on it).
       return { kind: 'array', of: typeOf(of, `${where}[]`, ctx, refOf(of.site, ref)), ...b, ...(of.nullable ? { itemsNullable: true } : {}) };
     }
     case 'object':
+      for (const [name, child] of Object.entries(def.fields ?? {})) refuseFile(child, `${where}.${name}`, 'an object', ref, d);
       return {
         kind: 'object',
         fields: Object.entries(def.fields ?? {}).map(([name, child]) => buildField(name, child, `${where}.${name}`, ctx)),
       };
+    case 'file':
+      return fileTypeOf(def, where, ref, d);
     case 'boolean':
     case 'datetime':
     case 'date':
@@ -242,7 +247,8 @@ export function buildField(name: string, def: FieldDef, where: string, ctx: Fiel
   if (!isIdentifier(name))
     ctx.diagnostics.error('RG130', `${where}: "${name}" is not a valid field name; use letters, digits and _ (not starting with a digit).`, ref);
   const shape = shapeOf(def, where, ctx, ref);
-  checkShape(shape, def, where, ctx, ref);
+  if (def.kind === 'file') checkFileModifiers(def, where, ref, ctx.diagnostics);
+  else checkShape(shape, def, where, ctx, ref);
   const markers = knownMarkers(def.markers, where, ctx, ref);
   let addedIn: string | undefined;
   let removedIn: FieldIR['removedIn'];
@@ -274,6 +280,7 @@ export function buildField(name: string, def: FieldDef, where: string, ctx: Fiel
         else renames.push({ from: m.from, version: m.version, loc: mref });
         break;
       case 'typeChangedFrom':
+        refuseFile(m.old, `${where} (before ${m.version})`, "a type change's old shape", mref, ctx.diagnostics);
         if (m.old.markers.length > 0 || (m.old.valuesAdded?.length ?? 0) > 0)
           ctx.diagnostics.error(
             'RG162',

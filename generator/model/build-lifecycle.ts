@@ -6,6 +6,7 @@
  */
 import { describeValue } from '../dsl/arguments.ts';
 import { buildField, type FieldContext } from './build-field.ts';
+import { refuseFile } from './check-file.ts';
 import { fieldEntries } from './check-builders.ts';
 import { atPath, type DiagnosticBag } from './diagnostics.ts';
 import { OPERATIONS, type FieldIR, type LifecycleIR, type OperationIR, type RateLimitIR, type SourceRef, type TransitionIR } from './ir.ts';
@@ -123,6 +124,8 @@ function buildTransition(name: string, t: CheckedTransition, states: readonly st
       loc,
     );
   else if (RESERVED.has(name)) d.error('RG325', `${ctx.where}: transition '${name}' clashes with ${clashOf(name)}; choose another name.`, loc);
+  else if (name === 'download' && ctx.fields.some((f) => f.type.kind === 'file'))
+    d.error('RG325', `${ctx.where}: transition 'download' clashes with the client's download method of the collection's files; choose another name.`, loc);
   const fromPath = ['lifecycle', ...path, 'from'];
   let from: string[] = [];
   if (!Array.isArray(t.from))
@@ -145,7 +148,10 @@ function buildTransition(name: string, t: CheckedTransition, states: readonly st
   const input = fieldEntries(t.input ?? {}, where, ctx.ref, d, ['lifecycle', ...path, 'input']).map(([fname, def]) =>
     buildField(fname, def, `${where}.${fname}`, fctx),
   );
-  for (const f of input) checkInputField(f, `${where}.${f.name}`, d);
+  for (const f of input) {
+    checkInputField(f, `${where}.${f.name}`, d);
+    refuseFile(f, `${where}.${f.name}`, "a transition's input", loc, d);
+  }
   const known = (v: string | undefined, member: 'addedIn' | 'removedIn'): v is string => {
     if (v === undefined) return false;
     if (ctx.versions.includes(v)) return true;

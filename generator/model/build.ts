@@ -16,7 +16,17 @@ import type { CollectionReuse } from './collection-reuse.ts';
 import { atPath, refOf, type DiagnosticBag } from './diagnostics.ts';
 import { API_OPTIONS, checkShape, closest, COLLECTION_OPTIONS, OPERATION_ENTRY } from './option-shapes.ts';
 import { emptyRange } from './project.ts';
-import { OPERATIONS, takesCredentials, type Rename, type ApiIR, type CollectionIR, type OperationIR, type RateLimitIR, type SourceRef } from './ir.ts';
+import {
+  OPERATIONS,
+  takesCredentials,
+  type WireFormat,
+  type Rename,
+  type ApiIR,
+  type CollectionIR,
+  type OperationIR,
+  type RateLimitIR,
+  type SourceRef,
+} from './ir.ts';
 
 const PATH_SEGMENT = /^[a-z0-9][a-z0-9._~-]*$/;
 const WINDOW = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
@@ -37,6 +47,7 @@ interface CheckedApi {
   readonly versioning?: WrittenVersioning;
   readonly auth?: CheckedAuth;
   readonly rateLimit?: CheckedRateLimit;
+  readonly formats?: unknown;
   readonly collections?: Readonly<Record<string, unknown>>;
   readonly events?: Readonly<
     Record<
@@ -319,6 +330,26 @@ function eventsOf(api: CheckedApi, built: CollectionIR[], ctx: FieldContext, has
   return { collections: [...built, { ...endpoints, builtin: 'webhook-endpoints', loc: { ...apiRef, path: ['webhooks'] } }], events };
 }
 
+/** `formats` as written: JSON and optionally XML, each once (RG414); undefined for JSON only. */
+function formatsOf(written: unknown, d: DiagnosticBag, at: SourceRef): readonly WireFormat[] | undefined {
+  if (written === undefined) return undefined;
+  const list = Array.isArray(written) ? (written as unknown[]) : [];
+  const known = list.every((f) => f === 'json' || f === 'xml');
+  const twice = list.find((f, i) => list.indexOf(f) !== i);
+  if (!Array.isArray(written) || !known || !list.includes('json') || twice !== undefined) {
+    const why = !Array.isArray(written)
+      ? `got ${describeValue(written)}`
+      : !known
+        ? `${describeValue(list.find((f) => f !== 'json' && f !== 'xml'))} is not a format`
+        : twice !== undefined
+          ? `'${String(twice)}' is listed twice`
+          : "JSON is always served, so 'json' must be listed";
+    d.error('RG414', `defineApi: formats must be ['json'] or ['json', 'xml'] (${why}).`, at);
+    return undefined;
+  }
+  return list.includes('xml') ? ['json', 'xml'] : undefined;
+}
+
 /**
  * Builds the IR of an API definition, reporting problems into `diagnostics`. With `reuse` (`--watch`), a
  * collection whose definition and context are unchanged since the last build is not built again.
@@ -343,6 +374,7 @@ export function buildApi(def: ApiDef, source: string, diagnostics: DiagnosticBag
   const hasAuth = takesCredentials(auth);
   const rateLimit = rateLimitOf(api.rateLimit, 'defineApi', diagnostics, atPath(apiRef, ['rateLimit']));
   const servers = serversOf(api.servers, diagnostics, apiRef);
+  const formats = formatsOf(api.formats, diagnostics, atPath(apiRef, ['formats']));
   const session = reuse?.start({ versions: ctx.versions, hasAuth, fallback: apiRef });
   const collections = collectionEntries(api.collections ?? {}, apiRef, diagnostics).map(([cname, c]) =>
     session
@@ -359,6 +391,7 @@ export function buildApi(def: ApiDef, source: string, diagnostics: DiagnosticBag
     versioning,
     auth,
     ...(rateLimit ? { rateLimit } : {}),
+    ...(formats ? { formats } : {}),
     ...eventsOf(api, collections, ctx, hasAuth),
     ...(api.mcp === false ? { mcp: false as const } : {}),
     servers,

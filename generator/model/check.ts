@@ -39,6 +39,7 @@ export function checkApi(api: ApiIR, d: DiagnosticBag): void {
     for (const field of c.fields) {
       checkField(ctx, start, field, `${c.name}.${field.name}`, lifetime(ctx, c, field));
       checkNestedChanges(ctx, field, `${c.name}.${field.name}`);
+      if (field.type.kind === 'file') checkFileDownloads(ctx, c, field, lifetime(ctx, c, field));
     }
     checkNamesPerVersion(ctx, c.fields, c.name);
     if (c.lifecycle) checkLifecycle(ctx, c, c.lifecycle);
@@ -90,4 +91,15 @@ export function checkApi(api: ApiIR, d: DiagnosticBag): void {
       byFileName.set(view.name.toLowerCase(), view.name);
     }
   });
+}
+
+/** A file is downloaded through the resource, which the get handler reads: each version with the field offers get (RG413). */
+function checkFileDownloads(ctx: Ctx, c: CollectionIR, field: FieldIR, alive: readonly number[]): void {
+  const without = alive.filter((i) => !c.operations.some((op) => op.name === 'get' && existsAt(ctx.versions, i, op.addedIn, op.removedIn)));
+  if (without.length === 0) return;
+  ctx.d.error(
+    'RG413',
+    `${c.name}.${field.name}: a file field needs the get operation, which its download reads the resource through, but ${without.map((i) => ctx.versions[i]).join(', ')} do${without.length === 1 ? 'es' : ''} not offer it; add 'get' to operations.`,
+    field.loc,
+  );
 }

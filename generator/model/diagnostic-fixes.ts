@@ -137,4 +137,12 @@ export const DIAGNOSTIC_FIXES: { readonly [C in DiagnosticCode]: string } = {
   RG391: 'List each server once, the one clients use by default first; leave `servers` out (not `[]`) to serve the documents from the host that serves them.',
   RG400:
     "Shorten the collection's name (its `path` keeps the URL) or the transition's, so that `<collection>_<operation>` has at most 64 characters; or set `mcp: false` in `defineApi`.",
+  RG410:
+    "Give `f.file()` both options: `maxBytes`, a whole number of bytes of at least 1, and `types`, the media types an upload may have, each `type/subtype` in lower case without wildcards or parameters: `f.file({ maxBytes: 10_000_000, types: ['application/pdf'] })`.",
+  RG411:
+    'Declare a file field on the collection itself, not inside `f.object()` or `f.array()`, a transition input or an event payload: a file is uploaded as a part of its own and downloaded at `/vN/<collection>/{id}/<field>`.',
+  RG412:
+    'Remove the modifier: a file field takes `optional`, `nullable`, `description`, `deprecated`, `addedIn`, `removedIn`, `renamedFrom` and `madeRequiredIn`; it has no default, example or bounds, is never unique, filterable, read-only or write-only, and never changes type.',
+  RG413: "Offer the `get` operation in every version that has the file field: a download reads the resource's file through the get handler.",
+  RG414: "Write `formats: ['json', 'xml']` (JSON is always served; `xml` adds XML requests and answers), each format once.",
 };

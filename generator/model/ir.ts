@@ -49,7 +49,14 @@ export type TypeIR<F = FieldIR> =
       /** The items may be `null` (`f.array(f.string().nullable())`). */
       readonly itemsNullable?: boolean;
     }
-  | { readonly kind: 'object'; readonly fields: readonly F[] };
+  | { readonly kind: 'object'; readonly fields: readonly F[] }
+  | {
+      readonly kind: 'file';
+      /** The largest upload accepted, in bytes. */
+      readonly maxBytes: number;
+      /** The media types an upload may have, as written. */
+      readonly types: readonly string[];
+    };
 
 /** An enum value that exists from `version` on; older versions answer `fallback` (a value they know) instead. */
 export interface EnumValueAdded {
@@ -244,6 +251,9 @@ export interface BrownoutIR {
  */
 export type VersioningIR = { readonly in: 'path' } | { readonly in: 'header'; readonly header: string; readonly default?: string };
 
+/** A format requests and answers may have besides JSON: `xml` (the API's `formats` option). */
+export type WireFormat = 'json' | 'xml';
+
 /** The whole API. */
 export interface ApiIR {
   readonly kind: 'api';
@@ -254,6 +264,8 @@ export interface ApiIR {
   readonly versioning: VersioningIR;
   readonly auth: AuthIR;
   readonly rateLimit?: RateLimitIR;
+  /** The formats of bodies and answers, `['json', 'xml']`; absent: JSON only. */
+  readonly formats?: readonly WireFormat[];
   readonly collections: readonly CollectionIR[];
   /** Events with their own payload, in the order written. */
   readonly events?: readonly CustomEventIR[];
@@ -367,6 +379,8 @@ export interface ApiAt {
   readonly versioning: ApiIR['versioning'];
   readonly auth: AuthIR;
   readonly rateLimit?: RateLimitIR;
+  /** The formats of bodies and answers (see {@link ApiIR.formats}). */
+  readonly formats?: readonly WireFormat[];
   readonly collections: readonly CollectionAt[];
   /** The event types this version delivers, derived ones (collection order) then custom ones. */
   readonly events?: readonly EventAt[];

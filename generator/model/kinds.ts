@@ -32,9 +32,16 @@ export interface KindFacts<T> {
   readonly assigned: Assigned | null;
   /** A value of the kind that meets its bounds: for stand-ins where no user value exists (serve, seeds). */
   readonly sample: (type: T) => unknown;
+  /**
+   * Whether values of the kind are files: sent as a part of a `multipart/form-data` body (never inside JSON or
+   * XML), kept by the server's file store, answered as their metadata, and downloaded at a path of their own.
+   */
+  readonly file: boolean;
 }
 
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+/** The SHA-256 of no bytes. */
+const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 const uuid: KindFacts<unknown> = {
   wire: 'string',
   format: 'uuid',
@@ -43,16 +50,26 @@ const uuid: KindFacts<unknown> = {
   versionedValues: false,
   assigned: 'uuid',
   sample: () => NIL_UUID,
+  file: false,
 };
 const bounded = (t: { readonly min?: number }): number => t.min ?? 0;
 
 /** Every kind's facts. */
 export const KINDS: { readonly [K in TypeKind]: KindFacts<Extract<TypeIR, { kind: K }>> } = {
-  string: { wire: 'string', format: null, bounds: 'length', pattern: true, versionedValues: false, assigned: null, sample: (t) => 'x'.repeat(t.min ?? 0) },
-  int: { wire: 'integer', format: null, bounds: 'value', pattern: false, versionedValues: false, assigned: null, sample: bounded },
-  number: { wire: 'number', format: null, bounds: 'value', pattern: false, versionedValues: false, assigned: null, sample: bounded },
-  boolean: { wire: 'boolean', format: null, bounds: null, pattern: false, versionedValues: false, assigned: null, sample: () => false },
-  enum: { wire: 'string', format: null, bounds: null, pattern: false, versionedValues: true, assigned: null, sample: (t) => t.values[0] },
+  string: {
+    wire: 'string',
+    format: null,
+    bounds: 'length',
+    pattern: true,
+    versionedValues: false,
+    assigned: null,
+    sample: (t) => 'x'.repeat(t.min ?? 0),
+    file: false,
+  },
+  int: { wire: 'integer', format: null, bounds: 'value', pattern: false, versionedValues: false, assigned: null, sample: bounded, file: false },
+  number: { wire: 'number', format: null, bounds: 'value', pattern: false, versionedValues: false, assigned: null, sample: bounded, file: false },
+  boolean: { wire: 'boolean', format: null, bounds: null, pattern: false, versionedValues: false, assigned: null, sample: () => false, file: false },
+  enum: { wire: 'string', format: null, bounds: null, pattern: false, versionedValues: true, assigned: null, sample: (t) => t.values[0], file: false },
   datetime: {
     wire: 'string',
     format: 'date-time',
@@ -61,15 +78,45 @@ export const KINDS: { readonly [K in TypeKind]: KindFacts<Extract<TypeIR, { kind
     versionedValues: false,
     assigned: 'now',
     sample: () => '1970-01-01T00:00:00Z',
+    file: false,
   },
-  date: { wire: 'string', format: 'date', bounds: null, pattern: false, versionedValues: false, assigned: 'today', sample: () => '1970-01-01' },
+  date: { wire: 'string', format: 'date', bounds: null, pattern: false, versionedValues: false, assigned: 'today', sample: () => '1970-01-01', file: false },
   uuid,
-  email: { wire: 'string', format: 'email', bounds: null, pattern: false, versionedValues: false, assigned: null, sample: () => 'someone@example.com' },
-  url: { wire: 'string', format: 'uri', bounds: null, pattern: false, versionedValues: false, assigned: null, sample: () => 'https://example.com/' },
+  email: {
+    wire: 'string',
+    format: 'email',
+    bounds: null,
+    pattern: false,
+    versionedValues: false,
+    assigned: null,
+    sample: () => 'someone@example.com',
+    file: false,
+  },
+  url: {
+    wire: 'string',
+    format: 'uri',
+    bounds: null,
+    pattern: false,
+    versionedValues: false,
+    assigned: null,
+    sample: () => 'https://example.com/',
+    file: false,
+  },
   id: uuid,
   ref: uuid,
-  array: { wire: 'array', format: null, bounds: 'items', pattern: false, versionedValues: false, assigned: null, sample: () => [] },
-  object: { wire: 'object', format: null, bounds: null, pattern: false, versionedValues: false, assigned: null, sample: () => ({}) },
+  array: { wire: 'array', format: null, bounds: 'items', pattern: false, versionedValues: false, assigned: null, sample: () => [], file: false },
+  object: { wire: 'object', format: null, bounds: null, pattern: false, versionedValues: false, assigned: null, sample: () => ({}), file: false },
+  // On the wire of a JSON answer a file is its metadata, an object; its content travels on a path of its own.
+  file: {
+    wire: 'object',
+    format: null,
+    bounds: null,
+    pattern: false,
+    versionedValues: false,
+    assigned: null,
+    sample: (t) => ({ name: 'file', type: t.types[0] ?? 'application/octet-stream', size: 0, sha256: EMPTY_SHA256, key: 'sample' }),
+    file: true,
+  },
 };
 
 /** The facts of `type`'s kind. */

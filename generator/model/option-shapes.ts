@@ -67,6 +67,7 @@ export const API_OPTIONS: Shape = object(
     versioning: object({ in: later, header: later, default: later }),
     auth: object({ bearer: object({ description: str }), apiKey: object({ header: later, description: str }), oauth2: OAUTH2 }),
     rateLimit: RATE_LIMIT,
+    formats: later,
     collections: record(later),
     events: record(object({ payload: record(later), description: str, addedIn: str, removedIn: str }, ['payload'])),
     webhooks: object({ scopes: object({ read: { kind: 'string-or-list' }, write: { kind: 'string-or-list' } }) }),

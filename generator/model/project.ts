@@ -287,6 +287,7 @@ function projectVersion(api: ApiIR, version: string): ApiAt {
     versioning: api.versioning,
     auth: api.auth,
     ...(api.rateLimit ? { rateLimit: api.rateLimit } : {}),
+    ...(api.formats ? { formats: api.formats } : {}),
     collections,
     ...(events.length > 0 ? { events } : {}),
     servers: api.servers,

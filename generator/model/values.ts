@@ -73,6 +73,9 @@ export function checkTypeValue<F extends FieldShape<F>>(type: TypeIR<F>, value: 
       }
       return bounds('item count', value.length, type.min, type.max);
     }
+    case 'file':
+      // Only an upload makes a file: no default, example or fallback can stand for one.
+      return 'a file field takes no literal value (its files are uploaded)';
     case 'object': {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) return `${JSON.stringify(value)} is not an object`;
       const record = value as Record<string, unknown>;

@@ -5,7 +5,7 @@
  * argument; `X | null` hugs), intersections, type literals (`;`-separated), array types, `typeof` and
  * mapped types.
  */
-import { builders } from 'prettier/doc';
+import { builders, utils } from 'prettier/doc';
 import type { Type, TypeMember } from './ast.ts';
 import { printKey, quoteString } from './literals.ts';
 
@@ -131,7 +131,12 @@ function printIntersection(types: readonly Type[]): Doc {
 function printMember(m: TypeMember): Doc {
   if (m.k === 'tprop') return [m.readonly ? 'readonly ' : '', printKey(m.key), m.optional ? '?' : '', ': ', printType(m.type)];
   const params = m.params.map((p) => [p.name, ': ', printType(p.type)]);
-  return [printKey(m.key), group([group(['(', indent([softline, join([',', line], params)]), ifBreak(','), softline, ')']), ': ', printType(m.returns)])];
+  const returns = printType(m.returns);
+  const list = ['(', indent([softline, join([',', line], params)]), ifBreak(','), softline, ')'];
+  // Prettier keeps the parameters apart (a group of their own) only for one parameter before an object type or a
+  // return type that breaks anyway; otherwise they break first: `value(\n  order: X,\n): string | undefined`.
+  const grouped = m.params.length === 1 && (isObjectType(m.returns) || utils.willBreak(returns));
+  return [printKey(m.key), group([grouped ? group(list) : list, ': ', returns])];
 }
 
 function printTypeLiteral(members: readonly TypeMember[], expanded: boolean): Doc {

@@ -12,11 +12,13 @@ export type Credential = string | (() => string | Promise<string>);
 export interface FetchInit {
   method: string;
   headers: Headers;
-  /** The JSON body, or null when the request has none. */
-  body?: string | null;
+  /** The JSON body, an upload (multipart, as a `Blob` or a stream), or null when the request has none. */
+  body?: string | Blob | ReadableStream<Uint8Array> | null;
   signal: AbortSignal;
   /** Always `manual`: the client follows redirects itself, and only on the same origin. */
   redirect: "manual";
+  /** `half` for a streamed upload (fetch needs it to send a stream). */
+  duplex?: "half";
 }
 
 /** The `fetch` the client calls (the platform's by default); inject one for tests, proxies or tracing. */

@@ -24,7 +24,8 @@ import {
 
 /**
  * Sends one request with its retries: `method` to `path` (`orders/o1`) of `version` (a path prefix, or the
- * versioning header), `body` (undefined: none), `query` (given: a list, whose answer is a page). Positional,
+ * versioning header), `body` (undefined: none; a `Blob` or stream: an upload, sent as it is), `query`
+ * (given: a list, whose answer is a page), `raw` (a download: a success's body is left unread). Positional,
  * so that a bundle can shorten every name.
  */
 export type Transport = (
@@ -36,6 +37,7 @@ export type Transport = (
   query?: object,
   /** The request's own error classes, by `"<status> <problem code>"` (see `errorFor`). */
   errors?: Record<string, typeof ApiError>,
+  raw?: boolean,
 ) => Promise<WithResponse<unknown>>;
 
 /**
@@ -85,7 +87,7 @@ export function createTransport(
   // Access tokens the client fetches itself come as its `bearer` (and a `fetch` that renews them).
   options = { ...options, ...options.auth?.(options) };
 
-  return async (method, version, path, body, opts = {}, query, errors) => {
+  return async (method, version, path, body, opts = {}, query, errors, raw) => {
     // An option given as undefined is not given: the client's own applies, not the default.
     const o: RequestOptions = { ...options };
     for (const [name, value] of Object.entries(opts))
@@ -100,13 +102,15 @@ export function createTransport(
         if (item != null) target.searchParams.append(name, `${item}`);
     const url = `${target}`;
     const what = `${method} ${url}`;
+    // An upload (`files.ts`: multipart, its type in `opts.headers`) goes as it is; any other body as JSON.
+    const encoded = body instanceof Blob || body instanceof ReadableStream;
     const headers = new Headers();
     for (const [name, value] of Object.entries({
       accept: "application/json, application/problem+json",
+      "content-type": "application/json",
       ...options.headers,
       ...opts.headers,
       ...(versionHeader && { [versionHeader]: version }),
-      "content-type": "application/json",
       // One per call, the same on every attempt: the server replays a POST (create, transition) retried.
       "idempotency-key":
         o.idempotencyKey ??
@@ -153,10 +157,13 @@ export function createTransport(
             signal,
             redirect: "manual",
             // JSON.stringify(undefined) is undefined: no body.
-            body: JSON.stringify(body) ?? null,
+            body: encoded ? body : (JSON.stringify(body) ?? null),
+            ...(encoded && { duplex: "half" }),
           },
         );
-        const text = await readText(response, maxResponseBytes);
+        // A download's bytes are the caller's to read (a problem is read as any other).
+        const text =
+          raw && response.ok ? "" : await readText(response, maxResponseBytes);
         try {
           data = JSON.parse(text ?? "");
         } catch {
@@ -168,7 +175,7 @@ export function createTransport(
         if (text === null)
           throw invalid(`body over maxResponseBytes (${maxResponseBytes})`);
         // An empty body is no data only where none is expected (a delete's 204).
-        if (data === undefined && (text || method !== "DELETE"))
+        if (data === undefined && (text || method !== "DELETE") && !raw)
           throw invalid("body is not JSON");
         // A list page: `{ data: [...], next_cursor: string | null }`.
         if (
@@ -201,7 +208,8 @@ export function createTransport(
                 : null;
         if (!error) throw cause;
       } finally {
-        guard.abort();
+        // A download's body is read after the attempt, under the caller's signals.
+        if (error || !raw) guard.abort();
       }
       const retryInMs =
         error && attempt <= maxRetries ? retryDelay(error, attempt, o) : null;

@@ -71,3 +71,36 @@ export const listLimit = (byDefault: number, max: number) =>
 /** A page of a list: the items and the cursor of the next page (null on the last). */
 export const listPage = <T extends z.ZodType>(item: T) =>
   z.object({ data: z.array(item), next_cursor: z.string().nullable() });
+
+/** What the server keeps of an uploaded file: its metadata, and the key of its content in the file store. */
+export interface StoredFile {
+  readonly name: string;
+  readonly type: string;
+  readonly size: number;
+  readonly sha256: string;
+  readonly key: string;
+}
+
+/**
+ * The mark the server puts on a file it stored from a part of a multipart body. JSON and XML cannot carry
+ * a symbol, so no request body can forge a file that points at stored content.
+ */
+const UPLOADED = Symbol.for("restgen.uploaded-file");
+
+/** A file field of a request: a part of a multipart/form-data body, stored by the server. */
+export const fileUpload = z.custom<StoredFile>(
+  (value) =>
+    typeof value === "object" &&
+    value !== null &&
+    (value as { [UPLOADED]?: unknown })[UPLOADED] === true,
+  { error: "send a file here: a part of a multipart/form-data body" },
+);
+
+/** A file field of an answer: the upload's metadata and the path it is downloaded from. */
+export const fileMeta = z.object({
+  name: z.string(),
+  type: z.string(),
+  size: z.int().min(0),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  href: z.string(),
+});

@@ -32,8 +32,14 @@ export function dslPage(): string {
   const allKinds = builders.members.map((b) => b.name);
   const kindsHaving = (modifier: string): string => {
     const having = allKinds.filter((k) => kindsOf.get(k)?.includes(modifier));
-    return having.length === allKinds.length ? 'every field' : having.map((k) => code(`f.${k}()`)).join(', ');
+    const lacking = allKinds.filter((k) => !having.includes(k));
+    if (lacking.length === 0) return 'every field';
+    // A modifier all kinds but one or two have (a file has no default): named by what lacks it.
+    if (lacking.length <= 2) return `every field but ${lacking.map((k) => code(`f.${k}()`)).join(' and ')}`;
+    return having.map((k) => code(`f.${k}()`)).join(', ');
   };
+  // What every field has (FieldModifiers), which no builder's row repeats.
+  const common = new Set(readType(project, FIELD, 'FieldModifiers').members.map((m) => m.name));
   const row = (m: MemberDoc): string[] => [code(`.${m.call ?? m.name}`), meaning(m), kindsHaving(m.name)];
   const out: string[] = [
     generatedHeader('the interfaces and JSDoc of generator/dsl'),
@@ -48,7 +54,7 @@ export function dslPage(): string {
     table(
       ['builder', 'what it is', 'modifiers of its own'],
       builders.members.map((b) => {
-        const own = (kindsOf.get(b.name) ?? []).filter((m) => allKinds.some((k) => !kindsOf.get(k)?.includes(m)));
+        const own = (kindsOf.get(b.name) ?? []).filter((m) => !common.has(m) && allKinds.some((k) => !kindsOf.get(k)?.includes(m)));
         return [code(`f.${b.call ?? b.name}`), meaning(b), own.map((m) => code(`.${m}()`)).join(', ') || '–'];
       }),
     ),

@@ -7,7 +7,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createShopClient } from '../../examples/shop/generated/client/index.js';
-import { createMemoryHandlers, registerShopApi } from '../../examples/shop/generated/server/index.js';
+import { createDiskFileStore, createMemoryHandlers, registerShopApi } from '../../examples/shop/generated/server/index.js';
+import { TEST_FILES } from '../server/helpers.ts';
 
 const SCOPES = ['customers:read', 'customers:write', 'orders:read', 'orders:write'];
 const MIGRATIONS = {
@@ -28,6 +29,7 @@ beforeAll(async () => {
     authenticate: ({ token }: { token: string }) => ({ id: token, scopes: SCOPES }),
     migrations: MIGRATIONS,
     rateLimit: false,
+    files: createDiskFileStore(TEST_FILES),
   } as Parameters<typeof registerShopApi>[2]);
   baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
 });

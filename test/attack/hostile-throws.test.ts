@@ -4,7 +4,8 @@
  * (`onVersionUse`, `onOutdatedValue`) change nothing; handlers, migration hooks, `authenticate` and `pinnedVersion`
  * answer the usual 500 telling nothing; a handler that rejects after its request timed out, and the webhook
  * dispatcher's stores, are logged; an outbox that refuses deliveries after the change was stored has them held and
- * logged as lost at stop; a Redis client that rejects with such a value is Redis away. Every failure is logged, at warn with a logger that writes it (pino's error
+ * logged as lost at stop; a Redis client that rejects with such a value is Redis away; a file store whose put rejects
+ * or whose delete throws is logged, and a handler's value after an upload is not read for the files it holds. Every failure is logged, at warn with a logger that writes it (pino's error
  * serializer reads the value's properties, which is what threw before).
  */
 import Fastify from 'fastify';
@@ -14,7 +15,18 @@ import { createDispatcher } from '../../packages/runtime/src/webhook-dispatch.ts
 import { createRedisGuard, RedisUnavailable } from '../../packages/runtime/src/redis-guard.ts';
 import { createDeferredEvents } from '../../packages/runtime/src/webhook-deferred.ts';
 import { createMemoryEndpoints, type Claimed, type Outbox } from '../../packages/runtime/src/webhook-store.ts';
-import { SHOP_MIGRATIONS, generateInto, importServer, registerOf, start, testAuthenticate, type Running, type ServerModule } from '../server/helpers.ts';
+import type { FileStore } from '@restgen/runtime';
+import {
+  SHOP_MIGRATIONS,
+  TEST_FILES,
+  generateInto,
+  importServer,
+  registerOf,
+  start,
+  testAuthenticate,
+  type Running,
+  type ServerModule,
+} from '../server/helpers.ts';
 import { KEYS, LEDGER_API } from '../versions/ledger.ts';
 
 const trap = (): never => {
@@ -311,5 +323,69 @@ describe('deliveries the outbox refused, and Redis commands: a hostile failure i
     expect(text).toContain('its webhook deliveries wait in memory for another try');
     expect(text).toContain('webhook msg_2 lost: the outbox failed and 1 deliveries already wait');
     expect(text).toContain('webhook msg_1 lost: the outbox still failed when the server stopped');
+  });
+});
+
+describe('files: a handler or a file store that fails with such a value', () => {
+  let value: () => unknown = HOSTILE['a Proxy whose traps throw']!;
+  let server: Running;
+  /** How the store fails: its put rejects, its delete throws at once, or neither. */
+  let failing: 'put' | 'delete' | 'none' = 'none';
+  beforeAll(async () => {
+    const shop = await importServer(await generateInto('hostile-shop-files'));
+    const memory = shop.createMemoryHandlers();
+    const disk = (shop['createDiskFileStore'] as (dir: string) => FileStore)(TEST_FILES);
+    const files: FileStore = {
+      put: (key, content, info) => {
+        if (failing !== 'put') return disk.put(key, content, info);
+        content.resume();
+        return Promise.reject(value());
+      },
+      get: (key, range) => disk.get(key, range),
+      delete: (key) => {
+        if (failing === 'delete') throw value();
+        return disk.delete(key);
+      },
+    };
+    // Updates of orders answer the hostile value (after the upload was stored).
+    const handlers = { ...memory, orders: { ...memory['orders'], update: () => value() } };
+    server = await start(
+      (app) => registerOf(shop, 'Shop')(app, handlers, { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS, rateLimit: false, files }),
+      'warn',
+    );
+  });
+  afterAll(() => server?.close());
+
+  /** A multipart body with an invoice (and `fields`) to `path`. */
+  const upload = async (method: string, path: string, fields: Record<string, string> = {}) => {
+    const form = new FormData();
+    for (const [name, text] of Object.entries(fields)) form.append(name, text);
+    form.append('invoice', new Blob(['%PDF-1.7\n'], { type: 'application/pdf' }), 'inv.pdf');
+    const response = await fetch(server.url + path, { method, headers: { authorization: 'Bearer admin' }, body: form });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+
+  it.each(CASES)('with %s', async (_, make) => {
+    value = make;
+    const failures = await processFailures(async () => {
+      const customer = await server.call('POST', '/v3/customers', { body: { email: `${CASES.findIndex(([n]) => n === _)}@files.example` } });
+      const order = await server.call('POST', '/v3/orders', { body: { customer_id: customer.body['id'], product_id: 1, quantity: 1 } });
+      const id = order.body['id'] as string;
+      // The handler's value: no resource, the usual 500; what was uploaded is neither kept track of nor read.
+      failing = 'none';
+      expect(await upload('PATCH', `/v3/orders/${id}`)).toMatchObject({ status: 500, body: INTERNAL });
+      // The store's put rejects: a 500, logged.
+      failing = 'put';
+      expect(await upload('PATCH', `/v3/orders/${id}`)).toMatchObject({ status: 500, body: INTERNAL });
+      // A body that fails validation after its file was stored: its delete throws at once, and the 400 stands.
+      failing = 'delete';
+      const invalid = await upload('POST', '/v3/orders', { customer_id: String(customer.body['id']), product_id: '1', quantity: 'many' });
+      expect(invalid.status).toBe(400);
+      failing = 'none';
+    });
+    expect(failures).toEqual([]);
+    expect(logged(server, 'an upload failed')).not.toEqual([]);
+    expect(logged(server, 'could not delete a stored file')).not.toEqual([]);
+    server.errors.length = 0;
   });
 });

@@ -9,6 +9,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMITTERS } from '../../generator/emit/registry.ts';
+import { TEST_FILES } from '../server/helpers.ts';
 import { generateInto } from './generate-client.ts';
 import type * as ClientModule from '../../examples/shop/generated/client/index.js';
 import type { AttemptEvent, Fetch, V1, V2, V3 } from '../../examples/shop/generated/client/index.js';
@@ -17,6 +18,7 @@ import type { AttemptEvent, Fetch, V1, V2, V3 } from '../../examples/shop/genera
 interface ServerModule {
   registerShopApi(app: FastifyInstance, handlers: unknown, options: object): Promise<void>;
   createMemoryHandlers(seed?: object): unknown;
+  createDiskFileStore(dir: string): unknown;
 }
 
 const SCOPES = ['customers:read', 'customers:write', 'orders:read', 'orders:write'];
@@ -42,7 +44,13 @@ const apps: FastifyInstance[] = [];
 async function startServer(options: object = {}): Promise<string> {
   const app = Fastify();
   apps.push(app);
-  await server.registerShopApi(app, server.createMemoryHandlers(), { authenticate, migrations, rateLimit: false, ...options });
+  await server.registerShopApi(app, server.createMemoryHandlers(), {
+    authenticate,
+    migrations,
+    rateLimit: false,
+    files: server.createDiskFileStore(TEST_FILES),
+    ...options,
+  });
   return app.listen({ port: 0, host: '127.0.0.1' });
 }
 

@@ -11,11 +11,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as ClientModule from '../../examples/shop/generated/client/index.js';
 import type { Fetch } from '../../examples/shop/generated/client/index.js';
+import { TEST_FILES } from '../server/helpers.ts';
 import { generateInto } from './generate-client.ts';
 
 interface ServerModule {
   registerShopApi(app: FastifyInstance, handlers: unknown, options: object): Promise<void>;
   createMemoryHandlers(seed?: object): unknown;
+  createDiskFileStore(dir: string): unknown;
 }
 
 const SCOPES = ['customers:read', 'customers:write', 'orders:read', 'orders:write', 'orders:cancel'];
@@ -46,6 +48,7 @@ beforeAll(async () => {
     authenticate: ({ token }: { token: string }) => (token.startsWith('secret') ? { id: token, scopes: SCOPES } : null),
     migrations,
     rateLimit: false,
+    files: server.createDiskFileStore(TEST_FILES),
   });
   baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
   customer = (await shopClient().v3.customers.create({ email: 'client-life@example.com' })).id;

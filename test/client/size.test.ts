@@ -17,23 +17,34 @@ import { rolldown } from 'rolldown';
 import { afterAll, describe, expect, it } from 'vitest';
 
 /**
- * min + gzip -9, in bytes, per entry: the apps below bundle to 3,478 and 3,539 (the target is 3.5 KiB, 3,584 B;
- * see docs/guide/client-bundles.md for the figures).
+ * min + gzip -9, in bytes, per entry: the apps below bundle to 3,551 and 3,752 (the target is 3.5 KiB, 3,584 B, for
+ * the per-version entry; see docs/guide/client-bundles.md for the figures). The client of every version carries
+ * v3's upload and download methods (its orders have an invoice), the multipart encoder only when it is first used.
  */
-const BUDGET = { createShopV2Client: 3_500, createShopClient: 3_560 } as const;
+const BUDGET = { createShopV2Client: 3_560, createShopClient: 3_760 } as const;
 const CLIENT = new URL('../../examples/shop/generated/client/index.js', import.meta.url).pathname;
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'restgen-size-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Bundles `app` (an ES module's source) for browsers, minified; its code. */
+/** Bundles `app` (an ES module's source) for browsers, minified; the code it loads at start (chunks loaded by `import()` left out). */
 async function bundle(app: string): Promise<string> {
   const entry = path.join(dir, `app-${Math.random().toString(36).slice(2)}.ts`);
   writeFileSync(entry, app);
   const build = await rolldown({ input: entry, platform: 'browser', logLevel: 'silent', resolve: { extensionAlias: { '.js': ['.ts', '.js'] } } });
   const { output } = await build.generate({ format: 'esm', minify: true });
   await build.close();
-  return output[0].code;
+  // The entry and the chunks it imports statically (loaded with it); a chunk only `import()` reaches loads on demand.
+  const chunks = new Map(output.flatMap((o) => (o.type === 'chunk' ? [[o.fileName, o] as const] : [])));
+  const loaded = new Set<string>();
+  const visit = (name: string): void => {
+    const chunk = chunks.get(name);
+    if (!chunk || loaded.has(name)) return;
+    loaded.add(name);
+    for (const imported of chunk.imports) visit(imported);
+  };
+  visit(output[0].fileName);
+  return [...loaded].map((name) => chunks.get(name)!.code).join('\n');
 }
 
 const gzipped = (code: string): number => gzipSync(code, { level: 9 }).length;
@@ -75,8 +86,9 @@ describe('the client in a bundle', () => {
   });
 
   it('carries no OAuth, webhook verification or ETag helper unless the app imports it', async () => {
+    // The multipart encoder of uploads (v3's orders have an invoice) is a chunk of its own, loaded on the first upload.
     for (const code of await Promise.all(Object.values(APPS).map(bundle)))
-      for (const absent of ['client_credentials', 'webhook-signature', 'etagOf:', 'did not return']) expect(code).not.toContain(absent);
+      for (const absent of ['client_credentials', 'webhook-signature', 'etagOf:', 'did not return', 'form-data; name=']) expect(code).not.toContain(absent);
     // Imported, they come along.
     const opted = await bundle(
       [

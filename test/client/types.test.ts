@@ -130,7 +130,8 @@ describe('generated client types', () => {
     expect(Object.keys(shop.v1)).toEqual(['customers', 'orders', 'webhook_endpoints']);
     expect(Object.keys(shop.v3)).toEqual(['customers', 'orders', 'coupons', 'webhook_endpoints']);
     expect(Object.keys(shop.v2.orders)).toEqual(['list', 'get', 'create', 'update', 'delete', 'pay', 'ship', 'cancel']);
-    expect(Object.keys(shop.v3.orders)).toEqual(['list', 'get', 'create', 'update', 'delete', 'pay', 'ship', 'cancel', 'refund']);
+    // v3 orders have an invoice: its download beside the operations and transitions.
+    expect(Object.keys(shop.v3.orders)).toEqual(['list', 'get', 'create', 'update', 'delete', 'pay', 'ship', 'cancel', 'refund', 'download']);
     expect(Object.keys(shop.v2.customers)).toEqual(['list', 'get', 'create', 'replace', 'update', 'delete']);
   });
 });

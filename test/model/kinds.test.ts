@@ -46,11 +46,11 @@ describe('the kinds table', () => {
     for (const dir of ['generator', 'runtime']) cpSync(path.join(ROOT, dir), path.join(scratch, dir), { recursive: true });
     for (const pkg of ['runtime', 'conformance'])
       cpSync(path.join(ROOT, `packages/${pkg}/src`), path.join(scratch, `packages/${pkg}/src`), { recursive: true });
-    replaceIn(path.join(scratch, 'generator/dsl/defs.ts'), "'array', 'object'] as const", "'array', 'object', 'decimal'] as const");
+    replaceIn(path.join(scratch, 'generator/dsl/defs.ts'), "  'file',\n] as const", "  'file',\n  'decimal',\n] as const");
     replaceIn(
       path.join(scratch, 'generator/model/ir.ts'),
-      "  | { readonly kind: 'object'; readonly fields: readonly F[] };",
-      "  | { readonly kind: 'object'; readonly fields: readonly F[] }\n  | { readonly kind: 'decimal'; readonly min?: number; readonly max?: number };",
+      "  | { readonly kind: 'object'; readonly fields: readonly F[] }\n",
+      "  | { readonly kind: 'object'; readonly fields: readonly F[] }\n  | { readonly kind: 'decimal'; readonly min?: number; readonly max?: number }\n",
     );
     const own = JSON.parse(readFileSync(path.join(ROOT, 'tsconfig.json'), 'utf8')) as { compilerOptions: Record<string, unknown> };
     const config = {

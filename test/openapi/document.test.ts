@@ -95,6 +95,7 @@ describe('contents', () => {
       'getOrder',
       'updateOrder',
       'deleteOrder',
+      'downloadOrderInvoice',
       'payOrder',
       'shipOrder',
       'cancelOrder',

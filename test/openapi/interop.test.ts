@@ -114,14 +114,16 @@ let baseUrl: string;
 
 beforeAll(async () => {
   example = await generateExample('openapi-interop', undefined, { writable: true });
-  const { registerShopApi, createMemoryHandlers } = (await import(pathToFileURL(path.join(example.dir, 'server', 'index.ts')).href)) as {
+  const { registerShopApi, createMemoryHandlers, createDiskFileStore } = (await import(pathToFileURL(path.join(example.dir, 'server', 'index.ts')).href)) as {
     registerShopApi: (app: FastifyInstance, handlers: unknown, options: object) => Promise<void>;
     createMemoryHandlers: () => unknown;
+    createDiskFileStore: (dir: string) => unknown;
   };
   app = Fastify();
   await registerShopApi(app, createMemoryHandlers(), {
     authenticate: async ({ token }: { token: string }) => (token === 'secret' ? { id: 'u1', scopes: SCOPES } : null),
     migrations: MIGRATIONS,
+    files: createDiskFileStore(path.join(example.dir, 'files')),
   });
   baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
 });

@@ -134,6 +134,13 @@ function valuesOf(type: TypeIR<FieldAt>, mode: ObjectMode): Values {
     }
     case 'object':
       return { valid: objectValues(type.fields, mode), edge: fc.constantFrom([], 'x', null) };
+    case 'file': {
+      // A request never holds a file in JSON (it travels as a multipart part); an answer holds its metadata.
+      const sha256 = fc.stringMatching(/^[0-9a-f]{64}$/);
+      const metadata = fc.record({ name: fc.string({ maxLength: 12 }), type: fc.constantFrom(...type.types), size: fc.nat(), sha256, href: fc.webPath() });
+      const almost = metadata.chain((m) => fc.constantFrom({ ...m, size: -1 }, { ...m, sha256: m.sha256.toUpperCase() }, { name: m.name, type: m.type }));
+      return mode === 'request' ? { valid: fc.constantFrom('file', {}), edge: metadata } : { valid: metadata, edge: almost };
+    }
   }
 }
 

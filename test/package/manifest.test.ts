@@ -91,14 +91,19 @@ describe('packages/runtime/package.json (@restgen/runtime)', () => {
     expect((manifest['devDependencies'] as Record<string, string>)[RUNTIME.name]).toBe(runtime.version);
   });
 
-  it("declares the server part's packages as peers, jose optional, and builds only when packed", () => {
+  it("declares the server part's packages as peers, jose and @fastify/multipart optional, and builds only when packed", () => {
     const { [RUNTIME.name]: _self, ...serverPeers } = PARTS.server.peers;
     // @opentelemetry/api: only `@restgen/runtime/otel` imports it, which user code (never generated code) imports.
     const peers = { ...serverPeers, '@opentelemetry/api': '^1.9.0' };
     expect(runtime['peerDependencies']).toEqual(Object.fromEntries(Object.entries(peers).sort(([a], [b]) => (a < b ? -1 : 1))));
-    expect(runtime['peerDependenciesMeta']).toEqual({ '@opentelemetry/api': { optional: true }, jose: { optional: true } });
-    // Its one dependency classifies webhook destination addresses (IANA special-purpose registries).
-    expect(runtime['dependencies']).toEqual({ 'ipaddr.js': '2.5.0' });
+    // @fastify/multipart: the generated routes pass it in only when a collection has a file field.
+    expect(runtime['peerDependenciesMeta']).toEqual({
+      '@fastify/multipart': { optional: true },
+      '@opentelemetry/api': { optional: true },
+      jose: { optional: true },
+    });
+    // Its dependencies classify webhook destination addresses (IANA special-purpose registries) and read XML bodies.
+    expect(runtime['dependencies']).toEqual({ 'ipaddr.js': '2.5.0', saxes: '6.0.0' });
     expect(Object.keys(runtime['scripts']!).filter((s) => /install|prepare/.test(s))).toEqual([]);
     expect(runtime['exports']).toEqual({
       '.': { types: './dist/index.d.ts', default: './dist/index.js' },

@@ -1,7 +1,7 @@
 /**
  * The packed artifact, as a new user meets it: `npm pack`, install the tarball into a fresh project outside
- * this repository (with fastify, @fastify/rate-limit, zod, the MCP SDK and ajv at the oldest versions restgen's peer
- * ranges allow, and typescript and @types/node, from the registry),
+ * this repository (with fastify, @fastify/rate-limit, @fastify/multipart, zod, the MCP SDK and ajv at the oldest versions
+ * restgen's peer ranges allow, and typescript and @types/node, from the registry),
  * `restgen init`, generate, type-check the user's `api.ts` and config (no @types/node), the generated code
  * and code that uses it under the strictest common settings in both module modes with `skipLibCheck` off,
  * check that the DSL's typed errors still appear, build and deploy the server with its `openapi/` folder,
@@ -119,7 +119,7 @@ await app.close();
 /** Code using the examples' generated servers and clients, as their READMEs show it. */
 const EXAMPLES_USAGE = `import Fastify from 'fastify';
 import { createShopClient } from './shop/generated/client/index.js';
-import { createMemoryHandlers as shopMemory, registerShopApi, type ShopMigrations } from './shop/generated/server/index.js';
+import { createDiskFileStore, createMemoryHandlers as shopMemory, registerShopApi, type ShopMigrations } from './shop/generated/server/index.js';
 import { createNotesClient } from './header-versioning/generated/client/index.js';
 import { createMemoryHandlers as notesMemory, registerNotesApi } from './header-versioning/generated/server/index.js';
 import { createLedgerClient } from './ledger/generated/client/index.js';
@@ -133,7 +133,7 @@ const migrations: ShopMigrations = {
   },
 };
 const app = Fastify();
-await registerShopApi(app, shopMemory(), { authenticate: () => ({ id: 'u', scopes: ['orders:read'] }), migrations });
+await registerShopApi(app, shopMemory(), { authenticate: () => ({ id: 'u', scopes: ['orders:read'] }), migrations, files: createDiskFileStore('invoices') });
 await app.register(async (notes) => registerNotesApi(notes, notesMemory(), {}), { prefix: '/notes-api' });
 await app.register(async (ledger) => registerLedgerApi(ledger, ledgerMemory(), { apiKeys: { k: { id: 'acct-1', scopes: ['ledger:read'] } }, pinnedVersion: () => '2025-01-15' }), { prefix: '/ledger-api' });
 const shop = createShopClient({ baseUrl: 'http://127.0.0.1:1', bearer: 'token' });
@@ -201,6 +201,8 @@ beforeAll(async () => {
       pg: postgresFloor('pg'),
       fastify: floor('fastify'),
       '@fastify/rate-limit': floor('@fastify/rate-limit'),
+      // The shop example's server reads uploads of its invoice file field.
+      '@fastify/multipart': floor('@fastify/multipart'),
       jose: floor('jose'),
       zod: floor('zod'),
       '@modelcontextprotocol/sdk': floor('@modelcontextprotocol/sdk'),

@@ -3,14 +3,19 @@
  * reads and lists (filters, keyset pages walked to the end, tampered cursors 400), updates that change only
  * the fields sent, replaces, deletes, unique values answered 409 (SQLSTATE 23505), If-Match on every write
  * (412 when stale, 412 once the resource is gone), If-None-Match 304, lifecycle transitions (409 from a state
- * that does not allow them), idempotent creates replayed by the runtime, and every version reading what
- * another wrote.
+ * that does not allow them), idempotent creates replayed by the runtime, every version reading what
+ * another wrote, and an order's invoice (a file kept as jsonb, its content in the file store).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { createDiskFileStore, type StoredFile } from '@restgen/runtime';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { TEST_FILES } from '../server/helpers.ts';
 import { postgresUrl, requirePostgres } from './database.ts';
 import { startShop, type RunningShop } from './shop.ts';
 
 const serverUrl = postgresUrl();
+/** The store the shop keeps invoices in (startShop's), read directly. */
+const files = createDiskFileStore(TEST_FILES);
 
 describe.runIf(requirePostgres(serverUrl))('the shop on PostgreSQL', () => {
   let shop: RunningShop;
@@ -185,6 +190,38 @@ describe.runIf(requirePostgres(serverUrl))('the shop on PostgreSQL', () => {
     expect((await shop.call('POST', `/v3/orders/${id}:refund`)).body).toMatchObject({ status: 'refunded' });
     expect((await shop.call('GET', `/v1/orders/${id}`)).body).toMatchObject({ status: 'cancelled' });
     expect((await shop.call('POST', `/v3/orders/${id}:cancel`)).status).toBe(409);
+  });
+
+  it('an invoice (v3) is uploaded to an order, kept as jsonb, downloaded, replaced and removed with its content', async () => {
+    const customer = (await newCustomer('invoice@example.com')).body['id'] as string;
+    const id = (await shop.call('POST', '/v3/orders', { customer_id: customer, product_id: 2, quantity: 1 })).body['id'] as string;
+    const pdf = (text: string) => new Blob([`%PDF-1.7\n${text}`], { type: 'application/pdf' });
+    const upload = async (text: string) => {
+      const form = new FormData();
+      form.append('invoice', pdf(text), 'INV-1.pdf');
+      const response = await fetch(`${shop.server.url}/v3/orders/${id}`, { method: 'PATCH', headers: { authorization: 'Bearer admin' }, body: form });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    const first = await upload('first');
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const sha256 = createHash('sha256').update('%PDF-1.7\nfirst').digest('hex');
+    expect(first.body['invoice']).toEqual({ name: 'INV-1.pdf', type: 'application/pdf', size: 14, sha256, href: `/v3/orders/${id}/invoice` });
+    // The row keeps what the runtime handed over, the store key included; answers never show the key.
+    const row = async () => (await shop.db.pool.query<{ invoice: StoredFile | null }>('SELECT invoice FROM orders WHERE id = $1', [id])).rows[0]!.invoice;
+    const kept = (await row())!;
+    expect(kept).toMatchObject({ name: 'INV-1.pdf', sha256, key: expect.stringMatching(/^orders\/invoice\//) });
+    expect((await shop.call('GET', `/v3/orders/${id}`)).body['invoice']).toEqual(first.body['invoice']);
+    expect((await shop.call('GET', `/v2/orders/${id}`)).body).not.toHaveProperty('invoice');
+    const download = await fetch(`${shop.server.url}/v3/orders/${id}/invoice`, { headers: { authorization: 'Bearer admin' } });
+    expect([download.status, download.headers.get('etag'), await download.text()]).toEqual([200, `"${sha256}"`, '%PDF-1.7\nfirst']);
+    // A new invoice replaces the old one, whose content is deleted; null removes it and its content.
+    expect((await upload('second')).body['invoice']).toMatchObject({ size: 15 });
+    const replaced = (await row())!;
+    await vi.waitFor(async () => expect(await files.get(kept.key)).toBeNull(), { timeout: 10_000, interval: 50 });
+    expect((await shop.call('PATCH', `/v3/orders/${id}`, { invoice: null })).body).not.toHaveProperty('invoice');
+    expect(await row()).toBeNull();
+    await vi.waitFor(async () => expect(await files.get(replaced.key)).toBeNull(), { timeout: 10_000, interval: 50 });
+    expect((await fetch(`${shop.server.url}/v3/orders/${id}/invoice`, { headers: { authorization: 'Bearer admin' } })).status).toBe(404);
   });
 
   it('an idempotent create runs once: the retry answers the same resource, and one row exists', async () => {

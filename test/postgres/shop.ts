@@ -2,7 +2,9 @@
  * @module The shop example on PostgreSQL (examples/shop-postgres), started for a test on 127.0.0.1 port 0
  * against a database of its own, and called over HTTP.
  */
+import { createDiskFileStore } from '@restgen/runtime';
 import { startShopServer, type ShopServer, type ShopServerOptions } from '../../examples/shop-postgres/server.ts';
+import { TEST_FILES } from '../server/helpers.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
 /** Every scope of the shop API. */
@@ -40,6 +42,7 @@ export async function startShop(
     pool: db.pool,
     authenticate: ({ token }) => (token === 'bad' ? null : { id: token, scopes: SCOPES }),
     rateLimit: false,
+    files: createDiskFileStore(TEST_FILES),
     ...extra,
   } as ShopServerOptions);
   return {

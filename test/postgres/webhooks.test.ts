@@ -5,7 +5,9 @@
  * dispatching from one outbox deliver every message exactly once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDiskFileStore } from '@restgen/runtime';
 import { startShopServer, type ShopServer } from '../../examples/shop-postgres/server.ts';
+import { TEST_FILES } from '../server/helpers.ts';
 import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
 import { postgresUrl, requirePostgres } from './database.ts';
 import { SCOPES, startShop, type RunningShop } from './shop.ts';
@@ -22,7 +24,13 @@ describe.runIf(requirePostgres(serverUrl))('webhooks of the shop on PostgreSQL',
     receiver = await startReceiver();
     shop = await startShop(serverUrl!, { webhooks: WEBHOOKS });
     // A second instance on the same database: both dispatch from the one outbox.
-    second = await startShopServer({ pool: shop.db.pool, authenticate: ({ token }) => ({ id: token, scopes: SCOPES }), rateLimit: false, webhooks: WEBHOOKS });
+    second = await startShopServer({
+      pool: shop.db.pool,
+      authenticate: ({ token }) => ({ id: token, scopes: SCOPES }),
+      rateLimit: false,
+      webhooks: WEBHOOKS,
+      files: createDiskFileStore(TEST_FILES),
+    });
     const events = ['order.created', 'order.updated', 'order.deleted', 'order.cancelled'];
     expect((await shop.call('POST', '/v1/webhook_endpoints', { url: `${receiver.url}/v1`, events })).status).toBe(201);
     expect((await shop.call('POST', '/v3/webhook_endpoints', { url: `${receiver.url}/v3`, events })).status).toBe(201);

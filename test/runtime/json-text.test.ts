@@ -138,7 +138,7 @@ function sample(schema: z.ZodType): unknown {
       if (format === 'date') return '2026-01-15';
       if (format === 'url') return 'https://example.com/';
       const regex = ((def['checks'] ?? []) as { _zod: { def: { pattern?: RegExp } } }[]).find((c) => c._zod.def.pattern)?._zod.def.pattern;
-      return regex ? exampleOfPattern(regex.source, 1, 30) : 'abcdef';
+      return regex ? exampleOfPattern(regex.source, 1, 80) : 'abcdef';
     }
   }
 }

@@ -11,8 +11,8 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { relaxedSchema, type OutdatedValue } from '../../packages/runtime/src/older-data.ts';
-import { createMemoryHandlers, registerShopApi } from '../../examples/shop/generated/server/index.ts';
-import { SHOP_MIGRATIONS, testAuthenticate } from '../server/helpers.ts';
+import { createDiskFileStore, createMemoryHandlers, registerShopApi } from '../../examples/shop/generated/server/index.ts';
+import { SHOP_MIGRATIONS, TEST_FILES, testAuthenticate } from '../server/helpers.ts';
 
 describe('the relaxed response schema', () => {
   const schema = z.object({
@@ -130,6 +130,7 @@ describe('older data on the wire (the shop example on seeded memory handlers)', 
       migrations: SHOP_MIGRATIONS,
       rateLimit: false,
       onOutdatedValue: (report) => reported.push(report),
+      files: createDiskFileStore(TEST_FILES),
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

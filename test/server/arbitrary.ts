@@ -32,9 +32,12 @@ function stringOf(schema: Json): fc.Arbitrary<string> {
   return base.filter((s) => [...s].length >= min && (max === undefined || [...s].length <= max));
 }
 
+/** A schema JSON Schema cannot state (`{}`): a file, which a request sends only as a multipart part, never in JSON. */
+const unsendable = (schema: Json): boolean => Object.keys(schema).length === 0;
+
 /** An arbitrary of the values `schema` (a JSON Schema object) accepts. */
 export function arbitraryOf(schema: Json): fc.Arbitrary<unknown> {
-  if (Array.isArray(schema['anyOf'])) return fc.oneof(...(schema['anyOf'] as Json[]).map(arbitraryOf));
+  if (Array.isArray(schema['anyOf'])) return fc.oneof(...(schema['anyOf'] as Json[]).filter((s) => !unsendable(s)).map(arbitraryOf));
   if (Array.isArray(schema['enum'])) return fc.constantFrom(...(schema['enum'] as unknown[]));
   switch (schema['type']) {
     case 'null':
@@ -58,7 +61,7 @@ export function arbitraryOf(schema: Json): fc.Arbitrary<unknown> {
       const properties = (schema['properties'] ?? {}) as Record<string, Json>;
       const required = new Set((schema['required'] ?? []) as string[]);
       // `{ not: {} }` is a read-only field: never sent.
-      const writable = Object.entries(properties).filter(([, p]) => !('not' in p));
+      const writable = Object.entries(properties).filter(([, p]) => !('not' in p) && !unsendable(p));
       const model = Object.fromEntries(writable.map(([k, p]) => [k, arbitraryOf(p)]));
       return fc.record(model, { requiredKeys: writable.map(([k]) => k).filter((k) => required.has(k)) });
     }

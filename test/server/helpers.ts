@@ -51,11 +51,20 @@ export async function importServer(outDir: string): Promise<ServerModule> {
   return (await import(path.join(outDir, 'server/index.ts'))) as ServerModule;
 }
 
-/** The generated `registerXApi` function of a module. */
+/** Where the servers of the tests keep uploaded files (in `test/.tmp/`, which the tests may leave behind). */
+export const TEST_FILES = path.join(TMP, 'files');
+
+/**
+ * The generated `registerXApi` function of a module. An API with file fields needs `options.files`: a test
+ * that passes none gets a disk store in {@link TEST_FILES}.
+ */
 export function registerOf(mod: ServerModule, api: string): Register {
   const fn = mod[`register${api}Api`];
   if (typeof fn !== 'function') throw new Error(`no register${api}Api export`);
-  return fn as Register;
+  const store = mod['createDiskFileStore'];
+  if (typeof store !== 'function') return fn as Register;
+  return (app, handlers, options = {}) =>
+    (fn as Register)(app, handlers, 'files' in options ? options : { ...options, files: (store as (dir: string) => unknown)(TEST_FILES) });
 }
 
 /** Every scope of the example shop API. */

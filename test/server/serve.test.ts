@@ -1,8 +1,10 @@
 /**
- * `restgen serve`: generates the example, runs it on the in-memory handlers with any token accepted, and
- * stops on SIGINT. Run as a child process, as a user runs it: the built command line (`npm run build` first).
+ * `restgen serve`: generates the example, runs it on the in-memory handlers with any token accepted, keeps
+ * uploads in a folder of its own, and stops on SIGINT (removing that folder). Run as a child process, as a user
+ * runs it: the built command line (`npm run build` first).
  */
 import { spawn } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createStandInMigrations } from '../../generator/cli/serve-stand-ins.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
@@ -32,6 +34,7 @@ function runServe(args: string[]): Promise<{ url: string; out: () => string; err
 describe('restgen serve', () => {
   it('serves the shop example on a free port, accepts any token with every scope, and stops on SIGINT', async () => {
     const served = await runServe([SHOP_API, '--port', '0']);
+    let filesDir = '';
     try {
       expect(served.out()).toContain('v1, sunset 2027-03-01: /v1/customers  /v1/orders');
       expect(served.out()).toContain('v3, unreleased: /v3/customers  /v3/orders  /v3/coupons');
@@ -55,9 +58,26 @@ describe('restgen serve', () => {
       expect(document.status).toBe(200);
       expect(((await document.json()) as { info: { version: string } }).info.version).toBe('v2');
       expect(served.err()).toContain('stand-in migration hooks');
+      // Orders have an invoice from v3: uploads go to a folder of the server's own, which it removes when it stops.
+      const form = new FormData();
+      form.append('invoice', new Blob(['%PDF-1.7\n'], { type: 'application/pdf' }), 'inv.pdf');
+      const v3order = (await (
+        await fetch(`${served.url}/v3/orders`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer x', 'content-type': 'application/json' },
+          body: JSON.stringify({ customer_id: id, product_id: 1, quantity: 1 }),
+        })
+      ).json()) as { id: string };
+      const uploaded = await fetch(`${served.url}/v3/orders/${v3order.id}`, { method: 'PATCH', headers: { authorization: 'Bearer x' }, body: form });
+      expect(uploaded.status).toBe(200);
+      const download = await fetch(`${served.url}/v3/orders/${v3order.id}/invoice`, { headers: { authorization: 'Bearer x' } });
+      expect([download.headers.get('content-type'), await download.text()]).toEqual(['application/pdf', '%PDF-1.7\n']);
+      filesDir = /files: uploads are kept in (\S+) until the server stops/.exec(served.out())?.[1] ?? '';
+      expect(readdirSync(filesDir, { recursive: true }).length).toBeGreaterThan(0);
     } finally {
       expect(await served.stop()).toBe(0);
     }
+    expect(existsSync(filesDir)).toBe(false);
   }, 60_000);
 
   it('delivers webhooks to an endpoint on this machine (private URLs allowed in serve)', async () => {

@@ -58,7 +58,7 @@ async function typecheck(dir: string, usage: string, stricter: object = {}): Pro
 const SHOP_USAGE = `
 import Fastify from 'fastify';
 import { Redis } from 'ioredis';
-import { Conflict, InvalidTransition, NotFound, PreconditionFailed, createMemoryHandlers, registerShopApi, type ShopHandlers, type ShopMigrations } from './server/index.js';
+import { Conflict, InvalidTransition, NotFound, PreconditionFailed, createDiskFileStore, createMemoryHandlers, registerShopApi, type ShopHandlers, type ShopMigrations } from './server/index.js';
 
 const app = Fastify();
 const migrations: ShopMigrations = {
@@ -69,18 +69,21 @@ const migrations: ShopMigrations = {
   },
 };
 const authenticate = () => ({ id: 'u', scopes: ['orders:read'] });
-await registerShopApi(app, createMemoryHandlers(), { authenticate, migrations });
-await registerShopApi(app, createMemoryHandlers(), { apiKeys: { k: { id: 'svc', scopes: [] } }, migrations, redis: new Redis({ lazyConnect: true }) });
+const files = createDiskFileStore('invoices');
+await registerShopApi(app, createMemoryHandlers(), { authenticate, migrations, files });
+await registerShopApi(app, createMemoryHandlers(), { apiKeys: { k: { id: 'svc', scopes: [] } }, migrations, redis: new Redis({ lazyConnect: true }), files });
 // @ts-expect-error the migration hooks are required
-await registerShopApi(app, createMemoryHandlers(), { authenticate });
+await registerShopApi(app, createMemoryHandlers(), { authenticate, files });
 // @ts-expect-error every hook is required
-await registerShopApi(app, createMemoryHandlers(), { authenticate, migrations: { ...migrations, v2: { orders: {} } } });
+await registerShopApi(app, createMemoryHandlers(), { authenticate, migrations: { ...migrations, v2: { orders: {} } }, files });
+// @ts-expect-error a store for the invoices' files is required
+await registerShopApi(app, createMemoryHandlers(), { authenticate, migrations });
 // @ts-expect-error a hook converts to the old type (v2 reference is an integer)
 const wrong: ShopMigrations = { ...migrations, v3: { ...migrations.v3, orders: { reference: { up: (n) => String(n), down: (s) => s } } } };
 // @ts-expect-error some way to authenticate is required
-await registerShopApi(app, createMemoryHandlers(), { migrations });
+await registerShopApi(app, createMemoryHandlers(), { migrations, files });
 // @ts-expect-error pinnedVersion applies to header versioning only (the shop's versions are paths)
-await registerShopApi(app, createMemoryHandlers(), { authenticate, migrations, pinnedVersion: () => 'v1' });
+await registerShopApi(app, createMemoryHandlers(), { authenticate, migrations, pinnedVersion: () => 'v1', files });
 
 // Handlers are typed with v3: quantity (not qty), a string reference; NotFound and Conflict are answers.
 const orders: ShopHandlers['orders'] = {

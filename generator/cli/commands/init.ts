@@ -140,7 +140,8 @@ function runInit(apiArg: string, flags: InitFlags, io: CliIO): void {
       );
   }
   const listed = new Set(['dependencies', 'devDependencies'].flatMap((s) => Object.keys((manifest[s] as Record<string, unknown> | undefined) ?? {})));
-  const peers = Object.entries(peersOf(PART_NAMES)).filter(([n]) => !listed.has(n));
+  // The starter API has no file field: the generated server will not import @fastify/multipart.
+  const peers = Object.entries(peersOf(PART_NAMES, (_file, from) => from !== '@fastify/multipart')).filter(([n]) => !listed.has(n));
   const generateScript = Object.keys(manifest.scripts ?? {}).find((k) => manifest.scripts?.[k] === `restgen generate${target}`) ?? 'generate';
   const steps = [
     ...(listed.has('restgen') ? [] : ['npm install -D restgen']),

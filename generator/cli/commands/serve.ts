@@ -10,8 +10,10 @@
 import type { Command } from 'commander';
 import type { FastifyInstance } from 'fastify';
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { installSpec, outputImports } from '../../config/peers.ts';
@@ -129,6 +131,11 @@ export async function serveApi(options: ServeOptions, io: CliIO): Promise<Served
     app.addHook('onSend', async (_request, reply) => void reply.header(STAND_IN_HEADER, ids));
   }
   const hasEvents = ir.collections.some((c) => c.builtin === 'webhook-endpoints');
+  // Uploaded files live in a folder of their own, removed when the server stops.
+  const filesDir = ir.collections.some((c) => c.fields.some((f) => f.type.kind === 'file'))
+    ? await mkdtemp(path.join(os.tmpdir(), 'restgen-serve-files-'))
+    : null;
+  if (filesDir !== null) app.addHook('onClose', () => rm(filesDir, { recursive: true, force: true }));
   type Seen = { scheme: string; token: string; verified?: unknown };
   await register(app, createMemoryHandlers(), {
     // With --jwt-dev bearer tokens pass only the real JWT verification; API keys are still all accepted.
@@ -137,6 +144,7 @@ export async function serveApi(options: ServeOptions, io: CliIO): Promise<Served
     migrations,
     // Trying webhooks locally means a receiver on this machine: serve allows http and private addresses.
     ...(hasEvents ? { webhooks: { allowPrivateUrls: true } } : {}),
+    ...(filesDir !== null ? { files: (mod['createDiskFileStore'] as (dir: string) => unknown)(filesDir) } : {}),
   });
   try {
     await app.listen({ port: options.port, host: options.host });
@@ -165,6 +173,7 @@ export async function serveApi(options: ServeOptions, io: CliIO): Promise<Served
       `--jwt-dev: tokens are verified as JWT access tokens (ES256, issuer ${dev.issuer}, audience ${dev.audience}); this one has every scope (${dev.scopes.join(' ') || 'none'}) and is valid for ${dev.hours} h:`,
       `  Authorization: Bearer ${dev.token}`,
     );
+  if (filesDir !== null) lines.push(`  files: uploads are kept in ${filesDir} until the server stops`);
   const endpoints = ir.collections.find((c) => c.builtin === 'webhook-endpoints');
   if (endpoints) {
     // The route as a client calls it: the version in the path, or in the versioning header on one path.

@@ -1,7 +1,7 @@
 /**
  * @module Which parts of the client runtime (`runtime/client/`) an API's client gets, and what its index
  * re-exports of them. A feature the API lacks gets no module (no lifecycle: no `transitions.ts`; no events:
- * no `webhooks.ts`; no OAuth 2.0 client credentials flow: no `oauth.ts`); the modules copied are those
+ * no `webhooks.ts`; no OAuth 2.0 client credentials flow: no `oauth.ts`; no file field: no `files.ts`); the modules copied are those
  * features' roots and every module they import, so the copy is always complete.
  */
 import type { RuntimeFiles } from '../../templates/load-templates.ts';
@@ -15,6 +15,8 @@ export interface ClientFeatures {
   readonly events: boolean;
   /** The token URL of the API's OAuth 2.0 client credentials flow, or null when it declares none. */
   readonly tokenUrl: string | null;
+  /** Some collection has a file field (multipart uploads, downloads). */
+  readonly files: boolean;
 }
 
 /** What the API needs of the client runtime. */
@@ -23,6 +25,7 @@ export function clientFeatures(api: ApiIR): ClientFeatures {
     lifecycle: api.collections.some((c) => c.lifecycle !== undefined),
     events: (api.events?.length ?? 0) > 0 || api.collections.some((c) => (c.events?.length ?? 0) > 0),
     tokenUrl: api.auth.oauth2?.flows.find((f) => f.kind === 'clientCredentials')?.tokenUrl ?? null,
+    files: api.collections.some((c) => c.fields.some((f) => f.type.kind === 'file')),
   };
 }
 
@@ -84,6 +87,8 @@ export const RUNTIME_EXPORTS: readonly RuntimeExport[] = [
   },
   // `clientCredentials` itself is a function of the index, which passes the declared token URL.
   { module: 'oauth', values: [], types: ['ClientCredentials'], feature: 'tokenUrl' },
+  // `withFiles` is called by the versions with file fields; the types are what users write and read.
+  { module: 'files', values: [], types: ['Download', 'DownloadOptions', 'FileMetadata', 'Upload', 'UploadStream'], feature: 'files' },
 ];
 
 /** The runtime modules the generated code imports directly (besides the re-exported ones). */
@@ -105,7 +110,8 @@ export function clientRuntimeFiles(runtime: RuntimeFiles, features: ClientFeatur
     const text = runtime.get(file);
     if (text === undefined) throw new Error(`internal error: restgen's runtime/${file} is missing`);
     found.add(file);
-    for (const m of text.matchAll(/\bfrom "\.\/([a-z-]+)\.js"/g)) visit(m[1]!);
+    // Static imports, and the modules loaded on demand (`import("./transfers.js")`).
+    for (const m of text.matchAll(/(?:\bfrom |\bimport\()"\.\/([a-z-]+)\.js"/g)) visit(m[1]!);
   };
   for (const root of roots) visit(root);
   return [...found].sort();

@@ -33,6 +33,8 @@ const writers: Writers = {
     return ty.array(t.itemsNullable ? ty.union([item, ty.ref('null')]) : item);
   },
   object: (t, mode) => ty.lit(members(t.fields, mode).map((m) => ty.prop(m.key, m.type, m.optional))),
+  // Sent: the file's content (a Blob or File, or a stream); answered: its metadata and where to download it.
+  file: (_t, mode) => (mode === 'response' ? ty.ref('$files.FileMetadata') : ty.ref('$files.Upload')),
 };
 
 /**

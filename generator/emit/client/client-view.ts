@@ -49,6 +49,8 @@ export interface ClientCollectionView {
   readonly slots: readonly { readonly key: string; readonly type: Type }[];
   /** The names of the lifecycle's transitions in this version. */
   readonly transitions: readonly string[];
+  /** Whether a type of the module holds a file (it imports the types of `runtime/files.ts`). */
+  readonly files: boolean;
 }
 
 /** One collection as its version module sees it. */
@@ -92,6 +94,8 @@ export interface VersionFileView {
   readonly webhookEvent: Type | null;
   /** Whether a collection of the version has transitions (the version module hands `transitions.ts`'s errors to its namespace). */
   readonly transitions: boolean;
+  /** Whether a collection of the version has file fields (the version module adds uploads and downloads from `files.ts`). */
+  readonly files: boolean;
 }
 
 /** One version as the index sees it. */
@@ -264,6 +268,7 @@ export function buildCollectionFile(api: Pick<ApiIR, 'title'>, c: CollectionAt, 
       ...(secretName !== null ? [{ key: 'answers', type: answersOf(c, secretName) }] : []),
     ],
     transitions: transitions.map((tr) => tr.name),
+    files: c.fields.some((f) => f.type.kind === 'file'),
   };
 }
 
@@ -277,6 +282,36 @@ export function buildVersionView(api: ApiIR, v: VersionIR): VersionFileView {
   const base = pascalCase(api.name);
   const collections = at.collections.map((c) => ({ c, transitions: (c.lifecycle?.transitions ?? []).map((tr) => tr.name), slotsName: `${c.typeName}Types` }));
   const transitions = collections.some((c) => c.transitions.length > 0);
+  // Collections with file fields get `download`, and uploads in their writes (`withFiles` of `runtime/files.ts`).
+  const withFiles = at.collections.flatMap((c) => {
+    const names = c.fields.filter((f) => f.type.kind === 'file').map((f) => f.name);
+    return names.length > 0 ? [{ c, names }] : [];
+  });
+  const namespace = ty.ref('$.Namespace', [ty.ref(`${base}${id}Types`)]);
+  const call = e.call(
+    '$.createNamespace',
+    [
+      e.id('t'),
+      e.str(v.name),
+      e.obj(
+        collections.map(({ c, transitions }) =>
+          // [operations, transitions, path]: the path only when it is not the collection's name.
+          e.prop(
+            c.name,
+            e.arr([
+              e.json(c.operations),
+              ...(transitions.length > 0 || c.path !== c.name ? [e.json(transitions)] : []),
+              ...(c.path !== c.name ? [e.str(c.path)] : []),
+            ]),
+          ),
+        ),
+        true,
+      ),
+      // A version with transitions gives their answers' error classes (imported, never registered on import).
+      ...(transitions ? [e.id('TRANSITION_ERRORS')] : []),
+    ],
+    [ty.ref(`${base}${id}Types`)],
+  );
   return {
     title: api.title,
     version: v.name,
@@ -284,35 +319,22 @@ export function buildVersionView(api: ApiIR, v: VersionIR): VersionFileView {
     docLines: versionDocLines(api, v),
     namespaceName: `${base}${id}`,
     typesName: `${base}${id}Types`,
-    namespaceType: ty.ref('$.Namespace', [ty.ref(`${base}${id}Types`)]),
+    namespaceType:
+      withFiles.length > 0
+        ? ty.inter([
+            namespace,
+            ty.lit(withFiles.map(({ c, names }) => ty.prop(c.name, ty.ref('$files.Downloads', [ty.union(names.map(ty.str))]), false, true))),
+          ])
+        : namespace,
     factoryParams: e.params(['t: $.Transport']),
-    namespaceCall: e.call(
-      '$.createNamespace',
-      [
-        e.id('t'),
-        e.str(v.name),
-        e.obj(
-          collections.map(({ c, transitions }) =>
-            // [operations, transitions, path]: the path only when it is not the collection's name.
-            e.prop(
-              c.name,
-              e.arr([
-                e.json(c.operations),
-                ...(transitions.length > 0 || c.path !== c.name ? [e.json(transitions)] : []),
-                ...(c.path !== c.name ? [e.str(c.path)] : []),
-              ]),
-            ),
-          ),
-          true,
-        ),
-        // A version with transitions gives their answers' error classes (imported, never registered on import).
-        ...(transitions ? [e.id('TRANSITION_ERRORS')] : []),
-      ],
-      [ty.ref(`${base}${id}Types`)],
-    ),
+    namespaceCall:
+      withFiles.length > 0
+        ? e.call('$files.withFiles', [call, e.id('t'), e.str(v.name), e.obj(withFiles.map(({ c }) => e.prop(c.name, e.str(c.path))))])
+        : call,
     factoryName: `create${id}`,
     webhookEvent: webhookEvent(at, v.name),
     transitions,
+    files: withFiles.length > 0,
     collections: collections.map(({ c, slotsName }) => ({
       key: propertyKey(c.name),
       path: literal(c.path),

@@ -9,7 +9,7 @@ import { renderer, type RenderUse } from '../types.ts';
 import type { ErrorKind } from './shared-components.ts';
 import type { ApiAt, CollectionAt, VersionIR } from '../../model/ir.ts';
 import { buildCollectionSchemas } from './collection-schemas.ts';
-import { endpointRequestView } from '../../model/webhook-endpoints.ts';
+import { endpointRequestView, withSecretName } from '../../model/webhook-endpoints.ts';
 import { buildFormatSchema, FORMAT_NAMES, formatRef, type FormatKind, type FormatNames } from './field-schema.ts';
 import { inputTypeName } from '../zod/emit-zod.ts';
 import { compact, PrintedJson, ref, sortedKeys, type Json, type JsonObject } from './json.ts';
@@ -18,6 +18,11 @@ import { documentPath, withImplicitMethods } from './implicit-methods.ts';
 import { buildCollectionPaths, lifecycleHeaders, pathPrefix, rateLimitSentence, variantOf, type OperationContext } from './operations.ts';
 import { buildErrorResponse, buildHeaders, buildProblemSchema, buildSecuritySchemes } from './shared-components.ts';
 import { addLifecycleSchemas, buildTransitionPaths } from './transitions.ts';
+import { buildDownloadPaths } from './files.ts';
+import { answersXml, withXmlObjects } from './xml.ts';
+
+/** RFC 9457 Appendix B: the namespace of a problem document in XML (RFC 7807's, kept). */
+const PROBLEM_NAMESPACE = 'urn:ietf:rfc:7807';
 
 /** A component name not taken by a collection's schemas: `Problem`, else `RestgenProblem`, ... */
 function freeName(preferred: string, taken: ReadonlySet<string>): string {
@@ -28,7 +33,7 @@ function freeName(preferred: string, taken: ReadonlySet<string>): string {
 
 /** The collections' schema names (transition inputs included), which the shared schemas must not collide with. */
 function collectionSchemaNames(api: ApiAt): Set<string> {
-  const suffixes = ['', 'Create', 'Replace', 'Patch', 'List'];
+  const suffixes = ['', 'Create', 'Replace', 'Patch', 'List', 'CreateForm', 'PatchForm'];
   return new Set(
     api.collections.flatMap((c) => [...suffixes.map((s) => `${c.typeName}${s}`), ...(c.lifecycle?.transitions ?? []).map((t) => inputTypeName(c, t.name))]),
   );
@@ -107,6 +112,18 @@ export function commonParameters(formats: FormatNames): Record<string, JsonObjec
     });
   out['IfMatch'] = ifMatch(false);
   out['IfMatchRequired'] = ifMatch(true);
+  out['Range'] = {
+    name: 'Range',
+    in: 'header',
+    description: 'One range of bytes, `bytes=<first>-<last>`, `bytes=<first>-` or `bytes=-<length>`: a 206 carries it, a range past the end answers 416.',
+    schema: { type: 'string' },
+  };
+  out['IfRange'] = {
+    name: 'If-Range',
+    in: 'header',
+    description: 'The ETag of the file a partial copy came from: the `Range` is served only while the file still has it (else the whole file, 200).',
+    schema: { type: 'string' },
+  };
   out['IfNoneMatch'] = {
     name: 'If-None-Match',
     in: 'header',
@@ -137,10 +154,13 @@ function sharedParameters(api: ApiAt, formats: FormatNames): Record<string, Json
 
 function infoOf(api: ApiAt): JsonObject {
   const v = api.version;
-  const notes = [
-    'Errors are `application/problem+json` (RFC 9457).',
-    'A method a path does not offer answers 405 with an `Allow` header; an unknown path answers 404.',
-  ];
+  const notes = answersXml(api)
+    ? [
+        'Bodies and answers are JSON or XML: `Content-Type: application/xml` bodies are read as their JSON twins are, and `Accept` chooses the answer (by q-value; JSON on a tie). Errors are `application/problem+json` or `application/problem+xml` (RFC 9457).',
+        'An `Accept` that allows neither answers 406.',
+        'A method a path does not offer answers 405 with an `Allow` header; an unknown path answers 404.',
+      ]
+    : ['Errors are `application/problem+json` (RFC 9457).', 'A method a path does not offer answers 405 with an `Allow` header; an unknown path answers 404.'];
   const description = [api.description, ...lifecycleSentences(v), rateLimitSentence(api.rateLimit, 'over the whole API'), ...notes]
     .filter((s): s is string => Boolean(s))
     .join(' ');
@@ -164,9 +184,15 @@ interface CollectionPart {
 function buildCollectionPart(api: ApiAt, formats: FormatNames, c: CollectionAt): CollectionPart {
   const ctx: OperationContext = { api, formats, usedErrors: new Map() };
   const req = endpointRequestView(api, c);
-  const schemas = buildCollectionSchemas(c, formats, req);
-  addLifecycleSchemas(api, req, schemas, formats);
-  const paths = { ...buildCollectionPaths(ctx, c), ...buildTransitionPaths(ctx, c) };
+  const built = buildCollectionSchemas(c, formats, req);
+  addLifecycleSchemas(api, req, built, formats);
+  // XML writes every component but the multipart bodies: their roots named, their arrays wrapped. The endpoint with
+  // its secret is written as the endpoint is (the root element names the resource, not the answer's type).
+  const rootOf = (name: string): string => (name === withSecretName(c) ? c.typeName : name);
+  const schemas = answersXml(api)
+    ? Object.fromEntries(Object.entries(built).map(([name, schema]) => [name, name.endsWith('Form') ? schema : withXmlObjects(rootOf(name), schema)]))
+    : built;
+  const paths = { ...buildCollectionPaths(ctx, c), ...buildDownloadPaths(ctx, c), ...buildTransitionPaths(ctx, c) };
   return { paths: api.openapi.implicitMethods ? withImplicitMethods(paths) : paths, schemas, errors: ctx.usedErrors };
 }
 
@@ -292,14 +318,15 @@ export function buildOpenApiDocument(api: ApiAt, parts?: readonly string[]): Jso
   );
   const webhooks = buildWebhooks(api, formats);
   const problem = freeName('Problem', taken);
-  if (ctx.usedErrors.size > 0) schemas[problem] = buildProblemSchema();
+  if (ctx.usedErrors.size > 0) schemas[problem] = answersXml(api) ? withXmlObjects(problem, buildProblemSchema(), PROBLEM_NAMESPACE) : buildProblemSchema();
   // The paths are most of the document: they are walked once, and what else refers is added as it comes.
   const refs = refsIn(paths, new Set());
   const parameters = referenced(sharedParameters(api, formats), refs, 'parameters');
   const formatSchemas = Object.fromEntries(FORMAT_KINDS.map((k) => [formats[k], buildFormatSchema(k)]));
   Object.assign(schemas, referenced(formatSchemas, refsIn([schemas, parameters, webhooks ?? null], refs), 'schemas'));
   const responses: Record<string, JsonObject> = {};
-  for (const [name, { kind, limited }] of ctx.usedErrors) responses[name] = buildErrorResponse(kind, problem, api.auth, { ...lifecycle, limited });
+  for (const [name, { kind, limited }] of ctx.usedErrors)
+    responses[name] = buildErrorResponse(kind, problem, api.auth, { ...lifecycle, limited }, answersXml(api));
   const headers = referenced(buildHeaders(api.versioning.in === 'header' ? api.version.name : undefined), refsIn(responses, refs), 'headers');
   const securitySchemes = buildSecuritySchemes(api.auth);
   const nonEmpty = (map: Record<string, Json>): JsonObject | undefined => (Object.keys(map).length > 0 ? sortedKeys(map) : undefined);

@@ -6,6 +6,7 @@
 import type { CollectionAt, FieldAt, OperationName } from '../../model/ir.ts';
 import { SECRET_ANSWERS, WITH_SECRET_DOC, withSecretName } from '../../model/webhook-endpoints.ts';
 import type { SchemaMode } from '../schema-mode.ts';
+import { fileFieldsOf, formNamesOf, formSchemaOf } from './file-schemas.ts';
 import { isMember, isRequired, propertySchema, type FormatNames } from './field-schema.ts';
 import { compact, ref, type Json, type JsonObject } from './json.ts';
 
@@ -91,6 +92,12 @@ export function buildCollectionSchemas(c: CollectionAt, formats: FormatNames, re
   if (used.patch) {
     const doc = 'The body of an update: only the fields to change. Read-only and unknown fields are rejected.';
     out[names.patch] = objectOf(req.fields, PATCH, formats, doc);
+  }
+  // With file fields, each write also takes a multipart body: the same fields beside the files.
+  if (fileFieldsOf(c).length > 0) {
+    const forms = formNamesOf(c);
+    if (used.create || used.replace) out[forms.create] = formSchemaOf(c, objectOf(req.fields, CREATE, formats, 'The body of a create or replace.'), false);
+    if (used.patch) out[forms.patch] = formSchemaOf(c, objectOf(req.fields, PATCH, formats, 'The body of an update: only the fields to change.'), true);
   }
   if (used.list) {
     out[names.list] = {

@@ -95,7 +95,39 @@ const writers: Writers = {
     return compact({ type: 'array', items: t.itemsNullable ? withNull(items) : items, minItems: t.min, maxItems: t.max });
   },
   object: (t, mode, names) => objectSchema(t.fields, mode, names),
+  // A request sends the file's bytes as a multipart part (its media types are the part's `encoding`); an answer
+  // holds the file's metadata and the path to download it from.
+  file: (t, mode) => (mode === 'request' ? fileUploadSchema(t) : fileMetadataSchema(t)),
 };
+
+/** What a file field holds in a multipart body: the file's bytes. */
+export function fileUploadSchema(t: Extract<TypeIR<FieldAt>, { kind: 'file' }>): JsonObject {
+  return {
+    type: 'string',
+    contentMediaType: t.types.length === 1 ? t.types[0]! : 'application/octet-stream',
+    description: `The file's content: ${t.types.join(', ')}, at most ${t.maxBytes} bytes.`,
+  };
+}
+
+/** What a file field holds in an answer: the stored file's metadata and where to download it. */
+export function fileMetadataSchema(t: Extract<TypeIR<FieldAt>, { kind: 'file' }>): JsonObject {
+  return {
+    type: 'object',
+    properties: {
+      name: { type: 'string', description: 'The file name the upload gave.' },
+      type: { type: 'string', description: `Its media type (uploads take ${t.types.join(', ')}).` },
+      size: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: `Its size in bytes (uploads take at most ${t.maxBytes}).` },
+      sha256: {
+        type: 'string',
+        pattern: '^[0-9a-f]{64}$',
+        description: 'The SHA-256 of its content, in lower-case hex.',
+        examples: ['e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'],
+      },
+      href: { type: 'string', format: 'uri-reference', description: 'Where to download it (GET; Range requests are served).' },
+    },
+    required: ['name', 'type', 'size', 'sha256', 'href'],
+  };
+}
 
 /** The schema of a type, without the field's modifiers. */
 export function typeSchema(type: TypeIR<FieldAt>, mode: SchemaMode, formats: FormatNames): JsonObject {
@@ -121,8 +153,18 @@ export interface PropertyOptions {
   readonly formats: FormatNames;
 }
 
+/** `text` after a field's own description (a sentence of its own), or alone. */
+export const afterDescription = (description: string | undefined, text: string): string =>
+  description === undefined ? text : `${description}${/[.!?]$/.test(description) ? '' : '.'} ${text}`;
+
 /** The schema of a field as an object property: type, null, description, default, example, flags. */
 export function propertySchema(field: FieldAt, options: PropertyOptions): JsonObject {
+  if (field.type.kind === 'file' && options.mode === 'request')
+    return compact({
+      type: 'null',
+      description: afterDescription(field.description, 'null removes the file; a file is sent as a part of a multipart/form-data body.'),
+      deprecated: field.deprecated ? true : undefined,
+    });
   const base = typeSchema(field.type, options.mode, options.formats);
   const typed = field.nullable ? withNull(base) : base;
   return compact({
@@ -137,9 +179,14 @@ export function propertySchema(field: FieldAt, options: PropertyOptions): JsonOb
   });
 }
 
-/** True when a field is one key of an object in this mode (write-only fields are never answered, read-only never sent). */
+/**
+ * True when a field is one key of an object in this mode (write-only fields are never answered, read-only never
+ * sent, and a file is no member of a JSON body, but as `null` where it may be removed: it travels as a part of a
+ * multipart body).
+ */
 export function isMember(field: FieldAt, mode: SchemaMode): boolean {
-  return mode === 'response' ? !field.writeOnly : !field.readOnly;
+  // A nullable file is a member of a JSON body, as the null that removes it.
+  return mode === 'response' ? !field.writeOnly : !field.readOnly && (field.type.kind !== 'file' || field.nullable);
 }
 
 /** True when an object of this mode must carry the field (as `z.input` of the schema sees it). */

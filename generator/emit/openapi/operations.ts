@@ -17,7 +17,9 @@ import { pascalCase, singularize, withArticle } from '../../model/names.ts';
 import { schemaNamesOf } from './collection-schemas.ts';
 import { typeSchema, type FormatNames } from './field-schema.ts';
 import { compact, ref, type Json, type JsonObject } from './json.ts';
+import { formNamesOf, requestContent } from './file-schemas.ts';
 import { ERRORS, RATE_LIMIT_HEADERS, SCHEME, errorResponseName, type ErrorKind, type ErrorVariant } from './shared-components.ts';
+import { answersXml, withXmlMedia } from './xml.ts';
 
 /** What the operations of a document refer to and record while they are built. */
 export interface OperationContext {
@@ -183,9 +185,10 @@ export function lifecycleHeaders(api: ApiAt): Record<string, JsonObject> {
   return headers;
 }
 
-/** An `application/json` body of a component schema. */
-export function jsonContent(schemaName: string): JsonObject {
-  return { 'application/json': { schema: ref('schemas', schemaName) } };
+/** An `application/json` body of a component schema, and its `application/xml` twin when the API answers XML. */
+export function jsonContent(schemaName: string, api?: Pick<ApiAt, 'formats'>): JsonObject {
+  const json = { 'application/json': { schema: ref('schemas', schemaName) } };
+  return api && answersXml(api) ? withXmlMedia(json) : json;
 }
 
 /** The header that tags a single resource. */
@@ -196,22 +199,22 @@ function successResponses(api: ApiAt, c: CollectionAt, op: OperationName): Recor
   const one = humanName(singularize(c.name));
   switch (op) {
     case 'list':
-      return { '200': compact({ description: `A page of ${humanName(c.name)}.`, headers: successHeaders(api, c, {}), content: jsonContent(names.list) }) };
+      return { '200': compact({ description: `A page of ${humanName(c.name)}.`, headers: successHeaders(api, c, {}), content: jsonContent(names.list, api) }) };
     case 'create': {
       const headers = successHeaders(api, c, { ...ETAG, Location: ref('headers', 'Location'), 'Idempotent-Replayed': ref('headers', 'IdempotentReplayed') });
-      return { '201': compact({ description: `The ${one} was created.`, headers, content: jsonContent(names.created) }) };
+      return { '201': compact({ description: `The ${one} was created.`, headers, content: jsonContent(names.created, api) }) };
     }
     case 'delete':
       return { '204': compact({ description: `The ${one} was deleted.`, headers: successHeaders(api, c, {}) }) };
     case 'get': {
       const notModified = { description: `Not modified: the ${one} still has the ETag sent in \`If-None-Match\`.`, headers: successHeaders(api, c, ETAG)! };
       return {
-        '200': compact({ description: `The ${one}.`, headers: successHeaders(api, c, ETAG), content: jsonContent(names.resource) }),
+        '200': compact({ description: `The ${one}.`, headers: successHeaders(api, c, ETAG), content: jsonContent(names.resource, api) }),
         '304': notModified,
       };
     }
     default:
-      return { '200': compact({ description: `The ${one}.`, headers: successHeaders(api, c, ETAG), content: jsonContent(names.resource) }) };
+      return { '200': compact({ description: `The ${one}.`, headers: successHeaders(api, c, ETAG), content: jsonContent(names.resource, api) }) };
   }
 }
 
@@ -252,6 +255,7 @@ function operationOf(ctx: OperationContext, c: CollectionAt, op: OperationName):
   const names = schemaNamesOf(c);
   const responses = { ...successResponses(api, c, op), ...errorResponses(ctx, c, errorKinds(api, c, op)) };
   const bodySchema = op === 'create' ? names.create : op === 'replace' ? names.replace : op === 'update' ? names.patch : undefined;
+  const form = op === 'update' ? formNamesOf(c).patch : formNamesOf(c).create;
   const keyed = OPERATION_FACTS[op].idempotencyKey ? [ref('parameters', 'IdempotencyKey')] : [];
   const parameters = op === 'list' ? listParameters(c, ctx.formats) : [...keyed, ...conditionalParameters(c, op)];
   return compact({
@@ -260,7 +264,7 @@ function operationOf(ctx: OperationContext, c: CollectionAt, op: OperationName):
     tags: [c.name],
     deprecated: api.version.deprecated ? true : undefined,
     parameters: parameters.length > 0 ? parameters : undefined,
-    requestBody: bodySchema ? { required: true, content: jsonContent(bodySchema) } : undefined,
+    requestBody: bodySchema ? { required: true, content: requestContent(api, c, bodySchema, form, op === 'update') } : undefined,
     responses,
     security: securityOf(api, c, op),
   });

@@ -5,6 +5,7 @@
  */
 import { takesBearer, type AuthIR, type OAuth2IR } from '../../model/ir.ts';
 import { ref, type JsonObject } from './json.ts';
+import { withXmlMedia } from './xml.ts';
 
 /** The errors a generated server answers, by response component name: the status and what it means. */
 export const ERRORS = {
@@ -26,8 +27,12 @@ export const ERRORS = {
     status: 412,
     text: 'The resource changed since it was read: its ETag no longer matches `If-Match` (or matches `If-None-Match`). Read it again.',
   },
-  ContentTooLarge: { status: 413, text: 'The request body is too large.' },
-  UnsupportedMediaType: { status: 415, text: 'The request body is not `application/json`.' },
+  ContentTooLarge: { status: 413, text: "The request body is too large, or a file in it is larger than its field's `maxBytes` (counted as it streams)." },
+  RangeNotSatisfiable: { status: 416, text: 'No byte of the file is in the range asked for; `Content-Range` gives its size (`bytes */<size>`).' },
+  UnsupportedMediaType: {
+    status: 415,
+    text: "The request body is not in a media type this operation takes (see its request body), or a file's type is not one its field takes (by the part's `Content-Type` and its leading bytes).",
+  },
   IdempotencyKeyReused: { status: 422, text: 'This `Idempotency-Key` was used before with a different body.' },
   PreconditionRequired: { status: 428, text: "This write needs `If-Match` with the resource's current ETag." },
   TooManyRequests: {
@@ -195,11 +200,12 @@ export function errorResponseName(kind: ErrorKind, variant: ErrorVariant): strin
   return kind + (variant.limited && !BEFORE_LIMIT.has(ERRORS[kind].status) ? 'RateLimited' : '');
 }
 
-/** The response component of an error, problem+json body and its headers. */
-export function buildErrorResponse(kind: ErrorKind, problemSchema: string, auth: AuthIR, variant: ErrorVariant): JsonObject {
+/** The response component of an error, problem+json body (and problem+xml, `xml`) and its headers. */
+export function buildErrorResponse(kind: ErrorKind, problemSchema: string, auth: AuthIR, variant: ErrorVariant, xml = false): JsonObject {
   const status = ERRORS[kind].status;
   const headers: Record<string, JsonObject> = {};
   if (status === 429 || status === 503 || kind === 'Brownout') headers['Retry-After'] = ref('headers', 'RetryAfter');
+  if (status === 416) headers['Content-Range'] = { description: 'The size of the file: `bytes */<size>`.', schema: { type: 'string' } };
   if (variant.limited && !BEFORE_LIMIT.has(status))
     for (const [wire, component] of RATE_LIMIT_HEADERS) if (wire !== 'Retry-After') headers[wire] = ref('headers', component);
   if (status === 401 || status === 403) {
@@ -217,6 +223,8 @@ export function buildErrorResponse(kind: ErrorKind, problemSchema: string, auth:
   return {
     description: ERRORS[kind].text + idp,
     ...(Object.keys(headers).length > 0 ? { headers } : {}),
-    content: { 'application/problem+json': { schema: ref('schemas', problemSchema) } },
+    content: xml ? withXmlMedia(problemContent(problemSchema)) : problemContent(problemSchema),
   };
 }
+
+const problemContent = (schema: string): JsonObject => ({ 'application/problem+json': { schema: ref('schemas', schema) } });

@@ -75,7 +75,7 @@ function operationOf(ctx: OperationContext, c: CollectionAt, lc: LifecycleAt, t:
   // rotateSecret answers the webhook endpoint with its new signing secret.
   const answer = t.name === SECRET_ANSWERS.transition ? (withSecretName(c) ?? c.typeName) : c.typeName;
   const headers = successHeaders(api, c, { ...ETAG, 'Idempotent-Replayed': ref('headers', 'IdempotentReplayed') }, limited);
-  const ok = compact({ description: `The ${one}, now \`${t.to}\`.`, headers, content: jsonContent(answer) });
+  const ok = compact({ description: `The ${one}, now \`${t.to}\`.`, headers, content: jsonContent(answer, api) });
   return compact({
     operationId: transitionOperationId(c, t),
     summary: `${sentence(t.name)} ${a} (${t.from.join(', ')} → ${t.to})`,
@@ -83,7 +83,7 @@ function operationOf(ctx: OperationContext, c: CollectionAt, lc: LifecycleAt, t:
     tags: [c.name],
     deprecated: api.version.deprecated ? true : undefined,
     parameters: [ref('parameters', 'IdempotencyKey'), ref('parameters', c.requireIfMatch ? 'IfMatchRequired' : 'IfMatch')],
-    requestBody: { required, content: jsonContent(inputTypeName(c, t.name)) },
+    requestBody: { required, content: jsonContent(inputTypeName(c, t.name), api) },
     responses: { '200': ok, ...errorResponses(ctx, c, errorKinds(api, c, t), limited) },
     security: securityWith(api, hasNoAuth(api) ? null : t.scopes),
   });

@@ -5,7 +5,7 @@
  * module for every version: a field change usually changes the plans of every older version anyway, and
  * a module per version tripled the file headers and imports the formatter reads.)
  */
-import type { Assign, CollectionSpec, LifecycleSpec, LimitSpec, MemorySpec } from '@restgen/runtime/contract';
+import type { Assign, CollectionSpec, FileFieldSpec, LifecycleSpec, LimitSpec, MemorySpec, XmlNames } from '@restgen/runtime/contract';
 import type { ApiIR, CollectionAt, CollectionIR, FieldAt, OperationName, RateLimitIR, TransitionIR } from '../../model/ir.ts';
 import { OPERATIONS } from '../../model/ir.ts';
 import { kindOf, sampleOf } from '../../model/kinds.ts';
@@ -93,6 +93,8 @@ export interface CollectionFiles {
   readonly hasTransitions: boolean;
   /** The built-in collection it is (its handlers come with the runtime), or null for the API's own. */
   readonly builtin: CollectionIR['builtin'] | null;
+  /** Whether it has a file field (in some version): the server then needs a file store. */
+  readonly hasFiles: boolean;
 }
 
 const lowerFirst = (s: string) => s[0]!.toLowerCase() + s.slice(1);
@@ -144,6 +146,20 @@ function transitionType(ctx: ServerContext, c: CollectionIR, tr: TransitionIR, r
   const input = t.ref('z.output', [t.query(`${ctx.alias.get(versions[last]!)!}.${inputTypeName(at, tr.name)}`)]);
   const doc = [`\`POST /${at.path}/{id}:${tr.name}\`: ${tr.from.join(', ')} → ${tr.to}.`, tr.description ?? ''].filter(Boolean).join(' ');
   return { name: tr.name, doc, handler: t.ref('$.TransitionHandler', [inStates(resource, field, tr.from), input, inStates(resource, field, [tr.to])]) };
+}
+
+/** A version's file fields by this version's names (newest name, limits); `{}` without any. */
+function filesOf(cAt: CollectionAt): Record<string, FileFieldSpec> {
+  return Object.fromEntries(
+    cAt.fields.flatMap((f) =>
+      f.type.kind === 'file' ? [[f.name, { key: f.key, maxBytes: f.type.maxBytes, types: f.type.types } satisfies FileFieldSpec]] : [],
+    ),
+  );
+}
+
+/** The element names of a collection's XML answers, in an API that answers XML (else null). */
+function xmlNamesOf(ctx: ServerContext, cAt: CollectionAt): XmlNames | null {
+  return ctx.api.formats?.includes('xml') ? { resource: lowerFirst(cAt.typeName), list: `${lowerFirst(cAt.typeName)}List` } : null;
 }
 
 /** The schema that checks an operation's input, by the suffix of its name (`OrderCreate`). */
@@ -233,6 +249,7 @@ function summaryFrom(ctx: ServerContext, c: CollectionIR, { needs, plans }: Retu
     needsCredentials: ctx.hasAuth && (guarded || hasTransitions),
     hasTransitions,
     builtin: c.builtin ?? null,
+    hasFiles: c.fields.some((f) => f.type.kind === 'file'),
   };
 }
 
@@ -251,6 +268,7 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
     public: publicOpsOf(ctx, newestAt),
     id: idOf(newestAt),
     stateField: newestAt.lifecycle?.field ?? null,
+    files: filesOf(newestAt),
   };
   const differs = (a: unknown, b: unknown): boolean => JSON.stringify(a) !== JSON.stringify(b);
   for (let at = 0; at < versions.length; at++) {
@@ -266,6 +284,7 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
       public: publicOpsOf(ctx, cAt),
       id: idOf(cAt),
       stateField: cAt.lifecycle?.field ?? null,
+      files: filesOf(cAt),
     };
     const transitions = (cAt.lifecycle?.transitions ?? []).map((tr) => {
       const ir = c.lifecycle!.transitions.find((x) => x.name === tr.name)!;
@@ -284,14 +303,19 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
         ...(up !== null ? [e.prop('up', e.json(up))] : []),
         ...(Object.keys(down).length > 0 ? [e.prop('down', e.json(down))] : []),
         ...(transitions.length > 0 ? [e.prop('transitions', e.obj(transitions))] : []),
-        ...(['path', 'operations', 'public', 'id', 'stateField'] as const).filter((k) => differs(own[k], shared[k])).map((k) => e.prop(k, e.json(own[k]))),
+        ...(['path', 'operations', 'public', 'id', 'stateField', 'files'] as const)
+          .filter((k) => differs(own[k], shared[k]))
+          .map((k) => e.prop(k, e.json(own[k]))),
       ]),
     });
   }
 
   const newest = projections[top]!.byKey.get(c.name)!;
+  const xml = xmlNamesOf(ctx, newest);
   const resourceName = `${ctx.alias.get(versions[top]!)!}.${newest.typeName}`;
-  const resource = t.ref(resourceName);
+  // Handlers keep a stored file (with its store key) where answers show its metadata and download path.
+  const fileFields = newest.fields.filter((f) => f.type.kind === 'file').map((f) => t.str(f.name));
+  const resource = fileFields.length > 0 ? t.ref('$.WithStoredFiles', [t.ref(resourceName), t.union(fileFields)]) : t.ref(resourceName);
   const hooks = needs.list();
   const ops = OPERATIONS.filter((op) => projections.some((p) => p.byKey.get(c.name)?.operations.includes(op)));
   const hookVersions = versions.filter((v) => hooks.some((h) => h.version === v));
@@ -314,6 +338,8 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
         e.prop('public', e.json(shared.public)),
         e.prop('id', e.str(shared.id)),
         ...(shared.stateField !== null ? [e.prop('stateField', e.str(shared.stateField))] : []),
+        ...(Object.keys(shared.files).length > 0 ? [e.prop('files', e.json(shared.files))] : []),
+        ...(xml !== null ? [e.prop('xml', e.json(xml))] : []),
         e.prop(
           'versions',
           e.obj(

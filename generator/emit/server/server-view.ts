@@ -52,6 +52,10 @@ export interface RoutesView {
   readonly collectionRoutes: Expr;
   /** The constant of `events.ts`, or null without events. */
   readonly webhooks: string | null;
+  /** `["json", "xml"]` for an API that answers XML too, or null (JSON only). */
+  readonly formats: Expr | null;
+  /** A collection has a file field: the table carries `@fastify/multipart`, which reads uploads. */
+  readonly multipart: boolean;
 }
 interface CollectionRef extends Import {
   readonly key: string;
@@ -72,6 +76,8 @@ export interface TypesView {
   readonly needsMigrations: boolean;
   /** Whether the API takes bearer tokens (then `jwt` can verify them). */
   readonly bearer: boolean;
+  /** A collection has a file field: the options require `files`, a `FileStore`. */
+  readonly hasFiles: boolean;
 }
 /** The view of `server/index.ts`. */
 export interface IndexView {
@@ -90,6 +96,8 @@ export interface IndexView {
   readonly hasEvents: boolean;
   /** `createWebhookDispatcherFor(SPEC, options)`. */
   readonly dispatch: Expr;
+  /** A collection has a file field: the index re-exports the file store of the runtime. */
+  readonly hasFiles: boolean;
 }
 
 /** The views of the assembling modules (the per-collection views are built one by one, see `emit-server.ts`). */
@@ -178,6 +186,8 @@ export function buildServerViews(api: ApiIR, ctx: ServerContext, collections: re
   const events = collections.some((c) => c.builtin === 'webhook-endpoints') ? { constName: eventsConstOf(specName) } : null;
   const needsCredentials = collections.some((c) => c.needsCredentials);
   const needsMigrations = collections.some((c) => c.hasMigrations);
+  // The API's collections are not in `api` here (each one's summary says what the assembling modules need).
+  const hasFiles = collections.some((c) => c.hasFiles);
 
   return {
     routes: {
@@ -201,6 +211,8 @@ export function buildServerViews(api: ApiIR, ctx: ServerContext, collections: re
       })),
       collectionRoutes: e.arr(collections.map((c) => e.id(`$${c.key}`))),
       webhooks: events?.constName ?? null,
+      formats: api.formats ? e.json(api.formats) : null,
+      multipart: hasFiles,
     },
     types: {
       name,
@@ -211,10 +223,13 @@ export function buildServerViews(api: ApiIR, ctx: ServerContext, collections: re
         serverOptionsOf(api),
         ...(needsCredentials ? [t.ref(`${name}Credentials`)] : []),
         ...(needsMigrations ? [t.lit([t.prop('migrations', t.ref(`${name}Migrations`), false, true)])] : []),
+        // An API with file fields cannot start without a store for their content.
+        ...(hasFiles ? [t.lit([t.prop('files', t.ref('FileStore'), false, true)])] : []),
       ]),
       needsCredentials,
       needsMigrations,
       bearer: takesBearer(api.auth),
+      hasFiles,
     },
     index: {
       name,
@@ -231,6 +246,7 @@ export function buildServerViews(api: ApiIR, ctx: ServerContext, collections: re
       versioning: api.versioning.in === 'path' ? `under ${versions.map((v) => `/${v}`).join(', ')}` : `selected by the ${api.versioning.header} header`,
       hasEvents: events !== null,
       dispatch: e.call('createWebhookDispatcherFor', [e.id(specName), e.id('options')]),
+      hasFiles,
     },
   };
 }

@@ -25,6 +25,8 @@ const writers: Writers = {
     });
     return ty.lit(members);
   },
+  // What handlers keep of an upload (no hook converts a file: check-file.ts refuses the markers that would need one).
+  file: () => ty.ref('$.StoredFile'),
 };
 
 /** The type of a value of `type` at version index `at` (no null or undefined). */

@@ -16,7 +16,7 @@ import { e, t, type Expr, type Prop, type Type } from '../../printer/ast.ts';
 import { oneCollection, outputFile, templateFile } from '../file.ts';
 import { runtimeFiles } from '../runtime-files.ts';
 import { renderer, type EmitOptions, type OutputFile } from '../types.ts';
-import { baseExpression, defaultArgument, filterExpression, hasObject, typeExpression } from './zod-expression.ts';
+import { baseExpression, defaultArgument, differsByMode, filterExpression, typeExpression } from './zod-expression.ts';
 
 interface Member {
   readonly key: string;
@@ -59,7 +59,7 @@ interface CollectionView {
   };
   /** Whether a filter reads a number from the query string (`queryNumber` is imported). */
   readonly numericFilters: boolean;
-  /** `{ lifecycleState?, listLimit?, listPage?, queryNumber?, readOnly? }`: what the module imports of the zod helpers, or null for nothing. */
+  /** `{ fileMeta?, fileUpload?, lifecycleState?, listLimit?, listPage?, queryNumber?, readOnly? }`: what the module imports of the zod helpers, or null for nothing. */
   readonly helpers: Expr | null;
   /** Whether the collection has a lifecycle (`lifecycleState` is imported for its state field). */
   readonly changedByTransitions: boolean;
@@ -151,7 +151,10 @@ function collectionView(api: ApiAt, c: CollectionAt, ops: ReadonlySet<OperationN
   const secretName = withSecretName(c);
   const hasBody = ops.has('create') || ops.has('replace') || ops.has('update');
   const numericFilters = ops.has('list') && c.fields.some((f) => f.filterable && isNumeric(f.type));
+  const isFile = (f: FieldAt) => kindOf(f.type).file;
   const helpers = [
+    ...(visible.some(isFile) ? ['fileMeta'] : []),
+    ...(hasBody && writable.some(isFile) ? ['fileUpload'] : []),
     ...(hasBody && c.lifecycle ? ['lifecycleState'] : []),
     ...(ops.has('list') ? ['listLimit', 'listPage'] : []),
     ...(numericFilters ? ['queryNumber'] : []),
@@ -198,7 +201,7 @@ function collectionView(api: ApiAt, c: CollectionAt, ops: ReadonlySet<OperationN
       ? spreadWith(
           fields,
           c.fields
-            .filter((f) => f.readOnly || f.writeOnly || hasObject(f.type) || requestField(f) !== f)
+            .filter((f) => f.readOnly || f.writeOnly || differsByMode(f.type) || requestField(f) !== f)
             .map((f) => {
               const doc = f.writeOnly ? docOf(f) : false;
               const state = c.lifecycle?.field === f.name ? stateExpression(c.lifecycle, `${prefix}/${c.path}`) : undefined;

@@ -45,6 +45,8 @@ const builders: Builders = {
     return bounded(zod('array', t.itemsNullable ? e.chain(item, ['nullable']) : item), t.min, t.max);
   },
   object: (t, mode) => objectExpression(t.fields, mode),
+  // A request holds the file the server stored from its multipart part; an answer, its metadata and link.
+  file: (_t, mode) => e.id(mode === 'request' ? 'fileUpload' : 'fileMeta'),
 };
 
 /** The zod expression for a type (no optional/nullable/default wrappers). */
@@ -83,6 +85,11 @@ function objectExpression(fields: readonly FieldAt[], mode: SchemaMode): Expr {
 /** True when a field's type contains a nested object (its request and response schemas then differ). */
 export function hasObject(type: TypeIR<FieldAt>): boolean {
   return type.kind === 'object' || (type.kind === 'array' && hasObject(type.of));
+}
+
+/** True when a field's request and response schemas differ: a nested object, or a file (an upload in, metadata out). */
+export function differsByMode(type: TypeIR<FieldAt>): boolean {
+  return hasObject(type) || kindOf(type).file;
 }
 
 /** The expression that reads a list filter from its query-string text. */

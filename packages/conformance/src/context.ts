@@ -99,7 +99,9 @@ export function bodyOf(
   overrides: Readonly<Record<string, unknown>> = {},
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const f of fields) if (!f.readOnly && (which === 'all' || isRequiredInput(f))) out[f.name] = values.field(f, refs);
+  // A file is no JSON value: an optional one is left out of every body (a required one cannot be made).
+  const sent = (f: FieldAt) => !f.readOnly && (which === 'all' ? f.type.kind !== 'file' || isRequiredInput(f) : isRequiredInput(f));
+  for (const f of fields) if (sent(f)) out[f.name] = values.field(f, refs);
   return { ...out, ...overrides };
 }
 

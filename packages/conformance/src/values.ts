@@ -111,6 +111,10 @@ const MAKERS: { readonly [K in TypeKind]: Maker<K> } = {
     for (const f of type.fields) if (!f.readOnly) out[f.name] = make(f.type, { ...g, field: f, unique: f.unique });
     return out;
   },
+  // Bodies are JSON; a file travels only as a part of a multipart body (context.ts leaves optional ones out).
+  file: (_type, _n, g) => {
+    throw new NoValue(`${g.field.name} is a required file, and restgen conformance sends JSON bodies only (no multipart uploads)`);
+  },
 };
 
 function make(type: TypeIR<FieldAt>, g: Gen): unknown {

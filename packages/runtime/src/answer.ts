@@ -13,6 +13,7 @@ import { INTERNAL, send } from './problems.js';
 import { createWriter, type Written } from './checked-text.js';
 import { noteOutdated, relaxedSchema, type WarnLog } from './older-data.js';
 import { once } from './deferred.js';
+import { createFileLinker } from './file-values.js';
 import { createShaper, pointerOf, type Failed } from './shape.js';
 import type { RouteSpec, VersionSpec } from './spec.js';
 import type { Mount } from './state.js';
@@ -69,6 +70,24 @@ function blameDown(route: RouteSpec, handler: string): (pointer: string) => stri
  * turned off) checked. `at` is the pointer of the resource in the answer (`#`, `#/data/3`).
  */
 export function createPresenter(m: Mount, version: VersionSpec, route: RouteSpec, source: string): (value: unknown, at: string, log?: WarnLog) => Checked {
+  return withFileLinks(m, version, route, presenterWithoutFiles(m, version, route, source));
+}
+
+/**
+ * A presenter that first shows each stored file of the resource as its metadata and download path (the
+ * resource handlers return holds the file's store key; no answer does).
+ */
+function withFileLinks<R>(m: Mount, version: VersionSpec, route: RouteSpec, present: (value: unknown, at: string, log?: WarnLog) => R): typeof present {
+  if (route.files === undefined) return present;
+  const link = createFileLinker(route, collectionUrl(m, version, route));
+  return (value, at, log) => present(link(value), at, log);
+}
+
+/** A collection's URL in a version, as clients call it (`/v2/orders`, or `/orders` with header versioning), after the prefix. */
+export const collectionUrl = (m: Mount, version: VersionSpec, route: RouteSpec): string =>
+  m.spec.versioning.in === 'path' ? `${m.prefix}/${version.name}/${route.path}` : `${m.prefix}/${route.path}`;
+
+function presenterWithoutFiles(m: Mount, version: VersionSpec, route: RouteSpec, source: string): (value: unknown, at: string, log?: WarnLog) => Checked {
   const shape = createShaper(route.schemas.response, m.validateResponses);
   const strict = presenterOf(version, route, source, downOf(m, route), shape);
   const older = createOlderReader(m, version, route, source);
@@ -153,6 +172,15 @@ const downOf = (m: Mount, route: RouteSpec) => (Object.keys(route.down).length =
 
 /** What {@link createPresenter} answers, as the JSON text to send (written in one pass, not stringified). */
 export function createTextPresenter(
+  m: Mount,
+  version: VersionSpec,
+  route: RouteSpec,
+  source: string,
+): (value: unknown, at: string, log?: WarnLog) => Written | Broken {
+  return withFileLinks(m, version, route, textPresenterWithoutFiles(m, version, route, source));
+}
+
+function textPresenterWithoutFiles(
   m: Mount,
   version: VersionSpec,
   route: RouteSpec,

@@ -2,9 +2,12 @@
  * How request bodies are read: JSON in UTF-8 only (a declared `charset` other than UTF-8 answers 415), an
  * empty body is no body (a DELETE sent with `Content-Type: application/json` and nothing else is fine;
  * a create without a body fails validation with 400), and prototype poisoning is refused as Fastify's own
- * parser refuses it. Any other content type answers 415.
+ * parser refuses it. An API with XML also reads `application/xml` and `text/xml` (`xml-read.ts`), and one with
+ * file fields `multipart/form-data` (read part by part by the route, `file-upload.ts`). Any other content type
+ * answers 415.
  */
 import type { FastifyInstance } from 'fastify';
+import { readXml } from './xml-read.js';
 
 /** The media type parameters of a Content-Type value, lower-cased names. */
 function charsetOf(contentType: string): string | null {
@@ -35,5 +38,20 @@ export function useJsonBodies(scope: FastifyInstance): void {
     const text = String(body);
     if (BLANK.test(text)) return done(null, undefined);
     return parseJson(request, text, done);
+  });
+}
+
+/** Adds the XML parser (UTF-8 only, within the route's `bodyLimit`): the body becomes the document's root element. */
+export function useXmlBodies(scope: FastifyInstance): void {
+  scope.addContentTypeParser(['application/xml', 'text/xml'], { parseAs: 'string' }, (request, body, done) => {
+    const charset = charsetOf(String(request.headers['content-type'] ?? ''));
+    if (charset !== null && charset !== 'utf-8' && charset !== 'utf8') return done(new UnsupportedCharset('XML is read as UTF-8 only'), undefined);
+    const text = String(body);
+    if (BLANK.test(text)) return done(null, undefined);
+    try {
+      return done(null, readXml(text));
+    } catch (error) {
+      return done(error as Error, undefined);
+    }
   });
 }

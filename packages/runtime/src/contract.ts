@@ -22,6 +22,7 @@ export type {
   CollectionRoutes,
   CollectionSpec,
   DownStep,
+  FileFieldSpec,
   HookSpec,
   LifecycleSpec,
   LimitSpec,
@@ -35,4 +36,5 @@ export type {
   VersionRoute,
   VersionSpec,
   WebhooksSpec,
+  XmlNames,
 } from './spec.js';

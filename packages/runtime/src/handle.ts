@@ -9,13 +9,20 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { createTextPresenter, createUpMigration, reject, type Broken } from './answer.js';
 import { createRequestParser } from './checked-read.js';
+import { logSafely } from './contain.js';
 import { etagOfText, evaluate, preconditionsOf, type Preconditions } from './etag.js';
 import { isRecord } from './guards.js';
 import type { Answer } from './idempotency.js';
 import { answerFailure, invoke, whenSettled, type Outcome } from './invoke.js';
 import { createWriteGuard, preconditionFailed, writeProblem } from './load.js';
-import { BODY_RULES, invalid, invalidBody, isProblem, problem, send, type BodyRules } from './problems.js';
+import { BODY_RULES, INTERNAL, invalid, invalidBody, isProblem, issuesOf, problem, send, type BodyRules, type ProblemIssue } from './problems.js';
 import { answerOnce, idempotencyKeyOf, runForAnswer } from './replay.js';
+import { createFileWrites } from './file-writes.js';
+import { deleteFiles, isMultipart, readUpload } from './file-upload.js';
+import type { StoredFile } from './file-values.js';
+import { acceptable, sendJsonText } from './representation.js';
+import { isXmlBody, valueOfXml } from './xml-value.js';
+import { preload } from './preloaded.js';
 import { isPlain } from './shape.js';
 import type { RouteSpec, VersionSpec } from './spec.js';
 import { principalOf, recorderOf, type Handle, type Mount } from './state.js';
@@ -24,21 +31,12 @@ import type { Condition, HandlerContext, HandlerEvents, OperationName } from './
 /** Characters `encodeURIComponent` never escapes (a subset of them). */
 const UNRESERVED = /^[\w.~-]+$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** What Fastify sends JSON as: a body sent as text keeps the content type an object would get. */
-const JSON_TYPE = 'application/json; charset=utf-8';
-
 /** A create's answer before it is sent: the body's JSON text, its ETag and Location. */
 interface Created {
   readonly text: string;
   readonly location: string;
   readonly etag: string;
 }
-
-/**
- * Sends an answer's JSON text as it was written from the response schema (Fastify does not serialize it
- * again), with the content type Fastify gives an object.
- */
-const sendText = (reply: FastifyReply, text: string): FastifyReply => reply.type(JSON_TYPE).send(text);
 
 /**
  * What a route's handler gives Fastify: nothing when it has answered already, so Fastify waits on no
@@ -114,7 +112,18 @@ export function createHandle(m: Mount, version: VersionSpec, route: RouteSpec, o
   // The newest version shows a resource as the ETag hashes it (unmigrated, the same keys in the same order;
   // checked output equal to the stripped one when the schema is plain): its answer is tagged as shown, and
   // the text hashed is the body sent.
-  const shownAsTagged = m.newest.get(key) === route && Object.keys(route.down).length === 0 && (!m.validateResponses || isPlain(route.schemas.response));
+  // A file is shown with its download path, which the ETag (the same in every version) leaves out.
+  const shownAsTagged =
+    m.newest.get(key) === route &&
+    Object.keys(route.down).length === 0 &&
+    (!m.validateResponses || isPlain(route.schemas.response)) &&
+    route.files === undefined;
+  /**
+   * Sends an answer's JSON text as it was written from the response schema (Fastify does not serialize it
+   * again), or its XML when the request negotiated XML.
+   */
+  const sendText = (reply: FastifyReply, text: string, root = route.xml?.resource): FastifyReply => sendJsonText(reply, text, root);
+  const files = createFileWrites(m, route, m.files);
   /** The ETag of a resource whose answer is the JSON text `shown`. */
   const tag = (resource: unknown, shown: string): string => (shownAsTagged ? etagOfText(shown) : newestEtag(resource));
   const present = createTextPresenter(m, version, route, source);
@@ -227,7 +236,7 @@ export function createHandle(m: Mount, version: VersionSpec, route: RouteSpec, o
       items += (i === 0 ? '' : ',') + shown.text;
     }
     const cursor = JSON.stringify(next);
-    return sendText(reply, `{"data":[${items}],"next_cursor":${cursor}}`);
+    return sendText(reply, `{"data":[${items}],"next_cursor":${cursor}}`, route.xml?.list);
   };
 
   /** Answers a get handler's outcome: the resource shaped, tagged, and judged by the preconditions `p`. */
@@ -245,9 +254,54 @@ export function createHandle(m: Mount, version: VersionSpec, route: RouteSpec, o
     return sendText(reply, shown.text);
   };
 
+  /** The body as the schema reads it: an XML document's value by the schema, anything else as parsed. */
+  const inputOf = (request: FastifyRequest): unknown => (isXmlBody(request.body) && schema !== undefined ? valueOfXml(request.body, schema) : request.body);
+
+  /**
+   * A multipart body read (files stored) and checked: the body, the files it stored and what an
+   * Idempotency-Key compares, or null once it answered (and deleted what it stored).
+   */
+  const upload = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<{ readonly body: Record<string, unknown>; readonly stored: readonly StoredFile[]; readonly fingerprint: unknown } | null> => {
+    if (route.files === undefined || m.files === null || schema === undefined) {
+      send(
+        reply,
+        problem(415, 'unsupported_media_type', `${op === 'create' ? 'A create' : 'This write'} of ${route.path} takes no files: send the body as JSON.`),
+      );
+      return null;
+    }
+    const read = await readUpload(request, route, schema, m.files, m.bodyLimit);
+    if (!read.ok) {
+      const failed = read.problem.status === 500;
+      if (failed) logSafely(request.log, 'error', { err: read.error, source: 'options.files' }, 'an upload failed');
+      // The rest of the body is not read: the connection closes after the answer.
+      reply.header('connection', 'close');
+      send(reply, failed ? INTERNAL : read.problem);
+      return null;
+    }
+    const parsed = parse(read.body);
+    const issues: ProblemIssue[] = [...read.issues, ...(parsed.success ? [] : issuesOf(parsed.error, 'body'))];
+    if (issues.length > 0 || !parsed.success) {
+      await deleteFiles(
+        m.files,
+        read.stored.map((f) => f.key),
+        request,
+      );
+      send(
+        reply,
+        problem(400, 'validation_failed', `The request body is invalid (${issues.length} issue${issues.length === 1 ? '' : 's'}).`, { errors: issues }),
+      );
+      return null;
+    }
+    return { body: parsed.data, stored: read.stored, fingerprint: read.fingerprint };
+  };
+
   switch (op) {
     case 'list':
       return (request, reply) => {
+        if (!acceptable(m, request, reply)) return undefined;
         const parsed = parse(request.query);
         if (!parsed.success) return handled(invalid(reply, parsed.error, 'query'));
         const query = migrateUp(parsed.data, false);
@@ -259,6 +313,7 @@ export function createHandle(m: Mount, version: VersionSpec, route: RouteSpec, o
       };
     case 'get':
       return (request, reply) => {
+        if (!acceptable(m, request, reply)) return undefined;
         const id = idOf(request);
         const p = preconditionsOf(request);
         if (id === null) return handled(noSuchId(request, reply, route.path));
@@ -267,11 +322,20 @@ export function createHandle(m: Mount, version: VersionSpec, route: RouteSpec, o
       };
     case 'delete':
       return async (request, reply) => {
+        if (!acceptable(m, request, reply)) return reply;
         const id = idOf(request);
         if (id === null) return noSuchId(request, reply, route.path);
         const guarded = await guard(request, reply, id, context(request));
         if (!guarded.ok) return reply;
-        const outcome = await invoke(request, source, timeout, () => fn(id, context(request, guarded.condition)));
+        const read = files === null ? null : await files.before(request, id, context(request));
+        // The resource read for its files is the one the delete's event carries: the get handler runs once.
+        const ctx = context(request, guarded.condition);
+        if (read?.resource !== undefined) preload(ctx, read.resource.value);
+        const outcome = await invoke(request, source, timeout, () => {
+          const result = fn(id, ctx);
+          files?.settle(request, result, [], read?.keys ?? []);
+          return result;
+        });
         if (outcome.kind !== 'value') return answerFailure(request, reply, source, outcome, timeout);
         if (isProblem(outcome.value)) return send(reply, writeProblem(request, outcome.value).toProblem());
         return reply.code(204).send();
@@ -279,34 +343,83 @@ export function createHandle(m: Mount, version: VersionSpec, route: RouteSpec, o
     case 'replace':
     case 'update':
       return async (request, reply) => {
+        if (!acceptable(m, request, reply)) return reply;
         const id = idOf(request);
         if (id === null) return noSuchId(request, reply, route.path);
-        const parsed = parse(request.body);
-        if (!parsed.success) return badBody(reply, parsed.error, request.body);
-        const body = migrateUp(parsed.data, op === 'replace');
-        if (!body.ok) return reject(request, reply, version.name, body);
+        let data: Record<string, unknown>;
+        let stored: readonly StoredFile[] = [];
+        if (isMultipart(request)) {
+          const read = await upload(request, reply);
+          if (read === null) return reply;
+          ({ body: data, stored } = read);
+        } else {
+          const input = inputOf(request);
+          const parsed = parse(input);
+          if (!parsed.success) return badBody(reply, parsed.error, input);
+          data = parsed.data;
+        }
+        // Uploaded files are deleted again when the write does not go ahead.
+        const drop = () =>
+          m.files === null
+            ? undefined
+            : deleteFiles(
+                m.files,
+                stored.map((f) => f.key),
+                request,
+              );
+        const body = migrateUp(data, op === 'replace');
+        if (!body.ok) return (await drop(), reject(request, reply, version.name, body));
         const guarded = await guard(request, reply, id, context(request));
-        if (!guarded.ok) return reply;
-        return answerWith(request, reply, 200, () => fn(id, body.value, context(request, guarded.condition)));
+        if (!guarded.ok) return (await drop(), reply);
+        const old = files === null ? [] : (await files.before(request, id, context(request))).keys;
+        return answerWith(request, reply, 200, () => {
+          const result = fn(id, body.value, context(request, guarded.condition));
+          files?.settle(request, result, stored, old);
+          return result;
+        });
       };
-    case 'create':
-      return (request, reply) => {
-        const parsed = parse(request.body);
-        if (!parsed.success) return handled(badBody(reply, parsed.error, request.body));
-        const body = migrateUp(parsed.data, true);
-        if (!body.ok) return handled(reject(request, reply, version.name, body));
+    case 'create': {
+      /** Creates from a checked body; `stored`: the files its request uploaded, deleted again unless the resource takes them. */
+      const createFrom = (request: FastifyRequest, reply: FastifyReply, data: Record<string, unknown>, stored: readonly StoredFile[], fingerprint: unknown) => {
+        const drop = () =>
+          m.files === null || stored.length === 0
+            ? undefined
+            : deleteFiles(
+                m.files,
+                stored.map((f) => f.key),
+                request,
+              );
+        const body = migrateUp(data, true);
+        if (!body.ok) return (void drop(), handled(reject(request, reply, version.name, body)));
+        const run = () => {
+          const result = fn(body.value, context(request));
+          if (stored.length > 0) files?.settle(request, result, stored, []);
+          return result;
+        };
         const key = idempotencyKeyOf(request, reply);
-        if (key === null) return handled(answerWith(request, reply, 201, () => fn(body.value, context(request))));
-        if (typeof key !== 'string') return undefined;
-        const make = () =>
-          runForAnswer(
-            request,
-            version.name,
-            source,
-            () => fn(body.value, context(request)),
-            (value) => created(value, request),
-          );
-        return answerOnce(m, request, reply, key, `${version.name}:${route.collection.key}`, make, (value) => created(value, request));
+        if (key === null) return handled(answerWith(request, reply, 201, run));
+        if (typeof key !== 'string') return (void drop(), undefined);
+        let ran = false;
+        const make = () => ((ran = true), runForAnswer(request, version.name, source, run, (value) => created(value, request)));
+        // A replayed answer created nothing this time: the files this request uploaded are not kept.
+        const scope = `${version.name}:${route.collection.key}`;
+        return answerOnce(m, request, reply, key, scope, make, (value) => created(value, request), {
+          body: fingerprint,
+          root: route.xml?.resource,
+        }).then(async (sent) => {
+          if (!ran) await drop();
+          return sent;
+        });
       };
+      return (request, reply) => {
+        if (!acceptable(m, request, reply)) return undefined;
+        if (isMultipart(request))
+          return upload(request, reply).then((read) => (read === null ? reply : createFrom(request, reply, read.body, read.stored, read.fingerprint)));
+        const input = inputOf(request);
+        const parsed = parse(input);
+        if (!parsed.success) return handled(badBody(reply, parsed.error, input));
+        return createFrom(request, reply, parsed.data, [], input);
+      };
+    }
   }
 }

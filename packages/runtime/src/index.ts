@@ -9,6 +9,8 @@
  * data and types the runtime reads.
  */
 export { fastifyOptions } from './fastify-options.js';
+export { createDiskFileStore, type ByteRange, type FileContent, type FileInfo, type FileStore } from './file-store.js';
+export type { FileMetadata, StoredFile, WithStoredFiles } from './file-values.js';
 export { applyPatch, type PatchOf } from './patch.js';
 export {
   createMemoryCollection,
@@ -80,9 +82,12 @@ export type {
   CollectionRoutes,
   CollectionSpec,
   DownStep,
+  FileFieldSpec,
   HookSpec,
   LifecycleSpec,
   LimitSpec,
+  MultipartPlugin,
+  MultipartPluginOptions,
   NestedDown,
   PayloadSpec,
   ResourceEventSpec,
@@ -93,6 +98,7 @@ export type {
   VersionRoute,
   VersionSpec,
   WebhooksSpec,
+  XmlNames,
 } from './spec.js';
 export type {
   AuthFailureLimit,

@@ -3,11 +3,15 @@
  * credential option is there, then mounts every version's routes and OpenAPI documents in an encapsulated
  * scope with problem+json errors.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyPluginCallback } from 'fastify';
+import { ANSWER_FORMAT } from './answer-format.js';
 import { assertContract } from './contract-check.js';
 import { createAuthenticator } from './auth.js';
 import { createFailureLimiter } from './auth-failures.js';
-import { useJsonBodies } from './body.js';
+import { useJsonBodies, useXmlBodies } from './body.js';
+import { createDownloadHandle } from './file-download.js';
+import type { FileStore } from './file-store.js';
+import { negotiateFormat } from './representation.js';
 import { deferredHandle } from './deferred.js';
 import { createEtagger } from './etag.js';
 import { createGate, type GateRule } from './gate.js';
@@ -17,13 +21,13 @@ import { createMemoryAnswers, createRedisAnswers } from './idempotency.js';
 import { createTransactionalAnswers } from './idempotency-store.js';
 import { resolveHooks } from './migrate.js';
 import { placeDocuments } from './openapi.js';
-import { PathIndex, mountByHeader, mountByPath, transitionUrl, type Placed } from './paths.js';
+import { PathIndex, mountByHeader, mountByPath, transitionUrl, withVary, type Placed } from './paths.js';
 import { answerError, problem, send } from './problems.js';
 import { createLimiters } from './rate-limit.js';
 import { createRedisGuard, defaultRedisPrefix } from './redis-guard.js';
 import type { Limiter } from './state.js';
 import { mountedSpec } from './route-table.js';
-import type { ApiSpec, MountedSpec, RouteSpec } from './spec.js';
+import type { ApiSpec, MountedSpec, MultipartPluginOptions, RouteSpec } from './spec.js';
 import { STATE, type Mount } from './state.js';
 import { createTransitionHandle } from './transition.js';
 import { OPERATION_FACTS } from './operations.js';
@@ -67,6 +71,8 @@ export async function mountApi(
   const requestTimeout = options.requestTimeout ?? 30_000;
   const ttl = options.idempotencyTtl ?? 86_400_000;
   const prefix = (options.prefix ?? '').replace(/\/$/, '');
+  const files = fileStoreOf(spec, options);
+  const formats = spec.formats ?? ['json'];
   const failureLimit = options.authFailures === false ? null : (options.authFailures ?? {});
   const documents = await placeDocuments(spec, options.openapi, prefix);
   const answers = options.idempotency
@@ -84,8 +90,14 @@ export async function mountApi(
   await app.register(
     async (scope) => {
       scope.decorateRequest(STATE, null);
+      scope.decorateRequest(ANSWER_FORMAT, null);
       useJsonBodies(scope);
-      scope.setErrorHandler((error, request, reply) => answerError(error, request, reply, bodyLimit));
+      const bodies = ['application/json', ...(formats.includes('xml') ? ['application/xml'] : []), ...(files ? ['multipart/form-data (with files)'] : [])];
+      if (formats.includes('xml')) useXmlBodies(scope);
+      // Uploads are read part by part by the routes that take files; the limits are each route's (file-upload.ts).
+      if (files && spec.multipart)
+        await scope.register(spec.multipart as FastifyPluginCallback<Pick<MultipartPluginOptions, 'throwFileSizeLimit'>>, { throwFileSizeLimit: true });
+      scope.setErrorHandler((error, request, reply) => answerError(error, request, reply, bodyLimit, bodies.join(' or ')));
       const limits = await createLimiters(
         scope,
         spec,
@@ -115,7 +127,17 @@ export async function mountApi(
         events: NO_HANDLER_EVENTS,
         onOutdatedValue: options.onOutdatedValue,
         onVersionUse: options.onVersionUse ?? null,
+        formats,
+        files,
+        bodyLimit,
       };
+      // Answers of an API with XML vary by Accept; each request's format is negotiated as it arrives.
+      if (formats.length > 1)
+        scope.addHook('onRequest', (request, reply, done) => {
+          negotiateFormat(m, request);
+          reply.header('vary', withVary(reply.getHeader('vary'), 'Accept'));
+          done();
+        });
       if (webhooks && stores) startWebhooks(scope, m, webhooks, table, stores, webhookOptions);
       const placed = [...placeRoutes(m), ...documents];
       const index = new PathIndex();
@@ -134,6 +156,26 @@ export async function mountApi(
     },
     { prefix },
   );
+}
+
+/**
+ * The file store of an API with file fields (`options.files`, required then: a startup error names the fields),
+ * or null for an API without any.
+ */
+function fileStoreOf(spec: MountedSpec, options: ServerOptions): FileStore | null {
+  const fields = spec.versions.flatMap((v) => v.routes.flatMap((r) => Object.values(r.files ?? {}).map((f) => `${r.collection.key}.${f.key}`)));
+  if (fields.length === 0) return null;
+  const named = [...new Set(fields)].join(', ');
+  if (!spec.multipart)
+    throw new Error(
+      `register${spec.name}Api: the API has file fields (${named}), but the generated routes do not pass @fastify/multipart; regenerate with restgen generate.`,
+    );
+  const store = options.files;
+  if (store === undefined || typeof store.put !== 'function' || typeof store.get !== 'function' || typeof store.delete !== 'function')
+    throw new Error(
+      `register${spec.name}Api: the API has file fields (${named}); pass options.files, a FileStore (put, get, delete) that keeps their content, such as createDiskFileStore(dir) of @restgen/runtime for development.`,
+    );
+  return store;
 }
 
 /**
@@ -250,6 +292,16 @@ function placeRoutes(m: Mount): Placed[] {
             },
           });
       }
+      for (const [name, file] of Object.entries(route.files ?? {}))
+        placed.push({
+          version: version.name,
+          url: `/${route.path}/:id/${name}`,
+          method: 'GET',
+          entry: {
+            gate: createGate(m, version, { ...operationRule(m, route, 'get'), operation: 'download' }),
+            handle: deferredHandle(() => createDownloadHandle(m, version, route, name, file, m.files!)),
+          },
+        });
       for (const name of Object.keys(route.transitions))
         placed.push({
           version: version.name,

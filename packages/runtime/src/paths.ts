@@ -53,7 +53,11 @@ export class PathIndex {
     const parent = path.slice(0, cut);
     const colon = path.indexOf(':', cut);
     const item = this.#allow.get(colon > cut + 1 ? transitionUrl(parent, path.slice(colon + 1)) : `${parent}/:id`);
-    return item ? item(request) : null;
+    if (item) return item(request);
+    // A file of an item: `/v1/orders/abc/invoice` is `/v1/orders/:id/invoice`.
+    const up = parent.lastIndexOf('/');
+    const file = up > 0 ? this.#allow.get(`${parent.slice(0, up)}/:id${path.slice(cut)}`) : undefined;
+    return file ? file(request) : null;
   }
 }
 

@@ -4,9 +4,11 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { formatOfRequest } from './answer-format.js';
 import { logSafely } from './contain.js';
 import { isInstance, isRecord } from './guards.js';
 import { pointerOf } from './shape.js';
+import { problemXml } from './xml-write.js';
 
 /** One issue of a failed validation: a JSON pointer (RFC 6901, as a URI fragment) and what is wrong. */
 export interface ProblemIssue {
@@ -31,11 +33,13 @@ const TITLES: Readonly<Record<number, string>> = {
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  406: 'Not Acceptable',
   409: 'Conflict',
   410: 'Gone',
   412: 'Precondition Failed',
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
+  416: 'Range Not Satisfiable',
   422: 'Unprocessable Content',
   428: 'Precondition Required',
   429: 'Too Many Requests',
@@ -116,8 +120,9 @@ export class BadRequest extends HttpProblem {
   }
 }
 
-/** Answers with a problem body, its status and `application/problem+json`. */
+/** Answers with a problem body and its status, as `application/problem+json` (or `+xml`, when the request negotiated XML). */
 export function send(reply: FastifyReply, body: Problem): FastifyReply {
+  if (formatOfRequest(reply.request) === 'xml') return reply.code(body.status).type('application/problem+xml; charset=utf-8').send(problemXml(body));
   return reply.code(body.status).type('application/problem+json').send(body);
 }
 
@@ -198,6 +203,7 @@ const CODES: Readonly<Record<string, readonly [status: number, code: string]>> =
   FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'bad_request'],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'bad_request'],
   FST_ERR_ROUTE_MISSING_CONTENT_TYPE: [415, 'unsupported_media_type'],
+  RESTGEN_INVALID_XML: [400, 'bad_request'],
 };
 
 /**
@@ -205,20 +211,23 @@ const CODES: Readonly<Record<string, readonly [status: number, code: string]>> =
  * anything else, whatever `statusCode` it carries (user code's errors among them), is a logged 500 that
  * tells nothing.
  */
-export function answerError(error: unknown, request: FastifyRequest, reply: FastifyReply, bodyLimit: number): FastifyReply {
+export function answerError(error: unknown, request: FastifyRequest, reply: FastifyReply, bodyLimit: number, bodies = 'application/json'): FastifyReply {
   if (isProblem(error)) return send(reply, error.toProblem());
   const code = codeOf(error);
   const known = Object.hasOwn(CODES, code) ? CODES[code] : undefined;
   if (known) {
     const [status, name] = known;
+    // Our own XML reader's errors say what is wrong and where; Fastify's are worded here.
+    const own = code === 'RESTGEN_INVALID_XML' && error instanceof Error ? error.message : null;
     const detail =
-      status === 413
+      own ??
+      (status === 413
         ? `The request body is larger than ${bodyLimit} bytes.`
         : status === 415
-          ? `Send the body as application/json in UTF-8 (got ${JSON.stringify(String(request.headers['content-type'] ?? 'none').slice(0, 100))}).`
+          ? `Send the body as ${bodies} in UTF-8 (got ${JSON.stringify(String(request.headers['content-type'] ?? 'none').slice(0, 100))}).`
           : code.endsWith('JSON_BODY')
             ? 'The request body is not valid JSON.'
-            : 'The request is malformed.';
+            : 'The request is malformed.');
     return send(reply, problem(status, name, detail));
   }
   logSafely(request.log, 'error', { err: error }, 'request failed');

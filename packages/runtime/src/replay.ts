@@ -10,8 +10,9 @@ import { isInstance } from './guards.js';
 import { answerKeyOf, fingerprintOf, type Answer, type RecordAnswer, type Remembered } from './idempotency.js';
 import { isIdempotencyConflict } from './idempotency-store.js';
 import { timedOut } from './invoke.js';
-import { INTERNAL, isProblem, problem, send } from './problems.js';
+import { INTERNAL, isProblem, problem, send, type Problem } from './problems.js';
 import { RedisUnavailable } from './redis-guard.js';
+import { sendJsonText } from './representation.js';
 import { stateOf, type Mount } from './state.js';
 
 /** The scopes (per mounted API) whose handler was found not to write its answer in its transaction: warned once each. */
@@ -23,6 +24,14 @@ export function idempotencyKeyOf(request: FastifyRequest, reply: FastifyReply): 
   if (typeof key !== 'string' || key.length === 0) return null;
   if (key.length <= 255) return key;
   return send(reply, problem(400, 'invalid_idempotency_key', 'Idempotency-Key must be at most 255 characters.'));
+}
+
+/** What {@link answerOnce} compares and how it answers. */
+export interface ReplayOptions {
+  /** The body the fingerprint is of (default: the request's body as parsed): an XML body's value, an upload's fields and files' hashes. */
+  readonly body?: unknown;
+  /** The root element of the answer in XML, when the request negotiated XML. */
+  readonly root?: string | undefined;
 }
 
 /**
@@ -39,11 +48,12 @@ export async function answerOnce(
   scope: string,
   make: () => Promise<Answer | null>,
   answerOf: (resource: unknown) => Answer | Broken,
+  options: ReplayOptions = {},
 ): Promise<FastifyReply> {
   const timeout = m.requestTimeout;
   // The answer is kept with the fingerprint of the body it answered (key order does not matter), so a
   // key reused for another body is refused.
-  const fingerprint = fingerprintOf(request.body);
+  const fingerprint = fingerprintOf(Object.hasOwn(options, 'body') ? options.body : request.body);
   const principal = stateOf(request).principal;
   const storeKey = answerKeyOf(principal ? { principal: principal.id } : { address: request.ip }, scope, key);
   let recorded = false;
@@ -77,18 +87,18 @@ export async function answerOnce(
   // answered again as it was, without the header, which the documents declare on successes only: the same problem
   // means the same thing to a client, replayed or not.
   if (remembered.replayed && answer.status < 400) reply.header('idempotent-replayed', 'true');
-  return sendAnswer(reply, answer);
+  return sendAnswer(reply, answer, options.root);
 }
 
-/** Sends an answer: its status, Location and ETag, and its body (problem+json from 400 on). */
-export function sendAnswer(reply: FastifyReply, answer: Answer): FastifyReply {
+/** Sends an answer: its status, Location and ETag, and its body (a problem from 400 on), as JSON or (negotiated) XML under `root`. */
+export function sendAnswer(reply: FastifyReply, answer: Answer, root?: string): FastifyReply {
   if (answer.location !== null) reply.header('location', answer.location);
   // Answers stored before ETags existed have none.
   if (typeof answer.etag === 'string') reply.header('etag', answer.etag);
-  if (answer.status >= 400) return reply.code(answer.status).type('application/problem+json').send(answer.body);
+  if (answer.status >= 400) return send(reply, { ...(answer.body as Problem), status: answer.status });
   // A create's text goes out as written, as the route without an Idempotency-Key sends it.
-  if (answer.text !== undefined) return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.text);
-  return reply.code(answer.status).send(answer.body);
+  const text = answer.text ?? JSON.stringify(answer.body) ?? '';
+  return sendJsonText(reply.code(answer.status), text, root);
 }
 
 /**

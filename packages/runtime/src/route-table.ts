@@ -9,6 +9,8 @@ import type { ApiSpec, CollectionRoutes, MountedSpec, MountedVersion, RouteSpec 
 export function routeOf(table: CollectionRoutes, version: string): RouteSpec | null {
   if (!Object.hasOwn(table.versions, version)) return null;
   const own = table.versions[version]!;
+  // A version's own file fields (`{}`: it has none) or the collection's.
+  const files = own.files ?? table.files;
   return {
     collection: table.collection,
     path: own.path ?? table.path,
@@ -20,6 +22,8 @@ export function routeOf(table: CollectionRoutes, version: string): RouteSpec | n
     down: own.down ?? {},
     stateField: own.stateField ?? table.stateField ?? null,
     transitions: own.transitions ?? {},
+    ...(files !== undefined && Object.keys(files).length > 0 ? { files } : {}),
+    ...(table.xml ? { xml: table.xml } : {}),
   };
 }
 

@@ -2,6 +2,7 @@
  * The shape of the data a generated `routes.ts` holds: the API, its versions, and each collection's routes
  * with their schemas and migration plans. `mountApi` reads it.
  */
+import type { FastifyPluginAsync, FastifyPluginCallback } from 'fastify';
 import type { z } from 'zod';
 import type { CreateJwtVerifier } from './jwt-claims.js';
 import type { OperationName } from './types.js';
@@ -80,6 +81,21 @@ export interface TransitionRouteSpec {
   readonly input: z.ZodType;
   readonly up?: UpPlan | null;
 }
+/** A file field of a route: its newest name (the key handlers keep it under) and its upload limits. */
+export interface FileFieldSpec {
+  readonly key: string;
+  /** The largest upload accepted, in bytes (413 past it). */
+  readonly maxBytes: number;
+  /** The media types an upload may have (415 for another, by the part's type and its leading bytes). */
+  readonly types: readonly string[];
+}
+/** The element names of a route's XML answers (RFC 9457 Appendix B names the problem's). */
+export interface XmlNames {
+  /** The root element of a resource (`order`). */
+  readonly resource: string;
+  /** The root element of a list page (`orderList`). */
+  readonly list: string;
+}
 /**
  * One collection's routes in every version it exists in, as generated (`server/collections/<c>.ts`): what its
  * versions share written once (the newest version's), and per version what it has of its own.
@@ -94,6 +110,10 @@ export interface CollectionRoutes<V extends string = string> {
   readonly id: string;
   /** The lifecycle state field's name (absent without a lifecycle). */
   readonly stateField?: string;
+  /** The file fields by name, each downloaded at `/{id}/<name>` (absent: none). */
+  readonly files?: Readonly<Record<string, FileFieldSpec>>;
+  /** The element names of XML answers (absent: the API answers JSON only). */
+  readonly xml?: XmlNames;
   /** Each version the collection exists in, oldest first. */
   readonly versions: { readonly [K in V]: VersionRoute };
 }
@@ -112,6 +132,8 @@ export interface VersionRoute {
   readonly public?: readonly OperationName[];
   readonly id?: string;
   readonly stateField?: string;
+  /** This version's file fields by this version's names, when they are not the collection's (`{}`: none). */
+  readonly files?: Readonly<Record<string, FileFieldSpec>>;
 }
 /** One collection in one version, as the runtime serves it (built from {@link CollectionRoutes} at mount). */
 export interface RouteSpec {
@@ -138,6 +160,10 @@ export interface RouteSpec {
   readonly stateField: string | null;
   /** The transitions this version offers, by name. */
   readonly transitions: Readonly<Record<string, TransitionRouteSpec>>;
+  /** The file fields of this version, by this version's names (absent: none); each is downloaded at `/{id}/<name>`. */
+  readonly files?: Readonly<Record<string, FileFieldSpec>>;
+  /** The element names of XML answers (absent: the API answers JSON only). */
+  readonly xml?: XmlNames;
 }
 /** A window `[start, end)` (ms since the epoch) in which a version answers 410 `version_brownout`. */
 export interface BrownoutSpec {
@@ -209,7 +235,27 @@ export interface ApiSpec {
   readonly collections: readonly CollectionRoutes[];
   /** Events and webhook endpoints; absent when the API declares no event. */
   readonly webhooks?: WebhooksSpec | null;
+  /** The formats of bodies and answers besides JSON (`['json', 'xml']`); absent: JSON only. */
+  readonly formats?: readonly ('json' | 'xml')[];
+  /** `@fastify/multipart` (its default export), given when a collection has a file field: it reads uploads part by part. */
+  readonly multipart?: MultipartPlugin;
 }
+
+/** The options `mountApi` registers `@fastify/multipart` with (a subset of its own). */
+export interface MultipartPluginOptions {
+  readonly limits: {
+    readonly fieldNameSize: number;
+    readonly fieldSize: number;
+    readonly fields: number;
+    readonly fileSize: number;
+    readonly files: number;
+    readonly parts: number;
+    readonly headerPairs: number;
+  };
+  readonly throwFileSizeLimit: boolean;
+}
+/** `@fastify/multipart`'s plugin, as far as `mountApi` calls it (its own types are the package's). */
+export type MultipartPlugin = FastifyPluginCallback<MultipartPluginOptions> | FastifyPluginAsync<MultipartPluginOptions>;
 
 /** A version as the runtime serves it: its routes, one per collection it has, in the API's order. */
 export interface MountedVersion extends VersionSpec {

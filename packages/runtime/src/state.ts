@@ -5,6 +5,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Etagger } from './etag.js';
 import type { FailureLimiter } from './auth-failures.js';
+import type { FileStore } from './file-store.js';
+import type { Format } from './negotiate.js';
 import type { AnyFn } from './guards.js';
 import type { AnswerStore } from './idempotency.js';
 import type { Hooks } from './migrate.js';
@@ -62,6 +64,7 @@ export const stateOf = (request: FastifyRequest): RequestState => {
     events: null,
   });
 };
+
 /** The principal a gate found, or null (also when no gate ran). */
 export const principalOf = (request: FastifyRequest): Principal | null => (request as WithState)[STATE]?.principal ?? null;
 
@@ -124,4 +127,10 @@ export interface Mount {
   events: HandlerEvents;
   /** Reports each answered value stored under an older contract (`options.onOutdatedValue`). */
   readonly onOutdatedValue: ((report: OutdatedValue) => void) | undefined;
+  /** The formats the API answers in (JSON, and XML with `formats`). */
+  readonly formats: readonly Format[];
+  /** Where uploaded files are kept (`options.files`); null when the API has no file field. */
+  readonly files: FileStore | null;
+  /** The largest request body in bytes (`options.bodyLimit`): also the most text a multipart body's fields may hold. */
+  readonly bodyLimit: number;
 }

@@ -14,7 +14,10 @@ import { isInstance, isRecord } from './guards.js';
 import type { Answer } from './idempotency.js';
 import { answerFailure, invoke } from './invoke.js';
 import { compileUp } from './migrate.js';
-import { HttpProblem, InvalidTransition, PreconditionFailed, invalid, isProblem, send } from './problems.js';
+import { HttpProblem, InvalidTransition, PreconditionFailed, invalid, isProblem, problem, send } from './problems.js';
+import { isMultipart } from './file-upload.js';
+import { acceptable } from './representation.js';
+import { isXmlBody, valueOfXml } from './xml-value.js';
 import { answerOnce, idempotencyKeyOf, runForAnswer, sendAnswer } from './replay.js';
 import type { RouteSpec, VersionSpec } from './spec.js';
 import type { Handle, Mount } from './state.js';
@@ -127,11 +130,14 @@ export function createTransitionHandle(m: Mount, version: VersionSpec, route: Ro
   };
 
   const parseInput = createRequestParser(spec.input);
+  const root = route.xml?.resource;
   return async (request, reply) => {
+    if (!acceptable(m, request, reply)) return reply;
     const id = idOf(request);
     if (id === null) return noSuchId(request, reply, route.path);
-    // An empty body reads as `{}`; any JSON value sent (null too) is checked as sent.
-    const body = request.body === undefined ? {} : request.body;
+    if (isMultipart(request)) return send(reply, problem(415, 'unsupported_media_type', `The transition ${name} takes no files: send its input as JSON.`));
+    // An empty body reads as `{}`; any JSON value sent (null too) is checked as sent; XML is read by the input's schema.
+    const body = request.body === undefined ? {} : isXmlBody(request.body) ? valueOfXml(request.body, spec.input) : request.body;
     const parsed = parseInput(body);
     if (!parsed.success) return invalid(reply, parsed.error, 'body');
     const input = up === null ? parsed.data : up(parsed.data, true);
@@ -142,7 +148,7 @@ export function createTransitionHandle(m: Mount, version: VersionSpec, route: Ro
       const answer = outcome.value;
       if (isProblem(answer)) return send(reply, answer.toProblem());
       if ('ok' in answer) return reject(request, reply, version.name, answer);
-      return sendAnswer(reply, answer);
+      return sendAnswer(reply, answer, root);
     }
     if (typeof idempotencyKey !== 'string') return idempotencyKey;
     const make = () =>
@@ -153,6 +159,9 @@ export function createTransitionHandle(m: Mount, version: VersionSpec, route: Ro
         () => attempt(request, id, input),
         (answer) => answer as Answer | Broken,
       );
-    return answerOnce(m, request, reply, idempotencyKey, `${version.name}:${key}:${id}:${name}`, make, (value) => moved(request, value));
+    return answerOnce(m, request, reply, idempotencyKey, `${version.name}:${key}:${id}:${name}`, make, (value) => moved(request, value), {
+      body: isXmlBody(request.body) ? body : request.body,
+      root,
+    });
   };
 }

@@ -3,6 +3,7 @@
  * pages and list queries, the handlers of a collection, and the options of `registerXApi`.
  */
 import type { FastifyRequest } from 'fastify';
+import type { FileStore } from './file-store.js';
 import type { JwtOptions } from './jwt-claims.js';
 import type { Principal } from './principal.js';
 import type { RedisClient } from './redis-client.js';
@@ -287,4 +288,9 @@ export interface ServerOptions {
   readonly openapi?: false | OpenApiOptions;
   /** Webhook URL rules, the dispatcher's timing, and whether this instance dispatches (APIs with events). */
   readonly webhooks?: WebhookOptions;
+  /**
+   * Where the content of uploaded files is kept (required when a collection has a file field): a `FileStore`
+   * of put, get and delete, such as `createDiskFileStore(dir)` for development and tests, or one over S3.
+   */
+  readonly files?: FileStore;
 }

@@ -13,6 +13,7 @@ import { createPresenter } from './answer.js';
 import { isRecord, type AnyFn } from './guards.js';
 import { compileObjectDown } from './migrate.js';
 import { isProblem } from './problems.js';
+import { preloadedOf } from './preloaded.js';
 import { createShaper } from './shape.js';
 import type { MountedSpec, RouteSpec, WebhooksSpec } from './spec.js';
 import type { Mount } from './state.js';
@@ -177,6 +178,12 @@ function eventsOfCollections(webhooks: WebhooksSpec, newest: ReadonlyMap<string,
   return out;
 }
 
+/** The resource `id` as it is: what the route read already for this handler (a delete's files), else `load`ed. */
+async function loadOnce(load: AnyFn, id: unknown, ctx: HandlerContext): Promise<unknown> {
+  const read = preloadedOf(ctx);
+  return read === undefined ? load(id, ctx) : read.value;
+}
+
 /**
  * Gives handlers a working `ctx.emit` and `ctx.events` (custom events) and wraps the handlers that have a
  * derived event so that a success sends it; the others are left as they are (no wrapper, no endpoint read).
@@ -185,8 +192,9 @@ function eventsOfCollections(webhooks: WebhooksSpec, newest: ReadonlyMap<string,
  * its event through `tx` when the outbox is transactional (and nothing after it answers); otherwise the event
  * is written after it answered, of the resource it passed or answered, and an outbox that fails then has the
  * deliveries held in `deferred` (the change exists: the request answers its success). A delete whose event has
- * a subscriber loads the resource first (with the get handler), so its event carries the resource as it was
- * when the handler does not pass it; without a subscriber it loads nothing.
+ * a subscriber loads the resource first (with the get handler, or takes the read the route made for the resource's
+ * files), so its event carries the resource as it was when the handler does not pass it; without a subscriber it
+ * loads nothing.
  */
 export function wrapForEvents(
   m: Mount,
@@ -244,7 +252,7 @@ export function wrapForEvents(
         const ctx = args[args.length - 1] as HandlerContext;
         const enabled = await sender.enabled();
         const wanted = (type: string) => enabled.filter((e) => e.events.includes(type));
-        const before = load && deleted !== undefined && wanted(deleted).length > 0 ? await load(args[0], ctx) : undefined;
+        const before = load && deleted !== undefined && wanted(deleted).length > 0 ? await loadOnce(load, args[0], ctx) : undefined;
         // What the handler passed to ctx.events.write, and whether it is written (in its transaction).
         const given: { resource?: object; written: boolean } = {
           written: false,

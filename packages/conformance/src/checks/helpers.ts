@@ -27,7 +27,8 @@ export function keptFields(ctx: CheckContext): FieldAt[] {
 }
 
 /** Fields a request sends and a response shows the same: writable, not write-only, stored (not removed later). */
-export const echoedFields = (ctx: CheckContext): FieldAt[] => comparedFields(ctx).filter((f) => !f.readOnly && !f.writeOnly && f.removedIn === undefined);
+export const echoedFields = (ctx: CheckContext): FieldAt[] =>
+  comparedFields(ctx).filter((f) => !f.readOnly && !f.writeOnly && f.removedIn === undefined && f.type.kind !== 'file');
 
 /** The field an update or replace changes: writable, shown, top-level, a plain kind; not a ref when another will do. */
 export function changeableField(ctx: CheckContext, candidates: readonly FieldAt[] = echoedFields(ctx)): FieldAt | undefined {
