@@ -10,13 +10,18 @@ export {
   type AnyField,
   type ArrayField,
   type BooleanField,
+  type DateField,
   type EnumField,
   type FieldBuilders,
   type FieldModifiers,
+  type FilterOptions,
   type FormatField,
   type NumberField,
   type ObjectField,
+  type RefField,
+  type Sortable,
   type StringField,
+  type UnorderedOp,
   type ValueOf,
 } from './field.ts';
 export type * from './defs.ts';

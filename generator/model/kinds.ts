@@ -28,6 +28,11 @@ export interface KindFacts<T> {
   readonly pattern: boolean;
   /** Whether `valueAddedIn()` applies (values that exist only from a later version on). */
   readonly versionedValues: boolean;
+  /**
+   * Whether values have an order a list can sort by and compare with `gt`, `gte`, `lt` and `lte`: numbers by
+   * value, dates and date-times by instant, strings by Unicode code point.
+   */
+  readonly ordered: boolean;
   /** What the memory store generates for a required read-only field of the kind, or null (a sample value). */
   readonly assigned: Assigned | null;
   /** A value of the kind that meets its bounds: for stand-ins where no user value exists (serve, seeds). */
@@ -41,6 +46,7 @@ const uuid: KindFacts<unknown> = {
   bounds: null,
   pattern: false,
   versionedValues: false,
+  ordered: false,
   assigned: 'uuid',
   sample: () => NIL_UUID,
 };
@@ -48,28 +54,56 @@ const bounded = (t: { readonly min?: number }): number => t.min ?? 0;
 
 /** Every kind's facts. */
 export const KINDS: { readonly [K in TypeKind]: KindFacts<Extract<TypeIR, { kind: K }>> } = {
-  string: { wire: 'string', format: null, bounds: 'length', pattern: true, versionedValues: false, assigned: null, sample: (t) => 'x'.repeat(t.min ?? 0) },
-  int: { wire: 'integer', format: null, bounds: 'value', pattern: false, versionedValues: false, assigned: null, sample: bounded },
-  number: { wire: 'number', format: null, bounds: 'value', pattern: false, versionedValues: false, assigned: null, sample: bounded },
-  boolean: { wire: 'boolean', format: null, bounds: null, pattern: false, versionedValues: false, assigned: null, sample: () => false },
-  enum: { wire: 'string', format: null, bounds: null, pattern: false, versionedValues: true, assigned: null, sample: (t) => t.values[0] },
+  string: {
+    wire: 'string',
+    format: null,
+    bounds: 'length',
+    pattern: true,
+    versionedValues: false,
+    ordered: true,
+    assigned: null,
+    sample: (t) => 'x'.repeat(t.min ?? 0),
+  },
+  int: { wire: 'integer', format: null, bounds: 'value', pattern: false, versionedValues: false, ordered: true, assigned: null, sample: bounded },
+  number: { wire: 'number', format: null, bounds: 'value', pattern: false, versionedValues: false, ordered: true, assigned: null, sample: bounded },
+  boolean: { wire: 'boolean', format: null, bounds: null, pattern: false, versionedValues: false, ordered: false, assigned: null, sample: () => false },
+  enum: { wire: 'string', format: null, bounds: null, pattern: false, versionedValues: true, ordered: false, assigned: null, sample: (t) => t.values[0] },
   datetime: {
     wire: 'string',
     format: 'date-time',
     bounds: null,
     pattern: false,
     versionedValues: false,
+    ordered: true,
     assigned: 'now',
     sample: () => '1970-01-01T00:00:00Z',
   },
-  date: { wire: 'string', format: 'date', bounds: null, pattern: false, versionedValues: false, assigned: 'today', sample: () => '1970-01-01' },
+  date: { wire: 'string', format: 'date', bounds: null, pattern: false, versionedValues: false, ordered: true, assigned: 'today', sample: () => '1970-01-01' },
   uuid,
-  email: { wire: 'string', format: 'email', bounds: null, pattern: false, versionedValues: false, assigned: null, sample: () => 'someone@example.com' },
-  url: { wire: 'string', format: 'uri', bounds: null, pattern: false, versionedValues: false, assigned: null, sample: () => 'https://example.com/' },
+  email: {
+    wire: 'string',
+    format: 'email',
+    bounds: null,
+    pattern: false,
+    versionedValues: false,
+    ordered: false,
+    assigned: null,
+    sample: () => 'someone@example.com',
+  },
+  url: {
+    wire: 'string',
+    format: 'uri',
+    bounds: null,
+    pattern: false,
+    versionedValues: false,
+    ordered: false,
+    assigned: null,
+    sample: () => 'https://example.com/',
+  },
   id: uuid,
   ref: uuid,
-  array: { wire: 'array', format: null, bounds: 'items', pattern: false, versionedValues: false, assigned: null, sample: () => [] },
-  object: { wire: 'object', format: null, bounds: null, pattern: false, versionedValues: false, assigned: null, sample: () => ({}) },
+  array: { wire: 'array', format: null, bounds: 'items', pattern: false, versionedValues: false, ordered: false, assigned: null, sample: () => [] },
+  object: { wire: 'object', format: null, bounds: null, pattern: false, versionedValues: false, ordered: false, assigned: null, sample: () => ({}) },
 };
 
 /** The facts of `type`'s kind. */
