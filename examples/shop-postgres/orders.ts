@@ -1,16 +1,18 @@
 /**
- * @module The orders collection on PostgreSQL, with its lifecycle: create, get, list (keyset pages, ?status=
- * and ?customer_id= filters), update and delete conditional on the revision read (If-Match holds
- * atomically), and the transitions pay, ship, cancel and refund, whose UPDATE names the states they start
- * from besides the revision. Every write inserts its webhook event in its own transaction
- * (`ctx.events.write`): an event exists if and only if its change committed.
+ * @module The orders collection on PostgreSQL, with its lifecycle: create, get, list (keyset pages in creation
+ * order or in a sort by total or createdAt; filters on customer_id, status, total and createdAt), update and
+ * delete conditional on the revision read (If-Match holds atomically), and the transitions pay, ship, cancel and
+ * refund, whose UPDATE names the states they start from besides the revision. Every write inserts its webhook
+ * event in its own transaction (`ctx.events.write`): an event exists if and only if its change committed.
  */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { Order } from '../shop/generated/v3/orders.js';
 import { HttpProblem, InvalidTransition, NotFound, type HandlerContext, type ShopHandlers } from '../shop/generated/server/index.js';
-import type { Cursors, Filters } from './cursor.js';
+import type { Cursors } from './cursor.js';
 import { first, inTransaction, only, preconditions, writeIf } from './db.js';
+import type { Table } from './list-query.js';
+import { pageOf } from './pages.js';
 
 /** A row of `orders`. */
 interface OrderRow {
@@ -23,10 +25,24 @@ interface OrderRow {
   readonly currency: Order['currency'];
   readonly reference: string | null;
   readonly gift_message: string | null;
+  readonly total: number;
   readonly status: Order['status'];
   readonly created_at: Date;
 }
-const COLUMNS = 'id, seq, revision, customer_id, product_id, quantity, currency, reference, gift_message, status, created_at';
+const COLUMNS = 'id, seq, revision, customer_id, product_id, quantity, currency, reference, gift_message, total, status, created_at';
+
+/** What lists filter and sort orders by: each field of the contract that a query may name, and its column. */
+const ORDERS: Table = {
+  name: 'orders',
+  seq: 'seq',
+  columns: {
+    id: { column: 'id', type: 'uuid' },
+    customer_id: { column: 'customer_id', type: 'uuid' },
+    total: { column: 'total', type: 'integer' },
+    status: { column: 'status', type: 'text' },
+    createdAt: { column: 'created_at', type: 'timestamptz' },
+  },
+};
 
 /** The resource of a row. */
 const orderOf = (row: OrderRow): Order => ({
@@ -37,6 +53,7 @@ const orderOf = (row: OrderRow): Order => ({
   currency: row.currency,
   ...(row.reference === null ? {} : { reference: row.reference }),
   ...(row.gift_message === null ? {} : { giftMessage: row.gift_message }),
+  total: row.total,
   status: row.status,
   createdAt: row.created_at.toISOString(),
 });
@@ -77,20 +94,7 @@ export function createOrderHandlers(pool: pg.Pool, cursors: Cursors): ShopHandle
       });
 
   return {
-    async list(query) {
-      const filters: Filters = [
-        ...(query.customer_id === undefined ? [] : [['customer_id', query.customer_id] as const]),
-        ...(query.status === undefined ? [] : [['status', query.status] as const]),
-      ];
-      const after = cursors.decode(query.cursor, filters);
-      if (after instanceof HttpProblem) return after;
-      // Column names come from the list above, never from the request; values are parameters.
-      const where = filters.map(([column], i) => ` AND ${column} = $${i + 3}`).join('');
-      const { rows } = await pool.query<OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE seq > $1${where} ORDER BY seq LIMIT $2`, [after, query.limit + 1, ...filters.map(([, value]) => value)]);
-      const page = rows.slice(0, query.limit);
-      const last = page.at(-1);
-      return { data: page.map(orderOf), next_cursor: rows.length > query.limit && last ? cursors.encode(last.seq, filters) : null };
-    },
+    list: (query) => pageOf(pool, { table: ORDERS, select: COLUMNS, resource: orderOf }, query, cursors),
 
     async get(id) {
       const row = await read(pool, id);
@@ -101,10 +105,10 @@ export function createOrderHandlers(pool: pg.Pool, cursors: Cursors): ShopHandle
       inTransaction(pool, async (tx) => {
         const row = await tx
           .query<OrderRow>(
-            `INSERT INTO orders (id, customer_id, product_id, quantity, currency, reference, gift_message, status, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, 'open', $8)
+            `INSERT INTO orders (id, customer_id, product_id, quantity, currency, reference, gift_message, total, status, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'open', $9)
           RETURNING ${COLUMNS}`,
-            [randomUUID(), body.customer_id, body.product_id, body.quantity, body.currency, body.reference ?? null, body.giftMessage ?? null, new Date()],
+            [randomUUID(), body.customer_id, body.product_id, body.quantity, body.currency, body.reference ?? null, body.giftMessage ?? null, body.total, new Date()],
           )
           .then(only);
         const order = orderOf(row);
@@ -124,7 +128,7 @@ export function createOrderHandlers(pool: pg.Pool, cursors: Cursors): ShopHandle
               .query<OrderRow>(
                 `UPDATE orders
                     SET customer_id = $3, product_id = $4, quantity = $5, currency = $6, reference = $7, gift_message = $8,
-                        revision = revision + 1
+                        total = $9, revision = revision + 1
                   WHERE id = $1 AND revision = $2
               RETURNING ${COLUMNS}`,
                 [
@@ -136,6 +140,7 @@ export function createOrderHandlers(pool: pg.Pool, cursors: Cursors): ShopHandle
                   patch.currency ?? current.currency,
                   patch.reference ?? current.reference ?? null,
                   patch.giftMessage ?? current.giftMessage ?? null,
+                  patch.total ?? current.total,
                 ],
               )
               .then(first);

@@ -38,12 +38,19 @@ CREATE TABLE IF NOT EXISTS orders (
   currency      text NOT NULL,
   reference     text,
   gift_message  text,
+  -- Added in v3 (default 0): orders placed before hold 0.
+  total         integer NOT NULL DEFAULT 0,
   -- The lifecycle state: changed only by transitions, whose UPDATE names the states they start from.
   status        text NOT NULL,
   created_at    timestamptz NOT NULL
 );
+-- A database made before v3 gets the column (and its default for the orders it holds).
+ALTER TABLE orders ADD COLUMN IF NOT EXISTS total integer NOT NULL DEFAULT 0;
 CREATE INDEX IF NOT EXISTS orders_customer_seq ON orders (customer_id, seq);
 CREATE INDEX IF NOT EXISTS orders_status_seq ON orders (status, seq);
+-- Sorted lists (?sort=-createdAt, ?sort=total) walk these indexes; the id breaks ties.
+CREATE INDEX IF NOT EXISTS orders_created_at_id ON orders (created_at, id);
+CREATE INDEX IF NOT EXISTS orders_total_id ON orders (total, id);
 
 CREATE TABLE IF NOT EXISTS coupons (
   id           uuid PRIMARY KEY,

@@ -8,7 +8,7 @@
 export const RUNTIME = {
   name: '@restgen/runtime',
   /** The range `generate` asks the user's project to install. */
-  range: '^0.2.0',
+  range: '^0.3.0',
   /** `RUNTIME_CONTRACT` of the runtime, written into every generated route table (`contract`). */
-  contract: 2,
+  contract: 3,
 } as const;

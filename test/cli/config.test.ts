@@ -190,7 +190,7 @@ const cases: Case[] = [
     file: 'package.json',
     at: '"dependencies"',
     line: 3,
-    says: "the generated code imports @fastify/rate-limit (^10.3.0 || ^11.0.0), which package.json does not list; install it with: npm install '@fastify/rate-limit@^10.3.0 || ^11.0.0' @restgen/runtime@^0.2.0 zod@^4.0.0",
+    says: "the generated code imports @fastify/rate-limit (^10.3.0 || ^11.0.0), which package.json does not list; install it with: npm install '@fastify/rate-limit@^10.3.0 || ^11.0.0' @restgen/runtime@^0.3.0 zod@^4.0.0",
     severity: 'warning',
   },
   {
@@ -211,7 +211,7 @@ const cases: Case[] = [
   {
     code: 'RG219',
     files: {
-      'package.json': '{ "name": "shop", "type": "module", "dependencies": { "@restgen/runtime": "^0.2.0" } }\n',
+      'package.json': '{ "name": "shop", "type": "module", "dependencies": { "@restgen/runtime": "^0.3.0" } }\n',
       'node_modules/@restgen/runtime/package.json': '{ "name": "@restgen/runtime", "version": "0.0.9", "restgen": { "contract": 0 } } // <-\n'.replace(
         ' // <-',
         '',
@@ -220,7 +220,7 @@ const cases: Case[] = [
     file: 'node_modules/@restgen/runtime/package.json',
     at: '{',
     line: 1,
-    says: 'the generated server needs @restgen/runtime ^0.2.0 (runtime contract 2), but 0.0.9 is installed (contract 0), and the server would refuse to start; install the right one with: npm install @restgen/runtime@^0.2.0',
+    says: 'the generated server needs @restgen/runtime ^0.3.0 (runtime contract 3), but 0.0.9 is installed (contract 0), and the server would refuse to start; install the right one with: npm install @restgen/runtime@^0.3.0',
     severity: 'warning',
   },
   {
@@ -256,7 +256,7 @@ describe('config and command-line diagnostics', () => {
     const manifest = {
       name: 'shop',
       type: 'module',
-      dependencies: { zod: '^4.0.0', '@restgen/runtime': '^0.2.0' },
+      dependencies: { zod: '^4.0.0', '@restgen/runtime': '^0.3.0' },
       devDependencies: { fastify: '^5.0.0', '@fastify/rate-limit': '^11.0.0', jose: '^6.0.1' },
     };
     const dir = project({ 'package.json': JSON.stringify(manifest, null, 2) });
@@ -272,7 +272,7 @@ describe('config and command-line diagnostics', () => {
 
   it('asks for jose only when the API takes bearer tokens, and a server without them never imports it', async () => {
     const manifest =
-      '{ "name": "shop", "dependencies": { "@restgen/runtime": "^0.2.0", "zod": "^4.0.0", "fastify": "^5.1.0", "@fastify/rate-limit": "^11.0.0" } }\n';
+      '{ "name": "shop", "dependencies": { "@restgen/runtime": "^0.3.0", "zod": "^4.0.0", "fastify": "^5.1.0", "@fastify/rate-limit": "^11.0.0" } }\n';
     const keysOnly = project({ 'package.json': manifest, 'api.ts': API.replace('collections:', "auth: { apiKey: { header: 'X-API-Key' } },\n  collections:") });
     const r = await runCli(keysOnly, ['generate', '--parts', 'server']);
     expect(r.code, r.err).toBe(0);

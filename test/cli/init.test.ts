@@ -25,7 +25,7 @@ describe('restgen init', () => {
     expect(r.err).toContain('created api.ts');
     expect(json(dir)).toMatchObject({ private: true, type: 'module', scripts: { generate: 'restgen generate', check: 'restgen check' } });
     expect(r.err).toContain('npm install -D restgen');
-    expect(r.err).toContain("npm install '@fastify/rate-limit@^10.3.0 || ^11.0.0' @restgen/runtime@^0.2.0 fastify@^5.1.0 jose@^6.0.1 zod@^4.0.0");
+    expect(r.err).toContain("npm install '@fastify/rate-limit@^10.3.0 || ^11.0.0' @restgen/runtime@^0.3.0 fastify@^5.1.0 jose@^6.0.1 zod@^4.0.0");
     const api = readFileSync(path.join(dir, 'api.ts'), 'utf8');
     expect(api).toMatch(/v1: \{ released: '\d{4}-\d{2}-\d{2}' \},\n {4}v2: \{\},/);
     expect(api).toContain(`name: '${apiNameFrom(path.basename(dir))}'`);
@@ -55,7 +55,7 @@ describe('restgen init', () => {
     expect(readFileSync(path.join(dir, 'src/api.ts'), 'utf8')).toContain("name: 'shopApi'");
     expect(r.err).not.toContain('npm install -D restgen');
     expect(r.err).toContain(
-      "npm install '@fastify/rate-limit@^10.3.0 || ^11.0.0' @restgen/runtime@^0.2.0 fastify@^5.1.0 jose@^6.0.1   # what the generated code imports",
+      "npm install '@fastify/rate-limit@^10.3.0 || ^11.0.0' @restgen/runtime@^0.3.0 fastify@^5.1.0 jose@^6.0.1   # what the generated code imports",
     );
     expect(r.err).toContain('npm run generate');
   });

@@ -226,7 +226,7 @@ describe('the command line', () => {
       expect(r.code).toBe(2);
       // The API takes no bearer tokens: its server imports no jose, so jose is not asked for.
       expect(r.err).toContain(
-        "restgen serve: the generated server needs @fastify/rate-limit, @restgen/runtime, fastify, zod in your project; install them with: npm install '@fastify/rate-limit@^10.3.0 || ^11.0.0' @restgen/runtime@^0.2.0 fastify@^5.1.0 zod@^4.0.0",
+        "restgen serve: the generated server needs @fastify/rate-limit, @restgen/runtime, fastify, zod in your project; install them with: npm install '@fastify/rate-limit@^10.3.0 || ^11.0.0' @restgen/runtime@^0.3.0 fastify@^5.1.0 zod@^4.0.0",
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });

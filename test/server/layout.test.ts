@@ -65,7 +65,7 @@ describe('server layout', () => {
     ]);
     // Nothing of restgen's own code is generated: every file reaches the runtime through the package.
     for (const file of files) expect(file.content, file.path).not.toMatch(/from "\.{1,2}\/runtime\//);
-    expect(files.find((x) => x.path === 'server/routes.ts')!.content).toContain('contract: 2,');
+    expect(files.find((x) => x.path === 'server/routes.ts')!.content).toContain('contract: 3,');
   });
 
   it("rewrites only the changed collection's module, whether the change reaches its routes or its store", () => {

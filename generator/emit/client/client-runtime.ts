@@ -67,7 +67,7 @@ export const RUNTIME_EXPORTS: readonly RuntimeExport[] = [
     types: ['Problem'],
     feature: null,
   },
-  { module: 'promises', values: [], types: ['ApiPromise', 'ListParams', 'Page', 'PagePromise', 'WithResponse'], feature: null },
+  { module: 'promises', values: [], types: ['ApiPromise', 'Filter', 'ListParams', 'Page', 'PagePromise', 'WithResponse'], feature: null },
   { module: 'etags', values: ['etagOf'], types: [], feature: null },
   { module: 'options', values: [], types: ['AttemptEvent', 'Auth', 'ClientOptions', 'Credential', 'Fetch', 'FetchInit', 'RequestOptions'], feature: null },
   { module: 'transitions', values: ['InvalidTransitionError'], types: [], feature: 'lifecycle' },

@@ -28,8 +28,13 @@ export const emitClient: Emitter = (api, options) => {
     const at = project(api, v.name);
     files.push(templateFile(`client/${v.name}.ts`, 'client/version', buildVersionView(api, v), options.render));
     for (const c of at.collections) {
-      const render = () => options.render('client/collection', buildCollectionFile(api, c, v.name));
-      const input = JSON.stringify([api.title, v.name, irHash(c)]);
+      // The types of the collections its expandable refs name, as this version calls them.
+      const targets = c.query.expandable.map((x) => {
+        const target = at.collections.find((y) => y.key === x.collection)!;
+        return { collection: target.name, typeName: target.typeName };
+      });
+      const render = () => options.render('client/collection', buildCollectionFile(api, c, v.name, targets));
+      const input = JSON.stringify([api.title, v.name, irHash(c), targets]);
       files.push(outputFile({ path: `client/${v.name}/${c.name}.ts`, language: 'typescript', kind: 'client collection', input }, render));
     }
   }

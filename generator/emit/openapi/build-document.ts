@@ -86,7 +86,8 @@ function sharedParameters(api: ApiAt, formats: FormatNames): Record<string, Json
     Cursor: {
       name: 'cursor',
       in: 'query',
-      description: 'The `next_cursor` of the previous page; an invalid cursor answers 400.',
+      description:
+        'The `next_cursor` of the previous page, sent with the sort and filters of the request that returned it: another sort or filter answers 400 `cursor_mismatch`, an invalid cursor 400 `invalid_cursor`.',
       schema: { type: 'string', minLength: 1 },
     },
   };

@@ -7,6 +7,7 @@
  */
 import type { Assign, MemorySpec } from '../../../packages/runtime/src/memory-store.ts';
 import type { CollectionSpec, LifecycleSpec, LimitSpec } from '../../../packages/runtime/src/spec.ts';
+import { listQueryType, querySpecOf } from './query-view.ts';
 import type { ApiIR, CollectionAt, CollectionIR, FieldAt, OperationName, RateLimitIR, TransitionIR } from '../../model/ir.ts';
 import { OPERATIONS } from '../../model/ir.ts';
 import { kindOf, sampleOf } from '../../model/kinds.ts';
@@ -71,6 +72,10 @@ export interface CollectionFileView {
   readonly memory: Expr;
   /** The newest resource type (`V3.Order`). */
   readonly resource: Type;
+  /** The list query handlers receive (`$.ListQuery<...>`), or null without a list. */
+  readonly query: Type | null;
+  /** Whether a type reads a zod schema's output (a body or a transition's input): `z` is imported. */
+  readonly usesZod: boolean;
   readonly handlersDoc: string;
   /** `Pick<$.CollectionHandlers<...>, ops>`, `& Transitions` when the collection has a lifecycle. */
   readonly handlers: Type;
@@ -115,6 +120,10 @@ function schemasOf(alias: string, c: CollectionAt): Expr {
   if (ops.has('replace')) parts.push(e.prop('replace', e.path(`${name}Replace`)));
   if (ops.has('update')) parts.push(e.prop('patch', e.path(`${name}Patch`)));
   if (ops.has('list')) parts.push(e.prop('query', e.path(`${name}ListQuery`)));
+  if (ops.has('get')) parts.push(e.prop('read', e.path(`${name}GetQuery`)));
+  // The zod module declares it when a write or transition reads `?expand=` (see query-schemas.ts).
+  const writes = ops.has('create') || ops.has('replace') || ops.has('update') || (c.lifecycle?.transitions.length ?? 0) > 0;
+  if (writes && c.query.expandable.length > 0) parts.push(e.prop('write', e.path(`${name}WriteQuery`)));
   return e.obj(parts);
 }
 
@@ -146,7 +155,11 @@ function transitionType(ctx: ServerContext, c: CollectionIR, tr: TransitionIR, r
 }
 
 /** The schema that checks an operation's input, by the suffix of its name (`OrderCreate`). */
-const SCHEMA_OF = { create: 'Create', replace: 'Replace', update: 'Patch', list: 'ListQuery' } as const;
+const SCHEMA_OF = { create: 'Create', replace: 'Replace', update: 'Patch' } as const;
+
+/** Whether some collection's ref to `c` is expandable in some version (then its handlers may offer `getMany`). */
+const expandedByOthers = (ctx: ServerContext, c: CollectionIR): boolean =>
+  ctx.projections.some((p) => p.collections.some((x) => x.query.expandable.some((ref) => ref.collection === c.name)));
 
 /** How the in-memory store assigns a required read-only field: example first, then by type. */
 function assignOf(f: FieldAt, initial?: string): Assign | null {
@@ -257,6 +270,7 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
         e.prop('public', e.json(publicOpsOf(ctx, cAt))),
         e.prop('id', e.str(idOf(cAt))),
         e.prop('schemas', schemasOf(alias, cAt)),
+        e.prop('query', e.json(querySpecOf(cAt, projections[top]!.byKey.get(c.name)!))),
         e.prop('up', e.json(plans.get(at)!.up)),
         e.prop('down', e.json(plans.get(at)!.down)),
         e.prop('stateField', e.json(cAt.lifecycle?.field ?? null)),
@@ -312,6 +326,7 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
       assign: readOnly.map((f) => assignOf(f, f.name === stateField ? lifecycle?.initial : undefined)).filter((a) => a !== null),
       unique: newest.fields.filter((f) => f.unique).map((f) => f.name),
       readOnly: readOnly.map((f) => f.name),
+      instants: newest.fields.filter((f) => f.type.kind === 'datetime').map((f) => f.name),
       lifecycle: lifecycle && {
         field: lifecycle.field,
         transitions: Object.fromEntries(Object.entries(lifecycle.transitions).map(([name, tr]) => [name, { from: tr.from, to: tr.to }])),
@@ -319,16 +334,20 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
     } satisfies MemorySpec),
     resource,
     handlersDoc: `${c.name}: ${c.description ? c.description + ' ' : ''}Called by every version's routes, typed with ${versions[top]}.`,
+    query: ops.includes('list') ? listQueryType(ctx, c, resourceName) : null,
+    usesZod: transitions.length > 0 || ops.some((op) => op === 'create' || op === 'replace' || op === 'update'),
     handlers: t.inter([
       t.ref('Pick', [
         t.ref('$.CollectionHandlers', [
           resource,
           // The newest version's module holds the schema of every operation some version offers (see emit-zod.ts).
-          ...(['create', 'replace', 'update', 'list'] as const).map((op) =>
+          ...(['create', 'replace', 'update'] as const).map((op) =>
             ops.includes(op) ? t.ref('z.output', [t.query(`${resourceName}${SCHEMA_OF[op]}`)]) : t.ref('never'),
           ),
+          ops.includes('list') ? t.ref('Query') : t.ref('never'),
         ]),
-        t.union(ops.map(t.str)),
+        // `getMany` (optional) serves the refs other collections expand to this one.
+        t.union([...ops, ...(ops.includes('get') && expandedByOthers(ctx, c) ? ['getMany'] : [])].map(t.str)),
       ]),
       ...(transitions.length > 0 ? [t.ref('Transitions')] : []),
     ]),

@@ -8,7 +8,7 @@
 import type { ApiSpec } from './spec.js';
 
 /** The contract this runtime implements. */
-export const RUNTIME_CONTRACT = 2;
+export const RUNTIME_CONTRACT = 3;
 
 /** Throws, naming the fix, when `spec` was generated for another runtime contract. */
 export function assertContract(spec: Pick<ApiSpec, 'contract' | 'name'>): void {

@@ -75,7 +75,7 @@ export async function runForAnswer(
   version: string,
   source: string,
   run: () => unknown,
-  shape: (value: unknown) => Answer | Broken,
+  shape: (value: unknown) => Answer | Broken | Promise<Answer | Broken>,
 ): Promise<Answer | null> {
   let value: unknown;
   try {
@@ -94,7 +94,13 @@ export async function runForAnswer(
       etag: null,
       body: value.toProblem(),
     };
-  const answer = shape(value);
+  let answer: Answer | Broken;
+  try {
+    answer = await shape(value);
+  } catch (error) {
+    request.log.error({ err: error, source }, 'answer failed');
+    return null;
+  }
   if (!('ok' in answer)) return answer;
   request.log.error(
     {

@@ -13,7 +13,7 @@ import type { JwtVerifier } from './jwt-claims.js';
 import type { Limiter } from './rate-limit.js';
 import type { ApiSpec, RouteSpec } from './spec.js';
 import type { OutdatedValue } from './older-data.js';
-import type { Credential, HandlerEvents, Principal, VersionSource, VersionUse } from './types.js';
+import type { Condition, Credential, HandlerContext, HandlerEvents, Principal, VersionSource, VersionUse } from './types.js';
 
 /** The version a request resolved to (header versioning), and how. */
 export interface Resolved {
@@ -100,3 +100,13 @@ export interface Mount {
   /** Reports each answered value stored under an older contract (`options.onOutdatedValue`). */
   readonly onOutdatedValue: ((report: OutdatedValue) => void) | undefined;
 }
+
+/** What a handler receives besides its input; `m.emit` and `m.events` send events. */
+export const contextOf = (m: Mount, request: FastifyRequest, version: string, condition: Condition | null = null): HandlerContext => ({
+  principal: principalOf(request),
+  version,
+  request,
+  condition,
+  emit: m.emit,
+  events: m.events,
+});

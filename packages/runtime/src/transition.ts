@@ -19,6 +19,8 @@ import { answerOnce, idempotencyKeyOf, runForAnswer, sendAnswer } from './replay
 import type { RouteSpec, VersionSpec } from './spec.js';
 import type { Handle, Mount } from './state.js';
 import { contextOf, idOf, noSuchId } from './handle.js';
+import { createExpander, type Expansion } from './expand.js';
+import { createAskedReader } from './shown.js';
 
 /** A problem as an answer. */
 const answerOf = (p: HttpProblem): Answer => ({
@@ -47,6 +49,8 @@ export function createTransitionHandle(m: Mount, version: VersionSpec, route: Ro
   const get = m.handlers[key]!['get']!;
   const etagOf = m.etags.get(key)!;
   const present = createPresenter(m, version, route, source);
+  const expander = createExpander(m, version);
+  const asked = createAskedReader(route, route.schemas.write, expander, 'a transition');
   const up = spec.up === null ? null : compileUp(spec.up, m.hooks);
   const timeout = m.requestTimeout;
   const list = (states: readonly string[]) => [...new Set(states.map((s) => stateShown(route, s)))].join(' or ');
@@ -66,7 +70,7 @@ export function createTransitionHandle(m: Mount, version: VersionSpec, route: Ro
   };
 
   /** Loads, checks and moves the resource; every outcome but a failure of user code is an answer. */
-  const attempt = async (request: FastifyRequest, id: string, input: unknown): Promise<Answer | Broken> => {
+  const attempt = async (request: FastifyRequest, id: string, input: unknown, expansions: readonly Expansion[]): Promise<Answer | Broken> => {
     const p = preconditionsOf(request);
     const load = async (): Promise<unknown> => {
       try {
@@ -113,11 +117,21 @@ export function createTransitionHandle(m: Mount, version: VersionSpec, route: Ro
       };
     const shown = present(value, '#', request.log);
     if (!shown.ok) return shown;
+    let body = shown.value;
+    if (expansions.length > 0) {
+      const item = { ...(shown.value as Record<string, unknown>) };
+      const failed = await expander.fill(request, [item], expansions);
+      if (failed?.kind === 'problem') return answerOf(failed.problem);
+      if (failed?.kind === 'broken') return failed.broken;
+      if (failed !== undefined)
+        return { ok: false, source: failed.source, pointer: '#', detail: failed.outcome.kind === 'timeout' ? 'did not answer in time' : 'threw' };
+      body = item;
+    }
     return {
       status: 200,
       location: null,
       etag: etagOf(value),
-      body: shown.value,
+      body,
     };
   };
 
@@ -129,10 +143,12 @@ export function createTransitionHandle(m: Mount, version: VersionSpec, route: Ro
     const body = request.body === undefined ? {} : request.body;
     const parsed = parseInput(body);
     if (!parsed.success) return invalid(reply, parsed.error, 'body');
+    const view = asked(request, reply);
+    if (!('names' in view)) return view;
     const input = up === null ? parsed.data : up(parsed.data, true);
     const idempotencyKey = idempotencyKeyOf(request, reply);
     if (idempotencyKey === null) {
-      const outcome = await invoke(request, source, timeout, () => attempt(request, id, input));
+      const outcome = await invoke(request, source, timeout, () => attempt(request, id, input, view.expansions));
       if (outcome.kind !== 'value') return answerFailure(request, reply, source, outcome, timeout);
       const answer = outcome.value;
       if (answer instanceof HttpProblem) return send(reply, answer.toProblem());
@@ -145,7 +161,7 @@ export function createTransitionHandle(m: Mount, version: VersionSpec, route: Ro
         request,
         version.name,
         source,
-        () => attempt(request, id, input),
+        () => attempt(request, id, input, view.expansions),
         (answer) => answer as Answer | Broken,
       );
     return answerOnce(m, request, reply, idempotencyKey, `${version.name}:${key}:${id}:${name}`, make);
