@@ -30,15 +30,30 @@ export type Position = { readonly seq: string } | { readonly after: readonly unk
 /** A column, compared as the API compares its values. */
 const operand = (c: Column): string => (c.type === 'text' ? `${c.column} COLLATE "C"` : c.column);
 
+/**
+ * The type a parameter is cast to: the column's, but `numeric` for an integer column, so that any whole number the
+ * API accepts (up to 2^53) compares instead of overflowing `integer`.
+ */
+const castOf = (c: Column): string => (c.type === 'integer' ? 'numeric' : c.type);
+
+/**
+ * A value as the column's parameter: the year 0000, which the API's dates accept and PostgreSQL's do not (its
+ * calendar has no year 0), is before every date PostgreSQL can hold, so it compares as `-infinity` does.
+ */
+function valueOf(c: Column, value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((v) => valueOf(c, v));
+  return (c.type === 'date' || c.type === 'timestamptz') && typeof value === 'string' && value.startsWith('0000-') ? '-infinity' : value;
+}
+
 /** The SQL of each operator on a column and a parameter (`$3`): a null never matches, as the API says. */
 const OPS: { readonly [K in FilterOp]: (column: string, param: string, c: Column) => string } = {
-  eq: (col, p, c) => `${col} = ${p}::${c.type}`,
-  ne: (col, p, c) => `${col} <> ${p}::${c.type}`,
-  in: (col, p, c) => `${col} = ANY(${p}::${c.type}[])`,
-  gt: (col, p, c) => `${col} > ${p}::${c.type}`,
-  gte: (col, p, c) => `${col} >= ${p}::${c.type}`,
-  lt: (col, p, c) => `${col} < ${p}::${c.type}`,
-  lte: (col, p, c) => `${col} <= ${p}::${c.type}`,
+  eq: (col, p, c) => `${col} = ${p}::${castOf(c)}`,
+  ne: (col, p, c) => `${col} <> ${p}::${castOf(c)}`,
+  in: (col, p, c) => `${col} = ANY(${p}::${castOf(c)}[])`,
+  gt: (col, p, c) => `${col} > ${p}::${castOf(c)}`,
+  gte: (col, p, c) => `${col} >= ${p}::${castOf(c)}`,
+  lt: (col, p, c) => `${col} < ${p}::${castOf(c)}`,
+  lte: (col, p, c) => `${col} <= ${p}::${castOf(c)}`,
 };
 
 /** The column of field `key`, or an error: the runtime only passes fields of the contract, and this table must know each. */
@@ -58,7 +73,7 @@ export function listSql(table: Table, query: ListQuery, position: Position | nul
   for (const [key, ops] of Object.entries(query.filter)) {
     const c = columnOf(table, key);
     for (const [op, value] of Object.entries(ops ?? {}))
-      if (value !== undefined) conditions.push(OPS[op as FilterOp](operand(c), param(value), c));
+      if (value !== undefined) conditions.push(OPS[op as FilterOp](operand(c), param(valueOf(c, value)), c));
   }
   const sort = query.sort.map((k) => ({ c: columnOf(table, k.field), desc: k.direction === 'desc' }));
   if (position !== null && 'seq' in position) conditions.push(`${table.seq} > ${param(position.seq)}::bigint`);
@@ -81,8 +96,8 @@ function after(sort: readonly { c: Column; desc: boolean }[], values: readonly u
     const last = i === sort.length - 1;
     if (v === null || v === undefined) return last ? 'FALSE' : `(${c.column} IS NULL AND ${from(i + 1)})`;
     const p = param(v);
-    const beyond = `${col} ${desc ? '<' : '>'} ${p}::${c.type} OR ${c.column} IS NULL`;
-    return last ? `(${beyond})` : `(${beyond} OR (${col} = ${p}::${c.type} AND ${from(i + 1)}))`;
+    const beyond = `${col} ${desc ? '<' : '>'} ${p}::${castOf(c)} OR ${c.column} IS NULL`;
+    return last ? `(${beyond})` : `(${beyond} OR (${col} = ${p}::${castOf(c)} AND ${from(i + 1)}))`;
   };
   return from(0);
 }
