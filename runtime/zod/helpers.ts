@@ -43,11 +43,12 @@ export const lifecycleState = (
  * exponent (`1e3`), blank or surrounding spaces, all of which `Number()` would accept. A number passes as is.
  */
 export const queryNumber = z.union([
-  z.number(),
+  // Text first: a query string holds nothing else, and a union tries its options in order.
   z
     .string()
     .regex(/^-?\d+(\.\d+)?$/, { error: "expected a number in decimal digits" })
     .transform(Number),
+  z.number(),
 ]);
 
 /**
@@ -57,12 +58,12 @@ export const queryNumber = z.union([
 export const listLimit = (byDefault: number, max: number) =>
   z
     .union([
-      z.int(),
       z
         .string()
         .regex(/^\d+$/, { error: "expected a whole number in decimal digits" })
         // However many digits: a number too large to hold is still above the maximum.
         .transform((s) => Math.min(Number(s), Number.MAX_SAFE_INTEGER)),
+      z.int(),
     ])
     .pipe(z.number().min(1))
     .default(byDefault)
@@ -130,12 +131,14 @@ export const queryFields = <F extends object>(fields: F) =>
  * `?sort=-published,title`: comma-separated sort keys out of `keys`, `-` before a descending one, each once.
  * An unknown or repeated key is refused, with the keys there are.
  */
-export const querySort = <const K extends string>(keys: readonly [K, ...K[]]) =>
-  z.string().transform((text, ctx) => {
+export const querySort = <const K extends string>(
+  keys: readonly [K, ...K[]],
+) => {
+  const allowed = keys.flatMap((k) => [k, `-${k}`]);
+  return z.string().transform((text, ctx) => {
     const out: { field: K; direction: "asc" | "desc" }[] = [];
-    const allowed = keys.flatMap((k) => [k, `-${k}`]);
     for (const part of text.split(",")) {
-      const desc = part.startsWith("-");
+      const desc = part.charCodeAt(0) === 45; // "-"
       const field = (desc ? part.slice(1) : part) as K;
       const why = !keys.includes(field)
         ? `unknown sort key ${quoted(part)}; the list sorts by ${allowed.join(", ")}`
@@ -150,3 +153,4 @@ export const querySort = <const K extends string>(keys: readonly [K, ...K[]]) =>
     }
     return out;
   });
+};

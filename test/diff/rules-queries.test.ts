@@ -33,15 +33,32 @@ describe('filter operators', () => {
       ...one('query-parameter-removed', 'breaking'),
       ...one('query-parameter-added', 'safe'),
     ]);
-    expect(summary(diffField(f.int().filterable({ ops: ['gt'] }).deprecated(), f.int().deprecated()))).toEqual(
-      one('deprecated-query-parameter-removed', 'safe'),
-    );
+    expect(
+      summary(
+        diffField(
+          f
+            .int()
+            .filterable({ ops: ['gt'] })
+            .deprecated(),
+          f.int().deprecated(),
+        ),
+      ),
+    ).toEqual(one('deprecated-query-parameter-removed', 'safe'));
   });
   it('a field added or removed brings or takes its filters', () => {
-    expect(summary(diffEdit(apiWith({}), apiWith({ x: f.int().optional().filterable({ ops: ['gt'] }) })))).toEqual([
-      ...one('optional-field-added', 'safe'),
-      ...one('query-parameter-added', 'safe'),
-    ]);
+    expect(
+      summary(
+        diffEdit(
+          apiWith({}),
+          apiWith({
+            x: f
+              .int()
+              .optional()
+              .filterable({ ops: ['gt'] }),
+          }),
+        ),
+      ),
+    ).toEqual([...one('optional-field-added', 'safe'), ...one('query-parameter-added', 'safe')]);
   });
 });
 
@@ -77,7 +94,10 @@ function markedApi() {
         items: collection({
           fields: {
             id: f.id(),
-            price: f.number().filterable({ ops: ['eq', { op: 'in', removedIn: 'v2' }, { op: 'gte', addedIn: 'v2' }] }).sortable({ removedIn: 'v2' }),
+            price: f
+              .number()
+              .filterable({ ops: ['eq', { op: 'in', removedIn: 'v2' }, { op: 'gte', addedIn: 'v2' }] })
+              .sortable({ removedIn: 'v2' }),
             other: f.ref('others').expandable({ removedIn: 'v2' }),
           },
         }),
@@ -113,7 +133,15 @@ describe('between versions', () => {
           collections: { items: collection({ fields: { id: f.id(), price } }) },
         }),
       );
-    const locked = compareWithLock(api(f.number().filterable({ ops: ['eq', 'gte'] }).sortable()), undefined).nextLock;
+    const locked = compareWithLock(
+      api(
+        f
+          .number()
+          .filterable({ ops: ['eq', 'gte'] })
+          .sortable(),
+      ),
+      undefined,
+    ).nextLock;
     const refused = compareWithLock(api(f.number().filterable()), locked).diagnostics.map((d) => d.message);
     expect(refused).toEqual([
       expect.stringContaining("write the operator as { op: '<op>', removedIn: 'v2' } in .filterable({ ops: [...] }) on price"),
@@ -121,7 +149,15 @@ describe('between versions', () => {
     ]);
     expect(refused[0]).toContain('items list no longer accepts the filter ?price[gte]=');
     // Added to a released version: safe, recorded in the lock.
-    const grown = compareWithLock(api(f.number().filterable({ ops: ['eq', 'gte', 'lt'] }).sortable()), locked);
+    const grown = compareWithLock(
+      api(
+        f
+          .number()
+          .filterable({ ops: ['eq', 'gte', 'lt'] })
+          .sortable(),
+      ),
+      locked,
+    );
     expect(grown.diagnostics).toEqual([]);
     expect(JSON.stringify(grown.nextLock)).toContain('"lt"');
   });

@@ -34,6 +34,11 @@ export interface CheckedDef {
   readonly element?: Internals;
   readonly innerType?: Internals;
   readonly checks?: readonly Internals[];
+  /** A pipe's two schemas, a union's options, a transform's function. */
+  readonly in?: Internals;
+  readonly out?: Internals;
+  readonly options?: readonly Internals[];
+  readonly transform?: unknown;
 }
 
 /** String formats whose zod check is exactly a test of the format's `pattern`. */
