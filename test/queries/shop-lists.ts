@@ -122,6 +122,11 @@ export function shopListSuite(store: string, started: () => ShopTarget): void {
       // v1 shows the customer as v1 does (its name required: the whenMissing hook or the stored one).
       const v1 = await shop.call('GET', `/v1/orders?customer_id=${customerId}&expand=customer_id&limit=1`);
       expect(data(v1)[0]!['customer_id']).toEqual((await shop.call('GET', `/v1/customers/${customerId}`)).body);
+      // A transition's answer expands too.
+      const open = data(await shop.call('GET', `/v3/orders?customer_id=${customerId}&status=open&limit=1`))[0]!;
+      const cancelled = await shop.call('POST', `/v3/orders/${open['id']}:cancel?expand=customer_id`, {});
+      expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+      expect(cancelled.body).toMatchObject({ status: 'cancelled', customer_id: customer });
       const forbidden = await shop.call('GET', `/v3/orders?customer_id=${customerId}&expand=customer_id`, undefined, 'orders');
       expect(forbidden.status).toBe(403);
       expect(forbidden.body).toMatchObject({ code: 'insufficient_scope', scopes: ['customers:read'] });
