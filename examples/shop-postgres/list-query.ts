@@ -40,8 +40,8 @@ const castOf = (c: Column): string => (c.type === 'integer' ? 'numeric' : c.type
  * A value as the column's parameter: the year 0000, which the API's dates accept and PostgreSQL's do not (its
  * calendar has no year 0), is before every date PostgreSQL can hold, so it compares as `-infinity` does.
  */
-function valueOf(c: Column, value: unknown): unknown {
-  if (Array.isArray(value)) return value.map((v) => valueOf(c, v));
+function boundValue(c: Column, value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((v) => boundValue(c, v));
   return (c.type === 'date' || c.type === 'timestamptz') && typeof value === 'string' && value.startsWith('0000-') ? '-infinity' : value;
 }
 
@@ -73,7 +73,7 @@ export function listSql(table: Table, query: ListQuery, position: Position | nul
   for (const [key, ops] of Object.entries(query.filter)) {
     const c = columnOf(table, key);
     for (const [op, value] of Object.entries(ops ?? {}))
-      if (value !== undefined) conditions.push(OPS[op as FilterOp](operand(c), param(valueOf(c, value)), c));
+      if (value !== undefined) conditions.push(OPS[op as FilterOp](operand(c), param(boundValue(c, value)), c));
   }
   const sort = query.sort.map((k) => ({ c: columnOf(table, k.field), desc: k.direction === 'desc' }));
   if (position !== null && 'seq' in position) conditions.push(`${table.seq} > ${param(position.seq)}::bigint`);
