@@ -2,8 +2,13 @@
  * @module The build: restgen's TypeScript sources compiled to `dist/` with tsdown (rolldown). Two bundles:
  * `index` is what a user's `api.ts` and `restgen.config.ts` import (the DSL and `defineConfig`, with one
  * bundled `.d.ts`), and `cli` is the command line, whose commands and heavy stages are split into chunks
- * loaded on demand. Every npm dependency stays an import, resolved from the user's installation.
+ * loaded on demand. Every npm dependency stays an import, resolved from the user's installation, except
+ * `@restgen/runtime/contract`: the facts the generator shares with the runtime (operations, webhook limits, the
+ * contract number; data only) are bundled from the runtime's sources, so restgen needs no runtime installed to
+ * generate and always writes the contract it was built with (`generate` warns, RG219, when the project's runtime
+ * implements another).
  */
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'tsdown';
 
 const common = {
@@ -18,6 +23,8 @@ const common = {
   checks: { pluginTimings: false },
   // Chunks of the CLI's lazily loaded commands and stages.
   outputOptions: { chunkFileNames: 'chunks/[name].js' },
+  alias: { '@restgen/runtime/contract': fileURLToPath(new URL('./packages/runtime/src/contract.ts', import.meta.url)) },
+  deps: { alwaysBundle: '@restgen/runtime/contract' },
 } as const;
 
 export default defineConfig([

@@ -9,6 +9,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^@restgen\/runtime$/, replacement: `${runtimeSource}index.ts` },
+      { find: /^@restgen\/runtime\/contract$/, replacement: `${runtimeSource}contract.ts` },
       { find: /^@restgen\/runtime\/jwt$/, replacement: `${runtimeSource}jwt.ts` },
       { find: /^@restgen\/runtime\/otel$/, replacement: `${runtimeSource}otel.ts` },
     ],

@@ -107,12 +107,13 @@ export function formatReport(report: BenchReport): string {
 /** The benchmarks of the performance page, in page order: id, heading, and the command that measures it alone. */
 export const BENCHMARKS = [
   { id: 'generation', title: 'Generation', command: 'BENCH_ONLY_GENERATE=1 npm run bench' },
+  { id: 'documents', title: 'OpenAPI document size', command: 'npx jiti bench/documents.ts' },
   { id: 'client-size', title: 'Client bundle size', command: 'npx jiti bench/client-size.ts' },
   { id: 'server', title: 'Server throughput', command: 'npx jiti bench/server.ts' },
   { id: 'startup', title: 'Server start-up', command: 'npx jiti bench/startup.ts' },
   { id: 'versions', title: 'Version resolution', command: 'npx jiti bench/versions.ts' },
   { id: 'serializer', title: 'Response shaping', command: 'npx jiti bench/server-serializer.ts' },
-  { id: 'outbox', title: 'Memory outbox', command: 'node --expose-gc node_modules/jiti/lib/jiti-cli.mjs bench/outbox.ts' },
+  { id: 'outbox', title: 'Memory outbox', command: 'node --expose-gc node_modules/jiti/lib/jiti-cli.mjs packages/runtime/bench/outbox.ts' },
 ] as const;
 
 /** A benchmark's id on the performance page. */

@@ -4,7 +4,9 @@
  * without it gets the version its principal is pinned to (the server's `pinnedVersion` option), else the
  * newest released version (`default: 'latest'`); every answer echoes the version that served it.
  * 2025-01-15 is deprecated, with a sunset, an hour of brownout to warn the clients still calling it and a page
- * on how to move off it; 2025-09-01 is the current version; 2026-03-01 is not released yet.
+ * on how to move off it; 2025-09-01 is the current version; 2026-03-01 is not released yet. It is served in
+ * production and in a sandbox: the documents list both, and the generated client talks to production unless given
+ * another `baseUrl`.
  */
 import { collection, defineApi, f } from 'restgen';
 
@@ -23,6 +25,10 @@ export default defineApi({
     '2026-03-01': {},
   },
   versioning: { in: 'header', header: 'Ledger-Version', default: 'latest' },
+  servers: [
+    { url: 'https://api.ledger.example', description: 'Production' },
+    { url: 'https://sandbox.api.ledger.example', description: 'Sandbox: test keys, no real money' },
+  ],
   auth: { apiKey: { header: 'X-API-Key' } },
   collections: {
     accounts: collection({

@@ -10,18 +10,10 @@ import { peersOf } from '../emit/parts.ts';
 import { satisfiesCaret } from './caret-range.ts';
 import { RUNTIME } from '../emit/runtime-package.ts';
 import type { Diagnostic } from '../model/diagnostics.ts';
-import { positionOf, type Position } from '../load/pinpoint.ts';
+import { positionOf, type Position } from '../model/position.ts';
+import { nearestManifest } from '../load/module-scope.ts';
 
 const SECTIONS = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'] as const;
-
-/** The nearest `package.json` at or above `dir`, or undefined. */
-export function nearestManifest(dir: string): string | undefined {
-  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
-    const file = path.join(at, 'package.json');
-    if (existsSync(file)) return file;
-    if (path.dirname(at) === at) return undefined;
-  }
-}
 
 /**
  * Whether the generated `file` under `outDir` imports the package `name` (an ES import or export from it).

@@ -7,7 +7,7 @@ import type { ApiAt, CollectionAt, SourceRef, VersionIR } from '../model/ir.ts';
 import { FindingCollector, touchesOf, type Touch, type Touches } from './collector.ts';
 import { compareAuth } from './diff-auth.ts';
 import { compareCollection, isPublic } from './diff-collections.ts';
-import { signatureOf } from './diff-types.ts';
+import { signatureOf } from './type-names.ts';
 import { hintCollectionRename } from './rename-hints.ts';
 import type { RuleName } from './rules.ts';
 import type { Change, DiffOptions, Finding, RenameResolver } from './types.ts';

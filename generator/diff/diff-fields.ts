@@ -9,7 +9,8 @@ import type { ApiAt, CollectionAt, FieldAt, MarkerAt, SourceRef } from '../model
 import { type Channels, channelsOf, collectionChannels, common, nestedChannels, only, responseRequired, routeOpsOf } from './channels.ts';
 import { stableJson, touchesOf, type FindingCollector, type RouteOp, type Touches } from './collector.ts';
 import { compareFieldQuery, type QueryDiffSide } from './diff-query.ts';
-import { compareTypes, describeType, signatureOf } from './diff-types.ts';
+import { compareTypes } from './diff-types.ts';
+import { describeType, signatureOf } from './type-names.ts';
 import { hintRename, reportMoves, type Removal, type Addition } from './rename-hints.ts';
 import { nameSimilarity, pairBest } from './similarity.ts';
 import type { RenameResolver } from './types.ts';

@@ -8,12 +8,13 @@ import { KINDS, type Bounds } from '../model/kinds.ts';
 import type { Change } from './types.ts';
 import type { FindingCollector, Touches } from './collector.ts';
 import { hintEnumRename } from './rename-hints.ts';
+import { describeType, formatOf } from './type-names.ts';
 import { nameSimilarity, pairBest } from './similarity.ts';
 
 type T = TypeIR<FieldAt>;
 
 /** What comparing a type needs: where to report, and how to compare nested objects. */
-export interface TypeContext {
+export interface TypeComparison {
   readonly out: FindingCollector;
   /** Where the change was made: the `typeChangedFrom` marker, else the edited modifier (`max`), else the field. */
   readonly loc: (modifier?: string) => SourceRef | undefined;
@@ -23,34 +24,6 @@ export interface TypeContext {
   readonly onObject: (before: readonly FieldAt[], after: readonly FieldAt[], path: string) => void;
   /** The rules of enum values added and removed: a lifecycle's state field reports states instead. */
   readonly enumRules?: { readonly added: 'state-added'; readonly removed: 'state-removed' };
-}
-
-/**
- * The JSON Schema format a string-like kind is sent as (`''` for plain strings), from the kinds table; undefined
- * for every other kind (an enum is not string-like here: it has its own rules). Kinds of one format look the
- * same on the wire.
- */
-function formatOf(kind: TypeKind): string | undefined {
-  const facts = KINDS[kind];
-  return kind === 'enum' || facts.wire !== 'string' ? undefined : (facts.format ?? '');
-}
-
-/** A short name of a kind for messages: `string (date-time)`, `int`. */
-export function describeType(t: T): string {
-  if (t.kind === 'ref') return `ref(${t.collection})`;
-  if (t.kind === 'array') return `array of ${describeType(t.of)}${t.itemsNullable ? ' or null' : ''}`;
-  // Sorted: a locked contract keeps enum values sorted, and messages and fingerprints must not depend on it.
-  if (t.kind === 'enum') return `enum(${[...t.values].sort().join(', ')})`;
-  return t.kind;
-}
-
-/** Base type and format: equal signatures make a removal plus an addition a possible rename. */
-export function signatureOf(t: T): string {
-  if (t.kind === 'array') return `array<${signatureOf(t.of)}>`;
-  if (t.kind === 'enum') return 'string:enum';
-  const format = formatOf(t.kind);
-  if (format !== undefined) return `string:${format}`;
-  return t.kind === 'int' ? 'integer' : t.kind;
 }
 
 /** Names of the two bounds of a kind: for messages, and as the `aspect` of the change (`maxLength`). */
@@ -75,7 +48,7 @@ const BOUND_UNITS: { readonly [B in Bounds]: [[string, string], [string, string]
  * may not satisfy the new one (the generated server still answers them, logged). Reported on the routes
  * that answer the resource; an event's payload or a transition's input is not stored, and is not reported.
  */
-function reportStored(ctx: TypeContext, path: string, touches: Touches, what: string, loc: SourceRef | undefined, change: Change): void {
+function reportStored(ctx: TypeComparison, path: string, touches: Touches, what: string, loc: SourceRef | undefined, change: Change): void {
   const stored = touches.response.filter((t) => !t.op.startsWith('@'));
   ctx.out.add(
     'existing-data-may-not-satisfy',
@@ -88,7 +61,7 @@ function reportStored(ctx: TypeContext, path: string, touches: Touches, what: st
 }
 
 function compareBounds(
-  ctx: TypeContext,
+  ctx: TypeComparison,
   path: string,
   touches: Touches,
   kind: TypeKind,
@@ -113,7 +86,7 @@ function compareBounds(
 
 /** Enum values removed and added at once: pairs alike ones as possible renames (one of each is a likely pair). */
 function hintEnumRenames(
-  ctx: TypeContext,
+  ctx: TypeComparison,
   path: string,
   touches: Touches,
   before: readonly string[],
@@ -133,7 +106,7 @@ function hintEnumRenames(
 }
 
 /** Compares the types of one field (or array item) at `path`, reporting into `ctx.out`. */
-export function compareTypes(ctx: TypeContext, b: T, a: T, path: string, touches: Touches): void {
+export function compareTypes(ctx: TypeComparison, b: T, a: T, path: string, touches: Touches): void {
   if (b.kind !== a.kind) return compareKinds(ctx, b, a, path, touches);
   switch (b.kind) {
     case 'string': {
@@ -205,7 +178,7 @@ export function compareTypes(ctx: TypeContext, b: T, a: T, path: string, touches
   }
 }
 
-function compareKinds(ctx: TypeContext, b: T, a: T, path: string, touches: Touches): void {
+function compareKinds(ctx: TypeComparison, b: T, a: T, path: string, touches: Touches): void {
   const message = `${path}: ${describeType(b)} → ${describeType(a)}`;
   const change = { aspect: 'type', before: describeType(b), after: describeType(a) };
   const loc = ctx.loc();

@@ -6,7 +6,7 @@
  */
 import type { FieldAt, SourceRef } from '../model/ir.ts';
 import type { FindingCollector, Touches } from './collector.ts';
-import { describeType, signatureOf } from './diff-types.ts';
+import { describeType, signatureOf } from './type-names.ts';
 import type { Hint } from './types.ts';
 
 /** A field removed from the object at `path`, with the routes it flowed through and where to point. */

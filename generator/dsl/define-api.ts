@@ -3,7 +3,7 @@
  */
 import { captureCallSite } from './call-site.ts';
 import type { CollectionBuilder } from './collection.ts';
-import type { ApiDef, AuthDef, CustomEventDef, RateLimitDef, VersionDef, VersioningDef, WebhooksDef } from './defs.ts';
+import type { ApiDef, AuthDef, CustomEventDef, OpenApiDef, RateLimitDef, ServerDef, VersionDef, VersioningDef, WebhooksDef } from './defs.ts';
 
 /** The options of {@link defineApi}. */
 export interface ApiOptions<V extends string> {
@@ -28,6 +28,14 @@ export interface ApiOptions<V extends string> {
   readonly events?: Readonly<Record<string, CustomEventDef>>;
   /** Who may manage webhook endpoints (they exist when the API declares any event). */
   readonly webhooks?: WebhooksDef;
+  /**
+   * Where the API is served, first the one clients use by default: `[{ url: 'https://api.example.com', description:
+   * 'Production' }]`. The OpenAPI documents list them (without it: `/`, the host serving the document), and the
+   * generated client's `baseUrl` defaults to the first. The same for every version.
+   */
+  readonly servers?: readonly ServerDef[];
+  /** How the OpenAPI documents are written: `{ implicitMethods: true }` also declares HEAD and OPTIONS. */
+  readonly openapi?: OpenApiDef;
 }
 
 /**

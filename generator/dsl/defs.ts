@@ -3,8 +3,7 @@
  * Every def records where the user wrote it (`site`, and `calls` per modifier) so that diagnostics can
  * point at the exact builder call.
  */
-import type { FilterOp } from '../../packages/runtime/src/filter-ops.ts';
-import type { OperationName } from '../../packages/runtime/src/operations.ts';
+import type { FilterOp, OperationName } from '@restgen/runtime/contract';
 
 /** Where a builder call was written: file, 1-based line, and the called member (for finding the column). */
 export interface CallSite {
@@ -125,7 +124,7 @@ export interface QueryFlagDef {
   readonly options: unknown;
 }
 
-export type { FilterOp } from '../../packages/runtime/src/filter-ops.ts';
+export type { FilterOp } from '@restgen/runtime/contract';
 
 /** `f.enum([...]).valueAddedIn(version, value, { fallback })`: `value` exists from `version` on; older versions answer `fallback`. */
 export interface EnumValueAddedDef {
@@ -160,7 +159,7 @@ export interface LifecycleDef<K extends string = string, S extends string = stri
 }
 
 /** The six operations a collection can offer (their facts: the operations table of the runtime). */
-export type { OperationName } from '../../packages/runtime/src/operations.ts';
+export type { OperationName } from '@restgen/runtime/contract';
 
 /** An operation entry that holds only in some versions (in `operations`: offered; in `public`: public). */
 export interface VersionedOperation {
@@ -240,6 +239,23 @@ export interface CustomEventDef {
   readonly description?: string;
   readonly addedIn?: string;
   readonly removedIn?: string;
+}
+
+/** A place the API is served, as the OpenAPI documents list it and the generated client defaults to it. */
+export interface ServerDef {
+  /** An absolute `http://` or `https://` URL, version paths appended (`https://api.example.com`). */
+  readonly url: string;
+  /** What it is (`Production`, `Sandbox`). */
+  readonly description?: string;
+}
+
+/** How the OpenAPI documents are written. */
+export interface OpenApiDef {
+  /**
+   * Also declare the methods the server answers on every path without an operation declaring them: `head` beside
+   * every `get` and `options` on every path (default false: the server answers them either way).
+   */
+  readonly implicitMethods?: boolean;
 }
 
 /** Who may manage webhook endpoints (`/vN/webhook_endpoints`). */

@@ -6,7 +6,7 @@
  */
 import { hash } from 'node:crypto';
 import type { Render, TemplateViews } from '../templates/load-templates.ts';
-import type { FileLanguage, OutputFile, Part } from './types.ts';
+import type { FileLanguage, OutputFile, RenderPart } from './types.ts';
 
 /** The hash a text rendered from `input` by `kind` is known under. */
 export function memoKey(kind: string, input: string): string {
@@ -15,14 +15,14 @@ export function memoKey(kind: string, input: string): string {
 }
 
 /** A part's text as the caller has it: computed, or through a cache. */
-export type PartText = (part: Part) => string;
+export type PartText = (part: RenderPart) => string;
 
 /** A part's text without a cache: its own parts first. */
 export const computed: PartText = (part) => part.compute((part.parts ?? []).map(computed));
 
 /**
  * Everything a file's text depends on: its input, the keys of the parts it is assembled from, and the texts of
- * its facts (see {@link Part.fact}).
+ * its facts (see {@link RenderPart.fact}).
  */
 export function fileInput(file: Pick<OutputFile, 'input' | 'parts'>, textOf: PartText = computed): string {
   if (file.parts === undefined || file.parts.length === 0) return file.input;
@@ -38,7 +38,7 @@ export interface FileSpec {
   readonly language: FileLanguage;
   readonly kind: string;
   readonly input: string;
-  readonly parts?: readonly Part[];
+  readonly parts?: readonly RenderPart[];
   readonly preformatted?: boolean;
 }
 

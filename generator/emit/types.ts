@@ -12,7 +12,7 @@ export type FileLanguage = 'typescript' | 'json' | 'markdown';
  * A piece of work an output file is assembled from (a collection's part of an OpenAPI document): `compute`
  * returns the same text for the same `kind` and `input`, so a cache around the emit stage may keep it.
  */
-export interface Part {
+export interface RenderPart {
   readonly kind: string;
   /** Everything the text depends on besides restgen itself, as text. */
   readonly input: string;
@@ -22,7 +22,7 @@ export interface Part {
    * Finer pieces it is assembled from (CHANGES.md's pair of versions from each collection's comparison): a cache
    * that holds the part never asks for them, and one that does not renders only those that changed.
    */
-  readonly parts?: readonly Part[];
+  readonly parts?: readonly RenderPart[];
   /**
    * A small answer rather than rendered text (a collection's summary): the file's key holds its text, not its
    * input, so a change that leaves the answer alone leaves the file's key alone too.
@@ -49,7 +49,7 @@ export interface OutputFile {
   /** Everything the file's text depends on besides restgen itself, as text: with `kind`, the file's key. */
   readonly input: string;
   /** The pieces the text is assembled from, in order (none for most files). */
-  readonly parts?: readonly Part[];
+  readonly parts?: readonly RenderPart[];
   /** Renders the text from the texts of its parts (in the order of `parts`). */
   readonly render: (parts: readonly string[]) => string;
   /** The text, rendered without any cache (on first read). */

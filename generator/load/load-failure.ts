@@ -4,7 +4,8 @@
  * and pinned on the node it names), the user's own names in the message, and "did you mean" for a builder, a
  * modifier or an export that does not exist. oxc's parser is loaded only here, when something failed.
  */
-import { importedNameOf, importOf, parseModule, pinpoint, positionOf, type Position, type Wanted } from './pinpoint.ts';
+import { importedNameOf, importOf, parseModule, pinpoint, type Wanted } from './pinpoint.ts';
+import { positionOf, type Position } from '../model/position.ts';
 import type { PositionMap } from './source-map.ts';
 import { suggestExport, suggestGlobal, suggestMember } from './suggest.ts';
 

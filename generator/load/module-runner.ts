@@ -16,7 +16,7 @@ import { createRequire, isBuiltin } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import vm from 'node:vm';
-import { moduleScopeOf } from '../config/module-scope.ts';
+import { moduleScopeOf } from './module-scope.ts';
 import { callSitesOn, sourceLines } from '../dsl/call-site.ts';
 import { describeFailure, RunnerError, type LoadFailure, type ModuleInfo } from './load-failure.ts';
 import { chainPositionMaps, createPositionMap, type PositionMap } from './source-map.ts';

@@ -3,21 +3,9 @@
  * user's words: the exact line and column of the expression that failed, its text as written (`f.strng`, not the
  * transform's `__vite_ssr_import_0__.f.strng`), and what kind of thing it called, for "did you mean".
  */
-import type { Expression, ImportDeclaration, Node, Program, Super } from 'oxc-parser';
+import type { Expression, ImportDeclaration, Program, Super } from 'oxc-parser';
 import type { CalleeKind } from './suggest.ts';
-
-/** A 1-based line and column. */
-export interface Position {
-  readonly line: number;
-  readonly column: number;
-}
-
-/** The 1-based line and column of `offset` (UTF-16 code units, as oxc reports them) in `text`. */
-export function positionOf(text: string, offset: number): Position {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  return { line, column: offset - before.lastIndexOf('\n') };
-}
+import { positionOf, walk, type Position } from '../model/position.ts';
 
 /** The parsed module, or undefined when it does not parse (its syntax error is reported by the transform). */
 export async function parseModule(file: string, text: string): Promise<Program | undefined> {
@@ -68,17 +56,6 @@ function builderNames(program: Program): Set<string> {
     }
   }
   return names;
-}
-
-/** Every node under `node`, depth first, with a callback (a plain walk over the ESTree's child properties). */
-export function walk(node: unknown, visit: (node: Node) => void): void {
-  if (Array.isArray(node)) {
-    for (const child of node) walk(child, visit);
-    return;
-  }
-  if (typeof node !== 'object' || node === null || typeof (node as { type?: unknown }).type !== 'string') return;
-  visit(node as Node);
-  for (const [key, value] of Object.entries(node)) if (key !== 'parent' && typeof value === 'object' && value !== null) walk(value, visit);
 }
 
 /**

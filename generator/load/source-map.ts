@@ -4,6 +4,7 @@
  * It is decoded lazily, on the first question, because it is only asked when a diagnostic prints a line.
  */
 import { decode } from '@jridgewell/sourcemap-codec';
+import type { Position } from '../model/position.ts';
 
 /** One mapped position: generated column (0-based) to original line and column (0-based). */
 interface Segment {
@@ -18,12 +19,6 @@ function decodeLines(mappings: string): Segment[][] {
   return decode(mappings).map((segments) =>
     segments.flatMap((s) => (s.length >= 4 ? [{ column: s[0], line: s[2]!, sourceColumn: s[3]! }] : [])).sort((a, b) => a.column - b.column),
   );
-}
-
-/** A position: 1-based line, 1-based column (as V8's call sites report them). */
-export interface Position {
-  readonly line: number;
-  readonly column: number;
 }
 
 /** Maps positions of generated code to positions of its source. */

@@ -308,5 +308,8 @@ export function apiAtOfContract(apiName: string, contract: VersionContract, lock
     ...(contract.rateLimit ? { rateLimit: contract.rateLimit } : {}),
     collections,
     ...(contract.events ? { events: contract.events.map((e) => eventAtOf(e, loc)) } : {}),
+    // Where the API is served and how its documents are written are not part of a version's wire contract.
+    servers: [],
+    openapi: { implicitMethods: false },
   };
 }

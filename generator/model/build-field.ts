@@ -5,9 +5,11 @@
 import { FIELD_KINDS, type FieldDef, type MarkerDef } from '../dsl/defs.ts';
 import { checkQueryShape, queryShapeOf } from './build-query.ts';
 import { checkKindMembers, reportSlips } from './check-builders.ts';
-import { refOf, type DiagnosticBag } from './diagnostics.ts';
+import { refOf } from './diagnostics.ts';
+import type { FieldContext } from './field-context.ts';
 import type { EnumValueAdded, FieldIR, FieldShape, Rename, SourceRef, TypeIR } from './ir.ts';
 import { KINDS, kindOf } from './kinds.ts';
+export type { FieldContext } from './field-context.ts';
 import { withArticle } from './names.ts';
 import { exampleOfPattern } from './pattern-example.ts';
 import { checkFieldValue } from './values.ts';
@@ -18,14 +20,6 @@ import { checkFieldValue } from './values.ts';
  * nothing there).
  */
 export type FieldPlace = 'collection' | 'nested' | 'elsewhere';
-
-/** What field building needs to know about the API. */
-export interface FieldContext {
-  readonly versions: readonly string[];
-  readonly diagnostics: DiagnosticBag;
-  /** Where to point when a builder call was not recorded. */
-  readonly fallback: SourceRef;
-}
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Kinds whose bounds count something (characters, items): whole numbers of at least 0. */

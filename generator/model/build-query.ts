@@ -4,12 +4,12 @@
  * versions declared, a lifespan that holds somewhere) and against the field's kind and modifiers. Rules that
  * need the collection (defaultSort, a readable referenced collection) are in `check-query.ts`.
  */
-import { FILTER_OP_FACTS, FILTER_OPS, type FilterOp } from '../../packages/runtime/src/filter-ops.ts';
+import { FILTER_OP_FACTS, FILTER_OPS, type FilterOp } from '@restgen/runtime/contract';
 import { describeValue } from '../dsl/arguments.ts';
 import type { FieldDef } from '../dsl/defs.ts';
-import type { FieldContext } from './build-field.ts';
+import type { FieldContext } from './field-context.ts';
 import { refOf } from './diagnostics.ts';
-import type { FieldShape, FilterOpIR, Lifespan, SourceRef } from './ir.ts';
+import type { FieldShape, FilterOpIR, LifespanIR, SourceRef } from './ir.ts';
 import { kindOf } from './kinds.ts';
 import { closest } from './option-shapes.ts';
 import { emptyRange } from './project.ts';
@@ -21,7 +21,7 @@ const RESERVED = ['limit', 'cursor', 'sort', 'fields', 'expand'];
 export type QueryShape = Pick<FieldShape, 'ops' | 'sortable' | 'expandable'>;
 
 /** A lifespan's `addedIn`/`removedIn`, each a declared version, holding in some version; the bad parts reported. */
-function lifespanOf(options: unknown, what: string, ctx: FieldContext, loc: SourceRef): Lifespan | undefined {
+function lifespanOf(options: unknown, what: string, ctx: FieldContext, loc: SourceRef): LifespanIR | undefined {
   const o = (typeof options === 'object' && options !== null ? options : {}) as { addedIn?: unknown; removedIn?: unknown };
   const out: { addedIn?: string; removedIn?: string } = {};
   let ok = true;
@@ -84,7 +84,7 @@ function opsOf(def: FieldDef, where: string, ctx: FieldContext, loc: SourceRef):
 /** The query capabilities of a field as written (see {@link QueryShape}). */
 export function queryShapeOf(def: FieldDef, where: string, ctx: FieldContext, ref: SourceRef): QueryShape {
   const at = (member: string) => refOf(def.calls[member], ref);
-  const flag = (member: 'sortable' | 'expandable'): Lifespan | false => {
+  const flag = (member: 'sortable' | 'expandable'): LifespanIR | false => {
     const written = def[member];
     return written ? (lifespanOf(written.options, `${where}: ${member}()`, ctx, at(member)) ?? false) : false;
   };

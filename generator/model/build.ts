@@ -8,6 +8,7 @@ import { checkDateOrder, versioningOf, versionsOf, type WrittenVersioning, type 
 import { buildField, isIdentifier, knownMarkers, type FieldContext } from './build-field.ts';
 import { buildCollectionEvents, buildCustomEvents } from './build-events.ts';
 import { buildLifecycle, type CheckedLifecycle } from './build-lifecycle.ts';
+import { openApiOf, serversOf, type WrittenServers } from './build-servers.ts';
 import { DEFAULT_WEBHOOK_SCOPES, WEBHOOK_ENDPOINTS, webhookEndpointsDef } from './webhook-endpoints.ts';
 import { describeValue } from '../dsl/arguments.ts';
 import { collectionEntries, fieldEntries, reportSlips } from './check-builders.ts';
@@ -46,6 +47,8 @@ interface CheckedApi {
     >
   >;
   readonly webhooks?: { readonly scopes?: { readonly read?: string | readonly string[]; readonly write?: string | readonly string[] } };
+  readonly servers?: WrittenServers;
+  readonly openapi?: { readonly implicitMethods?: boolean };
 }
 
 /** `collection`'s options after {@link COLLECTION_OPTIONS} checked their shape. */
@@ -336,6 +339,7 @@ export function buildApi(def: ApiDef, source: string, diagnostics: DiagnosticBag
   const auth = buildAuth(api.auth ?? {}, diagnostics, apiRef);
   const hasAuth = takesCredentials(auth);
   const rateLimit = rateLimitOf(api.rateLimit, 'defineApi', diagnostics, atPath(apiRef, ['rateLimit']));
+  const servers = serversOf(api.servers, diagnostics, apiRef);
   const session = reuse?.start({ versions: ctx.versions, hasAuth, fallback: apiRef });
   const collections = collectionEntries(api.collections ?? {}, apiRef, diagnostics).map(([cname, c]) =>
     session
@@ -353,6 +357,8 @@ export function buildApi(def: ApiDef, source: string, diagnostics: DiagnosticBag
     auth,
     ...(rateLimit ? { rateLimit } : {}),
     ...eventsOf(api, collections, ctx, hasAuth),
+    servers,
+    openapi: openApiOf(api.openapi),
     source,
     loc: apiRef,
   };

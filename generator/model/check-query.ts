@@ -5,7 +5,7 @@
  */
 import type { Ctx } from './check-field.ts';
 import type { DiagnosticBag } from './diagnostics.ts';
-import type { CollectionIR, FieldIR, Lifespan, SortKeyIR, SourceRef } from './ir.ts';
+import type { CollectionIR, FieldIR, LifespanIR, SortKeyIR, SourceRef } from './ir.ts';
 import { existsAt } from './project.ts';
 
 /** The keys of `defaultSort: '-createdAt,title'` by newest name, or the mistake reported (RG346) and none. */
@@ -34,7 +34,7 @@ export function defaultSortOf(written: string | undefined, fields: readonly Fiel
 }
 
 /** The versions (indexes) in which `span` holds for `field` of `c`. */
-function holdsAt(ctx: Ctx, c: CollectionIR, field: FieldIR, span: Lifespan): number[] {
+function holdsAt(ctx: Ctx, c: CollectionIR, field: FieldIR, span: LifespanIR): number[] {
   const v = ctx.versions;
   return v
     .map((_, i) => i)

@@ -145,4 +145,7 @@ export const DIAGNOSTIC_FIXES: { readonly [C in DiagnosticCode]: string } = {
   RG384: "Name a declared, released version in `versioning.default` (or `'latest'`, once a version is released).",
   RG385: "Remove `versioning.default`: with path versioning the version is in every path; or switch to `versioning: { in: 'header' }`.",
   RG386: 'Declare date-named versions oldest first, so that a date resolves to the newest version on or before it.',
+  RG390:
+    "Write the server as an absolute `https://` (or `http://`) URL without user name, password, `?query` or `#fragment`, and without `{variables}` (`{ url: 'https://api.example.com' }`); version paths are appended to it.",
+  RG391: 'List each server once, the one clients use by default first; leave `servers` out (not `[]`) to serve the documents from the host that serves them.',
 };

@@ -4,18 +4,18 @@
  * once per projection: the zod, server, OpenAPI and client emitters read it, and so can any later emitter).
  * Re-exported by `ir.ts`.
  */
-import type { FilterOp } from '../../packages/runtime/src/filter-ops.ts';
+import type { FilterOp } from '@restgen/runtime/contract';
 
-export { FILTER_OPS, FILTER_OP_FACTS, filterParameter, type FilterOp } from '../../packages/runtime/src/filter-ops.ts';
+export { FILTER_OPS, FILTER_OP_FACTS, filterParameter, type FilterOp } from '@restgen/runtime/contract';
 
 /** The versions a capability holds in: from `addedIn` (inclusive) until `removedIn` (exclusive); neither: always. */
-export interface Lifespan {
+export interface LifespanIR {
   readonly addedIn?: string;
   readonly removedIn?: string;
 }
 
 /** A filter operator of a field, in the versions it holds in (a projection's have no lifespan). */
-export interface FilterOpIR extends Lifespan {
+export interface FilterOpIR extends LifespanIR {
   readonly op: FilterOp;
 }
 

@@ -5,7 +5,7 @@
  */
 import type { OperationName } from '../dsl/defs.ts';
 import type { AuthIR } from './ir-auth.ts';
-import type { FilterOpIR, Lifespan, QueryAt, SortKeyIR } from './ir-query.ts';
+import type { FilterOpIR, LifespanIR, QueryAt, SortKeyIR } from './ir-query.ts';
 
 export * from './ir-auth.ts';
 export * from './ir-query.ts';
@@ -13,7 +13,7 @@ export * from './ir-query.ts';
 export type { OperationName } from '../dsl/defs.ts';
 
 /** The six operations, in the order they are always emitted, and the facts of each (method, path, body, status). */
-export { OPERATIONS, OPERATION_FACTS } from '../../packages/runtime/src/operations.ts';
+export { OPERATIONS, OPERATION_FACTS } from '@restgen/runtime/contract';
 
 /** Where something was written: file, line, the builder member called, and an optional property path into it. */
 export interface SourceRef {
@@ -78,9 +78,9 @@ export interface FieldShape<F = FieldIR> {
   /** The filter's operators: as written, each with its versions (IR); those of the version (projection). */
   readonly ops: readonly FilterOpIR[];
   /** A sort key of the list (`sortable()`), in the versions it holds in (a projection's: `{}` when it holds there). */
-  readonly sortable: Lifespan | false;
+  readonly sortable: LifespanIR | false;
   /** `?expand=` may replace the ref with the resource (`expandable()`), in the versions it holds in. */
-  readonly expandable: Lifespan | false;
+  readonly expandable: LifespanIR | false;
   readonly deprecated: boolean;
   readonly description?: string;
   readonly example?: { readonly value: unknown };
@@ -268,10 +268,26 @@ export interface ApiIR {
   readonly collections: readonly CollectionIR[];
   /** Events with their own payload, in the order written. */
   readonly events?: readonly CustomEventIR[];
+  /** Where the API is served, the default first; empty: not declared (the documents name `/`). */
+  readonly servers: readonly ServerIR[];
+  /** How the OpenAPI documents are written. */
+  readonly openapi: OpenApiIR;
   /** The API module's path. */
   readonly source: string;
   /** Where `defineApi` was called (findings about versions, auth and rate limits point into it). */
   readonly loc?: SourceRef;
+}
+
+/** A place the API is served (`defineApi({ servers })`): an absolute http(s) URL without a trailing slash. */
+export interface ServerIR {
+  readonly url: string;
+  readonly description?: string;
+}
+
+/** How the OpenAPI documents are written (`defineApi({ openapi })`). */
+export interface OpenApiIR {
+  /** Declare `head` beside every `get` and `options` on every path. */
+  readonly implicitMethods: boolean;
 }
 
 /** A field as one version sees it. `name` is its name in that version; `key` its newest name. */
@@ -365,6 +381,10 @@ export interface ApiAt {
   readonly collections: readonly CollectionAt[];
   /** The event types this version delivers, derived ones (collection order) then custom ones. */
   readonly events?: readonly EventAt[];
+  /** Where the API is served (the same in every version). */
+  readonly servers: readonly ServerIR[];
+  /** How the OpenAPI documents are written. */
+  readonly openapi: OpenApiIR;
   /** Where `defineApi` was called. */
   readonly loc?: SourceRef;
 }

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { CallExpression, Expression, Node, Program } from 'oxc-parser';
-import { positionOf, walk } from '../load/pinpoint.ts';
+import { positionOf, walk } from './position.ts';
 import type { Diagnostic } from './diagnostics.ts';
 import type { SourceRef } from './ir.ts';
 

@@ -70,6 +70,8 @@ export const API_OPTIONS: Shape = object(
     collections: record(later),
     events: record(object({ payload: record(later), description: str, addedIn: str, removedIn: str }, ['payload'])),
     webhooks: object({ scopes: object({ read: { kind: 'string-or-list' }, write: { kind: 'string-or-list' } }) }),
+    servers: list(object({ url: later, description: str }, ['url'])),
+    openapi: object({ implicitMethods: bool }),
   },
   ['collections'],
 );

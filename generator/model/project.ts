@@ -319,6 +319,8 @@ function projectVersion(api: ApiIR, version: string): ApiAt {
     ...(api.rateLimit ? { rateLimit: api.rateLimit } : {}),
     collections,
     ...(events.length > 0 ? { events } : {}),
+    servers: api.servers,
+    openapi: api.openapi,
     ...(api.loc ? { loc: api.loc } : {}),
   };
 }

@@ -8,7 +8,7 @@ import type { CollectionDef, FieldDef, FieldKind } from '../dsl/defs.ts';
 import { EVENT_TYPE } from './build-events.ts';
 import type { ApiAt, CollectionAt, FieldAt, TransitionAt, TypeIR } from './ir.ts';
 // The limits the runtime's built-in handlers enforce: the schemas declare the same numbers.
-import { DEFAULT_GRACE_SECONDS, ENDPOINT_LIMITS, MAX_ACTIVE_SECRETS, MAX_GRACE_SECONDS } from '../../packages/runtime/src/webhook-limits.ts';
+import { DEFAULT_GRACE_SECONDS, ENDPOINT_LIMITS, MAX_ACTIVE_SECRETS, MAX_GRACE_SECONDS } from '@restgen/runtime/contract';
 
 /** The key and path segment of the webhook endpoints collection. */
 export const WEBHOOK_ENDPOINTS = 'webhook_endpoints';

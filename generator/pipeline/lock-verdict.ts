@@ -13,7 +13,7 @@ import type { LockComparison } from '../lock/compare-lock.ts';
 import { parseLockBytes, type LockFile, type LockProblem } from '../lock/lock-file.ts';
 import type { Memo } from './memo.ts';
 import type { ApiIR } from '../model/ir.ts';
-import type { GenerateOptions } from './generate.ts';
+import type { SeverityOverrides } from '../diff/types.ts';
 import { stampOf, trusted } from './file-stamp.ts';
 import { contentHash, type RunRecord } from './run-cache.ts';
 import { bytesIfPresent } from '../write/output-folder.ts';
@@ -69,7 +69,17 @@ export function readLockText(file: string, recorded?: RecordedLock): LockText {
   };
 }
 
-type JudgeOptions = Pick<GenerateOptions, 'acceptBreaking' | 'acceptReason' | 'severity' | 'today'>;
+/** How the lock is judged: the options of `generate` that decide it. */
+export interface JudgeOptions {
+  /** Record breaking changes to released versions in the lock instead of refusing them. */
+  readonly acceptBreaking?: boolean;
+  /** Why the breaks accepted with `acceptBreaking` are deliberate; recorded with each in the lock. */
+  readonly acceptReason?: string;
+  /** Severity overrides for the lock's judgement (the config file's `diff.severity`). */
+  readonly severity?: SeverityOverrides;
+  /** `YYYY-MM-DD`: judges whether a removed version's sunset has passed (the lock only; output never depends on it). */
+  readonly today?: string;
+}
 
 /**
  * Judges `model` against the lock, through the render cache's facts (`memo`); `problem` when the lock is

@@ -9,7 +9,7 @@ import type { LockComparison } from '../lock/compare-lock.ts';
 import { judgeLock, readLockText, type LockText } from './lock-verdict.ts';
 import type { Memo } from './memo.ts';
 import type { SavedRecord } from './run-cache.ts';
-import type { GenerateResult } from './generate.ts';
+import type { GenerateResult } from './generate-types.ts';
 import type { Run } from './run.ts';
 import { sessionLockText } from './session.ts';
 import { loadModel } from './stages.ts';

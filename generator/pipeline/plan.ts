@@ -13,7 +13,7 @@ import { bodyMatches, hashOf, headedBytes, readHeader } from '../format/header.t
 import { serializeLock } from '../lock/lock-file.ts';
 import { readOutputFile, sameBytes, scanOutput } from '../write/output-folder.ts';
 import type { Stamp } from './file-stamp.ts';
-import type { StaleReason } from './generate.ts';
+import type { StaleReason } from './generate-types.ts';
 import {
   hashInputs,
   INPUTS_FILE,

@@ -8,7 +8,7 @@ import type { Part } from '../dsl/define-config.ts';
 import { createPrettierFormatter, type Formatter } from '../format/formatter.ts';
 import { lockPathFor } from '../lock/lock-file.ts';
 import type { Diagnostic } from '../model/diagnostics.ts';
-import type { GenerateOptions, GenerateResult } from './generate.ts';
+import type { GenerateOptions, GenerateResult } from './generate-types.ts';
 import type { SettingsOf } from './run-cache.ts';
 
 /** One run: its inputs, resolved once, and what every stage shares. */

@@ -5,13 +5,10 @@
  */
 import { markdownTable } from './markdown-table.ts';
 import { headOfLocation } from '../diff/collector.ts';
-import { collectionComparisons, diffApis, type RecordedChange } from '../diff/diff-apis.ts';
-import { diffVersions, reportOf, versionsOf } from '../diff/diff-history.ts';
+import { diffVersions } from '../diff/diff-history.ts';
 import type { DiffReport, Direction, Finding } from '../diff/types.ts';
-import type { ApiAt, ApiIR } from '../model/ir.ts';
+import type { ApiIR } from '../model/ir.ts';
 import { project } from '../model/project.ts';
-import { irHash, projectionHash } from '../emit/ir-hash.ts';
-import type { Part } from '../emit/types.ts';
 
 /** One finding as CHANGES.md shows it. */
 export interface FindingView {
@@ -75,7 +72,7 @@ function findingView(f: Finding): FindingView {
   };
 }
 
-function pairView(api: ApiIR, report: DiffReport): PairView {
+export function pairView(api: ApiIR, report: DiffReport): PairView {
   const before = project(api, report.from);
   const after = project(api, report.to);
   // Collections in the later version's order, then those only the earlier one has.
@@ -106,45 +103,11 @@ function pairView(api: ApiIR, report: DiffReport): PairView {
 }
 
 /** The consecutive pairs of versions CHANGES.md compares, oldest first. */
-function versionPairs(api: ApiIR): [string, string][] {
+export function versionPairs(api: ApiIR): [string, string][] {
   return api.versions.slice(1).map((v, i) => [api.versions[i]!.name, v.name]);
 }
 
-/**
- * CHANGES.md's parts: one per pair of consecutive versions (its view, keyed by the two versions' projections, so
- * a pair neither version of which changed is not compared at all), each assembled from the comparisons of its
- * paired collections (keyed by the two sides: each collection and what it reads of its version), so a change
- * compares again only the collections it reached. Their texts, in order, are what {@link buildChangesView} takes.
- */
-export function changesParts(api: ApiIR): Part[] {
-  // What a collection's comparison reads of its version besides the collection itself.
-  const sideKey = (at: ApiAt) => irHash({ version: at.version, versioning: at.versioning, auth: at.auth, rateLimit: at.rateLimit ?? null });
-  const versions = irHash(api.versions);
-  return versionPairs(api).map(([from, to]): Part => {
-    const [b, a] = [project(api, from), project(api, to)];
-    const comparisons = () => collectionComparisons(b, a, { match: 'key' });
-    return {
-      kind: 'changes pair',
-      input: `${projectionHash(b)} ${projectionHash(a)} ${versions}`,
-      // Listed only when the pair is compared: a cache that holds the pair never asks.
-      get parts(): Part[] {
-        const sides = `${sideKey(b)} ${sideKey(a)}`;
-        return comparisons().map((c) => ({
-          kind: 'changes collection',
-          input: `${sides} ${irHash(c.before.collection)} ${irHash(c.after.collection)}`,
-          compute: () => JSON.stringify(c.compare()),
-        }));
-      },
-      compute: (texts) => {
-        const recorded = texts.map((text) => JSON.parse(text) as RecordedChange[]);
-        const findings = diffApis(b, a, { match: 'key' }, recorded);
-        return JSON.stringify(pairView(api, reportOf(from, to, findings, [{ from, to, version: to }], versionsOf(api))));
-      },
-    };
-  });
-}
-
-/** The view of CHANGES.md for `api`; `parts`: the texts of {@link changesParts}, in order (else compared here). */
+/** The view of CHANGES.md for `api`; `parts`: the texts of its pairs (`emit/changes/changes-parts.ts`), in order (else compared here). */
 export function buildChangesView(api: ApiIR, sourcePath: string, parts?: readonly string[]): ChangesView {
   const pairs = versionPairs(api).map(([from, to], i): PairView => {
     const text = parts?.[i];

@@ -19,7 +19,7 @@ export { flagsOf, sourceOf, type FormatOptions } from './format-options.ts';
 export const FORMATS = ['text', 'md', 'json', 'github', 'junit', 'html'] as const;
 
 /** A report format. */
-export type Format = (typeof FORMATS)[number];
+export type ReportFormat = (typeof FORMATS)[number];
 
 function counts(report: DiffReport): string {
   const s = report.summary;
@@ -107,7 +107,7 @@ export function formatGithub(report: DiffReport, options: FormatOptions = {}): s
 }
 
 /** Formats `report` in `format`. */
-export function formatReport(report: DiffReport, format: Format, options: FormatOptions = {}): string {
+export function formatReport(report: DiffReport, format: ReportFormat, options: FormatOptions = {}): string {
   switch (format) {
     case 'json':
       return formatJson(report, options);

@@ -1,5 +1,6 @@
 /**
- * @module The build of `@restgen/runtime`: three entries, `.` (everything a generated server imports), `./jwt`
+ * @module The build of `@restgen/runtime`: four entries, `.` (everything a generated server imports), `./contract`
+ * (the facts restgen's generator reads too: data and types only, see `src/contract.ts`), `./jwt`
  * (the JWT verifier, the only module that imports jose) and `./otel` (the OpenTelemetry adapter of
  * `onVersionUse`, the only module that imports @opentelemetry/api), compiled to ES modules with bundled declarations.
  * Every peer dependency stays an import, resolved from the user's installation.
@@ -7,7 +8,7 @@
 import { defineConfig } from 'tsdown';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', jwt: 'src/jwt.ts', otel: 'src/otel.ts' },
+  entry: { index: 'src/index.ts', contract: 'src/contract.ts', jwt: 'src/jwt.ts', otel: 'src/otel.ts' },
   format: 'esm',
   platform: 'node',
   target: 'node20.19',

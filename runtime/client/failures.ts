@@ -138,8 +138,8 @@ export class InvalidResponseError extends ApiError {
 
 /**
  * The error class of each status (other statuses, 405, 413, 415, ..., are plain ApiErrors), and before
- * it of `"<status> <problem code>"`, where a module that knows a more precise error adds it (a
- * lifecycle's `409 invalid_transition`), so that this one need not know that module.
+ * it of `"<status> <problem code>"`. A request that knows more precise errors passes them to
+ * {@link errorFor} (a transition's `409 invalid_transition`), so that this module need not know theirs.
  */
 export const ERRORS: Record<string, typeof ApiError> = {
   304: NotModifiedError,
@@ -159,14 +159,23 @@ export const ERRORS: Record<string, typeof ApiError> = {
 const shown = (value: unknown): string | undefined =>
   typeof value === "string" ? value : JSON.stringify(value);
 
-/** The error of a failed (non-2xx) response whose body parsed as `body` (undefined: not JSON); its status chooses the class. */
-export function errorFor(r: Response, body: unknown, what: string): ApiError {
+/**
+ * The error of a failed (non-2xx) response whose body parsed as `body` (undefined: not JSON); its status
+ * (and problem code) chooses the class, from `own` first (the request's), then {@link ERRORS}.
+ */
+export function errorFor(
+  r: Response,
+  body: unknown,
+  what: string,
+  own?: Record<string, typeof ApiError>,
+): ApiError {
   // Only an object is a problem body (not an array, a string or a number; nor a proxy's HTML page).
   const problem =
     (body as object | null)?.constructor === Object ? (body as Problem) : null;
   const { status } = r;
   const { title, detail, errors, code } = problem ?? {};
   const Class =
+    own?.[`${status} ${shown(code)}`] ??
     ERRORS[`${status} ${shown(code)}`] ??
     ERRORS[status] ??
     (status > 499 ? InternalServerError : ApiError);

@@ -3,6 +3,7 @@
  * `replace`, `update`, `delete`, and one per lifecycle transition), each a request on the shared transport.
  * @module
  */
+import type { ApiError } from "./failures.js";
 import type { RequestOptions } from "./options.js";
 import {
   apiPromise,
@@ -160,6 +161,7 @@ type Send = (
   body: unknown,
   opts: RequestOptions | undefined,
   suffix?: string,
+  errors?: Record<string, typeof ApiError>,
 ) => ApiPromise<unknown>;
 
 /** A collection in a version: its operations, transitions and path (when it is not the collection's name). */
@@ -172,20 +174,22 @@ type CollectionSpec = readonly [
 /**
  * Builds a version's namespace: per collection its path, operations and transitions. A transition's method
  * is `POST <collection>/{id}:<verb>`; its input may be left out (`{}` is sent), and as a POST it carries an
- * `Idempotency-Key`, so a retry never moves the resource twice. (A version with transitions imports
- * `transitions.ts`, which makes their 409 an `InvalidTransitionError`.)
+ * `Idempotency-Key`, so a retry never moves the resource twice. `transitionErrors`: the error classes of
+ * transition answers (a version with transitions passes `transitions.ts`'s, which make their 409 an
+ * `InvalidTransitionError`).
  */
 export function createNamespace<M>(
   t: Transport,
   version: string,
   spec: Record<keyof M & string, CollectionSpec>,
+  transitionErrors?: Record<string, typeof ApiError>,
 ): Namespace<M> {
   const namespace: Record<string, Record<string, unknown>> = {};
   for (const [
     name,
     [ops, transitions = [], path = name],
   ] of Object.entries<CollectionSpec>(spec)) {
-    const send: Send = (method, id, body, opts, suffix = "") =>
+    const send: Send = (method, id, body, opts, suffix = "", errors) =>
       apiPromise(
         /^\.{0,2}$/.test(id)
           ? Promise.reject(new TypeError(`not an id: ${JSON.stringify(id)}`))
@@ -195,6 +199,8 @@ export function createNamespace<M>(
               `${path}/${encodeURIComponent(id)}${suffix}`,
               body,
               opts,
+              undefined,
+              errors,
             ),
       );
     const list = (query = {}, opts?: RequestOptions): PagePromise<unknown> =>
@@ -222,7 +228,7 @@ export function createNamespace<M>(
     for (const op of ops) methods[op] = all[op];
     for (const verb of transitions)
       methods[verb] = (id: string, input?: object, opts?: RequestOptions) =>
-        send("POST", id, input ?? {}, opts, `:${verb}`);
+        send("POST", id, input ?? {}, opts, `:${verb}`, transitionErrors);
   }
   // The generated version module pairs each collection's types with its operations; the cast states that.
   return namespace as Namespace<M>;

@@ -85,6 +85,18 @@ export interface ClientOptions {
   onAttempt?: (event: AttemptEvent) => void;
 }
 
+/**
+ * The options of a client whose API declares where it is served: those of `O`, with `baseUrl` optional (the
+ * first server the API declares when it is left out).
+ */
+export type WithDefaultBaseUrl<O extends { baseUrl: string }> = Omit<
+  O,
+  "baseUrl"
+> & {
+  /** Where the API lives (default: the first server the API declares); version paths are appended. */
+  baseUrl?: string;
+};
+
 /** Options of one request: any client option (but `baseUrl` and `auth`), an idempotency key, and preconditions. */
 export interface RequestOptions extends Partial<
   Omit<ClientOptions, "baseUrl" | "auth">

@@ -1,10 +1,11 @@
 /**
  * Lifecycles in the client (copied only for APIs that have one, imported by the versions with transitions):
  * the 409 a transition answers when the resource is not in a state it starts from. (`namespace.ts` builds
- * the transition methods.)
+ * the transition methods; a version with transitions hands it {@link TRANSITION_ERRORS}, so importing this
+ * module changes nothing, and a bundle without transitions drops it.)
  * @module
  */
-import { ConflictError, ERRORS } from "./failures.js";
+import { ConflictError, type ApiError } from "./failures.js";
 
 /** 409 `invalid_transition`: the resource is in `state`, from which the transitions `allowed` are open. */
 export class InvalidTransitionError extends ConflictError {
@@ -22,5 +23,7 @@ export class InvalidTransitionError extends ConflictError {
   }
 }
 
-// Registered where errors are chosen: a transition's 409 `invalid_transition` is this error.
-ERRORS["409 invalid_transition"] = InvalidTransitionError;
+/** The errors of a transition's answers, by `"<status> <problem code>"`, before those of every request. */
+export const TRANSITION_ERRORS: Record<string, typeof ApiError> = {
+  "409 invalid_transition": InvalidTransitionError,
+};

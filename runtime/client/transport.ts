@@ -34,6 +34,8 @@ export type Transport = (
   body: unknown,
   opts: RequestOptions | undefined,
   query?: object,
+  /** The request's own error classes, by `"<status> <problem code>"` (see `errorFor`). */
+  errors?: Record<string, typeof ApiError>,
 ) => Promise<WithResponse<unknown>>;
 
 /**
@@ -83,7 +85,7 @@ export function createTransport(
   // Access tokens the client fetches itself come as its `bearer` (and a `fetch` that renews them).
   options = { ...options, ...options.auth?.(options) };
 
-  return async (method, version, path, body, opts = {}, query) => {
+  return async (method, version, path, body, opts = {}, query, errors) => {
     // An option given as undefined is not given: the client's own applies, not the default.
     const o: RequestOptions = { ...options };
     for (const [name, value] of Object.entries(opts))
@@ -172,7 +174,7 @@ export function createTransport(
         } catch {
           // Not JSON: `data` stays undefined (which JSON never is).
         }
-        if (!response.ok) throw errorFor(response, data, what);
+        if (!response.ok) throw errorFor(response, data, what, errors);
         const invalid = (why: string): InvalidResponseError =>
           new InvalidResponseError(why, response!, what);
         if (text === null)

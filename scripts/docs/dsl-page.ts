@@ -104,6 +104,8 @@ export function dslPage(): string {
     'PasswordFlowDef',
     'CustomEventDef',
     'WebhooksDef',
+    'ServerDef',
+    'OpenApiDef',
   ])
     out.push(typeSection(readType(project, DEFS, name)));
   out.push('## `defineConfig({...})` options {#defineconfig}', '');

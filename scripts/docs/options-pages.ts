@@ -24,9 +24,10 @@ const SERVER: readonly (readonly [string, readonly string[]])[] = [
   ['packages/runtime/src/otel.ts', ['VersionMetricsOptions']],
   ['packages/runtime/src/older-data.ts', ['OutdatedValue']],
   ['packages/runtime/src/memory-store.ts', ['MemoryOptions']],
+  ['packages/runtime/src/principal.ts', ['Principal']],
   [
     'packages/runtime/src/types.ts',
-    ['Principal', 'Credential', 'HandlerContext', 'HandlerEvents', 'Condition', 'ListQuery', 'Page', 'CollectionHandlers', 'TransitionHandler'],
+    ['Credential', 'HandlerContext', 'HandlerEvents', 'Condition', 'ListQuery', 'Page', 'CollectionHandlers', 'TransitionHandler'],
   ],
 ];
 

@@ -28,7 +28,11 @@ export async function bundleForNode(entry: string, name: string): Promise<string
     logLevel: 'silent',
     external: isPackage,
     resolve: {
-      alias: { '@restgen/runtime/jwt': path.join(RUNTIME, 'jwt.ts'), '@restgen/runtime': path.join(RUNTIME, 'index.ts') },
+      alias: {
+        '@restgen/runtime/contract': path.join(RUNTIME, 'contract.ts'),
+        '@restgen/runtime/jwt': path.join(RUNTIME, 'jwt.ts'),
+        '@restgen/runtime': path.join(RUNTIME, 'index.ts'),
+      },
       // Sources import `./x.js` for `./x.ts`.
       extensionAlias: { '.js': ['.ts', '.js'] },
     },

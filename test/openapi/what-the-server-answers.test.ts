@@ -1,26 +1,34 @@
 /**
- * The documents describe what the generated server answers beyond the declared operations: HEAD beside every GET,
- * OPTIONS on every path (checked against the running server: the statuses it answers are the documented ones, and
- * `Allow` is the documented list), and `GET /<version>/openapi.json` (which answers the document itself). `Problem.type`
- * is a URI reference. And examples: a generator that builds an example from the schemas finds a value for every
- * field of a list's items and an event's data (Scalar did not follow a `$ref` nested under another one there, and
- * showed null for `id`, `email` and `createdAt`).
+ * The documents and what the generated server answers beyond the declared operations. HEAD beside every GET and
+ * OPTIONS on every path are answered by the server either way, and declared in the documents only with
+ * `openapi: { implicitMethods: true }` (checked against the running server: the statuses it answers are the
+ * documented ones, and `Allow` is the documented list); `GET /<version>/openapi.json` answers the document itself.
+ * `Problem.type` is a URI reference. And examples: a generator that builds an example from the schemas finds a value
+ * for every field of a list's items and an event's data (Scalar did not follow a `$ref` nested under another one
+ * there, and showed null for `id`, `email` and `createdAt`).
  */
+import { allowOf } from '@restgen/runtime/contract';
 import { sample } from 'openapi-sampler';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateInto, importServer, registerOf, SHOP_MIGRATIONS, start, testAuthenticate, type Running } from '../server/helpers.ts';
 import { generateExample, type GeneratedExample, type OpenApiDoc } from './generate-openapi.ts';
 
 type Operation = Record<string, unknown> & { responses: Record<string, Record<string, unknown>> };
 
+const IMPLICIT_API = fileURLToPath(new URL('./fixtures/shop-implicit.ts', import.meta.url));
+const DECLARABLE = ['get', 'put', 'post', 'delete', 'patch'];
+
 let example: GeneratedExample;
+let implicit: GeneratedExample;
 let server: Running;
 let doc: OpenApiDoc;
 
 beforeAll(async () => {
-  example = await generateExample('openapi-implicit');
+  example = await generateExample('openapi-lean');
+  implicit = await generateExample('openapi-implicit', IMPLICIT_API);
   doc = example.doc('v3');
-  const mod = await importServer(await generateInto('openapi-implicit'));
+  const mod = await importServer(await generateInto('openapi-lean'));
   server = await start((app) =>
     registerOf(mod, 'Shop')(app, mod.createMemoryHandlers(), { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS, rateLimit: false }),
   );
@@ -28,13 +36,41 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   example?.cleanup();
+  implicit?.cleanup();
 });
 
 const operations = (item: Record<string, unknown>, method: string): Operation | undefined => item[method] as Operation | undefined;
 
+/** A path of the document with a resource of the running server in place of `{id}`. */
+async function urlOf(path: string): Promise<string> {
+  const created = await server.call('POST', '/v3/customers', { body: { email: `options-${Math.random()}@example.com`, name: 'Ann' } });
+  return path.replace('{id}', String(created.body['id']));
+}
+
 describe('the methods the server answers without an operation declaring them', () => {
-  it('HEAD beside every GET: the same parameters, security and statuses, without bodies', () => {
+  it('are left out of the documents by default: no head, no options, on any path of any version', () => {
+    for (const v of example.versions)
+      for (const [path, item] of Object.entries(example.doc(v).paths)) {
+        expect(Object.keys(item), `${v} ${path}`).not.toContain('head');
+        expect(Object.keys(item), `${v} ${path}`).not.toContain('options');
+      }
+  });
+
+  it('are answered all the same: OPTIONS 204 with Allow on every path, public, and HEAD wherever GET is', async () => {
     for (const [path, item] of Object.entries(doc.paths)) {
+      const url = await urlOf(path);
+      const declared = DECLARABLE.filter((m) => m in item).map((m) => m.toUpperCase());
+      const answer = await server.call('OPTIONS', url, { token: null });
+      expect(answer.status, url).toBe(204);
+      expect(answer.headers.get('allow'), url).toBe(allowOf(new Set(declared)));
+      const get = operations(item, 'get');
+      if (get) expect(Object.keys(get.responses), `HEAD ${url}`).toContain(String((await server.call('HEAD', url)).status));
+    }
+  });
+
+  it('with implicitMethods: HEAD beside every GET, the same parameters, security and statuses, without bodies', () => {
+    const declared = implicit.doc('v3');
+    for (const [path, item] of Object.entries(declared.paths)) {
       const get = operations(item, 'get');
       const head = operations(item, 'head');
       expect(Boolean(head), path).toBe(Boolean(get));
@@ -46,22 +82,21 @@ describe('the methods the server answers without an operation declaring them', (
     }
   });
 
-  it('OPTIONS on every path: 204 with Allow, public; and the running server answers exactly that', async () => {
-    const created = await server.call('POST', '/v3/customers', { body: { email: 'options@example.com', name: 'Ann' } });
-    const id = String(created.body['id']);
-    for (const [path, item] of Object.entries(doc.paths)) {
-      const options = operations(item, 'options');
+  it('with implicitMethods: OPTIONS on every path, 204 with Allow, public, as the running server answers', async () => {
+    const declared = implicit.doc('v3');
+    // The same paths and declared operations as the lean document: only HEAD and OPTIONS are added.
+    expect(Object.keys(declared.paths)).toEqual(Object.keys(doc.paths));
+    for (const [path, item] of Object.entries(declared.paths)) {
+      const { head: _head, options, ...rest } = item;
+      expect(rest, path).toEqual(doc.paths[path]);
       expect(options, path).toBeDefined();
       expect(options!['security']).toEqual([]);
-      const allow = (options!.responses['204']!['headers'] as Record<string, { schema: { example: string } }>)['Allow']!.schema.example;
-      const url = path.replace('{id}', id);
+      const responses = (options as Operation).responses;
+      const allow = (responses['204']!['headers'] as Record<string, { schema: { example: string } }>)['Allow']!.schema.example;
+      const url = await urlOf(path);
       const answer = await server.call('OPTIONS', url, { token: null });
       expect(answer.status, url).toBe(204);
       expect(answer.headers.get('allow'), url).toBe(allow);
-      if (operations(item, 'head')) {
-        const head = await server.call('HEAD', url);
-        expect(Object.keys(operations(item, 'head')!.responses), `HEAD ${url}`).toContain(String(head.status));
-      }
     }
   });
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PART_NAMES, PARTS, partOf, peersOf } from '../../generator/emit/parts.ts';
 import { RUNTIME } from '../../generator/emit/runtime-package.ts';
-import { RUNTIME_CONTRACT } from '../../packages/runtime/src/contract.ts';
+import { RUNTIME_CONTRACT } from '@restgen/runtime/contract';
 import { listFiles } from '../helpers/temp-api.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -92,6 +92,8 @@ describe('packages/runtime/package.json (@restgen/runtime)', () => {
     expect(Object.keys(runtime['scripts']!).filter((s) => /install|prepare/.test(s))).toEqual([]);
     expect(runtime['exports']).toEqual({
       '.': { types: './dist/index.d.ts', default: './dist/index.js' },
+      // What restgen's generator shares with the runtime (bundled into restgen's own build, see tsdown.config.ts).
+      './contract': { types: './dist/contract.d.ts', default: './dist/contract.js' },
       './jwt': { types: './dist/jwt.d.ts', default: './dist/jwt.js' },
       './otel': { types: './dist/otel.d.ts', default: './dist/otel.js' },
       './package.json': './package.json',

@@ -196,6 +196,16 @@ describe('the packed artifact in a fresh project', () => {
       expect(() => readFileSync(path.join(app, 'node_modules/restgen', absent, 'x'))).toThrow();
   });
 
+  it('generates without @restgen/runtime: the contract it shares with the runtime is bundled into its build', () => {
+    const dist = path.join(app, 'node_modules/restgen/dist');
+    const imports = listFiles(dist)
+      .filter((f) => f.endsWith('.js') || f.endsWith('.d.ts'))
+      .filter((f) => /from ["']@restgen\/runtime/.test(readFileSync(path.join(dist, f), 'utf8')));
+    expect(imports).toEqual([]);
+    // The runtime declares the entry the generator was built from.
+    expect(existsSync(path.join(app, 'node_modules/@restgen/runtime/dist/contract.js'))).toBe(true);
+  });
+
   it('imports from plain node, and prints its version', async () => {
     const { stdout } = await sh(process.execPath, [
       '--input-type=module',

@@ -7,7 +7,8 @@ import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generate } from '../../generator/pipeline/generate.ts';
-import { buildChangesView, changesParts } from '../../generator/report/changes-view.ts';
+import { changesParts } from '../../generator/emit/changes/changes-parts.ts';
+import { buildChangesView } from '../../generator/report/changes-view.ts';
 import type { Memo } from '../../generator/pipeline/memo.ts';
 import { KEEP_RUNS, loadRenderCache } from '../../generator/pipeline/render-cache.ts';
 import { cacheFile } from '../../generator/pipeline/run-cache.ts';

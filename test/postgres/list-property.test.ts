@@ -15,6 +15,7 @@ import * as couponsModule from '../../examples/shop/generated/server/collections
 import * as ordersModule from '../../examples/shop/generated/server/collections/orders.ts';
 import { createListQuery } from '../../packages/runtime/src/list-query.ts';
 import { createMemoryCollection } from '../../packages/runtime/src/memory-store.ts';
+import { routeOf } from '../../packages/runtime/src/route-table.ts';
 import type { ListQuery, Page } from '../../packages/runtime/src/types.ts';
 import { createTestDatabase, postgresUrl, requirePostgres, type TestDatabase } from './database.ts';
 
@@ -140,7 +141,7 @@ describe.runIf(requirePostgres(serverUrl))('list queries: memory store, PostgreS
 
   /** The query a request with these parameters hands a list handler (through the v3 schema and the runtime). */
   function parsed(module: typeof ordersModule | typeof couponsModule, wire: Wire, limit: number): ListQuery {
-    const route = module.routes.v3;
+    const route = routeOf(module.routes, 'v3')!;
     const flat = route.schemas.query!.parse({ ...wire, limit: String(limit) }) as Record<string, unknown>;
     const query = createListQuery(route, 'id', new Map())(flat);
     if (!('filter' in query)) throw new Error(`refused: ${JSON.stringify(query)}`);

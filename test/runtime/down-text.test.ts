@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createCheckedText, createWriter, type Via } from '../../packages/runtime/src/checked-text.ts';
 import { compileDown, compileDownReaders, compileUp, type Hooks } from '../../packages/runtime/src/migrate.ts';
+import { routeOf } from '../../packages/runtime/src/route-table.ts';
 import type { RouteSpec } from '../../packages/runtime/src/spec.ts';
 import { mutate, random } from '../helpers/mutate.ts';
 import { routes as notes } from '../../examples/header-versioning/generated/server/collections/notes.ts';
@@ -57,7 +58,7 @@ const newest = {
 
 const ROUTES: [string, RouteSpec, Record<string, unknown>][] = [
   ['renames, fallbacks, enum values and nested plans', older, newest],
-  ['header-versioning notes 2025-01 (a rename)', notes['2025-01'], { id: ID, title: 'T', body: 'b', pinned: true, tags: ['a'], updatedAt: AT }],
+  ['header-versioning notes 2025-01 (a rename)', routeOf(notes, '2025-01')!, { id: ID, title: 'T', body: 'b', pinned: true, tags: ['a'], updatedAt: AT }],
 ];
 
 describe.each(ROUTES)('written from the newest resource: %s', (_name, route, base) => {

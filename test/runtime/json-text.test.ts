@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { hasExactOptional } from '../helpers/zod-version.ts';
 import { createCheckedText, createWriter } from '../../packages/runtime/src/checked-text.ts';
 import { createStrippedText } from '../../packages/runtime/src/json-text.ts';
 import { createShaper } from '../../packages/runtime/src/shape.ts';
@@ -264,7 +265,7 @@ describe('createCheckedText', () => {
     expect(write({ s: 'ab' })).toBe('{"s":"ab"}');
   });
 
-  it.each([
+  it.each<[string, z.ZodType]>([
     ['a default', z.object({ a: z.string().default('x') })],
     ['a transform', z.object({ a: z.string().transform((s) => s.length) })],
     ['a union', z.object({ a: z.union([z.string(), z.int()]) })],
@@ -274,7 +275,10 @@ describe('createCheckedText', () => {
     ['a refinement of a number', z.object({ a: z.number().refine((n) => n !== 1) })],
     ['a coercion', z.object({ a: z.coerce.number() })],
     ['a multipleOf', z.object({ a: z.number().multipleOf(0.1) })],
-    ['an exact optional', z.object({ a: z.string().exactOptional() })],
+    // `exactOptional` came after zod 4.0 (npm run test:zod-floor runs this file on 4.0).
+    ...(hasExactOptional
+      ? [['an exact optional', z.object({ a: (z.string() as unknown as { exactOptional(): z.ZodType }).exactOptional() })] as [string, z.ZodType]]
+      : []),
   ])('leaves a schema with %s to zod', (_what, schema) => {
     expect(createCheckedText(schema)).toBeNull();
   });

@@ -8,7 +8,7 @@ import { ApiError, ConflictError } from '../../runtime/client/failures.ts';
 import { createFailureLimiter } from '../../packages/runtime/src/auth-failures.ts';
 import { createChallenge } from '../../packages/runtime/src/auth.ts';
 import { successorOf } from '../../packages/runtime/src/gate.ts';
-import type { ApiSpec } from '../../packages/runtime/src/spec.ts';
+import type { MountedSpec } from '../../packages/runtime/src/spec.ts';
 
 describe('createFailureLimiter', () => {
   it('blocks an address after max rejected credentials until its window ends; other addresses are apart', () => {
@@ -84,15 +84,15 @@ describe('createFailureLimiter', () => {
 describe('successorOf (the version a 410 names)', () => {
   const v = (name: string, released: boolean, sunsetAt: number | null = null) => ({ name, released, sunsetAt });
   it('is the newest released version that is not past its own sunset, never an unreleased one', () => {
-    const spec = { versions: [v('v1', true, 100), v('v2', true), v('v3', false)] } as unknown as ApiSpec;
+    const spec = { versions: [v('v1', true, 100), v('v2', true), v('v3', false)] } as unknown as MountedSpec;
     expect(successorOf(spec, 200)).toBe('v2');
-    const allRetired = { versions: [v('v1', true, 100), v('v2', false)] } as unknown as ApiSpec;
+    const allRetired = { versions: [v('v1', true, 100), v('v2', false)] } as unknown as MountedSpec;
     expect(successorOf(allRetired, 200)).toBeNull();
   });
 });
 
 describe('createChallenge', () => {
-  const spec = { name: 'Shop', bearer: true, apiKeyHeader: 'X-API-Key' } as ApiSpec;
+  const spec = { name: 'Shop', bearer: true, apiKeyHeader: 'X-API-Key' } as MountedSpec;
   it('puts error parameters in the challenge of the scheme used', () => {
     const challenge = createChallenge(spec);
     expect(challenge(null)).toBe('Bearer realm="shop", ApiKey realm="shop", header="X-API-Key"');

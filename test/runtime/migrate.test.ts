@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { compileDown, compileUp, resolveHooks, type Hooks } from '../../packages/runtime/src/migrate.ts';
-import type { ApiSpec, RouteSpec } from '../../packages/runtime/src/spec.ts';
+import type { MountedSpec, RouteSpec } from '../../packages/runtime/src/spec.ts';
 
 const hooks: Hooks = new Map<string, Record<string, (value: unknown) => unknown>>([
   ['v2.orders.ref', { up: (n: unknown) => `RF-${String(n)}`, down: (s: unknown) => Number(String(s).slice(3)) }],
@@ -99,7 +99,7 @@ describe('resolveHooks', () => {
   const spec = {
     name: 'Shop',
     versions: [{ routes: [{ collection: { hooks: [{ id: 'v2.orders.ref', members: ['down', 'up'], why: 'ref changed type' }] } }] }],
-  } as unknown as ApiSpec;
+  } as unknown as MountedSpec;
   it('names every missing member at startup', () => {
     expect(() => resolveHooks(spec, { v2: { orders: { ref: { up: () => 1 } } } })).toThrow(/migrations\.v2\.orders\.ref\.down\(\): ref changed type/);
     expect(resolveHooks(spec, { v2: { orders: { ref: { up: () => 1, down: () => 2 } } } }).get('v2.orders.ref')).toHaveProperty('down');

@@ -27,7 +27,9 @@ const PLAIN: Record<string, RegExp> = {
   'date-time': patternOf(z.iso.datetime()),
   date: patternOf(z.iso.date()),
   time: patternOf(z.iso.time()),
-  email: patternOf(z.email()),
+  // zod 4.0's email pattern has lookaheads, which escapeFree refuses (emails are then escaped: the same bytes, a
+  // little slower); later releases' is plain (npm run test:zod-floor runs this file on 4.0).
+  ...(z.core.version.minor > 0 ? { email: patternOf(z.email()) } : {}),
   'a DSL pattern': patternOf(z.string().regex(/^\d{5}$/)),
   // biome-ignore lint/complexity/noUselessEscapeInRegex: escapes the writer's pattern reader must accept
   'escaped punctuation and groups': /^(?:[A-Z]{2}\.)?(a|b)\$[0-9a-f\-]{1,4}$/,

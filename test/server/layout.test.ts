@@ -78,7 +78,8 @@ describe('server layout', () => {
     expect(readOnly.find((x) => x.path === 'server/collections/notes.ts')!.content).toContain('readOnly: ["id", "text"]');
     const routes = plain.find((x) => x.path === 'server/routes.ts')!.content;
     expect(routes).not.toContain('text');
-    expect(routes).toContain('routes: [$notes.v2, $tags.v2]');
+    expect(routes).toContain('collections: [$notes, $tags]');
+    expect(routes).not.toContain('routes:');
   });
 
   it('lists in down plans only fields the response schema has, and no plain copies', async () => {
@@ -89,13 +90,15 @@ describe('server layout', () => {
       const dir = await generateInto(name, apiPath);
       const mod = (await import(path.join(dir, 'server/routes.ts'))) as Record<
         string,
-        { versions: { routes: { path: string; schemas: { response: { shape: object } }; down: Record<string, { key?: string }> }[] }[] }
+        { collections: { path: string; versions: Record<string, { schemas: { response: { shape: object } }; down?: Record<string, { key?: string }> }> }[] }
       >;
       const spec = Object.values(mod)[0]!;
       let steps = 0;
-      for (const route of spec.versions.flatMap((v) => v.routes)) {
+      for (const route of spec.collections.flatMap((c) => Object.values(c.versions).map((v) => ({ path: c.path, ...v })))) {
         const keys = Object.keys(route.schemas.response.shape);
-        for (const [field, step] of Object.entries(route.down)) {
+        // A version whose fields are all copies writes no down plan.
+        expect(route.down, route.path).not.toEqual({});
+        for (const [field, step] of Object.entries(route.down ?? {})) {
           expect(keys, `${route.path}.${field}`).toContain(field);
           expect(step).not.toEqual({ key: field });
           steps++;

@@ -1,8 +1,8 @@
 /**
  * The generated server serves each version's generated OpenAPI document over HTTP: at `/<version>/openapi.json`
  * (or `/openapi.json` chosen by the version header), public and unlimited, with `servers[0].url` set to the
- * prefix, moved by `openapi.path`, turned off by `openapi: false`, and a clear startup error when the file
- * is missing.
+ * prefix (unless the API declares its servers: those are kept), moved by `openapi.path`, turned off by
+ * `openapi: false`, and a clear startup error when the file is missing.
  */
 import Fastify from 'fastify';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -186,5 +186,21 @@ describe('OpenAPI documents, header versioning', () => {
       expect(answer.status).toBe(400);
       expect(answer.body).toMatchObject({ code: 'unknown_version', versions: ['2025-01', '2025-06'] });
     }
+  });
+});
+
+describe('OpenAPI documents of an API that declares its servers', () => {
+  it('keeps the declared servers under a prefix: they name where the API is published, prefix included', async () => {
+    const ledgerDir = await generateInto('openapi-ledger', new URL('../../examples/ledger/api.ts', import.meta.url).pathname);
+    const mod = await importServer(ledgerDir);
+    const server = await start((app) => registerOf(mod, 'Ledger')(app, mod.createMemoryHandlers(), { prefix: '/api', authenticate: testAuthenticate }));
+    running.push(server);
+    const answer = await server.call('GET', '/api/openapi.json', { token: null, headers: { 'ledger-version': '2025-09-01' } });
+    expect(answer.status).toBe(200);
+    expect(answer.body['servers']).toEqual([
+      { url: 'https://api.ledger.example', description: 'Production' },
+      { url: 'https://sandbox.api.ledger.example', description: 'Sandbox: test keys, no real money' },
+    ]);
+    expect(answer.body).toEqual(documentOf(ledgerDir, '2025-09-01'));
   });
 });

@@ -1,5 +1,5 @@
 /**
- * `packages/runtime/src/webhook-store.ts` as source, in memory and on a real Redis shared by two clients (two
+ * `packages/runtime/src/webhook-store.ts` and `webhook-redis.ts` as source, in memory and on a real Redis shared by two clients (two
  * instances): an endpoint's update is atomic. Concurrent updates all count, and a change another writer makes
  * between an update's read and its write (a rotated secret, a delete) is kept: the update runs again on the
  * newer copy, and a deleted endpoint is not brought back. The dispatcher counts failures and the API rotates
@@ -7,13 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisProcess, redisBinary, requireRedis } from '../attack/redis-server.ts';
-import {
-  createMemoryEndpoints,
-  createRedisEndpoints,
-  type EndpointRecord,
-  type EndpointStore,
-  type RedisEval,
-} from '../../packages/runtime/src/webhook-store.ts';
+import { createRedisEndpoints, type RedisEval } from '../../packages/runtime/src/webhook-redis.ts';
+import { createMemoryEndpoints, type EndpointRecord, type EndpointStore } from '../../packages/runtime/src/webhook-store.ts';
 
 const endpoint = (id: string): EndpointRecord => ({
   id,

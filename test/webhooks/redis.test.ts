@@ -107,7 +107,7 @@ describe.runIf(run)('webhooks on Redis', () => {
     await writer.call('POST', '/v3/webhook_endpoints', { body: { url: receiver.url + '/lease', events: ['order.created'] } });
     await writer.call('POST', '/v3/orders', { body: { customer_id: await customerOn(writer), product_id: 1, quantity: 1 } });
     // A "dying" instance claims the delivery for 1.5 s and never sends or releases it.
-    const store = (await import('../../packages/runtime/src/webhook-store.ts')) as {
+    const store = (await import('../../packages/runtime/src/webhook-redis.ts')) as {
       createRedisOutbox(redis: unknown, prefix: string): Outbox;
     };
     const claimedAt = Date.now();

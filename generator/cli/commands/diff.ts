@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { combineReports, diffConsecutive, diffHistory, diffVersions } from '../../diff/diff-history.ts';
-import { FORMATS, formatReport, type Format } from '../../report/format.ts';
+import { FORMATS, formatReport, type ReportFormat } from '../../report/format.ts';
 import { REPORT_SCHEMA } from '../../report/format-json.ts';
 import { gateReport, reaches, SEVERITIES, unknownSeverityIds } from '../../diff/gate.ts';
 import type { AcceptedBreak, DiffReport, GitRefs, Level, SeverityOverrides } from '../../diff/types.ts';
@@ -234,7 +234,7 @@ async function runDiff(apiArg: string | undefined, flags: DiffFlags, io: CliIO):
       : configApi !== undefined
         ? path.resolve(path.dirname(loaded.loaded!.file), configApi)
         : path.resolve(io.cwd, 'api.ts');
-  const format = pick(flags.format, FORMATS, '--format') as Format;
+  const format = pick(flags.format, FORMATS, '--format') as ReportFormat;
   const failOnFlag = pick(flags.failOn, FAIL_ON, '--fail-on') ?? config.failOn;
   const severity = severityOf(flags.severity, config.severity ?? {});
   if (flags.today !== undefined && !isIsoDate(flags.today)) throw new UsageError(`--today must be a date in YYYY-MM-DD form (got '${flags.today}')`);

@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { commonJsOutput } from '../../config/module-scope.ts';
+import { commonJsOutput } from '../../load/module-scope.ts';
 import type { Finding } from '../../diff/types.ts';
 import { unusedScopes } from '../../model/check-scopes.ts';
 import { missingPeers, runtimeMismatch } from '../../config/peers.ts';

@@ -9,7 +9,8 @@ import type { ApiIR } from '../../model/ir.ts';
 import { project } from '../../model/project.ts';
 import { irHash, projectionHash } from '../ir-hash.ts';
 import { outputFile } from '../keyed-file.ts';
-import { buildChangesView, changesParts } from '../../report/changes-view.ts';
+import { buildChangesView } from '../../report/changes-view.ts';
+import { changesParts } from './changes-parts.ts';
 import { buildUpgradingView } from '../../report/upgrading-view.ts';
 
 /**

@@ -21,7 +21,7 @@ export interface ObjectTypeView {
 }
 
 /** The view of `client/<version>/<collection>.ts`: one collection's types in one version. */
-export interface CollectionFileView {
+export interface ClientCollectionView {
   readonly title: string;
   readonly version: string;
   /** The collection's name, as the DSL spells it. */
@@ -99,7 +99,7 @@ export interface VersionFileView {
   readonly collections: readonly CollectionView[];
   /** The `WebhookEvent` union of the events the version delivers, or null without events. */
   readonly webhookEvent: Type | null;
-  /** Whether a collection of the version has transitions (the version module imports `transitions.ts`, which registers their error). */
+  /** Whether a collection of the version has transitions (the version module hands `transitions.ts`'s errors to its namespace). */
   readonly transitions: boolean;
 }
 
@@ -123,7 +123,7 @@ export interface IndexVersionView {
 }
 
 /** The view of `client/index.ts`. */
-export interface IndexView {
+export interface ClientIndexView {
   readonly title: string;
   /** `ShopClient`. */
   readonly clientName: string;
@@ -131,8 +131,14 @@ export interface IndexView {
   readonly factoryName: string;
   /** `ShopClientOptions`. */
   readonly optionsName: string;
-  /** The options type (`ClientOptions`, or an `Omit<...>` of the schemes the API lacks). */
+  /** The options type (`ClientOptions`, or an `Omit<...>` of the schemes the API lacks; `baseUrl` optional with servers). */
   readonly optionsType: Type;
+  /** What the index imports of the options module: `{ Auth, ClientOptions, WithDefaultBaseUrl }` as it needs them. */
+  readonly optionsImports: Expr;
+  /** The first server the API declares, as a string literal (the default `baseUrl`), or false. */
+  readonly baseUrl: string | false;
+  /** `createTransport(options, API_KEY_HEADER, VERSION_HEADER)`, `baseUrl` defaulting to the first server. */
+  readonly transportCall: Expr;
   /** The header of API keys, as a string literal, or `null` when the API takes none. */
   readonly apiKeyHeader: string;
   /** The header that selects the version, as a string literal, or `null` when the version is a path prefix. */
@@ -186,7 +192,7 @@ export interface RefTarget {
  * The view of `client/<version>/<collection>.ts`: it reads only the API's title, the version's name, the collection
  * and the collections its expandable refs name (`targets`, by collection name).
  */
-export function buildCollectionFile(api: Pick<ApiIR, 'title'>, c: CollectionAt, version: string, targets: readonly RefTarget[] = []): CollectionFileView {
+export function buildCollectionFile(api: Pick<ApiIR, 'title'>, c: CollectionAt, version: string, targets: readonly RefTarget[] = []): ClientCollectionView {
   const t = c.typeName;
   const has = (op: CollectionAt['operations'][number]): boolean => c.operations.includes(op);
   const writes = has('create') || has('replace');
@@ -312,6 +318,8 @@ export function buildVersionView(api: ApiIR, v: VersionIR): VersionFileView {
           ),
           true,
         ),
+        // A version with transitions gives their answers' error classes (imported, never registered on import).
+        ...(transitions ? [e.id('TRANSITION_ERRORS')] : []),
       ],
       [ty.ref(`${base}${id}Types`)],
     ),
@@ -348,8 +356,11 @@ function webhookEvent(at: ApiAt, version: string): Type | null {
   return events.length > 0 ? ty.union(events) : null;
 }
 
+/** The options of the index's example call, as written: `{ baseUrl: ..., bearer: TOKEN }`, or `{}`. */
+const exampleOptions = (members: string): string => (members === '' ? '{}' : `{ ${members} }`);
+
 /** The view of the index module. */
-export function buildIndexView(api: ApiIR): IndexView {
+export function buildIndexView(api: ApiIR): ClientIndexView {
   const base = pascalCase(api.name);
   const features = clientFeatures(api);
   const { tokenUrl } = features;
@@ -365,12 +376,22 @@ export function buildIndexView(api: ApiIR): IndexView {
       : api.auth.apiKey
         ? ', apiKey: KEY'
         : '';
+  const options = omit.length > 0 ? ty.ref('Omit', [ty.ref('ClientOptions'), ty.union(omit.map(ty.str))]) : ty.ref('ClientOptions');
+  // With servers declared, `baseUrl` defaults to the first.
+  const servers = api.servers[0];
   return {
     title: api.title,
     clientName: `${base}Client`,
     factoryName: `create${base}Client`,
     optionsName: `${base}ClientOptions`,
-    optionsType: omit.length > 0 ? ty.ref('Omit', [ty.ref('ClientOptions'), ty.union(omit.map(ty.str))]) : ty.ref('ClientOptions'),
+    optionsType: servers ? ty.ref('WithDefaultBaseUrl', [options]) : options,
+    baseUrl: servers ? literal(servers.url) : false,
+    optionsImports: e.specifiers([...(tokenUrl ? ['Auth'] : []), 'ClientOptions', ...(servers ? ['WithDefaultBaseUrl'] : [])]),
+    transportCall: e.call('createTransport', [
+      servers ? e.obj([e.spread(e.id('options')), e.prop('baseUrl', e.raw('options.baseUrl ?? BASE_URL'))]) : e.id('options'),
+      e.id('API_KEY_HEADER'),
+      e.id('VERSION_HEADER'),
+    ]),
     factoryParams: e.params([`options: ${base}ClientOptions`]),
     apiKeyHeader: JSON.stringify(api.auth.apiKey?.header ?? null),
     versionHeader: JSON.stringify(api.versioning.in === 'header' ? api.versioning.header : null),
@@ -398,15 +419,20 @@ export function buildIndexView(api: ApiIR): IndexView {
     }),
     versionClient: `create${base}${versionIdentifier(shown?.name ?? 'v1')}Client`,
     example:
-      shown && listed ? { options: `baseUrl: 'https://api.example.com'${credential}`, collection: `${accessor(shown.name)}${accessor(listed.name)}` } : false,
+      shown && listed
+        ? {
+            options: exampleOptions(servers ? credential.slice(2) : `baseUrl: 'https://api.example.com'${credential}`),
+            collection: `${accessor(shown.name)}${accessor(listed.name)}`,
+          }
+        : false,
   };
 }
 
 declare module '../../templates/load-templates.ts' {
   /** The templates this module's views fill. */
   interface TemplateViews {
-    'client/collection': CollectionFileView;
-    'client/index': IndexView;
+    'client/collection': ClientCollectionView;
+    'client/index': ClientIndexView;
     'client/version': VersionFileView;
   }
 }

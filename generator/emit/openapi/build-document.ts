@@ -4,7 +4,7 @@
  * member first; nothing here depends on it.
  */
 import { buildWebhooks } from './webhooks.ts';
-import type { Part } from '../types.ts';
+import type { RenderPart } from '../types.ts';
 import { irHash } from '../ir-hash.ts';
 import type { ErrorKind } from './shared-components.ts';
 import type { ApiAt, CollectionAt, VersionIR } from '../../model/ir.ts';
@@ -161,7 +161,8 @@ function buildCollectionPart(api: ApiAt, formats: FormatNames, c: CollectionAt):
   const req = endpointRequestView(api, c);
   const schemas = buildCollectionSchemas(c, formats, req);
   addLifecycleSchemas(api, req, schemas, formats);
-  return { paths: withImplicitMethods({ ...buildCollectionPaths(ctx, c), ...buildTransitionPaths(ctx, c) }), schemas, errors: ctx.usedErrors };
+  const paths = { ...buildCollectionPaths(ctx, c), ...buildTransitionPaths(ctx, c) };
+  return { paths: api.openapi.implicitMethods ? withImplicitMethods(paths) : paths, schemas, errors: ctx.usedErrors };
 }
 
 /**
@@ -202,6 +203,12 @@ function readPart(text: string): CollectionPart {
   return { paths, schemas, errors: new Map(header.errors) };
 }
 
+/** The document's `servers`: those the API declares, else `/` (the host serving the document). */
+function serversOf(api: ApiAt): JsonObject[] {
+  if (api.servers.length === 0) return [{ url: '/', description: 'The host serving this API.' }];
+  return api.servers.map((s) => compact({ url: s.url, description: s.description }));
+}
+
 /** The shared format schemas' names in one version's document (renamed where a collection's type takes one). */
 function formatNamesOf(api: ApiAt): FormatNames {
   const taken = collectionSchemaNames(api);
@@ -217,7 +224,7 @@ function formatNamesOf(api: ApiAt): FormatNames {
  * Each collection's part of one version's document (its paths and schemas, printed), keyed by the collection and
  * what of the API it reads: a cache around the emit stage builds and prints only the parts of changed collections.
  */
-export function openApiParts(api: ApiAt): Part[] {
+export function openApiParts(api: ApiAt): RenderPart[] {
   const formats = formatNamesOf(api);
   // What a collection's part reads of the API besides the collection: the version and its settings, and the format names.
   const context = JSON.stringify([irHash({ ...api, collections: [], events: [] }), formats]);
@@ -248,7 +255,11 @@ export function buildOpenApiDocument(api: ApiAt, parts?: readonly string[]): Jso
   });
   const lifecycle = variantOf(api);
   // The document's route answers with the version's headers too (Deprecation, Sunset, Link, the echoed version).
-  paths[`${pathPrefix(api)}/openapi.json`] = documentPath(api.versioning.in === 'header' ? [ref('parameters', 'ApiVersion')] : [], lifecycleHeaders(api));
+  paths[`${pathPrefix(api)}/openapi.json`] = documentPath(
+    api.versioning.in === 'header' ? [ref('parameters', 'ApiVersion')] : [],
+    lifecycleHeaders(api),
+    api.openapi.implicitMethods,
+  );
   const webhooks = buildWebhooks(api, formats);
   const problem = freeName('Problem', taken);
   if (ctx.usedErrors.size > 0) schemas[problem] = buildProblemSchema();
@@ -266,7 +277,7 @@ export function buildOpenApiDocument(api: ApiAt, parts?: readonly string[]): Jso
     openapi: '3.1.1',
     info: infoOf(api),
     externalDocs: api.version.docs ? { description: `How to move off ${api.version.name}.`, url: api.version.docs } : undefined,
-    servers: [{ url: '/', description: 'The host serving this API.' }],
+    servers: serversOf(api),
     tags: api.collections.map((c) => tagOf(api, c)),
     paths,
     webhooks: webhooks ? sortedKeys(webhooks) : undefined,

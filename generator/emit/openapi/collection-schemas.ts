@@ -4,7 +4,8 @@
  * Each one says what the zod schema of the same name accepts (see `templates/zod/schemas.hbs`).
  */
 import type { CollectionAt, FieldAt, OperationName } from '../../model/ir.ts';
-import { isMember, isRequired, propertySchema, type FormatNames, type SchemaMode } from './field-schema.ts';
+import { isMember, isRequired, propertySchema, type FormatNames } from './field-schema.ts';
+import type { SchemaMode } from '../schema-mode.ts';
 import { compact, ref, type Json, type JsonObject } from './json.ts';
 
 /** The names of a collection's component schemas. */

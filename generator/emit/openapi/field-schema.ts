@@ -9,13 +9,7 @@ import type { FieldAt, TypeIR, TypeKind } from '../../model/ir.ts';
 import { exampleOfPattern } from '../../model/pattern-example.ts';
 import { ZOD_FORMAT_PATTERNS } from '../../model/zod-formats.ts';
 import { compact, ref, type Json, type JsonObject } from './json.ts';
-
-/**
- * Where a schema is used. `response`: as the server answers (write-only fields left out, unknown keys
- * allowed, as `z.object` strips them). `request`: a body (read-only fields left out, unknown keys
- * rejected, nested defaults documented). Mirrors `SchemaMode` of the zod emitter.
- */
-export type SchemaMode = 'response' | 'request';
+import type { SchemaMode } from '../schema-mode.ts';
 
 /** The formats that get a shared component schema (their patterns are long; fields refer to them). */
 export type FormatKind = 'datetime' | 'date' | 'uuid' | 'email';

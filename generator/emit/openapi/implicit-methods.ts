@@ -1,11 +1,13 @@
 /**
- * @module The methods the generated server answers on every path without an operation declaring them, written into
- * the documents so that a client, a gateway or a linter sees what the server does: `HEAD` wherever `GET` is (Fastify
- * runs the `GET` route and sends its status and headers without the body; on an item, `If-None-Match` answers 304),
- * and `OPTIONS` on every path (204 with `Allow`, before credentials and rate limits: it needs neither). And the
- * route that serves the document itself, `GET /<version>/openapi.json` (public).
+ * @module The methods the generated server answers on every path without an operation declaring them: `HEAD`
+ * wherever `GET` is (Fastify runs the `GET` route and sends its status and headers without the body; on an item,
+ * `If-None-Match` answers 304), and `OPTIONS` on every path (204 with `Allow`, before credentials and rate limits: it
+ * needs neither). HTTP defines both for every resource, so the documents leave them out unless the API asks for them
+ * (`openapi: { implicitMethods: true }`): declared, they are a fifth of a document, shown as operations of their own
+ * by documentation tools and generated as methods by client generators. And the route that serves the document
+ * itself, `GET /<version>/openapi.json` (public).
  */
-import { allowOf } from '../../../packages/runtime/src/operations.ts';
+import { allowOf } from '@restgen/runtime/contract';
 import { compact, type Json, type JsonObject } from './json.ts';
 
 /** A response without its body: what a `HEAD` answers for the `GET` response `response` (a `$ref` stays as it is). */
@@ -68,12 +70,13 @@ export function withImplicitMethods(paths: Readonly<Record<string, JsonObject>>)
   return out;
 }
 
-/** The path item of the route that serves a version's document (`/<version>/openapi.json`, or `/openapi.json`). */
-export function documentPath(parameters: readonly JsonObject[], headers: Readonly<Record<string, JsonObject>>): JsonObject {
+/** The path item of the route that serves a version's document (`/<version>/openapi.json`, or `/openapi.json`); `implicit`: with HEAD and OPTIONS. */
+export function documentPath(parameters: readonly JsonObject[], headers: Readonly<Record<string, JsonObject>>, implicit: boolean): JsonObject {
   const get = compact({
     operationId: 'getOpenApiDocument',
     summary: 'This OpenAPI document',
-    description: 'The document of this version, as generated (with a server prefix, `servers[0].url` is the prefix). Public: no credential, no rate limit.',
+    description:
+      'The document of this version, as generated (served under a prefix, and without `servers` declared, `servers[0].url` is the prefix). Public: no credential, no rate limit.',
     responses: {
       '200': compact({
         description: 'The OpenAPI 3.1 document.',
@@ -84,5 +87,5 @@ export function documentPath(parameters: readonly JsonObject[], headers: Readonl
     security: [],
   });
   const item: JsonObject = parameters.length > 0 ? { parameters: [...parameters], get } : { get };
-  return withImplicitMethods({ doc: item })['doc']!;
+  return implicit ? withImplicitMethods({ doc: item })['doc']! : item;
 }

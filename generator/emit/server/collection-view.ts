@@ -5,8 +5,7 @@
  * module for every version: a field change usually changes the plans of every older version anyway, and
  * a module per version tripled the file headers and imports the formatter reads.)
  */
-import type { Assign, MemorySpec } from '../../../packages/runtime/src/memory-store.ts';
-import type { CollectionSpec, LifecycleSpec, LimitSpec } from '../../../packages/runtime/src/spec.ts';
+import type { Assign, CollectionSpec, LifecycleSpec, LimitSpec, MemorySpec } from '@restgen/runtime/contract';
 import { listQueryType, querySpecOf } from './query-view.ts';
 import type { ApiIR, CollectionAt, CollectionIR, FieldAt, OperationName, RateLimitIR, TransitionIR } from '../../model/ir.ts';
 import { OPERATIONS } from '../../model/ir.ts';
@@ -36,7 +35,7 @@ interface RouteView {
   readonly version: string;
   /** The version as a property key. */
   readonly key: string;
-  /** `{ collection, path, operations, id, schemas, up, down, stateField, transitions }`: the runtime's `RouteSpec`. */
+  /** `{ schemas, up?, down?, transitions?, ... }`: what the version has of its own (the runtime's `VersionRoute`). */
   readonly route: Expr;
 }
 
@@ -61,10 +60,10 @@ export interface CollectionFileView {
   readonly doc: string;
   readonly top: string;
   readonly imports: readonly { readonly alias: string; readonly path: string }[];
-  /** `{ readonly [V in "v1" | "v2"]: $.RouteSpec }`: the versions the collection exists in. */
+  /** `$.CollectionRoutes<"v1" | "v2">`: the versions the collection exists in. */
   readonly routesType: Type;
   readonly routes: readonly RouteView[];
-  /** `{ v1: { ...route }, ... }`: every version's route, one per line. */
+  /** The runtime's `CollectionRoutes`: what the versions share once, then each version's own, one per line. */
   readonly routesObject: Expr;
   /** The runtime's `CollectionSpec`, as a literal in the module. */
   readonly spec: Expr;
@@ -254,39 +253,50 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
   const { top, needs, plans } = planned;
   const imports: { alias: string; path: string }[] = [];
   const routes: RouteView[] = [];
+  const newestAt = projections[top]!.byKey.get(c.name)!;
+  // What every version shares is the newest version's; a version writes only what it has of its own.
+  const shared = {
+    path: newestAt.path,
+    operations: newestAt.operations,
+    public: publicOpsOf(ctx, newestAt),
+    id: idOf(newestAt),
+    stateField: newestAt.lifecycle?.field ?? null,
+  };
+  const differs = (a: unknown, b: unknown): boolean => JSON.stringify(a) !== JSON.stringify(b);
   for (let at = 0; at < versions.length; at++) {
     const cAt = projections[at]!.byKey.get(c.name);
     if (!cAt) continue;
     const version = versions[at]!;
     const alias = ctx.alias.get(version)!;
     imports.push({ alias, path: `../../${version}/${cAt.name}.js` });
+    const { up, down } = plans.get(at)!;
+    const query = querySpecOf(cAt, newestAt);
+    const own = {
+      path: cAt.path,
+      operations: cAt.operations,
+      public: publicOpsOf(ctx, cAt),
+      id: idOf(cAt),
+      stateField: cAt.lifecycle?.field ?? null,
+    };
+    const transitions = (cAt.lifecycle?.transitions ?? []).map((tr) => {
+      const ir = c.lifecycle!.transitions.find((x) => x.name === tr.name)!;
+      // The newest version that offers the transition has the input its handler is typed with.
+      let last = at;
+      while (last + 1 <= top && existsAt(versions, last + 1, ir.addedIn, ir.removedIn)) last++;
+      const trUp = last === at ? null : compactUp(planFieldsUp(versions, ir.input, at, last, () => []));
+      const input = e.prop('input', e.path(`${alias}.${inputTypeName(cAt, tr.name)}`));
+      return e.prop(tr.name, e.obj(trUp === null ? [input] : [input, e.prop('up', e.json(trUp))]));
+    });
     routes.push({
       version,
       key: printKey(version),
       route: e.obj([
-        e.short('collection'),
-        e.prop('path', e.str(cAt.path)),
-        e.prop('operations', e.json(cAt.operations)),
-        e.prop('public', e.json(publicOpsOf(ctx, cAt))),
-        e.prop('id', e.str(idOf(cAt))),
         e.prop('schemas', schemasOf(alias, cAt)),
-        e.prop('query', e.json(querySpecOf(cAt, projections[top]!.byKey.get(c.name)!))),
-        e.prop('up', e.json(plans.get(at)!.up)),
-        e.prop('down', e.json(plans.get(at)!.down)),
-        e.prop('stateField', e.json(cAt.lifecycle?.field ?? null)),
-        e.prop(
-          'transitions',
-          e.obj(
-            (cAt.lifecycle?.transitions ?? []).map((tr) => {
-              const ir = c.lifecycle!.transitions.find((x) => x.name === tr.name)!;
-              // The newest version that offers the transition has the input its handler is typed with.
-              let last = at;
-              while (last + 1 <= top && existsAt(versions, last + 1, ir.addedIn, ir.removedIn)) last++;
-              const up = last === at ? null : compactUp(planFieldsUp(versions, ir.input, at, last, () => []));
-              return e.prop(tr.name, e.obj([e.prop('input', e.path(`${alias}.${inputTypeName(cAt, tr.name)}`)), e.prop('up', e.json(up))]));
-            }),
-          ),
-        ),
+        ...(Object.keys(query).length > 0 ? [e.prop('query', e.json(query))] : []),
+        ...(up !== null ? [e.prop('up', e.json(up))] : []),
+        ...(Object.keys(down).length > 0 ? [e.prop('down', e.json(down))] : []),
+        ...(transitions.length > 0 ? [e.prop('transitions', e.obj(transitions))] : []),
+        ...(['path', 'operations', 'public', 'id', 'stateField'] as const).filter((k) => differs(own[k], shared[k])).map((k) => e.prop(k, e.json(own[k]))),
       ]),
     });
   }
@@ -306,10 +316,24 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
     doc: `${c.name} of the ${ctx.name} API: routes, store and handler types.${c.description ? ` ${c.description}` : ''}`,
     top: versions[top]!,
     imports,
-    routesType: t.mapped('V', t.union(routes.map((r) => t.str(r.version))), t.ref('$.RouteSpec'), true),
+    routesType: t.ref('$.CollectionRoutes', [t.union(routes.map((r) => t.str(r.version)))]),
     routes,
     routesObject: e.obj(
-      routes.map((r) => e.prop(r.version, r.route)),
+      [
+        e.short('collection'),
+        e.prop('path', e.str(shared.path)),
+        e.prop('operations', e.json(shared.operations)),
+        e.prop('public', e.json(shared.public)),
+        e.prop('id', e.str(shared.id)),
+        ...(shared.stateField !== null ? [e.prop('stateField', e.str(shared.stateField))] : []),
+        e.prop(
+          'versions',
+          e.obj(
+            routes.map((r) => e.prop(r.version, r.route)),
+            true,
+          ),
+        ),
+      ],
       true,
     ),
     spec: e.json({
@@ -334,7 +358,7 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
     } satisfies MemorySpec),
     resource,
     handlersDoc: `${c.name}: ${c.description ? c.description + ' ' : ''}Called by every version's routes, typed with ${versions[top]}.`,
-    query: ops.includes('list') ? listQueryType(ctx, c, resourceName) : null,
+    query: ops.includes('list') ? listQueryType(ctx.projections, c, resourceName) : null,
     usesZod: transitions.length > 0 || ops.some((op) => op === 'create' || op === 'replace' || op === 'update'),
     handlers: t.inter([
       t.ref('Pick', [

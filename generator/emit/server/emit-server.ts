@@ -6,7 +6,7 @@
  * `index.ts` with `registerXApi` and `createMemoryHandlers`). A changed field changes one small module.
  */
 import type { ApiIR } from '../../model/ir.ts';
-import type { EmitOptions, OutputFile, Part } from '../types.ts';
+import type { EmitOptions, OutputFile, RenderPart } from '../types.ts';
 import { irHash } from '../ir-hash.ts';
 import { outputFile, templateFile } from '../keyed-file.ts';
 import { buildCollectionFiles, summarizeCollection, type CollectionSummary } from './collection-view.ts';
@@ -43,7 +43,7 @@ export function emitServer(api: ApiIR, options: EmitOptions): OutputFile[] {
       options.render('server/collection', buildCollectionFiles(ctx, c).collection),
     ),
   );
-  const parts: Part[] = api.collections.map((c, i) => ({
+  const parts: RenderPart[] = api.collections.map((c, i) => ({
     kind: 'server summary',
     input: inputs[i]!,
     compute: () => JSON.stringify(summarizeCollection(ctx, c)),

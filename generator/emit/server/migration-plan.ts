@@ -3,7 +3,7 @@
  * that collection has: renames, dropped and defaulted fields, fallbacks, and the hooks a user must write
  * for what markers cannot express (a type change, a removal without fallback, a field made optional).
  */
-import type { DownStep, NestedDown, RouteSpec, UpPlan as RuntimeUpPlan } from '../../../packages/runtime/src/spec.ts';
+import type { DownStep, NestedDown, RouteSpec, UpPlan as RuntimeUpPlan } from '@restgen/runtime/contract';
 import type { CollectionIR, FieldIR, TypeIR } from '../../model/ir.ts';
 import { enumValueShownAt, existsAt, nameAt, shapeAt } from '../../model/project.ts';
 

@@ -3,11 +3,10 @@
  * the newest version's, which the handlers read), and the `Query` type a list handler receives: the filters,
  * sort keys and expansions of every version (older versions' requests arrive migrated), in the newest names.
  */
-import type { QuerySpec } from '../../../packages/runtime/src/spec.ts';
+import type { QuerySpec } from '@restgen/runtime/contract';
 import { filterParameter, type CollectionAt, type CollectionIR, type FilterOp } from '../../model/ir.ts';
 import { FILTER_OPS } from '../../model/ir.ts';
 import { t, type Type } from '../../printer/ast.ts';
-import type { ServerContext } from './collection-view.ts';
 
 /** The query spec of `c` in one version; `newest` is the collection in its newest version (whose keys handlers read). */
 export function querySpecOf(c: CollectionAt, newest: CollectionAt): QuerySpec {
@@ -32,9 +31,12 @@ export function querySpecOf(c: CollectionAt, newest: CollectionAt): QuerySpec {
   };
 }
 
-/** `$.ListQueryOf<resource, { field: operators }, sort keys, expansions>` of `c`, whose newest resource type is `resource` (`V3.Order`). */
-export function listQueryType(ctx: ServerContext, c: CollectionIR, resource: string): Type {
-  const versions = ctx.projections.flatMap((p) => p.byKey.get(c.name) ?? []);
+/**
+ * `$.ListQueryOf<resource, { field: operators }, sort keys, expansions>` of `c` across the versions' `projections`,
+ * whose newest resource type is `resource` (`V3.Order`).
+ */
+export function listQueryType(projections: readonly { readonly byKey: ReadonlyMap<string, CollectionAt> }[], c: CollectionIR, resource: string): Type {
+  const versions = projections.flatMap((p) => p.byKey.get(c.name) ?? []);
   const newest = versions.at(-1)!;
   const stored = new Set(newest.fields.map((f) => f.key));
   const ops = new Map<string, Set<FilterOp>>();

@@ -1,6 +1,6 @@
 /**
- * @module The view models of the server's assembling modules: `routes.ts` (every version's list of route
- * entries), `types.ts` (the API's handler, seed, migration and option types) and `index.ts` (the entry
+ * @module The view models of the server's assembling modules: `routes.ts` (the versions and every collection's
+ * routes), `types.ts` (the API's handler, seed, migration and option types) and `index.ts` (the entry
  * points). They only name collections, so they change when a collection is added or removed, not when a
  * field changes; the per-collection views are in `collection-view.ts`. The templates only lay them out.
  */
@@ -33,8 +33,6 @@ interface VersionView {
   readonly brownouts: Expr | null;
   /** `new URL("../openapi/<version>.json", import.meta.url)`: the version's OpenAPI document (the OpenAPI emitter writes it). */
   readonly document: Expr;
-  /** The imported route entries of the version's collections, in declaration order (`[$orders.v1]`). */
-  readonly routes: Expr;
 }
 /** The view of `server/routes.ts`. */
 export interface RoutesView {
@@ -50,6 +48,8 @@ export interface RoutesView {
   readonly apiKeyHeader: Expr;
   readonly rateLimit: Expr;
   readonly versions: readonly VersionView[];
+  /** Every collection's imported routes, in declaration order (`[$customers, $orders]`): each names its versions. */
+  readonly collectionRoutes: Expr;
   /** The constant of `events.ts`, or null without events. */
   readonly webhooks: string | null;
 }
@@ -169,7 +169,6 @@ export function buildServerViews(api: ApiIR, ctx: ServerContext, collections: re
       [t.ref(`$${c.key}.Resource`), ...(c.hasTransitions ? [t.ref(`$${c.key}.Transitions`)] : [])],
     ),
   }));
-  const routeOf = (key: string, version: string): Expr => e.access(e.id(`$${key}`), version);
   // The built-in collection's handlers come with the runtime: users neither write nor seed them.
   const userRefs = refs.filter((_, i) => api.collections[i]!.builtin === undefined);
   // The constant `events.ts` exports (see `events-view.ts`), when the API has events (and so webhook endpoints).
@@ -196,8 +195,8 @@ export function buildServerViews(api: ApiIR, ctx: ServerContext, collections: re
         link: linkOf(v),
         brownouts: v.brownouts ? e.json(v.brownouts.map((w) => ({ start: Date.parse(w.start), end: Date.parse(w.end) }))) : null,
         document: e.construct('URL', [e.str(`../openapi/${v.name}.json`), e.raw('import.meta.url')]),
-        routes: e.arr(collections.filter((c) => c.versions.includes(v.name)).map((c) => routeOf(c.key, v.name))),
       })),
+      collectionRoutes: e.arr(collections.map((c) => e.id(`$${c.key}`))),
       webhooks: events?.constName ?? null,
     },
     types: {

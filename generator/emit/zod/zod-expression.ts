@@ -5,9 +5,7 @@
 import { kindOf } from '../../model/kinds.ts';
 import type { FieldAt, TypeIR, TypeKind } from '../../model/ir.ts';
 import { e, type Expr } from '../../printer/ast.ts';
-
-/** Responses strip unknown keys; requests reject them and enforce read-only/defaults inside objects. */
-export type SchemaMode = 'response' | 'request';
+import type { SchemaMode } from '../schema-mode.ts';
 
 type Builders = { [K in TypeKind]: (type: Extract<TypeIR<FieldAt>, { kind: K }>, mode: SchemaMode) => Expr };
 

@@ -7,8 +7,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { limitKeyOf } from './client-address.js';
 import type { JwtVerifier } from './jwt-claims.js';
 import { problem, send } from './problems.js';
-import type { ApiSpec } from './spec.js';
-import type { Mount } from './state.js';
+import type { MountedSpec } from './spec.js';
+import type { Challenge, Mount } from './state.js';
 import type { Credential, Principal, ServerOptions } from './types.js';
 
 const sha256 = (text: string): Buffer => createHash('sha256').update(text).digest();
@@ -28,7 +28,7 @@ function createKeyTable(keys: Readonly<Record<string, Principal>>): (token: stri
 }
 
 /** The credential a request carries (a bearer token first, then the API key header), or null. */
-export function readCredential(request: FastifyRequest, spec: ApiSpec, apiKeyHeader: string | null): Credential | null {
+export function readCredential(request: FastifyRequest, spec: MountedSpec, apiKeyHeader: string | null): Credential | null {
   const authorization = request.headers.authorization;
   if (spec.bearer && typeof authorization === 'string' && /^bearer\s+\S/i.test(authorization))
     return {
@@ -40,15 +40,12 @@ export function readCredential(request: FastifyRequest, spec: ApiSpec, apiKeyHea
   return null;
 }
 
-/** The `WWW-Authenticate` value of a 401 or 403; `error` goes into the challenge of the scheme the client used. */
-export type Challenge = (scheme: Credential['scheme'] | null, error?: string) => string;
-
 /**
  * The challenges of the API's schemes, one per scheme (RFC 9110 section 11.6.1): `Bearer realm="shop"`
  * and `ApiKey realm="shop", header="X-API-Key"`. Error parameters (`error="invalid_token"`, RFC 6750) are
  * appended to the challenge of the scheme the rejected credential used, never after another scheme's.
  */
-export function createChallenge(spec: ApiSpec): Challenge {
+export function createChallenge(spec: MountedSpec): Challenge {
   const realm = `realm="${spec.name.toLowerCase()}"`;
   const schemes: [Credential['scheme'], string][] = [];
   if (spec.bearer) schemes.push(['bearer', `Bearer ${realm}`]);
@@ -70,7 +67,7 @@ export interface Authenticator {
  * (which receives a verified token's principal). Throws at startup when the API needs credentials and
  * nothing can accept them, or when `jwt` is given to an API that takes no bearer tokens.
  */
-export function createAuthenticator(spec: ApiSpec, options: ServerOptions): Authenticator {
+export function createAuthenticator(spec: MountedSpec, options: ServerOptions): Authenticator {
   const needsAuth = spec.versions.some((v) => v.routes.some((r) => r.operations.some((op) => !r.public.includes(op))));
   if (options.jwt && !spec.bearer)
     throw new Error(

@@ -8,7 +8,9 @@
  * looser than zod: where it cannot tell, it fails, and zod has the last word.
  */
 import type { z } from 'zod';
-import { checksOf, isJsonScalar, lengthTest, numberTest, stringTest, testsOf, type Internals } from './zod-checks.js';
+import type * as core from 'zod/v4/core';
+import { checksOf, isJsonScalar, lengthTest, numberTest, stringTest, testsOf } from './zod-checks.js';
+import { checkDefOf, isDefaulted, schemaOf, type Schema } from './zod-internals.js';
 
 /** What a reader gives for a value zod's parse may not accept. */
 export const FAIL: unique symbol = Symbol('fail');
@@ -16,7 +18,8 @@ export const FAIL: unique symbol = Symbol('fail');
 type Read = (value: unknown) => unknown;
 
 /** One value parsed by zod itself: for kinds and checks not read here. */
-function zodValue(schema: Internals): Read {
+function zodValue(schema: Schema): Read {
+  // The schemas read here are the generated ones, made by zod's classic API.
   const parse = (schema as unknown as z.ZodType).safeParse.bind(schema);
   return (value) => {
     const parsed = parse(value);
@@ -25,9 +28,9 @@ function zodValue(schema: Internals): Read {
 }
 
 /** The reader of a schema; `path` holds the schemas being read around it (a recursive one is zod's). */
-function reader(schema: Internals, path: ReadonlySet<Internals>): Read {
+function reader(schema: Schema, path: ReadonlySet<Schema>): Read {
   const def = schema._zod.def;
-  if (def.coerce === true || path.has(schema)) return zodValue(schema);
+  if (('coerce' in def && def.coerce === true) || path.has(schema)) return zodValue(schema);
   const within = new Set(path).add(schema);
   // Refinements and other checks on kinds that take none here are zod's.
   const checked = (def.checks?.length ?? 0) > 0;
@@ -43,15 +46,12 @@ function reader(schema: Internals, path: ReadonlySet<Internals>): Read {
       return (v) => (typeof v === 'number' && Number.isFinite(v) && test(v) ? v : FAIL);
     }
     case 'array': {
-      const test = testsOf(
-        (def.checks ?? []).map((c) => c._zod.def),
-        lengthTest,
-      );
-      if (test === null || def.element === undefined) return zodValue(schema);
-      return arrayReader(reader(def.element, within), test);
+      const test = testsOf((def.checks ?? []).map(checkDefOf), lengthTest);
+      if (test === null) return zodValue(schema);
+      return arrayReader(reader(schemaOf(def.element), within), test);
     }
     case 'object':
-      return (!checked && objectReader(schema, within)) || zodValue(schema);
+      return (!checked && objectReader(def, within)) || zodValue(schema);
   }
   if (checked) return zodValue(schema);
   switch (def.type) {
@@ -63,38 +63,36 @@ function reader(schema: Internals, path: ReadonlySet<Internals>): Read {
       return () => FAIL;
     case 'enum':
     case 'literal': {
-      const values = schema._zod.values;
+      // Asked of any value: a set answers false for one of another type.
+      const values: ReadonlySet<unknown> | undefined = schema._zod.values;
       if (values === undefined || ![...values].every(isJsonScalar)) return zodValue(schema);
       return (v) => (values.has(v) ? v : FAIL);
     }
     case 'optional': {
-      const inner = def.innerType;
-      // An exact optional refuses `undefined`; a default inside optional substitutes for it: zod's.
-      if (inner === undefined || schema._zod.traits?.has('$ZodExactOptional') !== false || inner._zod.optin === 'defaulted') return zodValue(schema);
+      const inner = schemaOf(def.innerType);
+      // An exact optional refuses `undefined`; an inner schema that takes absence itself (a default, which zod 4.0
+      // fills in through the optional and later releases do not) is zod's.
+      if (schema._zod.traits.has('$ZodExactOptional') || inner._zod.optin !== undefined) return zodValue(schema);
       const read = reader(inner, within);
       return (v) => (v === undefined ? undefined : read(v));
     }
     case 'nullable': {
-      if (def.innerType === undefined) return zodValue(schema);
-      const read = reader(def.innerType, within);
+      const read = reader(schemaOf(def.innerType), within);
       return (v) => (v === null ? null : read(v));
     }
     case 'default': {
-      if (def.innerType === undefined) return zodValue(schema);
-      const read = reader(def.innerType, within);
+      const read = reader(schemaOf(def.innerType), within);
       // Read on every use, as zod does: its getter gives a fresh copy of an object default.
-      const fallback = def as unknown as { readonly defaultValue: unknown };
       return (v) => {
-        if (v === undefined) return fallback.defaultValue;
+        if (v === undefined) return def.defaultValue;
         const r = read(v);
-        return r === undefined ? fallback.defaultValue : r;
+        return r === undefined ? def.defaultValue : r;
       };
     }
     case 'pipe': {
       // zod parses `in`, then `out` on what `in` gave.
-      if (def.in === undefined || def.out === undefined) return zodValue(schema);
-      const first = reader(def.in, within);
-      const then = reader(def.out, within);
+      const first = reader(schemaOf(def.in), within);
+      const then = reader(schemaOf(def.out), within);
       return (v) => {
         const r = first(v);
         return r === FAIL ? FAIL : then(r);
@@ -102,33 +100,33 @@ function reader(schema: Internals, path: ReadonlySet<Internals>): Read {
     }
     case 'transform':
       // The built-in Number adds no issue and has no state: applying it here is what zod does.
-      return def.transform === Number ? (v) => Number(v) : zodValue(schema);
+      return (def.transform as unknown) === Number ? (v) => Number(v) : zodValue(schema);
     case 'union':
-      return unionReader(schema, within) ?? zodValue(schema);
+      return unionReader(def.options.map(schemaOf), within) ?? zodValue(schema);
     default:
       return zodValue(schema);
   }
 }
 
 /** The JSON type every value a schema takes has (`string`, `number`, `boolean`), or null when it cannot tell. */
-function jsonTypeOf(schema: Internals): string | null {
+function jsonTypeOf(schema: Schema): string | null {
   const def = schema._zod.def;
-  if (def.coerce === true) return null;
+  if ('coerce' in def && def.coerce === true) return null;
   if (def.type === 'string' || def.type === 'number' || def.type === 'boolean') return def.type;
-  if (def.type === 'pipe') return def.in === undefined ? null : jsonTypeOf(def.in);
+  if (def.type === 'pipe') return jsonTypeOf(schemaOf(def.in));
   if (def.type === 'enum' || def.type === 'literal') {
-    const types = new Set([...(schema._zod.values ?? [])].map((v) => typeof v));
+    const values: ReadonlySet<unknown> = schema._zod.values ?? new Set();
+    const types = new Set([...values].map((v) => typeof v));
     return types.size === 1 ? [...types][0]! : null;
   }
   return null;
 }
 
 /**
- * A union whose options take values of distinct JSON types (`queryNumber`: text or a number): a value can only be
+ * A union whose `options` take values of distinct JSON types (`queryNumber`: text or a number): a value can only be
  * one option's, which reads it, as zod's first successful option would. Null for any other union (zod's).
  */
-function unionReader(schema: Internals, within: ReadonlySet<Internals>): Read | null {
-  const options = schema._zod.def.options ?? [];
+function unionReader(options: readonly Schema[], within: ReadonlySet<Schema>): Read | null {
   const types = options.map(jsonTypeOf);
   if (options.length === 0 || types.some((t) => t === null) || new Set(types).size !== types.length) return null;
   const byType = new Map(options.map((o, i) => [types[i]!, reader(o, within)]));
@@ -157,11 +155,9 @@ function arrayReader(item: Read, test: (v: unknown[]) => boolean): Read {
  * Each member is read as zod's object parse reads it: its key present or absent, the member's absence
  * rungs (`optin`, `optout`) deciding whether an absent key is left out, fails, or takes a default.
  */
-function objectReader(schema: Internals, within: ReadonlySet<Internals>): Read | null {
-  const def = schema._zod.def;
+function objectReader(def: core.$ZodObjectDef, within: ReadonlySet<Schema>): Read | null {
   const shape = def.shape;
-  if (shape === undefined) return null;
-  const catchall = (def.catchall as Internals | undefined)?._zod.def.type;
+  const catchall = def.catchall === undefined ? undefined : schemaOf(def.catchall)._zod.def.type;
   if (catchall !== undefined && catchall !== 'never') return null;
   if (Object.getOwnPropertySymbols(shape).length > 0) return null;
   const keys = Object.keys(shape);
@@ -169,11 +165,12 @@ function objectReader(schema: Internals, within: ReadonlySet<Internals>): Read |
   const known = new Set(keys);
   const strict = catchall === 'never';
   const members = keys.map((key) => {
-    const member = shape[key]!;
+    const member = schemaOf(shape[key]!);
     return {
       key,
       read: reader(member, within),
       optin: member._zod.optin,
+      defaulted: isDefaulted(member),
       optional: member._zod.optout === 'optional',
     };
   });
@@ -182,14 +179,14 @@ function objectReader(schema: Internals, within: ReadonlySet<Internals>): Read |
     const input = value as Record<string, unknown>;
     if (strict) for (const key in input) if (!known.has(key)) return FAIL;
     const out: Record<string, unknown> = {};
-    for (const { key, read, optin, optional } of members) {
+    for (const { key, read, optin, defaulted, optional } of members) {
       const present = key in input;
-      if (!present && optional && optin === 'optional') continue;
+      // An absent key is read as `undefined`: what the member makes of it (nothing, or a default) is what zod makes.
       const r = read(input[key]);
       // zod may overlook a failure on an absent key (an optional default): it decides that one.
       if (r === FAIL || (!present && optin === undefined)) return FAIL;
       if (r !== undefined) out[key] = r;
-      else if (present || (optin === 'defaulted' && !optional)) out[key] = undefined;
+      else if (present || (defaulted && !optional)) out[key] = undefined;
     }
     return out;
   };
@@ -200,10 +197,10 @@ function objectReader(schema: Internals, within: ReadonlySet<Internals>): Read |
  * a schema that is not an object (zod parses those).
  */
 export function createCheckedReader(schema: z.ZodType): ((value: unknown) => unknown) | null {
-  const internals = schema as unknown as Internals;
-  const def = internals._zod.def;
+  const read = schemaOf(schema);
+  const def = read._zod.def;
   if (def.type !== 'object' || (def.checks?.length ?? 0) > 0) return null;
-  return objectReader(internals, new Set([internals]));
+  return objectReader(def, new Set([read]));
 }
 
 /**

@@ -9,14 +9,16 @@
 import type { z } from 'zod';
 import { createStrippedText, type Member, membersOf, primitiveText, stringText, type Readers } from './json-text.js';
 import { createShaper, type Failed } from './shape.js';
-import { checksOf, escapeFree, isJsonScalar, lengthTest, numberTest, stringTest, testsOf, type CheckedDef, type Internals } from './zod-checks.js';
+import type * as core from 'zod/v4/core';
+import { checksOf, escapeFree, isJsonScalar, lengthTest, numberTest, stringTest, testsOf } from './zod-checks.js';
+import { checkDefOf, defOf, schemaOf, type Schema, type SchemaDef } from './zod-internals.js';
 
 /** A checked writer's verdict on a value: its text, nothing (an optional value left out), or FAIL. */
 const FAIL = null;
 type Checked = (value: unknown) => string | undefined | typeof FAIL;
 
 /** A string schema with a check not read here (`z.url()`): zod's parse of that one value decides. */
-function zodString(schema: Internals): Checked {
+function zodString(schema: Schema): Checked {
   const parse = (schema as unknown as z.ZodType).safeParse.bind(schema);
   return (value) => {
     const parsed = parse(value);
@@ -25,13 +27,12 @@ function zodString(schema: Internals): Checked {
 }
 
 /** Whether a schema, looked at through nullable, lets its key be absent (zod's `optional` rung). */
-const isOptional = (def: CheckedDef): boolean =>
-  def.type === 'optional' || (def.type === 'nullable' && def.innerType !== undefined && isOptional(def.innerType._zod.def));
+const isOptional = (def: SchemaDef): boolean => def.type === 'optional' || (def.type === 'nullable' && isOptional(defOf(def.innerType)));
 
 /** The checked writer of a schema, or null when it holds a kind or a check not read here. */
-function checked(schema: Internals): Checked | null {
+function checked(schema: Schema): Checked | null {
   const def = schema._zod.def;
-  if (def.coerce === true) return null;
+  if ('coerce' in def && def.coerce === true) return null;
   switch (def.type) {
     case 'string': {
       const checks = checksOf(schema);
@@ -55,17 +56,17 @@ function checked(schema: Internals): Checked | null {
     case 'literal': {
       const values = schema._zod.values;
       if (values === undefined || ![...values].every(isJsonScalar)) return null;
-      // Each value's text, written once.
-      const texts = new Map([...values].map((v) => [v, primitiveText(v)!]));
+      // Each value's text, written once (asked of any value: a map answers undefined for one of another type).
+      const texts: ReadonlyMap<unknown, string> = new Map([...values].map((v) => [v, primitiveText(v)!]));
       return (v) => texts.get(v) ?? FAIL;
     }
     case 'optional': {
-      if (schema._zod.traits?.has('$ZodExactOptional') !== false) return null;
-      const inner = def.innerType && checked(def.innerType);
+      if (schema._zod.traits.has('$ZodExactOptional')) return null;
+      const inner = checked(schemaOf(def.innerType));
       return inner ? (v) => (v === undefined ? undefined : inner(v)) : null;
     }
     case 'nullable': {
-      const inner = def.innerType && checked(def.innerType);
+      const inner = checked(schemaOf(def.innerType));
       return inner ? (v) => (v === null ? 'null' : inner(v)) : null;
     }
     case 'array':
@@ -77,12 +78,9 @@ function checked(schema: Internals): Checked | null {
   }
 }
 
-function checkedArray(def: CheckedDef): Checked | null {
-  const item = def.element && checked(def.element);
-  const test = testsOf(
-    (def.checks ?? []).map((c) => c._zod.def),
-    lengthTest,
-  );
+function checkedArray(def: core.$ZodArrayDef): Checked | null {
+  const item = checked(schemaOf(def.element));
+  const test = testsOf((def.checks ?? []).map(checkDefOf), lengthTest);
   if (!item || test === null) return null;
   return (value) => {
     if (!Array.isArray(value) || !test(value)) return FAIL;
@@ -101,15 +99,15 @@ const ABSENT = Symbol('absent');
 /** How an object writer reads a member: its own reader, or null to read the key as zod does. */
 type MemberReader = ((record: Record<string, unknown>) => unknown) | null;
 
-function checkedObject(def: CheckedDef, readerOf: (key: string) => MemberReader = () => null): Checked | null {
+function checkedObject(def: core.$ZodObjectDef, readerOf: (key: string) => MemberReader = () => null): Checked | null {
   const shape = def.shape;
   // Loose and strict objects (a catchall) and symbol keys are left to zod.
-  if (shape === undefined || def.catchall !== undefined) return null;
+  if (def.catchall !== undefined) return null;
   if (Object.getOwnPropertySymbols(shape).length > 0) return null;
   const keys = Object.keys(shape);
   if (keys.includes('__proto__')) return null;
   const members = membersOf(keys, (k) => {
-    const member = shape[k]!;
+    const member = schemaOf(shape[k]!);
     return {
       check: checked(member),
       optional: isOptional(member._zod.def),
@@ -188,10 +186,10 @@ function genericObject(members: readonly Member<MemberWrite>[]): Checked {
  * reader gives a value. Null where that object would lend a key from `Object.prototype` to zod (which
  * reads inherited keys), as for any schema the checked writer does not read.
  */
-function checkedObjectVia(schema: Internals, readers: Readers): Checked | null {
+function checkedObjectVia(schema: Schema, readers: Readers): Checked | null {
   const def = schema._zod.def;
-  if (def.type !== 'object' || def.coerce === true) return null;
-  if (Object.keys(def.shape ?? {}).some((k) => k in Object.prototype)) return null;
+  if (def.type !== 'object') return null;
+  if (Object.keys(def.shape).some((k) => k in Object.prototype)) return null;
   return checkedObject(def, (key) => {
     const read = readers.get(key)!;
     return (record) => {
@@ -209,8 +207,8 @@ function checkedObjectVia(schema: Internals, readers: Readers): Checked | null {
  * integer formats.
  */
 export function createCheckedText(schema: z.ZodType, readers?: Readers): ((value: unknown) => string | null) | null {
-  const internals = schema as unknown as Internals;
-  const write = readers === undefined ? checked(internals) : checkedObjectVia(internals, readers);
+  const read = schemaOf(schema);
+  const write = readers === undefined ? checked(read) : checkedObjectVia(read, readers);
   if (write === null) return null;
   return (value) => write(value) ?? null;
 }

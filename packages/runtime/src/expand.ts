@@ -41,7 +41,8 @@ export interface Expander {
 /** The expander of `version`: presenters of each referenced collection are built on first use and kept. */
 export function createExpander(m: Mount, version: VersionSpec): Expander {
   const presenters = new Map<string, (value: unknown, at: string) => Checked>();
-  const routeOf = (collection: string): RouteSpec => version.routes.find((r) => r.collection.key === collection)!;
+  const routes = m.spec.versions.find((v) => v.name === version.name)!.routes;
+  const routeOf = (collection: string): RouteSpec => routes.find((r) => r.collection.key === collection)!;
   const presenterOf = (collection: string) => {
     let present = presenters.get(collection);
     if (!present) presenters.set(collection, (present = createPresenter(m, version, routeOf(collection), `handlers.${collection}.get`)));

@@ -9,7 +9,7 @@ import { readCredential, verifyBearer } from './auth.js';
 import { limitKeyOf } from './client-address.js';
 import { answerFailure, invoke } from './invoke.js';
 import { HttpProblem, problem, send } from './problems.js';
-import type { Limiter } from './rate-limit.js';
+import type { Limiter } from './state.js';
 import type { VersionSpec } from './spec.js';
 import { stateOf, type Gate, type Mount } from './state.js';
 import type { Credential, Principal } from './types.js';

@@ -76,6 +76,7 @@ export {
 export type {
   ApiSpec,
   BrownoutSpec,
+  CollectionRoutes,
   CollectionSpec,
   DownStep,
   HookSpec,
@@ -89,6 +90,7 @@ export type {
   TransitionRouteSpec,
   TransitionSpec,
   UpPlan,
+  VersionRoute,
   VersionSpec,
   WebhooksSpec,
 } from './spec.js';

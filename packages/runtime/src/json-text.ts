@@ -6,7 +6,7 @@
  * as `JSON.stringify` does, for `checked-text.ts` too.
  */
 import type { z } from 'zod';
-import { keepOf, type Def, type Keep } from './shape.js';
+import { keepOf, type Keep } from './shape.js';
 
 /** A value's JSON text; undefined where `JSON.stringify` writes nothing (a function, `undefined`). */
 export type TextWriter = (value: unknown) => string | undefined;
@@ -116,7 +116,7 @@ export type Readers = ReadonlyMap<string, Reader>;
  * object `{ [key]: read(value) }` holding the keys whose reader gives a value.
  */
 export function createStrippedText(schema: z.ZodType, readers?: Readers): TextWriter {
-  const keep = keepOf((schema as unknown as { readonly def: Def }).def);
+  const keep = keepOf(schema);
   const text = stripped(keep);
   if (readers === undefined || keep.kind !== 'object') return text;
   const object = objectText(keep, (key) => readers.get(key)!);

@@ -4,7 +4,7 @@
  * (`@restgen/runtime/jwt`), which the generated server imports only when the API takes bearer tokens.
  */
 import type { KeyObject, webcrypto } from 'node:crypto';
-import type { Principal } from './types.js';
+import type { Principal } from './principal.js';
 
 /** What verifying one token came to. */
 export type JwtVerdict =

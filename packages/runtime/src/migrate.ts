@@ -5,13 +5,13 @@
 import type { z } from 'zod';
 import { isFn, isRecord, type AnyFn } from './guards.js';
 import type { Reader, Readers } from './json-text.js';
-import type { ApiSpec, DownStep, NestedDown, RouteSpec, UpPlan } from './spec.js';
+import type { MountedSpec, DownStep, NestedDown, RouteSpec, UpPlan } from './spec.js';
 
 /** The resolved hooks by id (`<version>.<collection>.<field>`), each member bound to its object. */
 export type Hooks = ReadonlyMap<string, Readonly<Record<string, AnyFn>>>;
 
 /** Finds every hook the collections need in `migrations`; a missing one is a startup error naming all of them. */
-export function resolveHooks(spec: ApiSpec, migrations: unknown): Hooks {
+export function resolveHooks(spec: MountedSpec, migrations: unknown): Hooks {
   const found = new Map<string, Record<string, AnyFn>>();
   const missing: string[] = [];
   const needed = new Map(spec.versions.flatMap((v) => v.routes.flatMap((r) => r.collection.hooks.map((h) => [h.id, h] as const))));

@@ -4,7 +4,7 @@
  * scope with problem+json errors.
  */
 import type { FastifyInstance } from 'fastify';
-import { assertContract } from './contract.js';
+import { assertContract } from './contract-check.js';
 import { createAuthenticator } from './auth.js';
 import { createFailureLimiter } from './auth-failures.js';
 import { useJsonBodies } from './body.js';
@@ -18,8 +18,10 @@ import { resolveHooks } from './migrate.js';
 import { placeDocuments } from './openapi.js';
 import { PathIndex, mountByHeader, mountByPath, transitionUrl, type Placed } from './paths.js';
 import { answerError, problem, send } from './problems.js';
-import { createLimiters, type Limiter } from './rate-limit.js';
-import type { ApiSpec, RouteSpec } from './spec.js';
+import { createLimiters } from './rate-limit.js';
+import type { Limiter } from './state.js';
+import { mountedSpec } from './route-table.js';
+import type { ApiSpec, MountedSpec, RouteSpec } from './spec.js';
 import { STATE, type Mount } from './state.js';
 import { createTransitionHandle } from './transition.js';
 import { OPERATION_FACTS } from './operations.js';
@@ -31,11 +33,12 @@ import { createBuiltinHandlers, createWebhookStores, startWebhooks } from './web
 /** Mounts every version's routes of an API on `app`, in an encapsulated scope. Generated `registerXApi` calls it. */
 export async function mountApi(
   app: FastifyInstance,
-  spec: ApiSpec,
+  generated: ApiSpec,
   handlers: object,
   options: ServerOptions & { readonly migrations?: unknown },
 ): Promise<void> {
-  assertContract(spec);
+  assertContract(generated);
+  const spec = mountedSpec(generated);
   assertVersionOptions(spec, options);
   const hooks = resolveHooks(spec, options.migrations);
   const clock = options.now ?? (() => new Date());
@@ -130,7 +133,7 @@ export async function mountApi(
  * Throws at startup when the version options do not fit the API: `pinnedVersion` chooses the version of a
  * request without the versioning header, and with path versioning the path always names it.
  */
-function assertVersionOptions(spec: ApiSpec, options: ServerOptions): void {
+function assertVersionOptions(spec: MountedSpec, options: ServerOptions): void {
   if (options.pinnedVersion !== undefined && spec.versioning.in === 'path')
     throw new Error(
       `register${spec.name}Api: options.pinnedVersion applies to header versioning only; this API selects the version by its path (/${spec.versions[0]?.name ?? 'v1'}/...), which every request names. Remove pinnedVersion, or declare versioning: { in: 'header', header: 'Api-Version' } in the API.`,
@@ -144,14 +147,14 @@ function assertVersionOptions(spec: ApiSpec, options: ServerOptions): void {
 }
 
 /** The route of each collection's newest version (versions are oldest first). */
-function newestRoutes(spec: ApiSpec): Map<string, RouteSpec> {
+function newestRoutes(spec: MountedSpec): Map<string, RouteSpec> {
   const newest = new Map<string, RouteSpec>();
   for (const version of spec.versions) for (const route of version.routes) newest.set(route.collection.key, route);
   return newest;
 }
 
 /** Every handler the spec's routes call, bound to its collection object; a missing one is a startup error. */
-function resolveHandlers(spec: ApiSpec, handlers: object): Record<string, Record<string, AnyFn>> {
+function resolveHandlers(spec: MountedSpec, handlers: object): Record<string, Record<string, AnyFn>> {
   const table: Record<string, Record<string, AnyFn>> = {};
   const missing: string[] = [];
   const source = handlers as Record<string, unknown>;

@@ -8,6 +8,8 @@
  * numbers; unknown and write-only keys are removed as before.
  */
 import { z } from 'zod';
+import type * as core from 'zod/v4/core';
+import { checkDefOf, schemaOf, type CheckDef } from './zod-internals.js';
 
 /** An answered value that breaks only a request-side constraint (what `onOutdatedValue` receives). */
 export interface OutdatedValue {
@@ -27,31 +29,8 @@ export interface OutdatedValue {
 const LOOSE_CHECKS: ReadonlySet<string> = new Set(['min_length', 'max_length', 'length_equals', 'greater_than', 'less_than', 'multiple_of']);
 /** String formats that are constraints on the text rather than what the value is (a pattern). */
 const LOOSE_FORMATS: ReadonlySet<string> = new Set(['regex', 'starts_with', 'ends_with', 'includes', 'lowercase', 'uppercase']);
-/** Wrappers whose inner schema is relaxed in place. */
-const WRAPPERS: ReadonlySet<string> = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'nonoptional', 'catch']);
 
-/** The zod internals read and rebuilt here (zod 4's `_zod`). */
-interface Node {
-  readonly _zod: {
-    readonly def: NodeDef;
-    readonly constr: new (def: NodeDef) => z.ZodType;
-  };
-}
-interface NodeDef {
-  readonly type: string;
-  readonly checks?: readonly { readonly _zod: { readonly def: CheckDef } }[];
-  readonly shape?: Readonly<Record<string, z.ZodType>>;
-  readonly element?: z.ZodType;
-  readonly innerType?: z.ZodType;
-  readonly options?: readonly z.ZodType[];
-  readonly entries?: Readonly<Record<string, unknown>>;
-}
-interface CheckDef {
-  readonly check: string;
-  readonly format?: string;
-}
-
-const isLoose = (c: CheckDef): boolean => LOOSE_CHECKS.has(c.check) || (c.check === 'string_format' && LOOSE_FORMATS.has(c.format ?? ''));
+const isLoose = (c: CheckDef): boolean => LOOSE_CHECKS.has(c.check) || (c.check === 'string_format' && LOOSE_FORMATS.has(c.format));
 
 /** The schema of any value of an enum's kinds (strings, numbers). */
 function kindsOf(entries: Readonly<Record<string, unknown>>): z.ZodType {
@@ -67,42 +46,51 @@ const rebuilt = new WeakMap<z.ZodType, z.ZodType>();
 function relax(schema: z.ZodType): z.ZodType {
   const known = rebuilt.get(schema);
   if (known !== undefined) return known;
-  const node = schema as unknown as Node;
+  const node = schemaOf(schema);
   const def = node._zod.def;
-  const make = (next: NodeDef) => new node._zod.constr(next);
+  // A copy of the schema with another definition, made by the schema's own constructor (zod's way to clone).
+  const make = <D extends core.$ZodTypeDef>(next: D) => new node._zod.constr(next) as z.ZodType;
   let out = schema;
   const checks = def.checks ?? [];
-  const kept = checks.filter((c) => !isLoose(c._zod.def));
+  const kept = checks.filter((c) => !isLoose(checkDefOf(c)));
   const looser = kept.length !== checks.length;
+  // The generated schemas are zod's classic ones: their members are too.
+  const classic = (member: core.$ZodType): z.ZodType => member as z.ZodType;
   switch (def.type) {
     case 'string':
     case 'number':
       if (looser) out = make({ ...def, checks: kept });
       break;
     case 'enum':
-      if (def.entries !== undefined) out = kindsOf(def.entries);
+      out = kindsOf(def.entries);
       break;
     case 'array': {
-      const element = def.element && relax(def.element);
+      const element = relax(classic(def.element));
       if (looser || element !== def.element) out = make({ ...def, element, checks: kept });
       break;
     }
     case 'object': {
-      const entries = Object.entries(def.shape ?? {});
-      const shape = Object.fromEntries(entries.map(([k, v]) => [k, relax(v)]));
+      const entries = Object.entries(def.shape);
+      const shape = Object.fromEntries(entries.map(([k, v]) => [k, relax(classic(v))]));
       if (entries.some(([k, v]) => shape[k] !== v)) out = make({ ...def, shape });
       break;
     }
     case 'union': {
-      const options = (def.options ?? []).map(relax);
-      if (options.some((o, i) => o !== def.options![i])) out = make({ ...def, options });
+      const options = def.options.map((o) => relax(classic(o)));
+      if (options.some((o, i) => o !== def.options[i])) out = make({ ...def, options });
       break;
     }
-    default:
-      if (WRAPPERS.has(def.type) && def.innerType !== undefined) {
-        const inner = relax(def.innerType);
-        if (inner !== def.innerType) out = make({ ...def, innerType: inner });
-      }
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'readonly':
+    case 'nonoptional':
+    case 'catch': {
+      const inner = relax(classic(def.innerType));
+      if (inner !== def.innerType) out = make({ ...def, innerType: inner });
+      break;
+    }
   }
   rebuilt.set(schema, out);
   return out;

@@ -10,13 +10,13 @@ import { open, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { isRecord } from './guards.js';
 import type { Placed } from './paths.js';
-import type { ApiSpec, VersionSpec } from './spec.js';
+import type { MountedSpec, VersionSpec } from './spec.js';
 import { INTERNAL, send } from './problems.js';
 import type { Entry } from './state.js';
 import type { ServerOptions } from './types.js';
 
 /** The routes of the documents (none when `option` is false); a missing or unreadable document is a startup error. */
-export async function placeDocuments(spec: ApiSpec, option: ServerOptions['openapi'], prefix: string): Promise<Placed[]> {
+export async function placeDocuments(spec: MountedSpec, option: ServerOptions['openapi'], prefix: string): Promise<Placed[]> {
   if (option === false) return [];
   const owner = `register${spec.name}Api`;
   const url = '/' + (option?.path ?? 'openapi.json').replace(/^\/+/, '');
@@ -107,7 +107,10 @@ function documentEntry(version: VersionSpec, body: () => Promise<string>): Entry
   };
 }
 
-/** The document's text; with a prefix, a copy whose `servers[0].url` is the prefix (the paths are relative to it). */
+/**
+ * The document's text; with a prefix, a copy whose `servers[0].url` is the prefix (the paths are relative to it),
+ * unless the API declares its servers: absolute URLs where it is published, whose paths already hold any prefix.
+ */
 async function readDocument(owner: string, url: URL, prefix: string): Promise<string> {
   const file = fileOf(url);
   let text: string;
@@ -126,6 +129,7 @@ async function readDocument(owner: string, url: URL, prefix: string): Promise<st
   if (!isRecord(document)) throw new Error(`${owner}: the OpenAPI document ${file} is not an object; run \`restgen generate\` to rewrite it.`);
   const servers: unknown[] = Array.isArray(document['servers']) ? document['servers'] : [];
   const server = isRecord(servers[0]) ? servers[0] : {};
+  if (typeof server['url'] === 'string' && /^https?:\/\//.test(server['url'])) return text;
   return JSON.stringify({
     ...document,
     servers: [{ ...server, url: prefix }, ...servers.slice(1)],

@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ALL_METHODS, allowOf } from './operations.js';
 import { problem, send } from './problems.js';
 import { resolvedOf, stateOf, type Entry, type Gate, type Handle } from './state.js';
-import { answered, type VersionResolver } from './version-select.js';
+import { answered, type HeaderVersions } from './version-select.js';
 
 /**
  * The router URL of a transition of the item path `/orders/{id}`. find-my-way reads `:id::cancel` as one
@@ -159,17 +159,6 @@ export function withVary(current: string | number | string[] | undefined, name: 
   if (names.includes('*')) return '*';
   const lower = name.toLowerCase();
   return names.some((n) => n.toLowerCase() === lower) ? names.join(', ') : [...names, name].join(', ');
-}
-
-/** How header versioning chooses versions: per request, and (for `Allow`) a guess that asks nobody. */
-export interface HeaderVersions {
-  readonly header: string;
-  /** The version of a request, or the entry that answers it instead (see `version-select.ts`). */
-  readonly resolve: VersionResolver;
-  /** The version the header names, else the default, else null: no credential checked, no pin asked. */
-  readonly peek: (request: FastifyRequest) => string | null;
-  /** Every version, oldest first. */
-  readonly names: readonly string[];
 }
 
 /** Header versioning: one path for every version; the `header` names the version. */

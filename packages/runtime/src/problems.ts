@@ -126,7 +126,8 @@ export function send(reply: FastifyReply, body: Problem): FastifyReply {
  */
 function isMissing(issue: z.core.$ZodIssue): boolean {
   if (issue.code !== 'invalid_type') return false;
-  return 'input' in issue ? issue.input === undefined : / received undefined$/.test(issue.message);
+  // Later zod 4 releases keep the input on the issue; zod 4.0 only words it (typed for both).
+  return 'input' in issue ? issue.input === undefined : / received undefined$/.test((issue as z.core.$ZodIssueBase).message);
 }
 
 /**

@@ -3,11 +3,11 @@
  * (per client IP when anonymous), in memory or in Redis.
  */
 import rateLimitPlugin from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { limitKeyOf } from './client-address.js';
-import type { ApiSpec, LimitSpec, RouteSpec } from './spec.js';
+import type { MountedSpec, LimitSpec, RouteSpec } from './spec.js';
 import { bounded } from './idempotency.js';
-import { stateOf } from './state.js';
+import { stateOf, type Limiter } from './state.js';
 import type { RedisClient } from './types.js';
 
 /** Where counters live: in Redis (bounded by `timeout` ms per check; past it the request is let through), or in memory. */
@@ -16,15 +16,6 @@ export interface CounterStore {
   readonly prefix: string;
   readonly timeout: number;
 }
-
-/** Counts a request against one limit; `reset` is in seconds. */
-export type Limiter = (request: FastifyRequest) => Promise<{
-  readonly exceeded: boolean;
-  readonly max: number;
-  readonly remaining: number;
-  readonly reset: number;
-  readonly policy: string;
-}>;
 
 /** The limiters of an API: the API-wide one, and one per limited collection (by key) and transition (by `<collection>:<transition>`). */
 export interface Limiters {
@@ -39,7 +30,7 @@ export interface Limiters {
 export const MEMORY_COUNTERS = 100_000;
 
 /** Registers the rate-limit plugin in `scope` and creates the API's limiters; none when `enabled` is false. */
-export async function createLimiters(scope: FastifyInstance, spec: ApiSpec, enabled: boolean, store: CounterStore | null): Promise<Limiters> {
+export async function createLimiters(scope: FastifyInstance, spec: MountedSpec, enabled: boolean, store: CounterStore | null): Promise<Limiters> {
   const byCollection = new Map<string, Limiter>();
   const transitionLimits = (r: RouteSpec) =>
     Object.entries(r.collection.lifecycle?.transitions ?? {}).flatMap(([name, t]) =>

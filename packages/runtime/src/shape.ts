@@ -5,7 +5,9 @@
  * the schema has a plain value), checking nothing else.
  */
 import type { z } from 'zod';
+import type * as core from 'zod/v4/core';
 import { isRecord } from './guards.js';
+import { checkDefOf, defOf } from './zod-internals.js';
 
 /** Where an answer breaks the schema (a JSON pointer) and how. */
 export interface Failed {
@@ -25,30 +27,30 @@ export type Keep =
   | { readonly kind: 'array'; readonly of: Keep }
   | { readonly kind: 'value' };
 
-/** The parts of a zod schema's definition the key tree reads. */
-export interface Def {
-  readonly type: string;
-  readonly shape?: Readonly<Record<string, { readonly def: Def }>>;
-  readonly element?: { readonly def: Def };
-  readonly innerType?: { readonly def: Def };
-  readonly in?: { readonly def: Def };
-  readonly catchall?: { readonly def: Def };
-  readonly coerce?: boolean;
-  readonly checks?: readonly {
-    readonly _zod: { readonly def: { readonly check: string } };
-  }[];
-}
-
-/** Reads the key tree of a schema: wrappers (optional, nullable, default, ...) are looked through. */
-export function keepOf(def: Def): Keep {
-  if (def.type === 'object' && def.shape) {
-    const keys = new Map<string, Keep>();
-    for (const [key, member] of Object.entries(def.shape)) keys.set(key, keepOf(member.def));
-    return { kind: 'object', keys };
+/** Reads the key tree of a schema: wrappers (optional, nullable, default, a pipe's input, ...) are looked through. */
+export function keepOf(schema: core.$ZodType): Keep {
+  const def = defOf(schema);
+  switch (def.type) {
+    case 'object': {
+      const keys = new Map<string, Keep>();
+      for (const [key, member] of Object.entries(def.shape)) keys.set(key, keepOf(member));
+      return { kind: 'object', keys };
+    }
+    case 'array':
+      return { kind: 'array', of: keepOf(def.element) };
+    case 'pipe':
+      return keepOf(def.in);
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'nonoptional':
+    case 'readonly':
+    case 'catch':
+      return keepOf(def.innerType);
+    default:
+      return { kind: 'value' };
   }
-  if (def.type === 'array' && def.element) return { kind: 'array', of: keepOf(def.element.def) };
-  const inner = def.innerType ?? def.in;
-  return inner ? keepOf(inner.def) : { kind: 'value' };
 }
 
 function strip(value: unknown, keep: Keep): unknown {
@@ -85,18 +87,25 @@ const PLAIN = new Set(['string', 'number', 'boolean', 'enum', 'literal', 'null',
  * (keys in the schema's order, unknown ones removed): true when the schema nests only plain kinds.
  */
 export function isPlain(schema: z.ZodType): boolean {
-  const plain = (def: Def): boolean => {
-    if (!PLAIN.has(def.type) || def.coerce === true) return false;
+  const plain = (node: core.$ZodType): boolean => {
+    const def = defOf(node);
+    if (!PLAIN.has(def.type) || ('coerce' in def && def.coerce === true)) return false;
     // `.trim()`, `.toLowerCase()` and the like rewrite the value they check.
-    if (def.checks?.some((c) => c._zod.def.check === 'overwrite')) return false;
-    // A loose object's output keeps unknown keys; a strict one accepts none.
-    if (def.type === 'object')
-      return (def.catchall === undefined || def.catchall.def.type === 'never') && Object.values(def.shape ?? {}).every((m) => plain(m.def));
-    if (def.type === 'array') return def.element !== undefined && plain(def.element.def);
-    const inner = def.innerType;
-    return inner === undefined || plain(inner.def);
+    if (def.checks?.some((c) => checkDefOf(c).check === 'overwrite')) return false;
+    switch (def.type) {
+      // A loose object's output keeps unknown keys; a strict one accepts none.
+      case 'object':
+        return (def.catchall === undefined || defOf(def.catchall).type === 'never') && Object.values(def.shape).every(plain);
+      case 'array':
+        return plain(def.element);
+      case 'optional':
+      case 'nullable':
+        return plain(def.innerType);
+      default:
+        return true;
+    }
   };
-  return plain((schema as unknown as { readonly def: Def }).def);
+  return plain(schema);
 }
 
 /** The shaper of a response schema; `validate: false` strips without checking values. */
@@ -112,6 +121,6 @@ export function createShaper(schema: z.ZodType, validate: boolean): Shaper {
         detail: issue.message,
       };
     };
-  const keep = keepOf((schema as unknown as { readonly def: Def }).def);
+  const keep = keepOf(schema);
   return (value) => ({ ok: true, value: strip(value, keep) });
 }

@@ -3,7 +3,6 @@
  * with their schemas and migration plans. `mountApi` reads it.
  */
 import type { z } from 'zod';
-import type { RUNTIME_CONTRACT } from './contract.js';
 import type { CreateJwtVerifier } from './jwt-claims.js';
 import type { FilterOp } from './filter-ops.js';
 import type { OperationName } from './types.js';
@@ -77,10 +76,10 @@ export interface CollectionSpec {
   /** Writes (replace, update, delete, transitions) without If-Match answer 428. */
   readonly requireIfMatch: boolean;
 }
-/** A transition as one version offers it: its input schema, and how its input moves up to the newest version. */
+/** A transition as one version offers it: its input schema, and how its input moves up to the newest version (absent: nothing to move). */
 export interface TransitionRouteSpec {
   readonly input: z.ZodType;
-  readonly up: UpPlan | null;
+  readonly up?: UpPlan | null;
 }
 /**
  * What a route's queries offer in its version, and how their names map to the newest version's (the names a
@@ -99,7 +98,42 @@ export interface QuerySpec {
   /** Expandable refs by this version's name: the newest key and the referenced collection's key. */
   readonly expand?: Readonly<Record<string, readonly [key: string, collection: string]>>;
 }
-/** One collection in one version. */
+/**
+ * One collection's routes in every version it exists in, as generated (`server/collections/<c>.ts`): what its
+ * versions share written once (the newest version's), and per version what it has of its own.
+ */
+export interface CollectionRoutes<V extends string = string> {
+  readonly collection: CollectionSpec;
+  readonly path: string;
+  readonly operations: readonly OperationName[];
+  /** The operations that need no credential (every one when the API takes no credential). */
+  readonly public: readonly OperationName[];
+  /** The id field's name. */
+  readonly id: string;
+  /** The lifecycle state field's name (absent without a lifecycle). */
+  readonly stateField?: string;
+  /** Each version the collection exists in, oldest first. */
+  readonly versions: { readonly [K in V]: VersionRoute };
+}
+/** What one version of a collection has of its own; a member absent here is the collection's. */
+export interface VersionRoute {
+  /** `response` is the resource as this version answers it: its keys are the fields of a response, in order. */
+  readonly schemas: RouteSpec['schemas'];
+  /** How a request moves up to the newest version (absent: this is the newest, nothing to migrate). */
+  readonly up?: UpPlan;
+  /** The response fields that are not plain copies of the same newest key, by this version's name (absent: none). */
+  readonly down?: Readonly<Record<string, DownStep>>;
+  /** The names of the queries' fields, sort keys and expansions in this version (absent: none of them). */
+  readonly query?: QuerySpec;
+  /** The transitions this version offers, by name (absent: none). */
+  readonly transitions?: Readonly<Record<string, TransitionRouteSpec>>;
+  readonly path?: string;
+  readonly operations?: readonly OperationName[];
+  readonly public?: readonly OperationName[];
+  readonly id?: string;
+  readonly stateField?: string;
+}
+/** One collection in one version, as the runtime serves it (built from {@link CollectionRoutes} at mount). */
 export interface RouteSpec {
   readonly collection: CollectionSpec;
   readonly path: string;
@@ -137,7 +171,7 @@ export interface BrownoutSpec {
   readonly start: number;
   readonly end: number;
 }
-/** One version: lifecycle headers and its routes. */
+/** One version: lifecycle headers and its document (its routes are the collections' `versions` entries). */
 export interface VersionSpec {
   readonly name: string;
   /** Whether the version is released (a 410 after a sunset recommends the newest released version). */
@@ -154,7 +188,6 @@ export interface VersionSpec {
   readonly link?: string | null;
   /** Brownout windows in time order, none overlapping (absent: none). */
   readonly brownouts?: readonly BrownoutSpec[];
-  readonly routes: readonly RouteSpec[];
   /** The generated OpenAPI document of the version (`openapi/<version>.json`), served unless turned off. */
   readonly document: URL;
 }
@@ -180,9 +213,9 @@ export interface WebhooksSpec {
   /** Custom events by type: the payload per version it exists in. */
   readonly custom: Readonly<Record<string, Readonly<Record<string, PayloadSpec>>>>;
 }
-/** The whole API as the routes see it. */
+/** The whole API as generated (`server/routes.ts`): its versions, and its collections' routes in every version. */
 export interface ApiSpec {
-  /** The runtime contract the generated code was written against (must equal {@link RUNTIME_CONTRACT}). */
+  /** The runtime contract the generated code was written against (must equal `RUNTIME_CONTRACT`, `contract.ts`). */
   readonly contract: number;
   readonly name: string;
   readonly versioning:
@@ -199,6 +232,18 @@ export interface ApiSpec {
   readonly apiKeyHeader: string | null;
   readonly rateLimit: LimitSpec | null;
   readonly versions: readonly VersionSpec[];
+  /** Every collection's routes, in the API's order; each version serves those whose `versions` name it. */
+  readonly collections: readonly CollectionRoutes[];
   /** Events and webhook endpoints; absent when the API declares no event. */
   readonly webhooks?: WebhooksSpec | null;
+}
+
+/** A version as the runtime serves it: its routes, one per collection it has, in the API's order. */
+export interface MountedVersion extends VersionSpec {
+  readonly routes: readonly RouteSpec[];
+}
+
+/** The API as the runtime serves it: the generated {@link ApiSpec} with every version's routes laid out. */
+export interface MountedSpec extends Omit<ApiSpec, 'versions' | 'collections'> {
+  readonly versions: readonly MountedVersion[];
 }

@@ -3,17 +3,27 @@
  * versioning chose), the gate/handle pair of a route, and the mounted API's resolved settings.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Challenge } from './auth.js';
 import type { Etagger } from './etag.js';
 import type { FailureLimiter } from './auth-failures.js';
 import type { AnyFn } from './guards.js';
 import type { AnswerStore } from './idempotency.js';
 import type { Hooks } from './migrate.js';
 import type { JwtVerifier } from './jwt-claims.js';
-import type { Limiter } from './rate-limit.js';
-import type { ApiSpec, RouteSpec } from './spec.js';
+import type { MountedSpec, RouteSpec } from './spec.js';
 import type { OutdatedValue } from './older-data.js';
 import type { Condition, Credential, HandlerContext, HandlerEvents, Principal, VersionSource, VersionUse } from './types.js';
+
+/** The `WWW-Authenticate` value of a 401 or 403; `error` goes into the challenge of the scheme the client used. */
+export type Challenge = (scheme: Credential['scheme'] | null, error?: string) => string;
+
+/** Counts a request against one limit; `reset` is in seconds. */
+export type Limiter = (request: FastifyRequest) => Promise<{
+  readonly exceeded: boolean;
+  readonly max: number;
+  readonly remaining: number;
+  readonly reset: number;
+  readonly policy: string;
+}>;
 
 /** The version a request resolved to (header versioning), and how. */
 export interface Resolved {
@@ -62,7 +72,7 @@ export interface Entry {
 
 /** The mounted API: its spec and everything `mountApi` resolved from the options. */
 export interface Mount {
-  readonly spec: ApiSpec;
+  readonly spec: MountedSpec;
   readonly handlers: Readonly<Record<string, Readonly<Record<string, AnyFn>>>>;
   readonly hooks: Hooks;
   readonly answers: AnswerStore;

@@ -51,7 +51,7 @@ export function createTransitionHandle(m: Mount, version: VersionSpec, route: Ro
   const present = createPresenter(m, version, route, source);
   const expander = createExpander(m, version);
   const asked = createAskedReader(route, route.schemas.write, expander, 'a transition');
-  const up = spec.up === null ? null : compileUp(spec.up, m.hooks);
+  const up = spec.up === null || spec.up === undefined ? null : compileUp(spec.up, m.hooks);
   const timeout = m.requestTimeout;
   const list = (states: readonly string[]) => [...new Set(states.map((s) => stateShown(route, s)))].join(' or ');
 

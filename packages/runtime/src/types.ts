@@ -5,6 +5,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FilterOp } from './filter-ops.js';
 import type { JwtOptions } from './jwt-claims.js';
+import type { Principal } from './principal.js';
 import type { HttpProblem } from './problems.js';
 import type { OutdatedValue } from './older-data.js';
 import type { DispatchTiming } from './webhook-dispatch.js';
@@ -13,14 +14,8 @@ import type { EndpointStore, Outbox } from './webhook-store.js';
 /** A value or a promise of it: handlers may be sync or async. */
 export type Awaitable<T> = T | Promise<T>;
 export type { OperationName } from './operations.js';
+export type { Principal } from './principal.js';
 
-/** Who is calling: `scopes` are checked against each operation's declared scopes. */
-export interface Principal {
-  readonly id: string;
-  readonly scopes: readonly string[];
-  /** The verified claims of the caller's JWT access token (with `options.jwt`). */
-  readonly claims?: Readonly<Record<string, unknown>>;
-}
 /** A credential as sent: `Authorization: Bearer <token>` or the API key header. */
 export interface Credential {
   readonly scheme: 'bearer' | 'apiKey';

@@ -5,10 +5,10 @@
  */
 import type { FastifyReply } from 'fastify';
 import { problem, send } from './problems.js';
-import type { ApiSpec, BrownoutSpec, VersionSpec } from './spec.js';
+import type { MountedSpec, BrownoutSpec, VersionSpec } from './spec.js';
 
 /** What a 410 recommends: the newest released version that is not itself past its sunset, if any. */
-export function successorOf(spec: ApiSpec, now: number, except?: string): string | null {
+export function successorOf(spec: MountedSpec, now: number, except?: string): string | null {
   for (let i = spec.versions.length - 1; i >= 0; i--) {
     const v = spec.versions[i]!;
     if (v.name === except) continue;
@@ -36,7 +36,7 @@ export const deprecatedAt = (deprecation: string | null): number | null => (depr
 export type Lifecycle = (reply: FastifyReply) => FastifyReply | undefined;
 
 /** The lifecycle of `version`, read against `now` (ms), or null when it has none. */
-export function createLifecycle(spec: ApiSpec, version: VersionSpec, now: () => number): Lifecycle | null {
+export function createLifecycle(spec: MountedSpec, version: VersionSpec, now: () => number): Lifecycle | null {
   const { name, deprecation, sunset, sunsetAt } = version;
   const link = version.link ?? null;
   const brownouts = version.brownouts ?? [];

@@ -10,7 +10,6 @@ import { readCredential } from './auth.js';
 import { authenticateRequest } from './gate.js';
 import { answerFailure, invoke } from './invoke.js';
 import { HttpProblem, internal, problem, send, type Problem } from './problems.js';
-import type { HeaderVersions } from './paths.js';
 import type { VersionSpec } from './spec.js';
 import { stateOf, type Entry, type Mount } from './state.js';
 import type { Principal, ServerOptions, VersionSource } from './types.js';
@@ -69,6 +68,17 @@ const ANSWERED: Entry = {
   gate: async (_request, reply) => reply,
   handle: async () => undefined,
 };
+
+/** How header versioning chooses versions: per request, and (for `Allow`) a guess that asks nobody. */
+export interface HeaderVersions {
+  readonly header: string;
+  /** The version of a request, or the entry that answers it instead. */
+  readonly resolve: VersionResolver;
+  /** The version the header names, else the default, else null: no credential checked, no pin asked. */
+  readonly peek: (request: FastifyRequest) => string | null;
+  /** Every version, oldest first. */
+  readonly names: readonly string[];
+}
 
 /** How an API versioned by `header` chooses versions, with its default and `options.pinnedVersion`. */
 export function createHeaderVersions(m: Mount, header: string, fallback: string | null, pin: ServerOptions['pinnedVersion'] | undefined): HeaderVersions {

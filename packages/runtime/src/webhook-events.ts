@@ -12,7 +12,7 @@ import { isRecord, type AnyFn } from './guards.js';
 import { compileObjectDown } from './migrate.js';
 import { HttpProblem } from './problems.js';
 import { createShaper } from './shape.js';
-import type { ApiSpec, RouteSpec, WebhooksSpec } from './spec.js';
+import type { MountedSpec, RouteSpec, WebhooksSpec } from './spec.js';
 import type { Mount } from './state.js';
 import { isTransactional } from './transactional-outbox.js';
 import type { HandlerContext, HandlerEvents } from './types.js';
@@ -110,7 +110,7 @@ export function createEventSender(
 }
 
 /** The newest-version payload check of each custom event (what `ctx.emit` is given). */
-function emitChecks(spec: ApiSpec, webhooks: WebhooksSpec): Map<string, (data: unknown) => Record<string, unknown>> {
+function emitChecks(spec: MountedSpec, webhooks: WebhooksSpec): Map<string, (data: unknown) => Record<string, unknown>> {
   const out = new Map<string, (data: unknown) => Record<string, unknown>>();
   for (const [type, byVersion] of Object.entries(webhooks.custom)) {
     const newest = [...spec.versions].reverse().find((v) => byVersion[v.name]);

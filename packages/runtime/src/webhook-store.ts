@@ -196,10 +196,3 @@ export function createMemoryOutbox(): Outbox {
     },
   };
 }
-
-export {
-  createRedisEndpoints,
-  createRedisOutbox,
-  redisEvalOf,
-  type RedisEval,
-} from './webhook-redis.js';

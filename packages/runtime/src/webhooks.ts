@@ -5,7 +5,7 @@
  * separate worker made with `createWebhookDispatcher`.
  */
 import type { FastifyInstance } from 'fastify';
-import { assertContract } from './contract.js';
+import { assertContract } from './contract-check.js';
 import type { AnyFn } from './guards.js';
 import type { ApiSpec, WebhooksSpec } from './spec.js';
 import type { Mount } from './state.js';

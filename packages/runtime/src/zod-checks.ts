@@ -4,58 +4,27 @@
  * which go through a value in one pass where zod's verdict is known, and leave every other value to zod.
  */
 
-const SURROGATE = /[\ud800-\udfff]/;
+import { checkDefOf, type CheckDef, type Schema } from './zod-internals.js';
 
-/** The zod internals read here (zod 4's `_zod`: traits, enum values, absence rungs, checks' definitions). */
-export interface Internals {
-  readonly _zod: {
-    readonly def: CheckedDef;
-    readonly traits?: ReadonlySet<string>;
-    readonly values?: ReadonlySet<unknown>;
-    readonly optin?: 'optional' | 'defaulted';
-    readonly optout?: 'optional';
-  };
-}
-/** A schema's or a check's definition (`_zod.def`), as far as it is read here. */
-export interface CheckedDef {
-  readonly type: string;
-  readonly coerce?: boolean;
-  readonly check?: string;
-  readonly format?: string;
-  readonly pattern?: RegExp;
-  readonly minimum?: number;
-  readonly maximum?: number;
-  readonly length?: number;
-  readonly value?: unknown;
-  readonly inclusive?: boolean;
-  readonly values?: readonly unknown[];
-  readonly shape?: Readonly<Record<string, Internals>>;
-  readonly catchall?: unknown;
-  readonly element?: Internals;
-  readonly innerType?: Internals;
-  readonly checks?: readonly Internals[];
-  /** A pipe's two schemas, a union's options, a transform's function. */
-  readonly in?: Internals;
-  readonly out?: Internals;
-  readonly options?: readonly Internals[];
-  readonly transform?: unknown;
-}
+const SURROGATE = /[\ud800-\udfff]/;
 
 /** String formats whose zod check is exactly a test of the format's `pattern`. */
 const PATTERN_FORMATS = new Set(['uuid', 'guid', 'email', 'datetime', 'date', 'time', 'duration', 'regex']);
 /** The bounds of zod's number formats (`z.int()` is `safeint`). */
-const NUMBER_FORMATS: Readonly<Record<string, readonly [number, number]>> = {
+const NUMBER_FORMATS: Readonly<Partial<Record<string, readonly [number, number]>>> = {
   safeint: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
   int32: [-2147483648, 2147483647],
   uint32: [0, 4294967295],
   float64: [-Number.MAX_VALUE, Number.MAX_VALUE],
 };
 
-/** The checks a schema runs: its own (a format schema is a check itself), then those added to it. */
-export const checksOf = (schema: Internals): CheckedDef[] => {
+/** The checks a schema runs: its own (a format schema such as `z.uuid()` is a check itself), then those added to it. */
+export const checksOf = (schema: Schema): CheckDef[] => {
   const def = schema._zod.def;
-  const own = def.check === undefined ? [] : [def];
-  return [...own, ...(def.checks ?? []).map((c) => c._zod.def)];
+  // A format schema's definition is its check's (`$ZodUUIDDef` is a `$ZodCheckStringFormatDef`); a custom one's
+  // (`check: 'custom'`) is a refinement, which no test here reads.
+  const own = 'check' in def ? [def as CheckDef] : [];
+  return [...own, ...(def.checks ?? []).map(checkDefOf)];
 };
 
 /** One check zod runs, as a test of a value of its kind. */
@@ -66,37 +35,61 @@ export type Test<T> = (value: T) => boolean;
  * surrogate (where zod may count code points) fails unless units alone settle it, for zod then fails too
  * or counts only units.
  */
-export function lengthTest(c: CheckedDef): Test<string | unknown[]> | null {
+export function lengthTest(c: CheckDef): Test<string | unknown[]> | null {
   const exact = (v: string | unknown[]) => typeof v !== 'string' || !SURROGATE.test(v);
-  const { maximum, minimum, length } = c;
-  if (c.check === 'max_length' && typeof maximum === 'number') return (v) => v.length <= maximum;
-  if (c.check === 'min_length' && typeof minimum === 'number') return (v) => v.length >= minimum && (v.length >= 2 * minimum || exact(v));
-  if (c.check === 'length_equals' && typeof length === 'number') return (v) => v.length === length && exact(v);
-  return null;
+  switch (c.check) {
+    case 'max_length': {
+      const { maximum } = c;
+      return (v) => v.length <= maximum;
+    }
+    case 'min_length': {
+      const { minimum } = c;
+      return (v) => v.length >= minimum && (v.length >= 2 * minimum || exact(v));
+    }
+    case 'length_equals': {
+      const { length } = c;
+      return (v) => v.length === length && exact(v);
+    }
+    default:
+      return null;
+  }
 }
 
 /** The test of one string check zod runs, or null when it is not one read here. */
-export function stringTest(c: CheckedDef): Test<string> | null {
+export function stringTest(c: CheckDef): Test<string> | null {
   const length = lengthTest(c);
   if (length !== null) return length;
+  if (c.check !== 'string_format') return null;
   const pattern = c.pattern;
-  if (c.check === 'string_format' && pattern instanceof RegExp && PATTERN_FORMATS.has(c.format ?? ''))
-    return (v) => {
-      pattern.lastIndex = 0;
-      return pattern.test(v);
-    };
-  return null;
+  if (!(pattern instanceof RegExp) || !PATTERN_FORMATS.has(c.format)) return null;
+  return (v) => {
+    pattern.lastIndex = 0;
+    return pattern.test(v);
+  };
 }
 
 /** The test of one number check zod runs, or null when it is not one read here. */
-export function numberTest(c: CheckedDef): Test<number> | null {
-  const bound = c.value;
-  if (c.check === 'greater_than' && typeof bound === 'number') return c.inclusive ? (v) => v >= bound : (v) => v > bound;
-  if (c.check === 'less_than' && typeof bound === 'number') return c.inclusive ? (v) => v <= bound : (v) => v < bound;
-  const range = c.check === 'number_format' ? NUMBER_FORMATS[c.format ?? ''] : undefined;
-  if (range === undefined) return null;
-  const [min, max] = range;
-  return c.format === 'float64' ? (v) => v >= min && v <= max : (v) => Number.isSafeInteger(v) && v >= min && v <= max;
+export function numberTest(c: CheckDef): Test<number> | null {
+  switch (c.check) {
+    case 'greater_than': {
+      const bound = c.value;
+      if (typeof bound !== 'number') return null;
+      return c.inclusive ? (v) => v >= bound : (v) => v > bound;
+    }
+    case 'less_than': {
+      const bound = c.value;
+      if (typeof bound !== 'number') return null;
+      return c.inclusive ? (v) => v <= bound : (v) => v < bound;
+    }
+    case 'number_format': {
+      const range = NUMBER_FORMATS[c.format];
+      if (range === undefined) return null;
+      const [min, max] = range;
+      return c.format === 'float64' ? (v) => v >= min && v <= max : (v) => Number.isSafeInteger(v) && v >= min && v <= max;
+    }
+    default:
+      return null;
+  }
 }
 
 const pass = (): boolean => true;
@@ -114,7 +107,7 @@ function all<T>(tests: readonly Test<T>[]): Test<T> {
 }
 
 /** Tests of every check, or null when one is not read here. */
-export function testsOf<T>(checks: readonly CheckedDef[], read: (c: CheckedDef) => Test<T> | null): Test<T> | null {
+export function testsOf<T>(checks: readonly CheckDef[], read: (c: CheckDef) => Test<T> | null): Test<T> | null {
   const tests = checks.map(read);
   return tests.every((t) => t !== null) ? all(tests as Test<T>[]) : null;
 }

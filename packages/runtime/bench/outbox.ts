@@ -2,9 +2,10 @@
  * @module The memory outbox under a backlog: a dead endpoint's retries wait for hours, and the dispatcher
  * polls every second. For 10,000, 100,000 and 1,000,000 waiting deliveries plus one due now, the time of
  * the claim that finds the due one, of the polls after it that find nothing, and the outbox's heap bytes per
- * waiting delivery (after a full GC, when run with `--expose-gc`). Run: `npx jiti bench/outbox.ts`.
+ * waiting delivery (after a full GC, when run with `--expose-gc`). A building block of this package measured
+ * alone, so it lives with its sources; `npm run bench` runs it. Run: `npx jiti packages/runtime/bench/outbox.ts`.
  */
-import { createMemoryOutbox, type Delivery } from '../packages/runtime/src/webhook-store.ts';
+import { createMemoryOutbox, type Delivery } from '../src/webhook-store.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 const heapUsed = (): number => (gc?.(), gc?.(), process.memoryUsage().heapUsed);

@@ -5,10 +5,19 @@
  * `import.meta`; with `verbatimModuleSyntax`, TS1295 on every import). npm 11's `npm init -y` writes
  * `"type": "commonjs"`, so a fresh project meets this first (RG220).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Diagnostic } from '../model/diagnostics.ts';
-import { nearestManifest } from './peers.ts';
-import { positionOf, type Position } from '../load/pinpoint.ts';
+import { positionOf, type Position } from '../model/position.ts';
+
+/** The nearest `package.json` at or above `dir`, or undefined. */
+export function nearestManifest(dir: string): string | undefined {
+  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
+    const file = path.join(at, 'package.json');
+    if (existsSync(file)) return file;
+    if (path.dirname(at) === at) return undefined;
+  }
+}
 
 /** What the nearest package.json says about the module kind of the files below it. */
 export interface ModuleScope {
