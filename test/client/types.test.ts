@@ -101,9 +101,12 @@ function typeChecks(shop: ShopClient): void {
   void shop.v3.orders.get('id', { ifNoneMatch: '"abc"' });
 }
 
+/** A client whose requests never leave (its fetch never settles): the calls below are there for their types. */
+const idle = (): ShopClient => createShopClient({ baseUrl: 'http://127.0.0.1:1', fetch: () => new Promise<Response>(() => {}) });
+
 describe('generated client types', () => {
   it('types results per version', () => {
-    const shop = createShopClient({ baseUrl: 'http://127.0.0.1:1' });
+    const shop = idle();
     expectTypeOf(shop.v1.orders.get('id')).toEqualTypeOf<ApiPromise<V1.Order>>();
     expectTypeOf<V1.Order>().toHaveProperty('qty').toEqualTypeOf<number>();
     expectTypeOf<V1.Order>().not.toHaveProperty('quantity');
@@ -136,7 +139,7 @@ describe('generated client types', () => {
   });
 
   it('narrows what a list, a get and a write answer by the fields and refs they ask for', () => {
-    const shop = createShopClient({ baseUrl: 'http://127.0.0.1:1' });
+    const shop = idle();
     const page = shop.v3.orders.list({ filter: { total: { gte: 10 } }, sort: ['-createdAt'], fields: ['total', 'status'], expand: ['customer_id'] });
     type Item = Awaited<typeof page>['data'][number];
     expectTypeOf<keyof Item>().toEqualTypeOf<'id' | 'customer_id' | 'total' | 'status'>();
