@@ -24,6 +24,8 @@ interface CouponRow {
 }
 const COLUMNS = 'id, seq, revision, code, percent_off, valid_until::text AS valid_until';
 
+const couponOf = (row: CouponRow): Coupon => ({ id: row.id, code: row.code, percentOff: row.percent_off, validUntil: row.valid_until });
+
 /** What lists filter and sort coupons by: each field of the contract that a query may name, and its column. */
 const COUPONS: Table = {
   name: 'coupons',
@@ -35,8 +37,6 @@ const COUPONS: Table = {
     validUntil: { column: 'valid_until', type: 'date' },
   },
 };
-
-const couponOf = (row: CouponRow): Coupon => ({ id: row.id, code: row.code, percentOff: row.percent_off, validUntil: row.valid_until });
 
 /** The coupons handlers over `pool`. */
 export function createCouponHandlers(pool: pg.Pool, cursors: Cursors): ShopHandlers['coupons'] {

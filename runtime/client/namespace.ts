@@ -23,7 +23,9 @@ export type OperationName =
 
 /**
  * The types of a collection in a version (those of its operations), its operations, its transitions (by name:
- * their input), its id field's name, and the resource each expandable ref holds when expanded.
+ * their input), its id field's name, the resource each expandable ref holds when expanded, and the answers that
+ * show more than `item`, by operation or transition name (the webhook endpoints' create and rotateSecret answer
+ * the signing secret).
  */
 export interface CollectionTypes {
   item: unknown;
@@ -35,6 +37,7 @@ export interface CollectionTypes {
   transitions?: object;
   id?: string;
   expand?: object;
+  answers?: object;
 }
 
 /** The names a request's `fields` or `expand` (`K`) lists, or never when it lists none. */
@@ -43,6 +46,15 @@ type Named<P, K extends string> = P extends { [Q in K]?: readonly (infer N)[] }
     ? never
     : N
   : never;
+
+/** What `K` (an operation or a transition) of a collection answers: its own answer type, else `item`. */
+export type AnswerOf<C extends { item: unknown }, K> = C extends {
+  answers: infer A;
+}
+  ? K extends keyof A
+    ? A[K]
+    : C["item"]
+  : C["item"];
 
 /** The refs a collection can expand. */
 type ExpandName<C extends CollectionTypes> = keyof C["expand"] & string;
@@ -72,6 +84,13 @@ type Expanded<T, E, X> = [E] extends [never]
       [K in keyof Pick<T, E & keyof X & keyof T>]: X[K & keyof X] | null;
     };
 
+/** What `K` (create or a transition) answers when `V` asks for refs expanded: its answer type, those refs expanded. */
+type Written<C extends CollectionTypes, K, V> = Expanded<
+  AnswerOf<C, K>,
+  Named<V, "expand">,
+  C["expand"]
+>;
+
 /** What a get may ask for: some fields only, refs expanded. */
 export interface ReadView<C extends CollectionTypes> {
   fields?: readonly (keyof C["item"] & string)[];
@@ -86,17 +105,17 @@ export interface WriteView<C extends CollectionTypes> {
  * A transition's method, `POST <collection>/{id}:<name>`; an input without required fields may be left out.
  * `opts.expand` expands refs of the answer.
  */
-export type TransitionMethod<C extends CollectionTypes, I> = {} extends I
+export type TransitionMethod<C extends CollectionTypes, K, I> = {} extends I
   ? <const V extends WriteView<C> = {}>(
       id: string,
       input?: I,
       opts?: RequestOptions & V,
-    ) => ApiPromise<Shown<C, V>>
+    ) => ApiPromise<Written<C, K, V>>
   : <const V extends WriteView<C> = {}>(
       id: string,
       input: I,
       opts?: RequestOptions & V,
-    ) => ApiPromise<Shown<C, V>>;
+    ) => ApiPromise<Written<C, K, V>>;
 
 /**
  * Every method a collection can have; {@link Resource} keeps those its version offers. A list's `fields` and
@@ -117,7 +136,7 @@ export interface ResourceMethods<C extends CollectionTypes> {
   create<const V extends WriteView<C> = {}>(
     body: C["create"],
     opts?: RequestOptions & V,
-  ): ApiPromise<Shown<C, V>>;
+  ): ApiPromise<Written<C, "create", V>>;
   /** Replaces every writable field of a resource. */
   replace<const V extends WriteView<C> = {}>(
     id: string,
@@ -140,7 +159,7 @@ export type Resource<C extends CollectionTypes> = Pick<
   C["ops"]
 > &
   (C extends { transitions: infer X extends object }
-    ? { readonly [K in keyof X]: TransitionMethod<C, X[K]> }
+    ? { readonly [K in keyof X]: TransitionMethod<C, K, X[K]> }
     : {});
 
 /** A version's collections, from a map of collection name to {@link CollectionTypes}. */

@@ -7,6 +7,7 @@ import { takesBearer, type ApiAt, type ApiIR, type CollectionAt, type VersionIR 
 import { capitalized, pascalCase, withArticle } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
 import { e, t as ty, type Expr, type Type } from '../../printer/ast.ts';
+import { SECRET_ANSWERS, WITH_SECRET_DOC, withSecretName } from '../../model/webhook-endpoints.ts';
 import { inputTypeName } from '../zod/emit-zod.ts';
 import { clientFeatures, has, RUNTIME_EXPORTS } from './client-runtime.ts';
 import { filterMembers, members, propertyKey, type MemberView } from './client-types.ts';
@@ -181,6 +182,15 @@ export function versionDocLines(api: ApiIR, v: VersionIR): string[] {
   return lines;
 }
 
+/** The `answers` slot of the webhook endpoints: create and rotateSecret answer the secret, where the version has them. */
+function answersOf(c: CollectionAt, secretName: string): Type {
+  const offered = [
+    ...(c.operations.includes(SECRET_ANSWERS.operation) ? [SECRET_ANSWERS.operation] : []),
+    ...(c.lifecycle?.transitions.some((tr) => tr.name === SECRET_ANSWERS.transition) ? [SECRET_ANSWERS.transition] : []),
+  ];
+  return ty.lit(offered.map((name) => ty.prop(name, ty.ref(secretName))));
+}
+
 /** A collection an expandable ref names, as the client of one version types it. */
 export interface RefTarget {
   /** The referenced collection's name (its module: `./customers.js`). */
@@ -205,6 +215,15 @@ export function buildCollectionFile(api: Pick<ApiIR, 'title'>, c: CollectionAt, 
       alias: false,
     },
   ];
+  // The answers that show the webhook endpoints' signing secret: the resource with the secret required.
+  const secretName = withSecretName(c);
+  if (secretName !== null)
+    types.push({
+      name: secretName,
+      doc: WITH_SECRET_DOC,
+      members: [],
+      alias: ty.inter([ty.ref(t), ty.lit([ty.prop(SECRET_ANSWERS.field, ty.ref('string'))])]),
+    });
   if (writes)
     types.push({
       name: createName,
@@ -275,6 +294,7 @@ export function buildCollectionFile(api: Pick<ApiIR, 'title'>, c: CollectionAt, 
       { key: 'id', type: ty.str(id) },
       ...(refs.length > 0 ? [{ key: 'expand', type: ty.lit(refs.map((r) => ty.prop(r.name, ty.ref(r.target.typeName)))) }] : []),
       ...(transitions.length > 0 ? [{ key: 'transitions', type: ty.lit(transitions.map((tr) => ty.prop(tr.name, ty.ref(inputTypeName(c, tr.name))))) }] : []),
+      ...(secretName !== null ? [{ key: 'answers', type: answersOf(c, secretName) }] : []),
     ],
     transitions: transitions.map((tr) => tr.name),
   };

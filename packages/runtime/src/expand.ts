@@ -12,7 +12,7 @@ import { createPresenter } from './answer.js';
 import { readCredential } from './auth.js';
 import { isRecord } from './guards.js';
 import { invoke, type Outcome } from './invoke.js';
-import { HttpProblem, problem, send } from './problems.js';
+import { isProblem, problem, send, type HttpProblem } from './problems.js';
 import type { RouteSpec, VersionSpec } from './spec.js';
 import { contextOf, principalOf, type Mount } from './state.js';
 
@@ -63,7 +63,7 @@ export function createExpander(m: Mount, version: VersionSpec): Expander {
       const source = `handlers.${collection}.getMany`;
       const outcome = await invoke(request, source, m.requestTimeout, () => many(ids, ctx));
       if (outcome.kind !== 'value') return { kind: 'failed', source, outcome };
-      if (outcome.value instanceof HttpProblem) return { kind: 'problem', problem: outcome.value };
+      if (isProblem(outcome.value)) return { kind: 'problem', problem: outcome.value };
       if (!Array.isArray(outcome.value)) return { kind: 'broken', broken: { ok: false, source, pointer: '#', detail: 'not an array of resources' } };
       for (const resource of outcome.value) keep(resource);
       return found;
@@ -75,7 +75,7 @@ export function createExpander(m: Mount, version: VersionSpec): Expander {
       if (outcome.kind !== 'value') return { kind: 'failed', source, outcome };
       const value = outcome.value;
       // A resource that no longer exists: the ref holds null.
-      if (value instanceof HttpProblem) {
+      if (isProblem(value)) {
         if (value.status === 404) continue;
         return { kind: 'problem', problem: value };
       }

@@ -16,7 +16,7 @@ import { createExpander, type ExpandFailure } from './expand.js';
 import { answerFailure, invoke, whenSettled, type Outcome } from './invoke.js';
 import { createListHandle } from './list-route.js';
 import { createWriteGuard, preconditionFailed, writeProblem } from './load.js';
-import { BODY_RULES, HttpProblem, invalidBody, problem, send, type BodyRules } from './problems.js';
+import { BODY_RULES, invalidBody, isProblem, problem, send, type BodyRules } from './problems.js';
 import { answerOnce, idempotencyKeyOf, runForAnswer } from './replay.js';
 import { isPlain } from './shape.js';
 import { answerUnshown, createAskedReader, expandedText, type Asked } from './shown.js';
@@ -173,7 +173,7 @@ export function createHandle(m: Mount, version: VersionSpec, route: RouteSpec, o
   ): FastifyReply | Promise<FastifyReply> => {
     if (outcome.kind !== 'value') return answerFailure(request, reply, source, outcome, timeout);
     const value = outcome.value;
-    if (value instanceof HttpProblem) return send(reply, (status === 201 ? value : writeProblem(request, value)).toProblem());
+    if (isProblem(value)) return send(reply, (status === 201 ? value : writeProblem(request, value)).toProblem());
     return whenShown(show(value, request, view), (shown) => {
       if (status === 201) {
         const made = createdAnswer(shown, value, view);
@@ -193,7 +193,7 @@ export function createHandle(m: Mount, version: VersionSpec, route: RouteSpec, o
   const answerOne = (request: FastifyRequest, reply: FastifyReply, p: Preconditions | null, view: Asked, outcome: Outcome<unknown>) => {
     if (outcome.kind !== 'value') return answerFailure(request, reply, source, outcome, timeout);
     const value = outcome.value;
-    if (value instanceof HttpProblem) return value.status === 404 && p?.ifMatch ? preconditionFailed(reply) : send(reply, value.toProblem());
+    if (isProblem(value)) return value.status === 404 && p?.ifMatch ? preconditionFailed(reply) : send(reply, value.toProblem());
     return whenShown(show(value, request, view), (shown) => {
       if (!('ok' in shown) || !shown.ok) return answerUnshown(request, reply, version.name, timeout, shown);
       const etag = tagOf(value, shown.text, view);
@@ -224,7 +224,7 @@ export function createHandle(m: Mount, version: VersionSpec, route: RouteSpec, o
         if (!guarded.ok) return reply;
         const outcome = await invoke(request, source, timeout, () => fn(id, context(request, guarded.condition)));
         if (outcome.kind !== 'value') return answerFailure(request, reply, source, outcome, timeout);
-        if (outcome.value instanceof HttpProblem) return send(reply, writeProblem(request, outcome.value).toProblem());
+        if (isProblem(outcome.value)) return send(reply, writeProblem(request, outcome.value).toProblem());
         return reply.code(204).send();
       };
     case 'replace':

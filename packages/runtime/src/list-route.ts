@@ -13,7 +13,7 @@ import type { Expander, Expansion } from './expand.js';
 import { isRecord } from './guards.js';
 import { answerFailure, invoke, whenSettled, type Outcome } from './invoke.js';
 import { createListQuery, queryDigest, queryIssuesOf, unwrapCursor, wrapCursor } from './list-query.js';
-import { HttpProblem, problem, send } from './problems.js';
+import { HttpProblem, isProblem, problem, send } from './problems.js';
 import { maskOf } from './shown.js';
 import type { RouteSpec, VersionSpec } from './spec.js';
 import { contextOf, type Handle, type Mount } from './state.js';
@@ -78,7 +78,7 @@ export function createListHandle(
   ): FastifyReply | Promise<FastifyReply> => {
     if (outcome.kind !== 'value') return answerFailure(request, reply, source, outcome, timeout);
     const page = outcome.value;
-    if (page instanceof HttpProblem) return send(reply, page.toProblem());
+    if (isProblem(page)) return send(reply, page.toProblem());
     const data = isRecord(page) ? page['data'] : undefined;
     const next = isRecord(page) ? page['next_cursor'] : undefined;
     if (!Array.isArray(data)) return broken(request, reply, '#/data', 'not an array');

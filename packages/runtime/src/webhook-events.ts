@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { createPresenter } from './answer.js';
 import { isRecord, type AnyFn } from './guards.js';
 import { compileObjectDown } from './migrate.js';
-import { HttpProblem } from './problems.js';
+import { isProblem } from './problems.js';
 import { createShaper } from './shape.js';
 import type { MountedSpec, RouteSpec, WebhooksSpec } from './spec.js';
 import type { Mount } from './state.js';
@@ -221,11 +221,11 @@ export function wrapForEvents(m: Mount, table: Record<string, Record<string, Any
         };
         args[args.length - 1] = { ...ctx, events: own };
         const result: unknown = await fn(...args);
-        if (result instanceof HttpProblem || given.written) return result;
+        if (isProblem(result) || given.written) return result;
         const subject = given.resource ?? (op === 'delete' ? before : result);
         const type = typeOf(subject);
         const to = type === undefined ? [] : wanted(type);
-        if (type !== undefined && to.length > 0 && isRecord(subject) && !(subject instanceof HttpProblem)) await sender.send(type, subject, to);
+        if (type !== undefined && to.length > 0 && isRecord(subject) && !isProblem(subject)) await sender.send(type, subject, to);
         return result;
       };
     }
