@@ -7,9 +7,13 @@ import type { CheckId } from '../types.ts';
 import { etag, ifMatchDelete, ifMatchRequired, ifMatchUpdate, ifNoneMatch } from './conditional.ts';
 import { deleteCheck, readOnlyAssigned, replaceComplete, roundTrip, updatePartial } from './crud.ts';
 import type { CheckDefinition } from './definition.ts';
+import { expand } from './expand.ts';
 import { filters } from './filters.ts';
 import { idempotentCreate } from './idempotency.ts';
+import { fieldMasks } from './masks.ts';
+import { filterOperators } from './operators.ts';
 import { cursorTampered, pagination, paginationConcurrent } from './pagination.ts';
+import { cursorMismatch, sort } from './sort.ts';
 import { transitions, transitionsConcurrent } from './transitions.ts';
 import { unique } from './unique.ts';
 
@@ -30,6 +34,11 @@ export const DEFINITIONS: { readonly [K in CheckId]: CheckDefinition | 'observed
   pagination,
   'pagination-concurrent': paginationConcurrent,
   'cursor-tampered': cursorTampered,
+  sort,
+  'filter-operators': filterOperators,
+  'cursor-mismatch': cursorMismatch,
+  'field-masks': fieldMasks,
+  expand,
   etag,
   'if-none-match': ifNoneMatch,
   'if-match-required': ifMatchRequired,
