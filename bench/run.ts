@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchDiff } from './diff.ts';
-import { measureOrval, orvalVersion } from './orval.ts';
+import { orvalCold, orvalVersion } from './orval.ts';
 import { buildReport, formatReport, machineLine, withBenchmark, type BenchmarkId, type SizeResult } from './report.ts';
 import { benchRestgen, emptyTrash, trashOf } from './restgen-paths.ts';
 
@@ -57,10 +57,9 @@ async function main(): Promise<void> {
   const sizes: SizeResult[] = [];
   for (const collections of SIZES) {
     console.error(`bench: ${collections} collections...`);
-    const { dir, openapi, ...run } = await benchRestgen(collections, RUNS, WORK);
-    const orval = PEERS ? measureOrval(openapi, path.join(dir, 'orval'), RUNS, trashOf(WORK)) : undefined;
+    const { dir: _, ...run } = await benchRestgen(collections, RUNS, WORK, PEERS ? (openapi, dir) => orvalCold(openapi, dir, trashOf(WORK)) : undefined);
     const diffMs = benchDiff({ collections }).medianMs;
-    sizes.push({ ...run, ...(orval ? { orval } : {}), diffMs });
+    sizes.push({ ...run, diffMs });
   }
   emptyTrash(trashOf(WORK));
   const report = buildReport(sizes, RUNS, PEERS ? orvalVersion() : 'not run', loadAtStart);

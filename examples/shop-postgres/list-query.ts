@@ -8,7 +8,7 @@
 import type { FilterOp, ListQuery } from '../shop/generated/server/index.js';
 
 /** How a column's values compare and how a parameter is cast to them. */
-export type ColumnType = 'text' | 'integer' | 'double precision' | 'timestamptz' | 'date' | 'uuid' | 'boolean';
+export type ColumnType = 'text' | 'integer' | 'bigint' | 'double precision' | 'timestamptz' | 'date' | 'uuid' | 'boolean';
 
 /** A column a list may filter or sort by. */
 export interface Column {
@@ -32,7 +32,7 @@ const operand = (c: Column): string => (c.type === 'text' ? `${c.column} COLLATE
 
 /**
  * The type a parameter is cast to: the column's, but `numeric` for an integer column, so that any whole number the
- * API accepts (up to 2^53) compares instead of overflowing `integer`.
+ * API accepts (up to 2^53) compares instead of overflowing `integer` (a `bigint` column holds them all).
  */
 const castOf = (c: Column): string => (c.type === 'integer' ? 'numeric' : c.type);
 

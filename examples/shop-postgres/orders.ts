@@ -20,12 +20,14 @@ interface OrderRow {
   readonly seq: string;
   readonly revision: string;
   readonly customer_id: string;
-  readonly product_id: number;
+  /** A bigint column: node-postgres reads it as a string (it may pass 2^53; this API's never do). */
+  readonly product_id: string;
   readonly quantity: number;
   readonly currency: Order['currency'];
   readonly reference: string | null;
   readonly gift_message: string | null;
-  readonly total: number;
+  /** A bigint column, as product_id. */
+  readonly total: string;
   readonly status: Order['status'];
   readonly created_at: Date;
 }
@@ -38,22 +40,29 @@ const ORDERS: Table = {
   columns: {
     id: { column: 'id', type: 'uuid' },
     customer_id: { column: 'customer_id', type: 'uuid' },
-    total: { column: 'total', type: 'integer' },
+    total: { column: 'total', type: 'bigint' },
     status: { column: 'status', type: 'text' },
     createdAt: { column: 'created_at', type: 'timestamptz' },
   },
 };
 
+/** A bigint column's text as a number; one a number cannot hold exactly is an error, not a silently other value. */
+function safeInteger(column: string, text: string): number {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n)) throw new Error(`orders.${column} ${text} is past 2^53 - 1, which the API cannot answer`);
+  return n;
+}
+
 /** The resource of a row. */
 const orderOf = (row: OrderRow): Order => ({
   id: row.id,
   customer_id: row.customer_id,
-  product_id: row.product_id,
+  product_id: safeInteger('product_id', row.product_id),
   quantity: row.quantity,
   currency: row.currency,
   ...(row.reference === null ? {} : { reference: row.reference }),
   ...(row.gift_message === null ? {} : { giftMessage: row.gift_message }),
-  total: row.total,
+  total: safeInteger('total', row.total),
   status: row.status,
   createdAt: row.created_at.toISOString(),
 });

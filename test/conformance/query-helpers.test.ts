@@ -3,7 +3,7 @@
  * as their kinds do, absent values go last in either direction, and ties fall to the id, ascending.
  */
 import { describe, expect, it } from 'vitest';
-import { compareField, outOfOrder } from '../../generator/conformance/checks/query-helpers.ts';
+import { compareField, outOfOrder } from '../../packages/conformance/src/checks/query-helpers.ts';
 import type { FieldAt, TypeIR } from '../../generator/model/ir.ts';
 
 const field = (name: string, type: TypeIR<FieldAt>): FieldAt => ({ name, type }) as FieldAt;

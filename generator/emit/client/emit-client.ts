@@ -6,17 +6,32 @@
  * collection's types. One file per collection keeps a field change to one small file to reformat. The
  * client imports nothing outside its folder.
  */
+import type { CollectionAt } from '../../model/ir.ts';
 import { project } from '../../model/project.ts';
-import { irHash } from '../ir-hash.ts';
-import { outputFile, templateFile } from '../keyed-file.ts';
+import { outputFile, templateFile } from '../file.ts';
 import { runtimeFiles } from '../runtime-files.ts';
-import type { Emitter, OutputFile } from '../types.ts';
+import { renderer, type Emitter, type OutputFile } from '../types.ts';
 import { clientFeatures, clientRuntimeFiles } from './client-runtime.ts';
-import { buildCollectionFile, buildIndexView, buildVersionView } from './client-view.ts';
+import { buildCollectionFile, buildIndexView, buildVersionView, type RefTarget } from './client-view.ts';
 
 /**
- * Emits the typed client SDK into `client/`. A collection's module is keyed by the collection as its version
- * sees it; a version's module by its view, which only names the collections (a field change leaves it alone).
+ * What a collection's module is generated from: the API's title, the version's name, the collection as it sees it,
+ * and the collections its expandable refs name (as that version calls them).
+ */
+interface CollectionData {
+  readonly title: string;
+  readonly version: string;
+  readonly collection: CollectionAt;
+  readonly targets: readonly RefTarget[];
+}
+
+const COLLECTION = renderer('client collection', ({ title, version, collection, targets }: CollectionData, use) =>
+  use.template('client/collection', buildCollectionFile({ title }, collection, version, targets)),
+);
+
+/**
+ * Emits the typed client SDK into `client/`. A version's module is generated from its view, which only names the
+ * collections (a field change leaves it alone).
  */
 export const emitClient: Emitter = (api, options) => {
   const runtime = clientRuntimeFiles(options.runtime, clientFeatures(api));
@@ -27,15 +42,13 @@ export const emitClient: Emitter = (api, options) => {
   for (const v of api.versions) {
     const at = project(api, v.name);
     files.push(templateFile(`client/${v.name}.ts`, 'client/version', buildVersionView(api, v), options.render));
-    for (const c of at.collections) {
+    for (const collection of at.collections) {
       // The types of the collections its expandable refs name, as this version calls them.
-      const targets = c.query.expandable.map((x) => {
+      const targets = collection.query.expandable.map((x): RefTarget => {
         const target = at.collections.find((y) => y.key === x.collection)!;
         return { collection: target.name, typeName: target.typeName };
       });
-      const render = () => options.render('client/collection', buildCollectionFile(api, c, v.name, targets));
-      const input = JSON.stringify([api.title, v.name, irHash(c), targets]);
-      files.push(outputFile({ path: `client/${v.name}/${c.name}.ts`, language: 'typescript', kind: 'client collection', input }, render));
+      files.push(outputFile(`client/${v.name}/${collection.name}.ts`, COLLECTION, { title: api.title, version: v.name, collection, targets }, options.render));
     }
   }
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

@@ -4,8 +4,8 @@
  * member first; nothing here depends on it.
  */
 import { buildWebhooks } from './webhooks.ts';
-import type { RenderPart } from '../types.ts';
-import { irHash } from '../ir-hash.ts';
+import { oneCollection } from '../file.ts';
+import { renderer, type RenderUse } from '../types.ts';
 import type { ErrorKind } from './shared-components.ts';
 import type { ApiAt, CollectionAt, VersionIR } from '../../model/ir.ts';
 import { buildCollectionSchemas } from './collection-schemas.ts';
@@ -15,7 +15,7 @@ import { inputTypeName } from '../zod/emit-zod.ts';
 import { compact, PrintedJson, ref, sortedKeys, type Json, type JsonObject } from './json.ts';
 import { printJsonAt } from './print-json.ts';
 import { documentPath, withImplicitMethods } from './implicit-methods.ts';
-import { buildCollectionPaths, lifecycleHeaders, pathPrefix, rateLimitSentence, variantOf, type OperationContext } from './operations.ts';
+import { buildCollectionPaths, guardedRefsOf, lifecycleHeaders, pathPrefix, rateLimitSentence, variantOf, type OperationContext } from './operations.ts';
 import { buildErrorResponse, buildHeaders, buildProblemSchema, buildSecuritySchemes } from './shared-components.ts';
 import { addLifecycleSchemas, buildTransitionPaths } from './transitions.ts';
 
@@ -156,8 +156,8 @@ interface CollectionPart {
   readonly errors: OperationContext['usedErrors'];
 }
 
-function buildCollectionPart(api: ApiAt, formats: FormatNames, c: CollectionAt): CollectionPart {
-  const ctx: OperationContext = { api, formats, usedErrors: new Map() };
+function buildCollectionPart(api: ApiAt, formats: FormatNames, c: CollectionAt, guardedRefs: readonly string[]): CollectionPart {
+  const ctx: OperationContext = { api, formats, guardedRefs, usedErrors: new Map() };
   const req = endpointRequestView(api, c);
   const schemas = buildCollectionSchemas(c, formats, req);
   addLifecycleSchemas(api, req, schemas, formats);
@@ -166,7 +166,7 @@ function buildCollectionPart(api: ApiAt, formats: FormatNames, c: CollectionAt):
 }
 
 /**
- * A collection's part as text for the render cache: a one-line JSON header (each path and schema's key, the length
+ * A collection's part as text for the cache: a one-line JSON header (each path and schema's key, the length
  * of its printed JSON and its `$ref`s; the error responses), then every printed JSON, one after the other. The
  * printed texts are not escaped into a JSON string: a document's parts are megabytes, read on every change.
  */
@@ -221,19 +221,23 @@ function formatNamesOf(api: ApiAt): FormatNames {
 }
 
 /**
- * Each collection's part of one version's document (its paths and schemas, printed), keyed by the collection and
- * what of the API it reads: a cache around the emit stage builds and prints only the parts of changed collections.
+ * What a collection's part of a document is built from: its version with only that collection, the format names,
+ * and which collections its expansions name need a read scope.
  */
-export function openApiParts(api: ApiAt): RenderPart[] {
+interface PartData {
+  readonly api: ApiAt;
+  readonly formats: FormatNames;
+  readonly guardedRefs: readonly string[];
+}
+
+const PART = renderer('openapi collection', ({ api, formats, guardedRefs }: PartData) =>
+  printPart(buildCollectionPart(api, formats, api.collections[0]!, guardedRefs)),
+);
+
+/** Each collection's part of one version's document (its paths and schemas, printed), through `use`. */
+export function openApiParts(api: ApiAt, use: RenderUse): string[] {
   const formats = formatNamesOf(api);
-  // What a collection's part reads of the API besides the collection: the version and its settings, and the format names.
-  const context = JSON.stringify([irHash({ ...api, collections: [], events: [] }), formats]);
-  return api.collections.map((c) => ({
-    kind: 'openapi collection',
-    // The built-in webhook endpoints collection also reads the version's event types (its request view).
-    input: `${context}\0${irHash(c)}${c.builtin ? `\0${irHash(endpointRequestView(api, c))}` : ''}`,
-    compute: () => printPart(buildCollectionPart(api, formats, c)),
-  }));
+  return api.collections.map((c) => use.call(PART, { api: oneCollection(api, c), formats, guardedRefs: guardedRefsOf(api, c) }));
 }
 
 /**
@@ -243,15 +247,15 @@ export function openApiParts(api: ApiAt): RenderPart[] {
 export function buildOpenApiDocument(api: ApiAt, parts?: readonly string[]): JsonObject {
   const taken = collectionSchemaNames(api);
   const formats = formatNamesOf(api);
-  const ctx: OperationContext = { api, formats, usedErrors: new Map() };
+  const usedErrors: OperationContext['usedErrors'] = new Map();
   const paths: Record<string, Json> = {};
   const schemas: Record<string, Json> = {};
   api.collections.forEach((c, i) => {
     const text = parts?.[i];
-    const part = text !== undefined ? readPart(text) : buildCollectionPart(api, formats, c);
+    const part = text !== undefined ? readPart(text) : buildCollectionPart(api, formats, c, guardedRefsOf(api, c));
     Object.assign(paths, part.paths);
     Object.assign(schemas, part.schemas);
-    for (const [name, error] of part.errors) ctx.usedErrors.set(name, error);
+    for (const [name, error] of part.errors) usedErrors.set(name, error);
   });
   const lifecycle = variantOf(api);
   // The document's route answers with the version's headers too (Deprecation, Sunset, Link, the echoed version).
@@ -262,14 +266,14 @@ export function buildOpenApiDocument(api: ApiAt, parts?: readonly string[]): Jso
   );
   const webhooks = buildWebhooks(api, formats);
   const problem = freeName('Problem', taken);
-  if (ctx.usedErrors.size > 0) schemas[problem] = buildProblemSchema();
+  if (usedErrors.size > 0) schemas[problem] = buildProblemSchema();
   // The paths are most of the document: they are walked once, and what else refers is added as it comes.
   const refs = refsIn(paths, new Set());
   const parameters = referenced(sharedParameters(api, formats), refs, 'parameters');
   const formatSchemas = Object.fromEntries(FORMAT_KINDS.map((k) => [formats[k], buildFormatSchema(k)]));
   Object.assign(schemas, referenced(formatSchemas, refsIn([schemas, parameters, webhooks ?? null], refs), 'schemas'));
   const responses: Record<string, JsonObject> = {};
-  for (const [name, { kind, limited }] of ctx.usedErrors) responses[name] = buildErrorResponse(kind, problem, api.auth, { ...lifecycle, limited });
+  for (const [name, { kind, limited }] of usedErrors) responses[name] = buildErrorResponse(kind, problem, api.auth, { ...lifecycle, limited });
   const headers = referenced(buildHeaders(api.versioning.in === 'header' ? api.version.name : undefined), refsIn(responses, refs), 'headers');
   const securitySchemes = buildSecuritySchemes(api.auth);
   const nonEmpty = (map: Record<string, Json>): JsonObject | undefined => (Object.keys(map).length > 0 ? sortedKeys(map) : undefined);

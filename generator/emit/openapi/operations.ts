@@ -15,6 +15,12 @@ import { ERRORS, RATE_LIMIT_HEADERS, SCHEME, errorResponseName, type ErrorKind, 
 export interface OperationContext {
   readonly api: ApiAt;
   readonly formats: FormatNames;
+  /**
+   * The collections (by key) the collection's expandable refs name whose reads need a scope: `?expand=` of one of
+   * them answers 403 to a caller without it. Given, not looked up: a collection's part is built from the version
+   * with that collection only ({@link guardedRefsOf} reads the whole version).
+   */
+  readonly guardedRefs: readonly string[];
   /** Error responses used so far, by component name (only those become response components). */
   readonly usedErrors: Map<string, { readonly kind: ErrorKind; readonly limited: boolean }>;
 }
@@ -79,16 +85,15 @@ export function isLimited(api: ApiAt, c: CollectionAt): boolean {
   return Boolean(api.rateLimit || c.rateLimit || takesCredentials(api.auth));
 }
 
-/** Whether `?expand=` may name a collection that needs a read scope (the caller without it answers 403). */
-function expandsGuarded(api: ApiAt, c: CollectionAt): boolean {
-  return c.query.expandable.some((x) => {
-    const target = api.collections.find((t) => t.key === x.collection);
-    return target !== undefined && !isPublic(api, target, 'get') && target.scopes.read.length > 0;
-  });
+/** The collections (by key) `c`'s expandable refs name whose reads need a scope, in `api` (the whole version). */
+export function guardedRefsOf(api: ApiAt, c: CollectionAt): string[] {
+  const keys = new Set(c.query.expandable.map((x) => x.collection));
+  return api.collections.filter((t) => keys.has(t.key) && !isPublic(api, t, 'get') && t.scopes.read.length > 0).map((t) => t.key);
 }
 
 /** The errors one operation can answer (what the generated server's runtime answers), by status. */
-function errorKinds(api: ApiAt, c: CollectionAt, op: OperationName): ErrorKind[] {
+function errorKinds(ctx: OperationContext, c: CollectionAt, op: OperationName): ErrorKind[] {
+  const api = ctx.api;
   const body = op === 'create' || op === 'replace' || op === 'update';
   const byId = op !== 'list' && op !== 'create';
   const unique = c.fields.some((f) => f.unique);
@@ -97,7 +102,7 @@ function errorKinds(api: ApiAt, c: CollectionAt, op: OperationName): ErrorKind[]
   if (op !== 'delete' || api.versioning.in === 'header') kinds.push('BadRequest');
   // A credential sent to a public operation must still be valid.
   if (takesCredentials(api.auth)) kinds.push('Unauthorized');
-  if ((!isPublic(api, c, op) && scopesOf(c, op).length > 0) || (op !== 'delete' && expandsGuarded(api, c))) kinds.push('Forbidden');
+  if ((!isPublic(api, c, op) && scopesOf(c, op).length > 0) || (op !== 'delete' && ctx.guardedRefs.length > 0)) kinds.push('Forbidden');
   if (op === 'create') kinds.push('IdempotencyKeyReused');
   if (byId) kinds.push('NotFound', 'PreconditionFailed');
   if (body && unique) kinds.push('Conflict');
@@ -245,7 +250,7 @@ function queryParameters(c: CollectionAt, op: OperationName, formats: FormatName
 function operationOf(ctx: OperationContext, c: CollectionAt, op: OperationName): JsonObject {
   const { api } = ctx;
   const names = schemaNamesOf(c);
-  const responses = { ...successResponses(api, c, op), ...errorResponses(ctx, c, errorKinds(api, c, op)) };
+  const responses = { ...successResponses(api, c, op), ...errorResponses(ctx, c, errorKinds(ctx, c, op)) };
   const bodySchema = op === 'create' ? names.create : op === 'replace' ? names.replace : op === 'update' ? names.patch : undefined;
   const headers = op === 'list' ? [] : op === 'create' ? [ref('parameters', 'IdempotencyKey')] : conditionalParameters(c, op);
   const parameters = [...queryParameters(c, op, ctx.formats), ...headers];

@@ -96,6 +96,8 @@ export interface CollectionFiles {
   readonly needsCredentials: boolean;
   /** Whether the module declares `Transitions` (the collection has a lifecycle with transitions). */
   readonly hasTransitions: boolean;
+  /** The built-in collection it is (its handlers come with the runtime), or null for the API's own. */
+  readonly builtin: CollectionIR['builtin'] | null;
 }
 
 const lowerFirst = (s: string) => s[0]!.toLowerCase() + s.slice(1);
@@ -155,10 +157,6 @@ function transitionType(ctx: ServerContext, c: CollectionIR, tr: TransitionIR, r
 
 /** The schema that checks an operation's input, by the suffix of its name (`OrderCreate`). */
 const SCHEMA_OF = { create: 'Create', replace: 'Replace', update: 'Patch' } as const;
-
-/** Whether some collection's ref to `c` is expandable in some version (then its handlers may offer `getMany`). */
-const expandedByOthers = (ctx: ServerContext, c: CollectionIR): boolean =>
-  ctx.projections.some((p) => p.collections.some((x) => x.query.expandable.some((ref) => ref.collection === c.name)));
 
 /** How the in-memory store assigns a required read-only field: example first, then by type. */
 function assignOf(f: FieldAt, initial?: string): Assign | null {
@@ -243,11 +241,12 @@ function summaryFrom(ctx: ServerContext, c: CollectionIR, { needs, plans }: Retu
     hasMigrations,
     needsCredentials: ctx.hasAuth && (guarded || hasTransitions),
     hasTransitions,
+    builtin: c.builtin ?? null,
   };
 }
 
-/** Builds the views of one collection's server files. */
-export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): CollectionFiles {
+/** Builds the views of one collection's server files; `expanded`: whether some ref expands to it ({@link isExpanded}). */
+export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR, expanded: boolean): CollectionFiles {
   const { versions, projections } = ctx;
   const planned = plansOf(ctx, c);
   const { top, needs, plans } = planned;
@@ -371,7 +370,7 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
           ops.includes('list') ? t.ref('Query') : t.ref('never'),
         ]),
         // `getMany` (optional) serves the refs other collections expand to this one.
-        t.union([...ops, ...(ops.includes('get') && expandedByOthers(ctx, c) ? ['getMany'] : [])].map(t.str)),
+        t.union([...ops, ...(ops.includes('get') && expanded ? ['getMany'] : [])].map(t.str)),
       ]),
       ...(transitions.length > 0 ? [t.ref('Transitions')] : []),
     ]),

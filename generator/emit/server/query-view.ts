@@ -1,11 +1,13 @@
 /**
  * @module The list query in a collection's server module: each version's `QuerySpec` (how its query names map to
  * the newest version's, which the handlers read), and the `Query` type a list handler receives: the filters,
- * sort keys and expansions of every version (older versions' requests arrive migrated), in the newest names.
+ * sort keys and expansions of every version (older versions' requests arrive migrated), in the newest names; and
+ * whether other collections expand refs to a collection (its handlers may then offer `getMany`).
  */
 import type { QuerySpec } from '@restgen/runtime/contract';
-import { filterParameter, type CollectionAt, type CollectionIR, type FilterOp } from '../../model/ir.ts';
+import { filterParameter, type ApiIR, type CollectionAt, type CollectionIR, type FilterOp } from '../../model/ir.ts';
 import { FILTER_OPS } from '../../model/ir.ts';
+import { existsAt, shapeAt } from '../../model/project.ts';
 import { t, type Type } from '../../printer/ast.ts';
 
 /** The query spec of `c` in one version; `newest` is the collection in its newest version (whose keys handlers read). */
@@ -58,4 +60,27 @@ export function listQueryType(projections: readonly { readonly byKey: ReadonlyMa
     union([...keys((v) => v.query.sortable), id].filter((k, i, all) => all.indexOf(k) === i)),
     union(keys((v) => v.query.expandable)),
   ]);
+}
+
+/**
+ * Whether some collection's ref to `c` is expandable in some version (then `c`'s handlers may offer `getMany`). Read
+ * from the whole API's IR, field by field: a collection's module is generated from the API with that collection
+ * only, so its emitter is given this, and projecting every collection to learn it would project the unchanged ones.
+ */
+export function isExpanded(api: ApiIR, c: CollectionIR): boolean {
+  const versions = api.versions.map((v) => v.name);
+  return api.collections.some((other) =>
+    other.fields.some((f) =>
+      versions.some((_, at) => {
+        if (!existsAt(versions, at, other.addedIn, other.removedIn) || !existsAt(versions, at, f.addedIn, f.removedIn?.version)) return false;
+        const shape = shapeAt(versions, at, f);
+        return (
+          shape.type.kind === 'ref' &&
+          shape.type.collection === c.name &&
+          shape.expandable !== false &&
+          existsAt(versions, at, shape.expandable.addedIn, shape.expandable.removedIn)
+        );
+      }),
+    ),
+  );
 }
