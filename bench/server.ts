@@ -20,7 +20,7 @@
  * through jiti's loader instead, as this bench did before 2026-11-23).
  * Run: `npx jiti bench/server.ts`; `BENCH_SECONDS` sets each run's duration (default 2), `BENCH_ROUNDS`
  * the rounds (default 3; medians are reported), `BENCH_SERVER_CASES` the routes measured (default all:
- * `get,list,create`).
+ * `get,list,query,create`; `query` is a list with a two-operator range filter and a sort).
  */
 import autocannon from 'autocannon';
 import { spawn, spawnSync } from 'node:child_process';
@@ -125,6 +125,21 @@ const CASES: Readonly<Record<string, readonly Case[]>> = {
     { name: 'v3 (newest): list of 20', method: 'GET', url: '/v3/orders?limit=20', status: 200 },
     { name: 'v1 (oldest, migrated): list of 20', method: 'GET', url: '/v1/orders?limit=20', status: 200 },
   ],
+  // A list that queries: a two-operator range filter and a sort, parsed, checked and structured for the handler.
+  query: [
+    {
+      name: 'v3 (newest): list of 20, range and sort',
+      method: 'GET',
+      url: '/v3/orders?limit=20&quantity[gte]=1&quantity[lt]=1000&sort=-createdAt',
+      status: 200,
+    },
+    {
+      name: 'v1 (oldest, migrated): list of 20, range and sort',
+      method: 'GET',
+      url: '/v1/orders?limit=20&qty[gte]=1&qty[lt]=1000&sort=-createdAt',
+      status: 200,
+    },
+  ],
   create: [
     { name: 'v3 (newest): POST create', method: 'POST', url: '/v3/orders', body: BODIES.v3, status: 201 },
     { name: 'v1 (oldest, migrated): POST create', method: 'POST', url: '/v1/orders', body: BODIES.v1, status: 201 },
@@ -144,7 +159,7 @@ async function main(): Promise<void> {
   const targets = {} as Record<Variant, Target>;
   for (const v of VARIANTS) targets[v] = await startTarget(v);
   try {
-    const cases = (process.env['BENCH_SERVER_CASES'] ?? 'get,list,create').split(',').flatMap((kind) => {
+    const cases = (process.env['BENCH_SERVER_CASES'] ?? 'get,list,query,create').split(',').flatMap((kind) => {
       const known = CASES[kind];
       if (!known) throw new Error(`BENCH_SERVER_CASES names ${kind}; the cases are ${Object.keys(CASES).join(', ')}`);
       return known;
@@ -185,6 +200,9 @@ async function main(): Promise<void> {
     );
     console.log(JITI ? 'servers run the TypeScript through jiti/register.' : 'servers run the code compiled to JavaScript (oxc-transform), with plain node.');
     console.log('every variant calls the same handlers: a create that stores nothing, a get of one order, a list of the same 20 orders (the newest shape).');
+    console.log(
+      "the hand-written list routes read their query (limit, cursor, a range on the quantity, the sort) with a zod schema of their own and hand the handler the generated route's structured query.",
+    );
     console.log(
       'hand: zod request validation and the value sent as JSON (no migration, ETag or response check); tagged: the same plus a strong ETag of the text sent (lists carry none);',
     );

@@ -1,6 +1,7 @@
 /**
  * @module The coupons collection on PostgreSQL (from v3; its writes require If-Match): a taken code answers
- * 409 from the unique constraint, replace, update and delete are conditional on the revision read. Valid-until
+ * 409 from the unique constraint, replace, update and delete are conditional on the revision read; lists sort by
+ * code unless asked otherwise (the collection's defaultSort), and filter by percentOff and validUntil. Valid-until
  * dates are selected as text (`YYYY-MM-DD`): pg would turn a `date` into a local-time Date.
  */
 import { randomUUID } from 'node:crypto';
@@ -9,6 +10,8 @@ import type { Coupon } from '../shop/generated/v3/coupons.js';
 import { HttpProblem, NotFound, type HandlerContext, type ShopHandlers } from '../shop/generated/server/index.js';
 import type { Cursors } from './cursor.js';
 import { first, inTransaction, only, preconditions, writeIf } from './db.js';
+import type { Table } from './list-query.js';
+import { pageOf } from './pages.js';
 
 /** A row of `coupons`. */
 interface CouponRow {
@@ -22,6 +25,18 @@ interface CouponRow {
 const COLUMNS = 'id, seq, revision, code, percent_off, valid_until::text AS valid_until';
 
 const couponOf = (row: CouponRow): Coupon => ({ id: row.id, code: row.code, percentOff: row.percent_off, validUntil: row.valid_until });
+
+/** What lists filter and sort coupons by: each field of the contract that a query may name, and its column. */
+const COUPONS: Table = {
+  name: 'coupons',
+  seq: 'seq',
+  columns: {
+    id: { column: 'id', type: 'uuid' },
+    code: { column: 'code', type: 'text' },
+    percentOff: { column: 'percent_off', type: 'integer' },
+    validUntil: { column: 'valid_until', type: 'date' },
+  },
+};
 
 /** The coupons handlers over `pool`. */
 export function createCouponHandlers(pool: pg.Pool, cursors: Cursors): ShopHandlers['coupons'] {
@@ -52,14 +67,7 @@ export function createCouponHandlers(pool: pg.Pool, cursors: Cursors): ShopHandl
     });
 
   return {
-    async list(query) {
-      const after = cursors.decode(query.cursor, []);
-      if (after instanceof HttpProblem) return after;
-      const { rows } = await pool.query<CouponRow>(`SELECT ${COLUMNS} FROM coupons WHERE seq > $1 ORDER BY seq LIMIT $2`, [after, query.limit + 1]);
-      const page = rows.slice(0, query.limit);
-      const last = page.at(-1);
-      return { data: page.map(couponOf), next_cursor: rows.length > query.limit && last ? cursors.encode(last.seq, []) : null };
-    },
+    list: (query) => pageOf(pool, { table: COUPONS, select: COLUMNS, resource: couponOf }, query, cursors),
 
     async get(id) {
       const row = await read(pool, id);

@@ -1,6 +1,7 @@
 /**
  * @module The customers collection on PostgreSQL: create (a taken email answers 409 from the unique
- * constraint), get, list (keyset pages, ?email= and ?tier= filters), replace and update (conditional on the
+ * constraint), get and getMany (the refs orders expand), list (keyset pages in creation order or sorted by
+ * createdAt; ?email= and ?tier= filters), replace and update (conditional on the
  * revision read, so If-Match holds atomically), delete (the same). The write-only password is stored as a
  * scrypt hash and never selected into an answer.
  */
@@ -9,8 +10,10 @@ import { promisify } from 'node:util';
 import type pg from 'pg';
 import type { Customer } from '../shop/generated/v3/customers.js';
 import { HttpProblem, NotFound, type HandlerContext, type ShopHandlers } from '../shop/generated/server/index.js';
-import type { Cursors, Filters } from './cursor.js';
+import type { Cursors } from './cursor.js';
 import { first, inTransaction, jsonb, only, preconditions, writeIf } from './db.js';
+import type { Table } from './list-query.js';
+import { pageOf } from './pages.js';
 
 /** A row of `customers` as the handlers select it (never the password). */
 interface CustomerRow {
@@ -25,6 +28,18 @@ interface CustomerRow {
   readonly created_at: Date;
 }
 const COLUMNS = 'id, seq, revision, email, name, tier, shipping, tags, created_at';
+
+/** What lists filter and sort customers by: each field of the contract that a query may name, and its column. */
+const CUSTOMERS: Table = {
+  name: 'customers',
+  seq: 'seq',
+  columns: {
+    id: { column: 'id', type: 'uuid' },
+    email: { column: 'email', type: 'text' },
+    tier: { column: 'tier', type: 'text' },
+    createdAt: { column: 'created_at', type: 'timestamptz' },
+  },
+};
 
 /** The resource of a row (absent optional fields left out, not null). */
 const customerOf = (row: CustomerRow): Customer => ({
@@ -87,19 +102,12 @@ export function createCustomerHandlers(pool: pg.Pool, cursors: Cursors): ShopHan
     });
 
   return {
-    async list(query) {
-      const filters: Filters = [
-        ...(query.email === undefined ? [] : [['email', query.email] as const]),
-        ...(query.tier === undefined ? [] : [['tier', query.tier] as const]),
-      ];
-      const after = cursors.decode(query.cursor, filters);
-      if (after instanceof HttpProblem) return after;
-      // Column names come from the list above, never from the request; values are parameters.
-      const where = filters.map(([column], i) => ` AND ${column} = $${i + 3}`).join('');
-      const { rows } = await pool.query<CustomerRow>(`SELECT ${COLUMNS} FROM customers WHERE seq > $1${where} ORDER BY seq LIMIT $2`, [after, query.limit + 1, ...filters.map(([, value]) => value)]);
-      const page = rows.slice(0, query.limit);
-      const last = page.at(-1);
-      return { data: page.map(customerOf), next_cursor: rows.length > query.limit && last ? cursors.encode(last.seq, filters) : null };
+    list: (query) => pageOf(pool, { table: CUSTOMERS, select: COLUMNS, resource: customerOf }, query, cursors),
+
+    // One query for every customer a page of orders expands.
+    async getMany(ids) {
+      const { rows } = await pool.query<CustomerRow>(`SELECT ${COLUMNS} FROM customers WHERE id = ANY($1::uuid[])`, [ids]);
+      return rows.map(customerOf);
     },
 
     async get(id) {

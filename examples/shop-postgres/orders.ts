@@ -1,17 +1,20 @@
 /**
- * @module The orders collection on PostgreSQL, with its lifecycle: create, get, list (keyset pages, ?status=
- * and ?customer_id= filters), update and delete conditional on the revision read (If-Match holds
- * atomically), and the transitions pay, ship, cancel and refund, whose UPDATE names the states they start
- * from besides the revision. Every write inserts its webhook event in its own transaction
- * (`ctx.events.write`): an event exists if and only if its change committed. The invoice is kept as the
- * stored file the runtime hands over (a jsonb column); its content lives in the server's file store.
+ * @module The orders collection on PostgreSQL, with its lifecycle: create, get, list (keyset pages in creation
+ * order or in a sort by total or createdAt; filters on customer_id, status, total and createdAt), update and
+ * delete conditional on the revision read (If-Match holds atomically), and the transitions pay, ship, cancel and
+ * refund, whose UPDATE names the states they start from besides the revision. Every write inserts its webhook
+ * event in its own transaction (`ctx.events.write`): an event exists if and only if its change committed. The
+ * invoice is kept as the stored file the runtime hands over (a jsonb column); its content lives in the server's
+ * file store.
  */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { Resource as Order } from '../shop/generated/server/collections/orders.js';
 import { HttpProblem, InvalidTransition, NotFound, type HandlerContext, type ShopHandlers, type StoredFile } from '../shop/generated/server/index.js';
-import type { Cursors, Filters } from './cursor.js';
+import type { Cursors } from './cursor.js';
 import { first, inTransaction, only, preconditions, writeIf } from './db.js';
+import type { Table } from './list-query.js';
+import { pageOf } from './pages.js';
 
 /** A row of `orders`. */
 interface OrderRow {
@@ -26,15 +29,30 @@ interface OrderRow {
   readonly reference: string | null;
   readonly gift_message: string | null;
   readonly invoice: StoredFile | null;
+  /** A bigint column, as product_id. */
+  readonly total: string;
   readonly status: Order['status'];
   readonly created_at: Date;
 }
-const COLUMNS = 'id, seq, revision, customer_id, product_id, quantity, currency, reference, gift_message, invoice, status, created_at';
+const COLUMNS = 'id, seq, revision, customer_id, product_id, quantity, currency, reference, gift_message, invoice, total, status, created_at';
 
-/** A bigint column's text as a number; one a number cannot hold exactly is an error, not a silently other id. */
-function safeInteger(text: string): number {
+/** What lists filter and sort orders by: each field of the contract that a query may name, and its column. */
+const ORDERS: Table = {
+  name: 'orders',
+  seq: 'seq',
+  columns: {
+    id: { column: 'id', type: 'uuid' },
+    customer_id: { column: 'customer_id', type: 'uuid' },
+    total: { column: 'total', type: 'bigint' },
+    status: { column: 'status', type: 'text' },
+    createdAt: { column: 'created_at', type: 'timestamptz' },
+  },
+};
+
+/** A bigint column's text as a number; one a number cannot hold exactly is an error, not a silently other value. */
+function safeInteger(column: string, text: string): number {
   const n = Number(text);
-  if (!Number.isSafeInteger(n)) throw new Error(`orders.product_id ${text} is past 2^53 - 1, which the API cannot answer`);
+  if (!Number.isSafeInteger(n)) throw new Error(`orders.${column} ${text} is past 2^53 - 1, which the API cannot answer`);
   return n;
 }
 
@@ -42,12 +60,13 @@ function safeInteger(text: string): number {
 const orderOf = (row: OrderRow): Order => ({
   id: row.id,
   customer_id: row.customer_id,
-  product_id: safeInteger(row.product_id),
+  product_id: safeInteger('product_id', row.product_id),
   quantity: row.quantity,
   currency: row.currency,
   ...(row.reference === null ? {} : { reference: row.reference }),
   ...(row.gift_message === null ? {} : { giftMessage: row.gift_message }),
   ...(row.invoice === null ? {} : { invoice: row.invoice }),
+  total: safeInteger('total', row.total),
   status: row.status,
   createdAt: row.created_at.toISOString(),
 });
@@ -88,20 +107,7 @@ export function createOrderHandlers(pool: pg.Pool, cursors: Cursors): ShopHandle
       });
 
   return {
-    async list(query) {
-      const filters: Filters = [
-        ...(query.customer_id === undefined ? [] : [['customer_id', query.customer_id] as const]),
-        ...(query.status === undefined ? [] : [['status', query.status] as const]),
-      ];
-      const after = cursors.decode(query.cursor, filters);
-      if (after instanceof HttpProblem) return after;
-      // Column names come from the list above, never from the request; values are parameters.
-      const where = filters.map(([column], i) => ` AND ${column} = $${i + 3}`).join('');
-      const { rows } = await pool.query<OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE seq > $1${where} ORDER BY seq LIMIT $2`, [after, query.limit + 1, ...filters.map(([, value]) => value)]);
-      const page = rows.slice(0, query.limit);
-      const last = page.at(-1);
-      return { data: page.map(orderOf), next_cursor: rows.length > query.limit && last ? cursors.encode(last.seq, filters) : null };
-    },
+    list: (query) => pageOf(pool, { table: ORDERS, select: COLUMNS, resource: orderOf }, query, cursors),
 
     async get(id) {
       const row = await read(pool, id);
@@ -112,8 +118,8 @@ export function createOrderHandlers(pool: pg.Pool, cursors: Cursors): ShopHandle
       inTransaction(pool, async (tx) => {
         const row = await tx
           .query<OrderRow>(
-            `INSERT INTO orders (id, customer_id, product_id, quantity, currency, reference, gift_message, invoice, status, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'open', $9)
+            `INSERT INTO orders (id, customer_id, product_id, quantity, currency, reference, gift_message, invoice, total, status, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'open', $10)
           RETURNING ${COLUMNS}`,
             [
               randomUUID(),
@@ -124,6 +130,7 @@ export function createOrderHandlers(pool: pg.Pool, cursors: Cursors): ShopHandle
               body.reference ?? null,
               body.giftMessage ?? null,
               body.invoice ?? null,
+              body.total,
               new Date(),
             ],
           )
@@ -145,7 +152,7 @@ export function createOrderHandlers(pool: pg.Pool, cursors: Cursors): ShopHandle
               .query<OrderRow>(
                 `UPDATE orders
                     SET customer_id = $3, product_id = $4, quantity = $5, currency = $6, reference = $7, gift_message = $8,
-                        invoice = $9, revision = revision + 1
+                        invoice = $9, total = $10, revision = revision + 1
                   WHERE id = $1 AND revision = $2
               RETURNING ${COLUMNS}`,
                 [
@@ -159,6 +166,7 @@ export function createOrderHandlers(pool: pg.Pool, cursors: Cursors): ShopHandle
                   patch.giftMessage ?? current.giftMessage ?? null,
                   // null removes the invoice (the runtime then deletes its content); absent keeps it.
                   patch.invoice === undefined ? (current.invoice ?? null) : patch.invoice,
+                  patch.total ?? current.total,
                 ],
               )
               .then(first);

@@ -41,20 +41,31 @@ CREATE TABLE IF NOT EXISTS orders (
   currency      text NOT NULL,
   reference     text,
   gift_message  text,
+  -- Added in v3 (default 0): orders placed before hold 0. bigint, as product_id: the API allows up to 2^53 - 1.
+  total         bigint NOT NULL DEFAULT 0,
   -- The lifecycle state: changed only by transitions, whose UPDATE names the states they start from.
   status        text NOT NULL,
   created_at    timestamptz NOT NULL
 );
 -- The invoice (v3): the stored file's metadata and its key in the file store, as the runtime hands it over.
 ALTER TABLE orders ADD COLUMN IF NOT EXISTS invoice jsonb;
+-- A database made before v3 gets the column (and its default for the orders it holds).
+ALTER TABLE orders ADD COLUMN IF NOT EXISTS total bigint NOT NULL DEFAULT 0;
 CREATE INDEX IF NOT EXISTS orders_customer_seq ON orders (customer_id, seq);
 CREATE INDEX IF NOT EXISTS orders_status_seq ON orders (status, seq);
--- A database made when product_id was an integer column: widened once (it refused ids the API allows).
+-- Sorted lists (?sort=-createdAt, ?sort=total) walk these indexes; the id breaks ties.
+CREATE INDEX IF NOT EXISTS orders_created_at_id ON orders (created_at, id);
+CREATE INDEX IF NOT EXISTS orders_total_id ON orders (total, id);
+-- A database made when product_id or total was an integer column: widened once (it refused values the API allows).
 DO $$
 BEGIN
   IF (SELECT data_type FROM information_schema.columns
       WHERE table_schema = current_schema() AND table_name = 'orders' AND column_name = 'product_id') = 'integer' THEN
     ALTER TABLE orders ALTER COLUMN product_id TYPE bigint;
+  END IF;
+  IF (SELECT data_type FROM information_schema.columns
+      WHERE table_schema = current_schema() AND table_name = 'orders' AND column_name = 'total') = 'integer' THEN
+    ALTER TABLE orders ALTER COLUMN total TYPE bigint;
   END IF;
 END $$;
 

@@ -1,8 +1,10 @@
 /**
  * The example shop API: three versions of customers, orders (with a lifecycle: pay, ship, cancel, and
- * refund from v3, and an invoice PDF uploaded from v3) and coupons (whose writes need If-Match). Orders send events (created, updated, deleted,
- * cancelled) to webhook endpoints, each in the shape of the version the endpoint was created through. Orders are
- * readable without a token until v3.
+ * refund from v3, and an invoice PDF uploaded from v3) and coupons (whose writes need If-Match). Orders send events
+ * (created, updated, deleted, cancelled) to webhook endpoints, each in the shape of the version the endpoint was created through. Orders are
+ * readable without a token until v3. Lists filter, sort and expand: orders by status (`?status[in]=paid,shipped`),
+ * by when they were placed (`?createdAt[gte]=...&sort=-createdAt`) and, from v3, by their total
+ * (`?total[gte]=1000&total[lt]=5000`), with the customer expanded (`?expand=customer_id`).
  * Run `npm run example` to regenerate `examples/shop/generated/`.
  */
 import { collection, defineApi, f } from 'restgen';
@@ -48,7 +50,7 @@ export default defineApi({
         password: f.string().min(12).max(128).writeOnly().optional().addedIn('v2'),
         shipping: address.optional().addedIn('v2'),
         tags: f.array(f.string().min(1).max(30)).max(10).default([]),
-        createdAt: f.datetime().readOnly(),
+        createdAt: f.datetime().readOnly().sortable(),
       },
       scopes: { read: 'customers:read', write: 'customers:write' },
     }),
@@ -56,7 +58,7 @@ export default defineApi({
       description: 'An order of one product by one customer.',
       fields: {
         id: f.id(),
-        customer_id: f.ref('customers').filterable(),
+        customer_id: f.ref('customers').filterable().expandable(),
         product_id: f.int().min(1).example(7),
         quantity: f.int().min(1).max(1000).renamedFrom('qty', 'v2'),
         note: f.string().max(500).optional().removedIn('v2'),
@@ -64,12 +66,13 @@ export default defineApi({
         reference: f.string().pattern(/^[A-Z]{2}-\d{4,16}$/).optional().typeChangedFrom('v3', f.int().min(0).optional()),
         giftMessage: f.string().max(200).optional().addedIn('v2'),
         invoice: f.file({ maxBytes: 10_000_000, types: ['application/pdf'] }).optional().nullable().addedIn('v3').description('The invoice, once issued'),
+        total: f.int().min(0).default(0).addedIn('v3').filterable({ ops: ['gte', 'gt', 'lte', 'lt'] }).sortable().description('The amount charged, in cents of the currency (orders placed before v3 show 0)'),
         status: f
           .enum(['open', 'paid', 'shipped', 'cancelled', 'refunded'])
           .readOnly()
-          .filterable()
+          .filterable({ ops: ['eq', 'in'] })
           .valueAddedIn('v3', 'refunded', { fallback: 'cancelled' }),
-        createdAt: f.datetime().readOnly(),
+        createdAt: f.datetime().readOnly().filterable({ ops: ['gte', 'lt'] }).sortable(),
       },
       operations: ['list', 'get', 'create', 'update', 'delete'],
       scopes: { read: 'orders:read', write: 'orders:write' },
@@ -106,10 +109,11 @@ export default defineApi({
       description: 'Discount codes.',
       fields: {
         id: f.id(),
-        code: f.string().pattern(/^[A-Z0-9]{4,16}$/).unique(),
-        percentOff: f.int().min(1).max(100),
-        validUntil: f.date().nullable(),
+        code: f.string().pattern(/^[A-Z0-9]{4,16}$/).unique().sortable(),
+        percentOff: f.int().min(1).max(100).filterable({ ops: ['gte', 'lte'] }).sortable(),
+        validUntil: f.date().nullable().filterable({ ops: ['gte', 'lt'] }).sortable(),
       },
+      defaultSort: 'code',
       requireIfMatch: true,
     }).addedIn('v3'),
   },

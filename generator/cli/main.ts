@@ -84,7 +84,11 @@ export async function createProgram(io: CliIO, argv: readonly string[] = []): Pr
   const versionOnly = !wanted && (argv.includes('-v') || argv.includes('--version'));
   const loaders = wanted ? [COMMANDS[wanted]!] : versionOnly ? [] : Object.values(COMMANDS);
   const registered = new Set<Register>();
-  for (const register of await Promise.all(loaders.map((load) => load())))
+  // One after the other: modules the commands share are then complete when the next command imports them (jiti,
+  // which runs restgen from its sources, can hand a concurrent import a module still being evaluated).
+  const registers: Register[] = [];
+  for (const load of loaders) registers.push(await load());
+  for (const register of registers)
     if (!registered.has(register)) {
       registered.add(register);
       register(program, io);

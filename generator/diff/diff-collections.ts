@@ -162,6 +162,16 @@ export function compareCollection(ctx: FieldDiffContext): void {
         optionLoc(a, 'pagination', 'maxLimit'),
         { aspect: 'maxLimit', before: pb.maxLimit, after: pa.maxLimit },
       );
+    const order = (c: CollectionAt) => c.query.defaultSort.map((k) => (k.direction === 'desc' ? '-' : '') + k.key).join(',');
+    if (order(b) !== order(a))
+      out.add(
+        'list-default-sort-changed',
+        at,
+        `${at} list: order without ?sort= ${order(b) || "the handlers' own"} → ${order(a) || "the handlers' own"}`,
+        request(['list']),
+        optionLoc(a, 'defaultSort'),
+        { aspect: 'defaultSort', before: order(b), after: order(a) },
+      );
   }
   if (ops.length) compareRateLimits(out, before.api, after.api, b, a, ops);
   compareCollectionFields(ctx);

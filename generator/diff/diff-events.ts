@@ -22,6 +22,7 @@ function eventSide(e: EventAt): CollectionAt {
     scopes: { read: [], write: [] },
     public: [],
     pagination: { defaultLimit: 1, maxLimit: 1 },
+    query: { filters: [], sortable: [], defaultSort: [], fields: [], expandable: [] },
     requireIfMatch: false,
     loc: e.loc,
   };

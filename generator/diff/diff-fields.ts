@@ -8,6 +8,7 @@
 import type { ApiAt, CollectionAt, FieldAt, MarkerAt, SourceRef } from '../model/ir.ts';
 import { type Channels, channelsOf, collectionChannels, common, nestedChannels, only, responseRequired, routeOpsOf } from './channels.ts';
 import { stableJson, touchesOf, type FindingCollector, type RouteOp, type Touches } from './collector.ts';
+import { compareFieldQuery, type QueryDiffSide } from './diff-query.ts';
 import { compareTypes } from './diff-types.ts';
 import { describeType, signatureOf } from './type-names.ts';
 import { hintRename, reportMoves, type Removal, type Addition } from './rename-hints.ts';
@@ -76,6 +77,19 @@ class FieldDiffer {
     const to = this.ctx.after.api.version.index;
     if (this.ctx.match !== 'key' || from >= to) return undefined;
     return f.markers?.find((m) => members.includes(m.member) && m.index > from && m.index <= to)?.loc;
+  }
+
+  /** What comparing a field's query parameters needs: the list and answering routes, where to point. */
+  private querySide(at: string, path: string, list: readonly RouteOp[], answers: readonly RouteOp[], f: FieldAt): QueryDiffSide {
+    return {
+      out: this.ctx.out,
+      at,
+      path,
+      list,
+      answers,
+      touches: (request, response) => this.touches(request, response),
+      locOf: (modifier) => this.locOf(f, modifier),
+    };
   }
 
   /** Where a change to `a` was made: the marker that declares it, else the modifier, else the field. */
@@ -170,11 +184,7 @@ class FieldDiffer {
     if (a.optional) this.ctx.out.add('optional-field-added', at, `${at} was added (optional)`, this.touches(ch.body, ch.response), loc, change);
     else if (a.default) this.defaultedAddition(a, at, ch, before, `${at} was added`, loc, change);
     else this.ctx.out.add('required-field-added', at, `${at} was added (required)`, this.touches(ch.required, ch.response), loc, change);
-    if (ch.query.length)
-      this.ctx.out.add('query-parameter-added', at, `${path} list accepts the new filter ?${a.name}=`, this.touches(ch.query, []), loc, {
-        aspect: 'filter',
-        after: a.name,
-      });
+    if (top) compareFieldQuery({ ...this.querySide(at, path, parent.query, parent.response, a), locOf: () => loc }, undefined, a);
     this.additions.push({ path, field: a, touches: this.values(ch), loc });
   }
 
@@ -193,15 +203,7 @@ class FieldDiffer {
       loc,
       change,
     );
-    if (ch.query.length)
-      this.ctx.out.add(
-        b.deprecated ? 'deprecated-query-parameter-removed' : 'query-parameter-removed',
-        at,
-        `${path} list no longer accepts the filter ?${b.name}=`,
-        this.touches(ch.query, []),
-        loc,
-        { aspect: 'filter', before: b.name },
-      );
+    if (top) compareFieldQuery({ ...this.querySide(at, path, parent.query, parent.response, b), locOf: () => loc }, b, undefined);
     this.removals.push({ path, field: b, touches: this.values(ch), loc });
   }
 
@@ -222,21 +224,7 @@ class FieldDiffer {
         { aspect: 'name', before: b.name, after: a.name },
       );
     this.compareAccess(b, a, at, cb, ca, parentA, parentB);
-    const filterLoc = this.locOf(a, 'filterable');
-    if (top && cb.query.length && !ca.query.length && parentA.query.length)
-      out.add(
-        b.deprecated ? 'deprecated-query-parameter-removed' : 'query-parameter-removed',
-        at,
-        `${path} list no longer accepts the filter ?${b.name}=`,
-        this.touches(parentA.query, []),
-        filterLoc,
-        { aspect: 'filter', before: b.name },
-      );
-    if (top && !cb.query.length && ca.query.length && parentB.query.length)
-      out.add('query-parameter-added', at, `${path} list accepts the new filter ?${a.name}=`, this.touches(ca.query, []), filterLoc, {
-        aspect: 'filter',
-        after: a.name,
-      });
+    if (top) compareFieldQuery(this.querySide(at, path, only(parentA.query, parentB.query), only(parentA.response, parentB.response), a), b, a);
     // Requiredness differs per side: a default makes a field present in every response.
     const reqFlip = both.required.length > 0 && b.optional !== a.optional;
     const resFlip = both.response.length > 0 && responseRequired(b) !== responseRequired(a);

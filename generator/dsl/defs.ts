@@ -3,7 +3,7 @@
  * Every def records where the user wrote it (`site`, and `calls` per modifier) so that diagnostics can
  * point at the exact builder call.
  */
-import type { OperationName } from '@restgen/runtime/contract';
+import type { FilterOp, OperationName } from '@restgen/runtime/contract';
 
 /** Where a builder call was written: file, 1-based line, and the called member (for finding the column). */
 export interface CallSite {
@@ -108,6 +108,12 @@ export interface FieldDef {
   readonly example?: { readonly value: unknown };
   readonly deprecated?: boolean;
   readonly filterable?: boolean;
+  /** The operators `filterable({ ops })` was given, as written (checked by the model). */
+  readonly ops?: readonly unknown[];
+  /** `sortable()`, with the versions it holds in when given (checked by the model). */
+  readonly sortable?: QueryFlagDef;
+  /** `expandable()`, with the versions it holds in when given (checked by the model). */
+  readonly expandable?: QueryFlagDef;
   readonly markers: readonly MarkerDef[];
   /** Where the field builder (`f.string()`) was called. */
   readonly site?: CallSite;
@@ -118,6 +124,27 @@ export interface FieldDef {
   /** Enum values that exist only from a later version on (`valueAddedIn`), in call order. */
   readonly valuesAdded?: readonly EnumValueAddedDef[];
 }
+
+/** The versions a list-query capability holds in (all, without either). */
+export interface Lifespan {
+  readonly addedIn?: string;
+  readonly removedIn?: string;
+}
+
+/** A filter operator that holds only in some versions: `{ op: 'gte', addedIn: 'v2' }`. */
+export interface VersionedOp<O extends FilterOp = FilterOp> extends Lifespan {
+  readonly op: O;
+}
+
+/** An entry of `filterable({ ops })`: an operator, or one that holds only in some versions. */
+export type OpEntry<O extends FilterOp = FilterOp> = O | VersionedOp<O>;
+
+/** `sortable(...)` or `expandable(...)` as called: the options given (unchecked), `{}` without. */
+export interface QueryFlagDef {
+  readonly options: unknown;
+}
+
+export type { FilterOp } from '@restgen/runtime/contract';
 
 /** `f.enum([...]).valueAddedIn(version, value, { fallback })`: `value` exists from `version` on; older versions answer `fallback`. */
 export interface EnumValueAddedDef {
@@ -200,6 +227,12 @@ export interface CollectionOptions<F extends FieldsDef = FieldsDef, L = Lifecycl
    */
   readonly public?: readonly (OperationName | VersionedOperation)[];
   readonly pagination?: PaginationDef;
+  /**
+   * The order of a list without `?sort=`: comma-separated sortable fields (newest names), `-` for descending,
+   * ties broken by the id (`'-createdAt'`). Default: the order the handlers give (the memory store's is the
+   * order of creation).
+   */
+  readonly defaultSort?: string;
   /** States and transitions: each transition is a custom method `POST /vN/<collection>/{id}:<transition>`. */
   readonly lifecycle?: L;
   /** Writes (replace, update, delete, transitions) without `If-Match` answer 428 Precondition Required. */

@@ -4,7 +4,7 @@
  */
 import { aritySlip, describeValue, fieldSlip, isFieldBuilder, kindSlip, slipsOf } from './arguments.ts';
 import { captureCallSite } from './call-site.ts';
-import type { ArgumentSlip, CallSite, FieldDef, FieldKind, MarkerDef } from './defs.ts';
+import type { ArgumentSlip, CallSite, FieldDef, FieldKind, FilterOp, Lifespan, MarkerDef, OpEntry } from './defs.ts';
 
 /** Any field builder; what `fields: {...}` and `f.array()` accept. */
 export interface AnyField {
@@ -14,8 +14,19 @@ export interface AnyField {
 /** The TypeScript value type a field builder describes. */
 export type ValueOf<F> = F extends { readonly __value?: infer T } ? T : unknown;
 
-/** Modifiers every field kind has. `T` is the field's value type, used to check defaults and examples. */
-export interface FieldModifiers<T> extends AnyField {
+/** The operators of kinds without an order: equality, inequality and membership. */
+export type UnorderedOp = 'eq' | 'ne' | 'in';
+
+/** The options of `filterable()`: the operators a list offers on the field, each in every version or in some. */
+export interface FilterOptions<O extends FilterOp> {
+  readonly ops: readonly [OpEntry<O>, ...OpEntry<O>[]];
+}
+
+/**
+ * Modifiers every field kind has. `T` is the field's value type, used to check defaults and examples; `O` the
+ * filter operators its kind can take.
+ */
+export interface FieldModifiers<T, O extends FilterOp = UnorderedOp> extends AnyField {
   /** Phantom: the value type. Never set at run time. */
   readonly __value?: T;
   /** The field may be absent (in requests and in responses). @example f.string().optional() */
@@ -36,8 +47,14 @@ export interface FieldModifiers<T> extends AnyField {
   example(value: T): this;
   /** Still served, but clients should stop using it. @example f.string().deprecated() */
   deprecated(): this;
-  /** Usable as `?field=value` on list. @example f.enum(['open', 'paid']).filterable() */
-  filterable(): this;
+  /**
+   * A filter of the collection's list. Without options, equality: `?status=paid`. With `ops`, the operators
+   * offered: `eq` (`?price=10`), `ne`, `in` (`?genre[in]=poetry,drama`), and on kinds with an order (int,
+   * number, date, datetime, string) `gt`, `gte`, `lt`, `lte` (`?price[gte]=10&price[lt]=20`). An operator
+   * written `{ op, addedIn, removedIn }` holds only in those versions.
+   * @example f.number().min(0).filterable({ ops: ['gte', 'lt', { op: 'in', addedIn: 'v2' }] })
+   */
+  filterable(options?: FilterOptions<O>): this;
   /** The field exists from version `version` on. @example f.string().optional().addedIn('v2') */
   addedIn(version: string): this;
   /**
@@ -68,13 +85,23 @@ export interface Bounded {
   max(n: number): this;
 }
 
+/** The modifier of kinds with an order (int, number, date, datetime, string). */
+export interface Sortable {
+  /**
+   * A key of the collection's list order: `?sort=-createdAt,title` (`-` for descending; ties broken by the id).
+   * `{ addedIn, removedIn }` makes it a sort key in those versions only.
+   * @example f.datetime().readOnly().sortable()
+   */
+  sortable(options?: Lifespan): this;
+}
+
 /** `f.string()`. */
-export interface StringField extends FieldModifiers<string>, Bounded {
+export interface StringField extends FieldModifiers<string, FilterOp>, Bounded, Sortable {
   /** The value must match; no RegExp flags (JSON Schema has none). @example f.string().pattern(/^[A-Z]{3}$/) */
   pattern(re: RegExp | string): this;
 }
 /** `f.int()` and `f.number()`. */
-export interface NumberField extends FieldModifiers<number>, Bounded {}
+export interface NumberField extends FieldModifiers<number, FilterOp>, Bounded, Sortable {}
 /** `f.boolean()`. */
 export type BooleanField = FieldModifiers<boolean>;
 /** `f.enum([...])`. */
@@ -86,8 +113,20 @@ export interface EnumField<V extends string> extends FieldModifiers<V> {
    */
   valueAddedIn(version: string, value: V, options: { readonly fallback: V }): this;
 }
-/** String formats: `datetime`, `date`, `uuid`, `email`, `url`, `id`, `ref`. */
+/** String formats without an order: `uuid`, `email`, `url`, `id`. */
 export type FormatField = FieldModifiers<string>;
+/** `f.datetime()` and `f.date()`: string formats with an order. */
+export interface DateField extends FieldModifiers<string, FilterOp>, Sortable {}
+/** `f.ref(collection)`. */
+export interface RefField extends FieldModifiers<string> {
+  /**
+   * `?expand=<field>` (on get, list and the answers of writes) replaces the id with the referenced resource, as
+   * the caller's version shows it, read through that collection's handlers with the caller's credential (one
+   * level deep). `{ addedIn, removedIn }` makes it expandable in those versions only.
+   * @example f.ref('customers').expandable()
+   */
+  expandable(options?: Lifespan): this;
+}
 /** `f.array(of)`. */
 export interface ArrayField<T> extends FieldModifiers<T[]>, Bounded {}
 /** `f.object({...})`. */
@@ -193,8 +232,20 @@ class FieldBuilder implements AnyField {
   }
 
   /** A modifier without arguments that sets one flag. */
-  private flag(member: 'optional' | 'nullable' | 'readOnly' | 'writeOnly' | 'unique' | 'deprecated' | 'filterable', args: readonly unknown[]): this {
+  private flag(member: 'optional' | 'nullable' | 'readOnly' | 'writeOnly' | 'unique' | 'deprecated', args: readonly unknown[]): this {
     return this.with(member, args, 0, () => ({ patch: { [member]: true } }));
+  }
+
+  /** `sortable()` or `expandable()`: a flag with an optional `{ addedIn, removedIn }` (its versions checked by the model). */
+  private lifespan(member: 'sortable' | 'expandable', args: readonly unknown[]): this {
+    return this.with(member, args, 1, (site) => {
+      const options = args[0];
+      if (options === undefined) return { patch: { [member]: { options: {} } } };
+      const keys = isPlainObject(options) ? Object.keys(options) : undefined;
+      if (keys === undefined || keys.some((k) => k !== 'addedIn' && k !== 'removedIn'))
+        return { slips: [kindSlip(member, false, options, "nothing, or { addedIn: 'v2' } / { removedIn: 'v3' }", site)] };
+      return { patch: { [member]: { options } } };
+    });
   }
 
   /** A marker whose first argument is a version; `ok` says whether the rest of its arguments are fine. */
@@ -244,7 +295,19 @@ class FieldBuilder implements AnyField {
     return this.flag('deprecated', args);
   }
   filterable(...args: unknown[]) {
-    return this.flag('filterable', args);
+    return this.with('filterable', args, 1, (site) => {
+      const options = args[0];
+      if (options === undefined) return { patch: { filterable: true } };
+      const ops = isPlainObject(options) && Object.keys(options).length === 1 ? options['ops'] : undefined;
+      if (!Array.isArray(ops)) return { slips: [kindSlip('filterable', false, options, "nothing, or { ops: ['eq', 'in', ...] }", site)] };
+      return { patch: { filterable: true, ops: [...ops] } };
+    });
+  }
+  sortable(...args: unknown[]) {
+    return this.lifespan('sortable', args);
+  }
+  expandable(...args: unknown[]) {
+    return this.lifespan('expandable', args);
   }
   default(...args: unknown[]) {
     return this.with('default', args, 1, (site) =>
@@ -349,9 +412,9 @@ export interface FieldBuilders {
   /** One of the given strings. @example f.enum(['open', 'paid', 'shipped']) */
   enum<const V extends string>(values: readonly [V, ...V[]]): EnumField<V>;
   /** An RFC 3339 date-time with offset (`2026-01-15T10:00:00Z`). @example f.datetime().readOnly() */
-  datetime(): FormatField;
+  datetime(): DateField;
   /** A calendar date (`2026-01-15`). @example f.date().optional() */
-  date(): FormatField;
+  date(): DateField;
   /** A UUID. @example f.uuid() */
   uuid(): FormatField;
   /** An email address. @example f.email().unique() */
@@ -361,7 +424,7 @@ export interface FieldBuilders {
   /** The collection's identifier: a server-assigned, read-only UUID. Exactly one per collection. @example f.id() */
   id(): FormatField;
   /** The id of a resource in another collection. @example f.ref('customers') */
-  ref(collection: string): FormatField;
+  ref(collection: string): RefField;
   /** A list of values. @example f.array(f.string().max(30)).max(10) */
   array<F extends AnyField>(of: F): ArrayField<ValueOf<F>>;
   /** A nested object. @example f.object({ street: f.string(), zip: f.string().pattern(/^\d{5}$/) }) */
@@ -395,18 +458,18 @@ export const f: FieldBuilders = {
         ? { extra: { values: [...values] } }
         : { slips: [kindSlip('enum', false, values, "an array of strings, e.g. f.enum(['open', 'paid'])", site)], standIn: 'string' },
     )) as unknown as FieldBuilders['enum'],
-  datetime: (...args: unknown[]): FormatField => start('datetime', args, 0) as unknown as FormatField,
-  date: (...args: unknown[]): FormatField => start('date', args, 0) as unknown as FormatField,
+  datetime: (...args: unknown[]): DateField => start('datetime', args, 0) as unknown as DateField,
+  date: (...args: unknown[]): DateField => start('date', args, 0) as unknown as DateField,
   uuid: (...args: unknown[]): FormatField => start('uuid', args, 0) as unknown as FormatField,
   email: (...args: unknown[]): FormatField => start('email', args, 0) as unknown as FormatField,
   url: (...args: unknown[]): FormatField => start('url', args, 0) as unknown as FormatField,
   id: (...args: unknown[]): FormatField => start('id', args, 0, () => ({ extra: { readOnly: true } })) as unknown as FormatField,
-  ref: (collection: unknown, ...rest: unknown[]): FormatField =>
+  ref: (collection: unknown, ...rest: unknown[]): RefField =>
     start('ref', [collection, ...rest], 1, (site) =>
       typeof collection === 'string'
         ? { extra: { ref: collection } }
         : { slips: [kindSlip('ref', false, collection, "the name of a collection, e.g. f.ref('customers')", site)], standIn: 'uuid' },
-    ) as unknown as FormatField,
+    ) as unknown as RefField,
   array: ((of: unknown, ...rest: unknown[]) =>
     start('array', [of, ...rest], 1, (site) => {
       const slip = fieldSlip('array', of, site);

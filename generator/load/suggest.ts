@@ -4,11 +4,11 @@
  * DSL's types, so a builder or modifier added there is a compile error here until it is listed.
  */
 import type { CollectionBuilder } from '../dsl/collection.ts';
-import type { ArrayField, EnumField, FieldBuilders, StringField } from '../dsl/field.ts';
+import type { ArrayField, EnumField, FieldBuilders, RefField, StringField } from '../dsl/field.ts';
 import { closest } from '../model/option-shapes.ts';
 
 /** Every member of a field builder and of a collection builder a user calls in a chain. */
-type Modifier = Exclude<keyof StringField | keyof EnumField<string> | keyof ArrayField<unknown> | keyof CollectionBuilder, 'def' | '__value'>;
+type Modifier = Exclude<keyof StringField | keyof EnumField<string> | keyof ArrayField<unknown> | keyof RefField | keyof CollectionBuilder, 'def' | '__value'>;
 
 const BUILDER_SET = {
   string: 0,
@@ -39,6 +39,8 @@ const MODIFIER_SET = {
   example: 0,
   deprecated: 0,
   filterable: 0,
+  sortable: 0,
+  expandable: 0,
   addedIn: 0,
   removedIn: 0,
   renamedFrom: 0,

@@ -68,6 +68,9 @@ function properWay(id: string, location: string, next: string, collection: strin
     'version-unreleased': `restore its released date`,
     'version-sunset-moved-earlier': `keep the announced sunset date`,
     'transition-removed': `keep the transition and add removedIn: '${next}' to it`,
+    'query-parameter-removed': `keep the filter until '${next}': write the operator as { op: '<op>', removedIn: '${next}' } in .filterable({ ops: [...] }) on ${field} (a plain .filterable() is { op: 'eq' })`,
+    'sort-key-removed': `keep the sort key until '${next}': .sortable({ removedIn: '${next}' }) on ${field}`,
+    'expansion-removed': `keep the expansion until '${next}': .expandable({ removedIn: '${next}' }) on ${field}`,
     'transition-from-narrowed': `keep the transition as it is until '${next}' (removedIn: '${next}') and add one with the new states (addedIn: '${next}')`,
     'transition-target-changed': `keep the transition as it is until '${next}' (removedIn: '${next}') and add one with the new target (addedIn: '${next}')`,
   };

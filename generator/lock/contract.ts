@@ -21,17 +21,34 @@ import type {
   TypeIR,
   FieldShape,
   WireFormat,
+  FilterOp,
+  QueryAt,
 } from '../model/ir.ts';
 import { OAUTH_FLOWS } from '../model/ir.ts';
 import { project } from '../model/project.ts';
+import { queryOf } from '../model/project-query.ts';
 import { WEBHOOK_ENDPOINTS } from '../model/webhook-endpoints.ts';
+
+/** The keys of a locked `defaultSort` (the version's names stand for the newest: a lock has one version). */
+const defaultSortOfText = (text: string | undefined) =>
+  (text === undefined || text === '' ? [] : text.split(',')).map((k) => ({
+    field: k.replace(/^-/, ''),
+    direction: k.startsWith('-') ? ('desc' as const) : ('asc' as const),
+  }));
 
 /** A value type in a contract (nested fields are {@link FieldContract}s). */
 export type TypeContract = TypeIR<FieldContract>;
 
-/** A field as clients see it in one version: its shape without documentation, and its name. */
-export interface FieldContract extends Omit<FieldShape<FieldContract>, 'description' | 'example'> {
+/**
+ * A field as clients see it in one version: its shape without documentation, and its name. What a list query may
+ * do with it is written only where it says more than `filterable` (older locks have none of it): `ops` when the
+ * operators are other than `eq` alone, `sortable` and `expandable` when true.
+ */
+export interface FieldContract extends Omit<FieldShape<FieldContract>, 'description' | 'example' | 'ops' | 'sortable' | 'expandable'> {
   readonly name: string;
+  readonly ops?: readonly FilterOp[];
+  readonly sortable?: true;
+  readonly expandable?: true;
 }
 
 /** A transition as clients see it in one version (its `from` states sorted). */
@@ -60,6 +77,8 @@ export interface CollectionContract {
   readonly public: readonly OperationName[];
   readonly scopes: { readonly read: readonly string[]; readonly write: readonly string[] };
   readonly pagination: { readonly defaultLimit: number; readonly maxLimit: number };
+  /** The order of a list without `?sort=` (`-createdAt`), present only when the collection declares one. */
+  readonly defaultSort?: string;
   readonly rateLimit?: RateLimitIR;
   readonly fields: readonly FieldContract[];
   /** Present only when the collection has a lifecycle (older locks have none). */
@@ -127,6 +146,7 @@ function typeContract(t: TypeIR<FieldAt>): TypeContract {
 }
 
 function fieldContract(f: FieldAt): FieldContract {
+  const ops = f.ops.map((o) => o.op);
   return {
     name: f.name,
     type: typeContract(f.type),
@@ -137,9 +157,15 @@ function fieldContract(f: FieldAt): FieldContract {
     writeOnly: f.writeOnly,
     unique: f.unique,
     filterable: f.filterable,
+    ...(ops.length > 0 && !(ops.length === 1 && ops[0] === 'eq') ? { ops } : {}),
+    ...(f.sortable !== false ? { sortable: true as const } : {}),
+    ...(f.expandable !== false ? { expandable: true as const } : {}),
     deprecated: f.deprecated,
   };
 }
+
+/** `defaultSort` as the collection writes it, in the version's names (`-createdAt,title`). */
+const defaultSortText = (q: QueryAt): string => q.defaultSort.map((k) => (k.direction === 'desc' ? '-' : '') + k.name).join(',');
 
 function rate(r: RateLimitIR | undefined): { rateLimit?: RateLimitIR } {
   return r ? { rateLimit: { limit: r.limit, window: r.window, windowMs: r.windowMs } } : {};
@@ -204,6 +230,7 @@ export function contractOf(api: ApiIR, version: string): VersionContract {
         public: [...c.public],
         scopes: { read: sorted(c.scopes.read), write: sorted(c.scopes.write) },
         pagination: { defaultLimit: c.pagination.defaultLimit, maxLimit: c.pagination.maxLimit },
+        ...(c.query.defaultSort.length > 0 ? { defaultSort: defaultSortText(c.query) } : {}),
         ...rate(c.rateLimit),
         fields: byName(c.fields.map(fieldContract)),
         ...(c.lifecycle ? { lifecycle: lifecycleContract(c.lifecycle) } : {}),
@@ -215,7 +242,17 @@ export function contractOf(api: ApiIR, version: string): VersionContract {
 }
 
 function fieldAt(f: FieldContract, loc: SourceRef): FieldAt {
-  return { kind: 'field-at', key: f.name, loc, ...f, type: typeAt(f.type, loc) };
+  const { ops, sortable, expandable, ...shape } = f;
+  return {
+    kind: 'field-at',
+    key: f.name,
+    loc,
+    ...shape,
+    ops: (ops ?? (f.filterable ? ['eq' as const] : [])).map((op) => ({ op })),
+    sortable: sortable ? {} : false,
+    expandable: expandable ? {} : false,
+    type: typeAt(f.type, loc),
+  };
 }
 
 function typeAt(t: TypeContract, loc: SourceRef): TypeIR<FieldAt> {
@@ -255,7 +292,7 @@ export function apiAtOfContract(apiName: string, contract: VersionContract, lock
     ...(contract.auth.apiKey ? { apiKey: contract.auth.apiKey } : {}),
     ...(oauth2 ? { oauth2: oauth2OfContract(oauth2) } : {}),
   };
-  const collections: CollectionAt[] = contract.collections.map(({ lifecycle, requireIfMatch, ...c }) => {
+  const collections: CollectionAt[] = contract.collections.map(({ lifecycle, requireIfMatch, defaultSort, ...c }) => {
     const fields = c.fields.map((x) => fieldAt(x, loc));
     return {
       kind: 'collection-at',
@@ -263,6 +300,7 @@ export function apiAtOfContract(apiName: string, contract: VersionContract, lock
       loc,
       ...c,
       fields,
+      query: queryOf(fields, defaultSortOfText(defaultSort)),
       requireIfMatch: requireIfMatch === true,
       ...(lifecycle ? { lifecycle: lifecycleAtOf(lifecycle, fields, loc) } : {}),
       // The name is the built-in webhook endpoints' alone (RG360): what it serves besides its fields is restgen's own.

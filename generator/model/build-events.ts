@@ -164,11 +164,13 @@ interface CheckedCustomEvent {
 }
 
 /** Modifiers that mean nothing in a payload (it is only ever sent by the server, never stored as such). */
-const POINTLESS: readonly (readonly [keyof FieldIR & ('readOnly' | 'writeOnly' | 'unique' | 'filterable'), string])[] = [
+const POINTLESS: readonly (readonly [keyof FieldIR & ('readOnly' | 'writeOnly' | 'unique' | 'filterable' | 'sortable' | 'expandable'), string])[] = [
   ['readOnly', 'a payload is only ever sent by the server'],
   ['writeOnly', 'a payload is never received'],
   ['unique', 'payloads are not stored, so nothing is unique among them'],
   ['filterable', 'payloads are not listed'],
+  ['sortable', 'payloads are not listed'],
+  ['expandable', 'a payload shows the resource as stored, never expanded'],
 ];
 
 /** Rules of one payload field that need no other part of the API (RG355, RG356). */
@@ -214,7 +216,7 @@ export function buildCustomEvents(
     const fctx: FieldContext = { ...ctx, fallback: loc };
     const where = `event ${type}`;
     const payload = fieldEntries(e.payload ?? {}, where, apiRef, d, ['events', type, 'payload']).map(([name, def]) =>
-      buildField(name, def, `${where}.${name}`, fctx),
+      buildField(name, def, `${where}.${name}`, fctx, 'elsewhere'),
     );
     for (const f of payload) {
       checkPayloadField(f, `${where}.${f.name}`, fctx);

@@ -3,22 +3,24 @@
  * and checks what a single field can get wrong on its own.
  */
 import { FIELD_KINDS, type FieldDef, type MarkerDef } from '../dsl/defs.ts';
+import { checkQueryShape, queryShapeOf } from './build-query.ts';
 import { checkKindMembers, reportSlips } from './check-builders.ts';
 import { checkFileModifiers, fileTypeOf, refuseFile } from './check-file.ts';
-import { refOf, type DiagnosticBag } from './diagnostics.ts';
+import { refOf } from './diagnostics.ts';
+import type { FieldContext } from './field-context.ts';
 import type { EnumValueAdded, FieldIR, FieldShape, Rename, SourceRef, TypeIR } from './ir.ts';
 import { KINDS, kindOf } from './kinds.ts';
+export type { FieldContext } from './field-context.ts';
 import { withArticle } from './names.ts';
 import { exampleOfPattern } from './pattern-example.ts';
 import { checkFieldValue } from './values.ts';
 
-/** What field building needs to know about the API. */
-export interface FieldContext {
-  readonly versions: readonly string[];
-  readonly diagnostics: DiagnosticBag;
-  /** Where to point when a builder call was not recorded. */
-  readonly fallback: SourceRef;
-}
+/**
+ * Where a field is written: a collection's own field (which a list may filter, sort and expand by), a field of a
+ * nested object, or elsewhere (a transition's input, an event's payload: their builders report what means
+ * nothing there).
+ */
+export type FieldPlace = 'collection' | 'nested' | 'elsewhere';
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Kinds whose bounds count something (characters, items): whole numbers of at least 0. */
@@ -90,7 +92,7 @@ function typeOf(def: FieldDef, where: string, ctx: FieldContext, ref: SourceRef)
       for (const [name, child] of Object.entries(def.fields ?? {})) refuseFile(child, `${where}.${name}`, 'an object', ref, d);
       return {
         kind: 'object',
-        fields: Object.entries(def.fields ?? {}).map(([name, child]) => buildField(name, child, `${where}.${name}`, ctx)),
+        fields: Object.entries(def.fields ?? {}).map(([name, child]) => buildField(name, child, `${where}.${name}`, ctx, 'nested')),
       };
     case 'file':
       return fileTypeOf(def, where, ref, d);
@@ -157,7 +159,9 @@ function enumAdditions(def: FieldDef, values: readonly string[], where: string, 
 
 /** Array items are values, not fields: modifiers and markers on them mean nothing. */
 function checkItem(item: FieldDef, where: string, ctx: FieldContext, ref: SourceRef): void {
-  const misplaced = ['optional', 'default', 'readOnly', 'writeOnly', 'unique', 'filterable', 'deprecated'].filter((m) => m in item.calls);
+  const misplaced = ['optional', 'default', 'readOnly', 'writeOnly', 'unique', 'filterable', 'sortable', 'expandable', 'deprecated'].filter(
+    (m) => m in item.calls,
+  );
   for (const m of misplaced)
     ctx.diagnostics.error('RG141', `${where}: .${m}() has no meaning on an array item; put it on the array field instead.`, refOf(item.calls[m], ref));
   for (const marker of item.markers)
@@ -168,6 +172,7 @@ function checkItem(item: FieldDef, where: string, ctx: FieldContext, ref: Source
 
 function shapeOf(def: FieldDef, where: string, ctx: FieldContext, ref: SourceRef): FieldShape {
   return {
+    ...queryShapeOf(def, where, ctx, ref),
     type: typeOf(def, where, ctx, ref),
     optional: def.optional === true,
     nullable: def.nullable === true,
@@ -182,7 +187,7 @@ function shapeOf(def: FieldDef, where: string, ctx: FieldContext, ref: SourceRef
   };
 }
 
-function checkShape(shape: FieldShape, def: FieldDef, where: string, ctx: FieldContext, ref: SourceRef): void {
+function checkShape(shape: FieldShape, def: FieldDef, name: string, where: string, ctx: FieldContext, ref: SourceRef, place: FieldPlace): void {
   const d = ctx.diagnostics;
   const at = (member: string) => refOf(def.calls[member], ref);
   if (shape.readOnly && shape.writeOnly)
@@ -214,8 +219,7 @@ function checkShape(shape: FieldShape, def: FieldDef, where: string, ctx: FieldC
       `${where}: filterable() needs a scalar field; ${withArticle(shape.type.kind)} cannot be written as ?${where.split('.').pop()}=value.`,
       at('filterable'),
     );
-  if (shape.filterable && shape.writeOnly)
-    d.error('RG141', `${where}: a write-only field is never returned, so it cannot be filtered on; remove filterable().`, at('filterable'));
+  if (place !== 'elsewhere') checkQueryShape(shape, def, name, where, ctx, ref, place === 'nested');
   if (def.kind === 'id') {
     for (const m of ['optional', 'nullable', 'default', 'writeOnly', 'filterable'])
       if (m in def.calls) d.error('RG141', `${where}: .${m}() is not allowed on f.id(); the id is always server-assigned and present.`, at(m));
@@ -241,14 +245,17 @@ export function knownMarkers(markers: readonly MarkerDef[], where: string, ctx: 
 
 const byVersion = (ctx: FieldContext) => (a: { version: string }, b: { version: string }) => versionIndex(ctx, a.version) - versionIndex(ctx, b.version);
 
-/** Builds one field (and, recursively, the fields of a nested object). */
-export function buildField(name: string, def: FieldDef, where: string, ctx: FieldContext): FieldIR {
+/** Builds one field (and, recursively, the fields of a nested object); `place` says where it is written. */
+export function buildField(name: string, def: FieldDef, where: string, ctx: FieldContext, place: FieldPlace = 'collection'): FieldIR {
   const ref = refOf(def.site, ctx.fallback);
   if (!isIdentifier(name))
     ctx.diagnostics.error('RG130', `${where}: "${name}" is not a valid field name; use letters, digits and _ (not starting with a digit).`, ref);
   const shape = shapeOf(def, where, ctx, ref);
-  if (def.kind === 'file') checkFileModifiers(def, where, ref, ctx.diagnostics);
-  else checkShape(shape, def, where, ctx, ref);
+  if (def.kind === 'file') {
+    // A file is no scalar: RG412 names the modifiers it has no use for; sortable() and expandable() get the query's own codes.
+    checkFileModifiers(def, where, ref, ctx.diagnostics);
+    if (place !== 'elsewhere') checkQueryShape(shape, def, name, where, ctx, ref, place === 'nested');
+  } else checkShape(shape, def, name, where, ctx, ref, place);
   const markers = knownMarkers(def.markers, where, ctx, ref);
   let addedIn: string | undefined;
   let removedIn: FieldIR['removedIn'];

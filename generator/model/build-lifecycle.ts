@@ -146,7 +146,7 @@ function buildTransition(name: string, t: CheckedTransition, states: readonly st
     );
   const fctx: FieldContext = { ...ctx, fallback: loc };
   const input = fieldEntries(t.input ?? {}, where, ctx.ref, d, ['lifecycle', ...path, 'input']).map(([fname, def]) =>
-    buildField(fname, def, `${where}.${fname}`, fctx),
+    buildField(fname, def, `${where}.${fname}`, fctx, 'elsewhere'),
   );
   for (const f of input) {
     checkInputField(f, `${where}.${f.name}`, d);
@@ -182,6 +182,8 @@ function checkInputField(f: FieldIR, where: string, d: DiagnosticBag): void {
     [f.writeOnly, 'writeOnly', 'an input is never answered anyway'],
     [f.unique, 'unique', 'inputs are not stored, so nothing is unique among them'],
     [f.filterable, 'filterable', 'inputs are not resources, nothing lists them'],
+    [f.sortable !== false, 'sortable', 'inputs are not resources, nothing lists them'],
+    [f.expandable !== false, 'expandable', 'inputs are not answered, nothing expands them'],
   ];
   for (const [on, member, why] of pointless)
     if (on) d.error('RG141', `${where}: .${member}() means nothing in a transition's input (${why}); remove it.`, f.calls[member] ?? f.loc);

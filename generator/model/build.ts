@@ -15,6 +15,7 @@ import { collectionEntries, fieldEntries, reportSlips } from './check-builders.t
 import type { CollectionReuse } from './collection-reuse.ts';
 import { atPath, refOf, type DiagnosticBag } from './diagnostics.ts';
 import { API_OPTIONS, checkShape, closest, COLLECTION_OPTIONS, OPERATION_ENTRY } from './option-shapes.ts';
+import { defaultSortOf } from './check-query.ts';
 import { emptyRange } from './project.ts';
 import {
   OPERATIONS,
@@ -73,6 +74,7 @@ interface CheckedCollection {
   readonly rateLimit?: CheckedRateLimit;
   readonly public?: readonly unknown[];
   readonly pagination?: { readonly defaultLimit?: unknown; readonly maxLimit?: unknown };
+  readonly defaultSort?: string;
   readonly lifecycle?: CheckedLifecycle;
   readonly requireIfMatch?: boolean;
   readonly events?: readonly unknown[];
@@ -275,6 +277,7 @@ function collectionOf(name: string, def: CollectionDef, ctx: FieldContext, hasAu
     ...(rateLimit ? { rateLimit } : {}),
     public: publicOps,
     pagination: { defaultLimit, maxLimit },
+    defaultSort: defaultSortOf(o.defaultSort, fields, where, d, atPath(ref, ['defaultSort'])),
     ...(lifecycle ? { lifecycle } : {}),
     requireIfMatch: o.requireIfMatch === true,
     ...(events.length > 0 ? { events } : {}),

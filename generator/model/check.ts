@@ -4,6 +4,7 @@
  */
 import { checkField, checkNamesPerVersion, checkNestedChanges, type Ctx } from './check-field.ts';
 import { checkLifecycle } from './check-lifecycle.ts';
+import { checkQuery } from './check-query.ts';
 import { checkCollectionScopes } from './check-scopes.ts';
 import type { DiagnosticBag } from './diagnostics.ts';
 import type { ApiIR, CollectionIR, FieldIR } from './ir.ts';
@@ -43,6 +44,7 @@ export function checkApi(api: ApiIR, d: DiagnosticBag): void {
     }
     checkNamesPerVersion(ctx, c.fields, c.name);
     if (c.lifecycle) checkLifecycle(ctx, c, c.lifecycle);
+    checkQuery(ctx, c);
   }
   for (const e of api.events ?? []) {
     const where = `event ${e.type}`;

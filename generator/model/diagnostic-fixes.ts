@@ -116,11 +116,24 @@ export const DIAGNOSTIC_FIXES: { readonly [C in DiagnosticCode]: string } = {
   RG332: 'Give `valueAddedIn` a `{ fallback }` that is another value existing in the versions before.',
   RG333: 'Use `valueAddedIn` only for a version where the field has this enum both in that version and in the one before.',
   RG334: 'Use a `default` or `example` value that exists in every version of the field, not one added later with `valueAddedIn`.',
+  RG340:
+    'Offer `gt`, `gte`, `lt` and `lte` only on kinds with an order (`f.int()`, `f.number()`, `f.date()`, `f.datetime()`, `f.string()`); other scalars take `eq`, `ne` and `in`.',
+  RG341:
+    'Write `filterable({ ops: [...] })` with at least one operator of `eq`, `ne`, `in`, `gt`, `gte`, `lt`, `lte`, each once, as a name or `{ op, addedIn, removedIn }` naming declared versions.',
+  RG342: 'Use `sortable()` only on a field with an order: `f.int()`, `f.number()`, `f.date()`, `f.datetime()` or `f.string()`.',
+  RG343: 'Remove `filterable`, `sortable` or `expandable` from the write-only field: it is never answered, so a list cannot filter, sort or expand by it.',
+  RG344: "Use `expandable()` only on an `f.ref('collection')` field of a collection.",
+  RG345:
+    'Offer `get` in the referenced collection in every version where the ref is expandable (the expansion reads through its get handler), or make the ref expandable only in versions that have it.',
+  RG346:
+    "Write `defaultSort` as comma-separated sortable fields of the collection (newest names), each once, `-` before a descending one: `defaultSort: '-createdAt'`; each must be sortable in every version of the collection.",
+  RG347: 'Rename the field, or drop `filterable()`: `limit`, `cursor`, `sort`, `fields` and `expand` are the parameters every list reads.',
+  RG348: "Move `filterable`, `sortable` or `expandable` to a collection's own top-level field: lists filter, sort and expand by those only.",
   RG350: 'On a collection without a lifecycle, use only the events `created`, `updated` and `deleted`.',
   RG351: 'Name a state that a transition leads to (the message lists them), or add the transition.',
   RG352: "List each event once, and give custom events a type no collection's derived event has.",
   RG353: 'Write a custom event type as dot-separated lower-case words, such as `invoice.overdue`.',
-  RG355: 'Remove `readOnly`, `writeOnly`, `unique`, `filterable` or `f.id()` from the payload field: they mean nothing in an event.',
+  RG355: 'Remove `readOnly`, `writeOnly`, `unique`, `filterable`, `sortable`, `expandable` or `f.id()` from the payload field: they mean nothing in an event.',
   RG356: 'Add a new payload field instead of `typeChangedFrom`, `madeOptionalIn` or `madeRequiredIn`: older subscribers must still receive their shape.',
   RG359: 'Offer the operation the event needs (create for `created`, update or replace for `updated`, delete and get for `deleted`), or remove the event.',
   RG360: 'Rename or move the collection: `webhook_endpoints` is served by restgen in an API with events.',

@@ -5,8 +5,10 @@
  */
 import type { OperationName } from '../dsl/defs.ts';
 import type { AuthIR } from './ir-auth.ts';
+import type { FilterOpIR, LifespanIR, QueryAt, SortKeyIR } from './ir-query.ts';
 
 export * from './ir-auth.ts';
+export * from './ir-query.ts';
 
 export type { OperationName } from '../dsl/defs.ts';
 
@@ -78,7 +80,14 @@ export interface FieldShape<F = FieldIR> {
   readonly readOnly: boolean;
   readonly writeOnly: boolean;
   readonly unique: boolean;
+  /** Whether the list filters on the field: `filterable()` was called (IR); some operator holds (projection). */
   readonly filterable: boolean;
+  /** The filter's operators: as written, each with its versions (IR); those of the version (projection). */
+  readonly ops: readonly FilterOpIR[];
+  /** A sort key of the list (`sortable()`), in the versions it holds in (a projection's: `{}` when it holds there). */
+  readonly sortable: LifespanIR | false;
+  /** `?expand=` may replace the ref with the resource (`expandable()`), in the versions it holds in. */
+  readonly expandable: LifespanIR | false;
   readonly deprecated: boolean;
   readonly description?: string;
   readonly example?: { readonly value: unknown };
@@ -179,6 +188,8 @@ export interface CollectionIR {
   /** The operations that need no credential, each in the versions it names (all by default). */
   readonly public: readonly OperationIR[];
   readonly pagination: { readonly defaultLimit: number; readonly maxLimit: number };
+  /** The order of a list without `?sort=` (newest names); empty: the handlers' own (creation order in memory). */
+  readonly defaultSort: readonly SortKeyIR[];
   readonly lifecycle?: LifecycleIR;
   /** Writes without `If-Match` answer 428. */
   readonly requireIfMatch: boolean;
@@ -359,6 +370,8 @@ export interface CollectionAt {
   readonly rateLimit?: RateLimitIR;
   readonly public: readonly OperationName[];
   readonly pagination: CollectionIR['pagination'];
+  /** What its list and read queries offer in this version: filters, sort keys, default order, masks, expansions. */
+  readonly query: QueryAt;
   readonly lifecycle?: LifecycleAt;
   /** Writes without `If-Match` answer 428. */
   readonly requireIfMatch: boolean;

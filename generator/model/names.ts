@@ -41,3 +41,8 @@ export function withArticle(word: string): string {
 export function capitalized(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
+
+/** `order_items` reads `order items`. */
+export function humanName(name: string): string {
+  return name.replace(/[_-]+/g, ' ');
+}

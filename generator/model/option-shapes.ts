@@ -105,6 +105,7 @@ export const COLLECTION_OPTIONS: Shape = object(
     rateLimit: RATE_LIMIT,
     public: list(later),
     pagination: object({ defaultLimit: later, maxLimit: later }),
+    defaultSort: str,
     lifecycle: object({ field: str, initial: later, transitions: record(TRANSITION) }, ['field', 'initial', 'transitions']),
     requireIfMatch: bool,
     events: list(later),

@@ -3,8 +3,24 @@
  * version; walking from the newest version back to the requested one, each marker undoes its change.
  */
 import { derived, holding } from './derived.ts';
-import type { ApiAt, ApiIR, CollectionAt, CollectionIR, EventAt, FieldAt, FieldIR, FieldShape, LifecycleAt, MarkerAt, OperationName, TypeIR } from './ir.ts';
+import type {
+  ApiAt,
+  ApiIR,
+  CollectionAt,
+  CollectionIR,
+  EventAt,
+  FieldAt,
+  FieldIR,
+  FieldShape,
+  LifecycleAt,
+  MarkerAt,
+  OperationName,
+  QueryAt,
+  TypeIR,
+} from './ir.ts';
 import { pascalCase, singularize } from './names.ts';
+import { FILTER_OPS } from './ir.ts';
+import { queryOf } from './project-query.ts';
 
 /** Index of a version name in the API's version list (-1 when unknown). */
 export function versionIndexOf(api: Pick<ApiIR, 'versions'>, name: string): number {
@@ -120,6 +136,19 @@ function collectMarkers(versions: readonly string[], field: FieldIR): MarkerAt[]
   return list.map((m) => ({ ...m, index: versions.indexOf(m.version) })).sort((a, b) => a.index - b.index);
 }
 
+/** What a field offers a list query at version index `at`: the operators, sort key and expansion that hold there. */
+export function queryCapsAt(versions: readonly string[], at: number, shape: FieldShape): Pick<FieldAt, 'filterable' | 'ops' | 'sortable' | 'expandable'> {
+  const holds = (span: { readonly addedIn?: string; readonly removedIn?: string }) => existsAt(versions, at, span.addedIn, span.removedIn);
+  // In the operators table's order, whatever order they were written in.
+  const ops = FILTER_OPS.filter((op) => shape.ops.some((o) => o.op === op && holds(o))).map((op) => ({ op }));
+  return {
+    filterable: ops.length > 0,
+    ops,
+    sortable: shape.sortable !== false && holds(shape.sortable) ? {} : false,
+    expandable: shape.expandable !== false && holds(shape.expandable) ? {} : false,
+  };
+}
+
 /** The fields that exist at version index `at`, as that version sees them. */
 export function projectFields(versions: readonly string[], at: number, fields: readonly FieldIR[]): FieldAt[] {
   const out: FieldAt[] = [];
@@ -137,7 +166,7 @@ export function projectFields(versions: readonly string[], at: number, fields: r
       readOnly: shape.readOnly,
       writeOnly: shape.writeOnly,
       unique: shape.unique,
-      filterable: shape.filterable,
+      ...queryCapsAt(versions, at, shape),
       deprecated: shape.deprecated,
       ...(shape.description !== undefined ? { description: shape.description } : {}),
       ...(shape.example ? { example: shape.example } : {}),
@@ -187,6 +216,7 @@ export function projectCollection(versions: readonly string[], at: number, c: Co
   const operations: OperationName[] = c.operations.filter((op) => existsAt(versions, at, op.addedIn, op.removedIn)).map((op) => op.name);
   const lifecycle = projectLifecycle(versions, at, c);
   let fields: FieldAt[] | undefined;
+  let query: QueryAt | undefined;
   return {
     kind: 'collection-at',
     name,
@@ -204,6 +234,10 @@ export function projectCollection(versions: readonly string[], at: number, c: Co
     ...(c.rateLimit ? { rateLimit: c.rateLimit } : {}),
     public: c.public.filter((op) => operations.includes(op.name) && existsAt(versions, at, op.addedIn, op.removedIn)).map((op) => op.name),
     pagination: c.pagination,
+    // Derived on first read, from the projected fields (as they are).
+    get query(): QueryAt {
+      return (query ??= queryOf(this.fields, c.defaultSort));
+    },
     ...(lifecycle ? { lifecycle } : {}),
     requireIfMatch: c.requireIfMatch,
     ...(c.builtin ? { builtin: c.builtin } : {}),

@@ -22,9 +22,10 @@ export type OperationName =
   "list" | "get" | "create" | "replace" | "update" | "delete";
 
 /**
- * The types of a collection in a version (those of its operations), its operations, its transitions (by name: their
- * input), and the answers that show more than `item`, by operation or transition name (the webhook endpoints' create
- * and rotateSecret answer the signing secret).
+ * The types of a collection in a version (those of its operations), its operations, its transitions (by name:
+ * their input), its id field's name, the resource each expandable ref holds when expanded, and the answers that
+ * show more than `item`, by operation or transition name (the webhook endpoints' create and rotateSecret answer
+ * the signing secret).
  */
 export interface CollectionTypes {
   item: unknown;
@@ -34,8 +35,17 @@ export interface CollectionTypes {
   query?: object;
   ops: OperationName;
   transitions?: object;
+  id?: string;
+  expand?: object;
   answers?: object;
 }
+
+/** The names a request's `fields` or `expand` (`K`) lists, or never when it lists none. */
+type Named<P, K extends string> = P extends { [Q in K]?: readonly (infer N)[] }
+  ? string extends N
+    ? never
+    : N
+  : never;
 
 /** What `K` (an operation or a transition) of a collection answers: its own answer type, else `item`. */
 export type AnswerOf<C extends { item: unknown }, K> = C extends {
@@ -46,34 +56,99 @@ export type AnswerOf<C extends { item: unknown }, K> = C extends {
     : C["item"]
   : C["item"];
 
-/** A transition's method, `POST <collection>/{id}:<name>`; an input without required fields may be left out. */
-export type TransitionMethod<I, T> = {} extends I
-  ? (id: string, input?: I, opts?: RequestOptions) => ApiPromise<T>
-  : (id: string, input: I, opts?: RequestOptions) => ApiPromise<T>;
+/** The refs a collection can expand. */
+type ExpandName<C extends CollectionTypes> = keyof C["expand"] & string;
 
-/** Every method a collection can have; {@link Resource} keeps those its version offers. */
+/**
+ * The resource as a request with `P` (its `fields` and `expand`) shows it: only the fields named, the id and the
+ * expanded refs (all without `fields`), each expanded ref as the resource it names in this version (null when
+ * that no longer exists).
+ */
+export type Shown<C extends CollectionTypes, P> = Expanded<
+  [Named<P, "fields">] extends [never]
+    ? C["item"]
+    : Pick<
+        C["item"],
+        Extract<
+          keyof C["item"],
+          Named<P, "fields"> | C["id"] | Named<P, "expand">
+        >
+      >,
+  Named<P, "expand">,
+  C["expand"]
+>;
+/** `T` with the refs `E` as the resources `X` maps them to (an optional ref stays optional). */
+type Expanded<T, E, X> = [E] extends [never]
+  ? T
+  : Omit<T, E & keyof X> & {
+      [K in keyof Pick<T, E & keyof X & keyof T>]: X[K & keyof X] | null;
+    };
+
+/** What `K` (create or a transition) answers when `V` asks for refs expanded: its answer type, those refs expanded. */
+type Written<C extends CollectionTypes, K, V> = Expanded<
+  AnswerOf<C, K>,
+  Named<V, "expand">,
+  C["expand"]
+>;
+
+/** What a get may ask for: some fields only, refs expanded. */
+export interface ReadView<C extends CollectionTypes> {
+  fields?: readonly (keyof C["item"] & string)[];
+  expand?: readonly ExpandName<C>[];
+}
+/** What a write or a transition may ask for: refs of its answer expanded. */
+export interface WriteView<C extends CollectionTypes> {
+  expand?: readonly ExpandName<C>[];
+}
+
+/**
+ * A transition's method, `POST <collection>/{id}:<name>`; an input without required fields may be left out.
+ * `opts.expand` expands refs of the answer.
+ */
+export type TransitionMethod<C extends CollectionTypes, K, I> = {} extends I
+  ? <const V extends WriteView<C> = {}>(
+      id: string,
+      input?: I,
+      opts?: RequestOptions & V,
+    ) => ApiPromise<Written<C, K, V>>
+  : <const V extends WriteView<C> = {}>(
+      id: string,
+      input: I,
+      opts?: RequestOptions & V,
+    ) => ApiPromise<Written<C, K, V>>;
+
+/**
+ * Every method a collection can have; {@link Resource} keeps those its version offers. A list's `fields` and
+ * `expand`, and `opts.fields` and `opts.expand` of the others, narrow the type of what they answer.
+ */
 export interface ResourceMethods<C extends CollectionTypes> {
-  /** One page (`await`), or every item of every page (`for await`). */
-  list(query?: C["query"], opts?: RequestOptions): PagePromise<C["item"]>;
-  /** One resource by id; a missing one throws NotFoundError. */
-  get(id: string, opts?: RequestOptions): ApiPromise<C["item"]>;
-  /** Creates a resource; retried safely with one `Idempotency-Key` per call. */
-  create(
-    body: C["create"],
+  /** One page (`await`), or every item of every page (`for await`); the pages after the first keep the query. */
+  list<const Q extends NonNullable<C["query"]> = {}>(
+    query?: Q,
     opts?: RequestOptions,
-  ): ApiPromise<AnswerOf<C, "create">>;
+  ): PagePromise<Shown<C, Q>>;
+  /** One resource by id; a missing one throws NotFoundError. */
+  get<const V extends ReadView<C> = {}>(
+    id: string,
+    opts?: RequestOptions & V,
+  ): ApiPromise<Shown<C, V>>;
+  /** Creates a resource; retried safely with one `Idempotency-Key` per call. */
+  create<const V extends WriteView<C> = {}>(
+    body: C["create"],
+    opts?: RequestOptions & V,
+  ): ApiPromise<Written<C, "create", V>>;
   /** Replaces every writable field of a resource. */
-  replace(
+  replace<const V extends WriteView<C> = {}>(
     id: string,
     body: C["replace"],
-    opts?: RequestOptions,
-  ): ApiPromise<C["item"]>;
+    opts?: RequestOptions & V,
+  ): ApiPromise<Shown<C, V>>;
   /** Changes the fields given, keeps the rest. */
-  update(
+  update<const V extends WriteView<C> = {}>(
     id: string,
     patch: C["patch"],
-    opts?: RequestOptions,
-  ): ApiPromise<C["item"]>;
+    opts?: RequestOptions & V,
+  ): ApiPromise<Shown<C, V>>;
   /** Deletes a resource. */
   delete(id: string, opts?: RequestOptions): ApiPromise<void>;
 }
@@ -83,8 +158,8 @@ export type Resource<C extends CollectionTypes> = Pick<
   ResourceMethods<C>,
   C["ops"]
 > &
-  (C extends { transitions: infer X }
-    ? { readonly [K in keyof X]: TransitionMethod<X[K], AnswerOf<C, K>> }
+  (C extends { transitions: infer X extends object }
+    ? { readonly [K in keyof X]: TransitionMethod<C, K, X[K]> }
     : {});
 
 /** A version's collections, from a map of collection name to {@link CollectionTypes}. */
@@ -152,6 +227,7 @@ export function createNamespace<M>(
         t("GET", version, path, undefined, opts, query) as Promise<
           WithResponse<Page<unknown>>
         >,
+        // The next page keeps the filters and the sort: its cursor is valid only with them.
         (cursor) => list({ ...query, cursor }, opts),
       );
     const all: Record<OperationName, unknown> = {

@@ -11,13 +11,21 @@ export interface WithResponse<T> {
   response: Response;
 }
 
-/** What every list query takes besides its filters. */
+/** What every list query takes besides its filters, sort, fields and expansions. */
 export interface ListParams {
   /** Items per page (the server lowers a larger one to its maximum). */
   limit?: number;
-  /** A page's `next_cursor`, to fetch the page after it. */
+  /** A page's `next_cursor`, to fetch the page after it (with the same filters and sort). */
   cursor?: string;
 }
+
+/**
+ * One field's filter in a list query: a value (equality, when the field takes `eq`), or operators, each with its
+ * value (`in`: a list); several combine with AND. `{ price: { gte: 10, lt: 20 } }`, `{ genre: { in: ["poetry"] } }`.
+ */
+export type Filter<T, O extends string> =
+  | ("eq" extends O ? T : never)
+  | { [K in O]?: K extends "in" ? readonly T[] : T };
 
 /** One page of a list. */
 export interface Page<T> {

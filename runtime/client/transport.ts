@@ -25,8 +25,8 @@ import {
 /**
  * Sends one request with its retries: `method` to `path` (`orders/o1`) of `version` (a path prefix, or the
  * versioning header), `body` (undefined: none; a `Blob` or stream: an upload, sent as it is), `query`
- * (given: a list, whose answer is a page), `raw` (a download: a success's body is left unread). Positional,
- * so that a bundle can shorten every name.
+ * (given: a list, whose answer is a page; its `filter`, `sort`, `fields` and `expand` as the server reads
+ * them), `raw` (a download: a success's body is left unread). Positional, so that a bundle can shorten every name.
  */
 export type Transport = (
   method: string,
@@ -97,9 +97,21 @@ export function createTransport(
     const target = new URL(
       `${options.baseUrl.replace(/\/+$/, "")}/${versionHeader ? "" : `${version}/`}${path}`,
     );
-    for (const [name, value] of Object.entries(query ?? {}))
-      for (const item of [value].flat())
-        if (item != null) target.searchParams.append(name, `${item}`);
+    // `filter: { price: { gte: 10 } }` is `price[gte]=10` (`eq`, or a plain value, `price=10`); lists are
+    // comma-separated (`sort`, `fields`, `expand`, `in`); a get's or a write's `fields` and `expand` come in `opts`.
+    const add = (name: string, value: unknown): unknown =>
+      value != null &&
+      (typeof value === "object" && !Array.isArray(value)
+        ? Object.entries(value).map(([key, v]) =>
+            add(
+              name === "filter" ? key : key === "eq" ? name : `${name}[${key}]`,
+              v,
+            ),
+          )
+        : target.searchParams.set(name, [value].flat().join()));
+    const { fields, expand } = opts as { fields?: unknown; expand?: unknown };
+    // The query itself is read as a filter is: each member a parameter of its own name.
+    add("filter", { fields, expand, ...query });
     const url = `${target}`;
     const what = `${method} ${url}`;
     // An upload (`files.ts`: multipart, its type in `opts.headers`) goes as it is; any other body as JSON.

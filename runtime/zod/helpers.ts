@@ -43,11 +43,12 @@ export const lifecycleState = (
  * exponent (`1e3`), blank or surrounding spaces, all of which `Number()` would accept. A number passes as is.
  */
 export const queryNumber = z.union([
-  z.number(),
+  // Text first: a query string holds nothing else, and a union tries its options in order.
   z
     .string()
     .regex(/^-?\d+(\.\d+)?$/, { error: "expected a number in decimal digits" })
     .transform(Number),
+  z.number(),
 ]);
 
 /**
@@ -57,12 +58,12 @@ export const queryNumber = z.union([
 export const listLimit = (byDefault: number, max: number) =>
   z
     .union([
-      z.int(),
       z
         .string()
         .regex(/^\d+$/, { error: "expected a whole number in decimal digits" })
         // However many digits: a number too large to hold is still above the maximum.
         .transform((s) => Math.min(Number(s), Number.MAX_SAFE_INTEGER)),
+      z.int(),
     ])
     .pipe(z.number().min(1))
     .default(byDefault)
@@ -104,3 +105,84 @@ export const fileMeta = z.object({
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   href: z.string(),
 });
+/** How a message quotes what a client sent (at most 40 characters of it). */
+const quoted = (text: string) =>
+  JSON.stringify(text.length > 40 ? `${text.slice(0, 37)}...` : text);
+
+/**
+ * `?genre[in]=poetry,drama`: comma-separated values, each read by `item` (so a value cannot hold a comma);
+ * at least one, at most 100.
+ */
+export const queryList = <T extends z.ZodType>(item: T) =>
+  z
+    .string()
+    // Each value is the item's to read (a number from its digits, say).
+    .transform((s): unknown[] => s.split(","))
+    .pipe(
+      z
+        .array(item)
+        .min(1)
+        .max(100, { error: "at most 100 comma-separated values" }),
+    );
+
+/**
+ * `?fields=id,title` and `?expand=author`: comma-separated names out of `names`, each kept once, in the
+ * order given. An unknown name is refused, with the names there are (`what` names them in the message).
+ */
+export const queryNames = <const K extends string>(
+  names: readonly [K, ...K[]],
+  what: string,
+) =>
+  z.string().transform((text, ctx) => {
+    const out: K[] = [];
+    for (const name of text.split(",")) {
+      if (!(names as readonly string[]).includes(name)) {
+        ctx.addIssue({
+          code: "custom",
+          message: `unknown ${what} ${quoted(name)}; the ${what}s are ${names.join(", ")}`,
+          params: { allowed: names },
+        });
+        return z.NEVER;
+      }
+      if (!out.includes(name as K)) out.push(name as K);
+    }
+    return out;
+  });
+
+/** `?fields=`: the names of a map of field schemas (those a response shows). */
+export const queryFields = <F extends object>(fields: F) =>
+  queryNames(
+    Object.keys(fields) as [
+      Extract<keyof F, string>,
+      ...Extract<keyof F, string>[],
+    ],
+    "field",
+  );
+
+/**
+ * `?sort=-published,title`: comma-separated sort keys out of `keys`, `-` before a descending one, each once.
+ * An unknown or repeated key is refused, with the keys there are.
+ */
+export const querySort = <const K extends string>(
+  keys: readonly [K, ...K[]],
+) => {
+  const allowed = keys.flatMap((k) => [k, `-${k}`]);
+  return z.string().transform((text, ctx) => {
+    const out: { field: K; direction: "asc" | "desc" }[] = [];
+    for (const part of text.split(",")) {
+      const desc = part.charCodeAt(0) === 45; // "-"
+      const field = (desc ? part.slice(1) : part) as K;
+      const why = !keys.includes(field)
+        ? `unknown sort key ${quoted(part)}; the list sorts by ${allowed.join(", ")}`
+        : out.some((k) => k.field === field)
+          ? `sorts by ${field} twice; name each key once`
+          : undefined;
+      if (why !== undefined) {
+        ctx.addIssue({ code: "custom", message: why, params: { allowed } });
+        return z.NEVER;
+      }
+      out.push({ field, direction: desc ? "desc" : "asc" });
+    }
+    return out;
+  });
+};

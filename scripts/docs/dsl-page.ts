@@ -28,6 +28,8 @@ export function dslPage(): string {
     ...readType(project, FIELD, 'Bounded').members,
     ...readType(project, FIELD, 'StringField').members,
     ...readType(project, FIELD, 'EnumField').members,
+    ...readType(project, FIELD, 'Sortable').members,
+    ...readType(project, FIELD, 'RefField').members,
   ];
   const allKinds = builders.members.map((b) => b.name);
   const kindsHaving = (modifier: string): string => {
@@ -89,6 +91,8 @@ export function dslPage(): string {
     'TransitionDef',
     'VersionedOperation',
     'VersionedEvent',
+    'VersionedOp',
+    'Lifespan',
     'ScopesDef',
     'PaginationDef',
     'RateLimitDef',

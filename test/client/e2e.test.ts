@@ -77,8 +77,9 @@ afterAll(async () => {
 describe.skipIf(!serverReady)('client against the generated server', () => {
   it('runs every operation of customers in every version', async () => {
     const shop = shopClient();
-    for (const version of ['v1', 'v2', 'v3'] as const) {
-      const api = shop[version].customers;
+    // One version's methods at a time: each version's are generic (a query's fields and expand narrow what they
+    // answer), and a union of generic methods cannot be called.
+    for (const api of [shop.v1.customers, shop.v2.customers, shop.v3.customers] as unknown as (typeof shop.v3.customers)[]) {
       const address = email();
       const created = await api.create({ email: address, name: 'Ada' });
       expect(created).toMatchObject({ email: address, name: 'Ada', tier: 'free', tags: [] });
@@ -87,7 +88,7 @@ describe.skipIf(!serverReady)('client against the generated server', () => {
       await expect(api.update(created.id, { tier: 'pro' })).resolves.toMatchObject({ tier: 'pro', name: 'Ada' });
       const replaced = await api.replace(created.id, { email: address, name: 'Grace', tags: ['x'] });
       expect(replaced).toMatchObject({ id: created.id, name: 'Grace', tier: 'free', tags: ['x'], createdAt: created.createdAt });
-      await expect(api.list({ email: address })).resolves.toEqual({ data: [replaced], next_cursor: null });
+      await expect(api.list({ filter: { email: address } })).resolves.toEqual({ data: [replaced], next_cursor: null });
       await expect(api.delete(created.id)).resolves.toBeUndefined();
       await expect(api.get(created.id)).rejects.toBeInstanceOf(client.NotFoundError);
     }
@@ -102,13 +103,12 @@ describe.skipIf(!serverReady)('client against the generated server', () => {
     expect(v1).not.toHaveProperty('note');
     expect(v1).not.toHaveProperty('currency');
     await expect(shop.v1.orders.update(v1.id, { qty: 3 })).resolves.toMatchObject({ qty: 3 });
-    for (const version of ['v2', 'v3'] as const) {
-      const api = shop[version].orders;
+    for (const api of [shop.v2.orders, shop.v3.orders] as unknown as (typeof shop.v3.orders)[]) {
       const order = await api.create({ customer_id: customer.id, product_id: 7, quantity: 2 });
       expect(order).toMatchObject({ quantity: 2, currency: 'EUR', status: 'open' });
       await expect(api.get(order.id)).resolves.toEqual(order);
       await expect(api.update(order.id, { currency: 'USD' })).resolves.toMatchObject({ currency: 'USD', quantity: 2 });
-      const page = await api.list({ customer_id: customer.id });
+      const page = await api.list({ filter: { customer_id: customer.id } });
       expect(page.data.map((o) => o.id)).toContain(order.id);
       await api.delete(order.id);
       await expect(api.get(order.id)).rejects.toMatchObject({ status: 404 });
@@ -196,7 +196,7 @@ describe.skipIf(!serverReady)('client against the generated server', () => {
       [null, 'ConnectionError'],
       [201, null],
     ]);
-    const page = await shop.v2.orders.list({ customer_id: customer.id });
+    const page = await shop.v2.orders.list({ filter: { customer_id: customer.id } });
     expect(page.data.map((o) => o.id)).toEqual([created.id]);
   });
 

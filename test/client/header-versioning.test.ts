@@ -61,7 +61,7 @@ describe('a header-versioned API', () => {
     expect(v1).toMatch(/label: string \| null;/);
     expect(v1).toMatch(/colors: \("red" \| "blue"\)\[\];/);
     expect(v1).not.toContain('WidgetCreate');
-    expect(v1).toMatch(/\/\*\* Shown in the shop\n \s*\* @deprecated \*\/\n\s*active\?: boolean;/);
+    expect(v1).toMatch(/\/\*\* Shown in the shop\n \s*\* @deprecated \*\/\n\s*active\?: \$\.Filter<boolean, "eq">;/);
     const v2 = read('2026-01/parts.ts');
     expect(v2).toMatch(/export interface PartCreate \{\s+name: string;\s+\}/);
     expect(v2).toContain('export type PartReplace = PartCreate;');

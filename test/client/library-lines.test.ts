@@ -1,12 +1,13 @@
 /**
  * What restgen leaves in a user's repository for a 5-collection library-style API (books, authors,
  * members, loans with a lifecycle, branches; two versions; bearer auth; fixtures/library-api.ts): at most
- * 3,000 lines of TypeScript in all its parts but the MCP server (at most 3,200 more, mostly its tools' JSON
- * Schemas): the server runtime is a package, and the client gets only the runtime modules it uses. An API
- * without events, lifecycles or JWT gets no code for them: no webhook, transition or OAuth module in its
- * client, and no import of one (nor of the JWT verifier) in its client or server. The library's client runs
- * (a path that is not the collection's name, a transition) against a loopback server, and type-checks on its
- * own.
+ * 3,400 lines of TypeScript in all its parts but the MCP server (3,000 before list queries brought each
+ * collection's typed queries: the handler's, the client's, and the masks of get and list; the MCP server is at
+ * most 3,200 more, mostly its tools' JSON Schemas): the server runtime is a package, and the client gets only
+ * the runtime modules it uses. An API without events, lifecycles or JWT gets no code for them: no webhook,
+ * transition or OAuth module in its client, and no import of one (nor of the JWT verifier) in its client or
+ * server. The library's client runs (a path that is not the collection's name, a transition) against a
+ * loopback server, and type-checks on its own.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -63,7 +64,7 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('the library-style API', () => {
-  it('generates at most 3,000 lines of TypeScript besides its MCP server, and at most 3,200 for the MCP server', () => {
+  it('generates at most 3,400 lines of TypeScript besides its MCP server, and at most 3,200 for the MCP server', () => {
     const lines = typescriptLines(library);
     const part = (prefix: string) => [...lines].filter(([f]) => f.startsWith(prefix)).reduce((n, [, l]) => n + l, 0);
     const total = [...lines.values()].reduce((a, b) => a + b, 0) - part('mcp/');
@@ -73,7 +74,7 @@ describe('the library-style API', () => {
       server: part('server/'),
       zod: total - part('client/') - part('server/'),
     };
-    expect(total, JSON.stringify(parts)).toBeLessThanOrEqual(3000);
+    expect(total, JSON.stringify(parts)).toBeLessThanOrEqual(3400);
     // The MCP server is mostly data: every tool's JSON Schemas, as each version's OpenAPI document has them.
     const mcp = { runtime: part('mcp/runtime/'), tools: part('mcp/tools/'), entries: part('mcp/') - part('mcp/runtime/') - part('mcp/tools/') };
     expect(part('mcp/'), JSON.stringify(mcp)).toBeLessThanOrEqual(3200);

@@ -1,7 +1,8 @@
 /**
  * Type tests of the generated client (the golden copy of the example's client, which the project's tsc
  * checks): each version's methods take exactly that version's fields, an operation or collection a
- * version lacks is a type error, results are typed per version. The `@ts-expect-error` lines fail the type
+ * version lacks is a type error, results are typed per version, and narrowed by a query's `fields` (only those,
+ * and the id) and `expand` (the ref becomes the resource it names). The `@ts-expect-error` lines fail the type
  * check when the error they expect disappears. At run time, the namespaces hold the same operations.
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
@@ -52,16 +53,31 @@ function typeChecks(shop: ShopClient): void {
   void shop.v2.coupons;
   void shop.v3.coupons.list();
 
-  // List filters are the filterable fields of the version.
-  void shop.v2.orders.list({ status: 'paid', limit: 10 });
+  // List filters are the filterable fields of the version, each with its operators; a plain value is `eq`.
+  void shop.v2.orders.list({ filter: { status: 'paid' }, limit: 10 });
+  void shop.v2.orders.list({ filter: { status: { in: ['paid', 'shipped'] }, createdAt: { gte: '2026-01-01T00:00:00Z' } } });
   // @ts-expect-error product_id is not filterable
-  void shop.v2.orders.list({ product_id: 7 });
+  void shop.v2.orders.list({ filter: { product_id: 7 } });
+  // @ts-expect-error status takes eq and in, not ne
+  void shop.v2.orders.list({ filter: { status: { ne: 'paid' } } });
+  // @ts-expect-error createdAt takes ranges only, not equality
+  void shop.v2.orders.list({ filter: { createdAt: '2026-01-01T00:00:00Z' } });
   // @ts-expect-error the filter takes the version's enum values
-  void shop.v2.orders.list({ status: 'lost' });
+  void shop.v2.orders.list({ filter: { status: 'lost' } });
   // refunded arrives in v3: v2's filter and answers do not know it.
   // @ts-expect-error v2 has no 'refunded' state
-  void shop.v2.orders.list({ status: 'refunded' });
-  void shop.v3.orders.list({ status: 'refunded' });
+  void shop.v2.orders.list({ filter: { status: 'refunded' } });
+  void shop.v3.orders.list({ filter: { status: 'refunded', total: { gte: 1000, lt: 5000 } }, sort: ['-createdAt', 'total'] });
+  // @ts-expect-error total arrives in v3
+  void shop.v2.orders.list({ filter: { total: { gte: 1 } } });
+  // @ts-expect-error quantity is no sort key
+  void shop.v3.orders.list({ sort: ['quantity'] });
+  // @ts-expect-error a mask names fields of the version (v3 has no qty)
+  void shop.v3.orders.list({ fields: ['qty'] });
+  // @ts-expect-error only the customer expands
+  void shop.v3.orders.list({ expand: ['product_id'] });
+  // @ts-expect-error a write expands, but shows every field
+  void shop.v3.orders.create({ customer_id: 'c', product_id: 7, quantity: 2 }, { fields: ['id'] });
 
   // Transitions are methods per version, typed with that version's input; an input without required fields may be left out.
   void shop.v1.orders.pay('id');
@@ -85,9 +101,13 @@ function typeChecks(shop: ShopClient): void {
   void shop.v3.orders.get('id', { ifNoneMatch: '"abc"' });
 }
 
+/** A client whose requests never leave (its fetch never settles): the calls below are there for their types. */
+const idle = (): ShopClient => createShopClient({ baseUrl: 'http://127.0.0.1:1', fetch: () => new Promise<Response>(() => {}) });
+
 describe('generated client types', () => {
   it('types results per version', () => {
-    expectTypeOf<ShopClient['v1']['orders']['get']>().returns.toEqualTypeOf<ApiPromise<V1.Order>>();
+    const shop = idle();
+    expectTypeOf(shop.v1.orders.get('id')).toEqualTypeOf<ApiPromise<V1.Order>>();
     expectTypeOf<V1.Order>().toHaveProperty('qty').toEqualTypeOf<number>();
     expectTypeOf<V1.Order>().not.toHaveProperty('quantity');
     expectTypeOf<V2.Order>().toHaveProperty('quantity').toEqualTypeOf<number>();
@@ -101,13 +121,13 @@ describe('generated client types', () => {
     expectTypeOf<V2.Customer['tier']>().toEqualTypeOf<'free' | 'pro'>();
     expectTypeOf<V2.CustomerCreate['tier']>().toEqualTypeOf<'free' | 'pro' | undefined>();
     expectTypeOf<V3.Coupon['validUntil']>().toEqualTypeOf<string | null>();
-    expectTypeOf<ShopClient['v2']['orders']['list']>().returns.toEqualTypeOf<PagePromise<V2.Order>>();
-    expectTypeOf<Awaited<ReturnType<ShopClient['v2']['orders']['list']>>>().toEqualTypeOf<Page<V2.Order>>();
+    expectTypeOf(shop.v2.orders.list()).toEqualTypeOf<PagePromise<V2.Order>>();
+    expectTypeOf(shop.v2.orders.list({ filter: { status: 'paid' } })).resolves.toEqualTypeOf<Page<V2.Order>>();
     expectTypeOf<ShopClient['v2']['orders']['delete']>().returns.toEqualTypeOf<ApiPromise<void>>();
     expectTypeOf<ShopClient['v2']['orders']>().not.toHaveProperty('replace');
     expectTypeOf<ShopClient['v2']>().not.toHaveProperty('coupons');
     expectTypeOf<ShopClientOptions>().toHaveProperty('apiKey');
-    expectTypeOf<ShopClient['v2']['orders']['cancel']>().returns.toEqualTypeOf<ApiPromise<V2.Order>>();
+    expectTypeOf(shop.v2.orders.cancel('id')).toEqualTypeOf<ApiPromise<V2.Order>>();
     expectTypeOf<V1.Order['status']>().toEqualTypeOf<'open' | 'paid' | 'shipped' | 'cancelled'>();
     expectTypeOf<V3.Order['status']>().toEqualTypeOf<'open' | 'paid' | 'shipped' | 'cancelled' | 'refunded'>();
     // OAuth 2.0: the client can fetch its own tokens (the token URL defaults to the declared one).
@@ -122,6 +142,28 @@ describe('generated client types', () => {
     expectTypeOf<Awaited<ReturnType<ShopClient['v3']['webhook_endpoints']['get']>>['secret']>().toEqualTypeOf<string | undefined>();
     expectTypeOf<Awaited<ReturnType<ShopClient['v3']['webhook_endpoints']['disable']>>['secret']>().toEqualTypeOf<string | undefined>();
     expect(typeChecks).toBeTypeOf('function');
+  });
+
+  it('narrows what a list, a get and a write answer by the fields and refs they ask for', () => {
+    const shop = idle();
+    const page = shop.v3.orders.list({ filter: { total: { gte: 10 } }, sort: ['-createdAt'], fields: ['total', 'status'], expand: ['customer_id'] });
+    type Item = Awaited<typeof page>['data'][number];
+    expectTypeOf<keyof Item>().toEqualTypeOf<'id' | 'customer_id' | 'total' | 'status'>();
+    expectTypeOf<Item['total']>().toEqualTypeOf<number>();
+    expectTypeOf<Item['status']>().toEqualTypeOf<V3.Order['status']>();
+    // The expanded ref is the customer as v3 shows it (null when it no longer exists).
+    expectTypeOf<Item['customer_id']>().toEqualTypeOf<V3.Customer | null>();
+    // Without a mask every field is there.
+    type Expanded = Awaited<ReturnType<typeof shop.v1.orders.get<{ expand: readonly ['customer_id'] }>>>;
+    expectTypeOf<keyof Expanded>().toEqualTypeOf<keyof V1.Order>();
+    expectTypeOf<Expanded['customer_id']>().toEqualTypeOf<V1.Customer | null>();
+    expectTypeOf<Expanded['qty']>().toEqualTypeOf<number>();
+    expectTypeOf(shop.v3.customers.get('c', { fields: ['name'] })).resolves.toEqualTypeOf<{ id: string; name?: string }>();
+    expectTypeOf(shop.v3.orders.pay('o', {}, { expand: ['customer_id'] }))
+      .resolves.toHaveProperty('customer_id')
+      .toEqualTypeOf<V3.Customer | null>();
+    // Iterating every page walks items of the same narrowed type.
+    expectTypeOf(shop.v3.orders.list({ fields: ['total'] })).toMatchTypeOf<AsyncIterable<{ id: string; total: number }>>();
   });
 
   it('offers at run time exactly the operations each version declares', () => {

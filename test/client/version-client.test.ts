@@ -47,7 +47,7 @@ describe('a client of one version', () => {
     const { fetch, seen } = recorder({ data: [], next_cursor: null });
     const notes = createNotesV2025_06Client({ baseUrl: 'https://notes.example.com', fetch });
     const first = Object.keys(notes)[0]! as keyof typeof notes;
-    await notes[first].list();
+    await (notes[first] as (typeof notes)['notes']).list();
     expect(seen).toHaveLength(1);
     const [, url, headers] = seen[0]!;
     // No path prefix: the version is the Api-Version header.

@@ -109,6 +109,29 @@ const ignoredFilter: Bug['wrap'] = (handlers) =>
     return (inner['list'] as unknown as Fn)({ limit, ...(cursor !== undefined ? { cursor } : {}) });
   });
 
+/** Lists ignore their sort: they answer in the order the records were stored. */
+const ignoredSort: Bug['wrap'] = (handlers) =>
+  everywhere(
+    handlers,
+    'list',
+    (_c, inner) =>
+      (query: unknown, ...rest: unknown[]) =>
+        (inner['list'] as unknown as Fn)({ ...(query as object), sort: [] }, ...rest),
+  );
+
+/** Lists read `gte` as `gt` (`total >= $1` written `total > $1`). */
+const gteAsGt: Bug['wrap'] = (handlers) =>
+  everywhere(handlers, 'list', (_c, inner) => (query: unknown, ...rest: unknown[]) => {
+    const { filter, ...other } = query as { filter: Record<string, Record<string, unknown>> };
+    const read = Object.fromEntries(
+      Object.entries(filter).map(([field, ops]) => {
+        const { gte, ...kept } = ops;
+        return [field, gte === undefined ? ops : { ...kept, gt: gte }];
+      }),
+    );
+    return (inner['list'] as unknown as Fn)({ ...other, filter: read }, ...rest);
+  });
+
 /** Deletes answer 204 and keep the record. */
 const deleteKeeps: Bug['wrap'] = (handlers) =>
   everywhere(handlers, 'delete', (c) => (id: unknown) => {
@@ -283,6 +306,55 @@ export const SHOP_BUGS: readonly Bug[] = [
     only: ['orders'],
     versions: ['v3'],
     wrap: ignoredFilter,
+  },
+  {
+    name: 'ignored sort',
+    story: 'the list handler predates sorting: it ignores query.sort and answers in the order rows were stored (fix: ORDER BY the sort keys, the id last)',
+    caughtBy: ['sort'],
+    only: ['orders'],
+    versions: ['v3'],
+    wrap: ignoredSort,
+  },
+  {
+    name: 'gte read as gt',
+    story: 'total[gte]=10 becomes total > 10, so a record whose value equals the bound is left out (fix: one table from each operator to its SQL operator)',
+    caughtBy: ['filter-operators'],
+    only: ['orders'],
+    versions: ['v3'],
+    wrap: gteAsGt,
+  },
+  {
+    name: 'cache ignores the query',
+    story:
+      'a response cache keys GET answers by path, so ?fields= gets the whole customer that an earlier plain GET cached (fix: key the cache by the whole URL)',
+    caughtBy: ['field-masks'],
+    only: ['customers'],
+    versions: ['v3'],
+    mount: (app) => {
+      const cache = new Map<string, unknown>();
+      app.addHook('onSend', async (request, reply, payload) => {
+        const path = request.url.split('?')[0]!;
+        if (request.method !== 'GET' || !/^\/v\d\/customers\/[0-9a-f-]{36}$/.test(path) || reply.statusCode !== 200) return payload;
+        if (!cache.has(path)) cache.set(path, payload);
+        return cache.get(path);
+      });
+    },
+  },
+  {
+    name: 'getMany reads too little',
+    story:
+      "the customers' getMany (the batch read that expands a page's refs) selects only the columns of an index, so an expanded customer lacks its email and the response check answers 500 (fix: answer what get answers, one resource per id found)",
+    caughtBy: ['expand'],
+    only: ['orders'],
+    versions: ['v3'],
+    wrap: (handlers) => ({
+      ...handlers,
+      customers: {
+        ...handlers['customers']!,
+        getMany: ((ids: unknown, ctx: unknown) =>
+          (call(handlers, 'customers', 'getMany', ids, ctx) as Row[]).map(({ email: _email, ...shown }) => shown)) as never,
+      },
+    }),
   },
   {
     name: 'read-only field not assigned',

@@ -30,6 +30,7 @@ const ORDER = {
   product_id: 3,
   quantity: 2,
   currency: 'USD',
+  total: 0,
   status: 'paid',
   createdAt: '2025-01-02T00:00:00.000Z',
 };

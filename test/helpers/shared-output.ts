@@ -20,6 +20,7 @@ export const SHARED_APIS: Readonly<Record<string, string>> = {
   'header-versioning': path.join(ROOT, 'examples/header-versioning/api.ts'),
   ledger: path.join(ROOT, 'examples/ledger/api.ts'),
   vault: path.join(ROOT, 'test/attack/fixtures/vault.ts'),
+  books: path.join(ROOT, 'test/queries/fixtures/books-api.ts'),
 };
 
 const nameOf = (apiPath: string): string | undefined => Object.keys(SHARED_APIS).find((name) => SHARED_APIS[name] === path.resolve(apiPath));

@@ -121,9 +121,10 @@ describe("the shop example's tools", () => {
     expect(named(tools, 'orders_pay').description).toContain('The customer paid for the order.');
     expect(named(tools, 'orders_pay').description).toContain('An order of one product by one customer.');
     expect(named(tools, 'orders_cancel').description).toMatch(/to `cancelled`, a final state.*Needs the scope orders:cancel\./);
-    // A list takes cursor, limit (with the collection's bounds) and the filters; never more.
+    // A list takes cursor, limit (with the collection's bounds), the filters and the sort; never a mask or an
+    // expansion, which would answer other than the output schema says.
     const list = named(tools, 'orders_list').inputSchema as unknown as { properties: Record<string, { maximum?: number }>; additionalProperties: boolean };
-    expect(Object.keys(list.properties)).toEqual(['limit', 'cursor', 'customer_id', 'status']);
+    expect(Object.keys(list.properties)).toEqual(['limit', 'cursor', 'customer_id', 'total', 'status', 'createdAt', 'sort']);
     expect(list.properties['limit']!.maximum).toBe(100);
     expect(list.additionalProperties).toBe(false);
     // Coupons need If-Match on every write: their write tools require ifMatch; reads do not take it.
@@ -137,7 +138,7 @@ describe("the shop example's tools", () => {
     expect(named(tools, 'orders_delete').outputSchema).toBeUndefined();
     const output = named(tools, 'orders_get').outputSchema as unknown as { anyOf: { required: string[] }[] };
     expect(output.anyOf.map((s) => s.required)).toEqual([
-      ['id', 'customer_id', 'product_id', 'quantity', 'currency', 'status', 'createdAt'],
+      ['id', 'customer_id', 'product_id', 'quantity', 'currency', 'total', 'status', 'createdAt'],
       ['status', 'code', 'detail'],
     ]);
   });

@@ -75,6 +75,18 @@ describe('the OpenAPI document from cached collection parts', () => {
     }
   });
 
+  it('keeps what a part takes of the other collections: a public list that expands a ref needing a read scope answers 403', async () => {
+    // Books are public; expanding their author needs authors:read. A part is built from its collection alone.
+    const ir = await loadIr(new URL('../queries/fixtures/books-api.ts', import.meta.url).pathname);
+    for (const v of ir.versions) {
+      const whole = printJson(buildOpenApiDocument(project(ir, v.name)));
+      const text = assembled(project(ir, v.name), mapMemo().memo);
+      expect(text, v.name).toBe(whole);
+      const doc = JSON.parse(text) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+      expect(Object.keys(doc.paths[`/${v.name}/books`]!['get']!.responses), v.name).toContain('403');
+    }
+  });
+
   it('builds again only the part of the collection that changed', () => {
     const { memo, computed } = mapMemo();
     assembled(project(irOf(10), 'v2'), memo);

@@ -132,8 +132,10 @@ describe('contents', () => {
       apiKeyAuth: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-Key' }),
       oauth2: expect.objectContaining({ type: 'oauth2' }),
     });
-    // A public operation asks for no scope, but a credential that is sent must still be valid.
-    expect(Object.keys(op(doc, '/v2/orders', 'get').responses)).toEqual(['200', '400', '401', '429', '500', '503']);
+    // A public operation asks for no scope, but a credential that is sent must still be valid, and expanding the
+    // customer (which needs customers:read) answers 401 or 403 to a caller who may not read it.
+    expect(Object.keys(op(doc, '/v2/orders', 'get').responses)).toEqual(['200', '400', '401', '403', '429', '500', '503']);
+    expect(Object.keys(op(doc, '/v2/customers', 'get').responses)).toEqual(['200', '400', '401', '403', '429', '500', '503']);
   });
 
   it('lists every status an operation can answer, errors as problem+json', () => {
@@ -229,7 +231,19 @@ describe('contents', () => {
     const params = op(doc, '/v2/orders', 'get')['parameters'] as Record<string, unknown>[];
     expect(params[0]).toMatchObject({ name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, default: 20 } });
     expect(params[1]).toEqual({ $ref: '#/components/parameters/Cursor' });
-    expect(params.slice(2).map((p) => p['name'])).toEqual(['customer_id', 'status']);
+    expect(params.slice(2).map((p) => p['name'])).toEqual(['customer_id', 'status', 'createdAt', 'sort', 'fields', 'expand']);
+    // Equality alone stays a plain parameter; more operators make one deepObject parameter, each operator a property.
+    expect(params[2]).toMatchObject({ name: 'customer_id', in: 'query', schema: { $ref: '#/components/schemas/Uuid' } });
+    expect(params[2]).not.toHaveProperty('style');
+    expect(params[3]).toMatchObject({ name: 'status', style: 'deepObject', explode: true, schema: { type: 'object', additionalProperties: false } });
+    expect(Object.keys((params[3]!['schema'] as { properties: object }).properties)).toEqual(['eq', 'in']);
+    expect(params[4]).toMatchObject({ name: 'createdAt', style: 'deepObject', schema: { properties: { gte: { $ref: '#/components/schemas/DateTime' } } } });
+    // sort, fields and expand: arrays of enums, comma-separated.
+    expect(params[5]).toMatchObject({ name: 'sort', style: 'form', explode: false, schema: { type: 'array', items: { enum: ['createdAt', '-createdAt'] } } });
+    expect(params[6]).toMatchObject({ name: 'fields', style: 'form', explode: false, schema: { items: { enum: expect.arrayContaining(['id', 'quantity']) } } });
+    expect(params[7]).toMatchObject({ name: 'expand', schema: { items: { enum: ['customer_id'] } } });
+    const get = op(doc, '/v2/orders/{id}', 'get')['parameters'] as Record<string, unknown>[];
+    expect(get.map((p) => p['name'] ?? p['$ref'])).toEqual(['fields', 'expand', '#/components/parameters/IfMatch', '#/components/parameters/IfNoneMatch']);
     expect(doc.components.schemas['OrderList']).toMatchObject({
       required: ['data', 'next_cursor'],
       properties: { data: { type: 'array', items: { $ref: '#/components/schemas/Order' } }, next_cursor: { type: ['string', 'null'] } },

@@ -57,7 +57,7 @@ export async function callEveryOperation(baseUrl: string): Promise<Record<string
   const order = await client.POST('/v3/orders', { body: { customer_id: customerId, product_id: 7, quantity: 2, reference: 'AB-1234' } });
   note('createOrder', order);
   const orderId: string = order.data?.id ?? '';
-  note('listOrders', await client.GET('/v3/orders', { params: { query: { customer_id: customerId, status: 'open' } } }));
+  note('listOrders', await client.GET('/v3/orders', { params: { query: { customer_id: customerId, status: { eq: 'open' } } } }));
   note('getOrder', await client.GET('/v3/orders/{id}', { params: { path: { id: orderId } } }));
   note('updateOrder', await client.PATCH('/v3/orders/{id}', { params: { path: { id: orderId } }, body: { quantity: 3, currency: 'USD' } }));
   const byId = { params: { path: { id: orderId } } };

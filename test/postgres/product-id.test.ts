@@ -1,7 +1,7 @@
 /**
- * The shop's product ids on PostgreSQL: the documents allow any product_id up to 2^53 − 1, so the column is a bigint
- * (an integer column answered 500 to a valid create), read back as the number that was written; and a database made
- * while it was an integer column is widened by `createSchema`, its rows kept. (`restgen conformance`'s bounds check
+ * The shop's product ids and totals on PostgreSQL: the documents allow any product_id and total up to 2^53 − 1, so
+ * the columns are bigint (an integer column answered 500 to a valid create), read back as the number that was
+ * written; and a database made while they were integer columns is widened by `createSchema`, its rows kept. (`restgen conformance`'s bounds check
  * against the example, in conformance.test.ts, sends the largest value too.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import { startShop, type RunningShop } from './shop.ts';
 
 const serverUrl = postgresUrl();
 
-describe.runIf(requirePostgres(serverUrl))('orders.product_id on PostgreSQL', () => {
+describe.runIf(requirePostgres(serverUrl))('orders.product_id and orders.total on PostgreSQL', () => {
   let shop: RunningShop;
   let old: TestDatabase;
   beforeAll(async () => {
@@ -21,27 +21,38 @@ describe.runIf(requirePostgres(serverUrl))('orders.product_id on PostgreSQL', ()
 
   it('holds the largest id the documents allow, and answers it as written', async () => {
     const customer = await shop.call('POST', '/v3/customers', { email: 'big-ids@example.com', name: 'Big' });
-    const created = await shop.call('POST', '/v3/orders', { customer_id: customer.body['id'], product_id: 2 ** 53 - 1, quantity: 1 });
+    const created = await shop.call('POST', '/v3/orders', { customer_id: customer.body['id'], product_id: 2 ** 53 - 1, quantity: 1, total: 2 ** 53 - 1 });
     expect(created.status).toBe(201);
     expect(created.body['product_id']).toBe(2 ** 53 - 1);
-    expect((await shop.call('GET', `/v3/orders/${String(created.body['id'])}`)).body['product_id']).toBe(2 ** 53 - 1);
+    expect(created.body['total']).toBe(2 ** 53 - 1);
+    const read = await shop.call('GET', `/v3/orders/${String(created.body['id'])}`);
+    expect([read.body['product_id'], read.body['total']]).toEqual([2 ** 53 - 1, 2 ** 53 - 1]);
   });
 
   it('widens the integer column of a database made before, keeping its rows', async () => {
-    // The schema as it was: product_id an integer column.
-    const before = (await schemaSql()).replace('product_id    bigint NOT NULL', 'product_id    integer NOT NULL');
+    // The schema as it was: product_id and total integer columns.
+    const before = (await schemaSql())
+      .replace('product_id    bigint NOT NULL', 'product_id    integer NOT NULL')
+      .replace('total         bigint NOT NULL', 'total         integer NOT NULL')
+      .replace('ADD COLUMN IF NOT EXISTS total bigint', 'ADD COLUMN IF NOT EXISTS total integer');
     expect(before).toContain('product_id    integer NOT NULL');
+    expect(before).toContain('total         integer NOT NULL');
     await old.pool.query(before);
     await old.pool.query(
       `INSERT INTO orders (id, customer_id, product_id, quantity, currency, status, created_at)
        VALUES ('0d3c4a4e-9a8e-4f0e-8d7e-2d1f1b0a0002', '0d3c4a4e-9a8e-4f0e-8d7e-2d1f1b0a0001', 7, 1, 'EUR', 'open', now())`,
     );
     await createSchema(old.pool);
-    const column = await old.pool.query<{ data_type: string }>(
-      "SELECT data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'orders' AND column_name = 'product_id'",
+    const columns = await old.pool.query<{ column_name: string; data_type: string }>(
+      "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'orders' AND column_name IN ('product_id', 'total') ORDER BY column_name",
     );
-    expect(column.rows[0]!.data_type).toBe('bigint');
-    expect((await old.pool.query<{ product_id: string }>('SELECT product_id FROM orders')).rows).toEqual([{ product_id: '7' }]);
+    expect(columns.rows).toEqual([
+      { column_name: 'product_id', data_type: 'bigint' },
+      { column_name: 'total', data_type: 'bigint' },
+    ]);
+    expect((await old.pool.query<{ product_id: string; total: string }>('SELECT product_id, total FROM orders')).rows).toEqual([
+      { product_id: '7', total: '0' },
+    ]);
     // Run again, it changes nothing.
     await createSchema(old.pool);
   });

@@ -106,6 +106,7 @@ const SEED = {
       quantity: 5000,
       currency: 'EUR',
       reference: 'RF-12',
+      total: 0,
       status: 'open',
       createdAt: CREATED,
     },

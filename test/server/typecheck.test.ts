@@ -94,9 +94,32 @@ const orders: ShopHandlers['orders'] = {
     // @ts-expect-error qty is the v1 name
     void body.qty;
     if (quantity > 100) return new Conflict('too many', 'quantity');
-    return { id: 'x', customer_id: body.customer_id, product_id: body.product_id, quantity, currency: body.currency, status: 'open', createdAt: '', ...(reference ? { reference } : {}) };
+    return {
+      id: 'x',
+      customer_id: body.customer_id,
+      product_id: body.product_id,
+      quantity,
+      currency: body.currency,
+      total: body.total,
+      status: 'open',
+      createdAt: '',
+      ...(reference ? { reference } : {}),
+    };
   },
   get: () => new NotFound(),
+  // The list query arrives parsed and typed: filters by field and operator, the sort ending with the id.
+  list: (query) => {
+    const statuses: readonly ('open' | 'paid' | 'shipped' | 'cancelled' | 'refunded')[] | undefined = query.filter.status?.in;
+    const least: number | undefined = query.filter.total?.gte;
+    const order: 'createdAt' | 'total' | 'id' | undefined = query.sort[0]?.field;
+    const expand: readonly 'customer_id'[] = query.expand;
+    // @ts-expect-error status takes eq and in, not ne
+    void query.filter.status?.ne;
+    // @ts-expect-error quantity is not filterable
+    void query.filter.quantity;
+    void [statuses, least, order, expand];
+    return { data: [], next_cursor: null };
+  },
 };
 // @ts-expect-error orders declare no replace operation
 void orders.replace;

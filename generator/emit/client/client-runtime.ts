@@ -70,7 +70,7 @@ export const RUNTIME_EXPORTS: readonly RuntimeExport[] = [
     types: ['Problem'],
     feature: null,
   },
-  { module: 'promises', values: [], types: ['ApiPromise', 'ListParams', 'Page', 'PagePromise', 'WithResponse'], feature: null },
+  { module: 'promises', values: [], types: ['ApiPromise', 'Filter', 'ListParams', 'Page', 'PagePromise', 'WithResponse'], feature: null },
   { module: 'etags', values: ['etagOf'], types: [], feature: null },
   {
     module: 'options',

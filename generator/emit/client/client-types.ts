@@ -5,7 +5,7 @@
  * fields and makes fields with defaults required; `request` drops read-only fields and makes fields with
  * defaults optional; `patch` makes every top-level field optional.
  */
-import type { FieldAt, TypeIR, TypeKind } from '../../model/ir.ts';
+import type { CollectionAt, FieldAt, TypeIR, TypeKind } from '../../model/ir.ts';
 import { t as ty, type Type } from '../../printer/ast.ts';
 import { SCALAR_WRITERS } from '../scalar-types.ts';
 
@@ -66,9 +66,11 @@ export function members(fields: readonly FieldAt[], mode: TypeMode): MemberView[
   });
 }
 
-/** The filters of a list query: each filterable field, typed as responses carry it. */
-export function filterMembers(fields: readonly FieldAt[]): MemberView[] {
-  return fields.flatMap((field): MemberView[] =>
-    field.filterable && !field.writeOnly ? [{ key: field.name, optional: true, type: typeText(field.type, 'response'), doc: fieldDoc(field) }] : [],
-  );
+/** The filters of a list query: each filterable field and its operators, its values typed as responses carry them. */
+export function filterMembers(c: CollectionAt): MemberView[] {
+  return c.query.filters.flatMap((f): MemberView[] => {
+    const field = c.fields.find((x) => x.name === f.name)!;
+    const ops = ty.union(f.ops.map(ty.str));
+    return [{ key: propertyKey(field.name), optional: true, type: ty.ref('$.Filter', [typeText(field.type, 'response'), ops]), doc: fieldDoc(field) }];
+  });
 }

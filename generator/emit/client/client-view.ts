@@ -29,17 +29,27 @@ export interface ClientCollectionView {
   readonly name: string;
   /** The object types to declare, resource type first. */
   readonly types: readonly ObjectTypeView[];
-  /** The list query (filters beside `$.ListParams`) and page types, or false when the collection has no list. */
+  /** The list query (filters, sort, fields and expansions beside `$.ListParams`) and page types, or false when the collection has no list. */
   readonly list:
     | {
         readonly query: string;
         readonly head: Type;
         readonly filters: readonly MemberView[];
+        /** The sort keys (`"title" | "-title"`), or null when nothing sorts. */
+        readonly sort: Type | null;
+        /** The fields a mask names. */
+        readonly fields: Type;
+        /** The expandable refs, or null without any. */
+        readonly expand: Type | null;
         readonly page: string;
         readonly pageType: Type;
         readonly doc: string;
       }
     | false;
+  /** Whether the module imports the runtime's promise types (`$`): it has a list. */
+  readonly runtime: boolean;
+  /** The types of other collections its expandable refs hold: `{ Customer }` from `"./customers.js"`. */
+  readonly refs: readonly { readonly names: Expr; readonly module: string }[];
   /** `OrderTypes`: the collection's `CollectionTypes` interface, imported by the version module only. */
   readonly slotsName: string;
   /**
@@ -185,8 +195,18 @@ function answersOf(c: CollectionAt, secretName: string): Type {
   return ty.lit(offered.map((name) => ty.prop(name, ty.ref(secretName))));
 }
 
-/** The view of `client/<version>/<collection>.ts`: it reads only the API's title, the version's name and the collection. */
-export function buildCollectionFile(api: Pick<ApiIR, 'title'>, c: CollectionAt, version: string): ClientCollectionView {
+/** A collection an expandable ref names, as the client of one version types it. */
+export interface ExpandTarget {
+  /** The referenced collection's name (its module: `./customers.js`). */
+  readonly collection: string;
+  readonly typeName: string;
+}
+
+/**
+ * The view of `client/<version>/<collection>.ts`: it reads only the API's title, the version's name, the collection
+ * and the collections its expandable refs name (`targets`, by collection name).
+ */
+export function buildCollectionFile(api: Pick<ApiIR, 'title'>, c: CollectionAt, version: string, targets: readonly ExpandTarget[] = []): ClientCollectionView {
   const t = c.typeName;
   const has = (op: CollectionAt['operations'][number]): boolean => c.operations.includes(op);
   const writes = has('create') || has('replace');
@@ -241,6 +261,11 @@ export function buildCollectionFile(api: Pick<ApiIR, 'title'>, c: CollectionAt, 
       alias: input.length === 0 ? ty.ref('Record', [ty.ref('string'), ty.ref('never')]) : false,
     });
   }
+  const sortable = c.query.sortable.flatMap((f) => [ty.str(f.name), ty.str(`-${f.name}`)]);
+  const refs = c.query.expandable.map((x) => ({ name: x.name, target: targets.find((r) => r.collection === x.collection)! }));
+  const expandable = refs.length > 0 ? ty.union(refs.map((r) => ty.str(r.name))) : null;
+  const imported = [...new Map(refs.filter((r) => r.target.collection !== c.name).map((r) => [r.target.collection, r.target])).values()];
+  const id = c.fields.find((f) => f.type.kind === 'id')?.name ?? 'id';
   return {
     title: api.title,
     version,
@@ -250,12 +275,18 @@ export function buildCollectionFile(api: Pick<ApiIR, 'title'>, c: CollectionAt, 
       ? {
           query: `${t}ListQuery`,
           head: ty.heritage(`${t}ListQuery`, ty.ref('$.ListParams')),
-          filters: filterMembers(c.fields),
+          filters: filterMembers(c),
+          // Read-only arrays: what a `const` type parameter infers from a literal (`["-title"]`) is one.
+          sort: sortable.length > 0 ? ty.ref('ReadonlyArray', [ty.union(sortable)]) : null,
+          fields: ty.ref('ReadonlyArray', [ty.ref(`keyof ${t}`)]),
+          expand: expandable ? ty.ref('ReadonlyArray', [expandable]) : null,
           page: `${t}List`,
           pageType: ty.ref('$.Page', [ty.ref(t)]),
           doc: `${c.name}.list in ${version}`,
         }
       : false,
+    runtime: has('list'),
+    refs: imported.map((r) => ({ names: e.specifiers([r.typeName]), module: JSON.stringify(`./${r.collection}.js`) })),
     slotsName: `${t}Types`,
     slots: [
       { key: 'item', type: ty.ref(t) },
@@ -264,6 +295,8 @@ export function buildCollectionFile(api: Pick<ApiIR, 'title'>, c: CollectionAt, 
       ...(has('update') ? [{ key: 'patch', type: ty.ref(`${t}Patch`) }] : []),
       ...(has('list') ? [{ key: 'query', type: ty.ref(`${t}ListQuery`) }] : []),
       { key: 'ops', type: c.operations.length > 0 ? ty.union(c.operations.map(ty.str)) : ty.ref('never') },
+      { key: 'id', type: ty.str(id) },
+      ...(refs.length > 0 ? [{ key: 'expand', type: ty.lit(refs.map((r) => ty.prop(r.name, ty.ref(r.target.typeName)))) }] : []),
       ...(transitions.length > 0 ? [{ key: 'transitions', type: ty.lit(transitions.map((tr) => ty.prop(tr.name, ty.ref(inputTypeName(c, tr.name))))) }] : []),
       ...(secretName !== null ? [{ key: 'answers', type: answersOf(c, secretName) }] : []),
     ],

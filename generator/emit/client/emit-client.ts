@@ -12,17 +12,21 @@ import { outputFile, templateFile } from '../file.ts';
 import { runtimeFiles } from '../runtime-files.ts';
 import { renderer, type Emitter, type OutputFile } from '../types.ts';
 import { clientFeatures, clientRuntimeFiles } from './client-runtime.ts';
-import { buildCollectionFile, buildIndexView, buildVersionView } from './client-view.ts';
+import { buildCollectionFile, buildIndexView, buildVersionView, type ExpandTarget } from './client-view.ts';
 
-/** What a collection's module is generated from: the API's title, the version's name and the collection as it sees it. */
+/**
+ * What a collection's module is generated from: the API's title, the version's name, the collection as it sees it,
+ * and the collections its expandable refs name (as that version calls them).
+ */
 interface CollectionData {
   readonly title: string;
   readonly version: string;
   readonly collection: CollectionAt;
+  readonly targets: readonly ExpandTarget[];
 }
 
-const COLLECTION = renderer('client collection', ({ title, version, collection }: CollectionData, use) =>
-  use.template('client/collection', buildCollectionFile({ title }, collection, version)),
+const COLLECTION = renderer('client collection', ({ title, version, collection, targets }: CollectionData, use) =>
+  use.template('client/collection', buildCollectionFile({ title }, collection, version, targets)),
 );
 
 /**
@@ -38,8 +42,14 @@ export const emitClient: Emitter = (api, options) => {
   for (const v of api.versions) {
     const at = project(api, v.name);
     files.push(templateFile(`client/${v.name}.ts`, 'client/version', buildVersionView(api, v), options.render));
-    for (const collection of at.collections)
-      files.push(outputFile(`client/${v.name}/${collection.name}.ts`, COLLECTION, { title: api.title, version: v.name, collection }, options.render));
+    for (const collection of at.collections) {
+      // The types of the collections its expandable refs name, as this version calls them.
+      const targets = collection.query.expandable.map((x): ExpandTarget => {
+        const target = at.collections.find((y) => y.key === x.collection)!;
+        return { collection: target.name, typeName: target.typeName };
+      });
+      files.push(outputFile(`client/${v.name}/${collection.name}.ts`, COLLECTION, { title: api.title, version: v.name, collection, targets }, options.render));
+    }
   }
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 };

@@ -37,6 +37,8 @@ const SHARED_PARAMETERS: Readonly<
 };
 
 const PARAMETER_REF = '#/components/parameters/';
+/** The query parameters that change an answer's shape, which tools do not take. */
+const UNSHAPED: readonly string[] = ['fields', 'expand'];
 
 const isObject = (value: Json | undefined): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -81,8 +83,12 @@ export function toolSchemas(doc: CollectionDocument, api: ApiAt, c: CollectionAt
       // A read answers no precondition failure worth asking for: only writes take `ifMatch`.
       if (argument === null || (argument.name === 'ifMatch' && reads)) continue;
       add(argument.name, { $ref: `${SHARED_REF}${argument.schema(target)}` }, argument.required);
-    } else if (p['in'] === 'query' && typeof p['name'] === 'string') add(p['name'], argumentSchema(p), p['required'] === true);
-    else throw new Error(`internal error: no MCP argument for the ${String(p['in'])} parameter ${String(p['name'])}`);
+    } else if (p['in'] === 'query' && typeof p['name'] === 'string') {
+      // A tool answers whole resources, as its output schema declares them: a mask (`fields`) would leave required
+      // members out and an expansion (`expand`) would put objects where ids are, so tools take neither. (No filter
+      // takes either name: RG347.)
+      if (!UNSHAPED.includes(p['name'])) add(p['name'], argumentSchema(p), p['required'] === true);
+    } else throw new Error(`internal error: no MCP argument for the ${String(p['in'])} parameter ${String(p['name'])}`);
   }
   const body = operation['requestBody'];
   const bodySchema = isObject(body) && isObject(body['content']) ? (body['content']['application/json'] as JsonObject | undefined)?.['schema'] : undefined;

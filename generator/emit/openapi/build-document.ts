@@ -15,7 +15,7 @@ import { inputTypeName } from '../zod/emit-zod.ts';
 import { compact, PrintedJson, ref, sortedKeys, type Json, type JsonObject } from './json.ts';
 import { printJsonAt } from './print-json.ts';
 import { documentPath, withImplicitMethods } from './implicit-methods.ts';
-import { buildCollectionPaths, lifecycleHeaders, pathPrefix, rateLimitSentence, variantOf, type OperationContext } from './operations.ts';
+import { buildCollectionPaths, guardedRefsOf, lifecycleHeaders, pathPrefix, rateLimitSentence, variantOf, type OperationContext } from './operations.ts';
 import { buildErrorResponse, buildHeaders, buildProblemSchema, buildSecuritySchemes } from './shared-components.ts';
 import { addLifecycleSchemas, buildTransitionPaths } from './transitions.ts';
 import { buildDownloadPaths } from './files.ts';
@@ -92,7 +92,8 @@ export function commonParameters(formats: FormatNames): Record<string, JsonObjec
     Cursor: {
       name: 'cursor',
       in: 'query',
-      description: 'The `next_cursor` of the previous page; an invalid cursor answers 400.',
+      description:
+        'The `next_cursor` of the previous page, sent with the sort and filters of the request that returned it: another sort or filter answers 400 `cursor_mismatch`, an invalid cursor 400 `invalid_cursor`.',
       schema: { type: 'string', minLength: 1 },
     },
   };
@@ -181,8 +182,8 @@ interface CollectionPart {
   readonly errors: OperationContext['usedErrors'];
 }
 
-function buildCollectionPart(api: ApiAt, formats: FormatNames, c: CollectionAt): CollectionPart {
-  const ctx: OperationContext = { api, formats, usedErrors: new Map() };
+function buildCollectionPart(api: ApiAt, formats: FormatNames, c: CollectionAt, guardedRefs: readonly string[]): CollectionPart {
+  const ctx: OperationContext = { api, formats, guardedRefs, usedErrors: new Map() };
   const req = endpointRequestView(api, c);
   const built = buildCollectionSchemas(c, formats, req);
   addLifecycleSchemas(api, req, built, formats);
@@ -219,7 +220,10 @@ const plainObjects = (map: Record<string, Json>): Record<string, JsonObject> => 
  * version's document gives the format schemas ({@link formatNamesOf}); `api` may then hold `c` alone.
  */
 export function collectionDocument(api: ApiAt, c: CollectionAt, formats: FormatNames = formatNamesOf(api)): CollectionDocument {
-  const part = buildCollectionPart(api, formats, c);
+  // Which expansions need a read scope only changes the 403 a path declares; `api` holding `c` alone finds none.
+  // Tools speak JSON: the schemas come without the OpenAPI-only `xml` objects (JSON Schema validators refuse them).
+  const json: ApiAt = { ...api, formats: ['json'] };
+  const part = buildCollectionPart(json, formats, c, guardedRefsOf(json, c));
   return { paths: plainObjects(part.paths), schemas: plainObjects(part.schemas), parameters: sharedParameters(api, formats), formats };
 }
 
@@ -278,18 +282,24 @@ export function formatNamesOf(api: ApiAt): FormatNames {
   };
 }
 
-/** What a collection's part of a document is built from: its version with only that collection, and the format names. */
+/**
+ * What a collection's part of a document is built from: its version with only that collection, the format names,
+ * and which collections its expansions name need a read scope.
+ */
 interface PartData {
   readonly api: ApiAt;
   readonly formats: FormatNames;
+  readonly guardedRefs: readonly string[];
 }
 
-const PART = renderer('openapi collection', ({ api, formats }: PartData) => printPart(buildCollectionPart(api, formats, api.collections[0]!)));
+const PART = renderer('openapi collection', ({ api, formats, guardedRefs }: PartData) =>
+  printPart(buildCollectionPart(api, formats, api.collections[0]!, guardedRefs)),
+);
 
 /** Each collection's part of one version's document (its paths and schemas, printed), through `use`. */
 export function openApiParts(api: ApiAt, use: RenderUse): string[] {
   const formats = formatNamesOf(api);
-  return api.collections.map((c) => use.call(PART, { api: oneCollection(api, c), formats }));
+  return api.collections.map((c) => use.call(PART, { api: oneCollection(api, c), formats, guardedRefs: guardedRefsOf(api, c) }));
 }
 
 /**
@@ -299,15 +309,15 @@ export function openApiParts(api: ApiAt, use: RenderUse): string[] {
 export function buildOpenApiDocument(api: ApiAt, parts?: readonly string[]): JsonObject {
   const taken = collectionSchemaNames(api);
   const formats = formatNamesOf(api);
-  const ctx: OperationContext = { api, formats, usedErrors: new Map() };
+  const usedErrors: OperationContext['usedErrors'] = new Map();
   const paths: Record<string, Json> = {};
   const schemas: Record<string, Json> = {};
   api.collections.forEach((c, i) => {
     const text = parts?.[i];
-    const part = text !== undefined ? readPart(text) : buildCollectionPart(api, formats, c);
+    const part = text !== undefined ? readPart(text) : buildCollectionPart(api, formats, c, guardedRefsOf(api, c));
     Object.assign(paths, part.paths);
     Object.assign(schemas, part.schemas);
-    for (const [name, error] of part.errors) ctx.usedErrors.set(name, error);
+    for (const [name, error] of part.errors) usedErrors.set(name, error);
   });
   const lifecycle = variantOf(api);
   // The document's route answers with the version's headers too (Deprecation, Sunset, Link, the echoed version).
@@ -318,15 +328,14 @@ export function buildOpenApiDocument(api: ApiAt, parts?: readonly string[]): Jso
   );
   const webhooks = buildWebhooks(api, formats);
   const problem = freeName('Problem', taken);
-  if (ctx.usedErrors.size > 0) schemas[problem] = answersXml(api) ? withXmlObjects(problem, buildProblemSchema(), PROBLEM_NAMESPACE) : buildProblemSchema();
+  if (usedErrors.size > 0) schemas[problem] = answersXml(api) ? withXmlObjects(problem, buildProblemSchema(), PROBLEM_NAMESPACE) : buildProblemSchema();
   // The paths are most of the document: they are walked once, and what else refers is added as it comes.
   const refs = refsIn(paths, new Set());
   const parameters = referenced(sharedParameters(api, formats), refs, 'parameters');
   const formatSchemas = Object.fromEntries(FORMAT_KINDS.map((k) => [formats[k], buildFormatSchema(k)]));
   Object.assign(schemas, referenced(formatSchemas, refsIn([schemas, parameters, webhooks ?? null], refs), 'schemas'));
   const responses: Record<string, JsonObject> = {};
-  for (const [name, { kind, limited }] of ctx.usedErrors)
-    responses[name] = buildErrorResponse(kind, problem, api.auth, { ...lifecycle, limited }, answersXml(api));
+  for (const [name, { kind, limited }] of usedErrors) responses[name] = buildErrorResponse(kind, problem, api.auth, { ...lifecycle, limited }, answersXml(api));
   const headers = referenced(buildHeaders(api.versioning.in === 'header' ? api.version.name : undefined), refsIn(responses, refs), 'headers');
   const securitySchemes = buildSecuritySchemes(api.auth);
   const nonEmpty = (map: Record<string, Json>): JsonObject | undefined => (Object.keys(map).length > 0 ? sortedKeys(map) : undefined);

@@ -3,19 +3,11 @@
  * replace, update, delete), with stable operationIds, parameters, bodies, security and every status the
  * generated server can answer.
  */
-import {
-  OPERATION_FACTS,
-  OPERATIONS,
-  takesCredentials,
-  type ApiAt,
-  type CollectionAt,
-  type FieldAt,
-  type OperationName,
-  type RateLimitIR,
-} from '../../model/ir.ts';
-import { pascalCase, singularize, withArticle } from '../../model/names.ts';
+import { OPERATION_FACTS, OPERATIONS, takesCredentials, type ApiAt, type CollectionAt, type OperationName, type RateLimitIR } from '../../model/ir.ts';
+import { humanName, pascalCase, singularize, withArticle } from '../../model/names.ts';
 import { schemaNamesOf } from './collection-schemas.ts';
-import { typeSchema, type FormatNames } from './field-schema.ts';
+import type { FormatNames } from './field-schema.ts';
+import { expandParameters, fieldsParameter, listQueryParameters } from './query-parameters.ts';
 import { compact, ref, type Json, type JsonObject } from './json.ts';
 import { formNamesOf, requestContent } from './file-schemas.ts';
 import { ERRORS, RATE_LIMIT_HEADERS, SCHEME, errorResponseName, type ErrorKind, type ErrorVariant } from './shared-components.ts';
@@ -25,6 +17,12 @@ import { answersXml, withXmlMedia } from './xml.ts';
 export interface OperationContext {
   readonly api: ApiAt;
   readonly formats: FormatNames;
+  /**
+   * The collections (by key) the collection's expandable refs name whose reads need a scope: `?expand=` of one of
+   * them answers 403 to a caller without it. Given, not looked up: a collection's part is built from the version
+   * with that collection only ({@link guardedRefsOf} reads the whole version).
+   */
+  readonly guardedRefs: readonly string[];
   /** Error responses used so far, by component name (only those become response components). */
   readonly usedErrors: Map<string, { readonly kind: ErrorKind; readonly limited: boolean }>;
 }
@@ -39,10 +37,7 @@ export function pathPrefix(api: ApiAt): string {
   return api.versioning.in === 'path' ? `/${api.version.name}` : '';
 }
 
-/** `order_items` reads `order items`. */
-export function humanName(name: string): string {
-  return name.replace(/[_-]+/g, ' ');
-}
+export { humanName } from '../../model/names.ts';
 
 function summaryOf(c: CollectionAt, op: OperationName): string {
   const one = humanName(singularize(c.name));
@@ -92,17 +87,24 @@ export function isLimited(api: ApiAt, c: CollectionAt): boolean {
   return Boolean(api.rateLimit || c.rateLimit || takesCredentials(api.auth));
 }
 
+/** The collections (by key) `c`'s expandable refs name whose reads need a scope, in `api` (the whole version). */
+export function guardedRefsOf(api: ApiAt, c: CollectionAt): string[] {
+  const keys = new Set(c.query.expandable.map((x) => x.collection));
+  return api.collections.filter((t) => keys.has(t.key) && !isPublic(api, t, 'get') && t.scopes.read.length > 0).map((t) => t.key);
+}
+
 /** The errors one operation can answer (what the generated server's runtime answers), by status. */
-function errorKinds(api: ApiAt, c: CollectionAt, op: OperationName): ErrorKind[] {
+function errorKinds(ctx: OperationContext, c: CollectionAt, op: OperationName): ErrorKind[] {
+  const api = ctx.api;
   const body = op === 'create' || op === 'replace' || op === 'update';
   const byId = op !== 'list' && op !== 'create';
   const unique = c.fields.some((f) => f.unique);
   const kinds: ErrorKind[] = [];
-  // An id that is not a UUID answers 404, so get and delete validate nothing but the version header.
-  if (op === 'list' || body || api.versioning.in === 'header') kinds.push('BadRequest');
+  // An id that is not a UUID answers 404, so a delete validates nothing but the version header.
+  if (op !== 'delete' || api.versioning.in === 'header') kinds.push('BadRequest');
   // A credential sent to a public operation must still be valid.
   if (takesCredentials(api.auth)) kinds.push('Unauthorized');
-  if (!isPublic(api, c, op) && scopesOf(c, op).length > 0) kinds.push('Forbidden');
+  if ((!isPublic(api, c, op) && scopesOf(c, op).length > 0) || (op !== 'delete' && ctx.guardedRefs.length > 0)) kinds.push('Forbidden');
   if (OPERATION_FACTS[op].idempotencyKey) kinds.push('IdempotencyKeyReused');
   if (byId) kinds.push('NotFound', 'PreconditionFailed');
   if (body && unique) kinds.push('Conflict');
@@ -225,17 +227,6 @@ function conditionalParameters(c: CollectionAt, op: OperationName): JsonObject[]
   return [];
 }
 
-function filterParameter(c: CollectionAt, f: FieldAt, formats: FormatNames): JsonObject {
-  // The query text is coerced to the field's type; a filter never matches null.
-  return compact({
-    name: f.name,
-    in: 'query',
-    description: `Only ${humanName(c.name)} whose \`${f.name}\` equals this value.`,
-    deprecated: f.deprecated ? true : undefined,
-    schema: typeSchema(f.type, 'response', formats),
-  });
-}
-
 function listParameters(c: CollectionAt, formats: FormatNames): JsonObject[] {
   const { defaultLimit, maxLimit } = c.pagination;
   return [
@@ -246,18 +237,28 @@ function listParameters(c: CollectionAt, formats: FormatNames): JsonObject[] {
       schema: { type: 'integer', minimum: 1, maximum: maxLimit, default: defaultLimit },
     },
     ref('parameters', 'Cursor'),
-    ...c.fields.filter((f) => f.filterable).map((f) => filterParameter(c, f, formats)),
+    ...listQueryParameters(c, formats),
+    fieldsParameter(c),
+    ...expandParameters(c),
   ];
+}
+
+/** The query parameters of an operation: a list's; a get's `fields` and `expand`; the writes' `expand`. */
+function queryParameters(c: CollectionAt, op: OperationName, formats: FormatNames): JsonObject[] {
+  if (op === 'list') return listParameters(c, formats);
+  if (op === 'get') return [fieldsParameter(c), ...expandParameters(c)];
+  return op === 'delete' ? [] : expandParameters(c);
 }
 
 function operationOf(ctx: OperationContext, c: CollectionAt, op: OperationName): JsonObject {
   const { api } = ctx;
   const names = schemaNamesOf(c);
-  const responses = { ...successResponses(api, c, op), ...errorResponses(ctx, c, errorKinds(api, c, op)) };
+  const responses = { ...successResponses(api, c, op), ...errorResponses(ctx, c, errorKinds(ctx, c, op)) };
   const bodySchema = op === 'create' ? names.create : op === 'replace' ? names.replace : op === 'update' ? names.patch : undefined;
   const form = op === 'update' ? formNamesOf(c).patch : formNamesOf(c).create;
   const keyed = OPERATION_FACTS[op].idempotencyKey ? [ref('parameters', 'IdempotencyKey')] : [];
-  const parameters = op === 'list' ? listParameters(c, ctx.formats) : [...keyed, ...conditionalParameters(c, op)];
+  const headers = op === 'list' ? [] : [...keyed, ...conditionalParameters(c, op)];
+  const parameters = [...queryParameters(c, op, ctx.formats), ...headers];
   return compact({
     operationId: operationIdOf(c, op),
     summary: summaryOf(c, op),

@@ -7,6 +7,7 @@ import type { ApiAt, CollectionAt, LifecycleAt, TransitionAt } from '../../model
 import { singularize, withArticle } from '../../model/names.ts';
 import { inputTypeName } from '../zod/emit-zod.ts';
 import { objectSchema, type FormatNames } from './field-schema.ts';
+import { expandParameters } from './query-parameters.ts';
 import { compact, ref, type Json, type JsonObject } from './json.ts';
 import {
   ETAG,
@@ -48,7 +49,8 @@ function errorKinds(api: ApiAt, c: CollectionAt, t: TransitionAt): ErrorKind[] {
     'IdempotencyKeyReused',
   ];
   if (!hasNoAuth(api)) kinds.push('Unauthorized');
-  if (!hasNoAuth(api) && t.scopes.length > 0) kinds.push('Forbidden');
+  // Expanding a ref the caller may not read answers 403 too.
+  if (!hasNoAuth(api) && (t.scopes.length > 0 || c.query.expandable.length > 0)) kinds.push('Forbidden');
   kinds.push(...retiredKinds(api));
   if (c.requireIfMatch) kinds.push('PreconditionRequired');
   if (isLimited(api, c) || t.rateLimit) kinds.push('TooManyRequests');
@@ -82,7 +84,7 @@ function operationOf(ctx: OperationContext, c: CollectionAt, lc: LifecycleAt, t:
     description,
     tags: [c.name],
     deprecated: api.version.deprecated ? true : undefined,
-    parameters: [ref('parameters', 'IdempotencyKey'), ref('parameters', c.requireIfMatch ? 'IfMatchRequired' : 'IfMatch')],
+    parameters: [...expandParameters(c), ref('parameters', 'IdempotencyKey'), ref('parameters', c.requireIfMatch ? 'IfMatchRequired' : 'IfMatch')],
     requestBody: { required, content: jsonContent(inputTypeName(c, t.name), api) },
     responses: { '200': ok, ...errorResponses(ctx, c, errorKinds(api, c, t), limited) },
     security: securityWith(api, hasNoAuth(api) ? null : t.scopes),

@@ -6,15 +6,16 @@
  * a module per version tripled the file headers and imports the formatter reads.)
  */
 import type { Assign, CollectionSpec, FileFieldSpec, LifecycleSpec, LimitSpec, MemorySpec, XmlNames } from '@restgen/runtime/contract';
+import { listQueryType, querySpecOf } from './query-view.ts';
 import type { ApiIR, CollectionAt, CollectionIR, FieldAt, OperationName, RateLimitIR, TransitionIR } from '../../model/ir.ts';
 import { OPERATIONS } from '../../model/ir.ts';
 import { kindOf, sampleOf } from '../../model/kinds.ts';
-import { existsAt, shapeAt } from '../../model/project.ts';
-import { e, t, type Expr, type Type, type TypeMember } from '../../printer/ast.ts';
+import { existsAt } from '../../model/project.ts';
+import { e, t, type Expr, type Type } from '../../printer/ast.ts';
 import { printKey } from '../../printer/literals.ts';
 import { inputTypeName } from '../zod/emit-zod.ts';
-import { compactUp, planDown, planFieldsUp, planUp, HookNeeds, type HookNeed } from './migration-plan.ts';
-import { valueText } from './ts-type.ts';
+import { hookDoc, migrationsOf, plansOf, type MigrationView } from './collection-hooks.ts';
+import { compactUp, planFieldsUp } from './migration-plan.ts';
 
 /** What every per-collection view needs of the API, computed once. */
 export interface ServerContext {
@@ -46,13 +47,6 @@ interface TransitionTypeView {
   readonly handler: Type;
 }
 
-interface HookFieldView {
-  readonly key: string;
-  readonly doc: string;
-  /** The hook's member signatures. */
-  readonly members: Type;
-}
-
 /** The view of `server/collections/<collection>.ts`. */
 export interface CollectionFileView {
   readonly key: string;
@@ -70,10 +64,14 @@ export interface CollectionFileView {
   readonly memory: Expr;
   /** The newest resource type (`V3.Order`). */
   readonly resource: Type;
+  /** The list query handlers receive (`$.ListQuery<...>`), or null without a list. */
+  readonly query: Type | null;
+  /** Whether a type reads a zod schema's output (a body or a transition's input): `z` is imported. */
+  readonly usesZod: boolean;
   readonly handlersDoc: string;
   /** `Pick<$.CollectionHandlers<...>, ops>`, `& Transitions` when the collection has a lifecycle. */
   readonly handlers: Type;
-  readonly migrations: readonly { readonly version: string; readonly key: string; readonly collection: string; readonly fields: readonly HookFieldView[] }[];
+  readonly migrations: readonly MigrationView[];
   readonly hasMigrations: boolean;
   /** The handler types of the lifecycle's transitions (`Transitions` is declared when there are any). */
   readonly transitions: readonly TransitionTypeView[];
@@ -99,13 +97,6 @@ export interface CollectionFiles {
 
 const lowerFirst = (s: string) => s[0]!.toLowerCase() + s.slice(1);
 
-/** Index of the newest version a collection exists in (its handlers are typed with that version). */
-function topOf(versions: readonly string[], c: CollectionIR): number {
-  let top = -1;
-  for (let i = 0; i < versions.length; i++) if (existsAt(versions, i, c.addedIn, c.removedIn)) top = i;
-  return top;
-}
-
 function idOf(c: CollectionAt): string {
   return c.fields.find((f) => f.type.kind === 'id')?.name ?? 'id';
 }
@@ -118,6 +109,10 @@ function schemasOf(alias: string, c: CollectionAt): Expr {
   if (ops.has('replace')) parts.push(e.prop('replace', e.path(`${name}Replace`)));
   if (ops.has('update')) parts.push(e.prop('patch', e.path(`${name}Patch`)));
   if (ops.has('list')) parts.push(e.prop('query', e.path(`${name}ListQuery`)));
+  if (ops.has('get')) parts.push(e.prop('read', e.path(`${name}GetQuery`)));
+  // The zod module declares it when a write or transition reads `?expand=` (see query-schemas.ts).
+  const writes = ops.has('create') || ops.has('replace') || ops.has('update') || (c.lifecycle?.transitions.length ?? 0) > 0;
+  if (writes && c.query.expandable.length > 0) parts.push(e.prop('write', e.path(`${name}WriteQuery`)));
   return e.obj(parts);
 }
 
@@ -163,7 +158,7 @@ function xmlNamesOf(ctx: ServerContext, cAt: CollectionAt): XmlNames | null {
 }
 
 /** The schema that checks an operation's input, by the suffix of its name (`OrderCreate`). */
-const SCHEMA_OF = { create: 'Create', replace: 'Replace', update: 'Patch', list: 'ListQuery' } as const;
+const SCHEMA_OF = { create: 'Create', replace: 'Replace', update: 'Patch' } as const;
 
 /** How the in-memory store assigns a required read-only field: example first, then by type. */
 function assignOf(f: FieldAt, initial?: string): Assign | null {
@@ -173,52 +168,6 @@ function assignOf(f: FieldAt, initial?: string): Assign | null {
   const assigned = kindOf(f.type).assigned;
   if (assigned !== null) return [f.name, assigned];
   return [f.name, 'value', f.nullable ? null : sampleOf(f.type)];
-}
-
-function hookDoc(versions: readonly string[], need: HookNeed): string {
-  const before = versions[versions.indexOf(need.version) - 1]!;
-  const where = `${need.collection}.${need.field}`;
-  switch (need.kind) {
-    case 'typeChange':
-      return `${where} changed type in ${need.version}: up converts a ${before} value to ${need.version}, down a ${need.version} value back to ${before}.`;
-    case 'removed':
-      return `${where} was removed in ${need.version} without a fallback: the value ${before} and earlier answer for it, from the current resource.`;
-    case 'madeOptional':
-      return `${where} became optional in ${need.version}; ${before} and earlier require it: the value they answer when the resource has none.`;
-  }
-}
-
-function hookMembers(versions: readonly string[], c: CollectionIR, need: HookNeed, resource: Type, param: string): TypeMember[] {
-  const f = c.fields.find((x) => x.name === need.field)!;
-  const k = versions.indexOf(need.version);
-  const old = shapeAt(versions, k - 1, f);
-  const oldType = valueText(old, versions, k - 1);
-  const orUndefined = (type: Type, optional: boolean): Type => (optional ? t.union([type, t.ref('undefined')]) : type);
-  const members: TypeMember[] = [];
-  if (need.kind === 'typeChange') {
-    const now = shapeAt(versions, k, f);
-    const newType = valueText(now, versions, k);
-    if (need.members.has('up')) members.push(t.method('up', [{ name: 'value', type: oldType }], orUndefined(newType, now.optional && !now.default)));
-    if (need.members.has('down')) members.push(t.method('down', [{ name: 'value', type: newType }], orUndefined(oldType, old.optional)));
-  } else if (need.kind === 'removed') members.push(t.method('value', [{ name: param, type: resource }], orUndefined(oldType, old.optional)));
-  else members.push(t.method('whenMissing', [{ name: param, type: resource }], oldType));
-  return members;
-}
-
-/** The versions a collection exists in and the migration plans of each (the plans record which hooks they call). */
-function plansOf(
-  ctx: ServerContext,
-  c: CollectionIR,
-): { top: number; needs: HookNeeds; plans: Map<number, { up: ReturnType<typeof compactUp>; down: ReturnType<typeof planDown> }> } {
-  const { versions, projections } = ctx;
-  const top = topOf(versions, c);
-  const needs = new HookNeeds();
-  const plans = new Map<number, { up: ReturnType<typeof compactUp>; down: ReturnType<typeof planDown> }>();
-  for (let at = 0; at < versions.length; at++) {
-    if (!projections[at]!.byKey.has(c.name)) continue;
-    plans.set(at, { up: at === top ? null : compactUp(planUp(versions, c, at, top, needs)), down: planDown(versions, c, at, top, needs) });
-  }
-  return { top, needs, plans };
 }
 
 /** What the assembling modules need to know of one collection: its module's view left out. */
@@ -253,8 +202,8 @@ function summaryFrom(ctx: ServerContext, c: CollectionIR, { needs, plans }: Retu
   };
 }
 
-/** Builds the views of one collection's server files. */
-export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): CollectionFiles {
+/** Builds the views of one collection's server files; `expanded`: whether some ref expands to it ({@link isExpanded}). */
+export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR, expanded: boolean): CollectionFiles {
   const { versions, projections } = ctx;
   const planned = plansOf(ctx, c);
   const { top, needs, plans } = planned;
@@ -278,6 +227,7 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
     const alias = ctx.alias.get(version)!;
     imports.push({ alias, path: `../../${version}/${cAt.name}.js` });
     const { up, down } = plans.get(at)!;
+    const query = querySpecOf(cAt, newestAt);
     const own = {
       path: cAt.path,
       operations: cAt.operations,
@@ -300,6 +250,7 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
       key: printKey(version),
       route: e.obj([
         e.prop('schemas', schemasOf(alias, cAt)),
+        ...(Object.keys(query).length > 0 ? [e.prop('query', e.json(query))] : []),
         ...(up !== null ? [e.prop('up', e.json(up))] : []),
         ...(Object.keys(down).length > 0 ? [e.prop('down', e.json(down))] : []),
         ...(transitions.length > 0 ? [e.prop('transitions', e.obj(transitions))] : []),
@@ -318,7 +269,6 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
   const resource = fileFields.length > 0 ? t.ref('$.WithStoredFiles', [t.ref(resourceName), t.union(fileFields)]) : t.ref(resourceName);
   const hooks = needs.list();
   const ops = OPERATIONS.filter((op) => projections.some((p) => p.byKey.get(c.name)?.operations.includes(op)));
-  const hookVersions = versions.filter((v) => hooks.some((h) => h.version === v));
   const readOnly = newest.fields.filter((f) => f.readOnly || f.type.kind === 'id');
   const lifecycle = lifecycleSpec(c);
   const stateField = newest.lifecycle?.field;
@@ -364,6 +314,7 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
       assign: readOnly.map((f) => assignOf(f, f.name === stateField ? lifecycle?.initial : undefined)).filter((a) => a !== null),
       unique: newest.fields.filter((f) => f.unique).map((f) => f.name),
       readOnly: readOnly.map((f) => f.name),
+      instants: newest.fields.filter((f) => f.type.kind === 'datetime').map((f) => f.name),
       lifecycle: lifecycle && {
         field: lifecycle.field,
         transitions: Object.fromEntries(Object.entries(lifecycle.transitions).map(([name, tr]) => [name, { from: tr.from, to: tr.to }])),
@@ -371,27 +322,24 @@ export function buildCollectionFiles(ctx: ServerContext, c: CollectionIR): Colle
     } satisfies MemorySpec),
     resource,
     handlersDoc: `${c.name}: ${c.description ? c.description + ' ' : ''}Called by every version's routes, typed with ${versions[top]}.`,
+    query: ops.includes('list') ? listQueryType(ctx.projections, c, resourceName) : null,
+    usesZod: transitions.length > 0 || ops.some((op) => op === 'create' || op === 'replace' || op === 'update'),
     handlers: t.inter([
       t.ref('Pick', [
         t.ref('$.CollectionHandlers', [
           resource,
           // The newest version's module holds the schema of every operation some version offers (see emit-zod.ts).
-          ...(['create', 'replace', 'update', 'list'] as const).map((op) =>
+          ...(['create', 'replace', 'update'] as const).map((op) =>
             ops.includes(op) ? t.ref('z.output', [t.query(`${resourceName}${SCHEMA_OF[op]}`)]) : t.ref('never'),
           ),
+          ops.includes('list') ? t.ref('Query') : t.ref('never'),
         ]),
-        t.union(ops.map(t.str)),
+        // `getMany` (optional) serves the refs other collections expand to this one.
+        t.union([...ops, ...(ops.includes('get') && expanded ? ['getMany'] : [])].map(t.str)),
       ]),
       ...(transitions.length > 0 ? [t.ref('Transitions')] : []),
     ]),
-    migrations: hookVersions.map((version) => ({
-      version,
-      key: printKey(version),
-      collection: c.name,
-      fields: hooks
-        .filter((h) => h.version === version)
-        .map((h) => ({ key: h.field, doc: hookDoc(versions, h), members: t.lit(hookMembers(versions, c, h, resource, lowerFirst(newest.typeName))) })),
-    })),
+    migrations: migrationsOf(versions, c, hooks, resource, lowerFirst(newest.typeName)),
     hasMigrations: hooks.length > 0,
     transitions,
   };

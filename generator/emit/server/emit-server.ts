@@ -10,12 +10,21 @@ import type { ApiIR } from '../../model/ir.ts';
 import { oneCollection, outputFile, templateFile } from '../file.ts';
 import { renderer, type EmitOptions, type OutputFile } from '../types.ts';
 import { buildCollectionFiles, summarizeCollection, type CollectionSummary } from './collection-view.ts';
+import { isExpanded } from './query-view.ts';
 import { buildEventsView } from './events-view.ts';
 import { buildServerContext, buildServerViews, specNameOf, type ServerViews } from './server-view.ts';
 
-/** A collection's module, from the API with only that collection (every version's route is projected from it). */
-const COLLECTION = renderer('server collection', (api: ApiIR, use) =>
-  use.template('server/collection', buildCollectionFiles(buildServerContext(api), api.collections[0]!).collection),
+/**
+ * What a collection's module is generated from: the API with only that collection (every version's route is projected
+ * from it), and whether another collection's ref expands to it (its handlers may then offer `getMany`).
+ */
+interface CollectionData {
+  readonly api: ApiIR;
+  readonly expanded: boolean;
+}
+
+const COLLECTION = renderer('server collection', ({ api, expanded }: CollectionData, use) =>
+  use.template('server/collection', buildCollectionFiles(buildServerContext(api), api.collections[0]!, expanded).collection),
 );
 
 /** What the assembling modules need of one collection, from the API with only that collection. */
@@ -48,6 +57,7 @@ export function emitServer(api: ApiIR, options: EmitOptions): OutputFile[] {
   ];
   const events = buildEventsView(api, buildServerContext(api).name, specNameOf(api));
   if (events) files.push(templateFile('server/events.ts', 'server/events', events, options.render));
-  for (const c of api.collections) files.push(outputFile(`server/collections/${c.name}.ts`, COLLECTION, oneCollection(api, c), options.render));
+  for (const c of api.collections)
+    files.push(outputFile(`server/collections/${c.name}.ts`, COLLECTION, { api: oneCollection(api, c), expanded: isExpanded(api, c) }, options.render));
   return files;
 }

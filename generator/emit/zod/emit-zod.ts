@@ -16,7 +16,8 @@ import { e, t, type Expr, type Prop, type Type } from '../../printer/ast.ts';
 import { oneCollection, outputFile, templateFile } from '../file.ts';
 import { runtimeFiles } from '../runtime-files.ts';
 import { renderer, type EmitOptions, type OutputFile } from '../types.ts';
-import { baseExpression, defaultArgument, differsByMode, filterExpression, typeExpression } from './zod-expression.ts';
+import { getQueryExpression, listQueryExpression, queryHelpers, writeQueryExpression } from './query-schemas.ts';
+import { baseExpression, defaultArgument, differsByMode, typeExpression } from './zod-expression.ts';
 
 interface Member {
   readonly key: string;
@@ -46,6 +47,10 @@ interface CollectionView {
   readonly patch: Expr | null;
   readonly listQuery: Expr | null;
   readonly list: Expr | null;
+  /** A get's query (`fields`, `expand`), or null without get. */
+  readonly getQuery: Expr | null;
+  /** The query of writes and transitions (`expand`), or null when they read none. */
+  readonly writeQuery: Expr | null;
   /** Whether any of the body or list schemas is there (a blank line before them). */
   readonly hasSchemas: boolean;
   /** `z.infer<typeof X>` / `z.input<typeof X>` of each exported schema, and the replace type's alias. */
@@ -56,10 +61,10 @@ interface CollectionView {
     readonly patch: Type;
     readonly listQuery: Type;
     readonly list: Type;
+    readonly getQuery: Type;
+    readonly writeQuery: Type;
   };
-  /** Whether a filter reads a number from the query string (`queryNumber` is imported). */
-  readonly numericFilters: boolean;
-  /** `{ fileMeta?, fileUpload?, lifecycleState?, listLimit?, listPage?, queryNumber?, readOnly? }`: what the module imports of the zod helpers, or null for nothing. */
+  /** `{ fileMeta?, fileUpload?, lifecycleState?, listLimit?, listPage?, queryNumber?, readOnly?, ... }`: what the module imports of the zod helpers, or null for nothing. */
   readonly helpers: Expr | null;
   /** Whether the collection has a lifecycle (`lifecycleState` is imported for its state field). */
   readonly changedByTransitions: boolean;
@@ -107,9 +112,6 @@ export function lifecycleOf(v: VersionIR): string {
   return parts.join(', ');
 }
 
-/** Whether list filters on a field of this type read numbers (`?quantity=3`). */
-const isNumeric = (type: FieldAt['type']): boolean => ['integer', 'number'].includes(kindOf(type).wire);
-
 const schemaType = (kind: 'infer' | 'input', name: string): Type => t.ref(`z.${kind}`, [t.query(name)]);
 
 /** The name of a transition's input schema and type: `OrderCancelInput`. */
@@ -150,16 +152,20 @@ function collectionView(api: ApiAt, c: CollectionAt, ops: ReadonlySet<OperationN
   const T = c.typeName;
   const secretName = withSecretName(c);
   const hasBody = ops.has('create') || ops.has('replace') || ops.has('update');
-  const numericFilters = ops.has('list') && c.fields.some((f) => f.filterable && isNumeric(f.type));
   const isFile = (f: FieldAt) => kindOf(f.type).file;
+  const writeQuery = hasBody || (c.lifecycle?.transitions.length ?? 0) > 0 ? writeQueryExpression(c, fieldsVar) : null;
+  const getQuery = ops.has('get') ? getQueryExpression(c, fieldsVar) : null;
+  const queries = ops.has('list') || getQuery !== null || writeQuery !== null;
+  const masked = ops.has('list') || ops.has('get');
+  const usesQueries = queries ? queryHelpers(c, ops.has('list'), masked) : [];
   const helpers = [
     ...(visible.some(isFile) ? ['fileMeta'] : []),
     ...(hasBody && writable.some(isFile) ? ['fileUpload'] : []),
     ...(hasBody && c.lifecycle ? ['lifecycleState'] : []),
     ...(ops.has('list') ? ['listLimit', 'listPage'] : []),
-    ...(numericFilters ? ['queryNumber'] : []),
+    ...usesQueries,
     ...(hasBody && c.fields.some((f) => f.readOnly && c.lifecycle?.field !== f.name) ? ['readOnly'] : []),
-  ];
+  ].sort();
   const body = e.call('z.strictObject', [
     spreadWith(
       write,
@@ -213,16 +219,10 @@ function collectionView(api: ApiAt, c: CollectionAt, ops: ReadonlySet<OperationN
     // Replace takes the same body as create.
     replace: ops.has('replace') ? (ops.has('create') ? e.id(`${T}Create`) : body) : null,
     patch: ops.has('update') ? e.chain(e.call('z.strictObject', [write]), ['partial']) : null,
-    listQuery: ops.has('list')
-      ? e.call('z.strictObject', [
-          e.obj([
-            e.prop('limit', e.call('listLimit', [e.num(c.pagination.defaultLimit), e.num(c.pagination.maxLimit)])),
-            e.prop('cursor', e.chain(e.call('z.string'), ['min', e.num(1)], ['optional'])),
-            ...c.fields.filter((f) => f.filterable).map((f) => e.prop(f.name, e.chain(filterExpression(f, e.access(fields, f.name)), ['optional']))),
-          ]),
-        ])
-      : null,
+    listQuery: ops.has('list') ? listQueryExpression(c, fieldsVar) : null,
     list: ops.has('list') ? e.call('listPage', [e.id(T)]) : null,
+    getQuery,
+    writeQuery,
     types: {
       response: schemaType('infer', T),
       create: schemaType('input', `${T}Create`),
@@ -230,9 +230,10 @@ function collectionView(api: ApiAt, c: CollectionAt, ops: ReadonlySet<OperationN
       patch: schemaType('input', `${T}Patch`),
       listQuery: schemaType('input', `${T}ListQuery`),
       list: schemaType('infer', `${T}List`),
+      getQuery: schemaType('input', `${T}GetQuery`),
+      writeQuery: schemaType('input', `${T}WriteQuery`),
     },
-    numericFilters,
-    hasSchemas: hasBody || ops.has('list'),
+    hasSchemas: hasBody || queries,
     helpers: helpers.length > 0 ? e.specifiers(helpers) : null,
     changedByTransitions: c.lifecycle !== undefined,
     transitions: (req.lifecycle?.transitions ?? []).map((tr) => ({

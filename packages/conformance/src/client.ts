@@ -38,6 +38,8 @@ export interface CallOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** An If-Match to send; null sends none even where the collection requires it. */
   readonly ifMatch?: string | null;
+  /** Query parameters (`fields`, `expand`) for a call other than list, whose query is its own argument. */
+  readonly query?: Readonly<Record<string, string>>;
 }
 
 /** The HTTP operations of a collection in a version. */
@@ -89,7 +91,11 @@ export function createClient(http: Http, v: VersionScope, c: CollectionAt, obser
     if (options?.ifMatch) headers['if-match'] = options.ifMatch;
     else if (options?.ifMatch === undefined && write && c.requireIfMatch) headers['if-match'] = '*';
     const path = id === null ? template : `${item(id)}${isTransition(operation) ? operation : ''}`;
-    const exchange: Exchange = { operation, ...(await http.send({ ...request, path, method, headers })) };
+    const query = { ...(options?.query ?? {}), ...(request.query ?? {}) };
+    const exchange: Exchange = {
+      operation,
+      ...(await http.send({ ...request, path, method, headers, ...(Object.keys(query).length > 0 ? { query } : {}) })),
+    };
     observe?.({ v, c, operation, method, template }, exchange);
     return exchange;
   };

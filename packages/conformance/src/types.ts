@@ -32,6 +32,13 @@ export const CHECKS = {
   pagination: 'walking every page returns every resource exactly once',
   'pagination-concurrent': 'walking every page while resources are created and deleted returns each one at most once, and every one that stayed',
   'cursor-tampered': 'a cursor the server did not issue answers 400',
+  sort: 'each sort key orders every page, ascending and descending, ties broken by the id; the declared default order holds without ?sort=; an undeclared key answers 400',
+  'filter-operators':
+    'each filter operator (ne, in, gt, gte, lt, lte, and ranges of two) answers exactly the resources that pass it, over random data; an undeclared one answers 400',
+  'cursor-mismatch': 'a cursor sent with another sort or other filters than it was issued under answers 400 cursor_mismatch',
+  'field-masks': 'a get or list with ?fields= answers only those fields and the id, with their values; a write-only or unknown field answers 400',
+  expand:
+    'each expandable ref, expanded on create, get and list, equals a GET of the referenced resource in the same version; an undeclared expansion answers 400',
   etag: 'the ETag changes when the resource changes, and not otherwise',
   'if-none-match': 'If-None-Match with the current ETag answers 304',
   'if-match-required': 'a write without If-Match answers 428 where the collection requires it',

@@ -3,8 +3,9 @@
  * zod's parse returns for input it knows zod accepts, and FAIL for any other input (then zod parses it, to
  * accept it after all or to word why not). It reads objects (strict or stripping unknown keys), arrays,
  * strings and numbers with the checks `zod-checks.ts` reads, booleans, null, enums, literals, optional,
- * nullable and default; a member of any other kind is parsed by zod value by value. Never looser than zod:
- * where it cannot tell, it fails, and zod has the last word.
+ * nullable and default, pipes, a transform by the built-in `Number` (a query string's number), and unions whose
+ * options take values of distinct JSON types; a member of any other kind is parsed by zod value by value. Never
+ * looser than zod: where it cannot tell, it fails, and zod has the last word.
  */
 import type { z } from 'zod';
 import type * as core from 'zod/v4/core';
@@ -88,9 +89,51 @@ function reader(schema: Schema, path: ReadonlySet<Schema>): Read {
         return r === undefined ? def.defaultValue : r;
       };
     }
+    case 'pipe': {
+      // zod parses `in`, then `out` on what `in` gave.
+      const first = reader(schemaOf(def.in), within);
+      const then = reader(schemaOf(def.out), within);
+      return (v) => {
+        const r = first(v);
+        return r === FAIL ? FAIL : then(r);
+      };
+    }
+    case 'transform':
+      // The built-in Number adds no issue and has no state: applying it here is what zod does.
+      return (def.transform as unknown) === Number ? (v) => Number(v) : zodValue(schema);
+    case 'union':
+      return unionReader(def.options.map(schemaOf), within) ?? zodValue(schema);
     default:
       return zodValue(schema);
   }
+}
+
+/** The JSON type every value a schema takes has (`string`, `number`, `boolean`), or null when it cannot tell. */
+function jsonTypeOf(schema: Schema): string | null {
+  const def = schema._zod.def;
+  if ('coerce' in def && def.coerce === true) return null;
+  if (def.type === 'string' || def.type === 'number' || def.type === 'boolean') return def.type;
+  if (def.type === 'pipe') return jsonTypeOf(schemaOf(def.in));
+  if (def.type === 'enum' || def.type === 'literal') {
+    const values: ReadonlySet<unknown> = schema._zod.values ?? new Set();
+    const types = new Set([...values].map((v) => typeof v));
+    return types.size === 1 ? [...types][0]! : null;
+  }
+  return null;
+}
+
+/**
+ * A union whose `options` take values of distinct JSON types (`queryNumber`: text or a number): a value can only be
+ * one option's, which reads it, as zod's first successful option would. Null for any other union (zod's).
+ */
+function unionReader(options: readonly Schema[], within: ReadonlySet<Schema>): Read | null {
+  const types = options.map(jsonTypeOf);
+  if (options.length === 0 || types.some((t) => t === null) || new Set(types).size !== types.length) return null;
+  const byType = new Map(options.map((o, i) => [types[i]!, reader(o, within)]));
+  return (v) => {
+    const read = byType.get(typeof v);
+    return read === undefined ? FAIL : read(v);
+  };
 }
 
 function arrayReader(item: Read, test: (v: unknown[]) => boolean): Read {

@@ -1,21 +1,23 @@
 /**
- * The handler side of an operation: parses the body or query with the version's schema (400), migrates it
- * up to the newest version, calls the user's handler, migrates the answer down and shapes it with the
- * version's response schema (unknown and write-only keys removed at every depth, values checked), tags
- * single resources with their ETag, evaluates preconditions (304, 412), and replays create answers sent
- * with an Idempotency-Key.
+ * The handler side of an operation: parses the body with the version's schema (400), migrates it up to the
+ * newest version, calls the user's handler, migrates the answer down and shapes it with the version's response
+ * schema (unknown and write-only keys removed at every depth, values checked), masked to the fields the query
+ * asks for and with the refs it expands, tags single resources with their ETag, evaluates preconditions (304,
+ * 412), and replays create answers sent with an Idempotency-Key. The list operation is in `list-route.ts`.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { createTextPresenter, createUpMigration, reject, type Broken } from './answer.js';
+import { createUpMigration, reject, type Broken } from './answer.js';
 import { createRequestParser } from './checked-read.js';
 import { logSafely } from './contain.js';
 import { etagOfText, evaluate, preconditionsOf, type Preconditions } from './etag.js';
 import { isRecord } from './guards.js';
 import type { Answer } from './idempotency.js';
+import { createExpander, type ExpandFailure } from './expand.js';
 import { answerFailure, invoke, whenSettled, type Outcome } from './invoke.js';
+import { createListHandle } from './list-route.js';
 import { createWriteGuard, preconditionFailed, writeProblem } from './load.js';
-import { BODY_RULES, INTERNAL, invalid, invalidBody, isProblem, issuesOf, problem, send, type BodyRules, type ProblemIssue } from './problems.js';
+import { BODY_RULES, INTERNAL, invalidBody, isProblem, issuesOf, problem, send, type BodyRules, type ProblemIssue } from './problems.js';
 import { answerOnce, idempotencyKeyOf, runForAnswer } from './replay.js';
 import { createFileWrites } from './file-writes.js';
 import { deleteFiles, isMultipart, readUpload } from './file-upload.js';
@@ -24,9 +26,11 @@ import { acceptable, sendJsonText } from './representation.js';
 import { isXmlBody, valueOfXml } from './xml-value.js';
 import { preload } from './preloaded.js';
 import { isPlain } from './shape.js';
+import { answerUnshown, createAskedReader, expandedText, type Asked } from './shown.js';
 import type { RouteSpec, VersionSpec } from './spec.js';
-import { principalOf, recorderOf, type Handle, type Mount } from './state.js';
-import type { Condition, HandlerContext, HandlerEvents, OperationName } from './types.js';
+import { contextOf, type Handle, type Mount } from './state.js';
+import type { Condition, HandlerEvents, OperationName } from './types.js';
+import { createViews, type View } from './view.js';
 
 /** Characters `encodeURIComponent` never escapes (a subset of them). */
 const UNRESERVED = /^[\w.~-]+$/;
@@ -45,10 +49,6 @@ interface Created {
  */
 const handled = (answer: unknown): Promise<unknown> | undefined => (answer instanceof Promise ? answer : undefined);
 
-/** The JSON pointers of a page's items (`#/data/3`), written once each: a page is at most a few hundred. */
-const ITEM_POINTERS: string[] = [];
-const itemPointer = (i: number): string => (i < 1000 ? (ITEM_POINTERS[i] ??= `#/data/${i}`) : `#/data/${i}`);
-
 /** The id of an item URL when it is a UUID (any other id names no resource), else null. */
 export const idOf = (request: FastifyRequest): string | null => {
   const id = (request.params as { id?: string }).id;
@@ -64,30 +64,7 @@ export function noSuchId(request: FastifyRequest, reply: FastifyReply, path: str
   return send(reply, problem(404, 'not_found', `No ${path} resource has this id.`));
 }
 
-/**
- * What a handler receives besides its input; `m.emit` and `m.events` send events, and `ctx.events.write` also
- * records the request's idempotent answer in the handler's transaction when the answer store takes it.
- */
-export const contextOf = (m: Mount, request: FastifyRequest, version: string, condition: Condition | null = null): HandlerContext => {
-  const record = recorderOf(request);
-  return {
-    principal: principalOf(request),
-    version,
-    request,
-    condition,
-    emit: m.emit,
-    events:
-      record === null
-        ? m.events
-        : {
-            write: async (tx, resource) => {
-              await m.events.write(tx, resource);
-              await record(tx, resource);
-            },
-            emit: m.events.emit,
-          },
-  };
-};
+export { contextOf } from './state.js';
 
 /** `ctx.emit` of an API without custom events (the webhooks runtime gives handlers a working one). */
 export const noEvents = async (type: string): Promise<void> => {
@@ -104,6 +81,9 @@ export const NO_HANDLER_EVENTS: HandlerEvents = {
 export function createHandle(m: Mount, version: VersionSpec, route: RouteSpec, op: OperationName, base: string): Handle {
   const key = route.collection.key;
   const source = `handlers.${key}.${op}`;
+  const views = createViews(m, version, route, source);
+  const expander = createExpander(m, version);
+  if (op === 'list') return createListHandle(m, version, route, views, expander);
   const fn = m.handlers[key]![op]!;
   const rules = (m.handlers[key] as { [BODY_RULES]?: BodyRules })[BODY_RULES];
   const badBody = (reply: FastifyReply, error: z.ZodError, body: unknown) => invalidBody(reply, error, rules, body, version.name);
@@ -124,28 +104,25 @@ export function createHandle(m: Mount, version: VersionSpec, route: RouteSpec, o
    */
   const sendText = (reply: FastifyReply, text: string, root = route.xml?.resource): FastifyReply => sendJsonText(reply, text, root);
   const files = createFileWrites(m, route, m.files);
-  /** The ETag of a resource whose answer is the JSON text `shown`. */
-  const tag = (resource: unknown, shown: string): string => (shownAsTagged ? etagOfText(shown) : newestEtag(resource));
-  const present = createTextPresenter(m, version, route, source);
+  /** The ETag of a resource whose whole answer is the JSON text `shown` (a masked or expanded one is not). */
+  const tag = (resource: unknown, shown: string | null): string => (shownAsTagged && shown !== null ? etagOfText(shown) : newestEtag(resource));
   const migrateUp = createUpMigration(m, version, route, op);
   const guard = createWriteGuard(m, version, route);
   const context = (request: FastifyRequest, condition: Condition | null = null) => contextOf(m, request, version.name, condition);
+  // What a get (`?fields=`, `?expand=`) and a write (`?expand=`) ask to see.
+  const asked = createAskedReader(
+    route,
+    op === 'get' ? route.schemas.read : op === 'delete' ? undefined : route.schemas.write,
+    expander,
+    op === 'get' ? 'a get' : 'a write',
+  );
   const locationOf = (resource: unknown): string | null => {
     const id = isRecord(resource) ? resource[route.id] : undefined;
     if (typeof id !== 'string' || id === '') return null;
     // What encodeURIComponent leaves as is needs no call (ids are UUIDs).
     return `${base}/${UNRESERVED.test(id) ? id : encodeURIComponent(id)}`;
   };
-  const schema =
-    op === 'list'
-      ? route.schemas.query
-      : op === 'create'
-        ? route.schemas.create
-        : op === 'replace'
-          ? route.schemas.replace
-          : op === 'update'
-            ? route.schemas.patch
-            : undefined;
+  const schema = op === 'create' ? route.schemas.create : op === 'replace' ? route.schemas.replace : op === 'update' ? route.schemas.patch : undefined;
   const parse =
     schema === undefined
       ? () => {
@@ -154,104 +131,87 @@ export function createHandle(m: Mount, version: VersionSpec, route: RouteSpec, o
       : createRequestParser(schema);
 
   /**
+   * A resource as the request asked to see it (masked, expanded): its JSON text and the value it was written from;
+   * or why it cannot be shown. Synchronous unless something is expanded.
+   */
+  const show = (
+    value: unknown,
+    request: FastifyRequest,
+    view: Asked,
+  ): { ok: true; text: string; from: unknown } | Broken | Promise<{ ok: true; text: string; from: unknown } | Broken | ExpandFailure> => {
+    const presented: View = views(view.names);
+    if (view.expansions.length > 0) return expandedText(request, expander, presented, value, view.expansions);
+    return presented.text(value, '#', request.log);
+  };
+  /** The ETag of `value` shown as `text` with `view`. */
+  const tagOf = (value: unknown, text: string, view: Asked) => tag(value, view.names === null && view.expansions.length === 0 ? text : null);
+
+  /**
    * A new resource as a create answers it: its JSON text, tag and Location; or why it cannot be. The id
    * is read from the value the text was written from, which holds it as the text does (a uuid).
    */
-  const createdAnswer = (value: unknown, request: FastifyRequest): Created | Broken => {
-    const shown = present(value, '#', request.log);
-    if (!shown.ok) return shown;
-    const location = locationOf(shown.from);
-    if (location === null)
-      return {
-        ok: false,
-        source,
-        pointer: `#/${route.id}`,
-        detail: 'the new resource has no id',
-      };
-    return { text: shown.text, location, etag: tag(value, shown.text) };
+  const createdAnswer = (
+    shown: { ok: true; text: string; from: unknown } | Broken | ExpandFailure,
+    value: unknown,
+    view: Asked,
+  ): Created | Broken | ExpandFailure => {
+    if (!('ok' in shown) || !shown.ok) return shown;
+    const location = locationOf(value);
+    if (location === null) return { ok: false, source, pointer: `#/${route.id}`, detail: 'the new resource has no id' };
+    return { text: shown.text, location, etag: tagOf(value, shown.text, view) };
   };
   /** The answer of a create sent with an Idempotency-Key (kept as its text, sent again on a retry). */
-  const created = (value: unknown, request: FastifyRequest): Answer | Broken => {
-    const made = createdAnswer(value, request);
+  const created = async (value: unknown, request: FastifyRequest, view: Asked): Promise<Answer | Broken> => {
+    const made = createdAnswer(await show(value, request, view), value, view);
+    if ('kind' in made)
+      return made.kind === 'problem' ? { status: made.problem.status, location: null, etag: null, body: made.problem.toProblem() } : failedShow(made);
     if ('ok' in made) return made;
     const { location, etag, text } = made;
     return { status: 201, location, etag, text };
   };
 
   /** Calls the handler and answers with its resource (or problem) at `status`, tagged with its ETag (and Location on a create). */
-  const answerWith = (request: FastifyRequest, reply: FastifyReply, status: number, run: () => unknown) =>
-    whenSettled(invoke(request, source, timeout, run), (outcome) => answerOutcome(request, reply, status, outcome));
-  const answerOutcome = (request: FastifyRequest, reply: FastifyReply, status: number, outcome: Outcome<unknown>): FastifyReply => {
+  const answerWith = (request: FastifyRequest, reply: FastifyReply, status: number, view: Asked, run: () => unknown) =>
+    whenSettled(invoke(request, source, timeout, run), (outcome) => answerOutcome(request, reply, status, view, outcome));
+  const answerOutcome = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    view: Asked,
+    outcome: Outcome<unknown>,
+  ): FastifyReply | Promise<FastifyReply> => {
     if (outcome.kind !== 'value') return answerFailure(request, reply, source, outcome, timeout);
     const value = outcome.value;
     if (isProblem(value)) return send(reply, (status === 201 ? value : writeProblem(request, value)).toProblem());
-    if (status === 201) {
-      const made = createdAnswer(value, request);
-      if ('ok' in made) return reject(request, reply, version.name, made);
-      reply.code(201).header('location', made.location);
-      return sendText(reply.header('etag', made.etag), made.text);
-    }
-    const shown = present(value, '#', request.log);
-    if (!shown.ok) return reject(request, reply, version.name, shown);
-    const etag = tag(value, shown.text);
-    return sendText(reply.code(status).header('etag', etag), shown.text);
+    return whenShown(show(value, request, view), (shown) => {
+      if (status === 201) {
+        const made = createdAnswer(shown, value, view);
+        if ('kind' in made || 'ok' in made) return answerUnshown(request, reply, version.name, timeout, made);
+        reply.code(201).header('location', made.location);
+        return sendText(reply.header('etag', made.etag), made.text);
+      }
+      if (!('ok' in shown) || !shown.ok) return answerUnshown(request, reply, version.name, timeout, shown);
+      return sendText(reply.code(status).header('etag', tagOf(value, shown.text, view)), shown.text);
+    });
   };
 
   /**
-   * Answers a list handler's outcome: each item shaped (and checked) as the version shows it; with checks
-   * on, a page of more than the `limit` asked for (at most the `maxItems` the document declares) is refused.
+   * Answers a get handler's outcome: the resource shaped, tagged, and judged by the preconditions `p`. An
+   * expanded answer shows other resources too, which its ETag does not cover: it is never a 304.
    */
-  const answerPage = (request: FastifyRequest, reply: FastifyReply, limit: number, outcome: Outcome<unknown>): FastifyReply => {
-    if (outcome.kind !== 'value') return answerFailure(request, reply, source, outcome, timeout);
-    const page = outcome.value;
-    if (isProblem(page)) return send(reply, page.toProblem());
-    const data = isRecord(page) ? page['data'] : undefined;
-    const next = isRecord(page) ? page['next_cursor'] : undefined;
-    if (!Array.isArray(data))
-      return reject(request, reply, version.name, {
-        ok: false,
-        source,
-        pointer: '#/data',
-        detail: 'not an array',
-      });
-    if (m.validateResponses && data.length > limit)
-      return reject(request, reply, version.name, {
-        ok: false,
-        source,
-        pointer: '#/data',
-        detail: `${data.length} items, but the request asked for at most ${limit}`,
-      });
-    if (next !== null && typeof next !== 'string')
-      return reject(request, reply, version.name, {
-        ok: false,
-        source,
-        pointer: '#/next_cursor',
-        detail: 'neither a string nor null',
-      });
-    // `JSON.stringify({ data, next_cursor })`, written from each item's text.
-    let items = '';
-    for (let i = 0; i < data.length; i++) {
-      const shown = present(data[i], itemPointer(i), request.log);
-      if (!shown.ok) return reject(request, reply, version.name, shown);
-      items += (i === 0 ? '' : ',') + shown.text;
-    }
-    const cursor = JSON.stringify(next);
-    return sendText(reply, `{"data":[${items}],"next_cursor":${cursor}}`, route.xml?.list);
-  };
-
-  /** Answers a get handler's outcome: the resource shaped, tagged, and judged by the preconditions `p`. */
-  const answerOne = (request: FastifyRequest, reply: FastifyReply, p: Preconditions | null, outcome: Outcome<unknown>): FastifyReply => {
+  const answerOne = (request: FastifyRequest, reply: FastifyReply, p: Preconditions | null, view: Asked, outcome: Outcome<unknown>) => {
     if (outcome.kind !== 'value') return answerFailure(request, reply, source, outcome, timeout);
     const value = outcome.value;
     if (isProblem(value)) return value.status === 404 && p?.ifMatch ? preconditionFailed(reply) : send(reply, value.toProblem());
-    const shown = present(value, '#', request.log);
-    if (!shown.ok) return reject(request, reply, version.name, shown);
-    const etag = tag(value, shown.text);
-    const verdict = p === null ? 'pass' : evaluate(p, etag, true);
-    if (verdict === 'failed') return preconditionFailed(reply);
-    reply.header('etag', etag);
-    if (verdict === 'not-modified') return reply.code(304).send();
-    return sendText(reply, shown.text);
+    return whenShown(show(value, request, view), (shown) => {
+      if (!('ok' in shown) || !shown.ok) return answerUnshown(request, reply, version.name, timeout, shown);
+      const etag = tagOf(value, shown.text, view);
+      const verdict = p === null ? 'pass' : evaluate(p, etag, true);
+      if (verdict === 'failed') return preconditionFailed(reply);
+      reply.header('etag', etag);
+      if (verdict === 'not-modified' && view.expansions.length === 0) return reply.code(304).send();
+      return sendText(reply, shown.text);
+    });
   };
 
   /** The body as the schema reads it: an XML document's value by the schema, anything else as parsed. */
@@ -299,26 +259,16 @@ export function createHandle(m: Mount, version: VersionSpec, route: RouteSpec, o
   };
 
   switch (op) {
-    case 'list':
-      return (request, reply) => {
-        if (!acceptable(m, request, reply)) return undefined;
-        const parsed = parse(request.query);
-        if (!parsed.success) return handled(invalid(reply, parsed.error, 'query'));
-        const query = migrateUp(parsed.data, false);
-        if (!query.ok) return handled(reject(request, reply, version.name, query));
-        // The query schema always gives `limit` (its default, a larger value lowered to the maximum).
-        const limit = isRecord(query.value) && typeof query.value['limit'] === 'number' ? query.value['limit'] : Infinity;
-        const outcome = invoke(request, source, timeout, () => fn(query.value, context(request)));
-        return handled(whenSettled(outcome, (o) => answerPage(request, reply, limit, o)));
-      };
     case 'get':
       return (request, reply) => {
         if (!acceptable(m, request, reply)) return undefined;
         const id = idOf(request);
         const p = preconditionsOf(request);
         if (id === null) return handled(noSuchId(request, reply, route.path));
+        const view = asked(request, reply);
+        if (!('names' in view)) return handled(view);
         const outcome = invoke(request, source, timeout, () => fn(id, context(request)));
-        return handled(whenSettled(outcome, (o) => answerOne(request, reply, p, o)));
+        return handled(whenSettled(outcome, (o) => answerOne(request, reply, p, view, o)));
       };
     case 'delete':
       return async (request, reply) => {
@@ -367,12 +317,14 @@ export function createHandle(m: Mount, version: VersionSpec, route: RouteSpec, o
                 stored.map((f) => f.key),
                 request,
               );
+        const view = asked(request, reply);
+        if (!('names' in view)) return (await drop(), view);
         const body = migrateUp(data, op === 'replace');
         if (!body.ok) return (await drop(), reject(request, reply, version.name, body));
         const guarded = await guard(request, reply, id, context(request));
         if (!guarded.ok) return (await drop(), reply);
         const old = files === null ? [] : (await files.before(request, id, context(request))).keys;
-        return answerWith(request, reply, 200, () => {
+        return answerWith(request, reply, 200, view, () => {
           const result = fn(id, body.value, context(request, guarded.condition));
           files?.settle(request, result, stored, old);
           return result;
@@ -389,6 +341,8 @@ export function createHandle(m: Mount, version: VersionSpec, route: RouteSpec, o
                 stored.map((f) => f.key),
                 request,
               );
+        const view = asked(request, reply);
+        if (!('names' in view)) return (void drop(), handled(view));
         const body = migrateUp(data, true);
         if (!body.ok) return (void drop(), handled(reject(request, reply, version.name, body)));
         const run = () => {
@@ -397,13 +351,13 @@ export function createHandle(m: Mount, version: VersionSpec, route: RouteSpec, o
           return result;
         };
         const key = idempotencyKeyOf(request, reply);
-        if (key === null) return handled(answerWith(request, reply, 201, run));
+        if (key === null) return handled(answerWith(request, reply, 201, view, run));
         if (typeof key !== 'string') return (void drop(), undefined);
         let ran = false;
-        const make = () => ((ran = true), runForAnswer(request, version.name, source, run, (value) => created(value, request)));
+        const make = () => ((ran = true), runForAnswer(request, version.name, source, run, (value) => created(value, request, view)));
         // A replayed answer created nothing this time: the files this request uploaded are not kept.
         const scope = `${version.name}:${route.collection.key}`;
-        return answerOnce(m, request, reply, key, scope, make, (value) => created(value, request), {
+        return answerOnce(m, request, reply, key, scope, make, (value) => created(value, request, view), {
           body: fingerprint,
           root: route.xml?.resource,
         }).then(async (sent) => {
@@ -422,4 +376,21 @@ export function createHandle(m: Mount, version: VersionSpec, route: RouteSpec, o
       };
     }
   }
+}
+
+/** Continues with a shown value: at once when it is there, else when its expansion settles. */
+function whenShown<T, R>(shown: T | Promise<T>, next: (shown: T) => R): R | Promise<R> {
+  return shown instanceof Promise ? shown.then(next) : next(shown);
+}
+
+/** An expansion that failed as a broken answer of the create (logged, then 500; a replay stores nothing). */
+function failedShow(failure: Exclude<ExpandFailure, { kind: 'problem' }>): Broken {
+  if (failure.kind === 'broken') return failure.broken;
+  return {
+    ok: false,
+    source: failure.source,
+    pointer: '#',
+    detail: failure.outcome.kind === 'timeout' ? 'did not answer in time' : 'threw',
+    ...(failure.outcome.kind === 'error' ? { error: failure.outcome.error } : {}),
+  };
 }

@@ -37,6 +37,14 @@ export {
   type OperationFacts,
 } from './operations.js';
 export {
+  FILTER_OPS,
+  FILTER_OP_FACTS,
+  MAX_IN_VALUES,
+  filterParameter,
+  type FilterOp,
+  type FilterOpFacts,
+} from './filter-ops.js';
+export {
   createWebhookDispatcherFor,
   type DispatcherOptions,
 } from './webhooks.js';
@@ -90,6 +98,7 @@ export type {
   MultipartPluginOptions,
   NestedDown,
   PayloadSpec,
+  QuerySpec,
   ResourceEventSpec,
   RouteSpec,
   TransitionRouteSpec,
@@ -106,15 +115,18 @@ export type {
   CollectionHandlers,
   Condition,
   Credential,
+  FilterOf,
   HandlerContext,
   HandlerEvents,
   ListQuery,
+  ListQueryOf,
   OpenApiOptions,
   OperationName,
   Page,
   Principal,
   RedisClient,
   ServerOptions,
+  SortKey,
   TransitionHandler,
   VersionSource,
   VersionUse,

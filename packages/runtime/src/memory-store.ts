@@ -1,11 +1,13 @@
 /**
  * A complete in-memory implementation of one collection's handlers: ids and read-only fields assigned,
- * unique fields checked (409) through an index (O(1) per request), cursor pagination bound to the filters
- * it was issued for, equality filters, lifecycle transitions, and write preconditions (412) checked in the
- * same step as the write. For trying an API out and for tests: data lives as long as the process, at most
- * `maxRecords` per collection (a create beyond answers 507).
+ * unique fields checked (409) through an index (O(1) per request), cursor pagination (in creation order, or
+ * keyset pages in a query's sort), every filter operator, field masks, reads of several ids at once (for the
+ * refs other collections expand), lifecycle transitions, and write preconditions (412) checked in the same step
+ * as the write. For trying an API out and for tests: data lives as long as the process, at most `maxRecords` per
+ * collection (a create beyond answers 507); a sorted page sorts every matching record (fine at that size).
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { createComparator, createMatcher, decodeKeyset, encodeKeyset, masked } from './memory-query.js';
 import { BadRequest, Conflict, HttpProblem, InvalidTransition, NotFound, PreconditionFailed } from './problems.js';
 import type { CollectionHandlers, HandlerContext, ListQuery, Page } from './types.js';
 
@@ -20,6 +22,8 @@ export interface MemorySpec {
   readonly unique: readonly string[];
   /** Read-only fields: kept on replace and update. */
   readonly readOnly: readonly string[];
+  /** The date-time fields: filters and sorts compare them by instant (absent: none). */
+  readonly instants?: readonly string[];
   /** The lifecycle: the state field and each transition's states (null without one). */
   readonly lifecycle: {
     readonly field: string;
@@ -40,23 +44,18 @@ export interface MemoryOptions {
 
 type Row = Record<string, unknown>;
 
-/** The filters of a list query (everything but `limit` and `cursor`), as a short stable digest. */
-function filtersDigest(filters: readonly (readonly [string, unknown])[]): string {
-  const text = JSON.stringify([...filters].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  return createHash('sha256').update(text).digest('base64url').slice(0, 12);
+/** A cursor in creation order: the sequence number of the last record served. */
+export const encodeCursor = (seq: number): string => `s${seq}`;
+
+/** The sequence number of a cursor in creation order, or null when it is not one. */
+export function decodeCursor(cursor: string): number | null {
+  const match = /^s(\d{1,15})$/.exec(cursor);
+  return match ? Number(match[1]) : null;
 }
 
-/** A cursor: the last sequence number served, and the filters it belongs to. */
-export const encodeCursor = (seq: number, digest: string): string => Buffer.from(`s${seq}.${digest}`).toString('base64url');
-
-/** The sequence number of a cursor issued for `digest`, or null when it is not one (or was issued for other filters). */
-export function decodeCursor(cursor: string, digest: string): number | null {
-  const text = Buffer.from(cursor, 'base64url').toString();
-  const match = /^s(\d{1,15})\.([\w-]{12})$/.exec(text);
-  if (!match || match[2] !== digest) return null;
-  const seq = Number(match[1]);
-  return encodeCursor(seq, digest) === cursor ? seq : null;
-}
+/** 400 for a cursor this store did not issue (the runtime already checked that it was issued for this query). */
+const badCursor = () =>
+  new BadRequest('The cursor is not one this server issued.', [{ pointer: '/query/cursor', detail: 'unknown cursor', parameter: 'cursor' }]);
 
 const defined = (input: object): Row => {
   const out: Row = {};
@@ -83,6 +82,7 @@ export function createMemoryCollection<T extends object, X extends object = Reco
   let order: { readonly seq: number; readonly id: string }[] = [];
   let deleted = 0;
   const clock = options.now ?? (() => new Date());
+  const instants: ReadonlySet<string> = new Set(spec.instants ?? []);
   const maxRecords = options.maxRecords ?? 100_000;
   const out = (row: Row): T => structuredClone(row) as T;
   const index = (id: string, row: Row | null, old: Row | null) => {
@@ -172,29 +172,42 @@ export function createMemoryCollection<T extends object, X extends object = Reco
     };
   const crud: CollectionHandlers<T, object, object, object, ListQuery> = {
     list(query): Page<T> | BadRequest {
-      const filters = Object.entries(query).filter(([key, value]) => key !== 'limit' && key !== 'cursor' && value !== undefined);
-      const digest = filtersDigest(filters);
-      const after = query.cursor === undefined ? 0 : decodeCursor(query.cursor, digest);
-      if (after === null)
-        return new BadRequest('The cursor is not one this server issued for these filters.', [
-          {
-            pointer: '#/cursor',
-            detail: 'unknown cursor, or one issued for other filters',
-            parameter: 'cursor',
-          },
-        ]);
+      const match = createMatcher(query.filter ?? {}, instants);
+      const sort = query.sort ?? [];
+      const fields = query.fields ?? null;
       const data: T[] = [];
-      let last = 0;
-      for (let i = seek(after); i < order.length; i++) {
-        const { seq: at, id } = order[i]!;
-        const row = rows.get(id);
-        if (row === undefined || row.seq !== at) continue;
-        if (!filters.every(([key, value]) => row.row[key] === value)) continue;
-        if (data.length === query.limit) return { data, next_cursor: encodeCursor(last, digest) };
-        data.push(out(row.row));
-        last = at;
+      if (sort.length === 0) {
+        // Creation order: a cursor seeks its place among the records by binary search.
+        const after = query.cursor === undefined ? 0 : decodeCursor(query.cursor);
+        if (after === null) return badCursor();
+        let last = 0;
+        for (let i = seek(after); i < order.length; i++) {
+          const { seq: at, id } = order[i]!;
+          const row = rows.get(id);
+          if (row === undefined || row.seq !== at || !match(row.row)) continue;
+          if (data.length === query.limit) return { data, next_cursor: encodeCursor(last) };
+          data.push(masked(out(row.row), fields));
+          last = at;
+        }
+        return { data, next_cursor: null };
       }
-      return { data, next_cursor: null };
+      const compare = createComparator(sort, instants);
+      const after = query.cursor === undefined ? null : decodeKeyset(query.cursor, sort);
+      if (query.cursor !== undefined && after === null) return badCursor();
+      const matching: Row[] = [];
+      for (const { row } of rows.values()) if (match(row) && (after === null || compare(row, after) > 0)) matching.push(row);
+      matching.sort(compare);
+      for (const row of matching.slice(0, query.limit)) data.push(masked(out(row), fields));
+      const last = matching[query.limit - 1];
+      return { data, next_cursor: matching.length > query.limit && last ? encodeKeyset(last, sort) : null };
+    },
+    getMany(ids) {
+      const found: T[] = [];
+      for (const id of new Set(ids)) {
+        const row = rows.get(id);
+        if (row) found.push(out(row.row));
+      }
+      return found;
     },
     get(id) {
       const found = rows.get(id);

@@ -222,6 +222,9 @@ function resolveHandlers(spec: MountedSpec, handlers: object): Record<string, Re
         if (isFn(fn)) resolved[op] = fn.bind(collection);
         else missing.push(`handlers.${key}.${op}`);
       }
+      // Optional: reads of several resources at once, for the refs other collections expand (see expand.ts).
+      const many = isRecord(collection) ? collection['getMany'] : undefined;
+      if (isFn(many) && !resolved['getMany']) resolved['getMany'] = many.bind(collection);
     }
   if (missing.length > 0) throw new Error(`register${spec.name}Api: missing handlers: ${[...new Set(missing)].join(', ')}`);
   return table;

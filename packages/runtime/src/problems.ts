@@ -16,6 +16,8 @@ export interface ProblemIssue {
   readonly detail: string;
   /** The query parameter, for issues of a query string. */
   readonly parameter?: string;
+  /** What the parameter may name or be instead (parameters, operators, sort keys, fields, expansions). */
+  readonly allowed?: readonly string[];
 }
 /** An RFC 9457 problem body; `code` names the problem for programs. */
 export interface Problem {
@@ -137,11 +139,14 @@ function isMissing(issue: z.core.$ZodIssue): boolean {
   return 'input' in issue ? issue.input === undefined : / received undefined$/.test((issue as z.core.$ZodIssueBase).message);
 }
 
-/** Every issue of a failed parse, each with a JSON pointer; unknown keys become one issue each. */
+/**
+ * Every issue of a failed parse, each with a JSON pointer (into the body, `#/quantity`; into the query string, a
+ * parameter as `/query/limit`); unknown keys become one issue each.
+ */
 export function issuesOf(error: z.ZodError, where: 'body' | 'query'): ProblemIssue[] {
   const out: ProblemIssue[] = [];
   const add = (path: readonly PropertyKey[], detail: string) => {
-    const pointer = pointerOf(path);
+    const pointer = where === 'query' && path.length > 0 ? `/query${pointerOf(path.slice(0, 1)).slice(1)}` : pointerOf(path);
     out.push(where === 'query' && path.length > 0 ? { pointer, detail, parameter: String(path[0]) } : { pointer, detail });
   };
   for (const issue of error.issues) {

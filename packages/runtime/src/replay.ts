@@ -47,7 +47,7 @@ export async function answerOnce(
   key: string,
   scope: string,
   make: () => Promise<Answer | null>,
-  answerOf: (resource: unknown) => Answer | Broken,
+  answerOf: (resource: unknown) => Answer | Broken | Promise<Answer | Broken>,
   options: ReplayOptions = {},
 ): Promise<FastifyReply> {
   const timeout = m.requestTimeout;
@@ -60,7 +60,7 @@ export async function answerOnce(
   const run = (record: RecordAnswer | null) => {
     if (record !== null)
       stateOf(request).recordAnswer = async (tx, resource) => {
-        const answer = answerOf(resource);
+        const answer = await answerOf(resource);
         // An answer that breaks the response schema is not kept: the request answers 500, as without a key.
         if ('ok' in answer) return;
         await record(tx, answer);
@@ -110,7 +110,7 @@ export async function runForAnswer(
   version: string,
   source: string,
   run: () => unknown,
-  shape: (value: unknown) => Answer | Broken,
+  shape: (value: unknown) => Answer | Broken | Promise<Answer | Broken>,
 ): Promise<Answer | null> {
   let value: unknown;
   try {
@@ -131,7 +131,13 @@ export async function runForAnswer(
       etag: null,
       body: value.toProblem(),
     };
-  const answer = shape(value);
+  let answer: Answer | Broken;
+  try {
+    answer = await shape(value);
+  } catch (error) {
+    request.log.error({ err: error, source }, 'answer failed');
+    return null;
+  }
   if (!('ok' in answer)) return answer;
   request.log.error(
     {

@@ -18,6 +18,7 @@ export function routeOf(table: CollectionRoutes, version: string): RouteSpec | n
     public: own.public ?? table.public,
     id: own.id ?? table.id,
     schemas: own.schemas,
+    query: own.query ?? {},
     up: own.up ?? null,
     down: own.down ?? {},
     stateField: own.stateField ?? table.stateField ?? null,

@@ -5,6 +5,7 @@
 import type { FastifyPluginAsync, FastifyPluginCallback } from 'fastify';
 import type { z } from 'zod';
 import type { CreateJwtVerifier } from './jwt-claims.js';
+import type { FilterOp } from './filter-ops.js';
 import type { OperationName } from './types.js';
 
 /** A rate limit: `max` requests per `windowMs`. */
@@ -97,6 +98,23 @@ export interface XmlNames {
   readonly list: string;
 }
 /**
+ * What a route's queries offer in its version, and how their names map to the newest version's (the names a
+ * handler reads): the list's filters (by the parameter the list's query schema outputs), sort keys and default
+ * order; the fields a mask names that are renamed since; the expandable refs. An absent member has no entries.
+ */
+export interface QuerySpec {
+  /** Filter parameters (`status`, `total[gte]`): the field's newest key and the operator. */
+  readonly filters?: Readonly<Record<string, readonly [key: string, op: FilterOp]>>;
+  /** Sort keys by this version's name: the newest key. */
+  readonly sort?: Readonly<Record<string, string>>;
+  /** The order without `?sort=`, newest keys (absent: the handlers' own). */
+  readonly defaultSort?: readonly (readonly [key: string, direction: 'asc' | 'desc'])[];
+  /** Readable fields whose name in this version is not their newest key: name -> key. */
+  readonly renamed?: Readonly<Record<string, string>>;
+  /** Expandable refs by this version's name: the newest key and the referenced collection's key. */
+  readonly expand?: Readonly<Record<string, readonly [key: string, collection: string]>>;
+}
+/**
  * One collection's routes in every version it exists in, as generated (`server/collections/<c>.ts`): what its
  * versions share written once (the newest version's), and per version what it has of its own.
  */
@@ -125,6 +143,8 @@ export interface VersionRoute {
   readonly up?: UpPlan;
   /** The response fields that are not plain copies of the same newest key, by this version's name (absent: none). */
   readonly down?: Readonly<Record<string, DownStep>>;
+  /** The names of the queries' fields, sort keys and expansions in this version (absent: none of them). */
+  readonly query?: QuerySpec;
   /** The transitions this version offers, by name (absent: none). */
   readonly transitions?: Readonly<Record<string, TransitionRouteSpec>>;
   readonly path?: string;
@@ -150,8 +170,15 @@ export interface RouteSpec {
     readonly create?: z.ZodType;
     readonly replace?: z.ZodType;
     readonly patch?: z.ZodType;
+    /** The list's query: limit, cursor, filters, `sort`, `fields`, `expand`. */
     readonly query?: z.ZodType;
+    /** A get's query: `fields` and `expand`. */
+    readonly read?: z.ZodType;
+    /** The query of writes and transitions: `expand` (absent: the collection has no expandable ref). */
+    readonly write?: z.ZodType;
   };
+  /** The names of the queries' fields, sort keys and expansions. */
+  readonly query: QuerySpec;
   /** null: the version is the newest for this collection, nothing to migrate up. */
   readonly up: UpPlan | null;
   /** The response fields that are not plain copies of the same newest key, by this version's name. */

@@ -13,7 +13,7 @@ import type { Hooks } from './migrate.js';
 import type { JwtVerifier } from './jwt-claims.js';
 import type { MountedSpec, RouteSpec } from './spec.js';
 import type { OutdatedValue } from './older-data.js';
-import type { Credential, HandlerEvents, Principal, VersionSource, VersionUse } from './types.js';
+import type { Condition, Credential, HandlerContext, HandlerEvents, Principal, VersionSource, VersionUse } from './types.js';
 
 /** The `WWW-Authenticate` value of a 401 or 403; `error` goes into the challenge of the scheme the client used. */
 export type Challenge = (scheme: Credential['scheme'] | null, error?: string) => string;
@@ -134,3 +134,28 @@ export interface Mount {
   /** The largest request body in bytes (`options.bodyLimit`): also the most text a multipart body's fields may hold. */
   readonly bodyLimit: number;
 }
+
+/**
+ * What a handler receives besides its input; `m.emit` and `m.events` send events, and `ctx.events.write` also
+ * records the request's idempotent answer in the handler's transaction when the answer store takes it.
+ */
+export const contextOf = (m: Mount, request: FastifyRequest, version: string, condition: Condition | null = null): HandlerContext => {
+  const record = recorderOf(request);
+  return {
+    principal: principalOf(request),
+    version,
+    request,
+    condition,
+    emit: m.emit,
+    events:
+      record === null
+        ? m.events
+        : {
+            write: async (tx, resource) => {
+              await m.events.write(tx, resource);
+              await record(tx, resource);
+            },
+            emit: m.events.emit,
+          },
+  };
+};

@@ -22,6 +22,8 @@ import { answerOnce, idempotencyKeyOf, runForAnswer, sendAnswer } from './replay
 import type { RouteSpec, VersionSpec } from './spec.js';
 import type { Handle, Mount } from './state.js';
 import { contextOf, idOf, noSuchId } from './handle.js';
+import { createExpander, type Expansion } from './expand.js';
+import { createAskedReader } from './shown.js';
 
 /** A problem as an answer. */
 const answerOf = (p: HttpProblem): Answer => ({
@@ -50,6 +52,8 @@ export function createTransitionHandle(m: Mount, version: VersionSpec, route: Ro
   const get = m.handlers[key]!['get']!;
   const etagOf = m.etags.get(key)!;
   const present = createPresenter(m, version, route, source);
+  const expander = createExpander(m, version);
+  const asked = createAskedReader(route, route.schemas.write, expander, 'a transition');
   const up = spec.up === null || spec.up === undefined ? null : compileUp(spec.up, m.hooks);
   const timeout = m.requestTimeout;
   const list = (states: readonly string[]) => [...new Set(states.map((s) => stateShown(route, s)))].join(' or ');
@@ -69,7 +73,7 @@ export function createTransitionHandle(m: Mount, version: VersionSpec, route: Ro
   };
 
   /** Loads, checks and moves the resource; every outcome but a failure of user code is an answer. */
-  const attempt = async (request: FastifyRequest, id: string, input: unknown): Promise<Answer | Broken> => {
+  const attempt = async (request: FastifyRequest, id: string, input: unknown, expansions: readonly Expansion[]): Promise<Answer | Broken> => {
     const p = preconditionsOf(request);
     const load = async (): Promise<unknown> => {
       try {
@@ -107,11 +111,11 @@ export function createTransitionHandle(m: Mount, version: VersionSpec, route: Ro
     }
     // Gone since it was loaded (a concurrent delete won): the If-Match it passed no longer holds.
     if (isProblem(value)) return answerOf(value.status === 404 && p?.ifMatch ? new PreconditionFailed() : value);
-    return moved(request, value);
+    return moved(request, value, expansions);
   };
 
-  /** The answer of the resource a transition moved: shaped, tagged, and checked to be in the `to` state. */
-  const moved = (request: FastifyRequest, value: unknown): Answer | Broken => {
+  /** The answer of the resource a transition moved: shaped (with the refs asked expanded), tagged, and checked to be in the `to` state. */
+  const moved = async (request: FastifyRequest, value: unknown, expansions: readonly Expansion[]): Promise<Answer | Broken> => {
     if (m.validateResponses && isRecord(value) && value[field] !== transition.to)
       return {
         ok: false,
@@ -121,11 +125,21 @@ export function createTransitionHandle(m: Mount, version: VersionSpec, route: Ro
       };
     const shown = present(value, '#', request.log);
     if (!shown.ok) return shown;
+    let body = shown.value;
+    if (expansions.length > 0) {
+      const item = { ...(shown.value as Record<string, unknown>) };
+      const failed = await expander.fill(request, [item], expansions);
+      if (failed?.kind === 'problem') return answerOf(failed.problem);
+      if (failed?.kind === 'broken') return failed.broken;
+      if (failed !== undefined)
+        return { ok: false, source: failed.source, pointer: '#', detail: failed.outcome.kind === 'timeout' ? 'did not answer in time' : 'threw' };
+      body = item;
+    }
     return {
       status: 200,
       location: null,
       etag: etagOf(value),
-      body: shown.value,
+      body,
     };
   };
 
@@ -140,10 +154,12 @@ export function createTransitionHandle(m: Mount, version: VersionSpec, route: Ro
     const body = request.body === undefined ? {} : isXmlBody(request.body) ? valueOfXml(request.body, spec.input) : request.body;
     const parsed = parseInput(body);
     if (!parsed.success) return invalid(reply, parsed.error, 'body');
+    const view = asked(request, reply);
+    if (!('names' in view)) return view;
     const input = up === null ? parsed.data : up(parsed.data, true);
     const idempotencyKey = idempotencyKeyOf(request, reply);
     if (idempotencyKey === null) {
-      const outcome = await invoke(request, source, timeout, () => attempt(request, id, input));
+      const outcome = await invoke(request, source, timeout, () => attempt(request, id, input, view.expansions));
       if (outcome.kind !== 'value') return answerFailure(request, reply, source, outcome, timeout);
       const answer = outcome.value;
       if (isProblem(answer)) return send(reply, answer.toProblem());
@@ -156,10 +172,10 @@ export function createTransitionHandle(m: Mount, version: VersionSpec, route: Ro
         request,
         version.name,
         source,
-        () => attempt(request, id, input),
+        () => attempt(request, id, input, view.expansions),
         (answer) => answer as Answer | Broken,
       );
-    return answerOnce(m, request, reply, idempotencyKey, `${version.name}:${key}:${id}:${name}`, make, (value) => moved(request, value), {
+    return answerOnce(m, request, reply, idempotencyKey, `${version.name}:${key}:${id}:${name}`, make, (value) => moved(request, value, view.expansions), {
       body: isXmlBody(request.body) ? body : request.body,
       root,
     });

@@ -4,6 +4,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { FileStore } from './file-store.js';
+import type { FilterOp } from './filter-ops.js';
 import type { JwtOptions } from './jwt-claims.js';
 import type { Principal } from './principal.js';
 import type { RedisClient } from './redis-client.js';
@@ -88,11 +89,51 @@ export interface Page<T> {
   readonly data: readonly T[];
   readonly next_cursor: string | null;
 }
-/** The query every list receives: `limit` (default and maximum applied) and the cursor. */
-export interface ListQuery {
+/**
+ * The operators of one field's filter, each with its value (parsed by the field's kind): several combine with
+ * AND. `in` holds a list; the others one value. A filter matches only records that hold a value (never null).
+ */
+export type FilterOf<T, O extends FilterOp = FilterOp> = { readonly [K in O]?: K extends 'in' ? readonly T[] : T };
+
+/** One key of a list's order: a field (newest name) and its direction. */
+export interface SortKey<K extends string = string> {
+  readonly field: K;
+  readonly direction: 'asc' | 'desc';
+}
+
+/**
+ * The query a list handler receives, parsed and in the newest version's names (a handler never parses query
+ * text): `limit` (default and maximum applied); `cursor` (the one this handler issued for the same sort and
+ * filters: the runtime refuses any other with 400 `cursor_mismatch`); `filter`, by field, then by operator;
+ * `sort`, the keys in order (what `?sort=` named, else the collection's `defaultSort`), always ending with the
+ * id so that ties are broken and pages are stable, or empty for the handler's own order (creation order);
+ * `fields`, the fields the answer shows (`?fields=`, the id and the expanded refs included), or null for all;
+ * `expand`, the refs the runtime expands in the answer (through the referenced collections' handlers).
+ */
+export interface ListQuery<
+  F extends object = { readonly [field: string]: FilterOf<unknown> | undefined },
+  S extends string = string,
+  M extends string = string,
+  E extends string = string,
+> {
   readonly limit: number;
   readonly cursor?: string | undefined;
+  readonly filter: F;
+  readonly sort: readonly SortKey<S>[];
+  readonly fields: readonly M[] | null;
+  readonly expand: readonly E[];
 }
+
+/**
+ * The list query of a collection whose resource is `T`: `F` names each filterable field's operators
+ * (`{ status: 'eq' | 'in' }`), `S` the sort keys (the id among them), `E` the expandable refs.
+ */
+export type ListQueryOf<T, F extends { readonly [K in keyof F]: K extends keyof T ? FilterOp : never }, S extends string, E extends string> = ListQuery<
+  { readonly [K in keyof F & keyof T]?: FilterOf<NonNullable<T[K]>, F[K] & FilterOp> },
+  S,
+  Extract<keyof T, string>,
+  E
+>;
 
 /**
  * The operations of one collection, written once against the newest version's types. Report a missing
@@ -105,6 +146,12 @@ export interface CollectionHandlers<T, C, R, P, Q> {
   list(query: Q, ctx: HandlerContext): Awaitable<Page<T> | HttpProblem>;
   /** `GET /<collection>/{id}`. */
   get(id: string, ctx: HandlerContext): Awaitable<T | HttpProblem>;
+  /**
+   * Optional: the resources of `ids` (those that exist, in any order), read in one go. When another collection
+   * expands a ref to this one (`?expand=`), a page loads each referenced collection once through it; without it,
+   * through `get` once per distinct id.
+   */
+  getMany?(ids: readonly string[], ctx: HandlerContext): Awaitable<readonly T[] | HttpProblem>;
   /** `POST /<collection>`: the new resource, its read-only fields set. */
   create(body: C, ctx: HandlerContext): Awaitable<T | HttpProblem>;
   /** `PUT /<collection>/{id}`: a complete replacement; read-only fields keep their values. */

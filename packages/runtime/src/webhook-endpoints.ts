@@ -132,7 +132,7 @@ export function createEndpointHandlers(parts: EndpointHandlerParts) {
       if (query.cursor !== undefined && start === 0)
         throw new BadRequest('cursor names no endpoint.', [
           {
-            pointer: '#/cursor',
+            pointer: '/query/cursor',
             parameter: 'cursor',
             detail: 'unknown cursor',
           },

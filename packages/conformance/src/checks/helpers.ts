@@ -45,13 +45,16 @@ export function changed(ctx: CheckContext, field: FieldAt, current: unknown): un
   return value;
 }
 
-/** A filterable, writable ref: listing by it answers only the records of one parent, which the run can make its own. */
+/** Whether the list filters `field` by equality (`?field=value`). */
+const byEquality = (field: FieldAt): boolean => field.ops.some((o) => o.op === 'eq');
+
+/** A writable ref the list filters by equality: listing by it answers only the records of one parent, which the run can make its own. */
 export function narrowingField(ctx: CheckContext): FieldAt | undefined {
-  return ctx.c.fields.find((f) => f.filterable && !f.readOnly && f.type.kind === 'ref');
+  return ctx.c.fields.find((f) => byEquality(f) && !f.readOnly && f.type.kind === 'ref');
 }
 
-/** Whether a list can filter on `field` (a top-level scalar). */
-export const filterableKind = (field: FieldAt): boolean => field.filterable && SCALAR.has(field.type.kind);
+/** Whether a list can filter on `field` by equality (a top-level scalar). */
+export const filterableKind = (field: FieldAt): boolean => byEquality(field) && SCALAR.has(field.type.kind);
 
 /** A filter that lists only records the run makes with `overrides` (a fresh parent, or a run-unique text); null when none exists. */
 export async function ownScope(ctx: CheckContext): Promise<{ query: Record<string, string>; overrides: Record<string, unknown> } | null> {
@@ -62,7 +65,7 @@ export async function ownScope(ctx: CheckContext): Promise<{ query: Record<strin
   }
   const text = ctx.c.fields.find(
     (f) =>
-      f.filterable &&
+      byEquality(f) &&
       !f.readOnly &&
       !f.unique &&
       !f.writeOnly &&

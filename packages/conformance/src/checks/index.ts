@@ -4,13 +4,17 @@
  * does not compile.
  */
 import type { CheckId } from '../types.js';
+import { bounds } from './bounds.js';
 import { etag, ifMatchDelete, ifMatchRequired, ifMatchUpdate, ifNoneMatch } from './conditional.js';
 import { deleteCheck, readOnlyAssigned, replaceComplete, roundTrip, updatePartial } from './crud.js';
-import { bounds } from './bounds.js';
 import type { CheckDefinition } from './definition.js';
+import { expand } from './expand.js';
 import { filters } from './filters.js';
 import { idempotentCreate } from './idempotency.js';
+import { fieldMasks } from './masks.js';
+import { filterOperators } from './operators.js';
 import { cursorTampered, pagination, paginationConcurrent } from './pagination.js';
+import { cursorMismatch, sort } from './sort.js';
 import { transitions, transitionsConcurrent } from './transitions.js';
 import { unique } from './unique.js';
 
@@ -33,6 +37,11 @@ export const DEFINITIONS: { readonly [K in CheckId]: CheckDefinition | 'observed
   pagination,
   'pagination-concurrent': paginationConcurrent,
   'cursor-tampered': cursorTampered,
+  sort,
+  'filter-operators': filterOperators,
+  'cursor-mismatch': cursorMismatch,
+  'field-masks': fieldMasks,
+  expand,
   etag,
   'if-none-match': ifNoneMatch,
   'if-match-required': ifMatchRequired,
