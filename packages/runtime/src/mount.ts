@@ -29,6 +29,7 @@ import { BODY_RULES } from './problems.js';
 import { createHeaderVersions } from './version-select.js';
 import type { OperationName, ServerOptions } from './types.js';
 import { createBuiltinHandlers, createWebhookStores, startWebhooks } from './webhooks.js';
+import { eventLogOf, startStream } from './stream.js';
 
 /** Mounts every version's routes of an API on `app`, in an encapsulated scope. Generated `registerXApi` calls it. */
 export async function mountApi(
@@ -109,8 +110,24 @@ export async function mountApi(
         onOutdatedValue: options.onOutdatedValue,
         onVersionUse: options.onVersionUse ?? null,
       };
-      if (webhooks && stores) startWebhooks(scope, m, webhooks, table, stores, webhookOptions);
-      const placed = [...placeRoutes(m), ...documents];
+      const streamOptions = options.stream ?? {};
+      const stream =
+        webhooks && stores
+          ? startStream(
+              scope,
+              m,
+              webhooks,
+              eventLogOf(
+                streamOptions,
+                webhookOptions.outbox,
+                options.redis ? { client: options.redis, prefix: redisPrefix, timeout: redisTimeout } : null,
+                now,
+              ),
+              streamOptions,
+            )
+          : null;
+      if (webhooks && stores) startWebhooks(scope, m, webhooks, table, stores, webhookOptions, stream?.recorder ?? null);
+      const placed = [...placeRoutes(m), ...(stream?.placed ?? []), ...documents];
       const index = new PathIndex();
       if (spec.versioning.in === 'path') mountByPath(scope, index, placed, bodyLimit);
       else

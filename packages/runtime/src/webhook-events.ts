@@ -17,9 +17,10 @@ import type { Mount } from './state.js';
 import { isTransactional } from './transactional-outbox.js';
 import type { HandlerContext, HandlerEvents } from './types.js';
 import type { Delivery, EndpointRecord, EndpointStore, Outbox } from './webhook-store.js';
+import type { EventRecorder } from './stream-record.js';
 
 /** Renders an event's data (newest shape) for one version, or null when the version cannot show it. */
-type Render = (data: Record<string, unknown>) => unknown | null;
+export type Render = (data: Record<string, unknown>) => unknown | null;
 
 /** Writes events to the outbox. */
 export interface EventSender {
@@ -39,8 +40,11 @@ export interface EventSender {
   ): Promise<void>;
 }
 
-/** The renderers of every event type, by type and version. */
-function renderers(m: Mount, webhooks: WebhooksSpec, log: { warn(obj: object, msg: string): void }): Map<string, Map<string, Render>> {
+/**
+ * The renderers of every event type, by type and version: what webhook deliveries and the event stream send,
+ * migrated down by the same plans and hooks as answers.
+ */
+export function createEventRenderers(m: Mount, webhooks: WebhooksSpec, log: { warn(obj: object, msg: string): void }): Map<string, Map<string, Render>> {
   const out = new Map<string, Map<string, Render>>();
   for (const version of m.spec.versions)
     for (const type of webhooks.versions[version.name] ?? []) {
@@ -77,7 +81,7 @@ export function createEventSender(
   outbox: Outbox,
   log: { warn(obj: object, msg: string): void },
 ): EventSender {
-  const render = renderers(m, webhooks, log);
+  const render = createEventRenderers(m, webhooks, log);
   const enabled = async () => (await endpoints.list()).filter((e) => e.status === 'enabled');
   const subscribers = async (type: string) => (await enabled()).filter((e) => e.events.includes(type));
   return {
@@ -161,10 +165,19 @@ function eventsOfCollections(webhooks: WebhooksSpec, newest: ReadonlyMap<string,
  * the request before anything changed. A wrapped handler that calls `ctx.events.write(tx, resource)` writes
  * its event through `tx` when the outbox is transactional (and nothing after it answers); otherwise the event
  * is written after it answered, of the resource it passed or answered. A delete whose event has a subscriber
- * loads the resource first (with the get handler), so its event carries the resource as it was when the
- * handler does not pass it; without a subscriber it loads nothing.
+ * (or an event log to keep it) loads the resource first (with the get handler), so its event carries the
+ * resource as it was when the handler does not pass it; without either it loads nothing. With `recorder`,
+ * every event also goes into the event stream's log, subscribed to or not: through `tx` when the log is
+ * transactional, else when the outbox's deliveries are written.
  */
-export function wrapForEvents(m: Mount, table: Record<string, Record<string, AnyFn>>, webhooks: WebhooksSpec, sender: EventSender, outbox: Outbox): void {
+export function wrapForEvents(
+  m: Mount,
+  table: Record<string, Record<string, AnyFn>>,
+  webhooks: WebhooksSpec,
+  sender: EventSender,
+  outbox: Outbox,
+  recorder: EventRecorder | null,
+): void {
   const checks = emitChecks(m.spec, webhooks);
   const transactional = isTransactional(outbox) ? outbox : null;
   /** The writer of deliveries through `tx`, or undefined (the outbox's own `add`) when it takes none. */
@@ -175,12 +188,17 @@ export function wrapForEvents(m: Mount, table: Record<string, Record<string, Any
     return check(data);
   };
   m.emit = async (type: string, data: unknown): Promise<void> => {
-    await sender.send(type, custom(type, data));
+    const checked = custom(type, data);
+    await sender.send(type, checked);
+    await recorder?.record(type, checked);
   };
   m.events = {
     write: async () => undefined,
     emit: async (tx, type, data) => {
-      await sender.send(type, custom(type, data), undefined, through(tx));
+      const checked = custom(type, data);
+      await sender.send(type, checked, undefined, through(tx));
+      if (recorder?.transactional) await recorder.recordWith(tx, type, checked);
+      else await recorder?.record(type, checked);
     },
   };
   const events = eventsOfCollections(webhooks, m.newest);
@@ -191,7 +209,7 @@ export function wrapForEvents(m: Mount, table: Record<string, Record<string, Any
       const opEvent = c.byOp.get(op);
       const isTransition = !OPERATIONS.has(op);
       if (isTransition ? c.byState.size === 0 : opEvent === undefined) continue;
-      // A delete's event carries the resource as it was: loaded first, when someone subscribes.
+      // A delete's event carries the resource as it was: loaded first, when someone subscribes or the log keeps it.
       const deleted = op === 'delete' ? opEvent : undefined;
       const load = deleted === undefined ? undefined : handlers['get'];
       /** The event of `subject`: the operation's, or the one of the state a transition led to. */
@@ -204,28 +222,37 @@ export function wrapForEvents(m: Mount, table: Record<string, Record<string, Any
         const ctx = args[args.length - 1] as HandlerContext;
         const enabled = await sender.enabled();
         const wanted = (type: string) => enabled.filter((e) => e.events.includes(type));
-        const before = load && deleted !== undefined && wanted(deleted).length > 0 ? await load(args[0], ctx) : undefined;
-        // What the handler passed to ctx.events.write, and whether it is written (in its transaction).
-        const given: { resource?: object; written: boolean } = {
+        const before = load && deleted !== undefined && (recorder !== null || wanted(deleted).length > 0) ? await load(args[0], ctx) : undefined;
+        // What the handler passed to ctx.events.write, and what of its event is written (in its transaction).
+        const given: { resource?: object; written: boolean; recorded: boolean } = {
           written: false,
+          recorded: false,
         };
         const own: HandlerEvents = {
           emit: ctx.events.emit,
           write: async (tx, resource) => {
             given.resource = resource;
-            if (transactional === null) return;
             const type = typeOf(resource);
-            if (type !== undefined && isRecord(resource)) await sender.send(type, resource, wanted(type), through(tx));
-            given.written = true;
+            const event = type !== undefined && isRecord(resource) ? { type, data: resource } : null;
+            if (transactional !== null) {
+              if (event !== null) await sender.send(event.type, event.data, wanted(event.type), through(tx));
+              given.written = true;
+            }
+            if (recorder?.transactional) {
+              if (event !== null) await recorder.recordWith(tx, event.type, event.data);
+              given.recorded = true;
+            }
           },
         };
         args[args.length - 1] = { ...ctx, events: own };
         const result: unknown = await fn(...args);
-        if (result instanceof HttpProblem || given.written) return result;
+        if (result instanceof HttpProblem || (given.written && (given.recorded || recorder === null))) return result;
         const subject = given.resource ?? (op === 'delete' ? before : result);
         const type = typeOf(subject);
-        const to = type === undefined ? [] : wanted(type);
-        if (type !== undefined && to.length > 0 && isRecord(subject) && !(subject instanceof HttpProblem)) await sender.send(type, subject, to);
+        if (type === undefined || !isRecord(subject) || subject instanceof HttpProblem) return result;
+        const to = given.written ? [] : wanted(type);
+        if (to.length > 0) await sender.send(type, subject, to);
+        if (recorder !== null && !given.recorded) await recorder.record(type, subject);
         return result;
       };
     }

@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { assertContract } from './contract-check.js';
 import type { AnyFn } from './guards.js';
+import type { EventRecorder } from './stream-record.js';
 import type { ApiSpec, WebhooksSpec } from './spec.js';
 import type { Mount } from './state.js';
 import type { RedisClient, WebhookOptions } from './types.js';
@@ -80,7 +81,7 @@ export function createBuiltinHandlers(webhooks: WebhooksSpec, stores: WebhookSto
   });
 }
 
-/** Wraps the user's handlers to send events, and runs the dispatcher with `scope` (unless `dispatch: false`). */
+/** Wraps the user's handlers to send events (and keep them in the stream's log, with `recorder`), and runs the dispatcher with `scope` (unless `dispatch: false`). */
 export function startWebhooks(
   scope: FastifyInstance,
   m: Mount,
@@ -88,9 +89,10 @@ export function startWebhooks(
   table: Record<string, Record<string, AnyFn>>,
   stores: WebhookStores,
   options: WebhookOptions,
+  recorder: EventRecorder | null,
 ): void {
   const log = { warn: (obj: object, msg: string) => scope.log.warn(obj, msg) };
-  wrapForEvents(m, table, webhooks, createEventSender(m, webhooks, stores.endpoints, stores.outbox, log), stores.outbox);
+  wrapForEvents(m, table, webhooks, createEventSender(m, webhooks, stores.endpoints, stores.outbox, log), stores.outbox, recorder);
   if (options.dispatch === false) return;
   const dispatcher = createDispatcher({
     ...options,
