@@ -185,11 +185,6 @@ export interface WebhooksSpec {
   readonly resources: Readonly<Record<string, ResourceEventSpec>>;
   /** Custom events by type: the payload per version it exists in. */
   readonly custom: Readonly<Record<string, Readonly<Record<string, PayloadSpec>>>>;
-  /**
-   * The scopes a caller needs to read a custom event from the event stream, by type, for those that declare
-   * them (absent: the scopes that manage webhook endpoints).
-   */
-  readonly scopes?: Readonly<Record<string, readonly string[]>>;
 }
 /** The whole API as generated (`server/routes.ts`): its versions, and its collections' routes in every version. */
 export interface ApiSpec {

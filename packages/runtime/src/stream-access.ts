@@ -2,8 +2,8 @@
  * Who may read which events of a version's stream. A derived event is about a collection, and a caller reads it
  * as it may read that collection: without a credential when the version's `list` of it is public (the stream
  * shows every resource as it changes, as a list does), else with the collection's read scopes. A custom event is
- * about no collection: it needs the scopes it declares, or, declaring none, the scopes that manage webhook
- * endpoints (whoever holds them can already receive every event by subscribing an endpoint to it). An API that
+ * about no collection: it needs the scopes that manage webhook endpoints (whoever holds them can already receive
+ * every event by subscribing an endpoint to it). An API that
  * takes no credential shows every event to everyone.
  */
 import type { MountedVersion, WebhooksSpec } from './spec.js';
@@ -30,7 +30,7 @@ export function accessOf(webhooks: WebhooksSpec, version: MountedVersion, takesC
     }
     const resource = webhooks.resources[type];
     if (resource === undefined) {
-      out.push({ type, isPublic: false, scopes: webhooks.scopes?.[type] ?? manage });
+      out.push({ type, isPublic: false, scopes: manage });
       continue;
     }
     const route = version.routes.find((r) => r.collection.key === resource.collection);
