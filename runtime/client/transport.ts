@@ -36,6 +36,8 @@ export type Transport = (
   query?: object,
   /** The request's own error classes, by `"<status> <problem code>"` (see `errorFor`). */
   errors?: Record<string, typeof ApiError>,
+  /** A stream: the 2xx response as soon as its headers arrive, its body unread (then `data` is undefined). */
+  raw?: boolean,
 ) => Promise<WithResponse<unknown>>;
 
 /**
@@ -85,7 +87,7 @@ export function createTransport(
   // Access tokens the client fetches itself come as its `bearer` (and a `fetch` that renews them).
   options = { ...options, ...options.auth?.(options) };
 
-  return async (method, version, path, body, opts = {}, query, errors) => {
+  return async (method, version, path, body, opts = {}, query, errors, raw) => {
     // An option given as undefined is not given: the client's own applies, not the default.
     const o: RequestOptions = { ...options };
     for (const [name, value] of Object.entries(opts))
@@ -131,6 +133,8 @@ export function createTransport(
       let error: ApiError | null = null;
       // Until the request goes out, a failure is the caller's (its credential function): final, as it is.
       let sending = false;
+      // A stream's body outlives the attempt: the caller's signal ends it (it passes no timeout).
+      let kept = false;
       try {
         if (o.bearer != null)
           await setCredential(
@@ -156,6 +160,10 @@ export function createTransport(
             body: JSON.stringify(body) ?? null,
           },
         );
+        if (raw && response.ok) {
+          kept = true;
+          return { data: undefined, response };
+        }
         const text = await readText(response, maxResponseBytes);
         try {
           data = JSON.parse(text ?? "");
@@ -201,7 +209,7 @@ export function createTransport(
                 : null;
         if (!error) throw cause;
       } finally {
-        guard.abort();
+        if (!kept) guard.abort();
       }
       const retryInMs =
         error && attempt <= maxRetries ? retryDelay(error, attempt, o) : null;

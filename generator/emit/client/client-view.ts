@@ -257,6 +257,7 @@ export function buildVersionView(api: ApiIR, v: VersionIR): VersionFileView {
   const base = pascalCase(api.name);
   const collections = at.collections.map((c) => ({ c, transitions: (c.lifecycle?.transitions ?? []).map((tr) => tr.name), slotsName: `${c.typeName}Types` }));
   const transitions = collections.some((c) => c.transitions.length > 0);
+  const event = webhookEvent(at, v.name);
   return {
     title: api.title,
     version: v.name,
@@ -264,34 +265,42 @@ export function buildVersionView(api: ApiIR, v: VersionIR): VersionFileView {
     docLines: versionDocLines(api, v),
     namespaceName: `${base}${id}`,
     typesName: `${base}${id}Types`,
-    namespaceType: ty.ref('$.Namespace', [ty.ref(`${base}${id}Types`)]),
+    // A version with events also has `events.stream()`, typed by its WebhookEvent union.
+    namespaceType: ty.inter([
+      ty.ref('$.Namespace', [ty.ref(`${base}${id}Types`)]),
+      ...(event ? [ty.lit([{ k: 'tprop', key: 'events', type: ty.ref('EventStream', [ty.ref('WebhookEvent')]), readonly: true }])] : []),
+    ]),
     factoryParams: e.params(['t: $.Transport']),
-    namespaceCall: e.call(
-      '$.createNamespace',
-      [
-        e.id('t'),
-        e.str(v.name),
-        e.obj(
-          collections.map(({ c, transitions }) =>
-            // [operations, transitions, path]: the path only when it is not the collection's name.
-            e.prop(
-              c.name,
-              e.arr([
-                e.json(c.operations),
-                ...(transitions.length > 0 || c.path !== c.name ? [e.json(transitions)] : []),
-                ...(c.path !== c.name ? [e.str(c.path)] : []),
-              ]),
+    namespaceCall: withEvents(
+      event !== null,
+      v.name,
+      e.call(
+        '$.createNamespace',
+        [
+          e.id('t'),
+          e.str(v.name),
+          e.obj(
+            collections.map(({ c, transitions }) =>
+              // [operations, transitions, path]: the path only when it is not the collection's name.
+              e.prop(
+                c.name,
+                e.arr([
+                  e.json(c.operations),
+                  ...(transitions.length > 0 || c.path !== c.name ? [e.json(transitions)] : []),
+                  ...(c.path !== c.name ? [e.str(c.path)] : []),
+                ]),
+              ),
             ),
+            true,
           ),
-          true,
-        ),
-        // A version with transitions gives their answers' error classes (imported, never registered on import).
-        ...(transitions ? [e.id('TRANSITION_ERRORS')] : []),
-      ],
-      [ty.ref(`${base}${id}Types`)],
+          // A version with transitions gives their answers' error classes (imported, never registered on import).
+          ...(transitions ? [e.id('TRANSITION_ERRORS')] : []),
+        ],
+        [ty.ref(`${base}${id}Types`)],
+      ),
     ),
     factoryName: `create${id}`,
-    webhookEvent: webhookEvent(at, v.name),
+    webhookEvent: event,
     transitions,
     collections: collections.map(({ c, slotsName }) => ({
       key: propertyKey(c.name),
@@ -303,6 +312,12 @@ export function buildVersionView(api: ApiIR, v: VersionIR): VersionFileView {
       imports: e.specifiers([`${slotsName} as $${c.typeName}`]),
     })),
   };
+}
+
+/** `namespace`, and with events `{ ...namespace, events: eventStream<WebhookEvent>(t, "v1") }`. */
+function withEvents(events: boolean, version: string, namespace: Expr): Expr {
+  if (!events) return namespace;
+  return e.obj([e.spread(namespace), e.prop('events', e.call('eventStream', [e.id('t'), e.str(version)], [ty.ref('WebhookEvent')]))], true);
 }
 
 /**
