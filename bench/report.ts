@@ -114,6 +114,7 @@ export const BENCHMARKS = [
   { id: 'versions', title: 'Version resolution', command: 'npx jiti bench/versions.ts' },
   { id: 'serializer', title: 'Response shaping', command: 'npx jiti bench/server-serializer.ts' },
   { id: 'outbox', title: 'Memory outbox', command: 'node --expose-gc node_modules/jiti/lib/jiti-cli.mjs packages/runtime/bench/outbox.ts' },
+  { id: 'stream', title: 'Event stream fan-out', command: 'node --expose-gc node_modules/jiti/lib/jiti-cli.mjs bench/stream.ts' },
 ] as const;
 
 /** A benchmark's id on the performance page. */

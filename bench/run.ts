@@ -1,7 +1,7 @@
 /**
  * @module `npm run bench`: restgen on synthetic APIs of 20, 200 and 1,000 collections, every path a build
  * step runs, as whole processes (wall, CPU, peak RSS; medians), orval on the same API in the same run,
- * then the OpenAPI document size, client-size, server, start-up, version-resolution and memory-outbox benchmarks. Prints each benchmark's Markdown table, writes it
+ * then the OpenAPI document size, client-size, server, start-up, version-resolution, memory-outbox and event-stream fan-out benchmarks. Prints each benchmark's Markdown table, writes it
  * into the docs' performance page (`docs/performance.md`, each table between its markers, replacing the last run's)
  * and writes `.bench/bench-results.json`.
  *
@@ -84,6 +84,7 @@ const SCRIPTS: readonly [BenchmarkId, string, readonly string[]][] = [
   ['serializer', 'bench/server-serializer.ts', []],
   // A building block of @restgen/runtime measured alone: it lives with the package's sources.
   ['outbox', 'packages/runtime/bench/outbox.ts', ['--expose-gc']],
+  ['stream', 'bench/stream.ts', ['--expose-gc']],
 ];
 
 function runScripts(scripts: typeof SCRIPTS): void {
