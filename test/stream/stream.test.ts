@@ -192,6 +192,14 @@ describe('the event stream', () => {
     resumed.drop();
   });
 
+  it('is off with stream: false (test/webhooks/no-subscriber.test.ts shows no event work is done then)', async () => {
+    const server = await start((app) =>
+      registerOf(mod, 'Shop')(app, mod.createMemoryHandlers(), { authenticate, migrations: SHOP_MIGRATIONS, rateLimit: false, stream: false }),
+    );
+    servers.push(server);
+    expect((await server.call('GET', '/v3/events')).status).toBe(404);
+  });
+
   it('ends open streams when the server closes, so close() does not wait for readers', async () => {
     const server = await serve();
     servers.splice(servers.indexOf(server), 1);

@@ -110,9 +110,10 @@ export async function mountApi(
         onOutdatedValue: options.onOutdatedValue,
         onVersionUse: options.onVersionUse ?? null,
       };
+      // `stream: false`: no event stream, and no event log written.
       const streamOptions = options.stream ?? {};
       const stream =
-        webhooks && stores
+        webhooks && stores && streamOptions !== false
           ? startStream(
               scope,
               m,

@@ -314,6 +314,9 @@ export interface ServerOptions {
   readonly openapi?: false | OpenApiOptions;
   /** Webhook URL rules, the dispatcher's timing, and whether this instance dispatches (APIs with events). */
   readonly webhooks?: WebhookOptions;
-  /** The event stream's log, timing and bounds (APIs with events). */
-  readonly stream?: StreamOptions;
+  /**
+   * The event stream's log, timing and bounds (APIs with events); `false` serves no `GET /vN/events` and keeps no
+   * event log (a write whose event no webhook endpoint subscribes to then does no event work).
+   */
+  readonly stream?: false | StreamOptions;
 }
