@@ -100,6 +100,9 @@ describe.runIf(run)('the event stream on Redis', () => {
     const resumed = await openStream(`${b.url}/v3/events`, { headers: { 'last-event-id': first!.id! } });
     expect((await resumed.waitFor(1))[0]!.data.data).toMatchObject({ product_id: 8 });
     for (const s of [reader, resumed]) s.drop();
+    // Both keys under the API's prefix, in one Cluster slot (its hash tag).
+    const keys = (await (await client()).keys('{shop-a}:*{stream}*')).sort();
+    expect(keys).toEqual(['{shop-a}:{stream}:log', '{shop-a}:{stream}:seq']);
   });
 
   it('keeps every instance of another API (another prefix) apart', async () => {

@@ -1,7 +1,7 @@
 /**
  * The event log in Redis, shared by every instance: a Redis stream whose entry ids are the log's sequence
- * (`<seq>-0`) and a counter that hands the sequences out, both under the API's prefix (on a Redis Cluster the
- * prefix's hash tag puts them in one slot). Appends and reads are Lua scripts, each atomic: an append numbers its
+ * (`<seq>-0`) and a counter that hands the sequences out, both under the API's prefix and in one slot of a Redis
+ * Cluster (the prefix's hash tag, or `{stream}` when it has none). Appends and reads are Lua scripts, each atomic: an append numbers its
  * events and adds them in one step, so a read never sees a later event without the earlier ones. Each append
  * drops what is past the retention: entries older than `retention.ms` (looked at from the oldest, a bounded number
  * per append) and beyond about `retention.events` (Redis trims whole nodes: `MAXLEN ~`).
@@ -60,7 +60,7 @@ const eventOf = ([id, fields]: Entry): LoggedEvent => {
 };
 
 /**
- * The event log in Redis under `prefix` (keys `<prefix>stream:log` and `<prefix>stream:seq`), each command
+ * The event log in Redis under `prefix` (keys `<prefix>{stream}:log` and `<prefix>{stream}:seq`), each command
  * bounded by `timeout` ms (a late one throws `RedisUnavailable`).
  */
 export function createRedisEventLog(
@@ -71,7 +71,8 @@ export function createRedisEventLog(
   now: () => number = Date.now,
 ): EventLog {
   const kept: Retention = { ms: retention.ms ?? REDIS_RETENTION.ms, events: retention.events ?? REDIS_RETENTION.events };
-  const keys = [`${prefix}stream:log`, `${prefix}stream:seq`] as const;
+  // One slot on a Redis Cluster: the prefix's hash tag when it has one (`{shop}:`), else `{stream}`.
+  const keys = [`${prefix}{stream}:log`, `${prefix}{stream}:seq`] as const;
   const run = (script: string, ...args: (string | number)[]) => bounded(client.eval(script, 2, ...keys, ...args), timeout);
   return {
     retention: kept,
