@@ -14,7 +14,8 @@ export default defineConfig({
   title: 'restgen',
   description: 'Versioned Fastify routes, zod validators, a typed client, OpenAPI and a breaking-change report from a small TypeScript DSL.',
   lang: 'en',
-  outDir: 'dist',
+  // RESTGEN_DOCS_DIST: another folder to build into and preview from (the site's tests use a temporary one).
+  outDir: process.env['RESTGEN_DOCS_DIST'] ?? 'dist',
   cacheDir: '.vitepress/cache',
   // Sources of the generated reference and the README are not pages.
   srcExclude: ['dist/**', 'README.md'],

@@ -12,7 +12,7 @@ import { compareTypes } from './diff-types.ts';
 import { describeType, signatureOf } from './type-names.ts';
 import { hintRename, reportMoves, type Removal, type Addition } from './rename-hints.ts';
 import { nameSimilarity, pairBest } from './similarity.ts';
-import type { RenameResolver } from './types.ts';
+import type { Change, RenameResolver } from './types.ts';
 
 /** One side of a comparison: the API as one version (at one point in history) sees it, and a collection in it. */
 export interface SideAt {
@@ -136,21 +136,40 @@ class FieldDiffer {
           hint.hint,
         );
       }
-      this.added(a, path, parentA, top);
+      this.added(a, path, parentA, top, parentB);
     }
     for (const b of removed) if (!renamed.has(b)) this.removed(b, path, parentB, top, parentLoc);
   }
 
-  private added(a: FieldAt, path: string, parent: Channels, top: boolean): void {
+  /**
+   * A field with a default that requests now carry (added, or no longer read-only): a request that leaves it out gets
+   * the default. A create gets it for a new resource, which breaks nothing; a replace (and, for a field of a nested
+   * object, an update that sends the object) overwrites a stored value with it: a request that used to keep the
+   * value now resets it. Those are the requests that break, where the earlier side already offered them; with none,
+   * requests are not broken at all and the change is judged by its answers (safe).
+   */
+  private defaultedAddition(a: FieldAt, at: string, ch: Channels, before: Channels, what: string, loc: SourceRef, change: Change): void {
+    const shown = stableJson(a.default!.value);
+    const resetting = ch.required.filter((op) => (op === 'replace' || op === 'update') && before.body.includes(op));
+    const names = resetting.map((op) => (op === 'update' ? 'an update that sends the object it is in' : 'a replace'));
+    const message =
+      resetting.length > 0
+        ? `${what} (required, default ${shown}): ${names.join(' or ')} that leaves it out resets it to ${shown}; a create that leaves it out gets it`
+        : `${what} (default ${shown}): requests that leave it out get the default, and none of them overwrites a stored value with it`;
+    if (resetting.length > 0 || ch.response.length > 0)
+      this.ctx.out.add('field-with-default-added', at, message, this.touches(resetting, ch.response), loc, change);
+    // Only in requests (write-only) and resetting nothing: a field requests may leave out.
+    else this.ctx.out.add('optional-field-added', at, message, this.touches(ch.body, []), loc, change);
+  }
+
+  private added(a: FieldAt, path: string, parent: Channels, top: boolean, before: Channels): void {
     const at = `${path}.${a.name}`;
     const ch = channelsOf(a, parent, top);
     const loc = this.locOf(a, undefined, 'addedIn');
     const change = { aspect: 'field', after: fieldValue(a) };
     if (a.optional) this.ctx.out.add('optional-field-added', at, `${at} was added (optional)`, this.touches(ch.body, ch.response), loc, change);
-    else {
-      const dflt = a.default ? `, default ${stableJson(a.default.value)}` : '';
-      this.ctx.out.add('required-field-added', at, `${at} was added (required${dflt})`, this.touches(ch.required, ch.response), loc, change);
-    }
+    else if (a.default) this.defaultedAddition(a, at, ch, before, `${at} was added`, loc, change);
+    else this.ctx.out.add('required-field-added', at, `${at} was added (required)`, this.touches(ch.required, ch.response), loc, change);
     if (ch.query.length)
       this.ctx.out.add('query-parameter-added', at, `${path} list accepts the new filter ?${a.name}=`, this.touches(ch.query, []), loc, {
         aspect: 'filter',
@@ -202,7 +221,7 @@ class FieldDiffer {
         this.locOf(a, undefined, 'renamedFrom'),
         { aspect: 'name', before: b.name, after: a.name },
       );
-    this.compareAccess(b, a, at, cb, ca, parentA);
+    this.compareAccess(b, a, at, cb, ca, parentA, parentB);
     const filterLoc = this.locOf(a, 'filterable');
     if (top && cb.query.length && !ca.query.length && parentA.query.length)
       out.add(
@@ -276,7 +295,7 @@ class FieldDiffer {
   }
 
   /** readOnly / writeOnly changes move a field into or out of requests or responses. */
-  private compareAccess(b: FieldAt, a: FieldAt, at: string, cb: Channels, ca: Channels, parentA: Channels): void {
+  private compareAccess(b: FieldAt, a: FieldAt, at: string, cb: Channels, ca: Channels, parentA: Channels, parentB: Channels): void {
     const out = this.ctx.out;
     const loc = (modifier: string) => this.locOf(a, modifier, 'typeChangedFrom');
     const readOnly = { aspect: 'readOnly', before: b.readOnly, after: a.readOnly };
@@ -290,7 +309,9 @@ class FieldDiffer {
         loc('readOnly'),
         readOnly,
       );
-    if (b.readOnly && !a.readOnly && ca.body.length) {
+    if (b.readOnly && !a.readOnly && ca.body.length && !a.optional && a.default && ca.required.length)
+      this.defaultedAddition(a, at, { ...ca, response: [] }, parentB, `${at} is no longer read-only: requests now carry it`, loc('readOnly'), readOnly);
+    else if (b.readOnly && !a.readOnly && ca.body.length) {
       const rule = a.optional || !ca.required.length ? 'optional-field-added' : 'required-field-added';
       const ops = rule === 'required-field-added' ? ca.required : ca.body;
       out.add(

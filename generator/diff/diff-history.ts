@@ -7,7 +7,7 @@ import type { ApiIR } from '../model/ir.ts';
 import { project } from '../model/project.ts';
 import { FindingCollector, touchesOf } from './collector.ts';
 import { diffApis } from './diff-apis.ts';
-import type { Comparison, DerivedEvent, DiffOptions, DiffReport, Finding, Level, VersionInfo } from './types.ts';
+import { NEW_VERSION, type Comparison, type DerivedEvent, type DiffOptions, type DiffReport, type Finding, type Level, type VersionInfo } from './types.ts';
 import { atPath } from '../model/diagnostics.ts';
 
 /** Counts findings per level. */
@@ -94,7 +94,7 @@ export function markerVersionFor(api: ApiIR, version: string): string | null {
 
 /**
  * The version a marker should name to make a change to `version` properly: the first unreleased version
- * after it, else the next `vN` (or `a new version` when names are not `vN`).
+ * after it, else the next `vN` (or {@link NEW_VERSION} when names are not `vN`), which is to be added first.
  */
 export function suggestNextVersion(api: ApiIR, version: string): string {
   const at = api.versions.findIndex((v) => v.name === version);
@@ -102,7 +102,7 @@ export function suggestNextVersion(api: ApiIR, version: string): string {
   if (open) return open.name;
   const numbers = api.versions.map((v) => /^v(\d+)$/.exec(v.name)?.[1]);
   if (numbers.every((n) => n !== undefined)) return `v${Math.max(...numbers.map(Number)) + 1}`;
-  return 'a new version';
+  return NEW_VERSION;
 }
 
 /** Whether a version's sunset has passed on `today` (both `YYYY-MM-DD`; a version answers 410 from its sunset on). */

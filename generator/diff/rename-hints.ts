@@ -7,7 +7,7 @@
 import type { FieldAt, SourceRef } from '../model/ir.ts';
 import type { FindingCollector, Touches } from './collector.ts';
 import { describeType, signatureOf } from './type-names.ts';
-import type { Hint } from './types.ts';
+import { NEW_VERSION, type Hint } from './types.ts';
 
 /** A field removed from the object at `path`, with the routes it flowed through and where to point. */
 export interface Removal {
@@ -42,8 +42,8 @@ function builderOf(f: FieldAt): string {
 
 /** The hint for field `b` (removed) and `a` (added) in the object at `path`. */
 export function hintRename(path: string, b: FieldAt, a: FieldAt, confidence: 'high' | 'low', version: string | null): RenameHint {
-  const retype = confidence === 'low' ? `.typeChangedFrom('${version ?? '<new version>'}', ${builderOf(b)})` : '';
-  const marker = `.renamedFrom('${b.name}', '${version ?? '<new version>'}')${retype}`;
+  const retype = confidence === 'low' ? `.typeChangedFrom('${version ?? NEW_VERSION}', ${builderOf(b)})` : '';
+  const marker = `.renamedFrom('${b.name}', '${version ?? NEW_VERSION}')${retype}`;
   const where = version ? `declare it on ${a.name} with ${marker}` : `add a version to versions first, then declare it on ${a.name} with ${marker}`;
   const what =
     confidence === 'high'
@@ -54,7 +54,7 @@ export function hintRename(path: string, b: FieldAt, a: FieldAt, confidence: 'hi
 
 /** The hint for a collection `before` removed and `after` added with the same fields. */
 export function hintCollectionRename(before: string, after: string, version: string | null): RenameHint {
-  const marker = `collection({...}).renamedFrom('${before}', '${version ?? '<new version>'}')`;
+  const marker = `collection({...}).renamedFrom('${before}', '${version ?? NEW_VERSION}')`;
   const where = version ? `declare it on ${after} with ${marker}` : `add a version to versions first, then declare it on ${after} with ${marker}`;
   return {
     message: `${before} was removed and ${after} added with the same fields; if it is a rename, ${where}`,
@@ -75,7 +75,7 @@ export function hintEnumRename(
   const old = `f.enum([${oldValues.map((v) => `'${v}'`).join(', ')}])`;
   const marker = version
     ? `keep '${before}' as a value, or describe the change on ${field} with .typeChangedFrom('${version}', ${old})`
-    : `keep '${before}' as a value, or add a version to versions first and describe the change there with .typeChangedFrom(<new version>, ${old})`;
+    : `keep '${before}' as a value, or add a version to versions first and describe the change there with .typeChangedFrom('${NEW_VERSION}', ${old})`;
   return {
     message: `${path}: enum value '${before}' was removed and '${after}' added: renamed? Clients sending '${before}' now fail and responses carry '${after}'; ${marker}`,
     hint: { marker, confidence },
@@ -121,7 +121,7 @@ export function reportMoves(
       const v = markerVersion;
       const marker = v
         ? `keep ${from} in older versions with .removedIn('${v}'${r.field.optional ? '' : ', { fallback }'}) and add ${to} with .addedIn('${v}')`
-        : `add a version after ${afterVersion} to versions first, then keep ${from} there with .removedIn(<new version>) and add ${to} with .addedIn(<new version>)`;
+        : `add a version after ${afterVersion} to versions first, then keep ${from} there with .removedIn('${NEW_VERSION}') and add ${to} with .addedIn('${NEW_VERSION}')`;
       out.add(
         'possible-field-move',
         to,

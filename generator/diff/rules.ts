@@ -32,7 +32,17 @@ export const RULES = {
   'type-renamed': { request: W, response: W, summary: 'the generated type name of a collection changed (SDK only)' },
   'operation-removed': { request: B, response: B, summary: 'an operation was removed' },
   'operation-added': { request: S, response: S, summary: 'an operation was added' },
-  'required-field-added': { request: B, response: S, summary: 'a required field was added (breaking for create/replace bodies, even with a default)' },
+  'required-field-added': {
+    request: B,
+    response: S,
+    summary: 'a required field without a default was added: creates and replaces that leave it out are refused',
+  },
+  'field-with-default-added': {
+    request: B,
+    response: S,
+    summary:
+      'a required field with a default was added: a replace (or an update that sends the nested object it is in) that leaves it out resets it to the default, which breaks such requests; creates get the default, and without such requests nothing breaks',
+  },
   'optional-field-added': { request: S, response: S, summary: 'an optional field was added' },
   'required-field-removed': {
     request: B,

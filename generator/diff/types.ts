@@ -29,6 +29,9 @@ export interface Change {
   readonly after?: unknown;
 }
 
+/** What a marker names for a version the API does not declare yet and whose name restgen cannot propose. */
+export const NEW_VERSION = '<new version>';
+
 /** A suggestion that goes with a possible rename or move: the marker to write, and how sure the guess is. */
 export interface Hint {
   /** The marker (or fix) to write, e.g. `.renamedFrom('qty', 'v2') on quantity`. */

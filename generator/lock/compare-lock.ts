@@ -5,10 +5,10 @@
  * deliberate break. A version enters the lock when it is first released.
  */
 import { allTouches, diffApis } from '../diff/diff-apis.ts';
-import { markerVersionFor, suggestNextVersion, sunsetPassed } from '../diff/diff-history.ts';
-import { FindingCollector } from '../diff/collector.ts';
+import { suggestNextVersion, sunsetPassed } from '../diff/diff-history.ts';
+import { FindingCollector, stableJson } from '../diff/collector.ts';
 import { applySeverity } from '../diff/gate.ts';
-import type { AcceptedBreak, Finding, SeverityOverrides } from '../diff/types.ts';
+import { NEW_VERSION, type AcceptedBreak, type Finding, type SeverityOverrides } from '../diff/types.ts';
 import type { Diagnostic } from '../model/diagnostics.ts';
 import type { ApiIR, SourceRef } from '../model/ir.ts';
 import { project } from '../model/project.ts';
@@ -35,7 +35,10 @@ export interface CompareLockOptions {
 
 /** What the lock says about the API. */
 export interface LockComparison {
-  /** RG180 errors, one per breaking change to a released version (none with `acceptBreaking`, none for breaks the lock accepts). */
+  /**
+   * RG180 errors, one per breaking change, listing the released versions it breaks (none with `acceptBreaking`, none
+   * for breaks the lock accepts).
+   */
   readonly diagnostics: readonly Diagnostic[];
   /** Changes that are allowed: safe and warning ones, plus breaking ones when accepted (marked `accepted`). */
   readonly findings: readonly Finding[];
@@ -54,6 +57,7 @@ function properWay(id: string, location: string, next: string, collection: strin
     'field-renamed': `keep the old name in this version: .renamedFrom('<old name>', '${next}') on ${field}`,
     'required-field-added': `add it with .addedIn('${next}') and a .default(...)`,
     'optional-field-added': `add it with .addedIn('${next}')`,
+    'field-with-default-added': `add it with .addedIn('${next}')`,
     'required-field-removed': `remove it with .removedIn('${next}', { fallback: ... })`,
     'optional-field-removed': `remove it with .removedIn('${next}')`,
     'field-became-required': `.madeRequiredIn('${next}', { fallback: ... }) on ${field}`,
@@ -100,15 +104,65 @@ function renameHints(findings: readonly Finding[]): Map<string, string> {
   return hints;
 }
 
-function rg180(api: ApiIR, version: string, f: Finding, next: string, renameHint?: string): Diagnostic {
-  const loc: SourceRef =
-    f.loc && !f.loc.file.endsWith(LOCK_FILE_NAME) ? f.loc : { ...(api.loc ?? { file: api.source, line: 1, member: 'defineApi' }), path: ['versions', version] };
-  return {
-    code: 'RG180',
-    severity: 'error',
-    message: `${version} is released and frozen, but ${f.message} (${f.id}, breaking); make the change in a new version: ${renameHint ? `if this is a rename, write ${renameHint}; otherwise ` : ''}${properWay(f.id, f.location, next, api.collections.find((c) => c.name === f.location.split('.')[0])?.name)}; or pass --accept-breaking to record a deliberate break.`,
-    loc,
-  };
+/** A breaking change the lock refuses, in one released version. */
+interface Refusal {
+  readonly version: string;
+  readonly finding: Finding;
+  /** The version a marker names (see `suggestNextVersion`). */
+  readonly next: string;
+  /** The rename marker, when the change may be a rename without one. */
+  readonly renameHint?: string;
+  /** Where to point instead of the finding's own location (a removed version: at `versions`). */
+  readonly loc?: SourceRef;
+}
+
+/** `v1`, `v1 and v2`, `v1, v2 and v3`. */
+function listed(names: readonly string[]): string {
+  return names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/**
+ * The RG180 errors of the refusals: one per change, listing every released version it breaks (the same change
+ * refused in v1, v2 and v3 is one error, not three). When the version a marker names is not declared yet, the
+ * message says to add it first, once.
+ */
+function rg180(api: ApiIR, refusals: readonly Refusal[]): Diagnostic[] {
+  const groups = new Map<string, Refusal[]>();
+  for (const r of refusals) {
+    const f = r.finding;
+    const key = [f.id, f.location, f.message, stableJson(f.changes)].join('\u0000');
+    const group = groups.get(key);
+    if (group) group.push(r);
+    else groups.set(key, [r]);
+  }
+  // In the API's order of versions, whatever the lock's order.
+  const rank = (r: Refusal) => api.versions.findIndex((v) => v.name === r.version);
+  return [...groups.values()].map((unordered) => {
+    const group = [...unordered].sort((a, b) => rank(a) - rank(b));
+    const { finding: f, renameHint } = group[0]!;
+    const versions = group.map((r) => r.version);
+    // The newest version the change breaks decides which version the marker names.
+    const { next, version } = group.at(-1)!;
+    const loc: SourceRef =
+      group[0]!.loc ??
+      (f.loc && !f.loc.file.endsWith(LOCK_FILE_NAME)
+        ? f.loc
+        : { ...(api.loc ?? { file: api.source, line: 1, member: 'defineApi' }), path: ['versions', version] });
+    const declared = api.versions.some((v) => v.name === next);
+    const first = declared
+      ? ''
+      : next === NEW_VERSION
+        ? ` (add one after ${api.versions.at(-1)?.name} to versions first; '${NEW_VERSION}' below is its name)`
+        : ` (add '${next}' to versions first)`;
+    const collection = api.collections.find((c) => c.name === f.location.split('.')[0])?.name;
+    const fix = `${renameHint ? `if this is a rename, write ${renameHint}; otherwise ` : ''}${properWay(f.id, f.location, next, collection)}`;
+    return {
+      code: 'RG180',
+      severity: 'error',
+      message: `${listed(versions)} ${versions.length === 1 ? 'is' : 'are'} released and frozen, but ${f.message} (${f.id}, breaking); make the change in a new version${first}: ${fix}; or pass --accept-breaking to record a deliberate break.`,
+      loc,
+    };
+  });
 }
 
 /** RG181 at the API's name: the lock beside the module is the lock of the API named `owner`. */
@@ -128,7 +182,7 @@ export function compareWithLock(api: ApiIR, lock: LockFile | undefined, options:
   // Another API's lock (two modules in one folder share the file beside them): judging this API against it would
   // report its versions as removed, and --accept-breaking would overwrite it with this API's.
   if (lock && lock.api !== api.name) return { diagnostics: [foreignLock(api, lock.api)], findings: [], nextLock: lock, changed: false };
-  const diagnostics: Diagnostic[] = [];
+  const refusals: Refusal[] = [];
   const findings: Finding[] = [];
   const next: Record<string, VersionContract> = {};
   const locked = lock?.versions ?? {};
@@ -162,8 +216,10 @@ export function compareWithLock(api: ApiIR, lock: LockFile | undefined, options:
       const [finding] = applySeverity(out.findings(), options.severity ?? {});
       const allowed = finding?.level === 'breaking' ? accept(finding) : finding;
       if (finding && !allowed) {
-        diagnostics.push({
-          ...rg180(api, name, finding, suggestNextVersion(api, name)),
+        refusals.push({
+          version: name,
+          finding,
+          next: suggestNextVersion(api, name),
           loc: { ...(api.loc ?? { file: api.source, line: 1, member: 'defineApi' }), path: ['versions'] },
         });
         next[name] = contract;
@@ -176,17 +232,22 @@ export function compareWithLock(api: ApiIR, lock: LockFile | undefined, options:
       continue;
     }
     const current = contractOf(api, name);
+    // The version a marker names: the first unreleased one after this version, else the one to add (which the
+    // error says to add first): hints and fixes all name the same one.
     const marker = suggestNextVersion(api, name);
     const diffed = diffApis(apiAtOfContract(api.name, contract, LOCK_FILE_NAME), project(api, name), {
       match: 'name',
-      markerVersion: markerVersionFor(api, name),
+      markerVersion: marker,
       ...(options.today ? { today: options.today } : {}),
     });
     const changes = applySeverity(diffed, options.severity ?? {});
     const refused = changes.filter((f) => f.level === 'breaking' && !accepted.has(f.fingerprint));
     if (refused.length && !options.acceptBreaking) {
       const hints = renameHints(changes);
-      diagnostics.push(...refused.map((f) => rg180(api, name, f, marker, hints.get(f.location))));
+      for (const f of refused) {
+        const renameHint = hints.get(f.location);
+        refusals.push({ version: name, finding: f, next: marker, ...(renameHint ? { renameHint } : {}) });
+      }
       findings.push(...changes.filter((f) => f.level !== 'breaking' || accepted.has(f.fingerprint)).map((f) => (f.level === 'breaking' ? accept(f)! : f)));
       next[name] = contract;
     } else {
@@ -205,12 +266,13 @@ export function compareWithLock(api: ApiIR, lock: LockFile | undefined, options:
   const ordered: Record<string, VersionContract> = {};
   for (const v of api.versions) if (next[v.name]) ordered[v.name] = next[v.name]!;
   for (const [name, c] of Object.entries(next)) ordered[name] ??= c;
-  // Accepted breaks stay recorded while their version is; sorted so the lock's bytes depend only on them.
-  const keep = [...accepted.values()].filter((a) => a.version in ordered || !api.versions.some((v) => v.name === a.version));
+  // Accepted breaks stay recorded while their version is in the lock (a version removed from it, deliberately or after
+  // its sunset, takes its entries with it: nothing is left to judge); sorted so the lock's bytes depend only on them.
+  const keep = [...accepted.values()].filter((a) => a.version in ordered);
   keep.sort((a, b) => (a.version < b.version ? -1 : a.version > b.version ? 1 : a.fingerprint < b.fingerprint ? -1 : a.fingerprint > b.fingerprint ? 1 : 0));
   const nextLock: LockFile = { lockfileVersion: 1, api: api.name, versions: ordered, ...(keep.length ? { accepted: keep } : {}) };
   const changed = lock ? !keepsLock(lock, nextLock) && serializeLock(lock) !== serializeLock(nextLock) : Object.keys(ordered).length > 0;
-  return { diagnostics, findings, nextLock, changed };
+  return { diagnostics: rg180(api, refusals), findings, nextLock, changed };
 }
 
 /** True, without serialising anything, when `next` keeps every version of `lock` as it was read and adds none. */

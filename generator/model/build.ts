@@ -313,7 +313,12 @@ function eventsOf(api: CheckedApi, built: CollectionIR[], ctx: FieldContext, has
       path: ['webhooks', 'scopes'],
     });
   const scopes = hasAuth ? (written ?? DEFAULT_WEBHOOK_SCOPES) : undefined;
-  const endpoints = collectionOf(WEBHOOK_ENDPOINTS, webhookEndpointsDef(types[0]!, scopes), { ...ctx, fallback: { ...apiRef, path: ['webhooks'] } }, hasAuth);
+  const endpoints = collectionOf(
+    WEBHOOK_ENDPOINTS,
+    webhookEndpointsDef(types[0]!, ctx.versions[0] ?? '', scopes),
+    { ...ctx, fallback: { ...apiRef, path: ['webhooks'] } },
+    hasAuth,
+  );
   return { collections: [...built, { ...endpoints, builtin: 'webhook-endpoints', loc: { ...apiRef, path: ['webhooks'] } }], events };
 }
 

@@ -74,7 +74,7 @@ export const DIAGNOSTIC_FIXES: { readonly [C in DiagnosticCode]: string } = {
   RG176: 'Remove the unknown option, or correct its name (the message suggests the closest known one).',
   RG177: 'Remove the extra arguments: `optional()`, not `optional(true)`.',
   RG180:
-    'Undo the change to the released version and make it in the next version with the marker the message gives (`addedIn`, `removedIn`, `renamedFrom`, `typeChangedFrom`, ...), or accept the break deliberately with `restgen generate --accept-breaking "<reason>"`.',
+    'Undo the change to the released versions the message lists and make it in the next version with the marker the message gives (`addedIn`, `removedIn`, `renamedFrom`, `typeChangedFrom`, ...; add that version to `versions` first when the message says so), or accept the break deliberately with `restgen generate --accept-breaking "<reason>"`.',
   RG181:
     'Restore a valid `restgen.lock.json`: resolve merge conflicts (keep the `accepted` entries of both sides), set `"api"` to the API\'s name after a rename, and give each API module a folder of its own.',
   RG190: "Add `.example('...')` with a value that matches the pattern, or simplify the pattern (no lookaround, back-references, `\\b` or Unicode properties).",

@@ -13,16 +13,34 @@ import { DEFAULT_GRACE_SECONDS, ENDPOINT_LIMITS, MAX_ACTIVE_SECRETS, MAX_GRACE_S
 /** The key and path segment of the webhook endpoints collection. */
 export const WEBHOOK_ENDPOINTS = 'webhook_endpoints';
 
+/**
+ * The answers of the webhook endpoints that show the signing secret, which no other answer shows: create, and the
+ * rotateSecret transition. Their type is the resource with `secret` required ({@link withSecretName}).
+ */
+export const SECRET_ANSWERS = { field: 'secret', operation: 'create', transition: 'rotateSecret' } as const;
+
+/** The type of an answer that shows the signing secret (`WebhookEndpointWithSecret`); null for any other collection. */
+export function withSecretName(c: Pick<CollectionAt, 'builtin' | 'typeName'>): string | null {
+  return c.builtin === 'webhook-endpoints' ? `${c.typeName}WithSecret` : null;
+}
+
+/** The doc of the type {@link withSecretName} names. */
+export const WITH_SECRET_DOC = 'The endpoint with its signing secret: what create and rotateSecret answer (no other answer shows the secret).';
+
 /** The scopes that guard the endpoints when the API has auth and `webhooks.scopes` says nothing. */
 export const DEFAULT_WEBHOOK_SCOPES = { read: 'webhooks:read', write: 'webhooks:write' } as const;
 
 const field = (kind: FieldKind, more: Partial<FieldDef> = {}): { readonly def: FieldDef } => ({ def: { kind, markers: [], calls: {}, ...more } });
 
+/** The example of an endpoint's `url`: a subscriber's address, which is nobody's API in particular. */
+export const ENDPOINT_URL_EXAMPLE = 'https://receiver.example.com/webhooks';
+
 /**
  * The `webhook_endpoints` collection as DSL data. `example` is an event type of the API (the example of
- * the `events` field); `scopes` are the API's `webhooks.scopes`, or undefined without auth.
+ * the `events` field), `version` the API's first version (the example of `version`); `scopes` are the API's
+ * `webhooks.scopes`, or undefined without auth.
  */
-export function webhookEndpointsDef(example: string, scopes: CollectionDef['options']['scopes']): CollectionDef {
+export function webhookEndpointsDef(example: string, version: string, scopes: CollectionDef['options']['scopes']): CollectionDef {
   return {
     kind: 'collection',
     markers: [],
@@ -34,7 +52,7 @@ export function webhookEndpointsDef(example: string, scopes: CollectionDef['opti
         id: field('id', { readOnly: true }),
         // A string, not f.url(): the server parses it and answers which rule a refused URL breaks.
         url: field('string', {
-          example: { value: 'https://hooks.example.com/shop' },
+          example: { value: ENDPOINT_URL_EXAMPLE },
           description: 'Where events are POSTed: https and a public address (unless the server allows private URLs).',
         }),
         events: field('array', {
@@ -51,7 +69,7 @@ export function webhookEndpointsDef(example: string, scopes: CollectionDef['opti
         }),
         version: field('string', {
           readOnly: true,
-          example: { value: 'v1' },
+          example: { value: version },
           description: 'The API version the endpoint was created through: payloads have its shape.',
         }),
         secret: field('string', {

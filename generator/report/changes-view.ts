@@ -9,6 +9,7 @@ import { diffVersions } from '../diff/diff-history.ts';
 import type { DiffReport, Direction, Finding } from '../diff/types.ts';
 import type { ApiIR } from '../model/ir.ts';
 import { project } from '../model/project.ts';
+import { withReadBack } from './read-back.ts';
 
 /** One finding as CHANGES.md shows it. */
 export interface FindingView {
@@ -111,7 +112,7 @@ export function versionPairs(api: ApiIR): [string, string][] {
 export function buildChangesView(api: ApiIR, sourcePath: string, parts?: readonly string[]): ChangesView {
   const pairs = versionPairs(api).map(([from, to], i): PairView => {
     const text = parts?.[i];
-    return text !== undefined ? (JSON.parse(text) as PairView) : pairView(api, diffVersions(api, from, to));
+    return text !== undefined ? (JSON.parse(text) as PairView) : pairView(api, withReadBack(api, diffVersions(api, from, to)));
   });
   return {
     title: api.title,

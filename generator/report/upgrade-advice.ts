@@ -18,8 +18,11 @@ export const ADVICE: { readonly [R in RuleName]: Advice } = {
   'operation-removed': 'Stop calling it: the operation no longer exists.',
   'operation-added': 'New: use it if you need it.',
   'required-field-added': {
-    request:
-      'Send it in every create and replace (without a default, requests that leave it out are refused; with one, a replace that leaves it out resets it).',
+    request: 'Send it in every create and replace: requests that leave it out are refused.',
+    response: 'Answers always carry it.',
+  },
+  'field-with-default-added': {
+    request: 'Send it in every replace (and update that sends the object it is in): one that leaves it out resets it to the default. Creates may leave it out.',
     response: 'Answers always carry it.',
   },
   'optional-field-added': 'New: send or read it if you need it.',

@@ -6,6 +6,7 @@
  */
 import { combineReports, diffVersions } from '../diff/diff-history.ts';
 import type { VersionInfo } from '../diff/types.ts';
+import { withReadBack } from './read-back.ts';
 import { buildUpgradeGuide, type UpgradeStep, type UpgradeTarget } from './upgrade-guide.ts';
 import type { ApiIR } from '../model/ir.ts';
 import { escapeMarkdown } from './changes-view.ts';
@@ -85,7 +86,7 @@ function titleOf(t: UpgradeTarget): string {
 /** The view of UPGRADING.md for `api`. */
 export function buildUpgradingView(api: ApiIR, sourcePath: string): UpgradingView {
   const released = api.versions.filter((v) => v.released !== undefined);
-  const reports = released.slice(1).map((v, i) => diffVersions(api, released[i]!.name, v.name));
+  const reports = released.slice(1).map((v, i) => withReadBack(api, diffVersions(api, released[i]!.name, v.name)));
   const guide = reports.length > 0 ? buildUpgradeGuide(combineReports(reports)) : [];
   return {
     title: api.title,

@@ -6,6 +6,14 @@
 import { RedirectError } from "./failures.js";
 import type { Fetch, FetchInit } from "./options.js";
 
+/** The headers that describe a write, left behind when a redirect turns it into a GET. */
+const WRITE_HEADERS = [
+  "content-type",
+  "if-match",
+  "if-none-match",
+  "idempotency-key",
+];
+
 /**
  * Sends `init` to `url`, following same-origin redirects (at most 5); one to another origin is a
  * {@link RedirectError} (nothing is sent there). 303, and 301/302 after a POST, continue as a GET.
@@ -41,19 +49,13 @@ export async function fetchFollowing(
     if (hop > 4)
       throw new RedirectError(`${what}: over 5 redirects`, response, url);
     // The client sends no HEAD, which a 303 would leave as it is.
-    if (status === 303 || (status < 303 && init.method === "POST"))
+    if (status === 303 || (status < 303 && init.method === "POST")) {
       // The GET reads the result: what described the write (its body, preconditions, idempotency) stays behind.
-      init = {
-        ...init,
-        method: "GET",
-        body: null,
-        headers: new Headers(
-          [...init.headers].filter(
-            ([name]) =>
-              !/^(content-type|if-(none-)?match|idempotency-key)$/.test(name),
-          ),
-        ),
-      };
+      // Copied, then deleted from: spreading a Headers needs `dom.iterable`, which a project's `lib` may leave out.
+      const headers = new Headers(init.headers);
+      for (const name of WRITE_HEADERS) headers.delete(name);
+      init = { ...init, method: "GET", body: null, headers };
+    }
   }
 }
 

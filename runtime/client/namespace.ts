@@ -21,7 +21,11 @@ export type { Transport };
 export type OperationName =
   "list" | "get" | "create" | "replace" | "update" | "delete";
 
-/** The types of a collection in a version (those of its operations), its operations, its transitions (by name: their input). */
+/**
+ * The types of a collection in a version (those of its operations), its operations, its transitions (by name: their
+ * input), and the answers that show more than `item`, by operation or transition name (the webhook endpoints' create
+ * and rotateSecret answer the signing secret).
+ */
 export interface CollectionTypes {
   item: unknown;
   create?: unknown;
@@ -30,7 +34,17 @@ export interface CollectionTypes {
   query?: object;
   ops: OperationName;
   transitions?: object;
+  answers?: object;
 }
+
+/** What `K` (an operation or a transition) of a collection answers: its own answer type, else `item`. */
+export type AnswerOf<C extends { item: unknown }, K> = C extends {
+  answers: infer A;
+}
+  ? K extends keyof A
+    ? A[K]
+    : C["item"]
+  : C["item"];
 
 /** A transition's method, `POST <collection>/{id}:<name>`; an input without required fields may be left out. */
 export type TransitionMethod<I, T> = {} extends I
@@ -44,7 +58,10 @@ export interface ResourceMethods<C extends CollectionTypes> {
   /** One resource by id; a missing one throws NotFoundError. */
   get(id: string, opts?: RequestOptions): ApiPromise<C["item"]>;
   /** Creates a resource; retried safely with one `Idempotency-Key` per call. */
-  create(body: C["create"], opts?: RequestOptions): ApiPromise<C["item"]>;
+  create(
+    body: C["create"],
+    opts?: RequestOptions,
+  ): ApiPromise<AnswerOf<C, "create">>;
   /** Replaces every writable field of a resource. */
   replace(
     id: string,
@@ -67,7 +84,7 @@ export type Resource<C extends CollectionTypes> = Pick<
   C["ops"]
 > &
   (C extends { transitions: infer X }
-    ? { readonly [K in keyof X]: TransitionMethod<X[K], C["item"]> }
+    ? { readonly [K in keyof X]: TransitionMethod<X[K], AnswerOf<C, K>> }
     : {});
 
 /** A version's collections, from a map of collection name to {@link CollectionTypes}. */

@@ -121,6 +121,12 @@ describe('generated client types', () => {
     expectTypeOf(clientCredentials({ clientId: 'a', clientSecret: 'b' })).toEqualTypeOf<NonNullable<ShopClientOptions['auth']>>();
     expectTypeOf<HeaderOptions>().not.toHaveProperty('auth');
     expectTypeOf<HeaderOptions>().not.toHaveProperty('bearer');
+    // The webhook endpoints' create and rotateSecret answer the signing secret; no other answer shows it.
+    expectTypeOf<Awaited<ReturnType<ShopClient['v3']['webhook_endpoints']['create']>>>().toEqualTypeOf<V3.WebhookEndpointWithSecret>();
+    expectTypeOf<Awaited<ReturnType<ShopClient['v3']['webhook_endpoints']['create']>>['secret']>().toEqualTypeOf<string>();
+    expectTypeOf<Awaited<ReturnType<ShopClient['v1']['webhook_endpoints']['rotateSecret']>>['secret']>().toEqualTypeOf<string>();
+    expectTypeOf<Awaited<ReturnType<ShopClient['v3']['webhook_endpoints']['get']>>['secret']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<Awaited<ReturnType<ShopClient['v3']['webhook_endpoints']['disable']>>['secret']>().toEqualTypeOf<string | undefined>();
     expect(typeChecks).toBeTypeOf('function');
   });
 

@@ -48,6 +48,38 @@ describe('compareWithLock', () => {
     const unrelated = compareWithLock(apiWith({ active: f.boolean() }, { versions }), before);
     expect(unrelated.diagnostics.some((d) => d.message.includes('if this is a rename'))).toBe(false);
   });
+  it('one RG180 per change, listing the released versions it breaks, with one way of naming a version yet to add', () => {
+    const dated = { '2025-01-15': { released: '2025-01-15' }, '2025-06-01': { released: '2025-06-01' }, '2026-01-10': { released: '2026-01-10' } };
+    const before = compareWithLock(apiWith({ qty: f.int().min(1), note: f.string().max(100) }, { versions: dated }), undefined).nextLock;
+    // Three changes (qty renamed to quantity without a marker: a removal and an addition; note's maximum lowered),
+    // each breaking all three released versions.
+    const result = compareWithLock(apiWith({ quantity: f.int().min(1), note: f.string().max(50) }, { versions: dated }), before);
+    const messages = result.diagnostics.map((d) => d.message);
+    expect(result.diagnostics.map((d) => d.code)).toEqual(['RG180', 'RG180', 'RG180']);
+    for (const m of messages) {
+      expect(m).toMatch(/^2025-01-15, 2025-06-01 and 2026-01-10 are released and frozen, but /);
+      // No version can carry a marker yet: the message says to add one, once, and names it one way throughout.
+      expect(m).toContain("make the change in a new version (add one after 2026-01-10 to versions first; '<new version>' below is its name): ");
+      expect(m).not.toContain('a new version:');
+      expect(m).not.toContain("'a new version'");
+      expect(m).not.toMatch(/write add/);
+      expect(m.match(/to versions first/g)).toHaveLength(1);
+    }
+    const removed = messages.find((m) => m.includes('items.qty was removed'))!;
+    expect(removed).toContain(
+      "if this is a rename, write .renamedFrom('qty', '<new version>') on quantity; otherwise remove it with .removedIn('<new version>', { fallback: ... })",
+    );
+    expect(messages.find((m) => m.includes('items.note'))).toContain(".typeChangedFrom('<new version>', f.…) on note");
+  });
+  it('a proposed vN is named as the version to add first', () => {
+    const two = { v1: { released: '2026-01-01' }, v2: { released: '2026-06-01' } };
+    const before = compareWithLock(apiWith({ note: f.string().max(100) }, { versions: two }), undefined).nextLock;
+    const [d, ...rest] = compareWithLock(apiWith({ note: f.string().max(50) }, { versions: two }), before).diagnostics;
+    expect(rest).toEqual([]);
+    expect(d!.message).toMatch(
+      /^v1 and v2 are released and frozen, but items\.note: max length 100 → 50 \(request-bound-tightened, breaking\); make the change in a new version \(add 'v3' to versions first\): describe the old field with \.typeChangedFrom\('v3', f\.…\) on note;/,
+    );
+  });
   it('an unchanged API leaves the lock as it is', () => {
     const result = compareWithLock(api(f.string().max(100)), locked());
     expect(result).toMatchObject({ diagnostics: [], findings: [], changed: false });
@@ -55,7 +87,8 @@ describe('compareWithLock', () => {
   it('a breaking edit to a released version is RG180 at the changed builder, naming the marker; the lock keeps the old contract', () => {
     const edited = api(f.string().max(50));
     const result = compareWithLock(edited, locked());
-    expect(result.diagnostics.map((d) => d.code)).toEqual(['RG180', 'RG180']);
+    // One error for the change, naming both versions it breaks.
+    expect(result.diagnostics.map((d) => d.code)).toEqual(['RG180']);
     const [d] = result.diagnostics;
     const field = edited.collections[0]!.fields.find((x) => x.name === 'x')!;
     expect(d!.severity).toBe('error');
@@ -63,7 +96,7 @@ describe('compareWithLock', () => {
     expect(d!.loc).toEqual(field.calls['max']);
     expect(d!.loc!.member).toBe('max');
     expect(d!.loc!.file).toMatch(/lock\.test\.ts$/);
-    expect(d!.message).toContain('v1 is released and frozen');
+    expect(d!.message).toContain('v1 and v2 are released and frozen');
     expect(d!.message).toContain('request-bound-tightened');
     expect(d!.message).toContain(".typeChangedFrom('v3'");
     expect(result.nextLock.versions.v1).toEqual(locked().versions.v1);
@@ -109,6 +142,27 @@ describe('compareWithLock', () => {
     const after = compareWithLock(without, lock, { today: '2026-06-01' });
     expect(after.diagnostics).toEqual([]);
     expect(Object.keys(after.nextLock.versions)).toEqual(['v2']);
+  });
+  it('--accept-breaking after removing a released version leaves no accepted entry of it: entries stay while their version is in the lock', () => {
+    const both = { v1: { released: '2026-01-01', deprecated: '2026-03-01', sunset: '2026-06-01' }, v2: { released: '2026-03-01' } };
+    const lock = compareWithLock(apiWith({ x: f.string().max(100) }, { versions: both }), undefined).nextLock;
+    // A break accepted earlier in both versions.
+    const tightened = compareWithLock(apiWith({ x: f.string().max(50) }, { versions: both }), lock, { acceptBreaking: true, today: '2026-04-01' }).nextLock;
+    expect(tightened.accepted?.map((a) => a.version)).toEqual(['v1', 'v2']);
+    // v1 removed before its sunset, accepted deliberately.
+    const removed = compareWithLock(apiWith({ x: f.string().max(50) }, { versions: { v2: both.v2 } }), tightened, {
+      acceptBreaking: true,
+      today: '2026-04-02',
+    });
+    expect(removed.diagnostics).toEqual([]);
+    expect(removed.findings.map((x) => [x.id, x.version, Boolean(x.accepted)])).toEqual([['version-removed', 'v1', true]]);
+    expect(Object.keys(removed.nextLock.versions)).toEqual(['v2']);
+    expect(removed.nextLock.accepted?.map((a) => [a.version, a.id])).toEqual([['v2', 'request-bound-tightened']]);
+    // And once it is the lock, nothing is left to judge.
+    expect(compareWithLock(apiWith({ x: f.string().max(50) }, { versions: { v2: both.v2 } }), removed.nextLock)).toMatchObject({
+      diagnostics: [],
+      changed: false,
+    });
   });
 });
 

@@ -12,11 +12,41 @@ const one = (id: string, level: string, location = at) => [{ id, level, location
 const stored = one('existing-data-may-not-satisfy', 'warning');
 
 describe('field added', () => {
-  it('required field: breaking for requests even with a default, safe for responses', () => {
-    expect(summary(diffEdit(apiWith({}), apiWith({ x: f.string() })))).toEqual(one('request-required-field-added', 'breaking'));
-    expect(summary(diffEdit(apiWith({}), apiWith({ x: f.string().default('a') })))).toEqual(one('request-required-field-added', 'breaking'));
+  it('required field without a default: breaking for creates and replaces, safe for responses', () => {
+    const found = diffEdit(apiWith({}), apiWith({ x: f.string() }));
+    expect(summary(found)).toEqual(one('request-required-field-added', 'breaking'));
+    expect(found[0]!.affects.routes).toEqual(['POST /v1/items', 'PUT /v1/items/{id}']);
     expect(summary(diffEdit(apiWith({}), apiWith({ x: f.string().writeOnly() })))).toEqual(one('request-required-field-added', 'breaking'));
     expect(summary(diffEdit(apiWith({}), apiWith({ x: f.datetime().readOnly() })))).toEqual(one('response-required-field-added', 'safe'));
+  });
+  it('with a default: breaking only where a replace leaves it out (reset to the default); a create gets it', () => {
+    const found = diffEdit(apiWith({}), apiWith({ x: f.string().default('a') }));
+    expect(summary(found)).toEqual(one('request-field-with-default-added', 'breaking'));
+    expect(found[0]!.affects.routes).toEqual(['PUT /v1/items/{id}']);
+    expect(found[0]!.message).toBe(
+      'items.x was added (required, default "a"): a replace that leaves it out resets it to "a"; a create that leaves it out gets it',
+    );
+  });
+  it('with a default, in a collection without replace whose create accepts the omission: nothing breaks (safe)', () => {
+    const shape = { collection: { operations: ['list', 'get', 'create', 'update', 'delete'] as const } };
+    const found = diffEdit(apiWith({}, shape), apiWith({ x: f.string().default('a') }, shape));
+    expect(summary(found)).toEqual(one('response-field-with-default-added', 'safe'));
+    expect(found[0]!.message).toBe(
+      'items.x was added (default "a"): requests that leave it out get the default, and none of them overwrites a stored value with it',
+    );
+    // Write-only as well: no answer carries it, and no request breaks.
+    expect(summary(diffEdit(apiWith({}, shape), apiWith({ x: f.string().default('a').writeOnly() }, shape)))).toEqual(one('optional-field-added', 'safe'));
+  });
+  it('with a default, added with the replace itself: no replace sent before breaks (safe)', () => {
+    const before = apiWith({}, { collection: { operations: ['list', 'get', 'create'] } });
+    const found = diffEdit(before, apiWith({ x: f.string().default('a') }));
+    expect(summary(found).filter((x) => x.location === at)).toEqual(one('response-field-with-default-added', 'safe'));
+    expect(found.map((x) => x.id)).toContain('operation-added');
+  });
+  it('with a default in a nested object: an update that sends the object resets it too', () => {
+    const found = diffField(f.object({ a: f.string() }), f.object({ a: f.string(), b: f.int().default(0) }));
+    expect(summary(found)).toEqual(one('request-field-with-default-added', 'breaking', 'items.x.b'));
+    expect(found[0]!.affects.routes).toEqual(['PUT /v1/items/{id}', 'PATCH /v1/items/{id}']);
   });
   it('required field in a collection without create or replace: optional in PATCH, safe', () => {
     const shape = { collection: { operations: ['list', 'get', 'update'] as const } };
@@ -213,6 +243,14 @@ describe('defaults, access and other modifiers', () => {
     const found = diffField(f.string(), f.string().readOnly());
     expect(summary(found)).toEqual(one('field-became-read-only', 'breaking'));
     expect(found[0]!.direction).toBe('request');
+  });
+  it('no longer read-only, with a default: judged as a field with a default added to requests', () => {
+    const found = diffField(f.string().readOnly(), f.string().default('a'));
+    expect(summary(found)).toEqual(one('request-field-with-default-added', 'breaking'));
+    expect(found[0]!.affects.routes).toEqual(['PUT /v1/items/{id}']);
+    // Without a replace no request breaks (a create may leave it out); answers carried it already.
+    const shape = { collection: { operations: ['list', 'get', 'create'] as const } };
+    expect(summary(diffField(f.string().readOnly(), f.string().default('a'), shape))).toEqual(one('optional-field-added', 'safe'));
   });
   it('field became write-only: responses lose it', () => {
     expect(summary(diffField(f.string(), f.string().writeOnly()))).toEqual(one('required-field-removed', 'breaking'));

@@ -1,13 +1,14 @@
 /**
  * The docs site builds and works: `npm run docs:build` (once, into a temporary folder, with the reference only
  * checked, never rewritten) gives `index.html` at the root and a page per guide and reference page; every internal
- * link and anchor of every built page, and every link of README.md, resolves; and Debian's headless chromium
- * (scripts/ensure-chromium.sh installs it) renders a page of each section with its content and sidebar, the local
- * search finds a diagnostic code, and no page loads anything from another host. With CI=true a missing chromium fails.
+ * link and anchor of every built page, and every link of README.md, resolves; `npm run docs:preview` serves the built
+ * site, styled; and Debian's headless chromium (scripts/ensure-chromium.sh installs it) renders a page of each section
+ * through it with its content and sidebar, the local search finds a diagnostic code, and no page loads anything from
+ * another host. With CI=true a missing chromium fails.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -45,16 +46,60 @@ function builtFileOf(sitePath: string): string | undefined {
 /** A link to a guide that has not arrived yet (tolerated while its page is missing, as the build does). */
 const pending = (target: string): boolean => /(?:^|\/)guide\//.test(target) && isPendingGuide(DOCS, target);
 
-beforeAll(() => {
+/** The site's own folder, for docs:build and docs:preview: docs/dist is the reader's. */
+const SITE_ENV = { ...process.env, RESTGEN_DOCS_DIST: SITE };
+
+/** A port nothing listens on now (the preview server takes a port number, not 0). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** `npm run docs:preview` on `port`, once it says where it serves the site. */
+function preview(port: number): Promise<ChildProcess> {
+  const child = spawn('npm', ['run', 'docs:preview', '--silent', '--', '--port', String(port)], { cwd: ROOT, env: SITE_ENV, stdio: 'pipe', detached: true });
+  let said = '';
+  return new Promise((resolve, reject) => {
+    const listen = (d: Buffer) => {
+      said += d.toString();
+      if (/Built site served at http:\/\/localhost:\d+/.test(said)) resolve(child);
+    };
+    child.stdout!.on('data', listen);
+    child.stderr!.on('data', listen);
+    child.on('exit', (code) => reject(new Error(`npm run docs:preview exited with ${code}: ${said}`)));
+  });
+}
+
+/** Stops the preview (npm and the server it started: their process group). */
+function stop(child: ChildProcess | undefined): Promise<void> {
+  if (child?.pid === undefined || child.exitCode !== null) return Promise.resolve();
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  process.kill(-child.pid, 'SIGTERM');
+  return exited;
+}
+
+let server: ChildProcess | undefined;
+let origin = '';
+
+beforeAll(async () => {
   // The reference is checked (a stale page fails the build) but never rewritten here: other tests read it.
-  execFileSync('npm', ['run', 'docs:build', '--silent', '--', '--outDir', SITE], {
+  execFileSync('npm', ['run', 'docs:build', '--silent'], {
     cwd: ROOT,
-    env: { ...process.env, RESTGEN_DOCS_REFERENCE: 'check' },
+    env: { ...SITE_ENV, RESTGEN_DOCS_REFERENCE: 'check' },
     stdio: 'pipe',
     timeout: 280_000,
   });
+  const port = await freePort();
+  server = await preview(port);
+  origin = `http://127.0.0.1:${port}`;
 }, 300_000);
-afterAll(() => rmSync(OUT, { recursive: true, force: true }));
+afterAll(async () => {
+  await stop(server);
+  rmSync(OUT, { recursive: true, force: true });
+});
 
 describe('the built site', () => {
   it('has index.html at its root and a page for every Markdown page of docs/', () => {
@@ -112,33 +157,28 @@ if (!chromiumAvailable)
     else it.skip(`SKIPPED: ${CHROMIUM} is missing; run bash scripts/ensure-chromium.sh`, () => {});
   });
 
+describe('npm run docs:preview', () => {
+  it('serves the built site with its styles and scripts, the way a reader views it', async () => {
+    const page = await fetch(`${origin}/guide/first-api.html`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('Your first API');
+    const assets = [...html.matchAll(/(?:href|src)="(\/assets\/[^"]+\.(?:css|js))"/g)].map((m) => m[1]!);
+    expect(assets.some((a) => a.endsWith('.css'))).toBe(true);
+    for (const asset of assets) {
+      const answer = await fetch(`${origin}${asset}`);
+      expect(answer.status, asset).toBe(200);
+      expect(answer.headers.get('content-type'), asset).toMatch(asset.endsWith('.css') ? /^text\/css/ : /javascript/);
+    }
+  });
+});
+
 describe.runIf(chromiumAvailable)('the docs site in chromium', () => {
-  let server: Server;
-  let origin: string;
   let context: BrowserContext;
   const foreign: string[] = [];
   const errors: string[] = [];
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      const sitePath = new URL(req.url ?? '/', 'http://site').pathname;
-      // The browser asks for a favicon by itself; the site declares none.
-      if (sitePath === '/favicon.ico') return void res.writeHead(204).end();
-      const file = builtFileOf(sitePath);
-      if (!file) return void res.writeHead(404).end();
-      const type = {
-        '.html': 'text/html',
-        '.js': 'text/javascript',
-        '.css': 'text/css',
-        '.woff2': 'font/woff2',
-        '.png': 'image/png',
-        '.svg': 'image/svg+xml',
-        '.json': 'application/json',
-      }[path.extname(file)];
-      res.writeHead(200, { 'content-type': type ?? 'application/octet-stream' }).end(readFileSync(path.join(SITE, file)));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     context = await chromium.launchPersistentContext(path.join(OUT, 'profile'), {
       executablePath: CHROMIUM,
       headless: true,
@@ -146,11 +186,11 @@ describe.runIf(chromiumAvailable)('the docs site in chromium', () => {
       viewport: { width: 1280, height: 900 },
     });
     context.on('request', (r) => void (r.url().startsWith(origin) || r.url().startsWith('data:') || foreign.push(r.url())));
-    context.on('response', (r) => void (r.status() >= 400 && errors.push(`${r.url()}: ${r.status()}`)));
+    // The browser asks for a favicon by itself; the site declares none (the preview answers 404).
+    context.on('response', (r) => void (r.status() >= 400 && !r.url().endsWith('/favicon.ico') && errors.push(`${r.url()}: ${r.status()}`)));
   }, 60_000);
   afterAll(async () => {
     await context?.close();
-    await new Promise((resolve) => server?.close(resolve));
   });
 
   /** Opens `sitePath`, waits for the app to hydrate, and returns the page. */

@@ -121,6 +121,7 @@ it("a transition's own rate limit gives its answers the RateLimit headers, in an
   expect(statuses(finish)).toContain('429');
   expect(Object.keys(finish.responses['200']!['headers'] as object)).toEqual([
     'ETag',
+    'Idempotent-Replayed',
     'RateLimit-Limit',
     'RateLimit-Remaining',
     'RateLimit-Reset',

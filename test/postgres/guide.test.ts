@@ -20,6 +20,8 @@ describe('the real-database guide', () => {
         'examples/shop-postgres/orders.ts',
         'examples/shop-postgres/cursor.ts',
         'examples/shop-postgres/outbox.ts',
+        'examples/shop-postgres/endpoints.ts',
+        'examples/shop-postgres/coupons.ts',
         'examples/shop-postgres/schema.sql',
       ]),
     );

@@ -90,7 +90,7 @@ export const SHOP_MIGRATIONS = {
 export interface Running {
   readonly app: FastifyInstance;
   readonly url: string;
-  /** Lines the server logged at level error and above. */
+  /** Lines the server logged at its log level (`error` unless `start` was given another) and above. */
   readonly errors: string[];
   call(method: string, urlPath: string, init?: CallInit): Promise<Answer>;
   close(): Promise<void>;
@@ -112,8 +112,8 @@ export interface Answer {
   readonly body: Record<string, unknown> & { data?: Record<string, unknown>[]; errors?: { pointer: string; detail: string }[] };
 }
 
-/** Starts a Fastify app on 127.0.0.1 port 0 after `mount` registered routes on it. */
-export async function start(mount: (app: FastifyInstance) => Promise<void>): Promise<Running> {
+/** Starts a Fastify app on 127.0.0.1 port 0 after `mount` registered routes on it, logging at `level` and above. */
+export async function start(mount: (app: FastifyInstance) => Promise<void>, level: 'error' | 'warn' = 'error'): Promise<Running> {
   const errors: string[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -121,7 +121,7 @@ export async function start(mount: (app: FastifyInstance) => Promise<void>): Pro
       done();
     },
   });
-  const app = Fastify({ logger: { level: 'error', stream } });
+  const app = Fastify({ logger: { level, stream } });
   await mount(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

@@ -76,6 +76,34 @@ describe('Idempotency-Key on create', () => {
     expect((await server.call('POST', '/v3/customers', { token: 'someone-else', body, headers: { 'idempotency-key': 'k' } })).status).toBe(409);
   });
 
+  it('replays an error as it was answered, without Idempotent-Replayed (declared on successes only)', async () => {
+    creates = 0;
+    const body = { email: 'taken@example.com', name: 'Taken' };
+    expect((await server.call('POST', '/v3/customers', { body })).status).toBe(201);
+    const first = await server.call('POST', '/v3/customers', { body, headers: { 'idempotency-key': 'dup' } });
+    const retry = await server.call('POST', '/v3/customers', { body, headers: { 'idempotency-key': 'dup' } });
+    expect([first.status, retry.status]).toEqual([409, 409]);
+    expect(retry.body).toEqual(first.body);
+    expect(creates).toBe(2);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    const doc = (await server.call('GET', '/v3/openapi.json')).body as { components: { responses: Record<string, { headers?: object }> } };
+    for (const [name, response] of Object.entries(doc.components.responses))
+      expect(Object.keys(response.headers ?? {}), name).not.toContain('Idempotent-Replayed');
+  });
+
+  it("replays a transition's answer with Idempotent-Replayed, which the document declares there", async () => {
+    const customer = await server.call('POST', '/v3/customers', { body: { email: 'pays@example.com', name: 'Pays' } });
+    const order = await server.call('POST', '/v3/orders', { body: { customer_id: customer.body['id'], product_id: 7, quantity: 1 } });
+    const path = `/v3/orders/${order.body['id'] as string}:pay`;
+    const first = await server.call('POST', path, { body: {}, headers: { 'idempotency-key': 'pay-once' } });
+    const retry = await server.call('POST', path, { body: {}, headers: { 'idempotency-key': 'pay-once' } });
+    expect([first.status, retry.status]).toEqual([200, 200]);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    const doc = (await server.call('GET', '/v3/openapi.json')).body as { paths: Record<string, { post: { responses: Record<string, { headers?: object }> } }> };
+    expect(Object.keys(doc.paths['/v3/orders/{id}:pay']!.post.responses['200']!.headers ?? {})).toContain('Idempotent-Replayed');
+  });
+
   it('forgets answers after the configured time', async () => {
     creates = 0;
     const body = { email: 'ttl@example.com', name: 'Ttl' };

@@ -10,6 +10,7 @@ import { HEADER_API } from './helpers.ts';
 import { SHOP_API, loadIr } from '../helpers/load-ir.ts';
 
 const BIN = new URL('../../bin/restgen.js', import.meta.url).pathname;
+const LEDGER_API = new URL('../../examples/ledger/api.ts', import.meta.url).pathname;
 
 /** Starts the fixture CLI; resolves with the URL it prints, the output so far, and a way to stop it. */
 function runServe(args: string[]): Promise<{ url: string; out: () => string; err: () => string; stop: () => Promise<number | null> }> {
@@ -93,6 +94,22 @@ describe('restgen serve', () => {
       expect(((await document.json()) as { info: { version: string } }).info.version).toBe('2025-01');
     } finally {
       await served.stop();
+    }
+  }, 60_000);
+
+  it('names the webhook endpoints route of a header-versioned API as a client calls it', async () => {
+    const served = await runServe([LEDGER_API, '--port', '0']);
+    try {
+      expect(served.out()).toContain('webhooks: POST an endpoint to /webhook_endpoints with the Ledger-Version header;');
+      const headers = { 'x-api-key': 'any', 'content-type': 'application/json', 'ledger-version': '2025-09-01' };
+      const body = JSON.stringify({ url: 'http://127.0.0.1:9/hook', events: ['account.created'] });
+      const created = await fetch(`${served.url}/webhook_endpoints`, { method: 'POST', headers, body });
+      expect(created.status).toBe(201);
+      expect(await created.json()).toMatchObject({ version: '2025-09-01' });
+      // What the banner said before: the version is not a path segment of a header-versioned API.
+      expect((await fetch(`${served.url}/2025-09-01/webhook_endpoints`, { method: 'POST', headers, body })).status).toBe(404);
+    } finally {
+      expect(await served.stop()).toBe(0);
     }
   }, 60_000);
 

@@ -51,8 +51,15 @@ describe('buildUpgradeGuide', () => {
         todo: 'Send and read it under its new name.',
         changes: ['name: holder → name'],
       },
-      expect.objectContaining({ id: 'request-required-field-added', location: 'accounts.overdraftLimit', changes: ['field: — → int, required, default 0'] }),
     ]);
+    // overdraftLimit, added with a default: a create that leaves it out gets it; a replace that leaves it out resets it.
+    expect(target('accounts.replace').steps).toContainEqual(
+      expect.objectContaining({
+        id: 'request-field-with-default-added',
+        location: 'accounts.overdraftLimit',
+        changes: ['field: — → int, required, default 0'],
+      }),
+    );
     // A read answers the new field: nothing to do for it there (the field is only a request-side break).
     expect(target('accounts.get').steps.map((s) => s.id)).toEqual(['field-renamed']);
     expect(target('transactions.create').steps.map((s) => s.changes)).toEqual([['name: amount → amountMinor'], ['name: memo → description']]);

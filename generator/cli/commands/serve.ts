@@ -223,10 +223,14 @@ export async function serveApi(options: ServeOptions, io: CliIO): Promise<Served
       `--jwt-dev: tokens are verified as JWT access tokens (ES256, issuer ${dev.issuer}, audience ${dev.audience}); this one has every scope (${dev.scopes.join(' ') || 'none'}) and is valid for ${dev.hours} h:`,
       `  Authorization: Bearer ${dev.token}`,
     );
-  if (hasEvents)
+  const endpoints = ir.collections.find((c) => c.builtin === 'webhook-endpoints');
+  if (endpoints) {
+    // The route as a client calls it: the version in the path, or in the versioning header on one path.
+    const route = ir.versioning.in === 'path' ? `/<version>/${endpoints.path}` : `/${endpoints.path} with the ${ir.versioning.header} header`;
     lines.push(
-      '  webhooks: POST an endpoint to /<version>/webhook_endpoints; events are delivered from here, and http and private URLs are allowed (the server refuses them unless webhooks.allowPrivateUrls)',
+      `  webhooks: POST an endpoint to ${route}; events are delivered from here, and http and private URLs are allowed (the server refuses them unless webhooks.allowPrivateUrls)`,
     );
+  }
   // One write, so a reader sees the whole listing at once.
   io.out(lines.join('\n') + '\n');
   if (stands.length > 0) io.err(`stand-in migration hooks (pass your own to register${name}Api in real code):\n${stands.map((s) => `  ${s}\n`).join('')}`);

@@ -8,6 +8,7 @@ import { reportOf, versionsOf } from '../../diff/diff-history.ts';
 import type { ApiAt, ApiIR } from '../../model/ir.ts';
 import { project } from '../../model/project.ts';
 import { pairView, versionPairs } from '../../report/changes-view.ts';
+import { madeRequiredFallbacks, withReadBack } from '../../report/read-back.ts';
 import { irHash, projectionHash } from '../ir-hash.ts';
 import type { RenderPart } from '../types.ts';
 
@@ -20,7 +21,8 @@ import type { RenderPart } from '../types.ts';
 export function changesParts(api: ApiIR): RenderPart[] {
   // What a collection's comparison reads of its version besides the collection itself.
   const sideKey = (at: ApiAt) => irHash({ version: at.version, versioning: at.versioning, auth: at.auth, rateLimit: at.rateLimit ?? null });
-  const versions = irHash(api.versions);
+  // The notes on what older clients read back name fallbacks that the projections do not all hold.
+  const versions = `${irHash(api.versions)} ${irHash(madeRequiredFallbacks(api))}`;
   return versionPairs(api).map(([from, to]): RenderPart => {
     const [b, a] = [project(api, from), project(api, to)];
     const comparisons = () => collectionComparisons(b, a, { match: 'key' });
@@ -39,7 +41,7 @@ export function changesParts(api: ApiIR): RenderPart[] {
       compute: (texts) => {
         const recorded = texts.map((text) => JSON.parse(text) as RecordedChange[]);
         const findings = diffApis(b, a, { match: 'key' }, recorded);
-        return JSON.stringify(pairView(api, reportOf(from, to, findings, [{ from, to, version: to }], versionsOf(api))));
+        return JSON.stringify(pairView(api, withReadBack(api, reportOf(from, to, findings, [{ from, to, version: to }], versionsOf(api)))));
       },
     };
   });

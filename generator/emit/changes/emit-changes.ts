@@ -12,6 +12,7 @@ import { outputFile } from '../keyed-file.ts';
 import { buildChangesView } from '../../report/changes-view.ts';
 import { changesParts } from './changes-parts.ts';
 import { buildUpgradingView } from '../../report/upgrading-view.ts';
+import { madeRequiredFallbacks } from '../../report/read-back.ts';
 
 /**
  * Emits `CHANGES.md`, keyed by every version's projection and assembled from the comparisons of its collections
@@ -23,7 +24,14 @@ export const emitChanges = (api: ApiIR, options: Pick<EmitOptions, 'sourcePath' 
       path: 'CHANGES.md',
       language: 'markdown',
       kind: 'changes',
-      input: JSON.stringify([api.title, options.sourcePath, irHash(api.versions), api.versions.map((v) => projectionHash(project(api, v.name)))]),
+      // The fallbacks of fields made required: the notes on what older clients read back name them.
+      input: JSON.stringify([
+        api.title,
+        options.sourcePath,
+        irHash(api.versions),
+        api.versions.map((v) => projectionHash(project(api, v.name))),
+        irHash(madeRequiredFallbacks(api)),
+      ]),
       parts: changesParts(api),
       // Tables are laid out as prettier lays them out; test/diff/changes.test.ts compares the two.
       preformatted: true,
@@ -43,6 +51,7 @@ export const emitChanges = (api: ApiIR, options: Pick<EmitOptions, 'sourcePath' 
         irHash(api.versions),
         api.versioning,
         api.versions.filter((v) => v.released).map((v) => projectionHash(project(api, v.name))),
+        irHash(madeRequiredFallbacks(api)),
       ]),
       // Laid out as prettier lays it out; test/golden/prettier-exact.test.ts compares the two.
       preformatted: true,

@@ -7,6 +7,7 @@ import { takesBearer, type ApiAt, type ApiIR, type CollectionAt, type VersionIR 
 import { capitalized, pascalCase, withArticle } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
 import { e, t as ty, type Expr, type Type } from '../../printer/ast.ts';
+import { SECRET_ANSWERS, WITH_SECRET_DOC, withSecretName } from '../../model/webhook-endpoints.ts';
 import { inputTypeName } from '../zod/emit-zod.ts';
 import { clientFeatures, has, RUNTIME_EXPORTS } from './client-runtime.ts';
 import { filterMembers, members, propertyKey, type MemberView } from './client-types.ts';
@@ -171,6 +172,15 @@ export function versionDocLines(api: ApiIR, v: VersionIR): string[] {
   return lines;
 }
 
+/** The `answers` slot of the webhook endpoints: create and rotateSecret answer the secret, where the version has them. */
+function answersOf(c: CollectionAt, secretName: string): Type {
+  const offered = [
+    ...(c.operations.includes(SECRET_ANSWERS.operation) ? [SECRET_ANSWERS.operation] : []),
+    ...(c.lifecycle?.transitions.some((tr) => tr.name === SECRET_ANSWERS.transition) ? [SECRET_ANSWERS.transition] : []),
+  ];
+  return ty.lit(offered.map((name) => ty.prop(name, ty.ref(secretName))));
+}
+
 /** The view of `client/<version>/<collection>.ts`: it reads only the API's title, the version's name and the collection. */
 export function buildCollectionFile(api: Pick<ApiIR, 'title'>, c: CollectionAt, version: string): ClientCollectionView {
   const t = c.typeName;
@@ -185,6 +195,15 @@ export function buildCollectionFile(api: Pick<ApiIR, 'title'>, c: CollectionAt, 
       alias: false,
     },
   ];
+  // The answers that show the webhook endpoints' signing secret: the resource with the secret required.
+  const secretName = withSecretName(c);
+  if (secretName !== null)
+    types.push({
+      name: secretName,
+      doc: WITH_SECRET_DOC,
+      members: [],
+      alias: ty.inter([ty.ref(t), ty.lit([ty.prop(SECRET_ANSWERS.field, ty.ref('string'))])]),
+    });
   if (writes)
     types.push({
       name: createName,
@@ -242,6 +261,7 @@ export function buildCollectionFile(api: Pick<ApiIR, 'title'>, c: CollectionAt, 
       ...(has('list') ? [{ key: 'query', type: ty.ref(`${t}ListQuery`) }] : []),
       { key: 'ops', type: c.operations.length > 0 ? ty.union(c.operations.map(ty.str)) : ty.ref('never') },
       ...(transitions.length > 0 ? [{ key: 'transitions', type: ty.lit(transitions.map((tr) => ty.prop(tr.name, ty.ref(inputTypeName(c, tr.name))))) }] : []),
+      ...(secretName !== null ? [{ key: 'answers', type: answersOf(c, secretName) }] : []),
     ],
     transitions: transitions.map((tr) => tr.name),
   };

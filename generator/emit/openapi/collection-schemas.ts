@@ -4,13 +4,16 @@
  * Each one says what the zod schema of the same name accepts (see `templates/zod/schemas.hbs`).
  */
 import type { CollectionAt, FieldAt, OperationName } from '../../model/ir.ts';
-import { isMember, isRequired, propertySchema, type FormatNames } from './field-schema.ts';
+import { SECRET_ANSWERS, WITH_SECRET_DOC, withSecretName } from '../../model/webhook-endpoints.ts';
 import type { SchemaMode } from '../schema-mode.ts';
+import { isMember, isRequired, propertySchema, type FormatNames } from './field-schema.ts';
 import { compact, ref, type Json, type JsonObject } from './json.ts';
 
 /** The names of a collection's component schemas. */
 export interface SchemaNames {
   readonly resource: string;
+  /** What create answers: the resource, or the webhook endpoint with its signing secret. */
+  readonly created: string;
   readonly create: string;
   readonly replace: string;
   readonly patch: string;
@@ -20,7 +23,7 @@ export interface SchemaNames {
 /** The component names of a collection, from its generated type name. */
 export function schemaNamesOf(c: CollectionAt): SchemaNames {
   const t = c.typeName;
-  return { resource: t, create: `${t}Create`, replace: `${t}Replace`, patch: `${t}Patch`, list: `${t}List` };
+  return { resource: t, created: withSecretName(c) ?? t, create: `${t}Create`, replace: `${t}Replace`, patch: `${t}Patch`, list: `${t}List` };
 }
 
 interface BodyRules {
@@ -56,6 +59,7 @@ function usedSchemas(ops: readonly OperationName[]): Readonly<Record<keyof Schem
   const has = (op: OperationName) => ops.includes(op);
   return {
     resource: ops.some((op) => op !== 'delete'),
+    created: has('create'),
     create: has('create'),
     replace: has('replace'),
     patch: has('update'),
@@ -73,6 +77,10 @@ export function buildCollectionSchemas(c: CollectionAt, formats: FormatNames, re
   const what = c.description ? `${c.description} ` : '';
   const out: Record<string, JsonObject> = {};
   if (used.resource) out[names.resource] = objectOf(c.fields, RESOURCE, formats, `${what}As responses carry it.`);
+  if (names.created !== names.resource) {
+    const shown = c.fields.map((f) => (f.name === SECRET_ANSWERS.field ? { ...f, optional: false } : f));
+    out[names.created] = objectOf(shown, RESOURCE, formats, WITH_SECRET_DOC);
+  }
   const createDoc = 'Read-only and unknown fields are rejected; defaults are applied.';
   if (used.create) out[names.create] = objectOf(req.fields, CREATE, formats, `The body of a create. ${createDoc}`);
   if (used.replace) {

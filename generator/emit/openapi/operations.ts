@@ -199,7 +199,7 @@ function successResponses(api: ApiAt, c: CollectionAt, op: OperationName): Recor
       return { '200': compact({ description: `A page of ${humanName(c.name)}.`, headers: successHeaders(api, c, {}), content: jsonContent(names.list) }) };
     case 'create': {
       const headers = successHeaders(api, c, { ...ETAG, Location: ref('headers', 'Location'), 'Idempotent-Replayed': ref('headers', 'IdempotentReplayed') });
-      return { '201': compact({ description: `The ${one} was created.`, headers, content: jsonContent(names.resource) }) };
+      return { '201': compact({ description: `The ${one} was created.`, headers, content: jsonContent(names.created) }) };
     }
     case 'delete':
       return { '204': compact({ description: `The ${one} was deleted.`, headers: successHeaders(api, c, {}) }) };

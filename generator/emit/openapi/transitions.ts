@@ -24,6 +24,7 @@ import {
   type OperationContext,
 } from './operations.ts';
 import type { ErrorKind } from './shared-components.ts';
+import { SECRET_ANSWERS, withSecretName } from '../../model/webhook-endpoints.ts';
 
 /** The operationId of a transition: `cancelOrder`, `markShippedOrder`. */
 export function transitionOperationId(c: CollectionAt, t: TransitionAt): string {
@@ -71,7 +72,10 @@ function operationOf(ctx: OperationContext, c: CollectionAt, lc: LifecycleAt, t:
     .join(' ');
   // Its own limit counts on top of the API's and the collection's: its answers carry RateLimit headers too.
   const limited = isRateLimited(api, c) || t.rateLimit !== undefined;
-  const ok = compact({ description: `The ${one}, now \`${t.to}\`.`, headers: successHeaders(api, c, ETAG, limited), content: jsonContent(c.typeName) });
+  // rotateSecret answers the webhook endpoint with its new signing secret.
+  const answer = t.name === SECRET_ANSWERS.transition ? (withSecretName(c) ?? c.typeName) : c.typeName;
+  const headers = successHeaders(api, c, { ...ETAG, 'Idempotent-Replayed': ref('headers', 'IdempotentReplayed') }, limited);
+  const ok = compact({ description: `The ${one}, now \`${t.to}\`.`, headers, content: jsonContent(answer) });
   return compact({
     operationId: transitionOperationId(c, t),
     summary: `${sentence(t.name)} ${a} (${t.from.join(', ')} → ${t.to})`,

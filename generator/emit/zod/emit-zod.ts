@@ -11,7 +11,7 @@ import type { ApiAt, ApiIR, CollectionAt, FieldAt, LifecycleAt, OperationName, V
 import { kindOf } from '../../model/kinds.ts';
 import { pascalCase } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
-import { endpointRequestView } from '../../model/webhook-endpoints.ts';
+import { endpointRequestView, SECRET_ANSWERS, WITH_SECRET_DOC, withSecretName } from '../../model/webhook-endpoints.ts';
 import { e, t, type Expr, type Prop, type Type } from '../../printer/ast.ts';
 import { irHash } from '../ir-hash.ts';
 import { outputFile, templateFile } from '../keyed-file.ts';
@@ -37,6 +37,8 @@ interface CollectionView {
   readonly base: readonly Member[];
   /** `z.object({ ...fields, overrides })`: the resource as responses carry it. */
   readonly response: Expr;
+  /** The answers that show the webhook endpoints' signing secret (`WebhookEndpointWithSecret`), or false. */
+  readonly withSecret: { readonly name: string; readonly doc: string; readonly expr: Expr; readonly type: Type } | false;
   /** `{ ...fields, overrides }`: the fields as requests send them; null when no operation takes a body. */
   readonly write: Expr | null;
   /** The schemas of the operations the module offers; null for the others (see {@link schemaOps}). */
@@ -147,6 +149,7 @@ function collectionView(api: ApiAt, c: CollectionAt, ops: ReadonlySet<OperationN
   const prefix = api.versioning.in === 'path' ? `/${api.version.name}` : '';
   const spreadWith = (base: Expr, members: readonly Prop[]): Expr => e.obj([e.spread(base), ...members]);
   const T = c.typeName;
+  const secretName = withSecretName(c);
   const hasBody = ops.has('create') || ops.has('replace') || ops.has('update');
   const numericFilters = ops.has('list') && c.fields.some((f) => f.filterable && isNumeric(f.type));
   const helpers = [
@@ -182,6 +185,16 @@ function collectionView(api: ApiAt, c: CollectionAt, ops: ReadonlySet<OperationN
         visible.filter((f) => f.optional).map((f) => e.prop(f.name, e.chain(e.access(fields, f.name), ['optional']))),
       ),
     ]),
+    withSecret:
+      secretName === null
+        ? false
+        : {
+            name: secretName,
+            doc: WITH_SECRET_DOC,
+            // The resource with the field's own (required) schema: plain kinds, which the runtime's checked writer reads.
+            expr: e.chain(e.id(T), ['extend', e.obj([e.prop(SECRET_ANSWERS.field, e.access(fields, SECRET_ANSWERS.field))])]),
+            type: schemaType('infer', secretName),
+          },
     write: hasBody
       ? spreadWith(
           fields,

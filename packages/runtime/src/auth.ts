@@ -4,6 +4,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { logSafely } from './contain.js';
 import { limitKeyOf } from './client-address.js';
 import type { JwtVerifier } from './jwt-claims.js';
 import { problem, send } from './problems.js';
@@ -124,7 +125,7 @@ export async function verifyBearer(m: Mount, credential: Credential, request: Fa
       send(reply, problem(401, 'invalid_token', verdict.description));
       return null;
     case 'unavailable':
-      request.log.error({ err: verdict.error, source: 'options.jwt' }, "the identity provider's signing keys cannot be fetched");
+      logSafely(request.log, 'error', { err: verdict.error, source: 'options.jwt' }, "the identity provider's signing keys cannot be fetched");
       reply.header('retry-after', IDP_RETRY_AFTER);
       send(reply, problem(503, 'idp_unavailable', `The access token cannot be verified now; retry in ${IDP_RETRY_AFTER} s.`));
       return null;

@@ -8,7 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { readCredential, verifyBearer } from './auth.js';
 import { limitKeyOf } from './client-address.js';
 import { answerFailure, invoke } from './invoke.js';
-import { HttpProblem, problem, send } from './problems.js';
+import { isProblem, problem, send } from './problems.js';
 import type { Limiter } from './state.js';
 import type { VersionSpec } from './spec.js';
 import { stateOf, type Gate, type Mount } from './state.js';
@@ -69,12 +69,12 @@ async function principalOf(m: Mount, request: FastifyRequest, reply: FastifyRepl
   }
   const value = outcome.value;
   // A 401 problem is a rejected credential in `authenticate`'s own words: counted, and challenged, as null is.
-  const rejected = value === null || (value instanceof HttpProblem && value.status === 401);
+  const rejected = value === null || (isProblem(value) && value.status === 401);
   if (rejected) {
     m.failures?.failed(address);
     reply.header('www-authenticate', m.challenge(credential.scheme, 'error="invalid_token"'));
   }
-  if (value instanceof HttpProblem) send(reply, value.toProblem());
+  if (isProblem(value)) send(reply, value.toProblem());
   else if (value === null) send(reply, problem(401, 'invalid_token', 'The credential was not accepted.'));
   else return value;
   return null;

@@ -14,7 +14,7 @@ import { isRecord } from './guards.js';
 import type { Answer } from './idempotency.js';
 import { answerFailure, invoke, whenSettled, type Outcome } from './invoke.js';
 import { createWriteGuard, preconditionFailed, writeProblem } from './load.js';
-import { BODY_RULES, HttpProblem, invalid, invalidBody, problem, send, type BodyRules } from './problems.js';
+import { BODY_RULES, invalid, invalidBody, isProblem, problem, send, type BodyRules } from './problems.js';
 import { answerOnce, idempotencyKeyOf, runForAnswer } from './replay.js';
 import { isPlain } from './shape.js';
 import type { RouteSpec, VersionSpec } from './spec.js';
@@ -160,7 +160,7 @@ export function createHandle(m: Mount, version: VersionSpec, route: RouteSpec, o
   const answerOutcome = (request: FastifyRequest, reply: FastifyReply, status: number, outcome: Outcome<unknown>): FastifyReply => {
     if (outcome.kind !== 'value') return answerFailure(request, reply, source, outcome, timeout);
     const value = outcome.value;
-    if (value instanceof HttpProblem) return send(reply, (status === 201 ? value : writeProblem(request, value)).toProblem());
+    if (isProblem(value)) return send(reply, (status === 201 ? value : writeProblem(request, value)).toProblem());
     if (status === 201) {
       const made = createdAnswer(value, request);
       if ('ok' in made) return reject(request, reply, version.name, made);
@@ -180,7 +180,7 @@ export function createHandle(m: Mount, version: VersionSpec, route: RouteSpec, o
   const answerPage = (request: FastifyRequest, reply: FastifyReply, limit: number, outcome: Outcome<unknown>): FastifyReply => {
     if (outcome.kind !== 'value') return answerFailure(request, reply, source, outcome, timeout);
     const page = outcome.value;
-    if (page instanceof HttpProblem) return send(reply, page.toProblem());
+    if (isProblem(page)) return send(reply, page.toProblem());
     const data = isRecord(page) ? page['data'] : undefined;
     const next = isRecord(page) ? page['next_cursor'] : undefined;
     if (!Array.isArray(data))
@@ -219,7 +219,7 @@ export function createHandle(m: Mount, version: VersionSpec, route: RouteSpec, o
   const answerOne = (request: FastifyRequest, reply: FastifyReply, p: Preconditions | null, outcome: Outcome<unknown>): FastifyReply => {
     if (outcome.kind !== 'value') return answerFailure(request, reply, source, outcome, timeout);
     const value = outcome.value;
-    if (value instanceof HttpProblem) return value.status === 404 && p?.ifMatch ? preconditionFailed(reply) : send(reply, value.toProblem());
+    if (isProblem(value)) return value.status === 404 && p?.ifMatch ? preconditionFailed(reply) : send(reply, value.toProblem());
     const shown = present(value, '#', request.log);
     if (!shown.ok) return reject(request, reply, version.name, shown);
     const etag = tag(value, shown.text);
@@ -258,7 +258,7 @@ export function createHandle(m: Mount, version: VersionSpec, route: RouteSpec, o
         if (!guarded.ok) return reply;
         const outcome = await invoke(request, source, timeout, () => fn(id, context(request, guarded.condition)));
         if (outcome.kind !== 'value') return answerFailure(request, reply, source, outcome, timeout);
-        if (outcome.value instanceof HttpProblem) return send(reply, writeProblem(request, outcome.value).toProblem());
+        if (isProblem(outcome.value)) return send(reply, writeProblem(request, outcome.value).toProblem());
         return reply.code(204).send();
       };
     case 'replace':

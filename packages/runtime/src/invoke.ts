@@ -4,8 +4,10 @@
  * that does not settle within the request timeout lets the request answer 503.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { logSafely } from './contain.js';
+import { isInstance } from './guards.js';
 import { RedisUnavailable } from './idempotency.js';
-import { HttpProblem, internal, problem, send } from './problems.js';
+import { type HttpProblem, internal, isProblem, problem, send } from './problems.js';
 
 /** What a call of user code came to. */
 export type Outcome<T> =
@@ -22,10 +24,11 @@ export function invoke<T>(request: FastifyRequest, source: string, timeout: numb
   let returned: T | Promise<T>;
   try {
     returned = run();
+    // Asking a returned Proxy for `then` may throw: a failure of the call, as a throw is.
+    if (!isThenable(returned)) return { kind: 'value', value: returned };
   } catch (error) {
     return settled(error);
   }
-  if (!isThenable(returned)) return { kind: 'value', value: returned };
   return settleWithin(request, source, timeout, returned);
 }
 
@@ -48,7 +51,7 @@ async function settleWithin<T>(request: FastifyRequest, source: string, timeout:
   clearTimeout(timer);
   if (outcome.kind === 'timeout')
     void result.then((o) => {
-      if (o.kind === 'error') request.log.error({ err: o.error, source }, 'failed after the request timed out');
+      if (o.kind === 'error') logSafely(request.log, 'error', { err: o.error, source }, 'failed after the request timed out');
     });
   return outcome;
 }
@@ -57,7 +60,7 @@ const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 
 function settled<T>(error: unknown): Outcome<T> {
-  return error instanceof HttpProblem ? { kind: 'value', value: error } : { kind: 'error', error };
+  return isProblem(error) ? { kind: 'value', value: error } : { kind: 'error', error };
 }
 
 /**
@@ -71,8 +74,8 @@ export function answerFailure(
   outcome: Exclude<Outcome<unknown>, { kind: 'value' }>,
   timeout: number,
 ): FastifyReply {
-  if (outcome.kind === 'error' && outcome.error instanceof RedisUnavailable) {
-    request.log.error({ err: outcome.error, source }, 'Redis unavailable for a webhook store');
+  if (outcome.kind === 'error' && isInstance(outcome.error, RedisUnavailable)) {
+    logSafely(request.log, 'error', { err: outcome.error, source }, 'Redis unavailable for a webhook store');
     reply.header('retry-after', 1);
     return send(reply, problem(503, 'unavailable', 'The server cannot reach its store for a moment; retry later.'));
   }

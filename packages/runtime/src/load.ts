@@ -8,7 +8,7 @@ import { reject } from './answer.js';
 import { conditionOf, evaluate, preconditionsOf, type Etagger } from './etag.js';
 import { isRecord } from './guards.js';
 import { answerFailure, invoke } from './invoke.js';
-import { HttpProblem, PreconditionFailed, send } from './problems.js';
+import { type HttpProblem, PreconditionFailed, isProblem, send } from './problems.js';
 import type { RouteSpec, VersionSpec } from './spec.js';
 import type { Mount } from './state.js';
 import type { Condition, HandlerContext } from './types.js';
@@ -41,8 +41,7 @@ export function createLoader(m: Mount, version: VersionSpec, route: RouteSpec): 
         reply: answerFailure(request, reply, source, outcome, m.requestTimeout),
       };
     const value = outcome.value;
-    if (value instanceof HttpProblem)
-      return value.status === 404 ? { kind: 'missing', problem: value } : { kind: 'answered', reply: send(reply, value.toProblem()) };
+    if (isProblem(value)) return value.status === 404 ? { kind: 'missing', problem: value } : { kind: 'answered', reply: send(reply, value.toProblem()) };
     if (!isRecord(value) || Array.isArray(value))
       return {
         kind: 'answered',

@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import type * as core from 'zod/v4/core';
+import { callListener, logSafely } from './contain.js';
 import { checkDefOf, schemaOf, type CheckDef } from './zod-internals.js';
 
 /** An answered value that breaks only a request-side constraint (what `onOutdatedValue` receives). */
@@ -110,13 +111,15 @@ export interface WarnLog {
   warn(obj: object, msg: string): void;
 }
 
-/** Logs an outdated value at warn and reports it to `onOutdatedValue` (whose own failure is logged, never answered). */
+/**
+ * Logs an outdated value at warn and reports it to `onOutdatedValue`, whose own failure (a throw, or a rejection of
+ * what it returns) is logged, never answered.
+ */
 export function noteOutdated(log: WarnLog | undefined, report: OutdatedValue, onOutdatedValue: ((report: OutdatedValue) => void) | undefined): void {
   log?.warn({ ...report }, `${report.source} answered a value stored under an older contract at ${report.pointer} (${report.detail}); sent as it is`);
   if (onOutdatedValue === undefined) return;
-  try {
-    onOutdatedValue(report);
-  } catch (error) {
-    log?.warn({ err: error }, 'onOutdatedValue threw');
-  }
+  callListener(
+    () => onOutdatedValue(report),
+    (err) => logSafely(log, 'warn', { err, source: 'options.onOutdatedValue' }, 'onOutdatedValue failed'),
+  );
 }

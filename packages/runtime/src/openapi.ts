@@ -8,6 +8,7 @@
  */
 import { open, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { describeThrown, logSafely } from './contain.js';
 import { isRecord } from './guards.js';
 import type { Placed } from './paths.js';
 import type { MountedSpec, VersionSpec } from './spec.js';
@@ -99,7 +100,7 @@ function documentEntry(version: VersionSpec, body: () => Promise<string>): Entry
         text = await body();
       } catch (error) {
         // Opened at startup, but gone or broken since: the log says which file and how to fix it.
-        request.log.error({ err: error }, String((error as Error).message));
+        logSafely(request.log, 'error', { err: error }, describeThrown(error).message);
         return send(reply, INTERNAL);
       }
       return reply.type('application/json; charset=utf-8').send(text);

@@ -4,7 +4,8 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { isRecord } from './guards.js';
+import { logSafely } from './contain.js';
+import { isInstance, isRecord } from './guards.js';
 import { pointerOf } from './shape.js';
 
 /** One issue of a failed validation: a JSON pointer (RFC 6901, as a URI fragment) and what is wrong. */
@@ -76,6 +77,9 @@ export class HttpProblem extends Error {
     return problem(this.status, this.code, this.message, this.members);
   }
 }
+/** Whether `value` (what user code returned or threw) is an {@link HttpProblem}; false for a value that throws when asked. */
+export const isProblem = (value: unknown): value is HttpProblem => isInstance(value, HttpProblem);
+
 /** 404: the resource does not exist. `return new NotFound()` from get, replace, update or delete. */
 export class NotFound extends HttpProblem {
   constructor(detail = 'The resource does not exist.') {
@@ -165,14 +169,15 @@ export const BODY_RULES: unique symbol = Symbol('restgen body rules');
 export type BodyRules = (body: unknown, version: string) => Promise<readonly ProblemIssue[]>;
 
 /**
- * `invalid`, with the issues the collection's body rules find besides the schema's (an issue at a pointer the
- * schema already reported, or below it, is not repeated).
+ * `invalid`, with the issues the collection's body rules find besides the schema's: a rule's issue at a pointer the
+ * schema reported takes the schema's place (it says more: the value sent, what is accepted instead); one above a
+ * pointer the schema reported is not added.
  */
 export async function invalidBody(reply: FastifyReply, error: z.ZodError, rules: BodyRules | undefined, body: unknown, version: string): Promise<FastifyReply> {
   if (rules === undefined) return invalid(reply, error, 'body');
-  const errors = issuesOf(error, 'body');
-  const covered = (pointer: string) => errors.some((e) => e.pointer === pointer || e.pointer.startsWith(`${pointer}/`));
-  const more = (await rules(body, version)).filter((i) => !covered(i.pointer));
+  const ruled = await rules(body, version);
+  const errors = issuesOf(error, 'body').filter((e) => !ruled.some((i) => i.pointer === e.pointer));
+  const more = ruled.filter((i) => !errors.some((e) => e.pointer.startsWith(`${i.pointer}/`)));
   const all = [...more, ...errors];
   return send(reply, problem(400, 'validation_failed', `The request body is invalid (${all.length} issue${all.length === 1 ? '' : 's'}).`, { errors: all }));
 }
@@ -182,7 +187,7 @@ export const INTERNAL: Problem = problem(500, 'internal_error', 'The server fail
 
 /** Answers 500 without details; `what` (the handler or hook, the pointer) goes to the log with the error. */
 export function internal(request: FastifyRequest, reply: FastifyReply, what: Readonly<Record<string, unknown>>, message: string): FastifyReply {
-  request.log.error(what, message);
+  logSafely(request.log, 'error', what, message);
   return send(reply, INTERNAL);
 }
 
@@ -201,8 +206,8 @@ const CODES: Readonly<Record<string, readonly [status: number, code: string]>> =
  * tells nothing.
  */
 export function answerError(error: unknown, request: FastifyRequest, reply: FastifyReply, bodyLimit: number): FastifyReply {
-  if (error instanceof HttpProblem) return send(reply, error.toProblem());
-  const code = isRecord(error) && typeof error['code'] === 'string' ? error['code'] : '';
+  if (isProblem(error)) return send(reply, error.toProblem());
+  const code = codeOf(error);
   const known = Object.hasOwn(CODES, code) ? CODES[code] : undefined;
   if (known) {
     const [status, name] = known;
@@ -216,6 +221,15 @@ export function answerError(error: unknown, request: FastifyRequest, reply: Fast
             : 'The request is malformed.';
     return send(reply, problem(status, name, detail));
   }
-  request.log.error({ err: error }, 'request failed');
+  logSafely(request.log, 'error', { err: error }, 'request failed');
   return send(reply, INTERNAL);
+}
+
+/** The `code` of an error Fastify raised; '' for anything else, a value whose `code` throws when read included. */
+function codeOf(error: unknown): string {
+  try {
+    return isRecord(error) && typeof error['code'] === 'string' ? error['code'] : '';
+  } catch {
+    return '';
+  }
 }

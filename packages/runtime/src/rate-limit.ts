@@ -4,6 +4,7 @@
  */
 import rateLimitPlugin from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
+import { logSafely } from './contain.js';
 import { limitKeyOf } from './client-address.js';
 import type { MountedSpec, LimitSpec, RouteSpec } from './spec.js';
 import { bounded } from './idempotency.js';
@@ -89,7 +90,7 @@ function createLimiter(scope: FastifyInstance, limit: LimitSpec, name: string, t
       try {
         r = await bounded(check(request), timeout);
       } catch (error) {
-        request.log.warn({ err: error, limit: name }, 'rate limit store unavailable; request let through');
+        logSafely(request.log, 'warn', { err: error, limit: name }, 'rate limit store unavailable; request let through');
         return open;
       }
     }

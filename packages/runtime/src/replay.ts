@@ -1,13 +1,15 @@
 /**
  * Answering a request sent with an `Idempotency-Key` once: creates and transitions run once per key (per
  * principal, version, collection and target), and a retry with the same key and body gets the stored
- * answer again (`Idempotent-Replayed: true`); the same key with another body answers 422.
+ * answer again (a success with `Idempotent-Replayed: true`); the same key with another body answers 422.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Broken } from './answer.js';
+import { logSafely } from './contain.js';
+import { isInstance } from './guards.js';
 import { RedisUnavailable, answerKeyOf, fingerprintOf, type Answer, type Remembered } from './idempotency.js';
 import { timedOut } from './invoke.js';
-import { HttpProblem, INTERNAL, problem, send } from './problems.js';
+import { INTERNAL, isProblem, problem, send } from './problems.js';
 import { stateOf, type Mount } from './state.js';
 
 /** The key sent, null when there is none, or a reply already sent (400: a key over 255 characters). */
@@ -41,8 +43,8 @@ export async function answerOnce(
   try {
     remembered = await withTimeout(m.answers.remember(storeKey, fingerprint, make, performance.now() + timeout), timeout);
   } catch (error) {
-    if (!(error instanceof RedisUnavailable)) throw error;
-    request.log.error({ err: error, source: 'idempotency store' }, 'Redis unavailable for an idempotent request');
+    if (!isInstance(error, RedisUnavailable)) throw error;
+    logSafely(request.log, 'error', { err: error, source: 'idempotency store' }, 'Redis unavailable for an idempotent request');
     reply.header('retry-after', 1);
     return send(reply, problem(503, 'unavailable', 'Idempotent requests are unavailable for a moment; retry with the same Idempotency-Key.'));
   }
@@ -51,7 +53,10 @@ export async function answerOnce(
     return send(reply, problem(422, 'idempotency_key_reused', 'This Idempotency-Key was used with a different body; use a new key.'));
   const { answer } = remembered;
   if (answer === null) return send(reply, INTERNAL);
-  if (remembered.replayed) reply.header('idempotent-replayed', 'true');
+  // A replayed success says so: the client learns that its earlier attempt made the resource (or moved it). An error is
+  // answered again as it was, without the header, which the documents declare on successes only: the same problem
+  // means the same thing to a client, replayed or not.
+  if (remembered.replayed && answer.status < 400) reply.header('idempotent-replayed', 'true');
   return sendAnswer(reply, answer);
 }
 
@@ -81,13 +86,13 @@ export async function runForAnswer(
   try {
     value = await run();
   } catch (error) {
-    if (!(error instanceof HttpProblem)) {
-      request.log.error({ err: error, source }, 'handler failed');
+    if (!isProblem(error)) {
+      logSafely(request.log, 'error', { err: error, source }, 'handler failed');
       return null;
     }
     value = error;
   }
-  if (value instanceof HttpProblem)
+  if (isProblem(value))
     return {
       status: value.status,
       location: null,

@@ -10,11 +10,11 @@ import type { FastifyRequest } from 'fastify';
 import { createPresenter, reject, type Broken } from './answer.js';
 import { createRequestParser } from './checked-read.js';
 import { conditionOf, evaluate, preconditionsOf } from './etag.js';
-import { isRecord } from './guards.js';
+import { isInstance, isRecord } from './guards.js';
 import type { Answer } from './idempotency.js';
 import { answerFailure, invoke } from './invoke.js';
 import { compileUp } from './migrate.js';
-import { HttpProblem, InvalidTransition, PreconditionFailed, invalid, send } from './problems.js';
+import { HttpProblem, InvalidTransition, PreconditionFailed, invalid, isProblem, send } from './problems.js';
 import { answerOnce, idempotencyKeyOf, runForAnswer, sendAnswer } from './replay.js';
 import type { RouteSpec, VersionSpec } from './spec.js';
 import type { Handle, Mount } from './state.js';
@@ -72,12 +72,12 @@ export function createTransitionHandle(m: Mount, version: VersionSpec, route: Ro
       try {
         return await get(id, contextOf(m, request, version.name));
       } catch (error) {
-        if (error instanceof HttpProblem) return error;
+        if (isProblem(error)) return error;
         throw error;
       }
     };
     const current = await load();
-    if (current instanceof HttpProblem) return answerOf(current.status === 404 && p?.ifMatch ? new PreconditionFailed() : current);
+    if (isProblem(current)) return answerOf(current.status === 404 && p?.ifMatch ? new PreconditionFailed() : current);
     if (!isRecord(current) || typeof current[field] !== 'string')
       return {
         ok: false,
@@ -93,17 +93,17 @@ export function createTransitionHandle(m: Mount, version: VersionSpec, route: Ro
     try {
       value = await fn(current, input, ctx);
     } catch (error) {
-      if (!(error instanceof HttpProblem)) throw error;
+      if (!isProblem(error)) throw error;
       value = error;
     }
-    if (value instanceof InvalidTransition) {
+    if (isInstance(value, InvalidTransition)) {
       // The state moved after it was loaded: report the state it is in now.
       const now = value.state ?? (await load());
       if (typeof now === 'string') return invalidTransition(now);
       if (isRecord(now) && typeof now[field] === 'string') return invalidTransition(now[field]);
     }
     // Gone since it was loaded (a concurrent delete won): the If-Match it passed no longer holds.
-    if (value instanceof HttpProblem) return answerOf(value.status === 404 && p?.ifMatch ? new PreconditionFailed() : value);
+    if (isProblem(value)) return answerOf(value.status === 404 && p?.ifMatch ? new PreconditionFailed() : value);
     if (m.validateResponses && isRecord(value) && value[field] !== transition.to)
       return {
         ok: false,
@@ -135,7 +135,7 @@ export function createTransitionHandle(m: Mount, version: VersionSpec, route: Ro
       const outcome = await invoke(request, source, timeout, () => attempt(request, id, input));
       if (outcome.kind !== 'value') return answerFailure(request, reply, source, outcome, timeout);
       const answer = outcome.value;
-      if (answer instanceof HttpProblem) return send(reply, answer.toProblem());
+      if (isProblem(answer)) return send(reply, answer.toProblem());
       if ('ok' in answer) return reject(request, reply, version.name, answer);
       return sendAnswer(reply, answer);
     }

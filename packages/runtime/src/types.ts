@@ -268,7 +268,8 @@ export interface ServerOptions {
   readonly validateResponses?: boolean;
   /**
    * Called for every answered value that breaks only a request-side constraint of the schema answered
-   * (data written under an older contract, see `validateResponses`): count them, find the records to fix.
+   * (data written under an older contract, see `validateResponses`): count them, find the records to fix. What it
+   * throws, or a promise it returns rejects with, is logged at warn and changes nothing.
    */
   readonly onOutdatedValue?: (report: OutdatedValue) => void;
   /** A Redis client shared by every instance: rate-limit counters and idempotent answers live there. */
@@ -301,7 +302,8 @@ export interface ServerOptions {
    * Called once per request that resolved a version and got past authentication (the principal known, or an
    * anonymous request), before scopes, rate limits and the handler: usage per version, principal and operation.
    * Requests refused before the caller is known (past the version's sunset, inside a brownout, a credential
-   * refused, or missing where one is needed) are not reported. Errors it throws (or rejections of a promise it returns) are logged at warn and change nothing.
+   * refused, or missing where one is needed) are not reported. What it throws, or a promise it returns rejects with
+   * (any value, one whose properties throw when read included), is logged at warn and changes nothing.
    * `@restgen/runtime/otel` records these as OpenTelemetry metrics.
    */
   readonly onVersionUse?: (use: VersionUse) => unknown;

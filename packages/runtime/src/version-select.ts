@@ -6,10 +6,11 @@
  * listing the versions. The version chosen is kept in the request's state, and echoed on the answer.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { describeThrown } from './contain.js';
 import { readCredential } from './auth.js';
 import { authenticateRequest } from './gate.js';
 import { answerFailure, invoke } from './invoke.js';
-import { HttpProblem, internal, problem, send, type Problem } from './problems.js';
+import { internal, isProblem, problem, send, type Problem } from './problems.js';
 import type { VersionSpec } from './spec.js';
 import { stateOf, type Entry, type Mount } from './state.js';
 import type { Principal, ServerOptions, VersionSource } from './types.js';
@@ -121,14 +122,16 @@ export function createHeaderVersions(m: Mount, header: string, fallback: string 
       return ANSWERED;
     }
     const value = outcome.value;
-    if (value instanceof HttpProblem) {
+    if (isProblem(value)) {
       send(reply, value.toProblem());
       return ANSWERED;
     }
     if (value === null || value === undefined) return otherwise(request);
     const name = typeof value === 'string' ? named(value) : null;
     if (name === null) {
-      internal(request, reply, { source: PINNED, value: String(value).slice(0, QUOTED) }, 'pinnedVersion returned a value that names no version');
+      // Not a string: described without trusting it (its toString may throw).
+      const shown = typeof value === 'string' ? value : describeThrown(value).message;
+      internal(request, reply, { source: PINNED, value: shown.slice(0, QUOTED) }, 'pinnedVersion returned a value that names no version');
       return ANSWERED;
     }
     return chose(request, name, value as string, 'pinned');

@@ -1,9 +1,10 @@
 /**
  * Usage per version: `options.onVersionUse` called once per request that resolved a version and got past
  * authentication, with the version, what asked for it (header, pin, default or path), the operation and the
- * principal. It is observation only: what it throws or rejects with is logged and changes nothing.
+ * principal. It is observation only: what it throws or rejects with, whatever that is, is logged and changes nothing.
  */
 import type { FastifyRequest } from 'fastify';
+import { callListener, logSafely } from './contain.js';
 import type { VersionSpec } from './spec.js';
 import { deprecatedAt } from './version-lifecycle.js';
 import { resolvedOf, type Mount } from './state.js';
@@ -19,7 +20,7 @@ export function createUseReporter(m: Mount, version: VersionSpec, collection: st
   const listener = m.onVersionUse;
   if (listener === null) return null;
   const since = deprecatedAt(version.deprecation);
-  const log = (request: FastifyRequest, err: unknown) => request.log.warn({ err, source: SOURCE }, 'onVersionUse failed');
+  const failed = (request: FastifyRequest) => (err: unknown) => logSafely(request.log, 'warn', { err, source: SOURCE }, 'onVersionUse failed');
   return (request, principal) => {
     // Path versioning resolves nothing: the path names the version.
     const resolved = resolvedOf(request);
@@ -32,11 +33,6 @@ export function createUseReporter(m: Mount, version: VersionSpec, collection: st
       principal: principal === null ? null : principal.id,
       deprecated: since !== null && m.now() >= since,
     };
-    try {
-      const returned = listener(use);
-      if (returned instanceof Promise) returned.catch((err: unknown) => log(request, err));
-    } catch (err) {
-      log(request, err);
-    }
+    callListener(() => listener(use), failed(request));
   };
 }

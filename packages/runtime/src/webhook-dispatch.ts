@@ -6,6 +6,7 @@
  * side by side, at most `concurrency` at once and `endpointConcurrency` per endpoint; a slot that frees is
  * filled at once, so a receiver that never answers holds only its own slots, never another endpoint's.
  */
+import { logSafely } from './contain.js';
 import { post } from './webhook-post.js';
 import { retryAfterOf } from './webhook-retry-after.js';
 import { signaturesOf } from './webhook-sign.js';
@@ -182,7 +183,7 @@ export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
     const startedAt = now();
     started.set(d.endpoint, [...(started.get(d.endpoint) ?? []), startedAt]);
     const flight: Promise<void> = deliver(d)
-      .catch((error: unknown) => parts.log?.warn({ err: error, webhookId: d.id }, 'webhook delivery failed in the dispatcher'))
+      .catch((error: unknown) => logSafely(parts.log, 'warn', { err: error, webhookId: d.id }, 'webhook delivery failed in the dispatcher'))
       .finally(() => {
         flights.delete(flight);
         // This delivery's own start leaves (the oldest left still says how long the endpoint has been busy).
@@ -234,7 +235,7 @@ export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
         if (launched.length > 0 && launched.length === free) again = true;
       } while (again && running);
     })()
-      .catch((error: unknown) => parts.log?.warn({ err: error }, 'webhook outbox could not be read'))
+      .catch((error: unknown) => logSafely(parts.log, 'warn', { err: error }, 'webhook outbox could not be read'))
       .finally(() => {
         pumping = null;
       });

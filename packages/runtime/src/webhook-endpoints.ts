@@ -32,6 +32,12 @@ function tooLong(fields: readonly (readonly [string, unknown, number])[]): Probl
   );
 }
 
+/** A value sent, as an answer quotes it: a string in quotes, anything else as JSON; at most 100 characters. */
+function quoted(value: unknown): string {
+  const text = typeof value === 'string' ? `'${value}'` : String(JSON.stringify(value));
+  return text.length > 100 ? `${text.slice(0, 99)}…` : text;
+}
+
 /** A 400 listing `issues`, or null when there are none. */
 function refused(issues: readonly ProblemIssue[]): BadRequest | null {
   if (issues.length === 0) return null;
@@ -95,18 +101,19 @@ export function createEndpointHandlers(parts: EndpointHandlerParts) {
         errors.push({ pointer: '#/url', detail: rule });
       }
     }
-    if (Array.isArray(body.events)) {
+    // Each unknown event type by name, at its own pointer (a list longer than the limit is refused as such above).
+    if (Array.isArray(body.events) && body.events.length <= ENDPOINT_LIMITS.events) {
       const known = parts.versions[version] ?? [];
-      const unknown = body.events.filter((t) => typeof t !== 'string' || !known.includes(t));
-      if (unknown.length > 0) {
+      const unknown = body.events.flatMap((t: unknown, i) => (typeof t === 'string' && known.includes(t) ? [] : [{ i, shown: quoted(t) }]));
+      if (unknown.length > 0)
         sentences.push(
-          `events: ${unknown.join(', ')} ${unknown.length === 1 ? 'is not an event type' : 'are not event types'} of ${version}; it has ${known.join(', ')}.`,
+          `events: ${unknown.map((u) => u.shown).join(', ')} ${unknown.length === 1 ? 'is not an event type' : 'are not event types'} of ${version}; it has ${known.join(', ')}.`,
         );
+      for (const u of unknown)
         errors.push({
-          pointer: '#/events',
-          detail: `unknown event types: ${unknown.join(', ')}`,
+          pointer: `#/events/${u.i}`,
+          detail: `${u.shown} is not an event type of ${version}; it has ${known.join(', ')}`,
         });
-      }
     }
     return { sentences, errors };
   };
