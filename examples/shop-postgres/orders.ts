@@ -18,7 +18,8 @@ interface OrderRow {
   readonly seq: string;
   readonly revision: string;
   readonly customer_id: string;
-  readonly product_id: number;
+  /** A bigint column: node-postgres reads it as a string (it may pass 2^53; this API's never do). */
+  readonly product_id: string;
   readonly quantity: number;
   readonly currency: Order['currency'];
   readonly reference: string | null;
@@ -28,11 +29,18 @@ interface OrderRow {
 }
 const COLUMNS = 'id, seq, revision, customer_id, product_id, quantity, currency, reference, gift_message, status, created_at';
 
+/** A bigint column's text as a number; one a number cannot hold exactly is an error, not a silently other id. */
+function safeInteger(text: string): number {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n)) throw new Error(`orders.product_id ${text} is past 2^53 - 1, which the API cannot answer`);
+  return n;
+}
+
 /** The resource of a row. */
 const orderOf = (row: OrderRow): Order => ({
   id: row.id,
   customer_id: row.customer_id,
-  product_id: row.product_id,
+  product_id: safeInteger(row.product_id),
   quantity: row.quantity,
   currency: row.currency,
   ...(row.reference === null ? {} : { reference: row.reference }),

@@ -33,7 +33,8 @@ CREATE TABLE IF NOT EXISTS orders (
   revision      bigint NOT NULL DEFAULT 1,
   -- Not a foreign key: the API does not promise that a referenced customer exists (nor does the memory store).
   customer_id   uuid NOT NULL,
-  product_id    integer NOT NULL,
+  -- bigint: the API allows any id up to 2^53 - 1 (a JSON-safe integer), past integer's 2^31 - 1.
+  product_id    bigint NOT NULL,
   quantity      integer NOT NULL,
   currency      text NOT NULL,
   reference     text,
@@ -44,6 +45,14 @@ CREATE TABLE IF NOT EXISTS orders (
 );
 CREATE INDEX IF NOT EXISTS orders_customer_seq ON orders (customer_id, seq);
 CREATE INDEX IF NOT EXISTS orders_status_seq ON orders (status, seq);
+-- A database made when product_id was an integer column: widened once (it refused ids the API allows).
+DO $$
+BEGIN
+  IF (SELECT data_type FROM information_schema.columns
+      WHERE table_schema = current_schema() AND table_name = 'orders' AND column_name = 'product_id') = 'integer' THEN
+    ALTER TABLE orders ALTER COLUMN product_id TYPE bigint;
+  END IF;
+END $$;
 
 CREATE TABLE IF NOT EXISTS coupons (
   id           uuid PRIMARY KEY,

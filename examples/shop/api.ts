@@ -62,7 +62,7 @@ export default defineApi({
         quantity: f.int().min(1).max(1000).renamedFrom('qty', 'v2'),
         note: f.string().max(500).optional().removedIn('v2'),
         currency: f.enum(['EUR', 'USD']).default('EUR').addedIn('v2'),
-        reference: f.string().pattern(/^[A-Z]{2}-\d{4,8}$/).optional().typeChangedFrom('v3', f.int().min(0).optional()),
+        reference: f.string().pattern(/^[A-Z]{2}-\d{4,16}$/).optional().typeChangedFrom('v3', f.int().min(0).optional()),
         giftMessage: f.string().max(200).optional().addedIn('v2'),
         status: f
           .enum(['open', 'paid', 'shipped', 'cancelled', 'refunded'])

@@ -9,8 +9,11 @@ export interface CliIO {
   out(text: string): void;
   /** Diagnostics and progress (stderr). */
   err(text: string): void;
-  /** Sets the exit status; the highest status set wins (0 fine, 1 findings, 2 usage or DSL errors). */
-  exit(code: 0 | 1 | 2): void;
+  /**
+   * Sets the exit status; the highest status set wins (0 fine, 1 findings, 2 usage or DSL errors, 3 a run that
+   * could not complete: `restgen conformance` against a server it could not reach or finish checking).
+   */
+  exit(code: 0 | 1 | 2 | 3): void;
   /** Whether `--debug` was given: print stack traces of unexpected errors. */
   readonly debug: boolean;
   /** The working directory paths are resolved against. */

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cliPage } from './cli-page.ts';
+import { conformancePage } from './conformance-page.ts';
 import { diagnosticsPage } from './diagnostics-page.ts';
 import { dslPage } from './dsl-page.ts';
 import { findingsPage } from './findings-page.ts';
@@ -25,6 +26,7 @@ export async function renderReference(): Promise<ReadonlyMap<string, string>> {
     ['dsl.md', dslPage()],
     ['server-options.md', serverOptionsPage()],
     ['client-options.md', clientOptionsPage()],
+    ['conformance.md', conformancePage()],
   ]);
 }
 

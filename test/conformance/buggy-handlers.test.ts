@@ -4,7 +4,7 @@
  * failed, its failure showing the request and the answer; the same run against the unbroken handlers exits 0.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CheckId } from '../../generator/conformance/index.ts';
+import type { CheckId } from '@restgen/conformance';
 import { runCli } from '../cli/run-cli.ts';
 import { HEADER_API } from '../server/helpers.ts';
 import { SHOP_API } from '../helpers/load-ir.ts';

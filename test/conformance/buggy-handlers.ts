@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { HttpProblem, PreconditionFailed, createMemoryCollection, type HandlerContext, type MemorySpec } from '@restgen/runtime';
 import type { ApiIR } from '../../generator/model/ir.ts';
-import type { CheckId } from '../../generator/conformance/index.ts';
+import type { CheckId } from '@restgen/conformance';
 import { SHOP_MIGRATIONS } from '../server/helpers.ts';
 import type { Handlers } from './helpers.ts';
 
@@ -138,8 +138,53 @@ const dropIdempotencyKey: Bug['mount'] = (app) =>
     delete request.headers['idempotency-key'];
   });
 
+/** A database column of 32-bit integers under a field the documents allow up to 2^53 − 1: a larger value fails the insert. */
+const narrowColumn =
+  (collection: string, field: string): Bug['wrap'] =>
+  (handlers) => {
+    const write =
+      (op: string) =>
+      (...args: unknown[]) => {
+        const body = args.find((a): a is Row => typeof a === 'object' && a !== null && field in a);
+        const value = body?.[field];
+        if (typeof value === 'number' && value > 2 ** 31 - 1) throw new Error(`value "${value}" is out of range for type integer`);
+        return call(handlers, collection, op, ...args);
+      };
+    return { ...handlers, [collection]: { ...handlers[collection]!, create: write('create'), update: write('update') } as Handlers[string] };
+  };
+
+/** A hook after the server's shaping adds a column the API does not declare to every answer of `collection`. */
+const leakColumn =
+  (collection: string): Bug['mount'] =>
+  (app) =>
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (!request.url.split('?')[0]!.includes(`/${collection}`) || reply.statusCode >= 300 || typeof payload !== 'string' || !payload.startsWith('{'))
+        return payload;
+      const body = JSON.parse(payload) as Row & { data?: Row[] };
+      const leak = (row: Row) => ({ ...row, internal_score: 0.87 });
+      return JSON.stringify(Array.isArray(body.data) ? { ...body, data: body.data.map(leak) } : leak(body));
+    });
+
 /** The broken servers of the shop example. */
 export const SHOP_BUGS: readonly Bug[] = [
+  {
+    name: 'undeclared field leaked',
+    story:
+      "a hook after the server's shaping decorates every order it answers with the row's internal_score column, which no version declares (fix: answer only what the contract declares)",
+    caughtBy: ['declared-fields'],
+    only: ['orders'],
+    versions: ['v3'],
+    mount: leakColumn('orders'),
+  },
+  {
+    name: 'column narrower than the contract',
+    story:
+      'product_id is a 32-bit integer column while the documents allow up to 2^53 − 1, so a valid create answers 500 (fix: a bigint column, or declare the narrower bound in the API)',
+    caughtBy: ['bounds'],
+    only: ['orders'],
+    versions: ['v3'],
+    wrap: narrowColumn('orders', 'product_id'),
+  },
   {
     name: 'non-atomic transition',
     story:

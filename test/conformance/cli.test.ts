@@ -38,7 +38,7 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-describe('usage errors: one line, exit 2, no report', () => {
+describe('usage errors: one line, exit 2, no report; a server that cannot be reached: exit 3', () => {
   const cases: [string, () => string[], RegExp][] = [
     ['no --url', () => [], /--url is required: the base URL of the running server/],
     ['a URL that is not http', () => ['--url', 'ftp://example.com'], /--url must be an http:\/\/ or https:\/\/ URL \(got 'ftp:\/\/example.com'\)/],
@@ -57,6 +57,8 @@ describe('usage errors: one line, exit 2, no report', () => {
     ],
     ['an unknown format', () => ['--url', good.url, '--format', 'xml'], /--format must be one of text, json, junit \(got 'xml'\)/],
     ['too little concurrency', () => ['--url', good.url, '--concurrency', '1'], /--concurrency must be a whole number from 2 to 30 \(got '1'\)/],
+    ['a body cap of no size', () => ['--url', good.url, '--max-body', '0'], /--max-body must be a whole number from 1 to 1024 \(got '0'\)/],
+    ['a deadline that is not a number', () => ['--url', good.url, '--deadline', 'soon'], /--deadline must be a whole number from 1 to 86400 \(got 'soon'\)/],
   ];
   for (const [name, argv, message] of cases)
     it(name, async () => {
@@ -68,10 +70,10 @@ describe('usage errors: one line, exit 2, no report', () => {
       expect(result.err).toMatch(message);
     });
 
-  it('a server that cannot be reached', async () => {
+  it('a server that cannot be reached: exit 3, the run could not complete', async () => {
     const url = `http://127.0.0.1:${await closedPort()}`;
     const result = await run('--url', url, '--quiet');
-    expect(result.code).toBe(2);
+    expect(result.code).toBe(3);
     expect(result.out).toBe('');
     expect(result.err).toMatch(
       new RegExp(`^restgen conformance: cannot reach ${url}: .*ECONNREFUSED.*; is the server running, and is --url its base URL\\?\\n$`),

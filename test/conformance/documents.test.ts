@@ -1,27 +1,28 @@
 /**
- * The documented-answers judge reads the version's OpenAPI document as `generate` writes it: a status the
+ * The contract restgen hands @restgen/conformance holds each version's OpenAPI document exactly as `generate` writes
+ * it, and the documented-answers judge reads it: a status the
  * operation does not list, a body that breaks its schema, the wrong content type, a missing ETag or Location,
  * and a weak ETag are each reported; a documented answer is not. The run's own request bodies are checked
  * against the same document, and the values it makes for every field of both examples pass.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { createVersionDocument } from '../../generator/conformance/documents.ts';
-import { bodyOf } from '../../generator/conformance/context.ts';
-import { createValues } from '../../generator/conformance/values.ts';
-import type { Exchange } from '../../generator/conformance/types.ts';
-import type { ApiIR } from '../../generator/model/ir.ts';
-import { project } from '../../generator/model/project.ts';
-import { buildOpenApiDocument } from '../../generator/emit/openapi/build-document.ts';
-import { printJson } from '../../generator/emit/openapi/print-json.ts';
+import { contractOf, type ConformanceContract } from '../../generator/conformance/contract.ts';
+import { bodyOf } from '../../packages/conformance/src/context.ts';
+import { createVersionDocument } from '../../packages/conformance/src/documents.ts';
+import type { Exchange } from '../../packages/conformance/src/types.ts';
+import { createValues } from '../../packages/conformance/src/values.ts';
 import { loadIr } from '../helpers/load-ir.ts';
 import { HEADER_API } from '../server/helpers.ts';
 
-let shop: ApiIR;
-let notes: ApiIR;
+let shop: ConformanceContract;
+let notes: ConformanceContract;
 beforeAll(async () => {
-  [shop, notes] = await Promise.all([loadIr(), loadIr(HEADER_API)]);
+  [shop, notes] = (await Promise.all([loadIr(), loadIr(HEADER_API)])).map(contractOf) as [ConformanceContract, ConformanceContract];
 });
+
+/** A version of a contract. */
+const version = (contract: ConformanceContract, name: string) => contract.versions.find((v) => v.name === name)!;
 
 const customer = {
   id: '3b241101-e2bb-4255-8caf-4136c566a962',
@@ -38,14 +39,18 @@ const answer = (status: number, headers: Record<string, string>, body?: unknown)
 const json = { 'content-type': 'application/json; charset=utf-8' };
 
 describe('judging answers', () => {
-  it('builds the same document generate writes', () => {
-    const written = JSON.parse(readFileSync(new URL('../../examples/shop/generated/openapi/v3.json', import.meta.url), 'utf8')) as Record<string, unknown>;
-    const built = JSON.parse(printJson(buildOpenApiDocument(project(shop, 'v3')))) as Record<string, unknown>;
-    expect({ ...built, 'x-restgen': written['x-restgen'] }).toEqual(written);
+  it('holds the documents generate writes, every version', () => {
+    for (const name of ['v1', 'v2', 'v3']) {
+      const written = JSON.parse(readFileSync(new URL(`../../examples/shop/generated/openapi/${name}.json`, import.meta.url), 'utf8')) as Record<
+        string,
+        unknown
+      >;
+      expect({ ...version(shop, name).document, 'x-restgen': written['x-restgen'] }, name).toEqual(written);
+    }
   });
 
   it('accepts a documented answer and reports each way an answer can break the document', () => {
-    const doc = createVersionDocument(project(shop, 'v3'));
+    const doc = createVersionDocument(version(shop, 'v3').document);
     const judge = (e: Exchange) => doc.judge('GET', '/v3/customers/{id}', e);
     expect(judge(answer(200, { ...json, etag: '"abc"' }, customer))).toEqual([]);
     expect(judge(answer(201, { ...json, etag: '"abc"' }, customer))[0]).toMatch(/answered 201, which GET \/v3\/customers\/\{id\} does not document/);
@@ -62,7 +67,7 @@ describe('judging answers', () => {
   });
 
   it("checks a deprecated version's Deprecation and Sunset headers", () => {
-    const doc = createVersionDocument(project(shop, 'v1'));
+    const doc = createVersionDocument(version(shop, 'v1').document);
     const v1 = { id: customer.id, email: customer.email, name: 'A', tier: 'free', tags: [], createdAt: customer.createdAt };
     const problems = doc.judge('GET', '/v1/customers/{id}', answer(200, { ...json, etag: '"abc"' }, v1));
     expect(problems).toEqual(['the documented Deprecation header is missing', 'the documented Sunset header is missing']);
@@ -71,12 +76,11 @@ describe('judging answers', () => {
 
 describe("the run's request values", () => {
   it('every body the run makes for create, replace and transitions is valid for its version, over many draws', () => {
-    for (const ir of [shop, notes]) {
+    for (const contract of [shop, notes]) {
       const values = createValues(42);
-      for (const version of ir.versions.map((v) => v.name)) {
-        const api = project(ir, version);
-        const doc = createVersionDocument(api);
-        const prefix = ir.versioning.in === 'path' ? `/${version}` : '';
+      for (const { name: version, api, document } of contract.versions) {
+        const doc = createVersionDocument(document);
+        const prefix = contract.ir.versioning.in === 'path' ? `/${version}` : '';
         for (const c of api.collections.filter((x) => x.builtin === undefined))
           for (let i = 0; i < 40; i++) {
             const refs = () => '3b241101-e2bb-4255-8caf-4136c566a962';
@@ -98,8 +102,8 @@ describe("the run's request values", () => {
       ['customers', 'email'],
       ['coupons', 'code'],
     ] as const) {
-      const f = project(shop, 'v3')
-        .collections.find((c) => c.name === collection)!
+      const f = version(shop, 'v3')
+        .api.collections.find((c) => c.name === collection)!
         .fields.find((x) => x.name === field)!;
       const drawn = Array.from({ length: 300 }, () => values.field(f, () => ''));
       expect(new Set(drawn).size, field).toBe(drawn.length);
@@ -108,7 +112,7 @@ describe("the run's request values", () => {
 
   it('a value other than the current one differs, and an enum of one value has none', () => {
     const values = createValues(3);
-    const fields = project(shop, 'v3').collections.find((c) => c.name === 'customers')!.fields;
+    const fields = version(shop, 'v3').api.collections.find((c) => c.name === 'customers')!.fields;
     const tier = fields.find((f) => f.name === 'tier')!;
     expect(values.other(tier, 'free', () => '')).toBe('pro');
     const email = fields.find((f) => f.name === 'email')!;

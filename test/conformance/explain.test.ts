@@ -4,7 +4,7 @@
  * cancel open|paid → cancelled).
  */
 import { describe, expect, it } from 'vitest';
-import { explain, type Move } from '../../generator/conformance/index.ts';
+import { explain, type Move } from '../../packages/conformance/src/checks/explain.ts';
 
 const pay = (succeeded: boolean): Move => ({ from: ['open'], to: 'paid', succeeded });
 const ship = (succeeded: boolean): Move => ({ from: ['paid'], to: 'shipped', succeeded });

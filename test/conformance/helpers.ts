@@ -8,7 +8,8 @@ import { SHOP_API } from '../helpers/load-ir.ts';
 import { loadIr } from '../helpers/load-ir.ts';
 import { HEADER_API, SHOP_MIGRATIONS, generateInto, importServer, registerOf, start, type Running, type ServerModule } from '../server/helpers.ts';
 import type { ApiIR } from '../../generator/model/ir.ts';
-import { runConformance, type ConformanceOptions, type ConformanceReport } from '../../generator/conformance/index.ts';
+import { contractOf, type ConformanceContract } from '../../generator/conformance/contract.ts';
+import { runConformance, type ConformanceOptions, type ConformanceReport } from '@restgen/conformance';
 
 /** Handlers as the generated memory handlers give them: per collection, per operation. */
 export type Handlers = Record<string, Record<string, (...args: never[]) => unknown>>;
@@ -28,6 +29,8 @@ export interface Setup {
 /** One example, generated and loaded. */
 export interface Example {
   readonly ir: ApiIR;
+  /** What `restgen conformance` checks against, from the same IR. */
+  readonly contract: ConformanceContract;
   readonly mod: ServerModule;
   readonly dir: string;
   /** Starts the example's server; `wrap` may replace handlers, `mount` add hooks before the routes, `options` add server options. */
@@ -50,6 +53,7 @@ export async function loadExample(name: 'shop' | 'notes'): Promise<Example> {
   const register = registerOf(mod, name === 'shop' ? 'Shop' : 'Notes');
   return {
     ir,
+    contract: contractOf(ir),
     mod,
     dir,
     async start(setup = {}) {
@@ -77,8 +81,8 @@ export async function stopAll(): Promise<void> {
 }
 
 /** Runs conformance against `url` with a fixed seed and a credential; the report. */
-export async function conform(ir: ApiIR, url: string, options: Partial<ConformanceOptions> = {}): Promise<ConformanceReport> {
-  const outcome = await runConformance(ir, { url, headers: [['Authorization', 'Bearer tester']], seed: 7, ...options });
+export async function conform(contract: ConformanceContract, url: string, options: Partial<ConformanceOptions> = {}): Promise<ConformanceReport> {
+  const outcome = await runConformance(contract, { url, headers: [['Authorization', 'Bearer tester']], seed: 7, ...options });
   if (outcome.kind !== 'report') throw new Error(outcome.message);
   return outcome.report;
 }

@@ -5,7 +5,7 @@
  * afterwards, and records it did not make are untouched.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHECK_IDS, type ConformanceReport } from '../../generator/conformance/index.ts';
+import { CHECK_IDS, type ConformanceReport } from '@restgen/conformance';
 import { conform, failureLines, loadExample, stopAll, type Example } from './helpers.ts';
 
 let shop: Example;
@@ -40,7 +40,7 @@ const checked = (report: ConformanceReport) => new Set(report.results.filter((r)
 describe('the in-memory handlers pass', () => {
   it('the shop example: every version, every collection, and what others stored stays as it was', async () => {
     const server = await shop.start({ seed: { customers: [CUSTOMER], orders: [ORDER], coupons: [COUPON] } });
-    const report = await conform(shop.ir, server.url);
+    const report = await conform(shop.contract, server.url);
     expect(failureLines(report)).toBe('');
     expect(report.results.filter((r) => r.status === 'skipped')).toEqual([]);
     // Every check ran somewhere (each one applies to some collection of the shop).
@@ -61,7 +61,7 @@ describe('the in-memory handlers pass', () => {
 
   it('the header-versioning example: both versions, a replace only the newer one has, a collection only the newer one has', async () => {
     const server = await notes.start();
-    const report = await conform(notes.ir, server.url);
+    const report = await conform(notes.contract, server.url);
     expect(failureLines(report)).toBe('');
     expect(report.results.filter((r) => r.status === 'skipped')).toEqual([]);
     const ran = (check: string, version: string, collection: string) =>
@@ -77,7 +77,7 @@ describe('the in-memory handlers pass', () => {
 
   it('a version past its sunset (410 to everything) is skipped, not failed', async () => {
     const server = await shop.start({ options: { now: () => new Date('2027-06-01T00:00:00Z') } });
-    const report = await conform(shop.ir, server.url, { versions: ['v1', 'v3'], only: ['customers'] });
+    const report = await conform(shop.contract, server.url, { versions: ['v1', 'v3'], only: ['customers'] });
     expect(failureLines(report)).toBe('');
     expect(report.results.filter((r) => r.version === 'v1')).toEqual([
       {
@@ -94,7 +94,7 @@ describe('the in-memory handlers pass', () => {
 
   it('a run restricted with versions and only checks just those', async () => {
     const server = await shop.start();
-    const report = await conform(shop.ir, server.url, { versions: ['v2'], only: ['orders'] });
+    const report = await conform(shop.contract, server.url, { versions: ['v2'], only: ['orders'] });
     expect(failureLines(report)).toBe('');
     expect(new Set(report.results.map((r) => `${r.version} ${r.collection}`))).toEqual(new Set(['v2 orders']));
   });

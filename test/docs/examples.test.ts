@@ -1,7 +1,8 @@
 /**
  * Every TypeScript example in README.md and the docs compiles against the current restgen: each ```ts block is
  * written to a fresh folder as its own module and type-checked with the repository's strict settings (tsc, as
- * `npm run typecheck` runs it). A block imports `restgen` (the DSL), `@restgen/runtime`, and generated code as
+ * `npm run typecheck` runs it). A block imports `restgen` (the DSL), `restgen/contract` (both as built),
+ * `@restgen/runtime`, `@restgen/conformance`, and generated code as
  * `./generated/...`: the shop example's (examples/shop/generated, linked into the folder), or, when the folder has
  * an API module of its own (a block whose first line is `// api.ts`), what restgen generates from it, so a page
  * that walks through its own API is checked against exactly that API. A block whose first line is a file name
@@ -61,6 +62,12 @@ const importsGenerated = (files: Map<string, CodeBlock>, folder: string): boolea
 
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 
+/** The repository's `paths` (its packages' sources), absolute. */
+function rootPaths(): Record<string, string[]> {
+  const own = JSON.parse(readFileSync(path.join(ROOT, 'tsconfig.json'), 'utf8')) as { compilerOptions: { paths: Record<string, string[]> } };
+  return Object.fromEntries(Object.entries(own.compilerOptions.paths).map(([name, to]) => [name, to.map((t) => path.join(ROOT, t))]));
+}
+
 describe('the TypeScript examples of the docs', () => {
   it('are found, and few opt out of the check', () => {
     expect(checked.length).toBeGreaterThan(10);
@@ -104,8 +111,14 @@ describe('the TypeScript examples of the docs', () => {
       JSON.stringify({
         extends: '../../../tsconfig.json',
         // Examples show values they do not use (`const old = await ...`), and handlers that end without a return
-        // (a delete), as users write them; everything else stays as strict as the repository.
-        compilerOptions: { noUnusedLocals: false, noUnusedParameters: false, noImplicitReturns: false },
+        // (a delete), as users write them; everything else stays as strict as the repository. restgen's declared
+        // entries resolve to its build, as in a user's project (`restgen` does so by the package's own name).
+        compilerOptions: {
+          noUnusedLocals: false,
+          noUnusedParameters: false,
+          noImplicitReturns: false,
+          paths: { ...rootPaths(), 'restgen/contract': [path.join(ROOT, 'dist/contract.d.ts')] },
+        },
         include: ['*/*.ts'],
         exclude: [],
       }),

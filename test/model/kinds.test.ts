@@ -26,7 +26,7 @@ const MUST_HANDLE: Readonly<Record<string, string>> = {
   'generator/emit/zod/zod-expression.ts': 'the zod schema',
   'generator/emit/openapi/field-schema.ts': 'the JSON Schema in OpenAPI',
   'generator/emit/scalar-types.ts': 'the TypeScript type in the client and the hook signatures',
-  'generator/conformance/values.ts': 'the values restgen conformance sends',
+  'packages/conformance/src/values.ts': 'the values restgen conformance sends (@restgen/conformance, through restgen/contract)',
 };
 
 const replaceIn = (file: string, from: string, to: string): void => {
@@ -42,9 +42,10 @@ describe('the kinds table', () => {
 
   it('makes a new kind a compile error exactly where it must be handled', async () => {
     rmSync(scratch, { recursive: true, force: true });
-    mkdirSync(path.join(scratch, 'packages/runtime'), { recursive: true });
+    mkdirSync(path.join(scratch, 'packages'), { recursive: true });
     for (const dir of ['generator', 'runtime']) cpSync(path.join(ROOT, dir), path.join(scratch, dir), { recursive: true });
-    cpSync(path.join(ROOT, 'packages/runtime/src'), path.join(scratch, 'packages/runtime/src'), { recursive: true });
+    for (const pkg of ['runtime', 'conformance'])
+      cpSync(path.join(ROOT, `packages/${pkg}/src`), path.join(scratch, `packages/${pkg}/src`), { recursive: true });
     replaceIn(path.join(scratch, 'generator/dsl/defs.ts'), "'array', 'object'] as const", "'array', 'object', 'decimal'] as const");
     replaceIn(
       path.join(scratch, 'generator/model/ir.ts'),
@@ -53,8 +54,15 @@ describe('the kinds table', () => {
     );
     const own = JSON.parse(readFileSync(path.join(ROOT, 'tsconfig.json'), 'utf8')) as { compilerOptions: Record<string, unknown> };
     const config = {
-      compilerOptions: { ...own.compilerOptions, paths: { '@restgen/runtime': ['./packages/runtime/src/index.ts'] } },
-      include: ['generator', 'packages/runtime/src'],
+      compilerOptions: {
+        ...own.compilerOptions,
+        paths: {
+          '@restgen/runtime': ['./packages/runtime/src/index.ts'],
+          '@restgen/conformance': ['./packages/conformance/src/index.ts'],
+          'restgen/contract': ['./generator/conformance/contract.ts'],
+        },
+      },
+      include: ['generator', 'packages/runtime/src', 'packages/conformance/src'],
     };
     writeFileSync(path.join(scratch, 'tsconfig.json'), JSON.stringify(config));
     const tsc = path.join(ROOT, 'node_modules/typescript-native/bin/tsc');

@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { PART_NAMES, PARTS, partOf, peersOf } from '../../generator/emit/parts.ts';
 import { RUNTIME } from '../../generator/emit/runtime-package.ts';
 import { RUNTIME_CONTRACT } from '@restgen/runtime/contract';
+import { CONTRACT_FORMAT } from '../../generator/conformance/contract.ts';
+import { CONFORMANCE_PACKAGE } from '../../generator/conformance/load-package.ts';
 import { listFiles } from '../helpers/temp-api.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -55,7 +57,11 @@ describe('package.json', () => {
   });
 
   it('points exports and bin at the build and ships only what a user needs', () => {
-    expect(manifest['exports']).toEqual({ '.': { types: './dist/index.d.ts', default: './dist/index.js' }, './package.json': './package.json' });
+    expect(manifest['exports']).toEqual({
+      '.': { types: './dist/index.d.ts', default: './dist/index.js' },
+      './contract': { types: './dist/contract.d.ts', default: './dist/contract.js' },
+      './package.json': './package.json',
+    });
     expect(manifest['bin']).toEqual({ restgen: './bin/restgen.js' });
     expect(manifest['files']).toEqual(['bin/', 'dist/', 'templates/', 'docs/diff-report.png', 'runtime/client/', 'runtime/zod/']);
     expect(manifest['scripts']!['prepare'], 'no install-time script').toBeUndefined();
@@ -98,5 +104,36 @@ describe('packages/runtime/package.json (@restgen/runtime)', () => {
       './otel': { types: './dist/otel.d.ts', default: './dist/otel.js' },
       './package.json': './package.json',
     });
+  });
+});
+
+describe('packages/conformance/package.json (@restgen/conformance)', () => {
+  const conformance = JSON.parse(readFileSync(path.join(ROOT, 'packages/conformance/package.json'), 'utf8')) as Record<string, Record<string, unknown>> & {
+    name: string;
+    version: string;
+    restgen: { contract: number };
+  };
+
+  it('is the package and version restgen conformance loads, reading the contract format restgen writes', () => {
+    expect(conformance.name).toBe(CONFORMANCE_PACKAGE.name);
+    const [major, minor] = conformance.version.split('.').map(Number);
+    expect(CONFORMANCE_PACKAGE.range).toBe(major === 0 ? `^0.${minor}.0` : `^${major}.0.0`);
+    expect(conformance.restgen.contract).toBe(CONTRACT_FORMAT);
+    expect((manifest['devDependencies'] as Record<string, string>)[CONFORMANCE_PACKAGE.name]).toBe(conformance.version);
+  });
+
+  it("carries the test tool's dependencies, pinned, which restgen no longer has", () => {
+    expect(conformance['dependencies']).toEqual({ ajv: expect.stringMatching(/^\d+\.\d+\.\d+$/), 'fast-check': expect.stringMatching(/^\d+\.\d+\.\d+$/) });
+    for (const name of Object.keys(conformance['dependencies']!)) expect(manifest['dependencies']![name], name).toBeUndefined();
+    expect(Object.keys(conformance['scripts']!).filter((s) => /install|prepare/.test(s))).toEqual([]);
+    expect(conformance['engines']).toEqual({ node: '>=20.19' });
+  });
+
+  it("reads restgen's contract and the runtime's operations table, as peers; exports one entry", () => {
+    const [major, minor] = (manifest['version'] as unknown as string).split('.').map(Number);
+    expect(conformance['peerDependencies']).toEqual({ [RUNTIME.name]: RUNTIME.range, restgen: major === 0 ? `^0.${minor}.0` : `^${major}.0.0` });
+    expect(conformance['peerDependenciesMeta']).toEqual({ restgen: { optional: true } });
+    expect(conformance['exports']).toEqual({ '.': { types: './dist/index.d.ts', default: './dist/index.js' }, './package.json': './package.json' });
+    expect(conformance['files']).toEqual(['dist/', 'CHANGELOG.md']);
   });
 });

@@ -10,8 +10,8 @@
  * strict `tsc`; then drop the dev dependencies (restgen included) and run the server with the generated client over
  * real HTTP. Needs the npm registry (npm's cache is reused).
  */
-import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -115,6 +115,18 @@ const ledger = createLedgerClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k' }
 console.log(customer, notes, ledger);
 `;
 
+/** The programmatic use of @restgen/conformance, as its README shows it. */
+const CONFORMANCE_USAGE = `import { loadContract } from 'restgen/contract';
+import { formatText, runConformance, verdictOf, type ConformanceReport } from '@restgen/conformance';
+
+const loaded = await loadContract('api.ts');
+if (!loaded.ok) throw new Error(loaded.message);
+const outcome = await runConformance(loaded.contract, { url: 'http://127.0.0.1:3000', headers: [['Authorization', 'Bearer secret']] });
+if (outcome.kind === 'unreachable') throw new Error(outcome.message);
+const report: ConformanceReport = outcome.report;
+console.log(formatText(report), verdictOf(report), loaded.contract.versions.map((v) => v.api.collections.length));
+`;
+
 const BAD_API = `import { collection, defineApi, f } from 'restgen';
 
 export default defineApi({
@@ -134,6 +146,7 @@ export default defineApi({
 
 let tarball: { filename: string; entryCount: number; size: number; unpackedSize: number };
 let runtimeTarball: typeof tarball;
+let conformanceTarball: typeof tarball;
 /** What npm printed while installing the tarballs. */
 let installOutput = '';
 
@@ -147,6 +160,7 @@ async function pack(dir: string): Promise<typeof tarball> {
 beforeAll(async () => {
   tarball = await pack(ROOT);
   runtimeTarball = await pack(path.join(ROOT, 'packages/runtime'));
+  conformanceTarball = await pack(path.join(ROOT, 'packages/conformance'));
   const manifest = {
     name: 'packed-e2e',
     private: true,
@@ -160,6 +174,7 @@ beforeAll(async () => {
     },
     devDependencies: {
       restgen: `file:${path.join(work, tarball.filename)}`,
+      '@restgen/conformance': `file:${path.join(work, conformanceTarball.filename)}`,
       typescript: pin('typescript'),
       'typescript-native': pin('typescript-native'),
       '@types/node': pin('@types/node'),
@@ -176,7 +191,7 @@ describe('the packed artifact in a fresh project', () => {
     // npm's own notices (funding, a newer npm) are not restgen's; a warning naming restgen or its runtime is.
     const warnings = installOutput.split('\n').filter((l) => /warn/i.test(l) && /restgen/i.test(l));
     expect(warnings).toEqual([]);
-    for (const pkg of ['restgen', '@restgen/runtime']) {
+    for (const pkg of ['restgen', '@restgen/runtime', '@restgen/conformance']) {
       const scripts =
         (JSON.parse(readFileSync(path.join(app, 'node_modules', pkg, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
       expect(
@@ -189,6 +204,8 @@ describe('the packed artifact in a fresh project', () => {
   it('ships only what a user needs', () => {
     expect(tarball.entryCount).toBeLessThan(120);
     expect(runtimeTarball.entryCount).toBeLessThan(20);
+    expect(conformanceTarball.entryCount).toBeLessThan(10);
+    expect(existsSync(path.join(app, 'node_modules/@restgen/conformance/dist/index.d.ts'))).toBe(true);
     expect(existsSync(path.join(app, 'node_modules/@restgen/runtime/dist/index.d.ts'))).toBe(true);
     const files = readFileSync(path.join(app, 'node_modules/restgen/package.json'), 'utf8');
     expect(JSON.parse(files).exports['.'].default).toBe('./dist/index.js');
@@ -349,6 +366,57 @@ describe('the packed artifact in a fresh project', () => {
       JSON.stringify({ compilerOptions: { ...STRICT, ...MODES.nodenext, types: ['node'], noEmit: true }, include: ['api.ts', 'generated'] }),
     );
     await sh(process.execPath, [path.join(app, 'node_modules/typescript-native/bin/tsc'), '-p', path.join(fresh, 'tsconfig.json')], fresh);
+  }, 60_000);
+
+  it('restgen conformance checks the built server with the packed @restgen/conformance, and names the package when it is missing', async () => {
+    // The deployed server of the starter API, on a free port (its credential: Bearer secret).
+    writeFileSync(
+      path.join(app, 'build/conformance-server.js'),
+      `import Fastify from 'fastify';
+import { createMemoryHandlers, registerTodoApi } from './generated/server/index.js';
+const app = Fastify();
+await registerTodoApi(app, createMemoryHandlers(), { authenticate: async ({ token }) => (token === 'secret' ? { id: 'u1', scopes: ['tasks:read', 'tasks:write'] } : null) });
+await app.listen({ port: 0, host: '127.0.0.1' });
+process.stdout.write(String(app.server.address().port) + '\\n');
+`,
+    );
+    const server = spawn(process.execPath, ['build/conformance-server.js'], { cwd: app, env, stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const port = await new Promise<string>((resolve, reject) => {
+        server.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
+        server.once('exit', (code) => reject(new Error(`the server exited (${code})`)));
+      });
+      const argv = ['conformance', 'api.ts', '--url', `http://127.0.0.1:${port}`, '--header', 'Authorization: Bearer secret', '--format', 'json', '--quiet'];
+      const checked = await restgen(...argv);
+      const report = JSON.parse(checked.stdout) as { summary: { failed: number; passed: number; complete: boolean }; versions: string[] };
+      expect(report.summary).toMatchObject({ failed: 0, complete: true });
+      expect(report.summary.passed).toBeGreaterThan(20);
+      expect(report.versions).toEqual(['v1', 'v2']);
+      // The programmatic API as the package's README shows it type-checks against the packed declarations.
+      writeFileSync(path.join(app, 'conformance-usage.ts'), CONFORMANCE_USAGE);
+      writeFileSync(
+        path.join(app, 'tsconfig.conformance.json'),
+        JSON.stringify({ compilerOptions: { ...STRICT, ...MODES.nodenext, types: ['node'], noEmit: true }, files: ['conformance-usage.ts'] }),
+      );
+      await tsc('tsconfig.conformance.json', 'typescript-native');
+      // Without the package, the command says which install adds it (exit 2), and checks nothing.
+      const installed = path.join(app, 'node_modules/@restgen/conformance');
+      renameSync(installed, `${installed}-away`);
+      try {
+        const missing = await restgen(...argv).then(
+          () => ({ code: 0, stderr: '' }),
+          (e: Error) => ({ code: 2, stderr: e.message }),
+        );
+        expect(missing.code).toBe(2);
+        expect(missing.stderr).toContain(
+          'restgen conformance: the checks are in the package @restgen/conformance, which is not installed; add it to your project: npm install -D @restgen/conformance@^0.1.0',
+        );
+      } finally {
+        renameSync(`${installed}-away`, installed);
+      }
+    } finally {
+      server.kill();
+    }
   }, 60_000);
 
   it('runs the built server without restgen installed and talks to it with the generated client', async () => {

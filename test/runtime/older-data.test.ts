@@ -98,7 +98,7 @@ const SEED = {
     { id: '6f1c2f0e-8d0b-4b7a-9c39-3a3f0b7e2d03', email: 'not-an-email', name: 'N', tier: 'free', tags: [], createdAt: CREATED },
   ],
   orders: [
-    // quantity max 1000 (5000), reference pattern /^[A-Z]{2}-\d{4,8}$/ ('rf-1').
+    // quantity max 1000 (5000), reference pattern /^[A-Z]{2}-\d{4,16}$/ ('rf-1').
     {
       id: '6f1c2f0e-8d0b-4b7a-9c39-3a3f0b7e2d11',
       customer_id: CUSTOMER,

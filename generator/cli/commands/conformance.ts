@@ -2,13 +2,16 @@
  * @module `restgen conformance [api.ts] --url <base URL> [--header 'Name: value']... [--version <v>]...
  * [--only <collection>]... [--format text|json|junit]`: checks a running server against the API module's
  * contract. It writes: it creates its own records (and deletes them again where it can), never others'.
- * Exit 0 when every check holds, 1 when one fails, 2 on usage errors (and when the server cannot be reached).
+ * Exit 0 when every check holds, 1 when one fails, 2 on usage errors, 3 when the run could not complete (the
+ * server could not be reached, a request got no complete answer, the deadline passed).
  */
 import { Option, type Command } from 'commander';
 import { closest } from '../../model/option-shapes.ts';
 import type { ApiIR } from '../../model/ir.ts';
+import { loadConformancePackage } from '../../conformance/load-package.ts';
 import { loadModel } from '../../pipeline/generate.ts';
 import { info, type CliIO } from '../io.ts';
+import { terminalText } from '../style.ts';
 import { reportDiagnostics } from '../report.ts';
 import { resolveRun } from '../run-options.ts';
 
@@ -20,7 +23,10 @@ interface ConformanceFlags {
   readonly format: string;
   readonly concurrency: string;
   readonly maxWait: string;
+  readonly maxTotalWait: string;
   readonly timeout: string;
+  readonly maxBody: string;
+  readonly deadline: string;
   readonly seed?: string;
   readonly config?: string;
 }
@@ -28,7 +34,9 @@ interface ConformanceFlags {
 /** A problem with the command line: one line, exit 2. */
 class UsageError extends Error {}
 
+/** The formats of `@restgen/conformance`'s reports (a test keeps them in step with the package's). */
 const FORMATS = ['text', 'json', 'junit'] as const;
+type Format = (typeof FORMATS)[number];
 /** A header field name (RFC 9110 token). */
 const HEADER = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*(.*?)[ \t]*$/;
 
@@ -94,7 +102,10 @@ async function runConformanceCommand(apiArg: string | undefined, flags: Conforma
   const headers = headersOf(flags.header);
   const concurrency = wholeNumber(flags.concurrency, '--concurrency', 2, 30);
   const maxWait = wholeNumber(flags.maxWait, '--max-wait', 0, 3600);
+  const maxTotalWait = wholeNumber(flags.maxTotalWait, '--max-total-wait', 0, 86_400);
   const timeout = wholeNumber(flags.timeout, '--timeout', 1, 3600);
+  const maxBody = wholeNumber(flags.maxBody, '--max-body', 1, 1024);
+  const deadline = wholeNumber(flags.deadline, '--deadline', 1, 86_400);
   const seed = flags.seed === undefined ? undefined : wholeNumber(flags.seed, '--seed', 0, 2 ** 31 - 1);
   const run = await resolveRun('conformance', apiArg, flags.config !== undefined ? { config: flags.config } : {}, io);
   if (!run) return;
@@ -103,21 +114,40 @@ async function runConformanceCommand(apiArg: string | undefined, flags: Conforma
   const ir = model.ir;
   const versions = versionsOf(ir, flags.version);
   const only = onlyOf(ir, flags.only, versions);
-  // The engine (ajv, fast-check) is loaded only when a run starts.
-  const { runConformance, formatReport, summaryOf } = await import('../../conformance/index.ts');
+  // The engine is a package of its own (with ajv and fast-check), loaded only when a run starts.
+  const loaded = await loadConformancePackage(run.apiPath);
+  if (!loaded.ok) throw new UsageError(loaded.message);
+  const { runConformance, formatReport, summaryOf, verdictOf, EXIT_CODES } = loaded.mod;
+  const { contractOf } = await import('../../conformance/contract.ts');
   info(io, `restgen conformance: checking ${url} against ${ir.title}; it creates records of its own and deletes them again\n`);
   const outcome = await runConformance(
-    ir,
-    { url, headers, versions, only, concurrency, maxWait: maxWait * 1000, timeout: timeout * 1000, ...(seed !== undefined ? { seed } : {}) },
+    contractOf(ir),
+    {
+      url,
+      headers,
+      versions,
+      only,
+      concurrency,
+      maxWait: maxWait * 1000,
+      maxTotalWait: maxTotalWait * 1000,
+      timeout: timeout * 1000,
+      maxBody: maxBody * 1024 * 1024,
+      deadline: deadline * 1000,
+      ...(seed !== undefined ? { seed } : {}),
+    },
     (line) => info(io, `  ${line}\n`),
   );
-  if (outcome.kind === 'unreachable') throw new UsageError(`${outcome.message}; is the server running, and is --url its base URL?`);
-  io.out(formatReport(outcome.report, flags.format as (typeof FORMATS)[number]));
-  const failed = summaryOf(outcome.report).failed;
-  if (failed > 0) {
-    if (flags.format !== 'text') io.err(`restgen conformance: ${failed} check${failed === 1 ? '' : 's'} failed.\n`);
-    io.exit(1);
+  if (outcome.kind === 'unreachable') {
+    io.err(`restgen conformance: ${outcome.message}; is the server running, and is --url its base URL?\n`);
+    return io.exit(EXIT_CODES.incomplete.code);
   }
+  // The report quotes the server: a terminal gets it without control characters, whatever the format escapes.
+  io.out(terminalText(formatReport(outcome.report, flags.format as Format), false));
+  const failed = summaryOf(outcome.report).failed;
+  if (failed > 0 && flags.format !== 'text') io.err(`restgen conformance: ${failed} check${failed === 1 ? '' : 's'} failed.\n`);
+  if (outcome.report.incomplete.length > 0 && flags.format !== 'text')
+    io.err(`restgen conformance: the run did not complete: ${outcome.report.incomplete.map((i) => i.message).join('; ')}.\n`);
+  io.exit(EXIT_CODES[verdictOf(outcome.report)].code);
 }
 
 /**
@@ -141,7 +171,10 @@ export function registerConformanceCommand(program: Command, io: CliIO): void {
     .option('--format <format>', `output format: ${FORMATS.join(', ')}`, 'text')
     .option('--concurrency <n>', 'requests sent at once by the concurrency checks', '5')
     .option('--max-wait <seconds>', 'the longest Retry-After of a 429 that is waited out before retrying', '60')
-    .option('--timeout <seconds>', 'how long one request may take', '10')
+    .option('--max-total-wait <seconds>', 'all the waiting on 429 answers of a run, together', '600')
+    .option('--timeout <seconds>', 'how long one request may take, from sending it to the last byte of its answer', '10')
+    .option('--max-body <MiB>', 'the largest answer body read; a larger one is reported and not read on', '16')
+    .option('--deadline <seconds>', 'how long the checks may take together (the cleanup after it gets a minute more)', '1800')
     .option('--seed <n>', 'makes the generated values reproducible')
     .option('--config <file>', 'the config file (default: restgen.config.ts in the working folder, when there is one)')
     .option('-q, --quiet', 'print only the report and errors')

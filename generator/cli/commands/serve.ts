@@ -17,15 +17,15 @@ import { pathToFileURL } from 'node:url';
 import { installSpec, outputImports } from '../../config/peers.ts';
 import type { Part } from '../../dsl/define-config.ts';
 import { peersOf } from '../../emit/parts.ts';
-import { takesBearer, type ApiIR, type FieldShape, type TypeIR } from '../../model/ir.ts';
-import { assertNever, kindOf, sampleOf } from '../../model/kinds.ts';
+import { takesBearer, type ApiIR } from '../../model/ir.ts';
 import { pascalCase } from '../../model/names.ts';
-import { project, shapeAt } from '../../model/project.ts';
+import { project } from '../../model/project.ts';
 import { generate, loadModel } from '../../pipeline/generate.ts';
 import { usageError, type CliIO } from '../io.ts';
 import { allScopes, createDevJwt } from '../jwt-dev.ts';
 import { reportDiagnostics } from '../report.ts';
 import { resolveRun } from '../run-options.ts';
+import { createStandInMigrations, STAND_IN_HEADER } from '../serve-stand-ins.ts';
 
 /** Options of {@link serveApi}. */
 export interface ServeOptions {
@@ -50,8 +50,6 @@ export interface Served {
   readonly app: FastifyInstance;
   readonly ir: ApiIR;
 }
-
-type Fn = (...args: unknown[]) => unknown;
 
 /** What the generated server needs; `serve` generates it and the parts it needs. */
 const SERVER: readonly Part[] = ['server'];
@@ -90,67 +88,6 @@ async function projectFastify(from: string): Promise<(options: object) => Fastif
   return mod.default;
 }
 
-/** Converts a value to the kind of `type`, for stand-in migrations (there is no user code to ask). */
-function coerce(type: TypeIR, value: unknown): unknown {
-  if (type.kind === 'enum') return type.values.includes(String(value)) ? value : type.values[0];
-  const wire = kindOf(type).wire;
-  switch (wire) {
-    case 'integer':
-    case 'number': {
-      // The number inside a text like "AB-1234" (the dash is a separator, not a sign).
-      const n = Number(typeof value === 'string' ? (/\d+(\.\d+)?/.exec(value)?.[0] ?? 'NaN') : value);
-      return Number.isFinite(n) ? (wire === 'integer' ? Math.trunc(n) : n) : sampleOf(type);
-    }
-    case 'boolean':
-      return Boolean(value);
-    case 'array':
-      return Array.isArray(value) ? value : [value];
-    case 'object':
-      return value;
-    case 'string':
-      return typeof value === 'string' ? value : JSON.stringify(value);
-    default:
-      return assertNever(wire, 'wire type');
-  }
-}
-
-/** A value of the field's shape, for a required field that the newest version made optional. */
-function placeholder(shape: FieldShape): unknown {
-  if (shape.example) return shape.example.value;
-  if (shape.nullable) return null;
-  return shape.type.kind === 'string' ? 'unknown' : sampleOf(shape.type);
-}
-
-/**
- * Stand-in migration hooks for every change the markers cannot express: values are coerced to the other
- * version's type, removed fields answer nothing, and fields made optional answer a placeholder.
- * Returns the hooks and a description of each, for the warning `serve` prints.
- */
-export function createStandInMigrations(ir: ApiIR): { migrations: Record<string, Record<string, Record<string, Record<string, Fn>>>>; stands: string[] } {
-  const versions = ir.versions.map((v) => v.name);
-  const migrations: Record<string, Record<string, Record<string, Record<string, Fn>>>> = {};
-  const stands: string[] = [];
-  const put = (version: string, c: string, f: string, hooks: Record<string, Fn>, what: string) => {
-    ((migrations[version] ??= {})[c] ??= {})[f] = hooks;
-    stands.push(`${version}.${c}.${f}: ${what}`);
-  };
-  for (const c of ir.collections)
-    for (const f of c.fields) {
-      for (const change of f.typeChanges) {
-        const k = versions.indexOf(change.version);
-        const before = shapeAt(versions, k - 1, f);
-        const after = shapeAt(versions, k, f);
-        put(change.version, c.name, f.name, { up: (v) => coerce(after.type, v), down: (v) => coerce(before.type, v) }, 'values coerced between types');
-      }
-      if (f.removedIn && !f.removedIn.fallback) put(f.removedIn.version, c.name, f.name, { value: () => undefined }, 'answers no value');
-      for (const o of f.optionality.filter((x) => x.to === 'optional')) {
-        const value = placeholder(shapeAt(versions, versions.indexOf(o.version) - 1, f));
-        put(o.version, c.name, f.name, { whenMissing: () => value }, `answers ${JSON.stringify(value)} when missing`);
-      }
-    }
-  return { migrations, stands };
-}
-
 /** Generates the API, starts its server on the in-memory handlers, and returns where it listens. */
 export async function serveApi(options: ServeOptions, io: CliIO): Promise<Served | undefined> {
   const apiDir = path.dirname(options.apiPath);
@@ -186,6 +123,11 @@ export async function serveApi(options: ServeOptions, io: CliIO): Promise<Served
   const dev = options.jwtDev ? createDevJwt(ir, Date.now()) : null;
   const { migrations, stands } = createStandInMigrations(ir);
   const app = Fastify({ ...(mod['fastifyOptions'] as object), logger: { level: 'warn' } });
+  // Every answer says which hooks are serve's stand-ins (restgen conformance reads it), before any route is added.
+  if (stands.length > 0) {
+    const ids = stands.map((s) => s.id).join(', ');
+    app.addHook('onSend', async (_request, reply) => void reply.header(STAND_IN_HEADER, ids));
+  }
   const hasEvents = ir.collections.some((c) => c.builtin === 'webhook-endpoints');
   type Seen = { scheme: string; token: string; verified?: unknown };
   await register(app, createMemoryHandlers(), {
@@ -233,7 +175,8 @@ export async function serveApi(options: ServeOptions, io: CliIO): Promise<Served
   }
   // One write, so a reader sees the whole listing at once.
   io.out(lines.join('\n') + '\n');
-  if (stands.length > 0) io.err(`stand-in migration hooks (pass your own to register${name}Api in real code):\n${stands.map((s) => `  ${s}\n`).join('')}`);
+  if (stands.length > 0)
+    io.err(`stand-in migration hooks (pass your own to register${name}Api in real code):\n${stands.map((s) => `  ${s.id}: ${s.what}\n`).join('')}`);
   return { url, app, ir };
 }
 
