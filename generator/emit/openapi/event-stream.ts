@@ -47,7 +47,12 @@ function itemSchema(api: ApiAt, e: EventAt, formats: FormatNames): JsonObject {
     title: e.type,
     required: ['id', 'event', 'data'],
     properties: {
-      id: { type: 'string', pattern: '^[0-9]+$', description: 'The position in the event log: resume after it with `Last-Event-ID` or `?after=`.' },
+      id: {
+        type: 'string',
+        pattern: '^[0-9]+$',
+        examples: ['42'],
+        description: 'The position in the event log: resume after it with `Last-Event-ID` or `?after=`.',
+      },
       event: { const: e.type },
       data: { ...eventBodyOf(api, e, formats), description: 'One `data:` line: this JSON object.' },
     },
@@ -121,21 +126,21 @@ export function buildEventStreamPath(ctx: OperationContext, problem: string): Js
       schema: {
         type: 'string',
         pattern: `^(${types.map((t) => t.replace(/\./g, '\\.')).join('|')})(,(${types.map((t) => t.replace(/\./g, '\\.')).join('|')}))*$`,
+        examples: [types.slice(0, 2).join(',')],
       },
-      examples: { one: { value: types[0]! }, several: { value: types.slice(0, 2).join(',') } },
     },
     {
       name: 'after',
       in: 'query',
       description:
         'Resume after this id (the `id` of the last event received); `Last-Event-ID` overrides it. Without either, the stream starts at the newest event.',
-      schema: { type: 'string', pattern: '^[0-9]{1,16}$' },
+      schema: { type: 'string', pattern: '^[0-9]{1,16}$', examples: ['41'] },
     },
     {
       name: 'Last-Event-ID',
       in: 'header',
       description: 'The id of the last event received: the stream resumes after it (what a reconnecting EventSource sends).',
-      schema: { type: 'string', pattern: '^[0-9]{1,16}$' },
+      schema: { type: 'string', pattern: '^[0-9]{1,16}$', examples: ['41'] },
     },
     ...(api.versioning.in === 'header' ? [ref('parameters', 'ApiVersion')] : []),
   ];
