@@ -3,10 +3,12 @@ import { defineConfig } from 'vitest/config';
 
 const runtimeSource = fileURLToPath(new URL('./packages/runtime/src/', import.meta.url));
 const conformanceSource = fileURLToPath(new URL('./packages/conformance/src/', import.meta.url));
+const postgresSource = fileURLToPath(new URL('./packages/postgres/src/', import.meta.url));
 
 export default defineConfig({
-  // Generated servers import `@restgen/runtime`, and `restgen conformance` loads `@restgen/conformance`: in this
-  // repository's tests, their TypeScript sources (the packed packages are tested as built, in test/package).
+  // Generated servers import `@restgen/runtime` (and the PostgreSQL example `@restgen/postgres`), and `restgen
+  // conformance` loads `@restgen/conformance`: in this repository's tests, their TypeScript sources (the packed
+  // packages are tested as built, in test/package).
   resolve: {
     alias: [
       { find: /^@restgen\/runtime$/, replacement: `${runtimeSource}index.ts` },
@@ -14,6 +16,7 @@ export default defineConfig({
       { find: /^@restgen\/runtime\/jwt$/, replacement: `${runtimeSource}jwt.ts` },
       { find: /^@restgen\/runtime\/otel$/, replacement: `${runtimeSource}otel.ts` },
       { find: /^@restgen\/conformance$/, replacement: `${conformanceSource}index.ts` },
+      { find: /^@restgen\/postgres$/, replacement: `${postgresSource}index.ts` },
     ],
   },
   test: {

@@ -79,6 +79,28 @@ export function medianSample(samples: readonly Sample[]): Sample {
   };
 }
 
+/** One side of a pair of measured processes: how to prepare a run, and the run. */
+export interface Side {
+  readonly prepare: () => void;
+  readonly spec: RunSpec;
+}
+
+/**
+ * Runs `a` and `b` in turn, `runs` times each (A B A B ...), and returns each side's median sample and the median of
+ * the pairs' CPU ratios (A ÷ B): pairing keeps a ratio meaningful while the machine's speed drifts.
+ */
+export function measurePairs(runs: number, a: Side, b: Side): { readonly a: Sample; readonly b: Sample; readonly cpuRatio: number } {
+  const as: Sample[] = [];
+  const bs: Sample[] = [];
+  for (let i = 0; i < runs; i++) {
+    a.prepare();
+    as.push(measureOnce(a.spec));
+    b.prepare();
+    bs.push(measureOnce(b.spec));
+  }
+  return { a: medianSample(as), b: medianSample(bs), cpuRatio: median(as.map((s, i) => s.cpuMs / bs[i]!.cpuMs)) };
+}
+
 /** Runs `prepare` then `spec`, `runs` times, and returns the median sample. */
 export function measure(runs: number, prepare: () => void, spec: RunSpec): Sample {
   const samples: Sample[] = [];

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { measure, type Sample } from './measure.ts';
+import type { Side } from './measure.ts';
 import { moveAside } from './restgen-paths.ts';
 
 const PEERS = fileURLToPath(new URL('./peers/', import.meta.url));
@@ -49,10 +49,9 @@ function writeConfig(dir: string, openapi: string): string {
   return file;
 }
 
-/** Median of `runs` cold orval runs on `openapi` (the output folder moved aside before each), working in `dir`. */
-export function measureOrval(openapi: string, dir: string, runs: number, trash: string): Sample {
+/** A cold orval run on `openapi` (its output folder moved aside before each), working in `dir`; `trash` as restgen's cold runs. */
+export function orvalCold(openapi: string, dir: string, trash: string): Side {
   const bin = ensureOrval();
   const config = writeConfig(dir, openapi);
-  // Prepared as restgen's cold runs are (see `moveAside`).
-  return measure(runs, () => moveAside(path.join(dir, 'out'), trash), { args: [bin, '--config', config], cwd: dir });
+  return { prepare: () => moveAside(path.join(dir, 'out'), trash), spec: { args: [bin, '--config', config], cwd: dir } };
 }

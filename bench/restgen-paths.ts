@@ -3,14 +3,15 @@
  * field changed, nothing changed, `check` (up to date), and `check` with no cache (what CI runs right after
  * `npm ci`), each timed as a whole process; and one field changed under `generate --watch`, measured per edit
  * inside one resident process (see `watch-edits.ts`). The API lives in `.bench/n<size>/` with a `node_modules/` folder of
- * its own, so restgen's run cache (`node_modules/.cache/restgen`) belongs to that size alone and can be
- * removed for the cold and no-cache paths.
+ * its own, so restgen's cache (`node_modules/.cache/restgen`) belongs to that size alone and can be
+ * removed for the cold and no-cache paths. The yardsticks are run in turn with what they measure (paired runs): orval's
+ * cold run with restgen's cold run and the one-field runs after it, `node -e 0` with nothing changed.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { measure, measureOnce, type RunSpec, type Sample } from './measure.ts';
+import { measure, measureOnce, measurePairs, median, medianSample, type RunSpec, type Sample, type Side } from './measure.ts';
 import { breakdownOf, readRunFigures, type Breakdown, type RunFigures } from './stages.ts';
 import { syntheticApi } from './synthetic.ts';
 import { measureWatch } from './watch-edits.ts';
@@ -40,8 +41,6 @@ export type RestgenPath = (typeof RESTGEN_PATHS)[number];
 export interface SizeRun {
   readonly collections: number;
   readonly dir: string;
-  /** The newest version's OpenAPI document, as restgen wrote it (orval's input). */
-  readonly openapi: string;
   readonly files: number;
   readonly bytes: number;
   readonly paths: { readonly [P in RestgenPath]: Sample };
@@ -49,6 +48,12 @@ export interface SizeRun {
   readonly floor: Sample;
   /** Where one field changed spends its time (from `generate --debug` and `node -e 0`). */
   readonly oneField: Breakdown;
+  /** orval's cold run (the newest version's client and zod schemas from restgen's document of it), when measured. */
+  readonly orval?: Sample;
+  /** Node's own start (`node -e 0`), run in turn with nothing changed. */
+  readonly nodeStart: Sample;
+  /** Medians of the ratios of paired runs (CPU): cold ÷ orval's cold, one field ÷ orval's cold, nothing changed ÷ `node -e 0`. */
+  readonly ratios: { readonly coldToOrval?: number; readonly oneFieldToOrval?: number; readonly nothingToNode: number };
 }
 
 /**
@@ -104,9 +109,9 @@ export const QUICK_RUNS = 3;
  * Runs every restgen path `runs` times ({@link QUICK_RUNS} times as often for the quick ones) on a fresh synthetic
  * API of `collections` collections; the `--watch` path
  * is one watch process edited {@link WATCH_EDITS} times after a warm-up edit (medians of its edits; peak RSS the
- * highest the process reached).
+ * highest the process reached). `orvalOf(openapi, dir)`: how to run orval cold on restgen's document, when it is measured.
  */
-export async function benchRestgen(collections: number, runs: number, workRoot: string): Promise<SizeRun> {
+export async function benchRestgen(collections: number, runs: number, workRoot: string, orvalOf?: (openapi: string, dir: string) => Side): Promise<SizeRun> {
   const dir = path.join(workRoot, `n${collections}`);
   const trash = trashOf(workRoot);
   moveAside(dir, trash);
@@ -126,17 +131,47 @@ export async function benchRestgen(collections: number, runs: number, workRoot: 
   };
   // Warm-up: jiti's transform cache of restgen's own sources, as every run of a user's build after the first has it.
   measureOnce(restgen('generate', written));
+  // orval's input: restgen's document of the newest version, as generated before any edit.
+  const openapi = path.join(dir, 'openapi-v3.json');
+  copyFileSync(path.join(dir, 'generated/openapi/v3.json'), openapi);
+  const orval = orvalOf?.(openapi, path.join(dir, 'orval'));
   const dropCache = () => moveAside(cache, trash);
   let variant = 0;
   const quick = runs * QUICK_RUNS;
+  // Each round: a cold run, orval's cold run, then one field changed a few times; each ratio pairs runs of one round.
+  const cold: Sample[] = [];
+  const orvals: Sample[] = [];
+  const fields: Sample[] = [];
+  const coldRatios: number[] = [];
+  const fieldRatios: number[] = [];
+  for (let round = 0; round < runs; round++) {
+    dropCache();
+    moveAside(path.join(dir, 'generated'), trash);
+    const c = measureOnce(restgen('generate', written));
+    cold.push(c);
+    let o: Sample | undefined;
+    if (orval) {
+      orval.prepare();
+      orvals.push((o = measureOnce(orval.spec)));
+      coldRatios.push(c.cpuMs / o.cpuMs);
+    }
+    for (let i = 0; i < QUICK_RUNS; i++) {
+      writeFileSync(api, syntheticApi(collections, ++variant));
+      const f = measureOnce(debugged);
+      fields.push(f);
+      if (o) fieldRatios.push(f.cpuMs / o.cpuMs);
+    }
+  }
+  const still = () => undefined;
+  const nothing = measurePairs(quick, { prepare: still, spec: restgen('generate', upToDate) }, { prepare: still, spec: { args: ['-e', '0'], cwd: dir } });
   const paths = {
-    'cold generate': measure(runs, () => (dropCache(), moveAside(path.join(dir, 'generated'), trash)), restgen('generate', written)),
-    'one field changed': measure(quick, () => writeFileSync(api, syntheticApi(collections, ++variant)), debugged),
-    'nothing changed': measure(quick, () => undefined, restgen('generate', upToDate)),
-    'check (up to date)': measure(quick, () => undefined, restgen('check', upToDate)),
+    'cold generate': medianSample(cold),
+    'one field changed': medianSample(fields),
+    'nothing changed': nothing.a,
+    'check (up to date)': measure(quick, still, restgen('check', upToDate)),
     'check, no cache': measure(quick, dropCache, restgen('check', upToDate)),
   };
-  const nodeStart = measure(quick, () => undefined, { args: ['-e', '0'], cwd: dir });
+  const nodeStart = nothing.b;
   const oneField = breakdownOf(oneFieldRuns, paths['one field changed'].cpuMs, nodeStart.cpuMs);
   const watch = await measureWatch(dir, collections, WATCH_EDITS);
   const watched: Sample = { wallMs: watch.medianWallMs, cpuMs: watch.medianCpuMs, peakRssMiB: watch.peakRssMiB };
@@ -150,11 +185,16 @@ export async function benchRestgen(collections: number, runs: number, workRoot: 
   return {
     collections,
     dir,
-    openapi: path.join(generated, 'openapi/v3.json'),
     files,
     bytes,
     paths: { ...paths, 'one field changed, --watch': watched },
     floor,
     oneField,
+    ...(orval ? { orval: medianSample(orvals) } : {}),
+    nodeStart,
+    ratios: {
+      nothingToNode: nothing.cpuRatio,
+      ...(orval ? { coldToOrval: median(coldRatios), oneFieldToOrval: median(fieldRatios) } : {}),
+    },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * @module `npm run bench`: restgen on synthetic APIs of 20, 200 and 1,000 collections, every path a build
  * step runs, as whole processes (wall, CPU, peak RSS; medians), orval on the same API in the same run,
- * then the OpenAPI document size, client-size, server, start-up, version-resolution, memory-outbox and event-stream fan-out benchmarks. Prints each benchmark's Markdown table, writes it
+ * then the OpenAPI document size, client-size, server, start-up, version-resolution, memory-outbox, several-instances, fair-delivery and event-stream fan-out benchmarks. Prints each benchmark's Markdown table, writes it
  * into the docs' performance page (`docs/performance.md`, each table between its markers, replacing the last run's)
  * and writes `.bench/bench-results.json`.
  *
@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchDiff } from './diff.ts';
-import { measureOrval, orvalVersion } from './orval.ts';
+import { orvalCold, orvalVersion } from './orval.ts';
 import { buildReport, formatReport, machineLine, withBenchmark, type BenchmarkId, type SizeResult } from './report.ts';
 import { benchRestgen, emptyTrash, trashOf } from './restgen-paths.ts';
 
@@ -57,10 +57,9 @@ async function main(): Promise<void> {
   const sizes: SizeResult[] = [];
   for (const collections of SIZES) {
     console.error(`bench: ${collections} collections...`);
-    const { dir, openapi, ...run } = await benchRestgen(collections, RUNS, WORK);
-    const orval = PEERS ? measureOrval(openapi, path.join(dir, 'orval'), RUNS, trashOf(WORK)) : undefined;
+    const { dir: _, ...run } = await benchRestgen(collections, RUNS, WORK, PEERS ? (openapi, dir) => orvalCold(openapi, dir, trashOf(WORK)) : undefined);
     const diffMs = benchDiff({ collections }).medianMs;
-    sizes.push({ ...run, ...(orval ? { orval } : {}), diffMs });
+    sizes.push({ ...run, diffMs });
   }
   emptyTrash(trashOf(WORK));
   const report = buildReport(sizes, RUNS, PEERS ? orvalVersion() : 'not run', loadAtStart);
@@ -84,6 +83,8 @@ const SCRIPTS: readonly [BenchmarkId, string, readonly string[]][] = [
   ['serializer', 'bench/server-serializer.ts', []],
   // A building block of @restgen/runtime measured alone: it lives with the package's sources.
   ['outbox', 'packages/runtime/bench/outbox.ts', ['--expose-gc']],
+  ['instances', 'bench/instances.ts', []],
+  ['fairness', 'packages/runtime/bench/fairness.ts', []],
   ['stream', 'bench/stream.ts', ['--expose-gc']],
 ];
 

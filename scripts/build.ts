@@ -1,22 +1,22 @@
 /**
- * @module `npm run build`: restgen (`dist/`, `tsdown.config.ts`), `@restgen/runtime` (`packages/runtime/dist/`) and
- * `@restgen/conformance` (`packages/conformance/dist/`), each with its own config, through tsdown's API;
- * `jiti scripts/build.ts restgen` (or `runtime`, `conformance`) builds one (each package's `prepack`). tsdown's
- * command line prints on every run under Node 20 that Node 20 is deprecated and that a later tsdown drops it;
- * restgen supports Node 20.19 and later, and pins a tsdown that builds on it, so the build says nothing unless
- * something is wrong. It runs from the repository's root whichever folder it is started in: tsdown reads and
- * compiles its config relative to the working folder.
+ * @module `npm run build`: restgen (`dist/`, `tsdown.config.ts`), `@restgen/runtime` (`packages/runtime/dist/`),
+ * `@restgen/conformance` (`packages/conformance/dist/`) and `@restgen/postgres` (`packages/postgres/dist/`), each with
+ * its own config, through tsdown's API; `jiti scripts/build.ts restgen` (or `runtime`, `conformance`, `postgres`)
+ * builds one (each package's `prepack`). tsdown's command line prints on every run under Node 20 that Node 20 is
+ * deprecated and that a later tsdown drops it; restgen supports Node 20.19 and later, and pins a tsdown that builds on
+ * it, so the build says nothing unless something is wrong. It runs from the repository's root whichever folder it is
+ * started in: tsdown reads and compiles its config relative to the working folder.
  */
 import { fileURLToPath } from 'node:url';
 
 // In this order: the conformance package's declarations refer to restgen's and the runtime's.
-const PACKAGES = { restgen: '.', runtime: 'packages/runtime', conformance: 'packages/conformance' } as const;
+const PACKAGES = { restgen: '.', runtime: 'packages/runtime', conformance: 'packages/conformance', postgres: 'packages/postgres' } as const;
 type Package = keyof typeof PACKAGES;
 
 const asked = process.argv.slice(2);
 const unknown = asked.filter((name) => !(name in PACKAGES));
 if (unknown.length > 0) {
-  process.stderr.write(`build: unknown package ${unknown.join(', ')}; name restgen, runtime, conformance, or none (all).\n`);
+  process.stderr.write(`build: unknown package ${unknown.join(', ')}; name restgen, runtime, conformance, postgres, or none (all).\n`);
   process.exit(2);
 }
 process.chdir(fileURLToPath(new URL('../', import.meta.url)));

@@ -23,7 +23,7 @@ export const GUIDE_ORDER: readonly { readonly group: string; readonly pages: rea
   { group: 'Start', pages: ['first-api', 'dsl'] },
   { group: 'Build', pages: ['server', 'client', 'client-bundles', 'auth', 'webhooks', 'event-stream'] },
   { group: 'Versions and data', pages: ['versions', 'real-database', 'older-data'] },
-  { group: 'Check and ship', pages: ['conformance', 'diff-in-ci', 'deploying', 'openapi-tools', 'troubleshooting'] },
+  { group: 'Check and ship', pages: ['conformance', 'diff-in-ci', 'deploying', 'many-instances', 'openapi-tools', 'troubleshooting'] },
   { group: 'Contribute', pages: ['how-it-works'] },
 ];
 

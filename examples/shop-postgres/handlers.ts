@@ -1,7 +1,7 @@
 /**
  * @module The shop example's handlers on PostgreSQL: every collection of examples/shop/api.ts (newest version,
  * v3) over one connection pool. Create the tables first (`createSchema` in schema.ts), then hand these to
- * `registerShopApi` with the database's outbox and endpoints (server.ts does both).
+ * `registerShopApi` with @restgen/postgres's outbox, endpoints and idempotency store (server.ts does both).
  */
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';

@@ -1,6 +1,8 @@
 -- The tables of the shop example on PostgreSQL (examples/shop-postgres), written once by hand for the newest
 -- version (v3) of examples/shop/api.ts: handlers store the newest shape, and the generated server migrates older
 -- versions' requests up and answers down. Every statement is idempotent: `createSchema` runs it on every start.
+-- The tables of restgen's own stores (webhook endpoints, the outbox, idempotency records) are @restgen/postgres's:
+-- `createSchema` runs its versioned migration first.
 --
 -- Every resource table has
 --   seq       the order of lists (keyset pagination): an identity, never reused, never changed;
@@ -62,29 +64,3 @@ CREATE TABLE IF NOT EXISTS coupons (
   percent_off  integer NOT NULL,
   valid_until  date
 );
-
--- Webhook endpoints (the built-in /webhook_endpoints collection), shared by every instance.
-CREATE TABLE IF NOT EXISTS webhook_endpoints (
-  id          text PRIMARY KEY,
-  revision    bigint NOT NULL DEFAULT 1,
-  record      jsonb NOT NULL
-);
-
--- The transactional outbox: a handler inserts its events in its own transaction (ctx.events.write), so a row
--- exists if and only if the change it reports committed. The dispatcher claims due rows with a lease
--- (FOR UPDATE SKIP LOCKED: instances never wait for, nor take, each other's rows) and deletes a row once it is
--- delivered or given up.
-CREATE TABLE IF NOT EXISTS webhook_outbox (
-  -- The webhook-id header: the same across every attempt of one message.
-  id        text PRIMARY KEY,
-  seq       bigint GENERATED ALWAYS AS IDENTITY,
-  endpoint  text NOT NULL,
-  type      text NOT NULL,
-  body      text NOT NULL,
-  attempts  integer NOT NULL DEFAULT 0,
-  -- When it may be claimed, in ms since the epoch (the dispatcher's clock); a claim moves it past the lease.
-  due_at    bigint NOT NULL,
-  -- The token of the dispatcher holding it; complete and retry count only with the current one.
-  lease     text
-);
-CREATE INDEX IF NOT EXISTS webhook_outbox_due ON webhook_outbox (due_at, seq);

@@ -1,18 +1,21 @@
 /**
- * @module Creates the shop's tables (`schema.sql`) in a database: idempotent, and safe when several
- * instances start at once (they take turns on an advisory lock). Run it as a script to prepare a database:
+ * @module Creates the shop's tables in a database: restgen's own (webhook endpoints, the outbox, idempotency
+ * records), by `@restgen/postgres`'s versioned migration, then the shop's (`schema.sql`). Idempotent, and safe when
+ * several instances start at once (they take turns on advisory locks). Run it as a script to prepare a database:
  *
  *     node --import jiti/register examples/shop-postgres/schema.ts postgres://user:pass@127.0.0.1:5432/shop
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { migrate } from '@restgen/postgres';
 import pg from 'pg';
 
 /** The text of `schema.sql`. */
 export const schemaSql = (): Promise<string> => readFile(new URL('./schema.sql', import.meta.url), 'utf8');
 
-/** Creates every table and index that does not exist yet (in one transaction, under an advisory lock). */
+/** Creates every table and index that does not exist yet (each step in one transaction, under an advisory lock). */
 export async function createSchema(pool: pg.Pool): Promise<void> {
+  await migrate(pool);
   const sql = await schemaSql();
   const client = await pool.connect();
   try {

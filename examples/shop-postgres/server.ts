@@ -1,7 +1,7 @@
 /**
  * @module The shop API on PostgreSQL: `startShopServer` creates the tables, mounts every version of the shop
- * example (its generated server) on the PostgreSQL handlers, with webhook endpoints and the outbox in the same
- * database, and listens. Run it as a script:
+ * example (its generated server) on the PostgreSQL handlers, with webhook endpoints, the outbox and the answers to
+ * Idempotency-Keys in the same database (`@restgen/postgres`), and listens. Run it as a script:
  *
  *     DATABASE_URL=postgres://user:pass@127.0.0.1:5432/shop SHOP_API_KEY=secret \
  *       node --import jiti/register examples/shop-postgres/server.ts
@@ -10,11 +10,10 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { createPostgresEndpoints, createPostgresIdempotency, createPostgresOutbox } from '@restgen/postgres';
 import type { ServerOptions, WebhookOptions } from '@restgen/runtime';
 import { fastifyOptions, registerShopApi, type ShopCredentials, type ShopMigrations } from '../shop/generated/server/index.js';
-import { createPostgresEndpoints } from './endpoints.js';
 import { createPostgresHandlers, type PostgresHandlersOptions } from './handlers.js';
-import { createPostgresOutbox } from './outbox.js';
 import { createSchema } from './schema.js';
 
 /** The conversions between versions that the shop's markers cannot express (see examples/shop/api.ts). */
@@ -29,7 +28,10 @@ export const SHOP_MIGRATIONS: ShopMigrations = {
   },
 };
 
-/** What {@link startShopServer} takes: the pool, credentials, and any option of `registerShopApi`. */
+/**
+ * What {@link startShopServer} takes: the pool, credentials, and any option of `registerShopApi` (`idempotency`
+ * defaults to the database's table).
+ */
 export type ShopServerOptions = Omit<ServerOptions, 'webhooks'> &
   ShopCredentials &
   PostgresHandlersOptions & {
@@ -57,6 +59,8 @@ export async function startShopServer(options: ShopServerOptions): Promise<ShopS
   await createSchema(pool);
   const app = Fastify({ ...fastifyOptions, logger });
   await registerShopApi(app, createPostgresHandlers(pool, cursorSecret === undefined ? {} : { cursorSecret }), {
+    // Every handler passes its transaction to ctx.events.write: its event and its idempotent answer commit with it.
+    idempotency: createPostgresIdempotency(pool),
     ...rest,
     migrations: SHOP_MIGRATIONS,
     webhooks: { outbox: createPostgresOutbox(pool), endpoints: createPostgresEndpoints(pool), ...webhooks },

@@ -93,7 +93,7 @@ export type ContractLoad =
  */
 export async function loadContract(apiPath: string): Promise<ContractLoad> {
   const [{ loadModel }, { formatDiagnostic, locateDiagnostics, sortDiagnostics }] = await Promise.all([
-    import('../pipeline/stages.ts'),
+    import('../pipeline/model.ts'),
     import('../model/locate.ts'),
   ]);
   const model = await loadModel(apiPath);

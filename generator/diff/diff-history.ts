@@ -3,7 +3,7 @@
  * Through history (`--base <ref>`): every version compared with itself at the base; changes to a version
  * released at the base keep their level, changes to unreleased and new versions are safe.
  */
-import type { ApiIR } from '../model/ir.ts';
+import type { ApiAt, ApiIR } from '../model/ir.ts';
 import { project } from '../model/project.ts';
 import { FindingCollector, touchesOf } from './collector.ts';
 import { diffApis } from './diff-apis.ts';
@@ -27,16 +27,15 @@ export function versionsOf(api: ApiIR): VersionInfo[] {
   }));
 }
 
-/** The derived webhook events `version` of `api` delivers, each with its collection (for the upgrade guide). */
-export function derivedEventsOf(api: ApiIR, version: string): DerivedEvent[] {
-  return (project(api, version).events ?? []).flatMap((e) =>
-    e.source.kind === 'resource' ? [{ version, type: e.type, collection: e.source.collection }] : [],
-  );
+/** The derived webhook events a version delivers (`at`: its projection), each with its collection (for the upgrade guide). */
+function derivedEventsOf(at: ApiAt): DerivedEvent[] {
+  const version = at.version.name;
+  return (at.events ?? []).flatMap((e) => (e.source.kind === 'resource' ? [{ version, type: e.type, collection: e.source.collection }] : []));
 }
 
-/** `report` with the derived events of its later version, when it delivers any. */
-const withEvents = (report: DiffReport, api: ApiIR, version: string): DiffReport => {
-  const events = derivedEventsOf(api, version);
+/** `report` with the derived events of its later version (`at`: its projection), when it delivers any. */
+export const withEvents = (report: DiffReport, at: ApiAt): DiffReport => {
+  const events = derivedEventsOf(at);
   return events.length > 0 ? { ...report, events } : report;
 };
 
@@ -53,11 +52,8 @@ export function reportOf(
 
 /** Compares two versions of one API: the migration notes from `from` to `to`. */
 export function diffVersions(api: ApiIR, from: string, to: string, options: DiffOptions = {}): DiffReport {
-  return withEvents(
-    reportOf(from, to, diffApis(project(api, from), project(api, to), { match: 'key', ...options }), [{ from, to, version: to }], versionsOf(api)),
-    api,
-    to,
-  );
+  const after = project(api, to);
+  return withEvents(reportOf(from, to, diffApis(project(api, from), after, { match: 'key', ...options }), [{ from, to, version: to }], versionsOf(api)), after);
 }
 
 /** Every pair of consecutive versions, oldest first. */

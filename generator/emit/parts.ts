@@ -65,9 +65,6 @@ export const PARTS: { readonly [P in Part]: PartInfo } = {
 /** Every part, in the order they are listed and generated. */
 export const PART_NAMES: readonly Part[] = ['zod', 'client', 'openapi', 'server', 'changes'];
 
-/** The parts as the run records list them: space-separated, in restgen's order. */
-export const partsText = (parts: readonly Part[]): string => PART_NAMES.filter((p) => parts.includes(p)).join(' ');
-
 /** True for a part's name. */
 export function isPart(name: unknown): name is Part {
   return typeof name === 'string' && (PART_NAMES as readonly string[]).includes(name);

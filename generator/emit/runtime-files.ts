@@ -3,7 +3,7 @@
  * `<to>`, already formatted (a test proves that prettier leaves every runtime file unchanged).
  */
 import type { RuntimeFiles } from '../templates/load-templates.ts';
-import { copiedFile } from './keyed-file.ts';
+import { copiedFile } from './file.ts';
 import type { OutputFile } from './types.ts';
 
 /**

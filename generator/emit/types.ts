@@ -1,6 +1,8 @@
 /**
- * @module The contract between emitters and the pipeline. Emitters are pure: `(api, options) => files`, each file
- * a description of what renders it; caching, formatting and writing are the pipeline's.
+ * @module The contract between emitters and the pipeline. An emitter is pure, `(api, options) => files`, and
+ * each file is a renderer applied to plain data: what the file is generated from is exactly the data it is given.
+ * Emitters declare no cache keys; the pipeline keys a file (and every piece a renderer composes it from) by the
+ * renderer's name and a hash of its data, so no emitter can forget an input.
  */
 import type { ApiIR } from '../model/ir.ts';
 import type { Render, RuntimeFiles } from '../templates/load-templates.ts';
@@ -8,35 +10,41 @@ import type { Render, RuntimeFiles } from '../templates/load-templates.ts';
 /** How the formatter treats a file. */
 export type FileLanguage = 'typescript' | 'json' | 'markdown';
 
-/**
- * A piece of work an output file is assembled from (a collection's part of an OpenAPI document): `compute`
- * returns the same text for the same `kind` and `input`, so a cache around the emit stage may keep it.
- */
-export interface RenderPart {
-  readonly kind: string;
-  /** Everything the text depends on besides restgen itself, as text. */
-  readonly input: string;
-  /** Computes the text, given the texts of its own parts (in their order). */
-  readonly compute: (parts: readonly string[]) => string;
-  /**
-   * Finer pieces it is assembled from (CHANGES.md's pair of versions from each collection's comparison): a cache
-   * that holds the part never asks for them, and one that does not renders only those that changed.
-   */
-  readonly parts?: readonly RenderPart[];
-  /**
-   * A small answer rather than rendered text (a collection's summary): the file's key holds its text, not its
-   * input, so a change that leaves the answer alone leaves the file's key alone too.
-   */
-  readonly fact?: boolean;
+/** What a renderer may use besides its data: restgen's templates, and other renderers. */
+export interface RenderUse {
+  /** Renders a Handlebars template by name (`zod/schemas`), user overrides applied. */
+  readonly template: Render;
+  /** Another renderer's text for `data`: a cache around the pipeline may answer it without running it. */
+  readonly call: <D>(renderer: Renderer<D>, data: D) => string;
 }
 
 /**
- * One generated file, its path relative to the output folder (POSIX separators). An emitter describes the file
- * (what renders it, from what, out of which parts) and renders nothing until asked: `content` renders it
- * outright; the pipeline renders it through its cache (`render` given its parts' texts), and not at all when
- * the file on disk is known to be up to date. The text is unformatted unless `preformatted`.
+ * A pure function from plain data to text, with a name that identifies it across runs. Defined once, at module
+ * level (see {@link renderer}): it reads nothing but its data and what `use` gives.
  */
-export interface OutputFile {
+export interface Renderer<D> {
+  readonly name: string;
+  // A method, so that files of any data type fit in one list (`OutputFile[]`); each is built from its own pair.
+  render(data: D, use: RenderUse): string;
+}
+
+const names = new Set<string>();
+
+/**
+ * Defines a renderer. A name defined twice is refused: a renderer made inside an emitter (a closure over some of
+ * the API, which its data would not show) fails on the emitter's second run.
+ */
+export function renderer<D>(name: string, render: (data: D, use: RenderUse) => string): Renderer<D> {
+  if (names.has(name)) throw new Error(`internal error: renderer ${name} is defined twice (define renderers once, at module level)`);
+  names.add(name);
+  return { name, render };
+}
+
+/**
+ * One generated file, its path relative to the output folder (POSIX separators): `renderer` applied to `data`.
+ * The text is unformatted unless `preformatted`. `content` renders it outright (no cache), for tests and tools.
+ */
+export interface OutputFile<D = unknown> {
   readonly path: string;
   readonly language: FileLanguage;
   /**
@@ -44,14 +52,9 @@ export interface OutputFile {
    * must prove it); the writer then skips prettier unless the project configures it.
    */
   readonly preformatted?: boolean;
-  /** What renders the file (`render zod/collection`, `openapi`, `copy`). */
-  readonly kind: string;
-  /** Everything the file's text depends on besides restgen itself, as text: with `kind`, the file's key. */
-  readonly input: string;
-  /** The pieces the text is assembled from, in order (none for most files). */
-  readonly parts?: readonly RenderPart[];
-  /** Renders the text from the texts of its parts (in the order of `parts`). */
-  readonly render: (parts: readonly string[]) => string;
+  readonly renderer: Renderer<D>;
+  /** Plain data (no functions, maps, class instances): everything the file is generated from. */
+  readonly data: D;
   /** The text, rendered without any cache (on first read). */
   readonly content: string;
 }
@@ -60,7 +63,7 @@ export interface OutputFile {
 export interface EmitOptions {
   /** The API module's path relative to the output folder, POSIX (`../api.ts`): for headers and comments. */
   readonly sourcePath: string;
-  /** Renders a Handlebars template by name (`zod/schemas`), user overrides applied. */
+  /** Renders a Handlebars template by name (`zod/schemas`), user overrides applied: what `content` renders with. */
   readonly render: Render;
   /** restgen's runtime (`runtime/**.ts` by relative path), copied verbatim into the output. */
   readonly runtime: RuntimeFiles;

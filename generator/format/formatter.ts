@@ -13,6 +13,12 @@ import type { FileLanguage } from '../emit/types.ts';
 export interface Formatter {
   /** {@link DEFAULT_SETTINGS} when prettier's default options apply to the file, else prettier's version and the options. */
   settingsKey(absPath: string, language: FileLanguage): Promise<string>;
+  /**
+   * The files prettier reads the settings of files in `dir` from, when each is plain data that names no other file:
+   * then, unchanged, they stand for the settings, and prettier need not be loaded to tell. Undefined when one is
+   * not (a module, a shared configuration, plugins, YAML or TOML), so that only prettier can tell.
+   */
+  configFiles(dir: string): readonly string[] | undefined;
   /** Formats `content`; `preformatted` content is returned as is when the defaults apply to it. */
   format(content: string, absPath: string, language: FileLanguage, preformatted?: boolean): Promise<string>;
   /** Forgets resolved configuration, so the next run sees edits to the user's prettier config. */
@@ -26,36 +32,50 @@ export const DEFAULT_SETTINGS = 'defaults';
 // golden test compares both on every example file) and parses it about twice as fast.
 const PARSERS: { [L in FileLanguage]: string } = { typescript: 'babel-ts', json: 'json', markdown: 'markdown' };
 
-const CONFIG_FILE = /^(?:\.prettierrc(?:\..+)?|prettier\.config\..+|package\.yaml|\.editorconfig)$/;
+const CONFIG_FILE = /^(?:\.prettierrc(?:\..+)?|prettier\.config\..+|package\.(?:json|yaml)|\.editorconfig)$/;
 
 type Prettier = typeof import('prettier');
 type Options = Record<string, unknown>;
 
-/** True when `package.json` carries a `prettier` member (or cannot be read, so prettier must judge it). */
-function manifestConfigures(file: string): boolean {
+/** What a configuration file holds, as far as settings go: nothing (`none`), plain data, or more. */
+type Config = 'none' | 'plain' | 'other';
+
+/** `data`, parsed from JSON, as prettier options: plain when it is an object that names no plugins. */
+const optionsKind = (data: unknown): Config => (typeof data === 'object' && data !== null && !Array.isArray(data) && !('plugins' in data) ? 'plain' : 'other');
+
+/** What configuration file `file` (named like one) holds; a file that cannot be read is for prettier to judge. */
+function configOf(file: string): Config {
+  const name = path.basename(file);
+  if (name === '.editorconfig') return 'plain';
+  if (name !== 'package.json' && name !== '.prettierrc' && name !== '.prettierrc.json') return 'other';
   try {
-    const manifest: unknown = JSON.parse(readFileSync(file, 'utf8'));
-    return typeof manifest !== 'object' || manifest === null || 'prettier' in manifest;
+    const data: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    if (name !== 'package.json') return optionsKind(data);
+    if (typeof data !== 'object' || data === null || !('prettier' in data)) return 'none';
+    // A string names a shared configuration: another package's file.
+    return optionsKind(data.prettier);
   } catch {
-    // Unreadable or not JSON: prettier would fail on it too; let it say so.
-    return true;
+    // Unreadable, or not JSON (YAML in `.prettierrc`): prettier reads it, or fails on it and says so.
+    return 'other';
   }
 }
 
-/** True when some folder from `dir` up to the root holds a file prettier reads configuration from. */
-function configAbove(dir: string, seen: Map<string, boolean>): boolean {
+/** The configuration files prettier reads for `dir`, from `dir` up to the root, and whether every one is plain data. */
+function configsAbove(dir: string, seen: Map<string, { files: string[]; plain: boolean }>): { files: string[]; plain: boolean } {
   const known = seen.get(dir);
-  if (known !== undefined) return known;
+  if (known) return known;
   let names: string[];
   try {
-    names = readdirSync(dir);
+    names = readdirSync(dir).sort();
   } catch {
     // A folder that cannot be listed holds no configuration prettier could read either.
     names = [];
   }
-  const here = names.some((name) => CONFIG_FILE.test(name) || (name === 'package.json' && manifestConfigures(path.join(dir, name))));
+  const here = names.filter((n) => CONFIG_FILE.test(n)).map((n) => path.join(dir, n));
+  const kinds = here.map(configOf);
   const parent = path.dirname(dir);
-  const result = here || (parent !== dir && configAbove(parent, seen));
+  const above = parent === dir ? { files: [], plain: true } : configsAbove(parent, seen);
+  const result = { files: [...here.filter((_, i) => kinds[i] !== 'none'), ...above.files], plain: above.plain && !kinds.includes('other') };
   seen.set(dir, result);
   return result;
 }
@@ -87,14 +107,15 @@ export function createPrettierFormatter(): Formatter {
       return p;
     });
   const configs = new Map<string, Promise<Options>>();
-  let seen = new Map<string, boolean>();
+  let seen = new Map<string, { files: string[]; plain: boolean }>();
   const optionsFor = (absPath: string): Promise<Options> => {
     const dir = path.dirname(absPath);
     let found = configs.get(dir);
     if (!found) {
-      found = configAbove(dir, seen)
-        ? load().then(async (p) => effectiveOptions(p, ((await p.resolveConfig(absPath, { editorconfig: true })) ?? {}) as Options))
-        : Promise.resolve({});
+      found =
+        configsAbove(dir, seen).files.length > 0
+          ? load().then(async (p) => effectiveOptions(p, ((await p.resolveConfig(absPath, { editorconfig: true })) ?? {}) as Options))
+          : Promise.resolve({});
       configs.set(dir, found);
     }
     return found;
@@ -104,6 +125,10 @@ export function createPrettierFormatter(): Formatter {
       configs.clear();
       seen = new Map();
       clearCache = true;
+    },
+    configFiles(dir) {
+      const { files, plain } = configsAbove(dir, seen);
+      return plain ? files : undefined;
     },
     async settingsKey(absPath, language) {
       const options = await optionsFor(absPath);

@@ -2,6 +2,7 @@
  * @module Stage "project": the API as one version sees it. The builder chain describes the newest
  * version; walking from the newest version back to the requested one, each marker undoes its change.
  */
+import { derived, holding } from './derived.ts';
 import type { ApiAt, ApiIR, CollectionAt, CollectionIR, EventAt, FieldAt, FieldIR, FieldShape, LifecycleAt, MarkerAt, OperationName, TypeIR } from './ir.ts';
 import { pascalCase, singularize } from './names.ts';
 
@@ -193,8 +194,8 @@ export function projectCollection(versions: readonly string[], at: number, c: Co
     path: c.explicitPath ? c.path : name,
     typeName: pascalCase(c.singular !== undefined && name === c.name ? c.singular : singularize(name)),
     ...(c.description !== undefined ? { description: c.description } : {}),
-    // Projected on first read: a run that knows this projection's hash from the render cache (an unchanged
-    // collection) never reads its fields. Enumerable, so JSON and spreads see it as a plain property.
+    // Projected on first read (a collection's name and operations are often all that is asked). Enumerable, so JSON,
+    // spreads and the cache's hash of renderer data see it as a plain property.
     get fields(): FieldAt[] {
       return (fields ??= projectFields(versions, at, c.fields));
     },
@@ -250,7 +251,10 @@ function projectedOnce(versions: readonly string[], at: number, key: string, c: 
   let known = collectionProjections.get(c);
   if (!known) collectionProjections.set(c, (known = new Map()));
   let projected = known.get(key);
-  if (projected === undefined) known.set(key, (projected = projectCollection(versions, at, c) ?? null));
+  if (projected === undefined) {
+    projected = projectCollection(versions, at, c) ?? null;
+    known.set(key, projected && derived(projected, 'projectCollection', key, c));
+  }
   return projected ?? undefined;
 }
 
@@ -262,7 +266,7 @@ export function project(api: ApiIR, version: string): ApiAt {
   let known = projections.get(api);
   if (!known) projections.set(api, (known = new Map()));
   let projection = known.get(version);
-  if (!projection) known.set(version, (projection = projectVersion(api, version)));
+  if (!projection) known.set(version, (projection = holding(projectVersion(api, version))));
   return projection;
 }
 
@@ -272,7 +276,7 @@ function projectVersion(api: ApiIR, version: string): ApiAt {
   if (!v) throw new Error(`project(): unknown version ${version}`);
   const versions = api.versions.map((x) => x.name);
   const key = `${JSON.stringify(versions)}${at}`;
-  const collections = api.collections.flatMap((c) => projectedOnce(versions, at, key, c) ?? []);
+  const collections = holding(api.collections.flatMap((c) => projectedOnce(versions, at, key, c) ?? []));
   const events = projectEvents(api, at, collections);
   return {
     kind: 'api-at',

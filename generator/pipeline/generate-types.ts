@@ -3,15 +3,14 @@
  * can name these types without importing `generate.ts` (which imports them).
  */
 import type { Part } from '../dsl/define-config.ts';
-import type { Finding } from '../diff/types.ts';
+import type { Finding, SeverityOverrides } from '../diff/types.ts';
 import type { Formatter } from '../format/formatter.ts';
 import type { Diagnostic } from '../model/diagnostics.ts';
 import type { ApiIR } from '../model/ir.ts';
-import type { JudgeOptions } from './lock-verdict.ts';
 import type { GenerateSession } from './session.ts';
 
 /** Options of `generate` and `check`. */
-export interface GenerateOptions extends JudgeOptions {
+export interface GenerateOptions {
   /** The API module. */
   readonly apiPath: string;
   /** The output folder; `generated/` beside the API module by default. */
@@ -24,9 +23,17 @@ export interface GenerateOptions extends JudgeOptions {
   readonly formatter?: Formatter;
   /**
    * What a resident process (`--watch`) keeps from run to run (see `session.ts`): unchanged collections are not
-   * built again, and caches are not read from disk again while their files are unchanged. The output is the same.
+   * built again. The output is the same.
    */
   readonly session?: GenerateSession;
+  /** Record breaking changes to released versions in the lock instead of refusing them. */
+  readonly acceptBreaking?: boolean;
+  /** Why the breaks accepted with `acceptBreaking` are deliberate; recorded with each in the lock. */
+  readonly acceptReason?: string;
+  /** Severity overrides for the lock's judgement (the config file's `diff.severity`). */
+  readonly severity?: SeverityOverrides;
+  /** `YYYY-MM-DD`: judges whether a removed version's sunset has passed (the lock only; output never depends on it). */
+  readonly today?: string;
   /** The parts to generate (default: all); the parts they need are added. */
   readonly parts?: readonly Part[];
 }
@@ -48,14 +55,12 @@ export interface GenerateResult {
   readonly stale: readonly string[];
   /** Check mode: why each stale file is stale. */
   readonly staleReasons: Readonly<Record<string, StaleReason>>;
-  /** How many files were rendered and formatted (their recorded render key or text did not match). */
+  /** How many files were rendered and formatted (the last run did not record them as they are now). */
   readonly formatted: number;
-  /** Rendered texts the render cache held (`hits`) and those rendered anew (`misses`). */
+  /** Texts the cache held (`hits`: pieces of files, compiled templates, the lock's verdict) and those computed anew. */
   readonly renders: { readonly hits: number; readonly misses: number };
-  /** True when the up-to-date cache answered without loading the API. */
+  /** True when the up-to-date proof answered without loading the API. */
   readonly cached: boolean;
-  /** Check mode: the inputs record is behind its inputs (not stale: `generate` refreshes it). */
-  readonly recordBehind?: boolean;
   /** Allowed changes to released versions (and newly released versions) that updated the lock. */
   readonly lockFindings: readonly Finding[];
   /** Write mode: the lock was written. Check mode: the lock is out of date. */

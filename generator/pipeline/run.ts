@@ -1,15 +1,17 @@
 /**
- * @module What one run of the pipeline carries from stage to stage: the resolved paths and parts, the options, the
+ * @module What one run of the pipeline carries from stage to stage: its options, resolved once (paths, parts), the
  * formatter and its settings, the stopwatch of the stages (`--debug`), and the result of a run that stopped early.
  */
 import path from 'node:path';
 import { PART_NAMES, withNeeds } from '../emit/parts.ts';
 import type { Part } from '../dsl/define-config.ts';
+import type { FileLanguage } from '../emit/types.ts';
 import { createPrettierFormatter, type Formatter } from '../format/formatter.ts';
 import { lockPathFor } from '../lock/lock-file.ts';
 import type { Diagnostic } from '../model/diagnostics.ts';
 import type { GenerateOptions, GenerateResult } from './generate-types.ts';
-import type { SettingsOf } from './run-cache.ts';
+
+const EXTENSIONS: { readonly [L in FileLanguage]: string } = { typescript: '.ts', json: '.json', markdown: '.md' };
 
 /** One run: its inputs, resolved once, and what every stage shares. */
 export interface Run {
@@ -18,11 +20,13 @@ export interface Run {
   readonly outDir: string;
   readonly mode: 'write' | 'check';
   readonly lockPath: string;
+  /** The API module's path relative to the output folder, POSIX (`../api.ts`): what headers name. */
+  readonly sourcePath: string;
   /** The parts to generate, the parts they need added. */
   readonly parts: readonly Part[];
   readonly formatter: Formatter;
-  /** The formatter settings of one output file (prettier's configuration is loaded only when first asked). */
-  readonly settingsOf: SettingsOf;
+  /** The formatter settings of the files of one output folder (prettier's configuration is loaded only when first asked). */
+  settingsOf(dir: string, language: FileLanguage): Promise<string>;
   /** Milliseconds spent per stage, for `--debug`. */
   readonly timings: Record<string, number>;
   /** Adds the time since the last lap to `stage`. */
@@ -38,6 +42,7 @@ export function startRun(options: GenerateOptions): Run {
   const apiPath = path.resolve(options.apiPath);
   const outDir = path.resolve(options.outDir ?? path.join(path.dirname(apiPath), 'generated'));
   const lockPath = lockPathFor(apiPath);
+  const sourcePath = path.relative(outDir, apiPath).split(path.sep).join('/');
   const timings: Record<string, number> = {};
   let lapStart = performance.now();
   const formatter = options.formatter ?? options.session?.formatter ?? createPrettierFormatter();
@@ -67,11 +72,13 @@ export function startRun(options: GenerateOptions): Run {
     outDir,
     mode: options.mode ?? 'write',
     lockPath,
+    sourcePath,
     parts: withNeeds(options.parts ?? PART_NAMES),
     formatter,
-    settingsOf: async (abs, language) => {
+    settingsOf: async (dir, language) => {
       await (refreshed ??= formatter.refresh());
-      return formatter.settingsKey(abs, language);
+      // prettier resolves settings per file (overrides match names): a file of the language stands for the folder's.
+      return formatter.settingsKey(path.join(dir, `restgen${EXTENSIONS[language]}`), language);
     },
     timings,
     lap(stage) {

@@ -5,11 +5,8 @@
  */
 import { markdownTable } from './markdown-table.ts';
 import { headOfLocation } from '../diff/collector.ts';
-import { diffVersions } from '../diff/diff-history.ts';
 import type { DiffReport, Direction, Finding } from '../diff/types.ts';
-import type { ApiIR } from '../model/ir.ts';
-import { project } from '../model/project.ts';
-import { withReadBack } from './read-back.ts';
+import type { ApiAt, ApiIR } from '../model/ir.ts';
 
 /** One finding as CHANGES.md shows it. */
 export interface FindingView {
@@ -73,9 +70,8 @@ function findingView(f: Finding): FindingView {
   };
 }
 
-export function pairView(api: ApiIR, report: DiffReport): PairView {
-  const before = project(api, report.from);
-  const after = project(api, report.to);
+/** The section of one pair of versions (`before`, `after`: their projections) from the report comparing them. */
+export function pairView(before: ApiAt, after: ApiAt, report: DiffReport): PairView {
   // Collections in the later version's order, then those only the earlier one has.
   const names = new Set(after.collections.map((c) => c.name));
   const order = [...names, ...before.collections.map((c) => c.name).filter((n) => !names.has(n))];
@@ -103,17 +99,8 @@ export function pairView(api: ApiIR, report: DiffReport): PairView {
   };
 }
 
-/** The consecutive pairs of versions CHANGES.md compares, oldest first. */
-export function versionPairs(api: ApiIR): [string, string][] {
-  return api.versions.slice(1).map((v, i) => [api.versions[i]!.name, v.name]);
-}
-
-/** The view of CHANGES.md for `api`; `parts`: the texts of its pairs (`emit/changes/changes-parts.ts`), in order (else compared here). */
-export function buildChangesView(api: ApiIR, sourcePath: string, parts?: readonly string[]): ChangesView {
-  const pairs = versionPairs(api).map(([from, to], i): PairView => {
-    const text = parts?.[i];
-    return text !== undefined ? (JSON.parse(text) as PairView) : pairView(api, withReadBack(api, diffVersions(api, from, to)));
-  });
+/** The view of CHANGES.md for `api`; `pairs`: the section of each consecutive pair of versions, in order. */
+export function buildChangesView(api: ApiIR, sourcePath: string, pairs: readonly PairView[]): ChangesView {
   return {
     title: api.title,
     sourcePath,

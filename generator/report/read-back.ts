@@ -9,7 +9,6 @@
 import { stableJson } from '../diff/collector.ts';
 import type { DiffReport, Finding } from '../diff/types.ts';
 import type { ApiAt, ApiIR, FieldAt, FieldIR, TypeIR } from '../model/ir.ts';
-import { project } from '../model/project.ts';
 
 /** The object fields of a type, through arrays; undefined when it holds no object. */
 function objectFields<F>(type: TypeIR<F>): readonly F[] | undefined {
@@ -32,63 +31,67 @@ function pathAt(at: ApiAt, location: string): FieldAt[] | undefined {
   return path.length > 0 ? path : undefined;
 }
 
-/** The IR field the projected `path` leads to (projected fields keep the IR's key). */
-function fieldIR(api: ApiIR, collection: string, path: readonly FieldAt[]): FieldIR | undefined {
-  let fields: readonly FieldIR[] | undefined = api.collections.find((c) => c.name === collection)?.fields;
-  let found: FieldIR | undefined;
-  for (const step of path) {
-    found = fields?.find((f) => f.name === step.key);
-    if (found === undefined) return undefined;
-    fields = objectFields(found.type);
-  }
-  return found;
-}
-
-/** "Clients of v1", or "Clients of v2 and older versions" when there are older ones. */
-function clientsOf(api: ApiIR, version: string): string {
-  return api.versions.findIndex((v) => v.name === version) > 0 ? `Clients of ${version} and older versions` : `Clients of ${version}`;
-}
-
-/** The clause on what clients of `from` read back after `f` (no final period), or undefined when the change has no fallback. */
-export function readBackNote(api: ApiIR, from: string, to: string, f: Finding): string | undefined {
-  const rule = f.id.replace(/^(request|response)-/, '');
-  const head = f.location.split('.')[0]!;
-  if (rule === 'required-field-removed' || rule === 'optional-field-removed') {
-    const removed = pathAt(project(api, from), f.location)?.at(-1)?.removedIn;
-    if (removed?.version !== to || removed.fallback === undefined) return undefined;
-    return `${clientsOf(api, from)} read it back as ${stableJson(removed.fallback.value)}, its fallback: the newest version does not store it, so a value they send is not kept`;
-  }
-  if (rule === 'field-became-required') {
-    const path = pathAt(project(api, to), f.location);
-    const made = path && fieldIR(api, head, path)?.optionality.find((o) => o.version === to && o.to === 'required');
-    if (made?.fallback === undefined) return undefined;
-    return `${clientsOf(api, from)} that leave it out of a create or replace read it back as ${stableJson(made.fallback.value)}, its fallback, which is stored for them`;
-  }
-  return undefined;
-}
-
-/** `report` (between two versions of `api`) with each change made with a fallback saying what older clients read back. */
-export function withReadBack(api: ApiIR, report: DiffReport): DiffReport {
-  const findings = report.findings.map((f) => {
-    const note = readBackNote(api, report.from, report.to, f);
-    return note === undefined ? f : { ...f, message: `${f.message}. ${note}` };
-  });
-  return { ...report, findings };
-}
-
 /**
- * What the notes of `api` depend on beyond the versions' projections (a removed field's fallback is in the older
- * projection; a made-required field's is only in the IR): the fallbacks of fields made required, for cache keys.
+ * What the notes read of an API besides the two versions compared, as plain data (a renderer's input): its versions'
+ * names, oldest first, and the fallbacks of fields made required (a removed field's fallback is in the older version's
+ * projection; a made-required field's is only in the IR). Each fallback names its collection and the field's path by
+ * IR names (`lines.sku`), which projected fields keep as their `key`.
  */
-export function madeRequiredFallbacks(api: ApiIR): readonly unknown[] {
-  const out: unknown[] = [];
+export interface ReadBackFacts {
+  readonly versions: readonly string[];
+  readonly madeRequired: readonly { readonly collection: string; readonly path: string; readonly version: string; readonly value: unknown }[];
+}
+
+/** The {@link ReadBackFacts} of `api`. */
+export function readBackFacts(api: ApiIR): ReadBackFacts {
+  const madeRequired: ReadBackFacts['madeRequired'][number][] = [];
   const walk = (collection: string, fields: readonly FieldIR[], path: string): void => {
     for (const f of fields) {
-      for (const o of f.optionality) if (o.fallback) out.push([collection, `${path}${f.name}`, o.version, o.fallback.value]);
+      for (const o of f.optionality)
+        if (o.to === 'required' && o.fallback) madeRequired.push({ collection, path: `${path}${f.name}`, version: o.version, value: o.fallback.value });
       const inner = objectFields(f.type);
       if (inner) walk(collection, inner, `${path}${f.name}.`);
     }
   };
   for (const c of api.collections) walk(c.name, c.fields, '');
-  return out;
+  return { versions: api.versions.map((v) => v.name), madeRequired };
+}
+
+/** "Clients of v1", or "Clients of v2 and older versions" when there are older ones. */
+function clientsOf(facts: ReadBackFacts, version: string): string {
+  return facts.versions.indexOf(version) > 0 ? `Clients of ${version} and older versions` : `Clients of ${version}`;
+}
+
+/**
+ * The clause on what clients of `before`'s version read back after `f`, a change between the versions `before` and
+ * `after` (projections of one API, whose {@link ReadBackFacts} are `facts`); no final period. Undefined when the change
+ * has no fallback.
+ */
+export function readBackNote(before: ApiAt, after: ApiAt, facts: ReadBackFacts, f: Finding): string | undefined {
+  const [from, to] = [before.version.name, after.version.name];
+  const rule = f.id.replace(/^(request|response)-/, '');
+  const head = f.location.split('.')[0]!;
+  if (rule === 'required-field-removed' || rule === 'optional-field-removed') {
+    const removed = pathAt(before, f.location)?.at(-1)?.removedIn;
+    if (removed?.version !== to || removed.fallback === undefined) return undefined;
+    return `${clientsOf(facts, from)} read it back as ${stableJson(removed.fallback.value)}, its fallback: the newest version does not store it, so a value they send is not kept`;
+  }
+  if (rule === 'field-became-required') {
+    const keys = pathAt(after, f.location)
+      ?.map((step) => step.key)
+      .join('.');
+    const made = keys !== undefined && facts.madeRequired.find((m) => m.collection === head && m.path === keys && m.version === to);
+    if (!made) return undefined;
+    return `${clientsOf(facts, from)} that leave it out of a create or replace read it back as ${stableJson(made.value)}, its fallback, which is stored for them`;
+  }
+  return undefined;
+}
+
+/** `report` (between the versions `before` and `after`) with each change made with a fallback saying what older clients read back. */
+export function withReadBack(before: ApiAt, after: ApiAt, facts: ReadBackFacts, report: DiffReport): DiffReport {
+  const findings = report.findings.map((f) => {
+    const note = readBackNote(before, after, facts, f);
+    return note === undefined ? f : { ...f, message: `${f.message}. ${note}` };
+  });
+  return { ...report, findings };
 }

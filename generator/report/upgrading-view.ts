@@ -4,9 +4,8 @@
  * deprecation and sunset dates and docs page, and how to select the newer version. Everything shown is
  * decided and escaped here; the template only lays it out.
  */
-import { combineReports, diffVersions } from '../diff/diff-history.ts';
-import type { VersionInfo } from '../diff/types.ts';
-import { withReadBack } from './read-back.ts';
+import { combineReports } from '../diff/diff-history.ts';
+import type { DiffReport, VersionInfo } from '../diff/types.ts';
 import { buildUpgradeGuide, type UpgradeStep, type UpgradeTarget } from './upgrade-guide.ts';
 import type { ApiIR } from '../model/ir.ts';
 import { escapeMarkdown } from './changes-view.ts';
@@ -83,10 +82,8 @@ function titleOf(t: UpgradeTarget): string {
   return t.kind === 'event' ? `Event \`${t.name}\`` : `\`${t.name}\` (${routes})`;
 }
 
-/** The view of UPGRADING.md for `api`. */
-export function buildUpgradingView(api: ApiIR, sourcePath: string): UpgradingView {
-  const released = api.versions.filter((v) => v.released !== undefined);
-  const reports = released.slice(1).map((v, i) => withReadBack(api, diffVersions(api, released[i]!.name, v.name)));
+/** The view of UPGRADING.md for `api`; `reports`: the comparison of each consecutive pair of released versions, in order. */
+export function buildUpgradingView(api: ApiIR, sourcePath: string, reports: readonly DiffReport[]): UpgradingView {
   const guide = reports.length > 0 ? buildUpgradeGuide(combineReports(reports)) : [];
   return {
     title: api.title,

@@ -75,7 +75,7 @@ function createHandlebars(): typeof Handlebars {
 
 const COMPILE_OPTIONS = { strict: true, noEscape: true } as const;
 
-// Templates render with Handlebars' runtime, from precompiled code the render cache usually has; the compiler
+// Templates render with Handlebars' runtime, from precompiled code the pipeline's cache usually has; the compiler
 // (twice the runtime's load time) is loaded only when a template must be compiled. Both come from the package's
 // single-file builds: the same code as its CommonJS modules, loaded as one file instead of some twenty (half the
 // load time, on every run that renders).
@@ -88,12 +88,12 @@ const compilerOf = (): typeof Handlebars => (compiler ??= requireHere('handlebar
  * Loads every template under restgen's `templates/` and, when given, the user's override folder (a file
  * there with the same relative name replaces restgen's). Partials are templates whose name starts with `_`
  * in their folder, registered as `folder/_name`. A template is compiled when first rendered (a run that
- * renders nothing compiles nothing), from the precompiled code `memo` (the render cache) kept as a fact when it
- * has it, so a run compiles only templates it has never seen.
+ * renders nothing compiles nothing), from the precompiled code `memo` (the pipeline's cache) kept when it has it,
+ * so a run compiles only templates it has never seen.
  */
 export function loadTemplates(
   overrideDir?: string,
-  memo?: (kind: string, input: string, compute: () => string, holds: 'fact') => string,
+  memo?: (name: string, text: string, compile: () => string) => string,
 ): { render: Render; names: readonly string[] } {
   const files = templateFiles(BUILTIN_TEMPLATES);
   const overridden = new Set<string>();
@@ -121,7 +121,7 @@ export function loadTemplates(
     const text = readFileSync(files.get(name)!, 'utf8');
     try {
       const precompile = () => compilerOf().precompile(text, COMPILE_OPTIONS) as string;
-      const spec = memo ? memo('template', `${name}\0${text}`, precompile, 'fact') : precompile();
+      const spec = memo ? memo(name, text, precompile) : precompile();
       // Handlebars' own precompiled form: an object literal of functions, evaluated as Handlebars.compile does.
       template = hb.template(new Function(`return ${spec}`)() as TemplateSpecification);
     } catch (error) {

@@ -1,7 +1,8 @@
 /**
  * @module The only code that touches the output folder. It reads what is there, tells restgen's files
  * from the user's, and applies a plan: atomic writes (temp file + rename) of changed files and removal
- * of generated files that are no longer produced. A user's file is never overwritten or deleted.
+ * of generated files that are no longer produced. A user's file is never overwritten or deleted, and a file
+ * generated from another API module (another output folder nested in this one) is never removed.
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -27,15 +28,7 @@ import {
   type Dirent,
 } from 'node:fs';
 import path from 'node:path';
-import { isGenerated } from '../format/header.ts';
-
-/** What is in the output folder now. */
-export interface FolderState {
-  /** Relative POSIX paths of files restgen generated (they carry its header). */
-  readonly generated: ReadonlySet<string>;
-  /** Relative POSIX paths of every other file. */
-  readonly foreign: ReadonlySet<string>;
-}
+import { isGenerated, sourceOf } from '../format/header.ts';
 
 function head(file: string): string {
   const fd = openSync(file, 'r');
@@ -57,12 +50,6 @@ function headIfPresent(file: string): string | undefined {
     throw error;
   }
 }
-
-/**
- * The file every output folder holds at its top (the pipeline's inputs record). A folder below the output
- * folder that holds one is another output folder (another API's, or this API's under an earlier `--out`).
- */
-export const OUTPUT_FOLDER_MARK = 'restgen-inputs.json';
 
 /** Linux `statfs` types of the kernel's own file systems: their files are the kernel's, never a project's. */
 const KERNEL_FILE_SYSTEMS = new Map<number, string>([
@@ -101,11 +88,7 @@ export function unusableOutput(outDir: string): string | undefined {
   return kind ? `the output folder ${resolved} is on ${kind}, a file system of the kernel's` : undefined;
 }
 
-/**
- * Calls `visit` with the absolute and relative POSIX path of every file in `outDir`, skipping `node_modules`,
- * dot-folders and other output folders nested in it: their files are theirs, never this run's to remove
- * (`--out .` would otherwise remove the `generated/` folder of every API in the project).
- */
+/** Calls `visit` with the absolute and relative POSIX path of every file in `outDir`, skipping `node_modules` and dot-folders. */
 function walkOutput(outDir: string, visit: (full: string, rel: string) => void): void {
   if (!existsSync(outDir)) return;
   // Paths are joined by hand: path.join and path.relative normalise every segment again, which is most of
@@ -120,7 +103,6 @@ function walkOutput(outDir: string, visit: (full: string, rel: string) => void):
       if (relDir !== '' && (code === 'ENOENT' || code === 'ENOTDIR')) return;
       throw error;
     }
-    if (relDir !== '' && entries.some((e) => e.name === OUTPUT_FOLDER_MARK && e.isFile())) return;
     for (const entry of entries) {
       const name = entry.name;
       if (name === 'node_modules' || name.startsWith('.')) continue;
@@ -134,20 +116,20 @@ function walkOutput(outDir: string, visit: (full: string, rel: string) => void):
 }
 
 /**
- * Scans `outDir` (missing is fine), skipping `node_modules`, dot-folders and nested output folders. Synchronous on purpose: it
- * reads the first bytes of hundreds of small files, where promise overhead dominates. A file for which
- * `knownGenerated` answers true (the caller proved it restgen's, e.g. by its unchanged stamp) is not read.
+ * The files of `outDir` (missing is fine) this run may remove: those generated from the API module at `sourcePath`
+ * (relative to `outDir`, as headers name it), and the empty temporary files of a killed run. Files generated from
+ * another module (another output folder inside this one: `--out .` over a project's `generated/`) and the
+ * user's files are not. Synchronous on purpose: it reads the first bytes of hundreds of small files, where promise
+ * overhead dominates. A file for which `known` answers true (the caller proved it one of them) is not read.
  */
-export async function scanOutput(outDir: string, knownGenerated: (rel: string) => boolean = () => false): Promise<FolderState> {
-  const generated = new Set<string>();
-  const foreign = new Set<string>();
+export function ownFiles(outDir: string, sourcePath: string, known: (rel: string) => boolean = () => false): Set<string> {
+  const own = new Set<string>();
   walkOutput(outDir, (full, rel) => {
-    if (knownGenerated(rel)) return void generated.add(rel);
-    const text = headIfPresent(full);
+    const text = known(rel) ? undefined : headIfPresent(full);
     // A file another run removed after the walk saw it is not there to keep or remove.
-    if (text !== undefined) (isOwnFile(rel, text, full) ? generated : foreign).add(rel);
+    if (known(rel) || (text !== undefined && isOwnFile(rel, text, full, sourcePath))) own.add(rel);
   });
-  return { generated, foreign };
+  return own;
 }
 
 /** The name `writeAtomic` gives a temporary file for `file`: its own name, 12 hex digits, `.tmp` (TEMP_NAME). */
@@ -173,14 +155,14 @@ function isLeftTemp(rel: string, text: string, file: string): boolean {
 }
 
 /**
- * Whether `file` (at `rel` in its output folder), whose first bytes are `head`, is restgen's to replace or
- * remove: a generated file (its header), or an empty temporary file left by a killed run. Every other file
- * is the user's.
+ * Whether `file` (at `rel` in its output folder), whose first bytes are `head`, is the run's of `sourcePath` to
+ * remove: a file generated from that module (its header), or an empty temporary file left by a killed run.
  */
-export const isOwnFile = (rel: string, head: string, file: string): boolean => isGenerated(head) || isLeftTemp(rel, head, file);
+export const isOwnFile = (rel: string, head: string, file: string, sourcePath: string): boolean =>
+  (isGenerated(head) && sourceOf(head) === sourcePath) || isLeftTemp(rel, head, file);
 
 /**
- * The `stat` of every file `scanOutput` would see, by relative POSIX path, without reading any of them:
+ * The `stat` of every file `ownFiles` would see, by relative POSIX path, without reading any of them:
  * the up-to-date check compares these with what it recorded and reads only the files that changed.
  */
 export function statOutput(outDir: string): Map<string, BigIntStats> {
@@ -220,38 +202,6 @@ export function sameBytes(file: Uint8Array, pieces: readonly Uint8Array[]): bool
     at += piece.length;
   }
   return at === file.length;
-}
-
-/**
- * Reads many output files one after the other into one buffer that grows as needed: each file's bytes are
- * valid until the next read. Reading a folder of megabytes this way allocates (and collects) almost nothing.
- */
-export function outputReader(outDir: string): (rel: string) => Buffer | undefined {
-  let scratch = Buffer.allocUnsafe(1 << 20);
-  return (rel) => {
-    let fd: number;
-    try {
-      fd = openSync(path.join(outDir, rel), 'r');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
-    try {
-      let length = 0;
-      for (;;) {
-        if (length === scratch.length) {
-          const bigger = Buffer.allocUnsafe(scratch.length * 2);
-          scratch.copy(bigger, 0, 0, length);
-          scratch = bigger;
-        }
-        const n = readSync(fd, scratch, length, scratch.length - length, null);
-        if (n === 0) return scratch.subarray(0, length);
-        length += n;
-      }
-    } finally {
-      closeSync(fd);
-    }
-  };
 }
 
 /**

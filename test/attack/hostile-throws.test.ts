@@ -3,13 +3,16 @@
  * revoked Proxy) never crashes the process and never changes an answer beyond the documented one: listeners
  * (`onVersionUse`, `onOutdatedValue`) change nothing; handlers, migration hooks, `authenticate` and `pinnedVersion`
  * answer the usual 500 telling nothing; a handler that rejects after its request timed out, and the webhook
- * dispatcher's stores, are logged. Every failure is logged, at warn with a logger that writes it (pino's error
+ * dispatcher's stores, are logged; an outbox that refuses deliveries after the change was stored has them held and
+ * logged as lost at stop; a Redis client that rejects with such a value is Redis away. Every failure is logged, at warn with a logger that writes it (pino's error
  * serializer reads the value's properties, which is what threw before).
  */
 import Fastify from 'fastify';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDispatcher } from '../../packages/runtime/src/webhook-dispatch.ts';
+import { createRedisGuard, RedisUnavailable } from '../../packages/runtime/src/redis-guard.ts';
+import { createDeferredEvents } from '../../packages/runtime/src/webhook-deferred.ts';
 import { createMemoryEndpoints, type Claimed, type Outbox } from '../../packages/runtime/src/webhook-store.ts';
 import { SHOP_MIGRATIONS, generateInto, importServer, registerOf, start, testAuthenticate, type Running, type ServerModule } from '../server/helpers.ts';
 import { KEYS, LEDGER_API } from '../versions/ledger.ts';
@@ -268,5 +271,45 @@ describe('the webhook dispatcher: a store that fails is logged', () => {
     expect(failures).toEqual([]);
     expect(lines.join('')).toContain('webhook delivery failed in the dispatcher');
     expect(lines.join('')).toContain('webhook outbox could not be read');
+  });
+});
+
+describe('deliveries the outbox refused, and Redis commands: a hostile failure is held, logged, or Redis away', () => {
+  it.each(CASES)('with %s', async (_, make) => {
+    const lines: string[] = [];
+    const log = Fastify({
+      logger: {
+        level: 'warn',
+        stream: new Writable({
+          write(chunk: Buffer, _enc, done) {
+            lines.push(chunk.toString());
+            done();
+          },
+        }),
+      },
+    }).log;
+    const outbox: Outbox = {
+      add: () => Promise.reject(make()),
+      claim: async () => [],
+      complete: async () => true,
+      retry: async () => true,
+    };
+    const delivery = { id: 'msg_1', endpoint: 'ep', type: 'order.created', body: '{}', attempts: 0, dueAt: 0 };
+    const guard = createRedisGuard(1_000, 1_000, () => 0);
+    const failures = await processFailures(async () => {
+      // Held for another try (the change was stored), then logged as lost when the server stops.
+      const deferred = createDeferredEvents(outbox, log, 1);
+      expect(deferred.hold([delivery], make())).toBe('deferred');
+      expect(deferred.hold([{ ...delivery, id: 'msg_2' }], make())).toBe('lost');
+      await deferred.stop();
+      // A client of the user's that rejects with it: Redis counts as away (the guard opens).
+      await expect(guard.run(() => Promise.reject(make()))).rejects.toBeInstanceOf(RedisUnavailable);
+      await expect(guard.run(async () => 'ok')).rejects.toThrow('Redis was found away a moment ago');
+    });
+    expect(failures).toEqual([]);
+    const text = lines.join('');
+    expect(text).toContain('its webhook deliveries wait in memory for another try');
+    expect(text).toContain('webhook msg_2 lost: the outbox failed and 1 deliveries already wait');
+    expect(text).toContain('webhook msg_1 lost: the outbox still failed when the server stopped');
   });
 });

@@ -1,43 +1,40 @@
 /**
- * Attack: Redis shared by two instances, and Redis failing. Ten concurrent creates with one
- * Idempotency-Key, spread over two server instances sharing one Redis, make one resource and ten equal
- * answers. With redis-server killed mid-run, rate-limited routes answer at once (the limit fails open
- * within `redisTimeout`) and idempotent creates answer 503 with Retry-After; after a restart both work
- * again. The redis-server is the test's own child process.
+ * Attack: Redis shared by two instances, and Redis failing, on a single Redis and on a Redis Cluster of the test's
+ * own. Ten concurrent creates with one Idempotency-Key, spread over two server instances sharing one Redis, make
+ * one resource and ten equal answers. With Redis killed mid-run, rate-limited routes answer at once (the limit
+ * fails open within `redisTimeout`) and idempotent creates answer 503 with Retry-After; after a restart both work
+ * again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOwnRedis, type OwnRedis } from '../helpers/own-redis.ts';
+import { ready } from '../helpers/redis-targets.ts';
 import type { ServerModule } from '../server/helpers.ts';
 import { startVault, vaultServer } from './helpers.ts';
-import { RedisProcess, redisBinary, requireRedis } from './redis-server.ts';
-
-const binary = redisBinary();
-const run = requireRedis(binary);
 
 const body = (n: number) => ({ email: `r${n}@example.com`, handle: 'r', login: { user: 'r', secret: 's' }, keys: [] });
 
-describe.runIf(run)('Redis', () => {
-  let redis: RedisProcess;
+describe.each(['single', 'cluster'] as const)('Redis (%s)', (kind) => {
+  let redis: OwnRedis | null = null;
   let mod: ServerModule;
   const clients: { disconnect(): void }[] = [];
   beforeAll(async () => {
-    redis = await RedisProcess.start(binary!);
+    redis = await startOwnRedis(kind);
     mod = await vaultServer('redis');
   });
   afterAll(async () => {
     clients.forEach((c) => c.disconnect());
-    await redis?.kill();
+    await redis?.stop();
   });
 
-  /** An ioredis client with its default settings (commands queue while the server is down). */
+  /** A client whose commands queue while Redis is down. */
   async function client() {
-    const { Redis } = await import('ioredis');
-    const c = new Redis(redis.url);
-    c.on('error', () => undefined);
+    const c = redis!.client();
     clients.push(c);
-    return c;
+    return ready(c);
   }
 
-  it('ten concurrent same-key creates on two instances: one resource, ten equal answers', async () => {
+  it('ten concurrent same-key creates on two instances: one resource, ten equal answers', async (context) => {
+    if (redis === null) return context.skip();
     let created = 0;
     const slow = () => {
       const handlers = mod.createMemoryHandlers();
@@ -49,10 +46,10 @@ describe.runIf(run)('Redis', () => {
       }) as never;
       return handlers;
     };
-    const prefix = `attack:${process.pid}:${Date.now()}:`;
+    const prefix = `attack:{${process.pid}-${Date.now()}}:`;
     const servers = [
-      await startVault(mod, slow(), { redis: await client(), redisPrefix: prefix }),
-      await startVault(mod, slow(), { redis: await client(), redisPrefix: prefix }),
+      await startVault(mod, slow(), { redis: await client(), redisPrefix: prefix, redisTimeout: 2_000 }),
+      await startVault(mod, slow(), { redis: await client(), redisPrefix: prefix, redisTimeout: 2_000 }),
     ];
     try {
       const answers = await Promise.all(
@@ -76,10 +73,11 @@ describe.runIf(run)('Redis', () => {
     }
   });
 
-  it('redis-server killed and restarted: limits fail open at once, idempotent creates answer 503, then all works again', async () => {
+  it('Redis killed and restarted: limits fail open at once, idempotent creates answer 503, then all works again', async (context) => {
+    if (redis === null) return context.skip();
     const server = await startVault(mod, mod.createMemoryHandlers(), {
       redis: await client(),
-      redisPrefix: `outage:${process.pid}:${Date.now()}:`,
+      redisPrefix: `outage:{${process.pid}-${Date.now()}}:`,
       redisTimeout: 200,
     });
     try {

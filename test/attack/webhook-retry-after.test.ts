@@ -1,8 +1,9 @@
 /**
  * Attack: a receiver answers 429 with a malformed or hostile `Retry-After`. Only what RFC 9110 allows is
- * honoured (delay-seconds, an HTTP-date in the future, in any of its three forms), at least a second and at
- * most `maxRetryAfter`; `-5`, garbage and a date that has passed are ignored and the retry schedule applies,
- * so a receiver cannot make the dispatcher use up every attempt in a moment. Real receiver on loopback; the
+ * honoured (delay-seconds, an HTTP-date in the future, in any of its three forms), at most `maxRetryAfter`, and
+ * it may lengthen the schedule's next wait, never shorten it; `-5`, garbage and a date that has passed are
+ * ignored and the retry schedule applies, so a receiver cannot make the dispatcher use up every attempt in a
+ * moment. Real receiver on loopback; the
  * dispatcher's clock is injected and the retry time is read from the outbox.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,7 +69,8 @@ describe("a receiver's Retry-After", () => {
     ['2026-01-15T13:00:00Z', 'ISO 8601 is no HTTP-date', SCHEDULE],
     ['99999999999999999999', 'huge: capped at maxRetryAfter', MAX],
     [imf(NOW + 30 * 86_400_000), 'a date a month ahead: capped', MAX],
-    ['0', 'zero: at least a second', 1_000],
+    ['0', 'zero: never shorter than the schedule', SCHEDULE],
+    ['2', 'two seconds: never shorter than the schedule', SCHEDULE],
     ['120', 'delay-seconds', 120_000],
     [imf(NOW + 90_000), 'an IMF-fixdate 90 s ahead', 90_000],
     ['Thursday, 15-Jan-26 12:02:00 GMT', 'an RFC 850 date 2 min ahead', 120_000],

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { breakdownOf, breakdownRows, readRunFigures, STAGES, type Stage } from '../../bench/stages.ts';
-import { measure, measureOnce, median } from '../../bench/measure.ts';
+import { measure, measureOnce, measurePairs, median } from '../../bench/measure.ts';
 import { buildReport, formatReport, type SizeResult } from '../../bench/report.ts';
 import { emptyTrash, moveAside, packFloor, RESTGEN_PATHS } from '../../bench/restgen-paths.ts';
 import { tempDir, writeFiles } from '../helpers/temp-api.ts';
@@ -82,6 +82,22 @@ describe('measureOnce', () => {
     expect(readFileSync(counter, 'utf8')).toBe('xxx');
     expect(median([5, 1, 3])).toBe(3);
   });
+
+  it('runs two commands in turn and takes the median of the ratios of the pairs', () => {
+    const order = path.join(tmp.dir, 'order.txt');
+    writeFileSync(order, '');
+    // A uses 120 ms of CPU more than B: their ratio is above 1 whatever the machine's speed.
+    const busy = script('busy-a.mjs', `const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; }; while (cpu() < 150);`);
+    const noop = script('noop-b.mjs', '');
+    const paired = measurePairs(
+      3,
+      { prepare: () => writeFileSync(order, 'A', { flag: 'a' }), spec: { args: [busy], cwd: tmp.dir } },
+      { prepare: () => writeFileSync(order, 'B', { flag: 'a' }), spec: { args: [noop], cwd: tmp.dir } },
+    );
+    expect(readFileSync(order, 'utf8')).toBe('ABABAB');
+    expect(paired.a.cpuMs).toBeGreaterThanOrEqual(150);
+    expect(paired.cpuRatio).toBeGreaterThan(1);
+  });
 });
 
 describe('the physical floor', () => {
@@ -124,6 +140,8 @@ describe('the report', () => {
     bytes: collections * 67_000,
     paths: Object.fromEntries(RESTGEN_PATHS.map((p) => [p, sample(1000 * k, 100 * k)])) as SizeResult['paths'],
     orval: sample(2000 * k, 200),
+    nodeStart: sample(20, 40),
+    ratios: { coldToOrval: 0.5, oneFieldToOrval: 0.042, nothingToNode: 3.5 },
     floor: sample(100 * k, 40),
     oneField: { processCpuMs: 400 * k, nodeStartCpuMs: 25, runCpuMs: 300 * k, stagesMs: { ...NO_STAGES, 'load, build, check': 100 * k, write: 20 * k } },
     diffMs: k,
@@ -135,8 +153,10 @@ describe('the report', () => {
     expect(report.growth?.['orval']).toEqual({ wall: 5, cpu: 5, rss: 1 });
     const text = formatReport(report);
     expect(text).toContain('| cold generate | 0.50 s / 1.00 s / 50 MiB | 2.00 s / 4.00 s / 200 MiB | 10.00 s / 20.00 s / 1000 MiB | 5.00 / 5.00 / 5.00 |');
-    expect(text).toContain('| restgen cold CPU ÷ orval CPU | 0.50× | 0.50× | 0.50× |');
-    expect(text).toContain('| one field changed CPU ÷ orval cold CPU | 0.500 | 0.500 | 0.500 |');
+    // The ratios are those of paired runs, as measured (not the ratios of the medians).
+    expect(text).toContain('| restgen cold CPU ÷ orval cold CPU (median of paired runs) | 0.50× | 0.50× | 0.50× |');
+    expect(text).toContain('| one field changed CPU ÷ orval cold CPU (median of paired runs) | 0.042 | 0.042 | 0.042 |');
+    expect(text).toContain('| nothing changed CPU ÷ `node -e 0` CPU (median of paired runs) | 3.50× | 3.50× | 3.50× |');
     // The physical floor beside restgen's paths, measured in the same run.
     expect(report.growth?.['floor']).toEqual({ wall: 5, cpu: 5, rss: 1 });
     expect(text).toContain(
@@ -160,7 +180,7 @@ describe('the report', () => {
 describe('where a one-field run spends its time', () => {
   // What `generate --debug` prints of a one-field run (the line as restgen writes it).
   const debugLine = (cpu: number, load: number) =>
-    `timings (ms): {"up-to-date check":10,"load, build, check":${load},"lock":37,"emit":32,"compare":53,"format CHANGES.md":16,"format client":4,"format openapi":29,"format server":8,"format v3":6,"format restgen-inputs.json":0,"write":37}; renders: {"hits":202,"misses":5}; cpu: ${cpu} ms; rss: 111 MiB; peak rss: 122 MiB\n6 written, 0 removed: 1426 files in generated (360 ms)\n`;
+    `timings (ms): {"up-to-date check":10,"load, build, check":${load},"lock":37,"emit":32,"compare":53,"format CHANGES.md":16,"format client":4,"format openapi":29,"format server":8,"format v3":6,"write":37}; renders: {"hits":202,"misses":5}; cpu: ${cpu} ms; rss: 111 MiB; peak rss: 122 MiB\n6 written, 0 removed: 1425 files in generated (360 ms)\n`;
 
   it("reads the run's stages (the format laps summed) and its CPU, and takes each figure's median", () => {
     const runs = [debugLine(408, 126), debugLine(367, 115), debugLine(386, 130)].map(readRunFigures);

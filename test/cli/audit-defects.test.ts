@@ -17,7 +17,7 @@ const restgen = runBin;
 describe('audit defects outside the audited files', () => {
   // The loader records the API's own files as inputs, but not the packages they import: a package that holds
   // shared field definitions (a workspace package, a company's constants) can change without any recorded input
-  // changing, and both the run cache and the committed inputs record then answer "up to date".
+  // changing, and the record of the last run then answered "up to date".
   it('check finds the output stale when a package the API module imports changed', async () => {
     const dir = path.join(tmp.dir, 'package-input');
     writeFiles(dir, {

@@ -36,7 +36,7 @@ describe('the config file', () => {
     const dir = project({ 'src/api.ts': API, 'restgen.config.ts': config(`  api: 'src/api.ts',\n  out: 'src/gen',\n  generate: ['client'],`) });
     const r = await runCli(dir, ['generate']);
     expect(r.code, r.err).toBe(0);
-    expect(tops(path.join(dir, 'src/gen'))).toEqual(['client', 'restgen-inputs.json']);
+    expect(tops(path.join(dir, 'src/gen'))).toEqual(['client']);
     expect(existsSync(path.join(dir, 'generated'))).toBe(false);
     // --config names a config elsewhere; its paths stay relative to its own folder.
     const other = path.join(tmp.dir, `p${++count}`);
@@ -49,7 +49,7 @@ describe('the config file', () => {
     const dir = project({ 'restgen.config.ts': config(`  out: 'from-config',\n  generate: ['client'],`) });
     const r = await runCli(dir, ['generate', '--out', 'from-flag', '--parts', 'openapi']);
     expect(r.code, r.err).toBe(0);
-    expect(tops(path.join(dir, 'from-flag'))).toEqual(['openapi', 'restgen-inputs.json']);
+    expect(tops(path.join(dir, 'from-flag'))).toEqual(['openapi']);
     expect(existsSync(path.join(dir, 'from-config'))).toBe(false);
   });
 
@@ -57,7 +57,7 @@ describe('the config file', () => {
     const dir = project({ 'restgen.config.ts': config(`  generate: ['server'],`) });
     const r = await runCli(dir, ['generate']);
     expect(r.code, r.err).toBe(0);
-    expect(tops(path.join(dir, 'generated'))).toEqual(['openapi', 'restgen-inputs.json', 'server', 'v1', 'v2', 'zod-helpers.ts']);
+    expect(tops(path.join(dir, 'generated'))).toEqual(['openapi', 'server', 'v1', 'v2', 'zod-helpers.ts']);
   });
 
   it('is not answered "up to date" from a run of other parts, and removes the parts no longer selected', async () => {
@@ -65,21 +65,11 @@ describe('the config file', () => {
     expect((await runCli(dir, ['generate', '--parts', 'client'])).code).toBe(0);
     const all = await runCli(dir, ['generate']);
     expect(all.err).not.toContain('up to date');
-    expect(tops(path.join(dir, 'generated'))).toEqual([
-      'CHANGES.md',
-      'UPGRADING.md',
-      'client',
-      'openapi',
-      'restgen-inputs.json',
-      'server',
-      'v1',
-      'v2',
-      'zod-helpers.ts',
-    ]);
+    expect(tops(path.join(dir, 'generated'))).toEqual(['CHANGES.md', 'UPGRADING.md', 'client', 'openapi', 'server', 'v1', 'v2', 'zod-helpers.ts']);
     expect((await runCli(dir, ['check', '--parts', 'client'])).err).toContain('(no longer generated)');
     const back = await runCli(dir, ['generate', '--parts', 'client']);
     expect(back.err).toContain('removed generated/server/index.ts');
-    expect(listFiles(path.join(dir, 'generated')).every((f) => f.startsWith('client/') || f === 'restgen-inputs.json')).toBe(true);
+    expect(listFiles(path.join(dir, 'generated')).every((f) => f.startsWith('client/'))).toBe(true);
   });
 });
 

@@ -75,7 +75,7 @@ describe('the command line', () => {
     expect(await imports(dir, 'generate').catch((e: { stderr: string }) => [...e.stderr.matchAll(/\[import ([^\]]+)\]/g)].map((m) => m[1]!))).toContain(
       'oxc-parser',
     );
-    // A change renders a few files again from the templates' code the render cache kept: Handlebars' compiler stays unloaded.
+    // A change renders a few files again from the templates' code the cache kept: Handlebars' compiler stays unloaded.
     writeFiles(dir, { 'api.ts': API(120) });
     const changed = await imports(dir, 'generate');
     expect(changed).toContain('handlebars/dist/handlebars.runtime.js');

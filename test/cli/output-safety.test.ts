@@ -76,7 +76,7 @@ describe('what an interrupted write leaves', () => {
     expect(check.code).toBe(1);
     expect(check.err).toContain('orders.ts.0123456789ab.tmp');
     expect(check.err).not.toContain('notes.ts.0123456789ab.tmp');
-    // The same without the run cache: the committed inputs record does not hold the folder up to date either.
+    // The same without the cache (a fresh clone): the run renders and compares everything, and finds it too.
     rmSync(path.join(dir, 'node_modules/.cache'), { recursive: true, force: true });
     const fresh = await restgen(dir, 'check');
     expect(fresh.code).toBe(1);

@@ -1,6 +1,6 @@
 /**
  * `restgen generate --watch` as users run it (a real child process keeping one session): after each edit, its
- * output folder, lock and inputs record are byte for byte what a fresh `restgen generate` writes for the same API
+ * output folder and lock are byte for byte what a fresh `restgen generate` writes for the same API
  * in another folder, and `--debug` reports that unchanged collections were reused and what the run cost.
  */
 import { spawn } from 'node:child_process';

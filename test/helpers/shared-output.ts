@@ -43,7 +43,7 @@ export function sharedOutput(apiPath: string): string | undefined {
   const name = nameOf(apiPath);
   if (name === undefined) return undefined;
   const dir = path.join(SHARED_ROOT, name);
-  if (!existsSync(path.join(dir, 'restgen-inputs.json')))
+  if (!existsSync(path.join(dir, 'CHANGES.md')))
     throw new Error(`${dir} is missing: the global setup (test/global-setup.ts, named in vitest.config.ts) generates it`);
   return dir;
 }

@@ -1,13 +1,14 @@
 /**
  * The OpenAPI document assembled from cached collection parts: each collection's paths and schemas are kept
- * printed in the render cache, so that one changed collection rebuilds only its own part. The assembled
- * text must be byte for byte the document built whole, with a cold cache, a warm one, and after a change.
+ * printed in the cache, so that one changed collection rebuilds only its own part. The assembled text must be byte
+ * for byte the document built whole, with a cold cache, a warm one, and after a change.
  */
 import { describe, expect, it } from 'vitest';
 import { collection, defineApi, f } from '../../generator/dsl/index.ts';
 import { buildOpenApiDocument, openApiParts } from '../../generator/emit/openapi/build-document.ts';
 import { printJson } from '../../generator/emit/openapi/print-json.ts';
-import type { Memo } from '../../generator/pipeline/memo.ts';
+import type { RenderUse } from '../../generator/emit/types.ts';
+import { digest } from '../../generator/pipeline/digest.ts';
 import { buildApi } from '../../generator/model/build.ts';
 import { checkApi } from '../../generator/model/check.ts';
 import { DiagnosticBag } from '../../generator/model/diagnostics.ts';
@@ -15,30 +16,29 @@ import type { ApiIR } from '../../generator/model/ir.ts';
 import { project } from '../../generator/model/project.ts';
 import { loadIr } from '../helpers/load-ir.ts';
 
-/** A memo over a Map, counting what it computes. */
-function mapMemo(): { memo: Memo; computed: string[] } {
+/** `use` whose calls go through a Map by renderer and data (as the pipeline's cache keys them), counting what it computes. */
+function mapMemo(): { memo: RenderUse; computed: string[] } {
   const texts = new Map<string, string>();
   const computed: string[] = [];
-  const memo: Memo = (kind, input, compute) => {
-    const key = `${kind}\0${input}`;
-    let text = texts.get(key);
-    if (text === undefined) {
-      computed.push(kind);
-      texts.set(key, (text = compute()));
-    }
-    return text;
+  const memo: RenderUse = {
+    template: () => {
+      throw new Error('no template renders an OpenAPI document');
+    },
+    call: (r, data) => {
+      const key = `${r.name}\0${digest(data)}`;
+      let text = texts.get(key);
+      if (text === undefined) {
+        computed.push(r.name);
+        texts.set(key, (text = r.render(data, memo)));
+      }
+      return text;
+    },
   };
   return { memo, computed };
 }
 
 /** The document of `at` assembled from its parts, each part through `memo`. */
-const assembled = (at: ReturnType<typeof project>, memo: Memo): string =>
-  printJson(
-    buildOpenApiDocument(
-      at,
-      openApiParts(at).map((p) => memo(p.kind, p.input, () => p.compute([]))),
-    ),
-  );
+const assembled = (at: ReturnType<typeof project>, memo: RenderUse): string => printJson(buildOpenApiDocument(at, openApiParts(at, memo)));
 
 function irOf(maxLength: number): ApiIR {
   const bag = new DiagnosticBag();

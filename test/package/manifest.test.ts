@@ -137,3 +137,34 @@ describe('packages/conformance/package.json (@restgen/conformance)', () => {
     expect(conformance['files']).toEqual(['dist/', 'CHANGELOG.md']);
   });
 });
+
+describe('packages/postgres/package.json (@restgen/postgres)', () => {
+  const postgres = JSON.parse(readFileSync(path.join(ROOT, 'packages/postgres/package.json'), 'utf8')) as Record<string, Record<string, unknown>> & {
+    name: string;
+    version: string;
+  };
+
+  it('needs the runtime the generated server asks for, pg as a peer, and nothing of its own', () => {
+    expect(postgres.name).toBe('@restgen/postgres');
+    expect(postgres['peerDependencies']).toEqual({ '@restgen/runtime': RUNTIME.range, '@types/pg': '^8.11.0', pg: '^8.11.0' });
+    expect(postgres['peerDependenciesMeta']).toEqual({ '@types/pg': { optional: true } });
+    expect(postgres['dependencies']).toBeUndefined();
+    expect(Object.keys(postgres['scripts']!).filter((s) => /install|prepare/.test(s))).toEqual([]);
+    expect((manifest['devDependencies'] as Record<string, string>)['@restgen/postgres']).toBe(postgres.version);
+  });
+
+  it('points exports and its migration bin at the build and ships only the build', () => {
+    expect(postgres['exports']).toEqual({ '.': { types: './dist/index.d.ts', default: './dist/index.js' }, './package.json': './package.json' });
+    expect(postgres['bin']).toEqual({ 'restgen-postgres': './dist/cli.js' });
+    expect(postgres['files']).toEqual(['dist/', 'CHANGELOG.md']);
+    expect(postgres['engines']).toEqual({ node: '>=20.19' });
+    expect(readFileSync(path.join(ROOT, 'packages/postgres/src/cli.ts'), 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
+  });
+
+  it('imports the runtime only through its declared entry, never its sources', () => {
+    for (const file of listFiles(path.join(ROOT, 'packages/postgres/src'))) {
+      const text = readFileSync(path.join(ROOT, 'packages/postgres/src', file), 'utf8');
+      expect(text, file).not.toMatch(/from '\.\.\/\.\.\/runtime|packages\/runtime/);
+    }
+  });
+});

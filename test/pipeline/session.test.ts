@@ -2,7 +2,7 @@
  * A generate session (what `restgen generate --watch` keeps between runs) writes exactly what a fresh run writes.
  * One folder is driven through a scripted sequence of edits by one session; after every step a second folder,
  * holding the same API files and the same lock but neither output nor caches, is generated afresh, and the two
- * must agree byte for byte (every output, the lock, `restgen-inputs.json`), give the same diagnostics, and pass
+ * must agree byte for byte (every output and the lock), give the same diagnostics, and pass
  * `check`. Steps include DSL errors and a break the lock refuses, each followed by its fix: a failed run must not
  * leave anything behind that a later run would trust.
  */
@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { locateDiagnostics } from '../../generator/model/locate.ts';
 import { generate, type GenerateResult } from '../../generator/pipeline/generate.ts';
-import { cacheFile } from '../../generator/pipeline/run-cache.ts';
+import { cacheFile } from '../../generator/pipeline/cache.ts';
 import { createGenerateSession } from '../../generator/pipeline/session.ts';
 import { listFiles, tempDir, writeFiles } from '../helpers/temp-api.ts';
 

@@ -54,8 +54,8 @@ describe.runIf(requirePostgres(serverUrl))('kill -9 between the write and the co
   const count = async (sql: string) => Number((await db!.pool.query<{ n: string }>(sql)).rows[0]!.n);
   /** Waits until the dispatcher has completed every delivery (the outbox table is empty). */
   async function outboxDrained(): Promise<void> {
-    for (let i = 0; i < 500 && (await count('SELECT count(*) AS n FROM webhook_outbox')) > 0; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(await count('SELECT count(*) AS n FROM webhook_outbox')).toBe(0);
+    for (let i = 0; i < 500 && (await count('SELECT count(*) AS n FROM restgen_webhook_outbox')) > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await count('SELECT count(*) AS n FROM restgen_webhook_outbox')).toBe(0);
   }
   const deliveredOrders = () => receiver!.at('/hook').map((r) => (JSON.parse(r.body) as { data: { id: string } }).data.id);
 
@@ -64,7 +64,7 @@ describe.runIf(requirePostgres(serverUrl))('kill -9 between the write and the co
     expect(await post(first.url, '/v3/orders', { customer_id: customer, product_id: 1, quantity: 1 })).toBe('connection lost');
     expect(await first.exited).toBe('SIGKILL');
     expect(await count('SELECT count(*) AS n FROM orders')).toBe(0);
-    expect(await count('SELECT count(*) AS n FROM webhook_outbox')).toBe(0);
+    expect(await count('SELECT count(*) AS n FROM restgen_webhook_outbox')).toBe(0);
 
     const restarted = await startChild({ DATABASE_URL: db!.url, DISPATCH: '1' });
     children.push(restarted);
@@ -83,7 +83,7 @@ describe.runIf(requirePostgres(serverUrl))('kill -9 between the write and the co
     const orders = await db!.pool.query<{ id: string }>('SELECT id FROM orders');
     expect(orders.rows).toHaveLength(1);
     const committed = orders.rows[0]!.id;
-    const waiting = await db!.pool.query<{ type: string; body: string }>('SELECT type, body FROM webhook_outbox');
+    const waiting = await db!.pool.query<{ type: string; body: string }>('SELECT type, body FROM restgen_webhook_outbox');
     expect(waiting.rows.map((r) => [r.type, (JSON.parse(r.body) as { data: { id: string } }).data.id])).toEqual([['order.created', committed]]);
     expect(receiver!.received).toHaveLength(0);
 

@@ -35,7 +35,7 @@ describe.runIf(requirePostgres(serverUrl))('webhooks of the shop on PostgreSQL',
   });
 
   const bodies = (path: string) => receiver.at(path).map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> });
-  const outbox = async () => Number((await shop.db.pool.query<{ n: string }>('SELECT count(*) AS n FROM webhook_outbox')).rows[0]!.n);
+  const outbox = async () => Number((await shop.db.pool.query<{ n: string }>('SELECT count(*) AS n FROM restgen_webhook_outbox')).rows[0]!.n);
   /** The outbox once the dispatchers completed what they delivered (a row goes after its receiver answered). */
   const drained = async () => {
     for (let i = 0; i < 500 && (await outbox()) > 0; i++) await new Promise((r) => setTimeout(r, 20));

@@ -1,32 +1,29 @@
 /**
- * `createRedisAnswers` as source, on a real redis-server (`scripts/ensure-redis.sh`): one create per key
- * across instances, also when a command's answer arrives late (network latency between an instance and
- * Redis decides the interleaving, so the test sets it instead of hoping for it).
+ * `createRedisAnswers` as source, on a real single Redis and on a real Redis Cluster (`scripts/ensure-redis.sh`,
+ * `scripts/ensure-redis-cluster.sh`): one create per key across instances, also when a command's answer arrives
+ * late (network latency between an instance and Redis decides the interleaving, so the test sets it instead of
+ * hoping for it).
  */
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisAnswers, type Answer } from '../../packages/runtime/src/idempotency.ts';
+import { createRedisGuard } from '../../packages/runtime/src/redis-guard.ts';
 import type { RedisClient } from '../../packages/runtime/src/types.ts';
-import { redisBinary, requireRedis } from '../attack/redis-server.ts';
-import { redisUrl } from '../server/helpers.ts';
+import { redisTargets, testPrefix, type AnyRedis } from '../helpers/redis-targets.ts';
 
-const run = requireRedis(redisBinary());
-const settings = (prefix: string) => ({ prefix, ttl: 60_000, lockTtl: 60_000, timeout: 2_000 });
+const settings = (prefix: string) => ({ prefix, ttl: 60_000, lockTtl: 60_000, guard: createRedisGuard(2_000) });
 const answer = (n: number): Answer => ({ status: 201, location: `/x/${n}`, body: { n } });
 
-describe.runIf(run)('createRedisAnswers on a real Redis', () => {
-  let redis: Redis;
+describe.each(redisTargets())('createRedisAnswers on a real Redis ($name)', (target) => {
+  let redis: AnyRedis;
   beforeAll(() => {
-    const url = redisUrl();
-    if (url === undefined) throw new Error('scripts/ensure-redis.sh started no redis-server (test/.tmp/redis/url is missing)');
-    redis = new Redis(url);
+    redis = target.client();
   });
   afterAll(async () => {
     await redis.quit();
   });
 
   it('runs a create once when a duplicate read "no answer" just before the first request stored its answer and freed the key', async () => {
-    const prefix = `test:idem-race:${process.pid}:${Date.now()}:`;
+    const prefix = testPrefix('idem-race');
     let runs = 0;
     let firstDone!: () => void;
     const firstFinished = new Promise<void>((resolve) => (firstDone = resolve));
@@ -66,7 +63,7 @@ describe.runIf(run)('createRedisAnswers on a real Redis', () => {
   });
 
   it('a create that outlived its marker does not free the marker of the request that took over', async () => {
-    const prefix = `test:idem-owner:${process.pid}:${Date.now()}:`;
+    const prefix = testPrefix('idem-owner');
     // Markers live 150 ms: A's create (which fails, so it stores no answer) runs 400 ms; B takes the key over
     // at 200 ms and runs 600 ms; C arrives after A finished and must wait for B, not run a third create.
     const short = { ...settings(prefix), lockTtl: 150 };

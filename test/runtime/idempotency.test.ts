@@ -4,15 +4,7 @@
  * it has seen.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  RedisUnavailable,
-  answerKeyOf,
-  bounded,
-  canonicalJson,
-  createMemoryAnswers,
-  fingerprintOf,
-  type Answer,
-} from '../../packages/runtime/src/idempotency.ts';
+import { answerKeyOf, canonicalJson, createMemoryAnswers, fingerprintOf, type Answer } from '../../packages/runtime/src/idempotency.ts';
 import { iterationSteps } from '../helpers/iteration-steps.ts';
 
 const answer = (n: number): Answer => ({ status: 201, location: `/x/${n}`, body: { n } });
@@ -103,13 +95,5 @@ describe('createMemoryAnswers', () => {
     await remember(100, 9_950);
     // Full: each create now forgets the oldest answer. A scan of the 10,000 keys per create would be a million steps.
     expect(await remember(10_050, 100)).toBeLessThanOrEqual(filling * 2);
-  });
-});
-
-describe('bounded', () => {
-  it('turns a command that does not answer in time, or fails, into RedisUnavailable', async () => {
-    await expect(bounded(new Promise(() => undefined), 20)).rejects.toBeInstanceOf(RedisUnavailable);
-    await expect(bounded(Promise.reject(new Error('ECONNREFUSED')), 1_000)).rejects.toBeInstanceOf(RedisUnavailable);
-    await expect(bounded(Promise.resolve('OK'), 1_000)).resolves.toBe('OK');
   });
 });

@@ -1,13 +1,14 @@
 /**
  * End to end over HTTP: the declared rate limits (API 100/min, orders 20/s) counted per principal and per
  * IP when anonymous, RateLimit headers on every answer, 429 with Retry-After, and a Redis-backed counter
- * shared by two Fastify instances (a real redis-server started by `scripts/ensure-redis.sh`).
+ * shared by two Fastify instances (a real single Redis and a real Redis Cluster, started by
+ * `scripts/ensure-redis.sh` and `scripts/ensure-redis-cluster.sh`).
  */
 import Fastify from 'fastify';
-import { execFileSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onMovingClock } from '../helpers/clock.ts';
+import { keysUnder, ready, redisTargets, testPrefix, type RedisTarget } from '../helpers/redis-targets.ts';
 import { SHOP_MIGRATIONS, generateInto, importServer, registerOf, start, testAuthenticate, type Register, type Running, type ServerModule } from './helpers.ts';
 
 let mod: ServerModule;
@@ -109,30 +110,21 @@ describe('rate limits in memory', () => {
   });
 });
 
-/** Starts redis via the project script; undefined (and a visible skip) when it cannot, except in CI, where that fails. */
-function ensureRedis(): string | undefined {
-  try {
-    return execFileSync(new URL('../../scripts/ensure-redis.sh', import.meta.url).pathname, { encoding: 'utf8', timeout: 240_000 })
-      .trim()
-      .split('\n')
-      .pop();
-  } catch (error) {
-    if (process.env['CI'] === 'true')
-      throw new Error(`CI=true: the Redis tests must run, but scripts/ensure-redis.sh failed: ${String(error)}`, { cause: error });
-    console.warn(`SKIPPED: the Redis rate-limit tests need redis-server; scripts/ensure-redis.sh failed: ${String(error)}`);
-    return undefined;
-  }
-}
-const redisAt = ensureRedis();
-
-describe.skipIf(!redisAt)('rate limits in Redis, shared by two instances', () => {
+describe.each(redisTargets())('rate limits in Redis ($name), shared by two instances', (target: RedisTarget) => {
   it('two Fastify instances on one Redis share the orders limit and the idempotent answers', async () => {
-    const { Redis } = await import('ioredis');
-    const clients = [new Redis(redisAt!), new Redis(redisAt!)];
-    const prefix = `restgen-test:${process.pid}:${Date.now()}:`;
+    const clients = await Promise.all([ready(target.client()), ready(target.client())]);
+    const prefix = testPrefix('rate-limit');
     const servers = await Promise.all(
       clients.map((redis) =>
-        start((app) => register(app, mod.createMemoryHandlers(), { authenticate: testAuthenticate, migrations: SHOP_MIGRATIONS, redis, redisPrefix: prefix })),
+        start((app) =>
+          register(app, mod.createMemoryHandlers(), {
+            authenticate: testAuthenticate,
+            migrations: SHOP_MIGRATIONS,
+            redis,
+            redisPrefix: prefix,
+            redisTimeout: 2_000,
+          }),
+        ),
       ),
     );
     try {
@@ -156,12 +148,12 @@ describe.skipIf(!redisAt)('rate limits in Redis, shared by two instances', () =>
       expect(retry.headers.get('idempotent-replayed')).toBe('true');
       expect((await servers[1]!.call('GET', `/v3/customers?email=idem%40example.com`, { token: 'idem' })).body.data).toEqual([]);
       // The counters are in Redis under the prefix.
-      const keys = await clients[0]!.keys(`${prefix}*`);
+      const keys = await keysUnder(clients[0]!, prefix);
       expect(keys.length).toBeGreaterThanOrEqual(2);
+      for (const s of servers) expect(s.errors.join('\n')).not.toMatch(/CROSSSLOT|MOVED|Redis/);
     } finally {
       await Promise.all(servers.map((s) => s.close()));
-      const keys = await clients[0]!.keys(`${prefix}*`);
-      if (keys.length > 0) await clients[0]!.del(...keys);
+      for (const key of await keysUnder(clients[0]!, prefix)) await clients[0]!.del(key);
       clients.forEach((c) => c.disconnect());
     }
   });

@@ -1,12 +1,12 @@
 /**
- * `packages/runtime/src/webhook-store.ts` and `webhook-redis.ts` as source, in memory and on a real Redis shared by two clients (two
- * instances): an endpoint's update is atomic. Concurrent updates all count, and a change another writer makes
+ * `packages/runtime/src/webhook-store.ts` and `webhook-redis.ts` as source, in memory and on a real Redis shared by two
+ * clients (two instances), a single Redis and a Redis Cluster: an endpoint's update is atomic. Concurrent updates all count, and a change another writer makes
  * between an update's read and its write (a rotated secret, a delete) is kept: the update runs again on the
  * newer copy, and a deleted endpoint is not brought back. The dispatcher counts failures and the API rotates
  * secrets through this update, so neither can undo the other.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisProcess, redisBinary, requireRedis } from '../attack/redis-server.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { redisTargets, testPrefix, type RedisTarget } from '../helpers/redis-targets.ts';
 import { createRedisEndpoints, type RedisEval } from '../../packages/runtime/src/webhook-redis.ts';
 import { createMemoryEndpoints, type EndpointRecord, type EndpointStore } from '../../packages/runtime/src/webhook-store.ts';
 
@@ -41,16 +41,10 @@ describe('memory endpoints', () => {
   });
 });
 
-const binary = redisBinary();
-const run = requireRedis(binary);
-
-describe.runIf(run)('Redis endpoints shared by two instances', () => {
-  let redis: RedisProcess;
+describe.each(redisTargets())('Redis endpoints shared by two instances ($name)', (target: RedisTarget) => {
   const clients: { disconnect(): void }[] = [];
   async function client(): Promise<RedisEval> {
-    const { Redis } = await import('ioredis');
-    const c = new Redis(redis.url);
-    c.on('error', () => undefined);
+    const c = target.client();
     clients.push(c);
     return c as unknown as RedisEval;
   }
@@ -67,28 +61,26 @@ describe.runIf(run)('Redis endpoints shared by two instances', () => {
       },
     };
   }
-  beforeAll(async () => {
-    redis = await RedisProcess.start(binary!);
-  });
-  afterAll(async () => {
+  afterAll(() => {
     clients.forEach((c) => c.disconnect());
-    await redis?.kill();
   });
 
   it('counts every one of concurrent updates from two instances', async () => {
-    const [one, two] = [createRedisEndpoints(await client(), 'count:'), createRedisEndpoints(await client(), 'count:')];
+    const prefix = testPrefix('count');
+    const [one, two] = [createRedisEndpoints(await client(), prefix), createRedisEndpoints(await client(), prefix)];
     await one.put(endpoint('a'));
     await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? one : two).update('a', failed)));
     expect((await one.get('a'))!.failedMessages).toBe(40);
   });
 
   it('keeps a secret rotated by another instance between the read and the write of a failure count', async () => {
-    const other: EndpointStore = createRedisEndpoints(await client(), 'rotate:');
+    const prefix = testPrefix('rotate');
+    const other: EndpointStore = createRedisEndpoints(await client(), prefix);
     await other.put(endpoint('a'));
     let calls = 0;
     const store = createRedisEndpoints(
       interrupted(await client(), () => other.update('a', rotated)),
-      'rotate:',
+      prefix,
     );
     const written = await store.update('a', (e) => (calls++, failed(e)));
     expect(calls).toBe(2);
@@ -97,11 +89,12 @@ describe.runIf(run)('Redis endpoints shared by two instances', () => {
   });
 
   it('does not bring back an endpoint deleted between the read and the write', async () => {
-    const other = createRedisEndpoints(await client(), 'delete:');
+    const prefix = testPrefix('delete');
+    const other = createRedisEndpoints(await client(), prefix);
     await other.put(endpoint('a'));
     const store = createRedisEndpoints(
       interrupted(await client(), () => other.delete('a')),
-      'delete:',
+      prefix,
     );
     expect(await store.update('a', failed)).toBeNull();
     expect(await other.get('a')).toBeNull();

@@ -20,8 +20,11 @@ export interface Abandoned {
   readonly seq: number;
 }
 
-/** How to answer the n-th request (0-based) at a path: a status (with headers, after `delay` ms), or `hang` (never answer). */
-export type Reply = { readonly status: number; readonly headers?: Readonly<Record<string, string>>; readonly delay?: number } | 'hang';
+/**
+ * How to answer the n-th request (0-based) at a path: a status (with headers, after `delay` ms), `hang` (never
+ * answer), or `trickle` (send the status line and then one byte of a header every 100 ms, never ending the headers).
+ */
+export type Reply = { readonly status: number; readonly headers?: Readonly<Record<string, string>>; readonly delay?: number } | 'hang' | 'trickle';
 
 /** A running receiver. */
 export interface Receiver {
@@ -56,9 +59,16 @@ export async function startReceiver(): Promise<Receiver> {
       const n = received.filter((r) => r.path === path).length;
       received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), seq: ++seq });
       const reply = replies.get(path)?.(n) ?? { status: 204 };
-      if (reply === 'hang') {
+      if (reply === 'hang' || reply === 'trickle') {
         hanging.push({ path, res });
+        let timer: ReturnType<typeof setInterval> | undefined;
+        if (reply === 'trickle') {
+          // The raw socket: Node's own response would send the headers whole.
+          res.socket?.write('HTTP/1.1 200 OK\r\nx-slow: ');
+          timer = setInterval(() => res.socket?.write('x'), 100);
+        }
         res.on('close', () => {
+          clearInterval(timer);
           if (!closing) abandoned.push({ path, seq: ++seq });
         });
         return;

@@ -130,6 +130,42 @@ describe('retries', () => {
     expect(got.map((r) => Number(r.headers['webhook-timestamp']) - Number(got[0]!.headers['webhook-timestamp']))).toEqual([0, 1]);
   });
 
+  it("a Retry-After shorter than the schedule's next wait does not shorten it: 429 Retry-After: 0 cannot spend the attempts", async () => {
+    const { deliverAt, subscribe, order } = await harness({ retrySchedule: [5_000, 10_000] });
+    await subscribe('/eager');
+    receiver.answer('/eager', (n) => (n < 2 ? { status: 429, headers: { 'retry-after': '0' } } : { status: 204 }));
+    await order();
+    expect(await deliverAt(0)).toBe(1);
+    // Not after the 1 s a Retry-After gets at least: after the schedule's 5 s.
+    expect(await deliverAt(1_000)).toBe(0);
+    expect(await deliverAt(4_999)).toBe(0);
+    expect(await deliverAt(5_000)).toBe(1);
+    expect(await deliverAt(5_000 + 9_999)).toBe(0);
+    expect(await deliverAt(5_000 + 10_000)).toBe(1);
+    expect(receiver.at('/eager')).toHaveLength(3);
+  });
+
+  it("429s do not count towards disabling: messages given up on a busy receiver leave it enabled, 5xx ones don't", async () => {
+    const { server, deliverAt, subscribe, order } = await harness();
+    const id = await subscribe('/throttled');
+    receiver.answer('/throttled', () => ({ status: 429 }));
+    // Two messages, each answered 429 on all three attempts (disableAfter: 2).
+    let at = 0;
+    for (const _ of [1, 2]) {
+      await order();
+      for (const wait of [0, ...SCHEDULE]) expect(await deliverAt((at += wait))).toBe(1);
+    }
+    expect(receiver.at('/throttled')).toHaveLength(6);
+    expect((await server.call('GET', `/v3/webhook_endpoints/${id}`)).body).toMatchObject({ status: 'enabled', disabledReason: null });
+    // The same two messages failing with 503 disable it.
+    receiver.answer('/throttled', () => ({ status: 503 }));
+    for (const _ of [1, 2]) {
+      await order();
+      for (const wait of [0, ...SCHEDULE]) expect(await deliverAt((at += wait))).toBe(1);
+    }
+    expect((await server.call('GET', `/v3/webhook_endpoints/${id}`)).body).toMatchObject({ status: 'disabled' });
+  });
+
   it('does not retry another 4xx', async () => {
     const { deliverAt, subscribe, order } = await harness();
     await subscribe('/gone');

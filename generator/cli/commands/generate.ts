@@ -6,11 +6,9 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { commonJsOutput } from '../../load/module-scope.ts';
 import type { Finding } from '../../diff/types.ts';
-import { unusedScopes } from '../../model/check-scopes.ts';
 import { missingPeers, runtimeMismatch } from '../../config/peers.ts';
 import { generate, type StaleReason } from '../../pipeline/generate.ts';
-import { createGenerateSession, type GenerateSession } from '../../pipeline/session.ts';
-import { INPUTS_FILE } from '../../pipeline/inputs-record.ts';
+import type { GenerateSession } from '../../pipeline/session.ts';
 import { info, type CliIO } from '../io.ts';
 import { reportDiagnostics } from '../report.ts';
 import { resolveRun, type ResolvedRun, type RunFlags } from '../run-options.ts';
@@ -88,7 +86,8 @@ async function runGenerate(run: ResolvedRun, flags: Flags, io: CliIO, session: G
     ...(session ? { session } : {}),
   });
   if (await reportDiagnostics(result.diagnostics, io)) return io.exit(2);
-  const model = result.ir ? unusedScopes(result.ir, run.apiPath) : [];
+  // A run the up-to-date proof answered has no model (and its scopes were reported when it was generated).
+  const model = result.ir ? (await import('../../model/check-scopes.ts')).unusedScopes(result.ir, run.apiPath) : [];
   await reportDiagnostics(
     [...model, ...commonJsOutput(result.outDir), ...missingPeers(result.outDir, run.parts), ...runtimeMismatch(result.outDir, run.parts)],
     io,
@@ -125,11 +124,6 @@ async function runCheck(run: ResolvedRun, io: CliIO): Promise<void> {
     return io.exit(1);
   }
   info(io, `${p.green('up to date')}: ${result.files.length} files in ${rel(io, result.outDir)}\n`);
-  if (result.recordBehind)
-    info(
-      io,
-      `  note: ${rel(io, path.join(result.outDir, INPUTS_FILE))} is behind its inputs (an edit that no output shows); restgen generate refreshes it, so that check in a fresh clone stays fast.\n`,
-    );
 }
 
 /** The options `generate` and `check` share. */
@@ -162,7 +156,7 @@ export function registerGenerateCommands(program: Command, io: CliIO): void {
       if (!run) return;
       // One session for the whole watch: each run after the first reuses what the runs before it kept. A single
       // run has nothing to reuse, and is exactly the run it always was.
-      const session = flags.watch ? createGenerateSession() : undefined;
+      const session = flags.watch ? (await import('../../pipeline/session.ts')).createGenerateSession() : undefined;
       await runGenerate(run, flags, io, session);
       if (flags.watch) {
         const { watchApi } = await import('../watch.ts');

@@ -6,17 +6,28 @@
  * collection's types. One file per collection keeps a field change to one small file to reformat. The
  * client imports nothing outside its folder.
  */
+import type { CollectionAt } from '../../model/ir.ts';
 import { project } from '../../model/project.ts';
-import { irHash } from '../ir-hash.ts';
-import { outputFile, templateFile } from '../keyed-file.ts';
+import { outputFile, templateFile } from '../file.ts';
 import { runtimeFiles } from '../runtime-files.ts';
-import type { Emitter, OutputFile } from '../types.ts';
+import { renderer, type Emitter, type OutputFile } from '../types.ts';
 import { clientFeatures, clientRuntimeFiles } from './client-runtime.ts';
 import { buildCollectionFile, buildIndexView, buildVersionView } from './client-view.ts';
 
+/** What a collection's module is generated from: the API's title, the version's name and the collection as it sees it. */
+interface CollectionData {
+  readonly title: string;
+  readonly version: string;
+  readonly collection: CollectionAt;
+}
+
+const COLLECTION = renderer('client collection', ({ title, version, collection }: CollectionData, use) =>
+  use.template('client/collection', buildCollectionFile({ title }, collection, version)),
+);
+
 /**
- * Emits the typed client SDK into `client/`. A collection's module is keyed by the collection as its version
- * sees it; a version's module by its view, which only names the collections (a field change leaves it alone).
+ * Emits the typed client SDK into `client/`. A version's module is generated from its view, which only names the
+ * collections (a field change leaves it alone).
  */
 export const emitClient: Emitter = (api, options) => {
   const runtime = clientRuntimeFiles(options.runtime, clientFeatures(api));
@@ -27,11 +38,8 @@ export const emitClient: Emitter = (api, options) => {
   for (const v of api.versions) {
     const at = project(api, v.name);
     files.push(templateFile(`client/${v.name}.ts`, 'client/version', buildVersionView(api, v), options.render));
-    for (const c of at.collections) {
-      const render = () => options.render('client/collection', buildCollectionFile(api, c, v.name));
-      const input = JSON.stringify([api.title, v.name, irHash(c)]);
-      files.push(outputFile({ path: `client/${v.name}/${c.name}.ts`, language: 'typescript', kind: 'client collection', input }, render));
-    }
+    for (const collection of at.collections)
+      files.push(outputFile(`client/${v.name}/${collection.name}.ts`, COLLECTION, { title: api.title, version: v.name, collection }, options.render));
   }
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 };

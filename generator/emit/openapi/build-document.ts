@@ -5,8 +5,8 @@
  */
 import { buildWebhooks } from './webhooks.ts';
 import { buildEventStreamPath, EVENTS_PATH } from './event-stream.ts';
-import type { RenderPart } from '../types.ts';
-import { irHash } from '../ir-hash.ts';
+import { oneCollection } from '../file.ts';
+import { renderer, type RenderUse } from '../types.ts';
 import type { ErrorKind } from './shared-components.ts';
 import type { ApiAt, CollectionAt, VersionIR } from '../../model/ir.ts';
 import { buildCollectionSchemas } from './collection-schemas.ts';
@@ -166,7 +166,7 @@ function buildCollectionPart(api: ApiAt, formats: FormatNames, c: CollectionAt):
 }
 
 /**
- * A collection's part as text for the render cache: a one-line JSON header (each path and schema's key, the length
+ * A collection's part as text for the cache: a one-line JSON header (each path and schema's key, the length
  * of its printed JSON and its `$ref`s; the error responses), then every printed JSON, one after the other. The
  * printed texts are not escaped into a JSON string: a document's parts are megabytes, read on every change.
  */
@@ -220,20 +220,18 @@ function formatNamesOf(api: ApiAt): FormatNames {
   };
 }
 
-/**
- * Each collection's part of one version's document (its paths and schemas, printed), keyed by the collection and
- * what of the API it reads: a cache around the emit stage builds and prints only the parts of changed collections.
- */
-export function openApiParts(api: ApiAt): RenderPart[] {
+/** What a collection's part of a document is built from: its version with only that collection, and the format names. */
+interface PartData {
+  readonly api: ApiAt;
+  readonly formats: FormatNames;
+}
+
+const PART = renderer('openapi collection', ({ api, formats }: PartData) => printPart(buildCollectionPart(api, formats, api.collections[0]!)));
+
+/** Each collection's part of one version's document (its paths and schemas, printed), through `use`. */
+export function openApiParts(api: ApiAt, use: RenderUse): string[] {
   const formats = formatNamesOf(api);
-  // What a collection's part reads of the API besides the collection: the version and its settings, and the format names.
-  const context = JSON.stringify([irHash({ ...api, collections: [], events: [] }), formats]);
-  return api.collections.map((c) => ({
-    kind: 'openapi collection',
-    // The built-in webhook endpoints collection also reads the version's event types (its request view).
-    input: `${context}\0${irHash(c)}${c.builtin ? `\0${irHash(endpointRequestView(api, c))}` : ''}`,
-    compute: () => printPart(buildCollectionPart(api, formats, c)),
-  }));
+  return api.collections.map((c) => use.call(PART, { api: oneCollection(api, c), formats }));
 }
 
 /**

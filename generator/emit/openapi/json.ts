@@ -8,7 +8,7 @@ export type Json = string | number | boolean | null | readonly Json[] | JsonObje
 
 /**
  * A JSON object already printed at the depth it sits at (by `printJsonAt`), with the `$ref`s it holds: a
- * piece of a document kept in the render cache, placed into a document without being built again.
+ * piece of a document kept in the pipeline's cache, placed into a document without being built again.
  */
 export class PrintedJson {
   constructor(

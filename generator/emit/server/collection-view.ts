@@ -91,6 +91,8 @@ export interface CollectionFiles {
   readonly needsCredentials: boolean;
   /** Whether the module declares `Transitions` (the collection has a lifecycle with transitions). */
   readonly hasTransitions: boolean;
+  /** The built-in collection it is (its handlers come with the runtime), or null for the API's own. */
+  readonly builtin: CollectionIR['builtin'] | null;
 }
 
 const lowerFirst = (s: string) => s[0]!.toLowerCase() + s.slice(1);
@@ -230,6 +232,7 @@ function summaryFrom(ctx: ServerContext, c: CollectionIR, { needs, plans }: Retu
     hasMigrations,
     needsCredentials: ctx.hasAuth && (guarded || hasTransitions),
     hasTransitions,
+    builtin: c.builtin ?? null,
   };
 }
 

@@ -154,7 +154,10 @@ function serverOptionsOf(api: ApiIR): Type {
   return omitted.length === 0 ? t.ref('ServerOptions') : t.ref('Omit', [t.ref('ServerOptions'), t.union(omitted.map(t.str))]);
 }
 
-/** Builds the views of the assembling modules from the context and every collection's summary (in the API's order). */
+/**
+ * Builds the views of the assembling modules from the context and every collection's summary (in the API's order):
+ * of the collections, only the summaries are read.
+ */
 export function buildServerViews(api: ApiIR, ctx: ServerContext, collections: readonly CollectionSummary[]): ServerViews {
   const { name, versions } = ctx;
   const specName = specNameOf(api);
@@ -170,9 +173,9 @@ export function buildServerViews(api: ApiIR, ctx: ServerContext, collections: re
     ),
   }));
   // The built-in collection's handlers come with the runtime: users neither write nor seed them.
-  const userRefs = refs.filter((_, i) => api.collections[i]!.builtin === undefined);
+  const userRefs = refs.filter((_, i) => collections[i]!.builtin === null);
   // The constant `events.ts` exports (see `events-view.ts`), when the API has events (and so webhook endpoints).
-  const events = api.collections.some((c) => c.builtin === 'webhook-endpoints') ? { constName: eventsConstOf(specName) } : null;
+  const events = collections.some((c) => c.builtin === 'webhook-endpoints') ? { constName: eventsConstOf(specName) } : null;
   const needsCredentials = collections.some((c) => c.needsCredentials);
   const needsMigrations = collections.some((c) => c.hasMigrations);
 

@@ -13,10 +13,9 @@ import { pascalCase } from '../../model/names.ts';
 import { project } from '../../model/project.ts';
 import { endpointRequestView, SECRET_ANSWERS, WITH_SECRET_DOC, withSecretName } from '../../model/webhook-endpoints.ts';
 import { e, t, type Expr, type Prop, type Type } from '../../printer/ast.ts';
-import { irHash } from '../ir-hash.ts';
-import { outputFile, templateFile } from '../keyed-file.ts';
+import { oneCollection, outputFile, templateFile } from '../file.ts';
 import { runtimeFiles } from '../runtime-files.ts';
-import type { EmitOptions, OutputFile } from '../types.ts';
+import { renderer, type EmitOptions, type OutputFile } from '../types.ts';
 import { baseExpression, defaultArgument, filterExpression, hasObject, typeExpression } from './zod-expression.ts';
 
 interface Member {
@@ -249,20 +248,29 @@ function collectionView(api: ApiAt, c: CollectionAt, ops: ReadonlySet<OperationN
   };
 }
 
+/** What one collection's module of one version is generated from: the version with only that collection, and its operations. */
+interface CollectionData {
+  readonly at: ApiAt;
+  readonly ops: readonly OperationName[];
+}
+
+const COLLECTION = renderer('zod collection', ({ at, ops }: CollectionData, use) =>
+  use.template('zod/collection', {
+    title: at.title,
+    version: at.version.name,
+    lifecycle: lifecycleOf(at.version),
+    ...collectionView(at, at.collections[0]!, new Set(ops)),
+  }),
+);
+
 /** Emits the zod schemas of every version, and the helpers they share. */
 export function emitZod(api: ApiIR, options: EmitOptions): OutputFile[] {
   const files: OutputFile[] = runtimeFiles(options.runtime, 'zod/helpers.ts', 'zod-helpers.ts');
   for (const v of api.versions) {
     const at = project(api, v.name);
-    const header = { title: at.title, version: v.name, lifecycle: lifecycleOf(v) };
-    for (const c of at.collections) {
-      const ops = schemaOps(api, c, v.name);
-      const render = () => options.render('zod/collection', { ...header, ...collectionView(at, c, ops) });
-      // Keyed by what the file shows (one collection as this version sees it), so an unchanged file builds no view.
-      const input = JSON.stringify([header, at.versioning.in, irHash(c), [...ops], ...(c.builtin ? [irHash(endpointRequestView(at, c))] : [])]);
-      files.push(outputFile({ path: `${v.name}/${c.name}.ts`, language: 'typescript', kind: 'zod collection', input }, render));
-    }
-    const barrel: ZodBarrelView = { ...header, files: at.collections.map((c) => c.name) };
+    for (const c of at.collections)
+      files.push(outputFile(`${v.name}/${c.name}.ts`, COLLECTION, { at: oneCollection(at, c), ops: [...schemaOps(api, c, v.name)] }, options.render));
+    const barrel: ZodBarrelView = { title: at.title, version: v.name, lifecycle: lifecycleOf(v), files: at.collections.map((c) => c.name) };
     files.push(templateFile(`${v.name}/schemas.ts`, 'zod/schemas', barrel, options.render));
   }
   return files;

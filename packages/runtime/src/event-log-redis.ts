@@ -1,14 +1,15 @@
 /**
  * The event log in Redis, shared by every instance: a Redis stream whose entry ids are the log's sequence
- * (`<seq>-0`) and a counter that hands the sequences out, both under the API's prefix and in one slot of a Redis
- * Cluster (the prefix's hash tag, or `{stream}` when it has none). Appends and reads are Lua scripts, each atomic: an append numbers its
+ * (`<seq>-0`) and a counter that hands the sequences out, both under the API's prefix, so in the one slot of a Redis
+ * Cluster its hash tag names (`restgen:{shop}:`; a server refuses a prefix without one on a cluster, as it does for
+ * the webhook outbox). Every command goes through the server's Redis guard. Appends and reads are Lua scripts, each atomic: an append numbers its
  * events and adds them in one step, so a read never sees a later event without the earlier ones. Each append
  * drops what is past the retention: entries older than `retention.ms` (looked at from the oldest, a bounded number
  * per append) and beyond about `retention.events` (Redis trims whole nodes: `MAXLEN ~`).
  */
-import { bounded } from './idempotency.js';
+import { createRedisGuard, type RedisGuard } from './redis-guard.js';
 import { isExpired, type EventLog, type LoggedEvent, type Retention } from './event-log.js';
-import type { RedisEval } from './webhook-redis.js';
+import { DEFAULT_REDIS_TIMEOUT, type RedisEval } from './webhook-redis.js';
 
 /** The default retention in Redis: a day, and about the newest 100,000 events. */
 export const REDIS_RETENTION: Retention = { ms: 86_400_000, events: 100_000 };
@@ -60,20 +61,20 @@ const eventOf = ([id, fields]: Entry): LoggedEvent => {
 };
 
 /**
- * The event log in Redis under `prefix` (keys `<prefix>{stream}:log` and `<prefix>{stream}:seq`), each command
- * bounded by `timeout` ms (a late one throws `RedisUnavailable`).
+ * The event log in Redis under `prefix` (keys `<prefix>ev:log` and `<prefix>ev:seq`), each command through `guard`
+ * (default: bounded by 500 ms; a late or failed one throws `RedisUnavailable`).
  */
 export function createRedisEventLog(
   client: RedisEval,
   prefix: string,
-  timeout: number,
+  guard: RedisGuard = createRedisGuard(DEFAULT_REDIS_TIMEOUT),
   retention: Partial<Retention> = {},
   now: () => number = Date.now,
 ): EventLog {
   const kept: Retention = { ms: retention.ms ?? REDIS_RETENTION.ms, events: retention.events ?? REDIS_RETENTION.events };
-  // One slot on a Redis Cluster: the prefix's hash tag when it has one (`{shop}:`), else `{stream}`.
-  const keys = [`${prefix}{stream}:log`, `${prefix}{stream}:seq`] as const;
-  const run = (script: string, ...args: (string | number)[]) => bounded(client.eval(script, 2, ...keys, ...args), timeout);
+  // Both scripts use both keys: one slot on a Redis Cluster, the prefix's hash tag.
+  const keys = [`${prefix}ev:log`, `${prefix}ev:seq`] as const;
+  const run = (script: string, ...args: (string | number)[]) => guard.run(() => client.eval(script, 2, ...keys, ...args));
   return {
     retention: kept,
     append: async (events) => {

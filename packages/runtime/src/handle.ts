@@ -18,7 +18,7 @@ import { BODY_RULES, invalid, invalidBody, isProblem, problem, send, type BodyRu
 import { answerOnce, idempotencyKeyOf, runForAnswer } from './replay.js';
 import { isPlain } from './shape.js';
 import type { RouteSpec, VersionSpec } from './spec.js';
-import { principalOf, type Handle, type Mount } from './state.js';
+import { principalOf, recorderOf, type Handle, type Mount } from './state.js';
 import type { Condition, HandlerContext, HandlerEvents, OperationName } from './types.js';
 
 /** Characters `encodeURIComponent` never escapes (a subset of them). */
@@ -66,15 +66,30 @@ export function noSuchId(request: FastifyRequest, reply: FastifyReply, path: str
   return send(reply, problem(404, 'not_found', `No ${path} resource has this id.`));
 }
 
-/** What a handler receives besides its input; `m.emit` and `m.events` send events. */
-export const contextOf = (m: Mount, request: FastifyRequest, version: string, condition: Condition | null = null): HandlerContext => ({
-  principal: principalOf(request),
-  version,
-  request,
-  condition,
-  emit: m.emit,
-  events: m.events,
-});
+/**
+ * What a handler receives besides its input; `m.emit` and `m.events` send events, and `ctx.events.write` also
+ * records the request's idempotent answer in the handler's transaction when the answer store takes it.
+ */
+export const contextOf = (m: Mount, request: FastifyRequest, version: string, condition: Condition | null = null): HandlerContext => {
+  const record = recorderOf(request);
+  return {
+    principal: principalOf(request),
+    version,
+    request,
+    condition,
+    emit: m.emit,
+    events:
+      record === null
+        ? m.events
+        : {
+            write: async (tx, resource) => {
+              await m.events.write(tx, resource);
+              await record(tx, resource);
+            },
+            emit: m.events.emit,
+          },
+  };
+};
 
 /** `ctx.emit` of an API without custom events (the webhooks runtime gives handlers a working one). */
 export const noEvents = async (type: string): Promise<void> => {
@@ -291,7 +306,7 @@ export function createHandle(m: Mount, version: VersionSpec, route: RouteSpec, o
             () => fn(body.value, context(request)),
             (value) => created(value, request),
           );
-        return answerOnce(m, request, reply, key, `${version.name}:${route.collection.key}`, make);
+        return answerOnce(m, request, reply, key, `${version.name}:${route.collection.key}`, make, (value) => created(value, request));
       };
   }
 }

@@ -4,7 +4,8 @@
  * (a pending promise in memory, `SET NX PX` in Redis) makes a concurrent duplicate wait for the first answer.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { RedisClient } from './types.js';
+import type { RedisGuard } from './redis-guard.js';
+import type { RedisClient } from './redis-client.js';
 
 /** A remembered answer. */
 export interface Answer {
@@ -32,39 +33,22 @@ export type Remembered =
   | { readonly kind: 'reused' }
   | { readonly kind: 'busy' };
 
+/**
+ * Writes an answer through `tx`, the handler's open transaction (a store that keeps answers in the handler's
+ * database); throws when another request's answer for the key was committed first, which aborts the handler's
+ * transaction.
+ */
+export type RecordAnswer = (tx: unknown, answer: Answer) => Promise<void>;
+
 /** Where answers are kept. */
 export interface AnswerStore {
   /**
    * The answer stored under `key` for the same `fingerprint`, or runs `make` (once per key, across
    * concurrent requests) and stores its answer. Waits for a concurrent first request until `deadline`
-   * (a `performance.now()` time). `make` resolves to null when there is nothing to remember (it failed).
+   * (a `performance.now()` time). `make` resolves to null when there is nothing to remember (it failed); a
+   * store that writes answers in the handler's transaction hands it a {@link RecordAnswer}, the others null.
    */
-  remember(key: string, fingerprint: string, make: () => Promise<Answer | null>, deadline: number): Promise<Remembered>;
-}
-
-/** A Redis command that failed or did not answer within the bound. */
-export class RedisUnavailable extends Error {
-  constructor(cause: unknown) {
-    super('Redis did not answer', { cause });
-    this.name = 'RedisUnavailable';
-  }
-}
-
-/** `promise`, or a {@link RedisUnavailable} after `ms`; a late result is dropped. */
-export function bounded<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new RedisUnavailable(new Error(`no answer within ${ms} ms`))), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(new RedisUnavailable(error));
-      },
-    );
-  });
+  remember(key: string, fingerprint: string, make: (record: RecordAnswer | null) => Promise<Answer | null>, deadline: number): Promise<Remembered>;
 }
 
 /** JSON with object keys sorted at every depth: the same value gives the same text whatever the key order. */
@@ -93,13 +77,49 @@ export const fingerprintOf = (body: unknown): string => createHash('sha256').upd
 
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** The requests with an Idempotency-Key running in this process, one per key. */
+export interface Running {
+  /**
+   * The request running with `key`, if any: null when none runs, 'reused' when it runs with another body (both at
+   * once, so that a caller that finds none runs its own before anything else can), else a wait for it: 'again' once
+   * it ended (look for its answer), 'busy' when it still runs at `deadline`.
+   */
+  waitFor(key: string, fingerprint: string, deadline: number): null | 'reused' | Promise<'again' | 'busy'>;
+  /** Runs `work` as the request with `key` (the others wait for it). */
+  run<T>(key: string, fingerprint: string, work: () => Promise<T>): Promise<T>;
+}
+
+/** No request running yet: a retry that arrives while the first attempt runs waits for it instead of running twice. */
+export function createRunning(): Running {
+  const pending = new Map<string, { fingerprint: string; done: Promise<unknown> }>();
+  return {
+    waitFor(key, fingerprint, deadline) {
+      const running = pending.get(key);
+      if (!running) return null;
+      if (running.fingerprint !== fingerprint) return 'reused';
+      const left = deadline - performance.now();
+      if (left <= 0) return Promise.resolve('busy');
+      return Promise.race([running.done, wait(left)]).then(() => 'again');
+    },
+    async run(key, fingerprint, work) {
+      const done = work();
+      pending.set(key, { fingerprint, done: done.catch(() => null) });
+      try {
+        return await done;
+      } finally {
+        pending.delete(key);
+      }
+    },
+  };
+}
+
 /**
  * Answers in this process: at most `maxEntries`, the oldest forgotten first. Entries expire in the order
  * they were stored (one TTL for all), so expiry and eviction look only at the oldest: O(1) per request.
  */
 export function createMemoryAnswers(ttl: number, now: () => number, maxEntries = 10_000): AnswerStore {
   const answers = new Map<string, { answer: Answer; fingerprint: string; expires: number }>();
-  const pending = new Map<string, { fingerprint: string; done: Promise<unknown> }>();
+  const running = createRunning();
   const expire = (t: number) => {
     for (const [key, entry] of answers) {
       if (entry.expires > t && answers.size <= maxEntries) break;
@@ -112,27 +132,20 @@ export function createMemoryAnswers(ttl: number, now: () => number, maxEntries =
         expire(now());
         const stored = answers.get(key);
         if (stored) return stored.fingerprint === fingerprint ? { kind: 'answer', answer: stored.answer, replayed: true } : { kind: 'reused' };
-        const running = pending.get(key);
-        if (running) {
-          if (running.fingerprint !== fingerprint) return { kind: 'reused' };
-          // A retry that arrives while the first attempt runs waits for it instead of creating twice.
-          const left = deadline - performance.now();
-          if (left <= 0) return { kind: 'busy' };
-          await Promise.race([running.done, wait(left)]);
+        const waited = running.waitFor(key, fingerprint, deadline);
+        if (waited === 'reused') return { kind: 'reused' };
+        if (waited !== null) {
+          if ((await waited) === 'busy') return { kind: 'busy' };
           continue;
         }
-        const done = make();
-        pending.set(key, { fingerprint, done: done.catch(() => null) });
-        try {
-          const answer = await done;
+        return running.run(key, fingerprint, async (): Promise<Remembered> => {
+          const answer = await make(null);
           if (answer !== null) {
             answers.set(key, { answer, fingerprint, expires: now() + ttl });
             expire(now());
           }
           return { kind: 'answer', answer, replayed: false };
-        } finally {
-          pending.delete(key);
-        }
+        });
       }
     },
   };
@@ -145,8 +158,8 @@ export interface RedisAnswerSettings {
   readonly ttl: number;
   /** How long an in-progress marker lives, in ms: a create that outlives it (a crashed instance) may run again. */
   readonly lockTtl: number;
-  /** The longest wait for one command, in ms. */
-  readonly timeout: number;
+  /** Bounds every command (the server's one guard: `redisTimeout`, and fail fast while Redis is away). */
+  readonly guard: RedisGuard;
 }
 
 /** Deletes a marker only while it is still the caller's (a create that outlived it must not free the next one's). */
@@ -155,16 +168,16 @@ const RELEASE = 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call
 /**
  * Answers in Redis, shared by every instance. The first request sets `<key>:lock` with `SET NX PX` (the
  * body's fingerprint and a token of its own as its value) and runs the create; the others poll for its
- * answer. Every command is bounded: a Redis that does not answer throws {@link RedisUnavailable}.
+ * answer. Every command goes through the guard: a Redis that does not answer throws `RedisUnavailable`.
  */
 export function createRedisAnswers(redis: RedisClient, settings: RedisAnswerSettings): AnswerStore {
-  const { prefix, ttl, lockTtl, timeout } = settings;
+  const { prefix, ttl, lockTtl, guard } = settings;
   return {
     async remember(key, fingerprint, make, deadline) {
       const answerKey = `${prefix}${key}`;
       const lockKey = `${answerKey}:lock`;
       const storedAnswer = async (): Promise<Remembered | null> => {
-        const stored = await bounded(redis.get(answerKey), timeout);
+        const stored = await guard.run(() => redis.get(answerKey));
         if (stored === null) return null;
         const entry = JSON.parse(stored) as {
           answer: Answer;
@@ -176,7 +189,7 @@ export function createRedisAnswers(redis: RedisClient, settings: RedisAnswerSett
         const stored = await storedAnswer();
         if (stored !== null) return stored;
         const marker = `${fingerprint} ${randomUUID()}`;
-        const locked = await bounded(redis.set(lockKey, marker, 'PX', lockTtl, 'NX'), timeout);
+        const locked = await guard.run(() => redis.set(lockKey, marker, 'PX', lockTtl, 'NX'));
         if (locked === 'OK') {
           let answer: Answer | null;
           try {
@@ -184,17 +197,17 @@ export function createRedisAnswers(redis: RedisClient, settings: RedisAnswerSett
             // this marker: read again under the marker, or the create runs twice.
             const late = await storedAnswer();
             if (late !== null) return late;
-            answer = await make();
+            answer = await make(null);
             // The resource exists now: even when Redis fails to keep the answer, this request gets it.
-            if (answer !== null) await bounded(redis.set(answerKey, JSON.stringify({ answer, fingerprint }), 'PX', ttl), timeout).catch(() => undefined);
+            if (answer !== null) await guard.run(() => redis.set(answerKey, JSON.stringify({ answer, fingerprint }), 'PX', ttl)).catch(() => undefined);
           } finally {
             // A client without EVAL (webhooks need it; idempotency alone does not) frees the marker unchecked.
-            const release = redis.eval ? redis.eval(RELEASE, 1, lockKey, marker) : redis.del(lockKey);
-            await bounded(release, timeout).catch(() => undefined);
+            const release = () => (redis.eval ? redis.eval(RELEASE, 1, lockKey, marker) : redis.del(lockKey));
+            await guard.run(release).catch(() => undefined);
           }
           return { kind: 'answer', answer, replayed: false };
         }
-        const holder = await bounded(redis.get(lockKey), timeout);
+        const holder = await guard.run(() => redis.get(lockKey));
         if (holder !== null && holder.split(' ')[0] !== fingerprint) return { kind: 'reused' };
         if (performance.now() + pause > deadline) return { kind: 'busy' };
         await wait(pause);

@@ -50,6 +50,7 @@ export {
 } from './webhook-store.js';
 export {
   isTransactional,
+  type OutboxEvent,
   type TransactionalOutbox,
 } from './transactional-outbox.js';
 export {
@@ -65,6 +66,14 @@ export {
 } from './event-log.js';
 export { createRedisEventLog, REDIS_RETENTION } from './event-log-redis.js';
 export { STREAM_DEFAULTS, type OutboxWithLog } from './stream.js';
+export {
+  IdempotencyConflict,
+  isIdempotencyConflict,
+  type IdempotencyRecord,
+  type IdempotencyStore,
+} from './idempotency-store.js';
+export type { Answer as IdempotentAnswer } from './idempotency.js';
+export { defaultRedisPrefix, hasHashTag, RedisUnavailable } from './redis-guard.js';
 export type { OutdatedValue } from './older-data.js';
 export {
   BadRequest,

@@ -6,8 +6,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { logSafely } from './contain.js';
 import { isInstance } from './guards.js';
-import { RedisUnavailable } from './idempotency.js';
 import { type HttpProblem, internal, isProblem, problem, send } from './problems.js';
+import { RedisUnavailable } from './redis-guard.js';
 
 /** What a call of user code came to. */
 export type Outcome<T> =

@@ -14,11 +14,13 @@ import { createGate, type GateRule } from './gate.js';
 import { isFn, isRecord, type AnyFn } from './guards.js';
 import { NO_HANDLER_EVENTS, createHandle, noEvents } from './handle.js';
 import { createMemoryAnswers, createRedisAnswers } from './idempotency.js';
+import { createTransactionalAnswers } from './idempotency-store.js';
 import { resolveHooks } from './migrate.js';
 import { placeDocuments } from './openapi.js';
 import { PathIndex, mountByHeader, mountByPath, transitionUrl, type Placed } from './paths.js';
 import { answerError, problem, send } from './problems.js';
 import { createLimiters } from './rate-limit.js';
+import { createRedisGuard, defaultRedisPrefix } from './redis-guard.js';
 import type { Limiter } from './state.js';
 import { mountedSpec } from './route-table.js';
 import type { ApiSpec, MountedSpec, RouteSpec } from './spec.js';
@@ -46,8 +48,12 @@ export async function mountApi(
   const now = () => clock().getTime();
   const webhooks = spec.webhooks ?? null;
   const webhookOptions = options.webhooks ?? {};
-  const redisPrefix = options.redisPrefix ?? `restgen:${spec.name.toLowerCase()}:`;
-  const stores = webhooks ? createWebhookStores(options.redis, redisPrefix, options.redisTimeout, webhookOptions) : null;
+  const redisPrefix = options.redisPrefix ?? defaultRedisPrefix(spec.name);
+  const redisTimeout = options.redisTimeout ?? 500;
+  // One guard for every Redis command of this server: a request waits out one redisTimeout at most.
+  const guard = options.redis ? createRedisGuard(redisTimeout) : null;
+  const place = options.redis && guard ? { redis: options.redis, prefix: options.redisPrefix, guard } : null;
+  const stores = webhooks ? createWebhookStores(spec, place, webhookOptions, `register${spec.name}Api`) : null;
   const table = resolveHandlers(
     spec,
     webhooks && stores
@@ -59,21 +65,22 @@ export async function mountApi(
   );
   const { authenticate, challenge, verifyJwt } = createAuthenticator(spec, options);
   const bodyLimit = options.bodyLimit ?? 1_048_576;
-  const redisTimeout = options.redisTimeout ?? 500;
   const requestTimeout = options.requestTimeout ?? 30_000;
   const ttl = options.idempotencyTtl ?? 86_400_000;
   const prefix = (options.prefix ?? '').replace(/\/$/, '');
   const failureLimit = options.authFailures === false ? null : (options.authFailures ?? {});
   const documents = await placeDocuments(spec, options.openapi, prefix);
-  const answers = options.redis
-    ? createRedisAnswers(options.redis, {
-        prefix: `${redisPrefix}idem:`,
-        ttl,
-        // A create that outlives its request timeout still holds its key for a while.
-        lockTtl: requestTimeout + 30_000,
-        timeout: redisTimeout,
-      })
-    : createMemoryAnswers(ttl, now, options.idempotencyMaxEntries);
+  const answers = options.idempotency
+    ? createTransactionalAnswers(options.idempotency, ttl, now)
+    : options.redis && guard
+      ? createRedisAnswers(options.redis, {
+          prefix: `${redisPrefix}idem:`,
+          ttl,
+          // A create that outlives its request timeout still holds its key for a while.
+          lockTtl: requestTimeout + 30_000,
+          guard,
+        })
+      : createMemoryAnswers(ttl, now, options.idempotencyMaxEntries);
 
   await app.register(
     async (scope) => {
@@ -84,7 +91,7 @@ export async function mountApi(
         scope,
         spec,
         options.rateLimit !== false,
-        options.redis ? { redis: options.redis, prefix: redisPrefix, timeout: redisTimeout } : null,
+        options.redis && guard ? { redis: options.redis, prefix: redisPrefix, guard } : null,
       );
       const newest = newestRoutes(spec);
       const m: Mount = {
@@ -121,8 +128,9 @@ export async function mountApi(
               eventLogOf(
                 streamOptions,
                 webhookOptions.outbox,
-                options.redis ? { client: options.redis, prefix: redisPrefix, timeout: redisTimeout } : null,
+                options.redis && guard ? { client: options.redis, prefix: redisPrefix, guard } : null,
                 now,
+                `register${spec.name}Api`,
               ),
               streamOptions,
             )

@@ -7,15 +7,15 @@ import type { FastifyInstance } from 'fastify';
 import { logSafely } from './contain.js';
 import { limitKeyOf } from './client-address.js';
 import type { MountedSpec, LimitSpec, RouteSpec } from './spec.js';
-import { bounded } from './idempotency.js';
+import type { RedisGuard } from './redis-guard.js';
 import { stateOf, type Limiter } from './state.js';
-import type { RedisClient } from './types.js';
+import type { RedisClient } from './redis-client.js';
 
-/** Where counters live: in Redis (bounded by `timeout` ms per check; past it the request is let through), or in memory. */
+/** Where counters live: in Redis (each check through the server's guard; a check that fails lets the request through), or in memory. */
 export interface CounterStore {
   readonly redis: RedisClient;
   readonly prefix: string;
-  readonly timeout: number;
+  readonly guard: RedisGuard;
 }
 
 /** The limiters of an API: the API-wide one, and one per limited collection (by key) and transition (by `<collection>:<transition>`). */
@@ -44,22 +44,22 @@ export async function createLimiters(scope: FastifyInstance, spec: MountedSpec, 
     global: false,
     ...(store ? { redis: store.redis, nameSpace: `${store.prefix}rl:` } : {}),
   });
-  const timeout = store?.timeout ?? null;
-  const api = spec.rateLimit ? createLimiter(scope, spec.rateLimit, 'api', timeout) : null;
+  const guard = store?.guard ?? null;
+  const api = spec.rateLimit ? createLimiter(scope, spec.rateLimit, 'api', guard) : null;
   for (const route of spec.versions.flatMap((v) => v.routes)) {
     if (route.collection.rateLimit && !byCollection.has(route.collection.key))
-      byCollection.set(route.collection.key, createLimiter(scope, route.collection.rateLimit, route.collection.key, timeout));
-    for (const [name, limit] of transitionLimits(route)) if (!byCollection.has(name)) byCollection.set(name, createLimiter(scope, limit, name, timeout));
+      byCollection.set(route.collection.key, createLimiter(scope, route.collection.rateLimit, route.collection.key, guard));
+    for (const [name, limit] of transitionLimits(route)) if (!byCollection.has(name)) byCollection.set(name, createLimiter(scope, limit, name, guard));
   }
   return { api, byCollection };
 }
 
 /**
  * A limiter of `limit.max` requests per window, keyed by `name` and the principal (or client IP). With a
- * `timeout`, a counter store that fails or does not answer in time lets the request through (fails open):
- * an outage of the store must not stall or refuse every request.
+ * `guard` (Redis), a counter store that fails or does not answer in time lets the request through (fails
+ * open): an outage of the store must not stall or refuse every request.
  */
-function createLimiter(scope: FastifyInstance, limit: LimitSpec, name: string, timeout: number | null): Limiter {
+function createLimiter(scope: FastifyInstance, limit: LimitSpec, name: string, guard: RedisGuard | null): Limiter {
   // Each limiter keeps its own counters in memory (the plugin's `child` store), sized by `cache`, which the
   // plugin reads from these options although its types leave it out (it is ignored with Redis).
   const options: Parameters<FastifyInstance['createRateLimit']>[0] & {
@@ -85,10 +85,10 @@ function createLimiter(scope: FastifyInstance, limit: LimitSpec, name: string, t
   };
   return async (request) => {
     let r: Awaited<ReturnType<typeof check>>;
-    if (timeout === null) r = await check(request);
+    if (guard === null) r = await check(request);
     else {
       try {
-        r = await bounded(check(request), timeout);
+        r = await guard.run(() => check(request));
       } catch (error) {
         logSafely(request.log, 'warn', { err: error, limit: name }, 'rate limit store unavailable; request let through');
         return open;

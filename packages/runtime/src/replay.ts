@@ -7,10 +7,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Broken } from './answer.js';
 import { logSafely } from './contain.js';
 import { isInstance } from './guards.js';
-import { RedisUnavailable, answerKeyOf, fingerprintOf, type Answer, type Remembered } from './idempotency.js';
+import { answerKeyOf, fingerprintOf, type Answer, type RecordAnswer, type Remembered } from './idempotency.js';
+import { isIdempotencyConflict } from './idempotency-store.js';
 import { timedOut } from './invoke.js';
 import { INTERNAL, isProblem, problem, send } from './problems.js';
+import { RedisUnavailable } from './redis-guard.js';
 import { stateOf, type Mount } from './state.js';
+
+/** The scopes (per mounted API) whose handler was found not to write its answer in its transaction: warned once each. */
+const unrecorded = new WeakMap<Mount, Set<string>>();
 
 /** The key sent, null when there is none, or a reply already sent (400: a key over 255 characters). */
 export function idempotencyKeyOf(request: FastifyRequest, reply: FastifyReply): string | null | FastifyReply {
@@ -23,7 +28,8 @@ export function idempotencyKeyOf(request: FastifyRequest, reply: FastifyReply): 
 /**
  * Runs `make` once for `key` and answers with what it made, or with the answer stored for the key.
  * `scope` names what the key is for (`v2:orders`, `v2:orders:<id>:cancel`); `make` resolves to null when
- * it failed (logged; nothing is stored, the request answers 500).
+ * it failed (logged; nothing is stored, the request answers 500). `answerOf` makes the answer of a resource,
+ * for a store that records it when the handler passes its transaction to `ctx.events.write`.
  */
 export async function answerOnce(
   m: Mount,
@@ -32,6 +38,7 @@ export async function answerOnce(
   key: string,
   scope: string,
   make: () => Promise<Answer | null>,
+  answerOf: (resource: unknown) => Answer | Broken,
 ): Promise<FastifyReply> {
   const timeout = m.requestTimeout;
   // The answer is kept with the fingerprint of the body it answered (key order does not matter), so a
@@ -39,9 +46,21 @@ export async function answerOnce(
   const fingerprint = fingerprintOf(request.body);
   const principal = stateOf(request).principal;
   const storeKey = answerKeyOf(principal ? { principal: principal.id } : { address: request.ip }, scope, key);
+  let recorded = false;
+  const run = (record: RecordAnswer | null) => {
+    if (record !== null)
+      stateOf(request).recordAnswer = async (tx, resource) => {
+        const answer = answerOf(resource);
+        // An answer that breaks the response schema is not kept: the request answers 500, as without a key.
+        if ('ok' in answer) return;
+        await record(tx, answer);
+        recorded = true;
+      };
+    return make();
+  };
   let remembered: Remembered | 'timeout';
   try {
-    remembered = await withTimeout(m.answers.remember(storeKey, fingerprint, make, performance.now() + timeout), timeout);
+    remembered = await withTimeout(m.answers.remember(storeKey, fingerprint, run, performance.now() + timeout), timeout);
   } catch (error) {
     if (!isInstance(error, RedisUnavailable)) throw error;
     logSafely(request.log, 'error', { err: error, source: 'idempotency store' }, 'Redis unavailable for an idempotent request');
@@ -53,6 +72,7 @@ export async function answerOnce(
     return send(reply, problem(422, 'idempotency_key_reused', 'This Idempotency-Key was used with a different body; use a new key.'));
   const { answer } = remembered;
   if (answer === null) return send(reply, INTERNAL);
+  if (!recorded && !remembered.replayed && answer.status < 400 && stateOf(request).recordAnswer !== null) warnUnrecorded(m, request, scope);
   // A replayed success says so: the client learns that its earlier attempt made the resource (or moved it). An error is
   // answered again as it was, without the header, which the documents declare on successes only: the same problem
   // means the same thing to a client, replayed or not.
@@ -86,6 +106,8 @@ export async function runForAnswer(
   try {
     value = await run();
   } catch (error) {
+    // Another request with the key committed first: not a failure, the store answers with its answer.
+    if (isIdempotencyConflict(error)) return null;
     if (!isProblem(error)) {
       logSafely(request.log, 'error', { err: error, source }, 'handler failed');
       return null;
@@ -120,4 +142,16 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'>
     timer = setTimeout(() => resolve('timeout'), ms);
   });
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/** Warns once per scope that a handler answered without writing its idempotent answer in its transaction. */
+function warnUnrecorded(m: Mount, request: FastifyRequest, scope: string): void {
+  const seen = unrecorded.get(m) ?? new Set<string>();
+  unrecorded.set(m, seen);
+  if (seen.has(scope)) return;
+  seen.add(scope);
+  request.log.warn(
+    { scope },
+    `${scope}: the handler answered without passing its transaction to ctx.events.write, so the answer to its Idempotency-Key was stored after its commit; a crash in between lets a retry run it again`,
+  );
 }

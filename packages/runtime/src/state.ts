@@ -39,6 +39,13 @@ export interface RequestState {
   version: Resolved | null;
   /** The credential was checked before the version was resolved (for `pinnedVersion`): the gate does not check it again. */
   authenticated: boolean;
+  /**
+   * Writes the answer to the request's Idempotency-Key through the handler's transaction (`ctx.events.write`),
+   * when the server keeps answers in a transactional store; else null.
+   */
+  recordAnswer: ((tx: unknown, resource: unknown) => Promise<void>) | null;
+  /** Events this request's change sends that the outbox refused: held for another try, or lost (a response header says which). */
+  events: 'deferred' | 'lost' | null;
 }
 /** The request decoration holding the state (registered by `mountApi`). */
 export const STATE = Symbol('restgen.state');
@@ -51,10 +58,18 @@ export const stateOf = (request: FastifyRequest): RequestState => {
     entry: null,
     version: null,
     authenticated: false,
+    recordAnswer: null,
+    events: null,
   });
 };
 /** The principal a gate found, or null (also when no gate ran). */
 export const principalOf = (request: FastifyRequest): Principal | null => (request as WithState)[STATE]?.principal ?? null;
+
+/** What became of the events of a request's change when the outbox refused them (see {@link RequestState.events}), or null. */
+export const deferralOf = (request: FastifyRequest): RequestState['events'] => (request as WithState)[STATE]?.events ?? null;
+
+/** The answer recorder of a request (see {@link RequestState.recordAnswer}), or null. */
+export const recorderOf = (request: FastifyRequest): RequestState['recordAnswer'] => (request as WithState)[STATE]?.recordAnswer ?? null;
 
 /** The version a request resolved to (header versioning), or null (path versioning, or not resolved). */
 export const resolvedOf = (request: FastifyRequest): Resolved | null => (request as WithState)[STATE]?.version ?? null;

@@ -9,6 +9,7 @@ import { createPresenter } from './answer.js';
 import { isTransactionalLog, type EventLog, type NewEvent } from './event-log.js';
 import type { WebhooksSpec } from './spec.js';
 import type { Mount } from './state.js';
+import { createDeferred, type Deferral, type DeferredLog } from './webhook-deferred.js';
 
 /** Writes events to the log. */
 export interface EventRecorder {
@@ -18,6 +19,14 @@ export interface EventRecorder {
   record(type: string, data: Record<string, unknown>): Promise<void>;
   /** The same through `tx`, the handler's transaction (only when {@link transactional}). */
   recordWith(tx: unknown, type: string, data: Record<string, unknown>): Promise<void>;
+  /**
+   * The same after the handler's change was stored: an append the log refuses is held in memory and tried again
+   * (as refused webhook deliveries are), never thrown. Null when it was appended (or cannot be shown), else
+   * what became of it: `deferred`, or `lost` when too many already wait.
+   */
+  recordAfter(type: string, data: Record<string, unknown>): Promise<Deferral | null>;
+  /** Tries what waits once more, and logs what still waits as lost (the server stops). */
+  stop(): Promise<void>;
 }
 
 /** The newest shape of each event type's data as kept in the log, or null when it cannot be shown. */
@@ -45,13 +54,7 @@ function canonicalForms(m: Mount, webhooks: WebhooksSpec, log: { warn(obj: objec
  * The recorder of `eventLog`; `appended` runs after each append (the stream hub reads at once instead of at its
  * next poll).
  */
-export function createEventRecorder(
-  m: Mount,
-  webhooks: WebhooksSpec,
-  eventLog: EventLog,
-  appended: () => void,
-  log: { warn(obj: object, msg: string): void },
-): EventRecorder {
+export function createEventRecorder(m: Mount, webhooks: WebhooksSpec, eventLog: EventLog, appended: () => void, log: DeferredLog): EventRecorder {
   const forms = canonicalForms(m, webhooks, log);
   const eventOf = (type: string, data: Record<string, unknown>): NewEvent | null => {
     const form = forms.get(type);
@@ -63,6 +66,23 @@ export function createEventRecorder(
     return { type, time: m.now(), data: JSON.stringify(kept) };
   };
   const transactional = isTransactionalLog(eventLog) ? eventLog : null;
+  const held = createDeferred<NewEvent>(
+    {
+      write: async (events) => {
+        await eventLog.append(events);
+        appended();
+      },
+      describe: (e) => ({ type: e.type, time: new Date(e.time).toISOString() }),
+      say: {
+        unit: 'events',
+        held: "the event stream's log failed after the change was stored; its events wait in memory for another try",
+        written: "events held after a failure of the event stream's log are in the log now",
+        full: (e, most) => `event ${e.type} lost for the event stream: its log failed and ${most} events already wait`,
+        stopped: (e) => `event ${e.type} lost for the event stream: its log still failed when the server stopped`,
+      },
+    },
+    log,
+  );
   return {
     transactional: transactional !== null,
     async record(type, data) {
@@ -77,5 +97,17 @@ export function createEventRecorder(
       // Visible to readers once the transaction commits; the hub finds it at its next poll.
       if (event !== null) await transactional.appendWith(tx, [event]);
     },
+    async recordAfter(type, data) {
+      const event = eventOf(type, data);
+      if (event === null) return null;
+      try {
+        await eventLog.append([event]);
+      } catch (error) {
+        return held.hold([event], error);
+      }
+      appended();
+      return null;
+    },
+    stop: () => held.stop(),
   };
 }

@@ -13,6 +13,7 @@ import type { Mount } from './state.js';
 import { createFrames } from './stream-frames.js';
 import { createStreamHub } from './stream-hub.js';
 import { createEventRecorder, type EventRecorder } from './stream-record.js';
+import { hasHashTag, isClusterClient, type RedisGuard } from './redis-guard.js';
 import { placeStreamRoutes, type StreamRuntime } from './stream-route.js';
 import type { RedisClient, StreamOptions } from './types.js';
 import { createEventRenderers } from './webhook-events.js';
@@ -29,7 +30,7 @@ export const STREAM_DEFAULTS = {
   batch: 500,
 } as const;
 
-/** An outbox that keeps the event stream's log too (`createPostgresOutbox` of `@restgen/postgres`). */
+/** An outbox that keeps the event stream's log too (an `eventLog` property): the stream reads that log. */
 export interface OutboxWithLog extends Outbox {
   readonly eventLog: EventLog;
 }
@@ -40,18 +41,27 @@ const logOfOutbox = (outbox: Outbox | undefined): EventLog | null => {
   return log !== undefined && typeof log.read === 'function' ? log : null;
 };
 
-/** Where the stream's log is: `options.log`, else the given outbox's own, else in Redis, else in memory. */
+/**
+ * Where the stream's log is: `options.log`, else the given outbox's own, else in Redis, else in memory. `who` names
+ * the caller in a startup error: on a Redis Cluster, the prefix must hold a hash tag so that the log's keys share
+ * one slot (the rule of the webhook outbox's keys).
+ */
 export function eventLogOf(
   options: StreamOptions,
   outbox: Outbox | undefined,
-  redis: { client: RedisClient; prefix: string; timeout: number } | null,
+  redis: { client: RedisClient; prefix: string; guard: RedisGuard } | null,
   now: () => number,
+  who: string,
 ): EventLog {
   if (options.log) return options.log;
   const own = logOfOutbox(outbox);
   if (own !== null) return own;
-  if (redis !== null) return createRedisEventLog(redisEvalOf(redis.client), redis.prefix, redis.timeout, options.retention, now);
-  return createMemoryEventLog(options.retention, now);
+  if (redis === null) return createMemoryEventLog(options.retention, now);
+  if (isClusterClient(redis.client) && !hasHashTag(redis.prefix))
+    throw new Error(
+      `${who}: redisPrefix ${JSON.stringify(redis.prefix)} has no hash tag, and on a Redis Cluster the event stream's log keys must share one slot; put the part that names the API in braces (\`restgen:{shop}:\`), or leave redisPrefix out, or give the stream a log of its own (stream.log).`,
+    );
+  return createRedisEventLog(redisEvalOf(redis.client), redis.prefix, redis.guard, options.retention, now);
 }
 
 /** The stream of a mounted API: the recorder for the handlers, and the routes to place. */
@@ -62,7 +72,11 @@ export interface Stream {
 
 /** Starts the stream of `m` on `scope` over `eventLog`. */
 export function startStream(scope: FastifyInstance, m: Mount, webhooks: WebhooksSpec, eventLog: EventLog, options: StreamOptions): Stream {
-  const log = { warn: (obj: object, msg: string) => scope.log.warn(obj, msg) };
+  const log = {
+    info: (obj: object, msg: string) => scope.log.info(obj, msg),
+    warn: (obj: object, msg: string) => scope.log.warn(obj, msg),
+    error: (obj: object, msg: string) => scope.log.error(obj, msg),
+  };
   const hub = createStreamHub(eventLog, { pollInterval: options.pollInterval ?? STREAM_DEFAULTS.pollInterval, batch: STREAM_DEFAULTS.batch, log });
   const runtime: StreamRuntime = {
     hub,

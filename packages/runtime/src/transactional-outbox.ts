@@ -18,6 +18,28 @@ export interface TransactionalOutbox extends Outbox {
    * store's is a programming error: throw.
    */
   addWith(tx: unknown, deliveries: readonly Delivery[]): Promise<void>;
+  /**
+   * Optional: keeps `event` once through `tx`, whoever subscribes to it (none included), for a change-data-capture
+   * tool that reads a table of events (Debezium's outbox event router feeding Kafka). Called by the same writes
+   * as `addWith`, in the handler's transaction.
+   */
+  addEventWith?(tx: unknown, event: OutboxEvent): Promise<void>;
+}
+
+/** One event as it happened, once, in the newest version's shape (what {@link TransactionalOutbox.addEventWith} keeps). */
+export interface OutboxEvent {
+  /** A UUID of its own. */
+  readonly id: string;
+  /** The event type (`order.created`, `invoice.overdue`). */
+  readonly type: string;
+  /** What the event is about: the type's first word (`order`, `invoice`). */
+  readonly aggregateType: string;
+  /** Which one: the resource's id for a derived event; the event's own id for a custom event. */
+  readonly aggregateId: string;
+  /** The payload as the newest version that has the event shows it (write-only fields left out). */
+  readonly payload: unknown;
+  /** When it was written, as an ISO 8601 date-time. */
+  readonly timestamp: string;
 }
 
 /** Whether an outbox adds deliveries within the handlers' transactions. */

@@ -104,6 +104,11 @@ export function createTransitionHandle(m: Mount, version: VersionSpec, route: Ro
     }
     // Gone since it was loaded (a concurrent delete won): the If-Match it passed no longer holds.
     if (isProblem(value)) return answerOf(value.status === 404 && p?.ifMatch ? new PreconditionFailed() : value);
+    return moved(request, value);
+  };
+
+  /** The answer of the resource a transition moved: shaped, tagged, and checked to be in the `to` state. */
+  const moved = (request: FastifyRequest, value: unknown): Answer | Broken => {
     if (m.validateResponses && isRecord(value) && value[field] !== transition.to)
       return {
         ok: false,
@@ -148,6 +153,6 @@ export function createTransitionHandle(m: Mount, version: VersionSpec, route: Ro
         () => attempt(request, id, input),
         (answer) => answer as Answer | Broken,
       );
-    return answerOnce(m, request, reply, idempotencyKey, `${version.name}:${key}:${id}:${name}`, make);
+    return answerOnce(m, request, reply, idempotencyKey, `${version.name}:${key}:${id}:${name}`, make, (value) => moved(request, value));
   };
 }

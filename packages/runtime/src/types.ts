@@ -5,9 +5,11 @@
 import type { FastifyRequest } from 'fastify';
 import type { JwtOptions } from './jwt-claims.js';
 import type { Principal } from './principal.js';
+import type { RedisClient } from './redis-client.js';
 import type { HttpProblem } from './problems.js';
 import type { OutdatedValue } from './older-data.js';
 import type { EventLog, Retention } from './event-log.js';
+import type { IdempotencyStore } from './idempotency-store.js';
 import type { DispatchTiming } from './webhook-dispatch.js';
 import type { EndpointStore, Outbox } from './webhook-store.js';
 
@@ -15,6 +17,7 @@ import type { EndpointStore, Outbox } from './webhook-store.js';
 export type Awaitable<T> = T | Promise<T>;
 export type { OperationName } from './operations.js';
 export type { Principal } from './principal.js';
+export type { RedisClient } from './redis-client.js';
 
 /** A credential as sent: `Authorization: Bearer <token>` or the API key header. */
 export interface Credential {
@@ -40,18 +43,22 @@ export interface Condition {
   matches(current: object | null): boolean;
 }
 /**
- * The events of one handler call, written through the store the handler writes with, so that an event
- * exists if and only if the handler's change committed (a transactional outbox: `webhooks.outbox` with
- * `addWith`). With the memory or Redis outbox `tx` is not used: the derived event is written after the
- * handler answered (as without the call), a custom event when `emit` is called (as `ctx.emit`).
+ * What one handler call writes through the store the handler writes with, so that it exists if and only if the
+ * handler's change committed: its webhook event (a transactional outbox: `webhooks.outbox` with `addWith`) and
+ * the answer to the request's Idempotency-Key (an `idempotency` store). With the memory or Redis outbox the
+ * derived event is written after the handler answered (as without the call), a custom event when `emit` is
+ * called (as `ctx.emit`); with the memory or Redis answer store the answer is kept after the handler answered.
  */
 export interface HandlerEvents {
   /**
-   * Writes the event this operation sends for `resource` (newest version) through `tx`, the handler's open
-   * transaction, before it commits: `created`, `updated` (replace and update), `deleted` (pass the resource
-   * as it was), or the event of the state a transition leads to. Does nothing when the operation sends no
-   * event or no endpoint subscribes to it. A handler that does not call it still sends its event, written
-   * after it answered, as the memory and Redis outboxes always do.
+   * Writes, through `tx` (the handler's open transaction, before it commits), what this operation keeps of
+   * `resource` (newest version): the event it sends — `created`, `updated` (replace and update), `deleted` (pass
+   * the resource as it was), or the event of the state a transition leads to — and, with an `idempotency` store,
+   * the answer a retry with the same Idempotency-Key gets (pass the resource the handler answers). What the server
+   * keeps elsewhere it does not write here, so every write can call it. A handler that does not call it still sends its event and
+   * keeps its answer, written after it answered. It throws when another request with the same Idempotency-Key
+   * committed first: let that through, so that the transaction rolls back (the request answers the first one's
+   * answer).
    */
   write(tx: unknown, resource: object): Promise<void>;
   /** Writes a custom event (as `ctx.emit`) through `tx`, the handler's open transaction. */
@@ -117,20 +124,6 @@ export interface CollectionHandlers<T, C, R, P, Q> {
  */
 export type TransitionHandler<R, I, A = R> = (resource: R, input: I, ctx: HandlerContext) => Awaitable<A | HttpProblem>;
 
-/**
- * The Redis commands the server uses (an ioredis client fits): rate-limit counters, idempotent answers and
- * their in-progress markers. Every command is bounded by `redisTimeout`, whatever the client's own settings.
- */
-export interface RedisClient {
-  get(key: string): Promise<string | null>;
-  set(key: string, value: string, mode: 'PX', milliseconds: number): Promise<unknown>;
-  set(key: string, value: string, mode: 'PX', milliseconds: number, condition: 'NX'): Promise<'OK' | null>;
-  del(...keys: string[]): Promise<number>;
-  /** Webhooks keep endpoints and the outbox in Redis with Lua scripts (required for them only). */
-  eval?(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
-  defineCommand(name: string, definition: { lua: string; numberOfKeys?: number }): void;
-}
-
 /** Where the API's OpenAPI documents are served, relative to each version (default `openapi.json`). */
 export interface OpenApiOptions {
   readonly path?: string;
@@ -172,8 +165,8 @@ export interface WebhookOptions extends DispatchTiming {
 export interface StreamOptions {
   /**
    * Where the stream's events are kept (an `EventLog`). Default: the log of `webhooks.outbox` when it keeps one
-   * (`createPostgresOutbox` of `@restgen/postgres`), else in Redis with `redis` (shared by every instance), else in
-   * this process's memory (one instance).
+   * (an `eventLog` property), else in Redis with `redis` (shared by every instance), else in this process's memory
+   * (one instance).
    */
   readonly log?: EventLog;
   /**
@@ -272,15 +265,29 @@ export interface ServerOptions {
    * throws, or a promise it returns rejects with, is logged at warn and changes nothing.
    */
   readonly onOutdatedValue?: (report: OutdatedValue) => void;
-  /** A Redis client shared by every instance: rate-limit counters and idempotent answers live there. */
+  /**
+   * A Redis client shared by every instance (an ioredis `Redis`, or a `Cluster`): rate-limit counters, idempotent
+   * answers (unless `idempotency` is given), and webhook endpoints and the outbox (unless `webhooks` gives them).
+   */
   readonly redis?: RedisClient;
-  /** The prefix of every Redis key (default `restgen:<api>:`). */
+  /**
+   * The prefix of every Redis key (default `restgen:{<api>}:`). On a Redis Cluster it must hold a hash tag (the
+   * part in braces), so that the webhook outbox's keys share one slot; the server refuses to start otherwise.
+   */
   readonly redisPrefix?: string;
   /**
-   * The longest wait for one Redis command, in ms (default 500). Past it, rate limits let the request
-   * through and idempotent creates answer 503 with `Retry-After`.
+   * The longest wait for Redis, in ms (default 500): a command past it counts as Redis being away, and for a
+   * second after that every command fails at once, so a request waits out this bound once at most. Meanwhile
+   * rate limits let requests through, idempotent creates and webhook routes answer 503 with `Retry-After: 1`.
    */
   readonly redisTimeout?: number;
+  /**
+   * Where answers to Idempotency-Keys are kept, when not in Redis or memory: a store in the handlers' database
+   * (`createPostgresIdempotency` of `@restgen/postgres`), whose record a handler writes in its own transaction by
+   * passing it to `ctx.events.write(tx, resource)`. A retry after a crash at any point then replays the committed
+   * answer and never runs the change twice.
+   */
+  readonly idempotency?: IdempotencyStore;
   /** `false` turns the declared rate limits off (behind a gateway that limits, in tests). Default true. */
   readonly rateLimit?: boolean;
   /** How long the answer to an `Idempotency-Key` is replayed, in ms (default 24 h). */

@@ -1,15 +1,18 @@
 /**
  * The webhook dispatcher: claims due deliveries from the outbox, POSTs each with the Standard Webhooks
- * headers and a per-attempt timeout, and on a timeout, a connection error, 429 (after `Retry-After` when it
- * says) or 5xx tries again on a bounded schedule with jitter. Another 4xx, or the last attempt failing,
- * gives the message up; an endpoint whose messages keep failing every attempt is disabled. Deliveries run
- * side by side, at most `concurrency` at once and `endpointConcurrency` per endpoint; a slot that frees is
- * filled at once, so a receiver that never answers holds only its own slots, never another endpoint's.
+ * headers and a per-attempt timeout, and on a timeout, a connection error, 429 or 5xx tries again on a
+ * bounded schedule with jitter (a 429's `Retry-After` may lengthen a wait, never shorten it). Another 4xx, or
+ * the last attempt failing, gives the message up; an endpoint whose messages keep failing every attempt is
+ * disabled (a message whose last attempt answered 429 does not count: the receiver was there, only busy).
+ * Deliveries run side by side, at most `concurrency` at once and `endpointConcurrency` per endpoint; a slot
+ * that frees is filled at once, and endpoints that hang or trickle share at most half of the slots
+ * (`webhook-flights.ts`), so a healthy endpoint's messages flow at its own pace whatever the others do.
  */
 import { logSafely } from './contain.js';
 import { post } from './webhook-post.js';
 import { retryAfterOf } from './webhook-retry-after.js';
 import { signaturesOf } from './webhook-sign.js';
+import { claimBreadthFirst, createFlights } from './webhook-flights.js';
 import { MAX_ACTIVE_SECRETS } from './webhook-limits.js';
 import type { Claimed, EndpointRecord, EndpointStore, Outbox } from './webhook-store.js';
 import { guardedLookup, RefusedAddress, urlShapeProblem, type Resolver } from './webhook-url.js';
@@ -34,6 +37,9 @@ export interface DispatchTiming {
   readonly endpointConcurrency?: number;
 }
 
+/** How long an attempt may take before its endpoint counts as slow, in ms (or `attemptTimeout`, when shorter). */
+export const SLOW_AFTER = 1_000;
+
 /** What a dispatcher needs. */
 export interface DispatcherParts extends DispatchTiming {
   readonly outbox: Outbox;
@@ -43,6 +49,8 @@ export interface DispatcherParts extends DispatchTiming {
   readonly resolve?: Resolver;
   readonly now?: () => number;
   readonly log?: { warn(obj: object, msg: string): void };
+  /** Runs once when the dispatcher starts, before its first poll (moving the keys of an older runtime). */
+  readonly prepare?: () => Promise<void>;
 }
 
 /** A running dispatcher. */
@@ -60,7 +68,7 @@ export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [5_000, 300_000, 1_800_
 
 type Outcome =
   | { readonly kind: 'ok' }
-  | { readonly kind: 'retry'; readonly reason: string; readonly after?: number }
+  | { readonly kind: 'retry'; readonly reason: string; readonly after?: number; readonly busy?: boolean; readonly timedOut?: boolean }
   | { readonly kind: 'fail'; readonly reason: string };
 
 /** Creates a dispatcher over an outbox and the endpoints. */
@@ -73,8 +81,7 @@ export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
   const disableAfter = parts.disableAfter ?? 3;
   const concurrency = Math.max(1, parts.concurrency ?? 10);
   const perEndpoint = Math.max(1, parts.endpointConcurrency ?? 3);
-  // An endpoint whose every slot has been busy this long is slow: its backlog waits a poll, unwalked.
-  const slowAfter = Math.min(1_000, timeout);
+  const slowAfter = Math.min(SLOW_AFTER, timeout);
   // The lease outlasts an attempt, so no other instance takes a delivery still in flight.
   const lease = timeout + 5_000;
   const now = parts.now ?? Date.now;
@@ -118,6 +125,7 @@ export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
         return {
           kind: 'retry',
           reason,
+          busy: true,
           ...(after !== undefined ? { after } : {}),
         };
       }
@@ -129,6 +137,7 @@ export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
       return {
         kind: 'retry',
         reason: timedOut ? `no answer within ${timeout} ms` : 'the connection failed',
+        timedOut,
       };
     }
   };
@@ -158,64 +167,67 @@ export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
       parts.log?.warn({ endpoint: e.id, url: e.url }, `webhook endpoint ${e.id} disabled: ${e.failedMessages} messages in a row failed every attempt`);
   };
 
-  const deliver = async (d: Claimed) => {
+  /** Delivers `d` once; whether its attempt timed out (its endpoint is slow). */
+  const deliver = async (d: Claimed): Promise<boolean> => {
     const outcome = await attempt(d);
     if (outcome === null || outcome.kind === 'ok') {
       if (await outbox.complete(d)) if (outcome !== null) await record(d.endpoint, false, '');
-      return;
+      return false;
     }
+    const timedOut = outcome.kind === 'retry' && outcome.timedOut === true;
     const made = d.attempts + 1;
     if (outcome.kind === 'retry' && made <= schedule.length) {
       const base = schedule[made - 1]!;
-      const wait = outcome.after ?? Math.round(base * (1 + (Math.random() * 2 - 1) * jitter));
-      await outbox.retry(d, now() + wait);
-      return;
+      const scheduled = Math.round(base * (1 + (Math.random() * 2 - 1) * jitter));
+      // A receiver may ask for a longer wait, never a shorter one: `Retry-After: 0` must not spend the schedule.
+      await outbox.retry(d, now() + Math.max(outcome.after ?? 0, scheduled));
+      return timedOut;
     }
     parts.log?.warn({ webhookId: d.id, endpoint: d.endpoint, attempts: made }, `webhook ${d.id} given up: ${outcome.reason}`);
-    if (await outbox.complete(d)) await record(d.endpoint, true, outcome.reason);
+    // A receiver that answered 429 to the last attempt is there, only busy: that does not count towards disabling it.
+    const counts = !(outcome.kind === 'retry' && outcome.busy === true);
+    if ((await outbox.complete(d)) && counts) await record(d.endpoint, true, outcome.reason);
+    return timedOut;
   };
 
-  /** The deliveries in flight, and when each endpoint's started (oldest first). */
-  const flights = new Set<Promise<void>>();
-  const started = new Map<string, number[]>();
+  const flights = createFlights({ concurrency, perEndpoint, slowAfter, deferBy: poll });
+  /** The deliveries in flight (stop() waits for them). */
+  const inFlight = new Set<Promise<void>>();
 
   const launch = (d: Claimed): Promise<void> => {
     const startedAt = now();
-    started.set(d.endpoint, [...(started.get(d.endpoint) ?? []), startedAt]);
+    flights.begin(d.endpoint, startedAt);
+    // When this attempt turns slow, the slots it holds beyond the slow half go to the others: claim again then.
+    const wake = setTimeout(() => {
+      if (running) void pump();
+    }, slowAfter);
+    let timedOut = false;
     const flight: Promise<void> = deliver(d)
+      .then((late) => {
+        timedOut = late;
+      })
       .catch((error: unknown) => logSafely(parts.log, 'warn', { err: error, webhookId: d.id }, 'webhook delivery failed in the dispatcher'))
       .finally(() => {
-        flights.delete(flight);
-        // This delivery's own start leaves (the oldest left still says how long the endpoint has been busy).
-        const times = started.get(d.endpoint) ?? [];
-        const left = times.filter((_, i) => i !== times.indexOf(startedAt));
-        if (left.length === 0) started.delete(d.endpoint);
-        else started.set(d.endpoint, left);
+        clearTimeout(wake);
+        inFlight.delete(flight);
+        flights.end(d.endpoint, startedAt, now(), timedOut);
         // A slot is free: fill it at once.
         if (running) void pump();
       });
-    flights.add(flight);
+    inFlight.add(flight);
     return flight;
   };
 
   /** Claims what the free slots take, shared out per endpoint, and starts delivering it. */
   const claimFree = async (): Promise<Promise<void>[]> => {
-    const free = concurrency - flights.size;
-    if (free <= 0) return [];
     const at = now();
-    const inFlight = new Map<string, number>();
-    const slow = new Set<string>();
-    for (const [endpoint, times] of started) {
-      inFlight.set(endpoint, times.length);
-      if (times.length >= perEndpoint && at - times[0]! >= slowAfter) slow.add(endpoint);
-    }
-    const claimed = await outbox.claim(at, free, lease, {
-      perEndpoint,
-      inFlight,
-      slow,
-      deferUntil: at + poll,
-    });
-    return claimed.map(launch);
+    const plan = flights.plan(at);
+    if (plan.free <= 0) return [];
+    const { claimed, failed } = await claimBreadthFirst(outbox, at, lease, plan);
+    const launched = claimed.map(launch);
+    // What was leased before a round failed is on its way; the failure is reported as a failed claim.
+    if (failed !== null) throw failed.cause;
+    return launched;
   };
 
   let pumping: Promise<void> | null = null;
@@ -229,7 +241,7 @@ export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
     pumping = (async () => {
       do {
         again = false;
-        const free = concurrency - flights.size;
+        const free = flights.plan(now()).free;
         const launched = await claimFree();
         // A full claim means more may be due.
         if (launched.length > 0 && launched.length === free) again = true;
@@ -259,14 +271,18 @@ export function createDispatcher(parts: DispatcherParts): WebhookDispatcher {
     start: () => {
       if (running) return;
       running = true;
-      timer = setTimeout(loop, 0);
+      const first = () => {
+        if (running) timer = setTimeout(loop, 0);
+      };
+      if (parts.prepare) void parts.prepare().finally(first);
+      else first();
     },
     stop: async () => {
       running = false;
       if (timer !== null) clearTimeout(timer);
       timer = null;
       await pumping;
-      await Promise.all([...flights]);
+      await Promise.all([...inFlight]);
     },
     runOnce,
   };

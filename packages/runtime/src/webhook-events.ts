@@ -4,9 +4,12 @@
  * is rendered once per subscribed endpoint, in the shape of the version the endpoint is pinned to
  * (migrated down by the same plans and hooks as answers), so a separate dispatcher needs no handlers.
  * With a transactional outbox, a handler writes its events in its own transaction (`ctx.events.write`,
- * `ctx.events.emit`): then an event exists if and only if the handler's change committed.
+ * `ctx.events.emit`): then an event exists if and only if the handler's change committed. An event written
+ * after the handler answered whose outbox write fails is held in memory for another try (`webhook-deferred.ts`):
+ * the change exists, so the request still answers its success, and a response header says so.
  */
 import { randomUUID } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
 import { createPresenter } from './answer.js';
 import { isRecord, type AnyFn } from './guards.js';
 import { compileObjectDown } from './migrate.js';
@@ -14,8 +17,10 @@ import { isProblem } from './problems.js';
 import { createShaper } from './shape.js';
 import type { MountedSpec, RouteSpec, WebhooksSpec } from './spec.js';
 import type { Mount } from './state.js';
-import { isTransactional } from './transactional-outbox.js';
+import { stateOf } from './state.js';
+import { isTransactional, type OutboxEvent } from './transactional-outbox.js';
 import type { HandlerContext, HandlerEvents } from './types.js';
+import type { Deferral, DeferredEvents } from './webhook-deferred.js';
 import type { Delivery, EndpointRecord, EndpointStore, Outbox } from './webhook-store.js';
 import type { EventRecorder } from './stream-record.js';
 
@@ -38,6 +43,12 @@ export interface EventSender {
     endpoints?: readonly EndpointRecord[],
     add?: (deliveries: readonly Delivery[]) => Promise<void>,
   ): Promise<void>;
+  /**
+   * The event of `type` with `data` (newest shape) as the newest version that has it shows it, once, for an
+   * outbox that keeps every event (`addEventWith`); null when no version can show it. `aggregateId` is the
+   * resource's id (a derived event), else the event's own id is used.
+   */
+  event(type: string, data: Record<string, unknown>, aggregateId?: string): OutboxEvent | null;
 }
 
 /**
@@ -84,9 +95,22 @@ export function createEventSender(
   const render = createEventRenderers(m, webhooks, log);
   const enabled = async () => (await endpoints.list()).filter((e) => e.status === 'enabled');
   const subscribers = async (type: string) => (await enabled()).filter((e) => e.events.includes(type));
+  // The newest version that shows each type (versions are oldest first, so the last one set wins).
+  const newest = new Map<string, Render>();
+  for (const [type, byVersion] of render)
+    for (const version of m.spec.versions) {
+      const shown = byVersion.get(version.name);
+      if (shown) newest.set(type, shown);
+    }
   return {
     enabled,
     subscribers,
+    event(type, data, aggregateId) {
+      const payload = newest.get(type)?.(data);
+      if (payload === undefined || payload === null) return null;
+      const id = randomUUID();
+      return { id, type, aggregateType: type.split('.')[0]!, aggregateId: aggregateId ?? id, payload, timestamp: new Date(m.now()).toISOString() };
+    },
     async send(type, data, to, add = (d) => outbox.add(d)) {
       const byVersion = render.get(type);
       if (!byVersion) return;
@@ -132,6 +156,13 @@ function emitChecks(spec: MountedSpec, webhooks: WebhooksSpec): Map<string, (dat
   return out;
 }
 
+/** Notes on `request` what became of its events: `lost` outweighs `deferred`; null (all written) changes nothing. */
+function deferIn(request: FastifyRequest, what: Deferral | null): void {
+  if (what === null) return;
+  const state = stateOf(request);
+  state.events = state.events === 'lost' ? 'lost' : what;
+}
+
 const OPERATIONS: ReadonlySet<string> = new Set(['list', 'get', 'create', 'replace', 'update', 'delete']);
 
 /** The derived event a handler's success sends: by operation, and by the state a transition leads to. */
@@ -164,11 +195,13 @@ function eventsOfCollections(webhooks: WebhooksSpec, newest: ReadonlyMap<string,
  * The endpoints are read before the handler runs, so a store that cannot be reached (Redis away: 503) fails
  * the request before anything changed. A wrapped handler that calls `ctx.events.write(tx, resource)` writes
  * its event through `tx` when the outbox is transactional (and nothing after it answers); otherwise the event
- * is written after it answered, of the resource it passed or answered. A delete whose event has a subscriber
- * (or an event log to keep it) loads the resource first (with the get handler), so its event carries the
- * resource as it was when the handler does not pass it; without either it loads nothing. With `recorder`,
+ * is written after it answered, of the resource it passed or answered, and an outbox that fails then has the
+ * deliveries held in `deferred` (the change exists: the request answers its success). A delete whose event has
+ * a subscriber (or an event log to keep it) loads the resource first (with the get handler), so its event carries
+ * the resource as it was when the handler does not pass it; without either it loads nothing. With `recorder`,
  * every event also goes into the event stream's log, subscribed to or not: through `tx` when the log is
- * transactional, else when the outbox's deliveries are written.
+ * transactional, else after the handler answered, where a log that fails holds the event for another try as the
+ * outbox's deliveries are held (the request's `Webhook-Events` says `deferred`, or `lost`).
  */
 export function wrapForEvents(
   m: Mount,
@@ -176,12 +209,19 @@ export function wrapForEvents(
   webhooks: WebhooksSpec,
   sender: EventSender,
   outbox: Outbox,
+  deferred: DeferredEvents,
   recorder: EventRecorder | null,
 ): void {
   const checks = emitChecks(m.spec, webhooks);
   const transactional = isTransactional(outbox) ? outbox : null;
   /** The writer of deliveries through `tx`, or undefined (the outbox's own `add`) when it takes none. */
   const through = (tx: unknown) => (transactional === null ? undefined : (d: readonly Delivery[]) => transactional.addWith(tx, d));
+  /** Keeps the event once through `tx`, when the outbox keeps every event (`addEventWith`). */
+  const keep = async (tx: unknown, type: string, data: Record<string, unknown>, aggregateId?: string) => {
+    if (!transactional?.addEventWith) return;
+    const event = sender.event(type, data, aggregateId);
+    if (event !== null) await transactional.addEventWith(tx, event);
+  };
   const custom = (type: string, data: unknown): Record<string, unknown> => {
     const check = checks.get(type);
     if (!check) throw new TypeError(`ctx.emit('${type}'): no custom event has this type; declare it in defineApi({ events }).`);
@@ -197,6 +237,7 @@ export function wrapForEvents(
     emit: async (tx, type, data) => {
       const checked = custom(type, data);
       await sender.send(type, checked, undefined, through(tx));
+      await keep(tx, type, checked);
       if (recorder?.transactional) await recorder.recordWith(tx, type, checked);
       else await recorder?.record(type, checked);
     },
@@ -205,6 +246,7 @@ export function wrapForEvents(
   for (const [key, handlers] of Object.entries(table)) {
     const c = events.get(key);
     if (key === webhooks.collection || c === undefined) continue;
+    const idField = m.newest.get(key)?.id;
     for (const [op, fn] of Object.entries(handlers)) {
       const opEvent = c.byOp.get(op);
       const isTransition = !OPERATIONS.has(op);
@@ -235,13 +277,19 @@ export function wrapForEvents(
             const type = typeOf(resource);
             const event = type !== undefined && isRecord(resource) ? { type, data: resource } : null;
             if (transactional !== null) {
-              if (event !== null) await sender.send(event.type, event.data, wanted(event.type), through(tx));
+              if (event !== null) {
+                await sender.send(event.type, event.data, wanted(event.type), through(tx));
+                const id = idField === undefined ? undefined : event.data[idField];
+                await keep(tx, event.type, event.data, typeof id === 'string' ? id : undefined);
+              }
               given.written = true;
             }
             if (recorder?.transactional) {
               if (event !== null) await recorder.recordWith(tx, event.type, event.data);
               given.recorded = true;
             }
+            // What the context itself writes through tx (the answer to an Idempotency-Key).
+            await ctx.events.write(tx, resource);
           },
         };
         args[args.length - 1] = { ...ctx, events: own };
@@ -251,8 +299,15 @@ export function wrapForEvents(
         const type = typeOf(subject);
         if (type === undefined || !isRecord(subject) || isProblem(subject)) return result;
         const to = given.written ? [] : wanted(type);
-        if (to.length > 0) await sender.send(type, subject, to);
-        if (recorder !== null && !given.recorded) await recorder.record(type, subject);
+        // The change is stored: a store that fails now has what it refused kept for another try (or logged as
+        // lost), and the request answers its success, saying so in Webhook-Events.
+        if (to.length > 0)
+          await sender.send(type, subject, to, (d) =>
+            outbox.add(d).catch((error: unknown) => {
+              deferIn(ctx.request, deferred.hold(d, error));
+            }),
+          );
+        if (recorder !== null && !given.recorded) deferIn(ctx.request, await recorder.recordAfter(type, subject));
         return result;
       };
     }

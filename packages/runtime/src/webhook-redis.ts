@@ -1,12 +1,14 @@
 /**
  * The webhook stores in Redis, shared by every instance: endpoints in one hash; the outbox as a sorted set
  * of due times, a hash of deliveries and a hash of lease tokens, changed only by Lua scripts (each one
- * atomic). Every command is bounded by the server's `redisTimeout`: a Redis that is away or frozen answers
- * {@link RedisUnavailable} within it (the route answers 503 with `Retry-After`), never a wait as long as the
- * client's own retries.
+ * atomic). The keys start with the server's `redisPrefix`; a script that uses several keys names only keys of
+ * one store, and the prefix's hash tag (`restgen:{shop}:`) puts them in one slot of a Redis Cluster. Every
+ * command goes through the server's guard: a Redis that is away or frozen answers {@link RedisUnavailable}
+ * within `redisTimeout` (the route answers 503 with `Retry-After`), never a wait as long as the client's own
+ * retries.
  */
 import { randomUUID } from 'node:crypto';
-import { bounded, RedisUnavailable } from './idempotency.js';
+import { createRedisGuard, RedisUnavailable, type RedisGuard } from './redis-guard.js';
 import { CLAIM_SCAN_MAX, type Claimed, type Delivery, type EndpointRecord, type EndpointStore, type Outbox } from './webhook-store.js';
 
 export { RedisUnavailable };
@@ -33,16 +35,17 @@ const ALL = `return redis.call('HVALS', KEYS[1])`;
 const ADD = `for i = 1, #ARGV, 3 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 2]) redis.call('ZADD', KEYS[2], ARGV[i + 1], ARGV[i]) end return 1`;
 /**
  * KEYS: due, deliveries, leases. ARGV: now, max, leaseMs, token prefix, perEndpoint (0: no fairness),
- * deferUntil, scan limit, then per endpoint with deliveries in flight: id, count, slow (1 or 0). Walks the
- * due ids in pages; an id of a slow endpoint moves to deferUntil, one of an endpoint at its limit is passed
- * over (it stays due), any other is leased. The endpoint is read from the start of the stored JSON (written
- * as `{"id":...,"endpoint":...}`), or decoded when it is not there.
+ * deferUntil, scan limit, slow slots, then per endpoint in flight or slow: id, count, slow (1 or 0). Walks the
+ * due ids in pages; an id of a slow endpoint is leased while the slow slots last (and its endpoint is below its
+ * limit), else moved to deferUntil; one of another endpoint at its limit is passed over (it stays due), any
+ * other is leased. The endpoint is read from the start of the stored JSON (written as
+ * `{"id":...,"endpoint":...}`), or decoded when it is not there.
  */
 const CLAIM = `
 local now, max, leaseMs = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
-local per, deferUntil, scanMax = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
+local per, deferUntil, scanMax, slowSlots = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
 local held, slow = {}, {}
-for i = 8, #ARGV, 3 do
+for i = 9, #ARGV, 3 do
   held[ARGV[i]] = tonumber(ARGV[i + 1])
   if ARGV[i + 2] == '1' then slow[ARGV[i]] = true end
 end
@@ -61,12 +64,20 @@ while n < max and scanned < scanMax do
     else
       local e = string.match(data, '^{"id":"[^"]*","endpoint":"([^"]*)"')
       if not e then e = cjson.decode(data).endpoint end
+      local take = true
       if slow[e] then
-        redis.call('ZADD', KEYS[1], deferUntil, id)
-        moved = moved + 1
+        if slowSlots <= 0 or (held[e] or 0) >= per then
+          redis.call('ZADD', KEYS[1], deferUntil, id)
+          moved = moved + 1
+          take = false
+        else
+          slowSlots = slowSlots - 1
+        end
       elseif per > 0 and (held[e] or 0) >= per then
         offset = offset + 1
-      else
+        take = false
+      end
+      if take then
         held[e] = (held[e] or 0) + 1
         n = n + 1
         local token = ARGV[4] .. ':' .. n
@@ -99,15 +110,23 @@ export function redisEvalOf(redis: object): RedisEval {
   return redis as RedisEval;
 }
 
-/** `redis` with every command bounded by `timeout` ms: a late or failed one throws {@link RedisUnavailable}. */
-function boundedEval(redis: RedisEval, timeout: number): RedisEval {
-  return { eval: (...args) => bounded(redis.eval(...args), timeout) };
+/** `redis` with every command through `guard`: a late or failed one throws {@link RedisUnavailable}. */
+function guardedEval(redis: RedisEval, guard: RedisGuard): RedisEval {
+  return { eval: (...args) => guard.run(() => redis.eval(...args)) };
 }
 
-/** Endpoints in one Redis hash, shared by every instance; each command bounded by `timeout` ms. */
-export function createRedisEndpoints(client: RedisEval, prefix: string, timeout: number = DEFAULT_REDIS_TIMEOUT): EndpointStore {
-  const redis = boundedEval(client, timeout);
-  const key = `${prefix}wh:endpoints`;
+/** The keys of the webhook stores under `prefix`. */
+export const webhookKeys = (prefix: string) => ({
+  endpoints: `${prefix}wh:endpoints`,
+  due: `${prefix}wh:due`,
+  deliveries: `${prefix}wh:deliveries`,
+  leases: `${prefix}wh:leases`,
+});
+
+/** Endpoints in one Redis hash, shared by every instance; each command through `guard` (default: bounded by 500 ms). */
+export function createRedisEndpoints(client: RedisEval, prefix: string, guard: RedisGuard = createRedisGuard(DEFAULT_REDIS_TIMEOUT)): EndpointStore {
+  const redis = guardedEval(client, guard);
+  const key = webhookKeys(prefix).endpoints;
   const parse = (v: unknown): EndpointRecord | null => (typeof v === 'string' ? (JSON.parse(v) as EndpointRecord) : null);
   return {
     list: async () => {
@@ -135,9 +154,10 @@ export function createRedisEndpoints(client: RedisEval, prefix: string, timeout:
 }
 
 /** An outbox in Redis: a sorted set of due times, a hash of deliveries and a hash of lease tokens. */
-export function createRedisOutbox(client: RedisEval, prefix: string, timeout: number = DEFAULT_REDIS_TIMEOUT): Outbox {
-  const redis = boundedEval(client, timeout);
-  const keys = [`${prefix}wh:due`, `${prefix}wh:deliveries`, `${prefix}wh:leases`];
+export function createRedisOutbox(client: RedisEval, prefix: string, guard: RedisGuard = createRedisGuard(DEFAULT_REDIS_TIMEOUT)): Outbox {
+  const redis = guardedEval(client, guard);
+  const names = webhookKeys(prefix);
+  const keys = [names.due, names.deliveries, names.leases];
   // The id and the endpoint first: the claim script reads the endpoint from the start of the text.
   const data = (d: Delivery) =>
     JSON.stringify({
@@ -155,7 +175,11 @@ export function createRedisOutbox(client: RedisEval, prefix: string, timeout: nu
       await redis.eval(ADD, 2, keys[1]!, keys[0]!, ...args);
     },
     claim: async (now, max, leaseMs, fairness) => {
-      const held = fairness ? [...fairness.inFlight].flatMap(([endpoint, count]) => [endpoint, count, fairness.slow.has(endpoint) ? 1 : 0]) : [];
+      const held: (string | number)[] = [];
+      if (fairness) {
+        for (const [endpoint, count] of fairness.inFlight) held.push(endpoint, count, fairness.slow.has(endpoint) ? 1 : 0);
+        for (const endpoint of fairness.slow) if (!fairness.inFlight.has(endpoint)) held.push(endpoint, 0, 1);
+      }
       const out = (await redis.eval(
         CLAIM,
         3,
@@ -167,6 +191,7 @@ export function createRedisOutbox(client: RedisEval, prefix: string, timeout: nu
         fairness?.perEndpoint ?? 0,
         fairness?.deferUntil ?? now,
         CLAIM_SCAN_MAX,
+        fairness?.slowSlots ?? 0,
         ...held,
       )) as string[];
       const claimed: Claimed[] = [];

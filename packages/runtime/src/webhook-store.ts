@@ -59,16 +59,19 @@ export interface Claimed extends Delivery {
 }
 
 /**
- * How a claim shares deliveries between endpoints, so that one slow receiver costs only its own queue: an
+ * How a claim shares deliveries between endpoints, so that slow receivers cost only their own queues: an
  * endpoint gets at most `perEndpoint` deliveries in flight (those in `inFlight` counted), its other due
  * deliveries are passed over (they stay due) and deliveries of other endpoints due later are claimed
- * instead; the due deliveries of a `slow` endpoint (all its slots held by deliveries that take long) move
- * to `deferUntil`, so that a large backlog behind a hanging receiver is not walked on every claim.
+ * instead. The `slow` endpoints (their recent attempts timed out or took long) together take at most
+ * `slowSlots` deliveries of the claim; their due deliveries beyond that move to `deferUntil`, so that a large
+ * backlog behind a hanging receiver is not walked on every claim.
  */
 export interface Fairness {
   readonly perEndpoint: number;
   readonly inFlight: ReadonlyMap<string, number>;
   readonly slow: ReadonlySet<string>;
+  /** How many deliveries of slow endpoints this claim may lease, all slow endpoints together (0: none). */
+  readonly slowSlots: number;
   readonly deferUntil: number;
 }
 
@@ -142,6 +145,7 @@ export function createMemoryOutbox(): Outbox {
       const held = new Map(fairness?.inFlight);
       // Passed over: put back as they were once the claim is done (they stay due, in their order).
       const passed: Due[] = [];
+      let slowTaken = 0;
       for (let scanned = 0; claimed.length < max && scanned < CLAIM_SCAN_MAX; ) {
         const top = queue.peek();
         if (top === undefined || top.at > now) break;
@@ -150,12 +154,14 @@ export function createMemoryOutbox(): Outbox {
         // Completed, or pushed again since (claimed, retried): this entry is stale.
         if (d === undefined || d.seq !== top.seq) continue;
         scanned++;
-        if (fairness?.slow.has(d.endpoint)) {
-          hold({ ...d, dueAt: fairness.deferUntil }, null);
-          continue;
-        }
         const count = held.get(d.endpoint) ?? 0;
-        if (fairness && count >= fairness.perEndpoint) {
+        if (fairness?.slow.has(d.endpoint)) {
+          if (slowTaken >= fairness.slowSlots || count >= fairness.perEndpoint) {
+            hold({ ...d, dueAt: fairness.deferUntil }, null);
+            continue;
+          }
+          slowTaken++;
+        } else if (fairness && count >= fairness.perEndpoint) {
           passed.push(top);
           continue;
         }

@@ -1,0 +1,17 @@
+/**
+ * The transaction a handler hands to `ctx.events.write(tx, ...)`: the pg client that holds it (`pool.connect()`),
+ * never the pool, whose every query would commit on its own, outside the handler's transaction.
+ */
+import pg from 'pg';
+
+/** A connection a query can be sent through. */
+export type Queryable = Pick<pg.ClientBase, 'query'>;
+
+/** `tx` as a client, or a TypeError naming `what` and the fix. */
+export function clientOf(tx: unknown, what: string): Queryable {
+  if (tx instanceof pg.Pool)
+    throw new TypeError(`${what}: tx is the pool; pass the client that holds the transaction (const tx = await pool.connect(); BEGIN ...)`);
+  if (typeof tx !== 'object' || tx === null || typeof (tx as { query?: unknown }).query !== 'function')
+    throw new TypeError(`${what}: tx must be the pg client (from pool.connect()) that holds the handler's transaction`);
+  return tx as Queryable;
+}
