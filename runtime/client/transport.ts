@@ -136,7 +136,7 @@ export function createTransport(
       let error: ApiError | null = null;
       // Until the request goes out, a failure is the caller's (its credential function): final, as it is.
       let sending = false;
-      // A stream's body outlives the attempt: the caller's signal ends it (it passes no timeout).
+      // A download's or a stream's body outlives the attempt: the caller's signals end it (a problem is read as any other).
       let kept = false;
       try {
         if (o.bearer != null)
@@ -164,7 +164,6 @@ export function createTransport(
             ...(encoded && { duplex: "half" }),
           },
         );
-        // A download's or a stream's bytes are the caller's to read (a problem is read as any other).
         if (raw && response.ok) {
           kept = true;
           return { data: undefined, response };
@@ -214,7 +213,6 @@ export function createTransport(
                 : null;
         if (!error) throw cause;
       } finally {
-        // A download's or a stream's body outlives the attempt: the caller's signals end it.
         if (!kept) guard.abort();
       }
       const retryInMs =

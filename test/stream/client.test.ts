@@ -9,11 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as ClientModule from '../../examples/shop/generated/client/index.js';
 import { createMemoryEventLog } from '../../packages/runtime/src/index.ts';
 import { generateInto } from '../client/generate-client.ts';
-import { SHOP_MIGRATIONS } from '../server/helpers.ts';
+import { SHOP_MIGRATIONS, TEST_FILES } from '../server/helpers.ts';
 
 interface ServerModule {
   registerShopApi(app: FastifyInstance, handlers: unknown, options: object): Promise<void>;
   createMemoryHandlers(): unknown;
+  createDiskFileStore(dir: string): unknown;
 }
 const SCOPES = ['customers:read', 'customers:write', 'orders:read', 'orders:write', 'orders:cancel', 'webhooks:write'];
 const authenticate = () => ({ id: 'admin', scopes: SCOPES });
@@ -27,7 +28,13 @@ async function startServer(stream: object = {}): Promise<string> {
   // Closes idle keep-alive connections a dropped fetch leaves behind at once.
   const app = Fastify({ forceCloseConnections: true });
   apps.push(app);
-  await server.registerShopApi(app, server.createMemoryHandlers(), { authenticate, migrations: SHOP_MIGRATIONS, rateLimit: false, stream });
+  await server.registerShopApi(app, server.createMemoryHandlers(), {
+    authenticate,
+    migrations: SHOP_MIGRATIONS,
+    rateLimit: false,
+    stream,
+    files: server.createDiskFileStore(TEST_FILES),
+  });
   return app.listen({ port: 0, host: '127.0.0.1' });
 }
 const order = (n: number) => ({

@@ -13,6 +13,7 @@ import { compact, ref, type Json, type JsonObject } from './json.ts';
 import { lifecycleHeaders, retiredKinds, securityWith, sortKinds, variantOf, type OperationContext } from './operations.ts';
 import { ERRORS, RATE_LIMIT_HEADERS, errorResponseName, type ErrorKind } from './shared-components.ts';
 import { eventBodyOf } from './webhooks.ts';
+import { answersXml, withXmlMedia } from './xml.ts';
 
 /** The path of the stream, relative to a version's prefix. */
 export const EVENTS_PATH = '/events';
@@ -85,7 +86,9 @@ function errors(ctx: OperationContext, access: readonly Access[], problem: strin
     ctx.usedErrors.set(name, { kind, limited });
     out[String(ERRORS[kind].status)] = ref('responses', name);
   }
-  const content = { 'application/problem+json': { schema: ref('schemas', problem) } };
+  const json = { 'application/problem+json': { schema: ref('schemas', problem) } };
+  // An API that answers XML answers these problems in XML too, as every other route.
+  const content = answersXml(api) ? withXmlMedia(json) : json;
   const lifecycle = lifecycleHeaders(api);
   const retired = retiredKinds(api).length > 0 ? ' Also once the version is past its sunset (or inside a brownout window).' : '';
   out['410'] = {
