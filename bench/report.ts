@@ -120,6 +120,7 @@ export const BENCHMARKS = [
   { id: 'instances', title: 'Several instances', command: 'npx jiti bench/instances.ts' },
   { id: 'fairness', title: 'Fair webhook delivery', command: 'npx jiti packages/runtime/bench/fairness.ts' },
   { id: 'uploads', title: 'File uploads', command: 'npx jiti bench/uploads.ts' },
+  { id: 'stream', title: 'Event stream fan-out', command: 'node --expose-gc node_modules/jiti/lib/jiti-cli.mjs bench/stream.ts' },
 ] as const;
 
 /** A benchmark's id on the performance page. */

@@ -1,7 +1,7 @@
 /**
  * @module `npm run bench`: restgen on synthetic APIs of 20, 200 and 1,000 collections, every path a build
  * step runs, as whole processes (wall, CPU, peak RSS; medians), orval on the same API in the same run,
- * then the OpenAPI document size, client-size, server, start-up, version-resolution, memory-outbox, several-instances, fair-delivery and upload benchmarks. Prints each benchmark's Markdown table, writes it
+ * then the OpenAPI document size, client-size, server, start-up, version-resolution, memory-outbox, several-instances, fair-delivery, upload and event-stream fan-out benchmarks. Prints each benchmark's Markdown table, writes it
  * into the docs' performance page (`docs/performance.md`, each table between its markers, replacing the last run's)
  * and writes `.bench/bench-results.json`.
  *
@@ -86,6 +86,7 @@ const SCRIPTS: readonly [BenchmarkId, string, readonly string[]][] = [
   ['instances', 'bench/instances.ts', []],
   ['fairness', 'packages/runtime/bench/fairness.ts', []],
   ['uploads', 'bench/uploads.ts', []],
+  ['stream', 'bench/stream.ts', ['--expose-gc']],
 ];
 
 function runScripts(scripts: typeof SCRIPTS): void {

@@ -21,7 +21,7 @@ export interface SidebarGroup {
 /** The guides in reading order, in groups. Names without `.md`, relative to `docs/guide/`. */
 export const GUIDE_ORDER: readonly { readonly group: string; readonly pages: readonly string[] }[] = [
   { group: 'Start', pages: ['first-api', 'dsl'] },
-  { group: 'Build', pages: ['server', 'client', 'client-bundles', 'mcp', 'auth', 'webhooks', 'files', 'xml'] },
+  { group: 'Build', pages: ['server', 'client', 'client-bundles', 'mcp', 'auth', 'webhooks', 'event-stream', 'files', 'xml'] },
   { group: 'Versions and data', pages: ['versions', 'real-database', 'older-data'] },
   { group: 'Check and ship', pages: ['conformance', 'diff-in-ci', 'deploying', 'many-instances', 'openapi-tools', 'troubleshooting'] },
   { group: 'Contribute', pages: ['how-it-works'] },

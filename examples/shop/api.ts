@@ -1,8 +1,9 @@
 /**
  * The example shop API: three versions of customers, orders (with a lifecycle: pay, ship, cancel, and
  * refund from v3, and an invoice PDF uploaded from v3) and coupons (whose writes need If-Match). Orders send events
- * (created, updated, deleted, cancelled) to webhook endpoints, each in the shape of the version the endpoint was created through. Orders are
- * readable without a token until v3. Lists filter, sort and expand: orders by status (`?status[in]=paid,shipped`),
+ * (created, updated, deleted, cancelled) to webhook endpoints, each in the shape of the version the endpoint was
+ * created through, and stream them to readers of `GET /vN/events` in each reader's version. Orders (and their events)
+ * are readable without a token until v3. Lists filter, sort and expand: orders by status (`?status[in]=paid,shipped`),
  * by when they were placed (`?createdAt[gte]=...&sort=-createdAt`) and, from v3, by their total
  * (`?total[gte]=1000&total[lt]=5000`), with the customer expanded (`?expand=customer_id`).
  * Run `npm run example` to regenerate `examples/shop/generated/`.

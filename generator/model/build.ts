@@ -291,7 +291,7 @@ function collectionOf(name: string, def: CollectionDef, ctx: FieldContext, hasAu
 
 /**
  * The collections, with `webhook_endpoints` added when the API declares any event, and the custom events.
- * Checks that the name is free (RG360) and that `webhooks` options have events to go with (RG361).
+ * Checks that the names are free (RG360: `webhook_endpoints`, and `events`, the event stream's path) and that `webhooks` options have events to go with (RG361).
  */
 function eventsOf(api: CheckedApi, built: CollectionIR[], ctx: FieldContext, hasAuth: boolean): Pick<ApiIR, 'collections' | 'events'> {
   const d = ctx.diagnostics;
@@ -308,11 +308,15 @@ function eventsOf(api: CheckedApi, built: CollectionIR[], ctx: FieldContext, has
       );
     return { collections: built, ...(api.events !== undefined ? { events } : {}) };
   }
-  const clash = built.find((c) => c.name === WEBHOOK_ENDPOINTS || c.path === WEBHOOK_ENDPOINTS);
+  // restgen serves both in every version of an API with events: the endpoints collection, and the event stream.
+  const taken = [WEBHOOK_ENDPOINTS, 'events'];
+  const clash = built.find((c) => taken.includes(c.name) || taken.includes(c.path));
   if (clash) {
+    const name = taken.includes(clash.name) ? clash.name : clash.path;
+    const what = name === WEBHOOK_ENDPOINTS ? 'the webhook endpoints' : 'the event stream (GET /vN/events)';
     d.error(
       'RG360',
-      `${clash.name}: ${WEBHOOK_ENDPOINTS} is taken by the webhook endpoints restgen adds to an API with events; rename the collection or give it another path.`,
+      `${clash.name}: ${name} is taken by ${what} restgen adds to an API with events; rename the collection or give it another path.`,
       clash.loc,
     );
     return { collections: built, events };

@@ -136,7 +136,7 @@ export const DIAGNOSTIC_FIXES: { readonly [C in DiagnosticCode]: string } = {
   RG355: 'Remove `readOnly`, `writeOnly`, `unique`, `filterable`, `sortable`, `expandable` or `f.id()` from the payload field: they mean nothing in an event.',
   RG356: 'Add a new payload field instead of `typeChangedFrom`, `madeOptionalIn` or `madeRequiredIn`: older subscribers must still receive their shape.',
   RG359: 'Offer the operation the event needs (create for `created`, update or replace for `updated`, delete and get for `deleted`), or remove the event.',
-  RG360: 'Rename or move the collection: `webhook_endpoints` is served by restgen in an API with events.',
+  RG360: 'Rename or move the collection: `webhook_endpoints` and the event stream `events` are served by restgen in an API with events.',
   RG361: 'Declare an event (on a collection or in `events`) or remove the `webhooks` options.',
   RG380: "Move the brownout window between the version's `deprecated` date and its `sunset` (deprecate the version first).",
   RG381: 'Write `start` and `end` as ISO 8601 instants with an offset (`2026-06-01T10:00:00Z`), `start` before `end`.',

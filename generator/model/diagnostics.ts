@@ -107,7 +107,7 @@ export const DIAGNOSTIC_CODES = {
   RG355: 'a modifier that means nothing in an event payload',
   RG356: 'a payload field change the server cannot migrate for older subscribers',
   RG359: 'an event of an operation the collection does not offer',
-  RG360: 'webhook_endpoints is taken by a collection',
+  RG360: 'webhook_endpoints or events is taken by a collection',
   RG361: 'webhooks options without events',
   RG380: "a brownout outside the version's [deprecated, sunset) period",
   RG381: 'a brownout window that is not two instants, start before end',

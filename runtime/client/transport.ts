@@ -37,6 +37,7 @@ export type Transport = (
   query?: object,
   /** The request's own error classes, by `"<status> <problem code>"` (see `errorFor`). */
   errors?: Record<string, typeof ApiError>,
+  /** A download or a stream: the 2xx response as soon as its headers arrive, its body unread (then `data` is undefined). */
   raw?: boolean,
 ) => Promise<WithResponse<unknown>>;
 
@@ -147,6 +148,8 @@ export function createTransport(
       let error: ApiError | null = null;
       // Until the request goes out, a failure is the caller's (its credential function): final, as it is.
       let sending = false;
+      // A download's or a stream's body outlives the attempt: the caller's signals end it (a problem is read as any other).
+      let kept = false;
       try {
         if (o.bearer != null)
           await setCredential(
@@ -173,9 +176,11 @@ export function createTransport(
             ...(encoded && { duplex: "half" }),
           },
         );
-        // A download's bytes are the caller's to read (a problem is read as any other).
-        const text =
-          raw && response.ok ? "" : await readText(response, maxResponseBytes);
+        if (raw && response.ok) {
+          kept = true;
+          return { data: undefined, response };
+        }
+        const text = await readText(response, maxResponseBytes);
         try {
           data = JSON.parse(text ?? "");
         } catch {
@@ -220,8 +225,7 @@ export function createTransport(
                 : null;
         if (!error) throw cause;
       } finally {
-        // A download's body is read after the attempt, under the caller's signals.
-        if (error || !raw) guard.abort();
+        if (!kept) guard.abort();
       }
       const retryInMs =
         error && attempt <= maxRetries ? retryDelay(error, attempt, o) : null;

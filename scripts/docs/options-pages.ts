@@ -12,7 +12,7 @@ const at = (relative: string): string => fileURLToPath(new URL(`../../${relative
 
 /** Which interfaces of which file each page shows, in order. */
 const SERVER: readonly (readonly [string, readonly string[]])[] = [
-  ['packages/runtime/src/types.ts', ['ServerOptions', 'AuthFailureLimit', 'OpenApiOptions', 'WebhookOptions']],
+  ['packages/runtime/src/types.ts', ['ServerOptions', 'AuthFailureLimit', 'OpenApiOptions', 'WebhookOptions', 'StreamOptions']],
   ['packages/runtime/src/webhook-dispatch.ts', ['DispatchTiming']],
   ['packages/runtime/src/jwt-claims.ts', ['JwtOptions']],
   ['packages/runtime/src/redis-client.ts', ['RedisClient']],
@@ -20,6 +20,7 @@ const SERVER: readonly (readonly [string, readonly string[]])[] = [
   ['packages/runtime/src/webhook-dispatch.ts', ['WebhookDispatcher']],
   ['packages/runtime/src/webhook-store.ts', ['Outbox', 'Delivery', 'Claimed', 'Fairness', 'EndpointStore', 'EndpointRecord']],
   ['packages/runtime/src/transactional-outbox.ts', ['TransactionalOutbox', 'OutboxEvent']],
+  ['packages/runtime/src/event-log.ts', ['EventLog', 'TransactionalEventLog', 'NewEvent', 'LoggedEvent', 'LogPage', 'Retention']],
   ['packages/runtime/src/idempotency-store.ts', ['IdempotencyStore', 'IdempotencyRecord']],
   ['packages/runtime/src/types.ts', ['VersionUse']],
   ['packages/runtime/src/otel.ts', ['VersionMetricsOptions']],
@@ -36,6 +37,7 @@ const CLIENT: readonly (readonly [string, readonly string[]])[] = [
   ['runtime/client/options.ts', ['ClientOptions', 'RequestOptions', 'AttemptEvent', 'Credential', 'Fetch', 'Auth', 'AuthGrant']],
   ['runtime/client/oauth.ts', ['ClientCredentials']],
   ['runtime/client/webhooks.ts', ['VerifyOptions']],
+  ['runtime/client/events.ts', ['StreamParams']],
 ];
 
 function sections(spec: readonly (readonly [string, readonly string[]])[]): string[] {

@@ -17,12 +17,12 @@ import { rolldown } from 'rolldown';
 import { afterAll, describe, expect, it } from 'vitest';
 
 /**
- * min + gzip -9, in bytes, per entry: the apps below bundle to 3,624 and 3,824 (the target is 3.5 KiB, 3,584 B, for
- * the per-version entry, which files and list queries together pass by 40 B; see docs/guide/client-bundles.md for
- * the figures). The client of every version carries v3's upload and download methods (its orders have an invoice),
- * the multipart encoder only when it is first used; list queries' filters, sort, fields and expansions cost ~70 B.
+ * min + gzip -9, in bytes, per entry: the apps below bundle to 3,870 and 4,076. That is over the 3.5 KiB (3,584 B)
+ * target for the per-version entry since a version's client carries `events.stream()` (its parser is a chunk loaded on
+ * the first call), v3's upload and download methods (its orders have an invoice; the multipart encoder is a chunk too),
+ * the scopes of a credential grant and list queries (filters, sort, fields, expansions: about 70 B); docs/guide/client-bundles.md has the figures. The budget holds it there.
  */
-const BUDGET = { createShopV2Client: 3_630, createShopClient: 3_830 } as const;
+const BUDGET = { createShopV2Client: 3_880, createShopClient: 4_090 } as const;
 const CLIENT = new URL('../../examples/shop/generated/client/index.js', import.meta.url).pathname;
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'restgen-size-'));

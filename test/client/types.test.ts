@@ -130,6 +130,12 @@ describe('generated client types', () => {
     expectTypeOf(shop.v2.orders.cancel('id')).toEqualTypeOf<ApiPromise<V2.Order>>();
     expectTypeOf<V1.Order['status']>().toEqualTypeOf<'open' | 'paid' | 'shipped' | 'cancelled'>();
     expectTypeOf<V3.Order['status']>().toEqualTypeOf<'open' | 'paid' | 'shipped' | 'cancelled' | 'refunded'>();
+    // The event stream: typed events of the version, types named as the version has them.
+    type Streamed = V1.WebhookEvent & { readonly id: string };
+    expectTypeOf<ShopClient['v1']['events']['stream']>().returns.toExtend<AsyncIterable<Streamed>>();
+    expectTypeOf<NonNullable<Parameters<ShopClient['v1']['events']['stream']>[0]>['types']>().toEqualTypeOf<
+      readonly ('order.created' | 'order.updated' | 'order.deleted' | 'order.cancelled')[] | undefined
+    >();
     // OAuth 2.0: the client can fetch its own tokens (the token URL defaults to the declared one).
     expectTypeOf<Parameters<typeof clientCredentials>[0]['tokenUrl']>().toEqualTypeOf<string | undefined>();
     expectTypeOf(clientCredentials({ clientId: 'a', clientSecret: 'b' })).toEqualTypeOf<NonNullable<ShopClientOptions['auth']>>();
@@ -169,8 +175,10 @@ describe('generated client types', () => {
   it('offers at run time exactly the operations each version declares', () => {
     const shop = createShopClient({ baseUrl: 'http://127.0.0.1:1' });
     expect(Object.keys(shop)).toEqual(['v1', 'v2', 'v3']);
-    expect(Object.keys(shop.v1)).toEqual(['customers', 'orders', 'webhook_endpoints']);
-    expect(Object.keys(shop.v3)).toEqual(['customers', 'orders', 'coupons', 'webhook_endpoints']);
+    // Versions with events also have their event stream.
+    expect(Object.keys(shop.v1)).toEqual(['customers', 'orders', 'webhook_endpoints', 'events']);
+    expect(Object.keys(shop.v3)).toEqual(['customers', 'orders', 'coupons', 'webhook_endpoints', 'events']);
+    expect(Object.keys(shop.v3.events)).toEqual(['stream']);
     expect(Object.keys(shop.v2.orders)).toEqual(['list', 'get', 'create', 'update', 'delete', 'pay', 'ship', 'cancel']);
     // v3 orders have an invoice: its download beside the operations and transitions.
     expect(Object.keys(shop.v3.orders)).toEqual(['list', 'get', 'create', 'update', 'delete', 'pay', 'ship', 'cancel', 'refund', 'download']);

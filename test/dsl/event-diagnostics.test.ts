@@ -135,6 +135,13 @@ const CASES: Case[] = [
     says: 'webhook_endpoints is taken',
   },
   {
+    name: 'a collection at the path of the event stream',
+    code: 'RG360',
+    collections: "notices: collection({ path: 'events', fields: { id: f.id() } }), // <-",
+    at: 'collection(',
+    says: 'events is taken by the event stream (GET /vN/events)',
+  },
+  {
     name: 'webhooks options without events',
     code: 'RG361',
     events: '',

@@ -114,6 +114,7 @@ describe('contents', () => {
       'disableWebhookEndpoint',
       'enableWebhookEndpoint',
       'rotateSecretWebhookEndpoint',
+      'streamEvents',
     ]);
     expect(Object.keys(doc.paths).every((p) => p.startsWith('/v3/'))).toBe(true);
     expect(doc.paths['/v3/openapi.json']).toBeDefined();
@@ -213,8 +214,8 @@ describe('contents', () => {
           .filter(([k]) => k !== 'parameters' && k !== 'options')
           .map(([, o]) => o as Operation),
       );
-    // 11 operations and the 3 transitions of orders, 5 operations and 3 transitions of webhook_endpoints.
-    expect(operations.length).toBe(22);
+    // 11 operations and the 3 transitions of orders, 5 operations and 3 transitions of webhook_endpoints, the event stream.
+    expect(operations.length).toBe(23);
     for (const o of operations) {
       expect(o['deprecated']).toBe(true);
       expect(Object.keys(o.responses)).toContain('410');
@@ -287,6 +288,7 @@ describe('contents', () => {
       '/webhook_endpoints/{id}:disable',
       '/webhook_endpoints/{id}:enable',
       '/webhook_endpoints/{id}:rotateSecret',
+      '/events',
       '/openapi.json',
     ]);
     expect(v2!.paths['/orders']!['parameters']).toEqual([{ $ref: '#/components/parameters/ApiVersion' }]);

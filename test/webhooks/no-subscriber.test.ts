@@ -1,9 +1,9 @@
 /**
- * End to end over HTTP with a real receiver on loopback: a write whose event nobody subscribes to does no
- * event work. A delete loads the resource first (its event carries the resource as it was) only when an
- * endpoint subscribes to the deleted event, or when the collection has file fields (orders hold an invoice: the
- * keys of its content are read before it goes); then one read serves both, and nothing is sent without a
- * subscriber.
+ * End to end over HTTP with a real receiver on loopback: with the event stream off (`stream: false`, which keeps
+ * every event for its readers otherwise), a write whose event nobody subscribes to does no event work. A delete loads
+ * the resource first (its event carries the resource as it was) only when an endpoint subscribes to the deleted
+ * event, or when the collection has file fields (orders hold an invoice: the keys of its content are read before it
+ * goes); then one read serves both, and nothing is sent without a subscriber.
  * Handlers without a derived event (list, get) are called as they are, and `ctx.emit` still reaches every
  * handler.
  */
@@ -35,6 +35,7 @@ beforeAll(async () => {
       migrations: SHOP_MIGRATIONS,
       rateLimit: false,
       webhooks: { allowPrivateUrls: true, pollInterval: 20, jitter: 0 },
+      stream: false,
     }),
   );
   customer = (await server.call('POST', '/v3/customers', { body: { email: 'idle@example.com', name: 'Idle' } })).body['id'] as string;

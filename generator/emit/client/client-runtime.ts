@@ -85,6 +85,9 @@ export const RUNTIME_EXPORTS: readonly RuntimeExport[] = [
     types: ['VerifyOptions', 'WebhookHeaders'],
     feature: 'events',
   },
+  { module: 'events', values: [], types: ['EventStream', 'StreamParams', 'StreamedEvent'], feature: 'events' },
+  // What the version modules import: `events.ts` itself is loaded by it on the first `stream()`.
+  { module: 'event-stream', values: [], types: [], feature: 'events' },
   // `clientCredentials` itself is a function of the index, which passes the declared token URL.
   { module: 'oauth', values: [], types: ['ClientCredentials'], feature: 'tokenUrl' },
   // `withFiles` is called by the versions with file fields; the types are what users write and read.

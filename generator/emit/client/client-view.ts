@@ -345,6 +345,7 @@ export function buildVersionView(api: ApiIR, v: VersionIR): VersionFileView {
     ],
     [ty.ref(`${base}${id}Types`)],
   );
+  const event = webhookEvent(at, v.name);
   return {
     title: api.title,
     version: v.name,
@@ -352,20 +353,25 @@ export function buildVersionView(api: ApiIR, v: VersionIR): VersionFileView {
     docLines: versionDocLines(api, v),
     namespaceName: `${base}${id}`,
     typesName: `${base}${id}Types`,
-    namespaceType:
-      withFiles.length > 0
-        ? ty.inter([
-            namespace,
-            ty.lit(withFiles.map(({ c, names }) => ty.prop(c.name, ty.ref('$files.Downloads', [ty.union(names.map(ty.str))]), false, true))),
-          ])
-        : namespace,
+    // Collections with file fields get `download`; a version with events also has `events.stream()`, typed by its
+    // WebhookEvent union.
+    namespaceType: ty.inter([
+      namespace,
+      ...(withFiles.length > 0
+        ? [ty.lit(withFiles.map(({ c, names }) => ty.prop(c.name, ty.ref('$files.Downloads', [ty.union(names.map(ty.str))]), false, true)))]
+        : []),
+      ...(event ? [ty.lit([{ k: 'tprop', key: 'events', type: ty.ref('EventStream', [ty.ref('WebhookEvent')]), readonly: true }])] : []),
+    ]),
     factoryParams: e.params(['t: $.Transport']),
-    namespaceCall:
+    namespaceCall: withEvents(
+      event !== null,
+      v.name,
       withFiles.length > 0
         ? e.call('$files.withFiles', [call, e.id('t'), e.str(v.name), e.obj(withFiles.map(({ c }) => e.prop(c.name, e.str(c.path))))])
         : call,
+    ),
     factoryName: `create${id}`,
-    webhookEvent: webhookEvent(at, v.name),
+    webhookEvent: event,
     transitions,
     files: withFiles.length > 0,
     collections: collections.map(({ c, slotsName }) => ({
@@ -378,6 +384,12 @@ export function buildVersionView(api: ApiIR, v: VersionIR): VersionFileView {
       imports: e.specifiers([`${slotsName} as $${c.typeName}`]),
     })),
   };
+}
+
+/** `namespace`, and with events `{ ...namespace, events: eventStream<WebhookEvent>(t, "v1") }`. */
+function withEvents(events: boolean, version: string, namespace: Expr): Expr {
+  if (!events) return namespace;
+  return e.obj([e.spread(namespace), e.prop('events', e.call('eventStream', [e.id('t'), e.str(version)], [ty.ref('WebhookEvent')]))], true);
 }
 
 /**

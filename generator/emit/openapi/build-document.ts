@@ -4,6 +4,7 @@
  * member first; nothing here depends on it.
  */
 import { buildWebhooks } from './webhooks.ts';
+import { buildEventStreamPath, EVENTS_PATH } from './event-stream.ts';
 import { oneCollection } from '../file.ts';
 import { renderer, type RenderUse } from '../types.ts';
 import type { ErrorKind } from './shared-components.ts';
@@ -309,7 +310,10 @@ export function openApiParts(api: ApiAt, use: RenderUse): string[] {
 export function buildOpenApiDocument(api: ApiAt, parts?: readonly string[]): JsonObject {
   const taken = collectionSchemaNames(api);
   const formats = formatNamesOf(api);
-  const usedErrors: OperationContext['usedErrors'] = new Map();
+  const problem = freeName('Problem', taken);
+  // The event stream's operation has no refs to expand: no guarded refs.
+  const ctx: OperationContext = { api, formats, guardedRefs: [], usedErrors: new Map() };
+  const usedErrors = ctx.usedErrors;
   const paths: Record<string, Json> = {};
   const schemas: Record<string, Json> = {};
   api.collections.forEach((c, i) => {
@@ -320,6 +324,8 @@ export function buildOpenApiDocument(api: ApiAt, parts?: readonly string[]): Jso
     for (const [name, error] of part.errors) usedErrors.set(name, error);
   });
   const lifecycle = variantOf(api);
+  const stream = buildEventStreamPath(ctx, problem);
+  if (stream !== undefined) paths[`${pathPrefix(api)}${EVENTS_PATH}`] = api.openapi.implicitMethods ? withImplicitMethods({ stream })['stream']! : stream;
   // The document's route answers with the version's headers too (Deprecation, Sunset, Link, the echoed version).
   paths[`${pathPrefix(api)}/openapi.json`] = documentPath(
     api.versioning.in === 'header' ? [ref('parameters', 'ApiVersion')] : [],
@@ -327,7 +333,6 @@ export function buildOpenApiDocument(api: ApiAt, parts?: readonly string[]): Jso
     api.openapi.implicitMethods,
   );
   const webhooks = buildWebhooks(api, formats);
-  const problem = freeName('Problem', taken);
   if (usedErrors.size > 0) schemas[problem] = answersXml(api) ? withXmlObjects(problem, buildProblemSchema(), PROBLEM_NAMESPACE) : buildProblemSchema();
   // The paths are most of the document: they are walked once, and what else refers is added as it comes.
   const refs = refsIn(paths, new Set());
@@ -344,7 +349,12 @@ export function buildOpenApiDocument(api: ApiAt, parts?: readonly string[]): Jso
     info: infoOf(api),
     externalDocs: api.version.docs ? { description: `How to move off ${api.version.name}.`, url: api.version.docs } : undefined,
     servers: serversOf(api),
-    tags: api.collections.map((c) => tagOf(api, c)),
+    tags: [
+      ...api.collections.map((c) => tagOf(api, c)),
+      ...(stream !== undefined && !api.collections.some((c) => c.name === 'events')
+        ? [{ name: 'events', description: 'The event stream: every event as it happens, resumable.' }]
+        : []),
+    ],
     paths,
     webhooks: webhooks ? sortedKeys(webhooks) : undefined,
     components: compact({

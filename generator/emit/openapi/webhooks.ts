@@ -26,8 +26,8 @@ const HEADERS: readonly (readonly [string, string, JsonObject])[] = [
   ],
 ];
 
-/** The body schema of one event. */
-function bodyOf(api: ApiAt, e: EventAt, formats: FormatNames): JsonObject {
+/** The body schema of one event: what a webhook delivery carries, and the `data` of an event stream's item. */
+export function eventBodyOf(api: ApiAt, e: EventAt, formats: FormatNames): JsonObject {
   const data =
     e.source.kind === 'custom'
       ? objectSchema(e.source.payload, 'response', formats)
@@ -64,7 +64,7 @@ export function buildWebhooks(api: ApiAt, formats: FormatNames): Record<string, 
         tags: ['webhook_endpoints'],
         security: [],
         parameters: HEADERS.map(([name, description, schema]) => ({ name, in: 'header', required: true, description, schema })),
-        requestBody: { required: true, content: { 'application/json': { schema: bodyOf(api, e, formats) } } },
+        requestBody: { required: true, content: { 'application/json': { schema: eventBodyOf(api, e, formats) } } },
         responses: {
           '200': { description: 'Received.' },
           '204': { description: 'Received.' },

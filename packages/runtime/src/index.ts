@@ -64,6 +64,19 @@ export {
   type TransactionalOutbox,
 } from './transactional-outbox.js';
 export {
+  createMemoryEventLog,
+  isTransactionalLog,
+  MEMORY_RETENTION,
+  type EventLog,
+  type LoggedEvent,
+  type LogPage,
+  type NewEvent,
+  type Retention,
+  type TransactionalEventLog,
+} from './event-log.js';
+export { createRedisEventLog, REDIS_RETENTION } from './event-log-redis.js';
+export { STREAM_DEFAULTS, type OutboxWithLog } from './stream.js';
+export {
   IdempotencyConflict,
   isIdempotencyConflict,
   type IdempotencyRecord,
@@ -127,6 +140,7 @@ export type {
   RedisClient,
   ServerOptions,
   SortKey,
+  StreamOptions,
   TransitionHandler,
   VersionSource,
   VersionUse,

@@ -35,6 +35,7 @@ import { BODY_RULES } from './problems.js';
 import { createHeaderVersions } from './version-select.js';
 import type { OperationName, ServerOptions } from './types.js';
 import { createBuiltinHandlers, createWebhookStores, startWebhooks } from './webhooks.js';
+import { eventLogOf, startStream } from './stream.js';
 
 /** Mounts every version's routes of an API on `app`, in an encapsulated scope. Generated `registerXApi` calls it. */
 export async function mountApi(
@@ -138,8 +139,26 @@ export async function mountApi(
           reply.header('vary', withVary(reply.getHeader('vary'), 'Accept'));
           done();
         });
-      if (webhooks && stores) startWebhooks(scope, m, webhooks, table, stores, webhookOptions);
-      const placed = [...placeRoutes(m), ...documents];
+      // `stream: false`: no event stream, and no event log written.
+      const streamOptions = options.stream ?? {};
+      const stream =
+        webhooks && stores && streamOptions !== false
+          ? startStream(
+              scope,
+              m,
+              webhooks,
+              eventLogOf(
+                streamOptions,
+                webhookOptions.outbox,
+                options.redis && guard ? { client: options.redis, prefix: redisPrefix, guard } : null,
+                now,
+                `register${spec.name}Api`,
+              ),
+              streamOptions,
+            )
+          : null;
+      if (webhooks && stores) startWebhooks(scope, m, webhooks, table, stores, webhookOptions, stream?.recorder ?? null);
+      const placed = [...placeRoutes(m), ...(stream?.placed ?? []), ...documents];
       const index = new PathIndex();
       if (spec.versioning.in === 'path') mountByPath(scope, index, placed, bodyLimit);
       else

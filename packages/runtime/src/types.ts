@@ -10,6 +10,7 @@ import type { Principal } from './principal.js';
 import type { RedisClient } from './redis-client.js';
 import type { HttpProblem } from './problems.js';
 import type { OutdatedValue } from './older-data.js';
+import type { EventLog, Retention } from './event-log.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 import type { DispatchTiming } from './webhook-dispatch.js';
 import type { EndpointStore, Outbox } from './webhook-store.js';
@@ -206,6 +207,41 @@ export interface WebhookOptions extends DispatchTiming {
 }
 
 /**
+ * The event stream (`GET /vN/events`, APIs with events): where its events are kept, and its timing and bounds (all
+ * times in ms).
+ */
+export interface StreamOptions {
+  /**
+   * Where the stream's events are kept (an `EventLog`). Default: the log of `webhooks.outbox` when it keeps one
+   * (an `eventLog` property), else in Redis with `redis` (shared by every instance), else in this process's memory
+   * (one instance).
+   */
+  readonly log?: EventLog;
+  /**
+   * How long the memory and Redis logs keep events at least (`ms`, default a day), and at most how many (`events`,
+   * default 10,000 in memory, about 100,000 in Redis). A reader that resumes from an id older than what is kept
+   * gets 410 `stream_expired`.
+   */
+  readonly retention?: Partial<Retention>;
+  /** The interval of heartbeat comments on an open stream (default 15 000). */
+  readonly heartbeat?: number;
+  /** The `retry:` a stream sends: how long a client waits before it reconnects (default 2 000). */
+  readonly retry?: number;
+  /**
+   * The most bytes one stream may have waiting to be sent (default 1 MiB): a reader slower than the events is cut
+   * off there, on a whole event, and resumes from its last id. Memory held for streams is at most this per stream.
+   */
+  readonly bufferLimit?: number;
+  /**
+   * The most streams one principal (an anonymous caller: one client address, as rate limits count it) holds open
+   * on one instance (default 10); one more answers 429 `too_many_streams`.
+   */
+  readonly maxConnectionsPerPrincipal?: number;
+  /** How often an instance with open streams reads the log for events other instances wrote (default 250). */
+  readonly pollInterval?: number;
+}
+
+/**
  * How a request's version was chosen: the versioning header (`header`), the principal's pin (`pinned`,
  * `options.pinnedVersion`), the API's `versioning.default` (`default`), or the path (`path` versioning).
  */
@@ -340,4 +376,9 @@ export interface ServerOptions {
    * of put, get and delete, such as `createDiskFileStore(dir)` for development and tests, or one over S3.
    */
   readonly files?: FileStore;
+  /**
+   * The event stream's log, timing and bounds (APIs with events); `false` serves no `GET /vN/events` and keeps no
+   * event log (a write whose event no webhook endpoint subscribes to then does no event work).
+   */
+  readonly stream?: false | StreamOptions;
 }

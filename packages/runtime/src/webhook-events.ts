@@ -9,6 +9,7 @@
  * the change exists, so the request still answers its success, and a response header says so.
  */
 import { randomUUID } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
 import { createPresenter } from './answer.js';
 import { isRecord, type AnyFn } from './guards.js';
 import { compileObjectDown } from './migrate.js';
@@ -20,11 +21,12 @@ import type { Mount } from './state.js';
 import { stateOf } from './state.js';
 import { isTransactional, type OutboxEvent } from './transactional-outbox.js';
 import type { HandlerContext, HandlerEvents } from './types.js';
-import type { DeferredEvents } from './webhook-deferred.js';
+import type { Deferral, DeferredEvents } from './webhook-deferred.js';
 import type { Delivery, EndpointRecord, EndpointStore, Outbox } from './webhook-store.js';
+import type { EventRecorder } from './stream-record.js';
 
 /** Renders an event's data (newest shape) for one version, or null when the version cannot show it. */
-type Render = (data: Record<string, unknown>) => unknown | null;
+export type Render = (data: Record<string, unknown>) => unknown | null;
 
 /** Writes events to the outbox. */
 export interface EventSender {
@@ -50,8 +52,11 @@ export interface EventSender {
   event(type: string, data: Record<string, unknown>, aggregateId?: string): OutboxEvent | null;
 }
 
-/** The renderers of every event type, by type and version. */
-function renderers(m: Mount, webhooks: WebhooksSpec, log: { warn(obj: object, msg: string): void }): Map<string, Map<string, Render>> {
+/**
+ * The renderers of every event type, by type and version: what webhook deliveries and the event stream send,
+ * migrated down by the same plans and hooks as answers.
+ */
+export function createEventRenderers(m: Mount, webhooks: WebhooksSpec, log: { warn(obj: object, msg: string): void }): Map<string, Map<string, Render>> {
   const out = new Map<string, Map<string, Render>>();
   for (const version of m.spec.versions)
     for (const type of webhooks.versions[version.name] ?? []) {
@@ -88,7 +93,7 @@ export function createEventSender(
   outbox: Outbox,
   log: { warn(obj: object, msg: string): void },
 ): EventSender {
-  const render = renderers(m, webhooks, log);
+  const render = createEventRenderers(m, webhooks, log);
   const enabled = async () => (await endpoints.list()).filter((e) => e.status === 'enabled');
   const subscribers = async (type: string) => (await enabled()).filter((e) => e.events.includes(type));
   // The newest version that shows each type (versions are oldest first, so the last one set wins).
@@ -152,6 +157,13 @@ function emitChecks(spec: MountedSpec, webhooks: WebhooksSpec): Map<string, (dat
   return out;
 }
 
+/** Notes on `request` what became of its events: `lost` outweighs `deferred`; null (all written) changes nothing. */
+function deferIn(request: FastifyRequest, what: Deferral | null): void {
+  if (what === null) return;
+  const state = stateOf(request);
+  state.events = state.events === 'lost' ? 'lost' : what;
+}
+
 const OPERATIONS: ReadonlySet<string> = new Set(['list', 'get', 'create', 'replace', 'update', 'delete']);
 
 /** The derived event a handler's success sends: by operation, and by the state a transition leads to. */
@@ -192,9 +204,12 @@ async function loadOnce(load: AnyFn, id: unknown, ctx: HandlerContext): Promise<
  * its event through `tx` when the outbox is transactional (and nothing after it answers); otherwise the event
  * is written after it answered, of the resource it passed or answered, and an outbox that fails then has the
  * deliveries held in `deferred` (the change exists: the request answers its success). A delete whose event has
- * a subscriber loads the resource first (with the get handler, or takes the read the route made for the resource's
- * files), so its event carries the resource as it was when the handler does not pass it; without a subscriber it
- * loads nothing.
+ * a subscriber (or an event log to keep it) loads the resource first (with the get handler, or takes the read the
+ * route made for the resource's files), so its event carries the resource as it was when the handler does not pass
+ * it; without either it loads nothing. With `recorder`, every event also goes into the event stream's log,
+ * subscribed to or not: through `tx` when the log is transactional, else after the handler answered, where a log that
+ * fails holds the event for another try as the outbox's deliveries are held (the request's `Webhook-Events` says
+ * `deferred`, or `lost`).
  */
 export function wrapForEvents(
   m: Mount,
@@ -203,6 +218,7 @@ export function wrapForEvents(
   sender: EventSender,
   outbox: Outbox,
   deferred: DeferredEvents,
+  recorder: EventRecorder | null,
 ): void {
   const checks = emitChecks(m.spec, webhooks);
   const transactional = isTransactional(outbox) ? outbox : null;
@@ -220,7 +236,9 @@ export function wrapForEvents(
     return check(data);
   };
   m.emit = async (type: string, data: unknown): Promise<void> => {
-    await sender.send(type, custom(type, data));
+    const checked = custom(type, data);
+    await sender.send(type, checked);
+    await recorder?.record(type, checked);
   };
   m.events = {
     write: async () => undefined,
@@ -228,6 +246,8 @@ export function wrapForEvents(
       const checked = custom(type, data);
       await sender.send(type, checked, undefined, through(tx));
       await keep(tx, type, checked);
+      if (recorder?.transactional) await recorder.recordWith(tx, type, checked);
+      else await recorder?.record(type, checked);
     },
   };
   const events = eventsOfCollections(webhooks, m.newest);
@@ -239,7 +259,7 @@ export function wrapForEvents(
       const opEvent = c.byOp.get(op);
       const isTransition = !OPERATIONS.has(op);
       if (isTransition ? c.byState.size === 0 : opEvent === undefined) continue;
-      // A delete's event carries the resource as it was: loaded first, when someone subscribes.
+      // A delete's event carries the resource as it was: loaded first, when someone subscribes or the log keeps it.
       const deleted = op === 'delete' ? opEvent : undefined;
       const load = deleted === undefined ? undefined : handlers['get'];
       /** The event of `subject`: the operation's, or the one of the state a transition led to. */
@@ -252,23 +272,29 @@ export function wrapForEvents(
         const ctx = args[args.length - 1] as HandlerContext;
         const enabled = await sender.enabled();
         const wanted = (type: string) => enabled.filter((e) => e.events.includes(type));
-        const before = load && deleted !== undefined && wanted(deleted).length > 0 ? await loadOnce(load, args[0], ctx) : undefined;
-        // What the handler passed to ctx.events.write, and whether it is written (in its transaction).
-        const given: { resource?: object; written: boolean } = {
+        const before = load && deleted !== undefined && (recorder !== null || wanted(deleted).length > 0) ? await loadOnce(load, args[0], ctx) : undefined;
+        // What the handler passed to ctx.events.write, and what of its event is written (in its transaction).
+        const given: { resource?: object; written: boolean; recorded: boolean } = {
           written: false,
+          recorded: false,
         };
         const own: HandlerEvents = {
           emit: ctx.events.emit,
           write: async (tx, resource) => {
             given.resource = resource;
+            const type = typeOf(resource);
+            const event = type !== undefined && isRecord(resource) ? { type, data: resource } : null;
             if (transactional !== null) {
-              const type = typeOf(resource);
-              if (type !== undefined && isRecord(resource)) {
-                await sender.send(type, resource, wanted(type), through(tx));
-                const id = idField === undefined ? undefined : resource[idField];
-                await keep(tx, type, resource, typeof id === 'string' ? id : undefined);
+              if (event !== null) {
+                await sender.send(event.type, event.data, wanted(event.type), through(tx));
+                const id = idField === undefined ? undefined : event.data[idField];
+                await keep(tx, event.type, event.data, typeof id === 'string' ? id : undefined);
               }
               given.written = true;
+            }
+            if (recorder?.transactional) {
+              if (event !== null) await recorder.recordWith(tx, event.type, event.data);
+              given.recorded = true;
             }
             // What the context itself writes through tx (the answer to an Idempotency-Key).
             await ctx.events.write(tx, resource);
@@ -276,17 +302,20 @@ export function wrapForEvents(
         };
         args[args.length - 1] = { ...ctx, events: own };
         const result: unknown = await fn(...args);
-        if (isProblem(result) || given.written) return result;
+        if (isProblem(result) || (given.written && (given.recorded || recorder === null))) return result;
         const subject = given.resource ?? (op === 'delete' ? before : result);
         const type = typeOf(subject);
-        const to = type === undefined ? [] : wanted(type);
-        if (type !== undefined && to.length > 0 && isRecord(subject) && !isProblem(subject))
+        if (type === undefined || !isRecord(subject) || isProblem(subject)) return result;
+        const to = given.written ? [] : wanted(type);
+        // The change is stored: a store that fails now has what it refused kept for another try (or logged as
+        // lost), and the request answers its success, saying so in Webhook-Events.
+        if (to.length > 0)
           await sender.send(type, subject, to, (d) =>
             outbox.add(d).catch((error: unknown) => {
-              // The change is stored: answer it, and keep its deliveries for another try (or log them as lost).
-              stateOf(ctx.request).events = deferred.hold(d, error);
+              deferIn(ctx.request, deferred.hold(d, error));
             }),
           );
+        if (recorder !== null && !given.recorded) deferIn(ctx.request, await recorder.recordAfter(type, subject));
         return result;
       };
     }

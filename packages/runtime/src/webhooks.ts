@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { assertContract } from './contract-check.js';
 import type { AnyFn } from './guards.js';
 import { createRedisGuard, defaultRedisPrefix, hasHashTag, isClusterClient, legacyRedisPrefix, type RedisGuard } from './redis-guard.js';
+import type { EventRecorder } from './stream-record.js';
 import type { ApiSpec, WebhooksSpec } from './spec.js';
 import { deferralOf, type Mount } from './state.js';
 import type { RedisClient, WebhookOptions } from './types.js';
@@ -128,9 +129,10 @@ export function createBuiltinHandlers(webhooks: WebhooksSpec, stores: WebhookSto
 }
 
 /**
- * Wraps the user's handlers to send events, and runs the dispatcher with `scope` (unless `dispatch: false`).
- * Deliveries the outbox refused after a change was stored wait in memory (tried again, and logged as lost if
- * still waiting when the server stops); the request's answer says so in `Webhook-Events: deferred` (or `lost`).
+ * Wraps the user's handlers to send events (and keep them in the stream's log, with `recorder`), and runs the
+ * dispatcher with `scope` (unless `dispatch: false`). Deliveries the outbox refused after a change was stored wait
+ * in memory (tried again, and logged as lost if still waiting when the server stops), and so do events the
+ * stream's log refused then; the request's answer says so in `Webhook-Events: deferred` (or `lost`).
  */
 export function startWebhooks(
   scope: FastifyInstance,
@@ -139,6 +141,7 @@ export function startWebhooks(
   table: Record<string, Record<string, AnyFn>>,
   stores: WebhookStores,
   options: WebhookOptions,
+  recorder: EventRecorder | null,
 ): void {
   const log = {
     info: (obj: object, msg: string) => scope.log.info(obj, msg),
@@ -146,14 +149,17 @@ export function startWebhooks(
     error: (obj: object, msg: string) => scope.log.error(obj, msg),
   };
   const deferred = createDeferredEvents(stores.outbox, log);
-  wrapForEvents(m, table, webhooks, createEventSender(m, webhooks, stores.endpoints, stores.outbox, log), stores.outbox, deferred);
+  wrapForEvents(m, table, webhooks, createEventSender(m, webhooks, stores.endpoints, stores.outbox, log), stores.outbox, deferred, recorder);
   scope.addHook('onSend', async (request, reply) => {
     const events = deferralOf(request);
     if (events !== null) reply.header('webhook-events', events);
   });
   const { moveLegacyKeys } = stores;
   if (moveLegacyKeys) scope.addHook('onReady', () => reportMoved(moveLegacyKeys, log));
-  scope.addHook('onClose', () => deferred.stop());
+  scope.addHook('onClose', async () => {
+    await deferred.stop();
+    await recorder?.stop();
+  });
   if (options.dispatch === false) return;
   const dispatcher = createDispatcher({
     ...options,
