@@ -47,6 +47,7 @@ const order = (n: number) => ({
     quantity: 1 + n,
     currency: 'EUR',
     status: 'open',
+    total: 0,
     createdAt: '2026-01-01T00:00:00.000Z',
   }),
 });

@@ -44,6 +44,7 @@ const logged = (n: number) => ({
     quantity: 1 + (n % 1000),
     currency: 'EUR',
     status: 'open',
+    total: 0,
     createdAt: '2026-01-01T00:00:00.000Z',
   }),
 });
