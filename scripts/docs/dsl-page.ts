@@ -11,6 +11,7 @@ import { openSources, readType, returnedMembers, type MemberDoc } from './typesc
 
 const DSL = fileURLToPath(new URL('../../generator/dsl/', import.meta.url));
 const FIELD = `${DSL}field.ts`;
+const FIELD_TYPES = `${DSL}field-types.ts`;
 const DEFS = `${DSL}defs.ts`;
 const COLLECTION = `${DSL}collection.ts`;
 const API = `${DSL}define-api.ts`;
@@ -20,16 +21,16 @@ const isMarker = (m: MemberDoc): boolean => /\bversion\??:/.test(m.type);
 
 /** The page's Markdown. */
 export function dslPage(): string {
-  const project = openSources([FIELD, DEFS, COLLECTION, API, CONFIG]);
+  const project = openSources([FIELD, FIELD_TYPES, DEFS, COLLECTION, API, CONFIG]);
   const builders = readType(project, FIELD, 'FieldBuilders');
   const kindsOf = returnedMembers(project, FIELD, 'FieldBuilders');
   const modifiers = [
-    ...readType(project, FIELD, 'FieldModifiers').members,
-    ...readType(project, FIELD, 'Bounded').members,
-    ...readType(project, FIELD, 'StringField').members,
-    ...readType(project, FIELD, 'EnumField').members,
-    ...readType(project, FIELD, 'Sortable').members,
-    ...readType(project, FIELD, 'RefField').members,
+    ...readType(project, FIELD_TYPES, 'FieldModifiers').members,
+    ...readType(project, FIELD_TYPES, 'Bounded').members,
+    ...readType(project, FIELD_TYPES, 'StringField').members,
+    ...readType(project, FIELD_TYPES, 'EnumField').members,
+    ...readType(project, FIELD_TYPES, 'Sortable').members,
+    ...readType(project, FIELD_TYPES, 'RefField').members,
   ];
   const allKinds = builders.members.map((b) => b.name);
   const kindsHaving = (modifier: string): string => {
@@ -41,7 +42,7 @@ export function dslPage(): string {
     return having.map((k) => code(`f.${k}()`)).join(', ');
   };
   // What every field has (FieldModifiers), which no builder's row repeats.
-  const common = new Set(readType(project, FIELD, 'FieldModifiers').members.map((m) => m.name));
+  const common = new Set(readType(project, FIELD_TYPES, 'FieldModifiers').members.map((m) => m.name));
   const row = (m: MemberDoc): string[] => [code(`.${m.call ?? m.name}`), meaning(m), kindsHaving(m.name)];
   const out: string[] = [
     generatedHeader('the interfaces and JSDoc of generator/dsl'),
