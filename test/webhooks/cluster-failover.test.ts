@@ -40,9 +40,18 @@ describe('webhooks on a Redis Cluster through a failover', () => {
     const admin = cluster!.client();
     clients.push(admin);
     const slot = Number(await admin.call('CLUSTER', 'KEYSLOT', key));
-    const lines = String(await admin.call('CLUSTER', 'NODES'))
-      .trim()
-      .split('\n');
+    // A replica joins its primary shortly after the cluster starts: ask until the slot's primary has one (bounded).
+    for (let attempt = 1; ; attempt++) {
+      const found = holderIn(String(await admin.call('CLUSTER', 'NODES')), slot);
+      if (found) return found;
+      if (attempt === 100) throw new Error(`no replica of the primary serving slot ${slot} after 100 looks at CLUSTER NODES`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** The ports of the primary serving `slot` and of its replica in a CLUSTER NODES answer, or null while it has none. */
+  function holderIn(answer: string, slot: number): { primary: number; replica: number } | null {
+    const lines = answer.trim().split('\n');
     const nodes = lines.map((line) => {
       const [id, address, flags, master, , , , , ...slots] = line.split(' ');
       return { id: id!, port: Number(address!.split('@')[0]!.split(':')[1]), flags: flags!, master: master!, slots };
@@ -54,9 +63,9 @@ describe('webhooks on a Redis Cluster through a failover', () => {
           const [from, to = from] = range.split('-').map(Number);
           return slot >= from! && slot <= to!;
         }),
-    )!;
-    const replica = nodes.find((n) => n.master === primary.id)!;
-    return { primary: primary.port, replica: replica.port };
+    );
+    const replica = primary && nodes.find((n) => n.master === primary.id);
+    return primary && replica ? { primary: primary.port, replica: replica.port } : null;
   }
 
   /** Waits until the replica on `replica` has every write its primary on `primary` acknowledged. */
