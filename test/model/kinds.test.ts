@@ -48,7 +48,7 @@ describe('the kinds table', () => {
       cpSync(path.join(ROOT, `packages/${pkg}/src`), path.join(scratch, `packages/${pkg}/src`), { recursive: true });
     replaceIn(path.join(scratch, 'generator/dsl/defs.ts'), "  'file',\n] as const", "  'file',\n  'decimal',\n] as const");
     replaceIn(
-      path.join(scratch, 'generator/model/ir.ts'),
+      path.join(scratch, 'generator/model/ir-history.ts'),
       "  | { readonly kind: 'object'; readonly fields: readonly F[] }\n",
       "  | { readonly kind: 'object'; readonly fields: readonly F[] }\n  | { readonly kind: 'decimal'; readonly min?: number; readonly max?: number }\n",
     );
