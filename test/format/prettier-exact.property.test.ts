@@ -20,6 +20,9 @@ const TIME_LIMIT_MS = 180_000;
 describe("rendered output equals prettier's", () => {
   it('for random APIs', { timeout: TIME_LIMIT_MS + 60_000 }, async () => {
     let checked = 0;
+    // Texts already found exact: every random API's client carries the same runtime files, and prettier prints the
+    // same text the same way, so each distinct text is formatted once (most of the time otherwise goes to copies).
+    const exact = new Set<string>();
     await fc.assert(
       fc.asyncProperty(randomApi, async (def) => {
         const bag = new DiagnosticBag();
@@ -28,9 +31,10 @@ describe("rendered output equals prettier's", () => {
         // Random definitions that break the DSL's rules are not the printer's concern.
         fc.pre(!bag.hasErrors);
         for (const file of await emitAll(ir, '../api.ts')) {
-          if (file.language !== 'typescript') continue;
+          if (file.language !== 'typescript' || exact.has(file.content)) continue;
           const pretty = await prettier.format(file.content, { parser: 'typescript' });
           expect(file.content, file.path).toBe(pretty);
+          exact.add(file.content);
         }
         checked++;
       }),
