@@ -135,16 +135,43 @@ describe('contents', () => {
     });
     // A public operation asks for no scope, but a credential that is sent must still be valid, and expanding the
     // customer (which needs customers:read) answers 401 or 403 to a caller who may not read it.
-    expect(Object.keys(op(doc, '/v2/orders', 'get').responses)).toEqual(['200', '400', '401', '403', '429', '500', '503']);
-    expect(Object.keys(op(doc, '/v2/customers', 'get').responses)).toEqual(['200', '400', '401', '403', '429', '500', '503']);
+    expect(Object.keys(op(doc, '/v2/orders', 'get').responses)).toEqual(['200', '400', '401', '403', '406', '429', '500', '503']);
+    expect(Object.keys(op(doc, '/v2/customers', 'get').responses)).toEqual(['200', '400', '401', '403', '406', '429', '500', '503']);
   });
 
   it('lists every status an operation can answer, errors as problem+json', () => {
     const doc = example.doc('v2');
-    expect(Object.keys(op(doc, '/v2/customers', 'post').responses)).toEqual(['201', '400', '401', '403', '409', '413', '415', '422', '429', '500', '503']);
-    // An id that is not a UUID answers 404, so delete never answers 400; If-Match may answer 412.
-    expect(Object.keys(op(doc, '/v2/orders/{id}', 'delete').responses)).toEqual(['204', '401', '403', '404', '412', '429', '500', '503']);
-    expect(Object.keys(op(doc, '/v2/orders/{id}', 'patch').responses)).toEqual(['200', '400', '401', '403', '404', '412', '413', '415', '429', '500', '503']);
+    expect(Object.keys(op(doc, '/v2/customers', 'post').responses)).toEqual([
+      '201',
+      '400',
+      '401',
+      '403',
+      '406',
+      '409',
+      '413',
+      '415',
+      '422',
+      '429',
+      '500',
+      '503',
+    ]);
+    // An id that is not a UUID answers 404, so delete never answers 400; If-Match may answer 412; an Accept the API
+    // cannot answer is refused before anything is deleted.
+    expect(Object.keys(op(doc, '/v2/orders/{id}', 'delete').responses)).toEqual(['204', '401', '403', '404', '406', '412', '429', '500', '503']);
+    expect(Object.keys(op(doc, '/v2/orders/{id}', 'patch').responses)).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '404',
+      '406',
+      '412',
+      '413',
+      '415',
+      '429',
+      '500',
+      '503',
+    ]);
     const responses = doc.components['responses'] as Record<string, Record<string, unknown>>;
     for (const response of Object.values(responses)) {
       expect(response['content']).toEqual({ 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } });

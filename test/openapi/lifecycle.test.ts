@@ -42,7 +42,7 @@ describe('transitions are operations', () => {
       { $ref: '#/components/parameters/IdempotencyKey' },
       { $ref: '#/components/parameters/IfMatch' },
     ]);
-    expect(statuses(cancel)).toEqual(['200', '400', '401', '403', '404', '409', '412', '413', '415', '422', '429', '500', '503']);
+    expect(statuses(cancel)).toEqual(['200', '400', '401', '403', '404', '406', '409', '412', '413', '415', '422', '429', '500', '503']);
     expect(cancel.responses['409']).toEqual({ $ref: '#/components/responses/InvalidTransitionRateLimited' });
     expect(cancel.responses['200']!['headers']).toMatchObject({ ETag: { $ref: '#/components/headers/ETag' } });
     expect(doc.components.schemas['OrderCancelInput']).toEqual({

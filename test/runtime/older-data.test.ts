@@ -1,7 +1,8 @@
 /**
  * Data written under an older contract stays readable: records stored while a bound was looser (a longer
  * name, a larger quantity, more tags, a code the pattern now refuses, an enum value since removed) are
- * answered on GET and list in every version, logged at warn and reported to `onOutdatedValue`; a value of
+ * answered on GET and list in every version, logged at warn and reported to `onOutdatedValue`, as is a record stored
+ * before a field with a default existed (answered with the default); a value of
  * another type, a malformed format or a missing required field still answers 500, and no write-only or
  * unknown key leaks through the tolerant path. The relaxed schema itself is tested as a unit first.
  */
@@ -10,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { relaxedSchema, type OutdatedValue } from '../../packages/runtime/src/older-data.ts';
+import { defaultsOf, relaxedSchema, withDefaults, type OutdatedValue } from '../../packages/runtime/src/older-data.ts';
 import { createDiskFileStore, createMemoryHandlers, registerShopApi } from '../../examples/shop/generated/server/index.ts';
 import { SHOP_MIGRATIONS, TEST_FILES, testAuthenticate } from '../server/helpers.ts';
 
@@ -70,6 +71,18 @@ describe('the relaxed response schema', () => {
     expect(relaxed.parse({ ...ok, secret: 'x' })).not.toHaveProperty('secret');
   });
 
+  it('reads the defaults of a create body (fresh copies each time) and fills only what is absent', () => {
+    const create = z.strictObject({ id: z.uuid(), tags: z.array(z.string()).default([]), tier: z.enum(['free', 'pro']).default('free'), name: z.string() });
+    const defaults = defaultsOf(create);
+    expect(defaults.map((d) => d.key)).toEqual(['tags', 'tier']);
+    const filled = withDefaults({ id: ok.id, tier: 'pro' }, defaults);
+    expect(filled).toEqual({ value: { id: ok.id, tier: 'pro', tags: [] }, filled: ['tags'] });
+    expect(defaults[0]!.value()).not.toBe(defaults[0]!.value());
+    const whole = { id: ok.id, tags: ['a'], tier: 'free' };
+    expect(withDefaults(whole, defaults).value).toBe(whole);
+    expect(defaultsOf(undefined)).toEqual([]);
+  });
+
   it('is null for a schema without request-only constraints (nothing to tolerate)', () => {
     expect(relaxedSchema(z.object({ id: z.uuid(), done: z.boolean(), at: z.iso.date().nullable() }))).toBeNull();
   });
@@ -108,6 +121,16 @@ const SEED = {
       reference: 'RF-12',
       total: 0,
       status: 'open',
+      createdAt: CREATED,
+    },
+    // Stored before v3 added total (a default of 0): no total at all.
+    {
+      id: '6f1c2f0e-8d0b-4b7a-9c39-3a3f0b7e2d12',
+      customer_id: '6f1c2f0e-8d0b-4b7a-9c39-3a3f0b7e2d04',
+      product_id: 7,
+      quantity: 2,
+      currency: 'USD',
+      status: 'paid',
       createdAt: CREATED,
     },
   ],
@@ -190,6 +213,22 @@ describe('older data on the wire (the shop example on seeded memory handlers)', 
     const page = await get(`/${version}/orders?customer_id=${CUSTOMER}`);
     expect(page.status).toBe(200);
     expect((JSON.parse(page.text) as { data: unknown[] }).data).toHaveLength(1);
+  });
+
+  it('an order stored before v3 added total answers v3 with its default (noted), and v1 and v2 as they are', async () => {
+    const before = reported.length;
+    const v3 = await get('/v3/orders/6f1c2f0e-8d0b-4b7a-9c39-3a3f0b7e2d12');
+    expect(v3.status).toBe(200);
+    expect(JSON.parse(v3.text)).toMatchObject({ quantity: 2, currency: 'USD', status: 'paid', total: 0 });
+    expect(reported.slice(before)).toEqual([
+      expect.objectContaining({ version: 'v3', collection: 'orders', pointer: '#/total', detail: expect.stringContaining('answered with its default') }),
+    ]);
+    for (const version of ['v1', 'v2']) {
+      const older = await get(`/${version}/orders/6f1c2f0e-8d0b-4b7a-9c39-3a3f0b7e2d12`);
+      expect(older.status).toBe(200);
+      expect(JSON.parse(older.text)).not.toHaveProperty('total');
+    }
+    expect(reported).toHaveLength(before + 1);
   });
 
   it('a value of another type, or a malformed format, still answers 500 (GET and the whole list page)', async () => {

@@ -102,6 +102,8 @@ function errorKinds(ctx: OperationContext, c: CollectionAt, op: OperationName): 
   const kinds: ErrorKind[] = [];
   // An id that is not a UUID answers 404, so a delete validates nothing but the version header.
   if (op !== 'delete' || api.versioning.in === 'header') kinds.push('BadRequest');
+  // Every operation of a collection reads Accept before anything else (a delete too, though its 204 has no body).
+  kinds.push('NotAcceptable');
   // A credential sent to a public operation must still be valid.
   if (takesCredentials(api.auth)) kinds.push('Unauthorized');
   if ((!isPublic(api, c, op) && scopesOf(c, op).length > 0) || (op !== 'delete' && ctx.guardedRefs.length > 0)) kinds.push('Forbidden');

@@ -13,6 +13,10 @@ export const ERRORS = {
   Unauthorized: { status: 401, text: 'The credential is missing (where one is needed) or was not accepted.' },
   Forbidden: { status: 403, text: 'The credential lacks a scope this operation needs; `scopes` lists them.' },
   NotFound: { status: 404, text: 'No resource has this id.' },
+  NotAcceptable: {
+    status: 406,
+    text: '`Accept` allows none of the media types this API answers in (`detail` names them). The problem is `application/problem+json` whatever `Accept` says.',
+  },
   Conflict: { status: 409, text: 'A field that must be unique already has this value; `field` names it.' },
   InvalidTransition: {
     status: 409,
@@ -223,7 +227,8 @@ export function buildErrorResponse(kind: ErrorKind, problemSchema: string, auth:
   return {
     description: ERRORS[kind].text + idp,
     ...(Object.keys(headers).length > 0 ? { headers } : {}),
-    content: xml ? withXmlMedia(problemContent(problemSchema)) : problemContent(problemSchema),
+    // A 406 is answered as problem+json whatever the API serves: the request allowed none of its formats.
+    content: xml && status !== 406 ? withXmlMedia(problemContent(problemSchema)) : problemContent(problemSchema),
   };
 }
 

@@ -41,6 +41,7 @@ function sentence(name: string): string {
 function errorKinds(api: ApiAt, c: CollectionAt, t: TransitionAt): ErrorKind[] {
   const kinds: ErrorKind[] = [
     'BadRequest',
+    'NotAcceptable',
     'NotFound',
     'InvalidTransition',
     'PreconditionFailed',

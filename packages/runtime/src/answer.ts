@@ -11,7 +11,7 @@ import { isRecord } from './guards.js';
 import { compileDown, compileDownReaders, compileUp } from './migrate.js';
 import { INTERNAL, send } from './problems.js';
 import { createWriter, type Written } from './checked-text.js';
-import { noteOutdated, relaxedSchema, type WarnLog } from './older-data.js';
+import { defaultsOf, noteOutdated, relaxedSchema, withDefaults, type WarnLog } from './older-data.js';
 import { once } from './deferred.js';
 import { createFileLinker } from './file-values.js';
 import { createShaper, pointerOf, type Failed } from './shape.js';
@@ -113,11 +113,12 @@ function fromHandler(route: RouteSpec, value: Record<string, unknown>, pointer: 
 }
 
 /**
- * What a version answers of a value that failed its response schema, when only request-side constraints
- * failed on values the handler (`source`) gave (stored under an older contract): the value shaped by the
- * relaxed schema, noted (logged at warn, reported to `onOutdatedValue`). Null when another check fails too,
- * or a migration hook produced a failing value (a hook's bug, not older data), or the schema has no such
- * constraints. The reader itself is null when responses are unchecked.
+ * What a version answers of a value that failed its response schema, when it was stored under an older contract:
+ * only request-side constraints failed on values the handler (`source`) gave, or fields added since with a default
+ * are absent (they are answered with the default). The value is shaped by the relaxed schema and noted (logged at
+ * warn, reported to `onOutdatedValue`). Null when another check fails too, or a migration hook produced a failing
+ * value (a hook's bug, not older data), or the schema has neither such constraints nor defaults. The reader itself
+ * is null when responses are unchecked.
  */
 function createOlderReader(
   m: Mount,
@@ -131,16 +132,18 @@ function createOlderReader(
   // relaxed schema is a second copy of the response schema.
   const tolerance = once(() => {
     const relaxed = relaxedSchema(strict);
-    return relaxed === null ? null : { shape: createShaper(relaxed, true), toVersion: downOf(m, route) };
+    const defaults = defaultsOf(route.schemas.create);
+    if (relaxed === null && defaults.length === 0) return null;
+    return { shape: createShaper(relaxed ?? strict, true), toVersion: downOf(m, route), defaults };
   });
   return (value, at, broken, log) => {
     // A hook that threw, or a value that is no resource: nothing older data explains.
     if (broken.error !== undefined || broken.pointer === at) return null;
     if (!isRecord(value) || Array.isArray(value)) return null;
     const tolerant = tolerance();
-    // A schema without request-side constraints: every value that fails it has another type.
+    // A schema without request-side constraints or defaults: every value that fails it has another type.
     if (tolerant === null) return null;
-    const { shape, toVersion } = tolerant;
+    const { shape, toVersion, defaults } = tolerant;
     let migrated: unknown;
     try {
       migrated = toVersion === null ? value : toVersion(value);
@@ -148,10 +151,13 @@ function createOlderReader(
       // The strict answer already reported why it failed (a hook throws on this value): it stands.
       return null;
     }
-    const shaped = shape(migrated);
+    const completed = withDefaults(migrated, defaults);
+    const shaped = shape(completed.value);
     if (!shaped.ok) return null;
-    const issues = strict.safeParse(migrated).error?.issues ?? [];
+    const issues = strict.safeParse(completed.value).error?.issues ?? [];
     if (issues.some((i) => !fromHandler(route, value, pointerOf(i.path)))) return null;
+    // A field added since is absent: a record stored before it existed (the strict check names the first one).
+    const absent = completed.filled.find((key) => broken.pointer === at + pointerOf([key]).slice(1));
     noteOutdated(
       log,
       {
@@ -159,7 +165,7 @@ function createOlderReader(
         collection: route.collection.key,
         source,
         pointer: broken.pointer,
-        detail: broken.detail,
+        detail: absent === undefined ? broken.detail : 'absent (stored before the field existed); answered with its default',
       },
       m.onOutdatedValue,
     );

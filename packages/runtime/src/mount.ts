@@ -132,6 +132,13 @@ export async function mountApi(
         files,
         bodyLimit,
       };
+      // An answer given before the request's body arrived whole (a refused upload, a 401 to a large POST) ends its
+      // connection once sent: Node would otherwise read and drop the rest for as long as the client sends it, and
+      // app.close() would wait for a slow sender.
+      scope.addHook('onSend', (request, reply, payload, done) => {
+        if (!request.raw.complete) reply.header('connection', 'close');
+        done(null, payload);
+      });
       // Answers of an API with XML vary by Accept; each request's format is negotiated as it arrives.
       if (formats.length > 1)
         scope.addHook('onRequest', (request, reply, done) => {

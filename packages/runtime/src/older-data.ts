@@ -3,14 +3,16 @@
  * pattern, a number's bounds, an array's size, an enum's values — narrows what new requests may send, but
  * records stored before still hold the old values. Such a value is still answered: an answer that fails the
  * response schema is checked again against the same schema with those constraints left out (the relaxed
- * schema), and sent when it passes, logged at warn and reported to `onOutdatedValue`. Everything else
- * stays checked: the type of every value, required fields, string formats (uuid, email, date-time), integer
- * numbers; unknown and write-only keys are removed as before.
+ * schema), and sent when it passes, logged at warn and reported to `onOutdatedValue`. A field added later with a
+ * default is absent from records (and logged events) stored before it existed: such a field is answered with its
+ * default, noted the same way. Everything else stays checked: the type of every value, required fields without a
+ * default, string formats (uuid, email, date-time), integer numbers; unknown and write-only keys are removed as before.
  */
 import { z } from 'zod';
 import type * as core from 'zod/v4/core';
 import { callListener, logSafely } from './contain.js';
-import { checkDefOf, schemaOf, type CheckDef } from './zod-internals.js';
+import { isRecord } from './guards.js';
+import { checkDefOf, defOf, schemaOf, type CheckDef } from './zod-internals.js';
 
 /** An answered value that breaks only a request-side constraint (what `onOutdatedValue` receives). */
 export interface OutdatedValue {
@@ -104,6 +106,39 @@ function relax(schema: z.ZodType): z.ZodType {
 export function relaxedSchema(schema: z.ZodType): z.ZodType | null {
   const out = relax(schema);
   return out === schema ? null : out;
+}
+
+/** A field's default, a new copy on each use (an answer never shares an object default). */
+export interface FieldDefault {
+  readonly key: string;
+  readonly value: () => unknown;
+}
+
+/**
+ * The top-level fields of `create` (a version's create body) that take a default when absent: what a resource
+ * stored before such a field existed is answered with. None when the version takes no create body.
+ */
+export function defaultsOf(create: z.ZodType | undefined): readonly FieldDefault[] {
+  if (create === undefined) return [];
+  const def = defOf(create);
+  if (def.type !== 'object') return [];
+  const out: FieldDefault[] = [];
+  for (const [key, member] of Object.entries(def.shape)) {
+    const inner = defOf(member);
+    // A copy on each use: zod 4.0 hands out the one default object it holds (later releases copy it themselves).
+    if (inner.type === 'default') out.push({ key, value: () => structuredClone(inner.defaultValue) });
+  }
+  return out;
+}
+
+/** `value` with each absent field of `defaults` set to its default, and the keys set (none: `value` itself). */
+export function withDefaults(value: unknown, defaults: readonly FieldDefault[]): { readonly value: unknown; readonly filled: readonly string[] } {
+  if (!isRecord(value) || Array.isArray(value)) return { value, filled: [] };
+  const missing = defaults.filter((d) => value[d.key] === undefined);
+  if (missing.length === 0) return { value, filled: [] };
+  const out: Record<string, unknown> = { ...value };
+  for (const d of missing) out[d.key] = d.value();
+  return { value: out, filled: missing.map((d) => d.key) };
 }
 
 /** Where a value answered though outdated is logged. */
