@@ -54,14 +54,16 @@ const INSERT = `INSERT INTO restgen_event_log (type, at, data)
 
 /**
  * Numbers up to $1 committed rows that have no sequence, oldest insert first, after the head, and moves the head past
- * them; answers the new head. Run after the head row is locked (`FOR UPDATE`), in the same transaction.
+ * them; answers the new head, or no row when there was nothing to number (then nothing is written: instances that
+ * queued behind one numbering find nothing left, cheaply). Run after the head row is locked (`FOR UPDATE`), in the
+ * same transaction.
  */
 const NUMBER = `WITH next AS (
     SELECT id, row_number() OVER (ORDER BY id) AS n FROM restgen_event_log WHERE seq IS NULL ORDER BY id LIMIT $1
   ), numbered AS (
     UPDATE restgen_event_log l SET seq = h.head + next.n FROM next, restgen_event_log_head h WHERE l.id = next.id RETURNING 1
   )
-  UPDATE restgen_event_log_head SET head = head + (SELECT count(*) FROM numbered) RETURNING head`;
+  UPDATE restgen_event_log_head SET head = head + (SELECT count(*) FROM numbered) WHERE EXISTS (SELECT 1 FROM numbered) RETURNING head`;
 
 /**
  * Deletes the oldest numbered rows past the retention, at most $3 of them: every sequence up to $1 (head minus the
@@ -117,11 +119,14 @@ export function createPostgresEventLog(pool: pg.Pool, options: PostgresEventLogO
    * ends; answers how many it numbered.
    */
   const numberIn = async (db: Queryable): Promise<number> => {
-    const before = await db.query<{ head: string }>('SELECT head FROM restgen_event_log_head FOR UPDATE');
+    const locked = await db.query<{ head: string }>('SELECT head FROM restgen_event_log_head FOR UPDATE');
+    const before = Number(locked.rows[0]!.head);
     const numbered = await db.query<{ head: string }>(NUMBER, [NUMBER_MAX]);
+    if (numbered.rows.length === 0) return 0;
+    // As the memory log trims when events come: what the new ones push past the retention goes.
     const head = Number(numbered.rows[0]!.head);
     await db.query(PRUNE, [head - retention.events, now() - retention.ms, PRUNE_MAX]);
-    return head - Number(before.rows[0]!.head);
+    return head - before;
   };
   const number = () =>
     inTransaction(
