@@ -1,7 +1,7 @@
 /**
  * @module The shop API on PostgreSQL: `startShopServer` creates the tables, mounts every version of the shop
- * example (its generated server) on the PostgreSQL handlers, with webhook endpoints, the outbox and the answers to
- * Idempotency-Keys in the same database (`@restgen/postgres`), and listens. Run it as a script:
+ * example (its generated server) on the PostgreSQL handlers, with webhook endpoints, the outbox, the event stream's
+ * log and the answers to Idempotency-Keys in the same database (`@restgen/postgres`), and listens. Run it as a script:
  *
  *     DATABASE_URL=postgres://user:pass@127.0.0.1:5432/shop SHOP_API_KEY=secret FILES_DIR=./invoices \
  *       node --import jiti/register examples/shop-postgres/server.ts
@@ -10,8 +10,8 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { createPostgresEndpoints, createPostgresIdempotency, createPostgresOutbox } from '@restgen/postgres';
-import { createDiskFileStore, type FileStore, type ServerOptions, type WebhookOptions } from '@restgen/runtime';
+import { createPostgresEndpoints, createPostgresEventLog, createPostgresIdempotency, createPostgresOutbox } from '@restgen/postgres';
+import { createDiskFileStore, type FileStore, type ServerOptions, type StreamOptions, type WebhookOptions } from '@restgen/runtime';
 import { fastifyOptions, registerShopApi, type ShopCredentials, type ShopMigrations } from '../shop/generated/server/index.js';
 import { createPostgresHandlers, type PostgresHandlersOptions } from './handlers.js';
 import { createSchema } from './schema.js';
@@ -32,7 +32,7 @@ export const SHOP_MIGRATIONS: ShopMigrations = {
  * What {@link startShopServer} takes: the pool, credentials, the file store of invoices, and any option of
  * `registerShopApi` (`idempotency` defaults to the database's table).
  */
-export type ShopServerOptions = Omit<ServerOptions, 'webhooks' | 'files'> &
+export type ShopServerOptions = Omit<ServerOptions, 'webhooks' | 'files' | 'stream'> &
   ShopCredentials &
   PostgresHandlersOptions & {
     readonly pool: pg.Pool;
@@ -40,6 +40,8 @@ export type ShopServerOptions = Omit<ServerOptions, 'webhooks' | 'files'> &
     readonly files: FileStore;
     /** Webhook options; `outbox` and `endpoints` default to the database's tables. */
     readonly webhooks?: WebhookOptions;
+    /** Event stream options; its `log` defaults to the database's table, shared by every instance. */
+    readonly stream?: StreamOptions;
     readonly host?: string;
     /** The port to listen on (default 0: any free port). */
     readonly port?: number;
@@ -57,7 +59,7 @@ export interface ShopServer {
 
 /** Creates the tables (when missing), mounts the shop API on PostgreSQL and listens (127.0.0.1, any free port by default). */
 export async function startShopServer(options: ShopServerOptions): Promise<ShopServer> {
-  const { pool, cursorSecret, host = '127.0.0.1', port = 0, logger = false, webhooks = {}, ...rest } = options;
+  const { pool, cursorSecret, host = '127.0.0.1', port = 0, logger = false, webhooks = {}, stream = {}, ...rest } = options;
   await createSchema(pool);
   const app = Fastify({ ...fastifyOptions, logger });
   await registerShopApi(app, createPostgresHandlers(pool, cursorSecret === undefined ? {} : { cursorSecret }), {
@@ -66,6 +68,8 @@ export async function startShopServer(options: ShopServerOptions): Promise<ShopS
     ...rest,
     migrations: SHOP_MIGRATIONS,
     webhooks: { outbox: createPostgresOutbox(pool), endpoints: createPostgresEndpoints(pool), ...webhooks },
+    // GET /vN/events reads the events the handlers write in their transactions, from every instance on the database.
+    stream: { log: createPostgresEventLog(pool), ...stream },
   });
   await app.listen({ host, port });
   const address = app.server.address() as AddressInfo;

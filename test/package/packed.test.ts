@@ -457,14 +457,14 @@ process.stdout.write(String(app.server.address().port) + '\\n');
   }, 60_000);
 
   it.runIf(postgres !== null)(
-    "@restgen/postgres's bin migrates a fresh database; the built server keeps its idempotent answers there",
+    "@restgen/postgres's bin migrates a fresh database; the built server keeps its idempotent answers there, and the event log numbers an event",
     async () => {
       db = await createTestDatabase(postgres!);
       const bin = path.join(app, 'node_modules/.bin/restgen-postgres');
-      expect((await sh(bin, ['migrate', db.url])).stdout).toMatch(/^restgen tables migrated from version 0 to 1: 1 \(/);
+      expect((await sh(bin, ['migrate', db.url])).stdout).toMatch(/^restgen tables migrated from version 0 to 2: 1 \(.*; 2 \(the event stream's log\)\n$/);
       expect((await sh(bin, ['status', db.url])).stdout).toContain('(up to date)');
       const { stdout } = await sh(process.execPath, ['build/pg-usage.js', db.url]);
-      expect(JSON.parse(stdout)).toEqual({ migratedTo: 1, applied: 0, statuses: [201, 201], sameId: true, replayed: 'true', kept: { n: 1 } });
+      expect(JSON.parse(stdout)).toEqual({ migratedTo: 2, applied: 0, statuses: [201, 201], sameId: true, replayed: 'true', kept: { n: 1 }, logged: [1] });
     },
     60_000,
   );

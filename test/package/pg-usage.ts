@@ -7,7 +7,7 @@
 /** A server on the generated code that keeps its idempotent answers and webhooks in PostgreSQL (`@restgen/postgres`). */
 export const PG_USAGE = `import Fastify from 'fastify';
 import pg from 'pg';
-import { createPostgresEndpoints, createPostgresIdempotency, createPostgresOutbox, migrate } from '@restgen/postgres';
+import { createPostgresEndpoints, createPostgresEventLog, createPostgresIdempotency, createPostgresOutbox, migrate } from '@restgen/postgres';
 import { createMemoryHandlers, registerTodoApi } from './generated/server/index.js';
 
 const pool = new pg.Pool({ connectionString: process.argv[2] });
@@ -32,7 +32,11 @@ const again = await create();
 const firstBody = (await first.json()) as { id: string };
 const againBody = (await again.json()) as { id: string };
 const kept = await pool.query('SELECT count(*)::int AS n FROM restgen_idempotency');
-console.log(JSON.stringify({ migratedTo: migrated.to, applied: migrated.applied.length, statuses: [first.status, again.status], sameId: firstBody.id === againBody.id, replayed: again.headers.get('idempotent-replayed'), kept: kept.rows[0] }));
+// The event stream's log (this API has no events, so it is used directly): numbered once appended.
+const log = createPostgresEventLog(pool);
+await log.append([{ type: 'task.noted', time: Date.now(), data: '{}' }]);
+const page = await log.read(0, 10);
+console.log(JSON.stringify({ migratedTo: migrated.to, applied: migrated.applied.length, statuses: [first.status, again.status], sameId: firstBody.id === againBody.id, replayed: again.headers.get('idempotent-replayed'), kept: kept.rows[0], logged: page.events.map((e) => e.seq) }));
 await app.close();
 await pool.end();
 `;

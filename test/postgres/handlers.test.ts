@@ -16,6 +16,16 @@ import { startShop, type RunningShop } from './shop.ts';
 const serverUrl = postgresUrl();
 /** The store the shop keeps invoices in (startShop's), read directly. */
 const files = createDiskFileStore(TEST_FILES);
+/**
+ * Whether the store still has `key`. A body it hands out is let go at once: the file may be deleted between the
+ * store's stat and the stream's open (the runtime deletes a replaced content after answering), and the stream's
+ * ENOENT, with no reader, would be an uncaught error.
+ */
+const stored = async (key: string): Promise<boolean> => {
+  const got = await files.get(key);
+  got?.body.on('error', () => undefined).destroy();
+  return got !== null;
+};
 
 describe.runIf(requirePostgres(serverUrl))('the shop on PostgreSQL', () => {
   let shop: RunningShop;
@@ -219,10 +229,10 @@ describe.runIf(requirePostgres(serverUrl))('the shop on PostgreSQL', () => {
     // A new invoice replaces the old one, whose content is deleted; null removes it and its content.
     expect((await upload('second')).body['invoice']).toMatchObject({ size: 15 });
     const replaced = (await row())!;
-    await vi.waitFor(async () => expect(await files.get(kept.key)).toBeNull(), { timeout: 10_000, interval: 50 });
+    await vi.waitFor(async () => expect(await stored(kept.key)).toBe(false), { timeout: 10_000, interval: 50 });
     expect((await shop.call('PATCH', `/v3/orders/${id}`, { invoice: null })).body).not.toHaveProperty('invoice');
     expect(await row()).toBeNull();
-    await vi.waitFor(async () => expect(await files.get(replaced.key)).toBeNull(), { timeout: 10_000, interval: 50 });
+    await vi.waitFor(async () => expect(await stored(replaced.key)).toBe(false), { timeout: 10_000, interval: 50 });
     expect((await fetch(`${shop.server.url}/v3/orders/${id}/invoice`, { headers: { authorization: 'Bearer admin' } })).status).toBe(404);
   });
 

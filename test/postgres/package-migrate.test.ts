@@ -25,7 +25,15 @@ async function cli(script: string, args: readonly string[], env: Record<string, 
   }
 }
 
-const TABLES = ['restgen_events', 'restgen_idempotency', 'restgen_schema_version', 'restgen_webhook_endpoints', 'restgen_webhook_outbox'];
+const TABLES = [
+  'restgen_event_log',
+  'restgen_event_log_head',
+  'restgen_events',
+  'restgen_idempotency',
+  'restgen_schema_version',
+  'restgen_webhook_endpoints',
+  'restgen_webhook_outbox',
+];
 
 describe.runIf(requirePostgres(serverUrl))("@restgen/postgres's migration", () => {
   let db: TestDatabase;
@@ -65,6 +73,25 @@ describe.runIf(requirePostgres(serverUrl))("@restgen/postgres's migration", () =
     ]);
   });
 
+  it('upgrades a database 0.1.0 migrated (version 1) to the event log, keeping its rows', async () => {
+    const old = await createTestDatabase(serverUrl!);
+    try {
+      // What @restgen/postgres 0.1.0's migrate left: version 1 and its tables, with a row.
+      await old.pool.query(
+        'CREATE TABLE restgen_schema_version (version integer PRIMARY KEY, description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+      );
+      await old.pool.query(MIGRATIONS[0]!.sql);
+      await old.pool.query('INSERT INTO restgen_schema_version (version, description) VALUES (1, $1)', [MIGRATIONS[0]!.description]);
+      await old.pool.query(`INSERT INTO restgen_webhook_endpoints (id, record) VALUES ('e1', '{}')`);
+      const result = await migrate(old.pool);
+      expect(result).toEqual({ from: 1, to: 2, applied: [{ version: 2, description: MIGRATIONS[1]!.description }] });
+      expect((await old.pool.query('SELECT id FROM restgen_webhook_endpoints')).rows).toEqual([{ id: 'e1' }]);
+      expect((await old.pool.query('SELECT head FROM restgen_event_log_head')).rows).toEqual([{ head: '0' }]);
+    } finally {
+      await old.drop();
+    }
+  });
+
   it('refuses a database a newer @restgen/postgres migrated, changing nothing', async () => {
     await db.pool.query("INSERT INTO restgen_schema_version (version, description) VALUES ($1, 'from the future')", [LATEST_VERSION + 1]);
     try {
@@ -82,7 +109,9 @@ describe.runIf(requirePostgres(serverUrl))("@restgen/postgres's migration", () =
     try {
       const first = await cli(script, ['migrate'], { DATABASE_URL: fresh.url });
       expect(first).toMatchObject({ code: 0, err: '' });
-      expect(first.out).toBe(`restgen tables migrated from version 0 to ${LATEST_VERSION}: 1 (${MIGRATIONS[0]!.description})\n`);
+      expect(first.out).toBe(
+        `restgen tables migrated from version 0 to ${LATEST_VERSION}: ${MIGRATIONS.map((m) => `${m.version} (${m.description})`).join('; ')}\n`,
+      );
       expect((await cli(script, ['migrate', fresh.url])).out).toBe(`restgen tables up to date (version ${LATEST_VERSION})\n`);
       expect((await cli(script, ['status', fresh.url])).out).toBe(
         `restgen tables at version ${LATEST_VERSION}; this @restgen/postgres knows ${LATEST_VERSION} (up to date)\n`,

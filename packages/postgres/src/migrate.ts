@@ -5,6 +5,7 @@
  * finds nothing left to do. A database migrated by a newer `@restgen/postgres` is refused, not touched.
  */
 import type pg from 'pg';
+import { inTransaction } from './client.js';
 import { LATEST_VERSION, MIGRATIONS, type Migration } from './migrations.js';
 
 /** What {@link migrate} did. */
@@ -39,10 +40,7 @@ export async function schemaVersion(db: pg.Pool | pg.PoolClient): Promise<number
  * this package does not know, or when a migration fails.
  */
 export async function migrate(pool: pg.Pool): Promise<MigrationResult> {
-  const client = await pool.connect();
-  let failed = false;
-  try {
-    await client.query('BEGIN');
+  return inTransaction(pool, async (client) => {
     await client.query(`SELECT pg_advisory_xact_lock(${LOCK})`);
     await client.query(VERSION_TABLE);
     const from = await schemaVersion(client);
@@ -55,16 +53,6 @@ export async function migrate(pool: pg.Pool): Promise<MigrationResult> {
       await client.query(m.sql);
       await client.query('INSERT INTO restgen_schema_version (version, description) VALUES ($1, $2)', [m.version, m.description]);
     }
-    await client.query('COMMIT');
     return { from, to: Math.max(from, LATEST_VERSION), applied: pending.map(({ version, description }) => ({ version, description })) };
-  } catch (error) {
-    // A broken connection cannot roll back: it is dropped from the pool instead of being handed out again.
-    failed = !(await client.query('ROLLBACK').then(
-      () => true,
-      () => false,
-    ));
-    throw error;
-  } finally {
-    client.release(failed);
-  }
+  });
 }

@@ -67,6 +67,36 @@ CREATE TABLE restgen_events (
 );
 `,
   },
+  {
+    version: 2,
+    description: "the event stream's log",
+    sql: `
+-- The event stream's log (GET /vN/events): every event the API sends, once, in the newest version's shape. A handler
+-- inserts its events in its own transaction without a sequence; the log numbers committed rows afterwards, one
+-- numbering at a time (the row lock on restgen_event_log_head), so sequences follow the order rows became visible and
+-- a reader never sees a sequence before every lower one (a sequence taken at insert could commit out of order).
+CREATE TABLE restgen_event_log (
+  -- The order rows were inserted in: the order one numbering hands sequences out in.
+  id    bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  -- The stream's id: null until numbered, then 1, 2, 3, ... without gaps. Retention deletes the oldest.
+  seq   bigint UNIQUE,
+  type  text NOT NULL,
+  -- When it happened, in ms since the epoch (the server's clock): retention by age reads it.
+  at    bigint NOT NULL,
+  -- The event's data in the newest version's shape, as JSON text (the stream renders it per version).
+  data  text NOT NULL
+);
+-- What the next numbering takes, oldest first.
+CREATE INDEX restgen_event_log_unnumbered ON restgen_event_log (id) WHERE seq IS NULL;
+
+-- The newest sequence handed out (0: none yet), in one row whose lock makes numberings take turns.
+CREATE TABLE restgen_event_log_head (
+  one   boolean PRIMARY KEY DEFAULT true CHECK (one),
+  head  bigint NOT NULL
+);
+INSERT INTO restgen_event_log_head (head) VALUES (0);
+`,
+  },
 ];
 
 /** The newest version this package knows. */

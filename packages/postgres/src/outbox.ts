@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { CLAIM_SCAN_MAX, type Claimed, type Delivery, type Fairness, type OutboxEvent, type TransactionalOutbox } from '@restgen/runtime';
-import { clientOf, type Queryable } from './client.js';
+import { clientOf, inTransaction, type Queryable } from './client.js';
 
 /** Options of {@link createPostgresOutbox}. */
 export interface PostgresOutboxOptions {
@@ -117,10 +117,7 @@ export function createPostgresOutbox(pool: pg.Pool, options: PostgresOutboxOptio
         return claimedOf(rows);
       }
       // The due rows are locked, shared out, and the rest stay due (or move to deferUntil) when the transaction ends.
-      const client = await pool.connect();
-      let broken = false;
-      try {
-        await client.query('BEGIN');
+      return inTransaction(pool, async (client) => {
         const due = await client.query<{ id: string; endpoint: string }>(
           'SELECT id, endpoint FROM restgen_webhook_outbox WHERE due_at <= $1 ORDER BY due_at, seq LIMIT $2 FOR UPDATE SKIP LOCKED',
           [now, CLAIM_SCAN_MAX],
@@ -131,17 +128,8 @@ export function createPostgresOutbox(pool: pg.Pool, options: PostgresOutboxOptio
           `UPDATE restgen_webhook_outbox SET due_at = $2::bigint + $3::bigint, lease = $4 WHERE id = ANY($1) ${RETURNING}`,
           [chosen, now, leaseMs, lease],
         );
-        await client.query('COMMIT');
         return claimedOf(rows);
-      } catch (error) {
-        broken = !(await client.query('ROLLBACK').then(
-          () => true,
-          () => false,
-        ));
-        throw error;
-      } finally {
-        client.release(broken);
-      }
+      });
     },
 
     async complete(claimed) {

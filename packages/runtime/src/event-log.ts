@@ -2,7 +2,7 @@
  * The event log the event stream (`GET /vN/events`) reads: every event the API sends, once, in the newest
  * version's shape, numbered by a sequence that only grows (the stream's `id`), kept for a retention window.
  * The interfaces, and the memory implementation (one instance); the Redis one is in `event-log-redis.ts`,
- * a database's is the user's own (`TransactionalEventLog`). A reader resumes after the last sequence it saw; when the log
+ * PostgreSQL's in `@restgen/postgres` (a `TransactionalEventLog`, written in the handlers' transactions). A reader resumes after the last sequence it saw; when the log
  * has dropped events after that point, the read says so (`expired`) and the stream answers 410.
  */
 

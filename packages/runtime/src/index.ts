@@ -65,6 +65,7 @@ export {
 } from './transactional-outbox.js';
 export {
   createMemoryEventLog,
+  isExpired,
   isTransactionalLog,
   MEMORY_RETENTION,
   type EventLog,

@@ -212,9 +212,10 @@ export interface WebhookOptions extends DispatchTiming {
  */
 export interface StreamOptions {
   /**
-   * Where the stream's events are kept (an `EventLog`). Default: the log of `webhooks.outbox` when it keeps one
-   * (an `eventLog` property), else in Redis with `redis` (shared by every instance), else in this process's memory
-   * (one instance).
+   * Where the stream's events are kept (an `EventLog`), such as a table in the handlers' database that they write
+   * in their own transactions (`createPostgresEventLog` of `@restgen/postgres`). Default: the log of
+   * `webhooks.outbox` when it keeps one (an `eventLog` property), else in Redis with `redis` (shared by every
+   * instance), else in this process's memory (one instance).
    */
   readonly log?: EventLog;
   /**
