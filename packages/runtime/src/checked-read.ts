@@ -126,9 +126,13 @@ interface TransformPayload {
  * machinery on every request that reads one.
  */
 function transformReader(transform: Transform): Read {
+  // One payload for every call, emptied before each: no helper keeps it, nor reads another value while it runs.
+  const issues: unknown[] = [];
+  const payload: TransformPayload = { value: undefined, issues, addIssue: (issue) => issues.push(issue) };
   return (value) => {
-    const issues: unknown[] = [];
-    const out = transform(value, { value, issues, addIssue: (issue) => issues.push(issue) });
+    issues.length = 0;
+    payload.value = value;
+    const out = transform(value, payload);
     return issues.length > 0 || out instanceof Promise ? FAIL : out;
   };
 }
