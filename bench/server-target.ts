@@ -8,9 +8,10 @@
  * to v3 and answers back, a strong ETag of the newest shape), all calling the same trivial handlers: a
  * create that stores nothing, a get of one order and a list of the same 20 orders (newest shape). The
  * hand-written list routes read their query with a zod schema of their own (limit, cursor, a range on the
- * quantity, the sort) and hand the handler the same structured query the generated route does. Its own
- * process, so that its CPU time and peak memory are its own. Prints its port. Args: the generated folder,
- * the variant, and the extension of the generated modules (`ts` when run through a loader, `js` when compiled).
+ * quantity, the sort) as strictly as the generated route, bind cursors to it, and hand the handler the same
+ * structured query the generated route does. Its own process, so that its CPU time and peak memory are its
+ * own. Prints its port. Args: the generated folder, the variant, and the extension of the generated modules
+ * (`ts` when run through a loader, `js` when compiled).
  */
 import Fastify, { type FastifyReply } from 'fastify';
 import { hash } from 'node:crypto';
@@ -47,34 +48,50 @@ const ORDERS: readonly Order[] = Array.from({ length: 20 }, (_, i) => ({
 const NEXT = 'eyJpZCI6IjZmMWMyZjBlIn0';
 const list = (_query?: unknown) => ({ data: ORDERS, next_cursor: NEXT });
 
+/** A number in a query string as the generated routes take one: decimal digits only (no hex, exponent, blank or spaces). */
+const decimal = z
+  .string()
+  .regex(/^-?\d+(\.\d+)?$/)
+  .transform(Number);
+
 /**
- * A list's query as a hand-written route reads it: the page size, the cursor, `quantity` between two bounds (`qty`
- * in v1), `sort` by createdAt; then structured as the generated route hands it to the handler.
+ * A list's query as a hand-written route reads it, as strictly as the generated route: the page size (whole
+ * decimal digits, at least 1, lowered to 100), the cursor, `quantity` between two bounds (`qty` in v1), `sort` by
+ * createdAt; then structured as the generated route hands it to the handler. A cursor is bound to the sort and
+ * filters it was issued under (issue 45): the route sends the handler's behind a hash of them and takes back only
+ * one sent with the same, which a hand-written route does with node:crypto.
  */
 function handQuery(quantity: string) {
   const schema = z.strictObject({
-    limit: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .default(20)
-      .transform((n) => Math.min(n, 100)),
+    limit: z
+      .string()
+      .regex(/^\d+$/)
+      .transform((s) => Math.min(Number(s), 100))
+      .pipe(z.int().min(1))
+      .optional(),
     cursor: z.string().min(1).optional(),
-    [`${quantity}[gte]`]: z.coerce.number().int().optional(),
-    [`${quantity}[lt]`]: z.coerce.number().int().optional(),
+    [`${quantity}[gte]`]: decimal.pipe(z.int()).optional(),
+    [`${quantity}[lt]`]: decimal.pipe(z.int()).optional(),
     sort: z.enum(['createdAt', '-createdAt']).optional(),
   });
   return (query: unknown) => {
     const parsed = schema.safeParse(query);
     if (!parsed.success) return parsed;
     const q = parsed.data as Record<string, unknown>;
+    const gte = q[`${quantity}[gte]`] as number | undefined;
+    const lt = q[`${quantity}[lt]`] as number | undefined;
     const sort = typeof q['sort'] === 'string' ? q['sort'] : undefined;
+    const bound = hash('sha1', `${gte}|${lt}|${sort}`, 'base64url');
+    const sent = q['cursor'] as string | undefined;
+    if (sent !== undefined && !sent.startsWith(`${bound}.`))
+      return { success: false as const, error: { issues: [{ path: ['cursor'], message: 'cursor_mismatch' }] } };
     return {
       success: true as const,
+      bound,
       data: {
-        limit: q['limit'],
-        cursor: q['cursor'],
-        filter: { quantity: { gte: q[`${quantity}[gte]`], lt: q[`${quantity}[lt]`] } },
+        limit: (q['limit'] as number | undefined) ?? 20,
+        cursor: sent?.slice(bound.length + 1),
+        filter: { quantity: { gte, lt } },
         sort:
           sort === undefined
             ? []
@@ -120,7 +137,8 @@ if (variant === 'hand' || variant === 'tagged')
     app.get(`/${version}/orders`, async (request, reply) => {
       const parsed = HAND_QUERY[version](request.query);
       if (!parsed.success) return reply.code(400).send({ errors: parsed.error.issues });
-      return reply.send(list(parsed.data));
+      const page = list(parsed.data);
+      return reply.send({ data: page.data, next_cursor: `${parsed.bound}.${page.next_cursor}` });
     });
   }
 else if (variant === 'contract') {
@@ -176,6 +194,7 @@ else if (variant === 'contract') {
       const parsed = HAND_QUERY[version](request.query);
       if (!parsed.success) return reply.code(400).send({ errors: parsed.error.issues });
       const page = list(parsed.data);
+      const next_cursor = `${parsed.bound}.${page.next_cursor}`;
       const data: unknown[] = [];
       for (const item of page.data) {
         const order = checkV3(item);
@@ -183,7 +202,7 @@ else if (variant === 'contract') {
         if (!shown) return broken(reply);
         data.push(shown);
       }
-      return reply.send({ data, next_cursor: page.next_cursor });
+      return reply.send({ data, next_cursor });
     });
 } else await server.registerBenchApi(app, { orders: { create, get, list } }, { validateResponses: variant === 'generated' });
 // The process's own CPU time and peak memory: the benchmark reads them before and after each run.

@@ -201,7 +201,7 @@ async function main(): Promise<void> {
     console.log(JITI ? 'servers run the TypeScript through jiti/register.' : 'servers run the code compiled to JavaScript (oxc-transform), with plain node.');
     console.log('every variant calls the same handlers: a create that stores nothing, a get of one order, a list of the same 20 orders (the newest shape).');
     console.log(
-      "the hand-written list routes read their query (limit, cursor, a range on the quantity, the sort) with a zod schema of their own and hand the handler the generated route's structured query.",
+      "the hand-written list routes read their query (limit, cursor, a range on the quantity, the sort) with a zod schema of their own, as strictly as the generated route (decimal digits only), bind cursors to the sort and filters (a SHA-1 of them before the handler's cursor) and hand the handler the generated route's structured query.",
     );
     console.log(
       'hand: zod request validation and the value sent as JSON (no migration, ETag or response check); tagged: the same plus a strong ETag of the text sent (lists carry none);',

@@ -167,21 +167,25 @@ export const querySort = <const K extends string>(
   keys: readonly [K, ...K[]],
 ) => {
   const allowed = keys.flatMap((k) => [k, `-${k}`]);
+  // What each sort key a client may write stands for, looked up once per key sent.
+  const named = new Map<string, { field: K; direction: "asc" | "desc" }>();
+  for (const field of keys) {
+    named.set(field, { field, direction: "asc" });
+    named.set(`-${field}`, { field, direction: "desc" });
+  }
   return z.string().transform((text, ctx) => {
     const out: { field: K; direction: "asc" | "desc" }[] = [];
-    for (const part of text.split(",")) {
-      const desc = part.charCodeAt(0) === 45; // "-"
-      const field = (desc ? part.slice(1) : part) as K;
-      const why = !keys.includes(field)
-        ? `unknown sort key ${quoted(part)}; the list sorts by ${allowed.join(", ")}`
-        : out.some((k) => k.field === field)
-          ? `sorts by ${field} twice; name each key once`
-          : undefined;
-      if (why !== undefined) {
-        ctx.addIssue({ code: "custom", message: why, params: { allowed } });
+    for (const part of text.includes(",") ? text.split(",") : [text]) {
+      const key = named.get(part);
+      if (key === undefined || out.some((k) => k.field === key.field)) {
+        const message =
+          key === undefined
+            ? `unknown sort key ${quoted(part)}; the list sorts by ${allowed.join(", ")}`
+            : `sorts by ${key.field} twice; name each key once`;
+        ctx.addIssue({ code: "custom", message, params: { allowed } });
         return z.NEVER;
       }
-      out.push({ field, direction: desc ? "desc" : "asc" });
+      out.push({ field: key.field, direction: key.direction });
     }
     return out;
   });

@@ -85,6 +85,7 @@ describe('filters', () => {
       ['price[gte]=cheap', '/query/price[gte]'],
       ['price[gte]=1e3', '/query/price[gte]'],
       ['genre=drama&genre=poetry', '/query/genre'],
+      ['genre=drama&genre[eq]=poetry', '/query/genre[eq]'],
       ['genre[in]=', '/query/genre[in]'],
       [`price[in]=${Array.from({ length: 101 }, (_, i) => i).join(',')}`, '/query/price[in]'],
       ['published[gte]=2021-02-30', '/query/published[gte]'],
@@ -94,6 +95,7 @@ describe('filters', () => {
       expect(errorOf(answer).pointer, query).toBe(pointer);
     }
     expect(errorOf(await get('/v2/books?genre=drama&genre=poetry')).detail).toContain('given more than once');
+    expect(errorOf(await get('/v2/books?genre[eq]=drama&genre=drama')).detail).toBe('the eq filter on genre is given twice (as genre and genre[eq]); send one');
   });
 
   it('hands the handler the parsed query in the newest names: filters by field and operator, the sort ending with the id', async () => {

@@ -47,6 +47,12 @@ const ODD: unknown[] = [
   { extra: 1 },
 ];
 const KEYS = ['extra', 'id', 'status', 'createdAt', 'constructor', 'limit', 'cursor', 'quantity'];
+/** Query-string values a list reads or refuses: limits, numbers in and out of decimal notation, lists, sort keys. */
+const QUERY_TEXTS = [
+  ...['20', '1', '0', '-1', '1.5', '100', '101', '99999999999999999999999', '', ' 1', '0x10', '1e3', '12abc'],
+  ...['paid', 'open', 'paid,open', 'paid,paid', 'paid,', ',', 'EUR,USD,GBP', '-', '--total', 'id,id', 'id', 'customer_id,id'],
+  ...['2026-03-01T00:00:00.000Z', '2026-03-01T00:00:00+01:00', '2026-02-30T00:00:00Z', ID, `${ID},${ID}`, 'x'.repeat(300)],
+];
 
 type Internal = { _zod: { def: { type: string; shape?: Record<string, z.ZodType>; element?: z.ZodType; innerType?: z.ZodType; values?: unknown[] } } };
 
@@ -190,6 +196,45 @@ describe('the checked reader', async () => {
     expect(schema.safeParse(base).success).toBe(true);
     expect(read(base)).not.toBe(FAIL);
     expect(both).toBeGreaterThan(1);
+  });
+
+  const queries = schemas.filter(([name]) => name.endsWith('ListQuery'));
+
+  it.each(queries)('%s: reads query strings as zod does (limits, numbers, lists, sorts, masks, expansions)', (_name, schema) => {
+    const read = createCheckedReader(schema)!;
+    const shape = (schema as unknown as { shape: Record<string, z.ZodType> }).shape;
+    const base = sample(schema) as Record<string, unknown>;
+    const next = random(11);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
+    // What a query string holds: text (a parameter sent twice is a list of texts), each class of value a list reads.
+    const texts = [
+      ...QUERY_TEXTS,
+      ...Object.keys(shape),
+      ...Object.keys(shape).map((k) => `-${k}`),
+      ...Object.values(base).filter((v) => typeof v === 'string'),
+    ];
+    let valid = 0;
+    let both = 0;
+    for (let i = 0; i < 800; i++) {
+      const input: Record<string, unknown> = {};
+      for (const key of Object.keys(shape)) {
+        if (next() >= 0.3) continue;
+        // Half of them the member's valid sample (when it has one), so that a share of the queries is valid.
+        const own = typeof base[key] === 'string' && next() < 0.5 ? base[key] : undefined;
+        input[key] = own ?? (next() < 0.05 ? [pick(texts), pick(texts)] : pick(texts));
+      }
+      if (next() < 0.05) input[pick(KEYS)] = pick(texts);
+      const parsed = schema.safeParse(input);
+      const fast = read(input);
+      if (parsed.success) valid++;
+      if (fast === FAIL) continue;
+      expect(parsed.success, `read what zod refuses: ${exact(input)}`).toBe(true);
+      expect(fast, exact(input)).toStrictEqual(parsed.data);
+      both++;
+    }
+    // Valid queries are read without zod (a member of a kind it does not read, such as `z.stringbool()`, is zod's).
+    expect(valid).toBeGreaterThan(10);
+    expect(both).toBeGreaterThan(valid / 2);
   });
 
   it('reads plain members without zod, and gives zod the members it does not read', () => {

@@ -3,7 +3,7 @@
  * zod's parse returns for input it knows zod accepts, and FAIL for any other input (then zod parses it, to
  * accept it after all or to word why not). It reads objects (strict or stripping unknown keys), arrays,
  * strings and numbers with the checks `zod-checks.ts` reads, booleans, null, enums, literals, optional,
- * nullable and default, pipes, a transform by the built-in `Number` (a query string's number), and unions whose
+ * nullable and default, pipes, transforms (the built-in `Number` for a query string's number, and the query helpers'), and unions whose
  * options take values of distinct JSON types; a member of any other kind is parsed by zod value by value. Never
  * looser than zod: where it cannot tell, it fails, and zod has the last word.
  */
@@ -100,12 +100,41 @@ function reader(schema: Schema, path: ReadonlySet<Schema>): Read {
     }
     case 'transform':
       // The built-in Number adds no issue and has no state: applying it here is what zod does.
-      return (def.transform as unknown) === Number ? (v) => Number(v) : zodValue(schema);
+      return (def.transform as unknown) === Number ? (v) => Number(v) : transformReader(def.transform as Transform);
     case 'union':
       return unionReader(def.options.map(schemaOf), within) ?? zodValue(schema);
     default:
       return zodValue(schema);
   }
+}
+
+/** A transform's function as zod calls it: the value, and the payload it may add issues to. */
+type Transform = (value: unknown, payload: TransformPayload) => unknown;
+
+/** What zod hands a transform beside the value: the value again, the issues so far, and `addIssue`. */
+interface TransformPayload {
+  value: unknown;
+  readonly issues: unknown[];
+  addIssue(issue: unknown): void;
+}
+
+/**
+ * A transform applied as zod's classic transform applies it (the value, and a payload to add issues to); any
+ * issue added, or a promise returned (zod's parse refuses async), is FAIL, so that zod parses the value again to
+ * word why. Only the generated query helpers transform (`listLimit`, `querySort`, `queryNames`, `queryList`), and
+ * none keeps state, so calling one again on the refused path changes nothing; calling it here spares zod's parse
+ * machinery on every request that reads one.
+ */
+function transformReader(transform: Transform): Read {
+  // One payload for every call, emptied before each: no helper keeps it, nor reads another value while it runs.
+  const issues: unknown[] = [];
+  const payload: TransformPayload = { value: undefined, issues, addIssue: (issue) => issues.push(issue) };
+  return (value) => {
+    issues.length = 0;
+    payload.value = value;
+    const out = transform(value, payload);
+    return issues.length > 0 || out instanceof Promise ? FAIL : out;
+  };
 }
 
 /** The JSON type every value a schema takes has (`string`, `number`, `boolean`), or null when it cannot tell. */

@@ -12,7 +12,8 @@ import { createRequestParser } from './checked-read.js';
 import type { Expander, Expansion } from './expand.js';
 import { isRecord } from './guards.js';
 import { answerFailure, invoke, whenSettled, type Outcome } from './invoke.js';
-import { createListQuery, queryDigest, queryIssuesOf, unwrapCursor, wrapCursor } from './list-query.js';
+import { createQueryDigest, unwrapCursor, wrapCursor } from './list-cursor.js';
+import { createListQuery, queryIssuesOf } from './list-query.js';
 import { HttpProblem, isProblem, problem, send } from './problems.js';
 import { acceptable, sendJsonText } from './representation.js';
 import { maskOf } from './shown.js';
@@ -43,6 +44,7 @@ export function createListHandle(
   const schema = route.schemas.query!;
   const parse = createRequestParser(schema);
   const structure = createListQuery(route, m.newest.get(key)!.id, m.hooks);
+  const digestOf = createQueryDigest(route.query);
   const broken = (request: FastifyRequest, reply: FastifyReply, pointer: string, detail: string) =>
     reject(request, reply, version.name, { ok: false, source, pointer, detail });
 
@@ -63,7 +65,8 @@ export function createListHandle(
 
   /**
    * Answers a list handler's outcome: each item shaped (and checked) as the version shows it; with checks on, a
-   * page of more than the `limit` asked for (at most the `maxItems` the document declares) is refused.
+   * page of more than the `limit` asked for (at most the `maxItems` the document declares) is refused; the next
+   * cursor goes behind the query's `digest`.
    */
   const answerPage = (
     request: FastifyRequest,
@@ -82,7 +85,7 @@ export function createListHandle(
     if (!Array.isArray(data)) return broken(request, reply, '#/data', 'not an array');
     if (m.validateResponses && data.length > limit) return broken(request, reply, '#/data', `${data.length} items, but the request asked for at most ${limit}`);
     if (next !== null && typeof next !== 'string') return broken(request, reply, '#/next_cursor', 'neither a string nor null');
-    const cursor = JSON.stringify(next === null ? null : wrapCursor(digest, next));
+    const cursor = next === null ? 'null' : JSON.stringify(wrapCursor(digest, next));
     const sendPage = (items: string) => sendJsonText(reply, `{"data":[${items}],"next_cursor":${cursor}}`, route.xml?.list);
     if (expansions.length > 0) return itemsText(request, reply, data, view, expansions).then((items) => (typeof items === 'string' ? sendPage(items) : items));
     // `JSON.stringify({ data, next_cursor })`, written from each item's text.
@@ -106,7 +109,7 @@ export function createListHandle(
     }
     const query = structure(parsed.data);
     if (query instanceof HttpProblem) return handled(send(reply, query.toProblem()));
-    const digest = queryDigest(query);
+    const digest = digestOf(query);
     let asked = query;
     if (query.cursor !== undefined) {
       const inner = unwrapCursor(query.cursor, digest);
