@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFailed } from 'vitest';
 import { createStandInMigrations } from '../../generator/cli/serve-stand-ins.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
 import { HEADER_API } from './helpers.ts';
@@ -19,12 +19,20 @@ function runServe(args: string[]): Promise<{ url: string; out: () => string; err
   const child = spawn(process.execPath, [BIN, 'serve', ...args], { cwd: new URL('../../', import.meta.url).pathname });
   let out = '';
   let err = '';
+  // A failure (a timeout included) shows what the server printed up to then, and whether it is still running.
+  onTestFailed(() => {
+    process.stderr.write(
+      `restgen serve ${args.join(' ')} (pid ${child.pid}, ${child.exitCode === null ? 'still running' : `exited ${child.exitCode}`}):\n${out}\n${err}\n`,
+    );
+    child.kill('SIGKILL');
+  });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
-      const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+      // The whole port: a chunk may end inside it.
+      const url = /(http:\/\/127\.0\.0\.1:\d+)[\s/]/.exec(out)?.[1];
       if (url) resolve({ url, out: () => out, err: () => err, stop: () => (child.kill('SIGINT'), exited) });
     });
     void exited.then((code) => reject(new Error(`serve exited with ${code} before listening:\n${out}\n${err}`)));
