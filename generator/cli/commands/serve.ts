@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -51,6 +51,8 @@ export interface Served {
   readonly url: string;
   readonly app: FastifyInstance;
   readonly ir: ApiIR;
+  /** Stops the server: closes it (its hooks run, the uploads folder goes) and ends every connection still open. */
+  readonly stop: () => Promise<void>;
 }
 
 /** What the generated server needs; `serve` generates it and the parts it needs. */
@@ -146,6 +148,18 @@ export async function serveApi(options: ServeOptions, io: CliIO): Promise<Served
     ...(hasEvents ? { webhooks: { allowPrivateUrls: true } } : {}),
     ...(filesDir !== null ? { files: (mod['createDiskFileStore'] as (dir: string) => unknown)(filesDir) } : {}),
   });
+  // Ctrl-C stops a development server now: every connection still open is ended, not waited for. (A keep-alive
+  // connection that carried an upload and then a download can outlive the close of the server it came to.)
+  const sockets = new Set<Socket>();
+  app.server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  const stop = async () => {
+    const closed = app.close();
+    for (const socket of sockets) socket.destroy();
+    await closed;
+  };
   try {
     await app.listen({ port: options.port, host: options.host });
   } catch (error) {
@@ -186,7 +200,7 @@ export async function serveApi(options: ServeOptions, io: CliIO): Promise<Served
   io.out(lines.join('\n') + '\n');
   if (stands.length > 0)
     io.err(`stand-in migration hooks (pass your own to register${name}Api in real code):\n${stands.map((s) => `  ${s.id}: ${s.what}\n`).join('')}`);
-  return { url, app, ir };
+  return { url, app, ir, stop };
 }
 
 /** Registers `restgen serve`. The command runs until SIGINT or SIGTERM. */
@@ -230,12 +244,11 @@ export function registerServeCommand(program: Command, io: CliIO): void {
         return usageError(io, 'serve', error.message);
       }
       if (!served) return io.exit(2);
-      const app = served.app;
       await new Promise<void>((resolve) => {
         const stop = () => {
           process.off('SIGINT', stop);
           process.off('SIGTERM', stop);
-          void app.close().then(() => resolve());
+          void served.stop().then(() => resolve());
         };
         process.on('SIGINT', stop);
         process.on('SIGTERM', stop);
