@@ -140,6 +140,15 @@ describe('the disk store', () => {
     await store.delete('orders/invoice/k1');
   });
 
+  it('hands out the content as it was when looked up, even when it is deleted before the body is read', async () => {
+    await store.put('orders/invoice/k3', Readable.from([Buffer.from('first')]), { name: 'c.txt', type: 'text/plain' });
+    const got = await store.get('orders/invoice/k3');
+    await store.delete('orders/invoice/k3');
+    expect(got?.size).toBe(5);
+    expect(await text(got!.body)).toBe('first');
+    expect(await store.get('orders/invoice/k3')).toBeNull();
+  });
+
   it('keeps nothing of a put whose content fails, not even a partial file', async () => {
     const failing = new Readable({
       read() {

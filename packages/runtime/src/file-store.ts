@@ -5,8 +5,8 @@
  * files guide): the runtime counts, hashes and checks every byte itself, so a store only keeps them.
  */
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { type FileHandle, mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -85,16 +85,23 @@ export function createDiskFileStore(dir: string): FileStore {
       }
     },
     async get(key, range) {
-      const file = where(key);
-      let size: number;
+      // Opened first, then measured through the open handle: a file replaced or deleted in between is either
+      // missing here (null) or read whole as it was when opened, never a stream that fails later.
+      let handle: FileHandle;
       try {
-        size = (await stat(file)).size;
+        handle = await open(where(key), 'r');
       } catch (error) {
         if (notFound(error)) return null;
         throw error;
       }
-      const body = createReadStream(file, range ? { start: range.start, end: range.end } : {});
-      return { body, size };
+      try {
+        const { size } = await handle.stat();
+        const body = handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+        return { body, size };
+      } catch (error) {
+        await handle.close();
+        throw error;
+      }
     },
     async delete(key) {
       await rm(where(key), { force: true });
